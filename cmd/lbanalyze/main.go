@@ -1,0 +1,75 @@
+// Command lbanalyze replays ZorkGPT's loop-break policies over its episode
+// logs and reports where each would have stopped an episode, what that saves
+// and what it would have lost.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// env is what a command runs against, so that tests drive it in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// warnf writes a warning to stderr.
+func (e *env) warnf(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "lbanalyze: warning: "+format+"\n", args...)
+}
+
+// Exit codes: every failure class carries its own.
+const (
+	exitOK      = 0
+	exitFailure = 1 // nothing could be analysed, or output could not be written
+	exitUsage   = 2 // bad flags, arguments or configuration
+)
+
+// exitError is an error with its exit code; the message is printed once, in run.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageError(format string, args ...any) error {
+	return &exitError{exitUsage, fmt.Errorf(format, args...)}
+}
+
+func failure(format string, args ...any) error {
+	return &exitError{exitFailure, fmt.Errorf(format, args...)}
+}
+
+// run is the whole program: it parses args, runs the command and maps its
+// error to an exit code, printing the message in one place.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	code := exitUsage // what cobra itself reports is about the command line
+	var ex *exitError
+	if errors.As(err, &ex) {
+		code = ex.code
+	}
+	fmt.Fprintf(stderr, "lbanalyze: %v\n", err)
+	if code == exitUsage {
+		fmt.Fprintln(stderr, "Run 'lbanalyze --help' for usage.")
+	}
+	return code
+}

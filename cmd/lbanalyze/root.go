@@ -1,0 +1,27 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+const version = "0.1.0"
+
+func newRootCmd(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "lbanalyze",
+		Short: "Replay ZorkGPT's loop-break policies over its episode logs",
+		Long: `lbanalyze streams ZorkGPT's episode_log.jsonl files, rebuilds every episode turn by turn,
+replays the loop-break policy under any setting, and reports where each policy would
+have stopped, the turns and LLM calls that saves, the score it would have lost, and
+which stops look premature.`,
+		Version:       version,
+		SilenceErrors: true, // run prints errors, once, and maps them to exit codes
+		SilenceUsage:  true,
+		CompletionOptions: cobra.CompletionOptions{
+			DisableDefaultCmd: true,
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
+	root.AddCommand(newEpisodeCmd(e))
+	return root
+}

@@ -1,0 +1,283 @@
+package jsonl
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// SyntaxError says where and why a line is not one JSON object.
+type SyntaxError struct {
+	Column int // 1-based byte column
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("column %d: %s", e.Column, e.Msg) }
+
+// maxDepth bounds nesting so that a hostile line cannot exhaust the stack.
+const maxDepth = 1000
+
+// ScanObject checks that line holds exactly one JSON object, as Python's
+// json.dumps writes it (NaN, Infinity and -Infinity allowed), and calls visit
+// with each top-level key (raw, between its quotes) and raw value. It checks the
+// structure only: string contents and escapes are left to the decoder of the
+// lines that matter, so that most bytes (LLM text) are passed over at memchr
+// speed.
+func ScanObject(line []byte, visit func(key, value []byte)) error {
+	s := scanner{b: line}
+	s.space()
+	if s.i >= len(s.b) {
+		return s.fail("empty line")
+	}
+	if s.b[s.i] != '{' {
+		return s.fail(fmt.Sprintf("line does not start with '{' but with %s", quoteByte(s.b[s.i])))
+	}
+	if err := s.object(0, visit); err != nil {
+		return err
+	}
+	s.space()
+	if s.i < len(s.b) {
+		return s.fail("data after the end of the object (two records run together?)")
+	}
+	return nil
+}
+
+type scanner struct {
+	b []byte
+	i int
+}
+
+func (s *scanner) fail(msg string) error { return &SyntaxError{Column: s.i + 1, Msg: msg} }
+
+func (s *scanner) eof() error {
+	return &SyntaxError{Column: len(s.b) + 1, Msg: "line ends inside a value (truncated?)"}
+}
+
+func (s *scanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// object scans from '{' to its '}'; visit (if not nil) sees its members.
+func (s *scanner) object(depth int, visit func(key, value []byte)) error {
+	if depth >= maxDepth {
+		return s.fail("nested too deeply")
+	}
+	s.i++ // '{'
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		return nil
+	}
+	for {
+		if s.i >= len(s.b) {
+			return s.eof()
+		}
+		if s.b[s.i] != '"' {
+			return s.fail(fmt.Sprintf("expected a key in quotes, found %s", quoteByte(s.b[s.i])))
+		}
+		keyStart := s.i + 1
+		if err := s.str(); err != nil {
+			return err
+		}
+		key := s.b[keyStart : s.i-1]
+		s.space()
+		if s.i >= len(s.b) {
+			return s.eof()
+		}
+		if s.b[s.i] != ':' {
+			return s.fail(fmt.Sprintf("expected ':' after a key, found %s", quoteByte(s.b[s.i])))
+		}
+		s.i++
+		s.space()
+		valStart := s.i
+		if err := s.value(depth + 1); err != nil {
+			return err
+		}
+		if visit != nil {
+			visit(key, s.b[valStart:s.i])
+		}
+		s.space()
+		if s.i >= len(s.b) {
+			return s.eof()
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+			s.space()
+		case '}':
+			s.i++
+			return nil
+		default:
+			return s.fail(fmt.Sprintf("expected ',' or '}', found %s", quoteByte(s.b[s.i])))
+		}
+	}
+}
+
+func (s *scanner) array(depth int) error {
+	if depth >= maxDepth {
+		return s.fail("nested too deeply")
+	}
+	s.i++ // '['
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		s.i++
+		return nil
+	}
+	for {
+		if err := s.value(depth + 1); err != nil {
+			return err
+		}
+		s.space()
+		if s.i >= len(s.b) {
+			return s.eof()
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+			s.space()
+		case ']':
+			s.i++
+			return nil
+		default:
+			return s.fail(fmt.Sprintf("expected ',' or ']', found %s", quoteByte(s.b[s.i])))
+		}
+	}
+}
+
+func (s *scanner) value(depth int) error {
+	if s.i >= len(s.b) {
+		return s.eof()
+	}
+	switch c := s.b[s.i]; {
+	case c == '"':
+		return s.str()
+	case c == '{':
+		return s.object(depth, nil)
+	case c == '[':
+		return s.array(depth)
+	default:
+		return s.scalar()
+	}
+}
+
+// str scans a string from its opening quote to just past its closing quote.
+func (s *scanner) str() error {
+	i := s.i + 1
+	for {
+		j := bytes.IndexByte(s.b[i:], '"')
+		if j < 0 {
+			return s.eof()
+		}
+		q := i + j
+		// The quote is escaped when an odd number of backslashes precede it.
+		n := 0
+		for k := q - 1; k > s.i && s.b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			s.i = q + 1
+			return nil
+		}
+		i = q + 1
+	}
+}
+
+// scalar scans a number or a literal, Python's NaN and ±Infinity included.
+func (s *scanner) scalar() error {
+	start := s.i
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r', ':', '"', '{', '[':
+			goto done
+		}
+		s.i++
+	}
+done:
+	tok := s.b[start:s.i]
+	switch string(tok) {
+	case "true", "false", "null", "NaN", "Infinity", "-Infinity":
+		return nil
+	}
+	if validNumber(tok) {
+		return nil
+	}
+	if s.i >= len(s.b) && isPrefixOfLiteral(tok) {
+		return s.eof()
+	}
+	s.i = start
+	if len(tok) == 0 {
+		return s.fail(fmt.Sprintf("expected a value, found %s", quoteByte(s.b[s.i])))
+	}
+	return s.fail(fmt.Sprintf("invalid value %q", clip(tok, 20)))
+}
+
+func isPrefixOfLiteral(tok []byte) bool {
+	for _, lit := range []string{"true", "false", "null", "NaN", "Infinity", "-Infinity"} {
+		if len(tok) < len(lit) && lit[:len(tok)] == string(tok) {
+			return true
+		}
+	}
+	return len(tok) > 0 && (tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9')
+}
+
+// validNumber reports whether tok is a JSON number.
+func validNumber(tok []byte) bool {
+	i := 0
+	if i < len(tok) && tok[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(tok) && tok[i] == '0':
+		i++
+	case i < len(tok) && tok[i] >= '1' && tok[i] <= '9':
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(tok) && tok[i] == '.' {
+		i++
+		d := i
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
+		i++
+		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	return i == len(tok)
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return fmt.Sprintf("'%c'", c)
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+func clip(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,225 @@
+package policy
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is ZorkGPT's [tool.zorkgpt.loop_break] as GameConfiguration loads it.
+type Config struct {
+	Params
+	// ObjectiveBasedProgress is enable_objective_based_progress: the policy
+	// ZorkGPT runs is ScoreOrObjective when true, Score when false.
+	ObjectiveBasedProgress bool
+	// Warnings are about keys ZorkGPT ignores (it ignores them silently).
+	Warnings []string
+}
+
+// Policy is the policy this configuration runs in ZorkGPT.
+func (c Config) Policy() Policy {
+	if c.ObjectiveBasedProgress {
+		return Policy{Name: ScoreOrObjective, Params: c.Params}
+	}
+	return Policy{Name: Score, Params: c.Params}
+}
+
+// configKey is one of the ten keys GameConfiguration.from_toml copies, with its
+// pydantic Field bounds (log-format.md §6).
+type configKey struct {
+	name   string
+	kind   string // int, bool, float
+	lo, hi float64
+}
+
+var configKeys = []configKey{
+	{"max_turns_stuck", "int", 1, 1000},
+	{"stuck_check_interval", "int", 1, 100},
+	{"enable_objective_based_progress", "bool", 0, 0},
+	{"enable_location_penalty", "bool", 0, 0},
+	{"location_revisit_penalty", "float", -1, 0},
+	{"location_revisit_window", "int", 2, 20},
+	{"enable_exploration_hints", "bool", 0, 0},
+	{"action_novelty_window", "int", 5, 50},
+	{"enable_stuck_warnings", "bool", 0, 0},
+	{"stuck_warning_threshold", "int", 5, 100},
+}
+
+// LoadConfig reads [tool.zorkgpt.loop_break] from a pyproject.toml and
+// validates it as ZorkGPT does: each key's type and bounds, then
+// max_turns_stuck >= stuck_check_interval and stuck_warning_threshold <
+// max_turns_stuck. Missing keys take ZorkGPT's defaults; the rest of the file
+// is ignored. Errors name the file, the line where it can be found, and the key.
+func LoadConfig(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, err
+	}
+	return ParseConfig(path, data)
+}
+
+// ParseConfig is LoadConfig of data read from path.
+func ParseConfig(path string, data []byte) (Config, error) {
+	c := Config{Params: DefaultParams(), ObjectiveBasedProgress: true}
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	table, ok := dig(doc, "tool", "zorkgpt", "loop_break")
+	if !ok {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: no [tool.zorkgpt.loop_break] table: ZorkGPT's defaults apply", path))
+		return c, nil
+	}
+	where := func(key string) string {
+		if line := keyLine(data, key); line > 0 {
+			return fmt.Sprintf("%s:%d: [tool.zorkgpt.loop_break] %s", path, line, key)
+		}
+		return fmt.Sprintf("%s: [tool.zorkgpt.loop_break] %s", path, key)
+	}
+	known := map[string]bool{}
+	for _, k := range configKeys {
+		known[k.name] = true
+		v, present := table[k.name]
+		if !present {
+			continue
+		}
+		switch k.kind {
+		case "int", "float":
+			f, ok := number(v, k.kind == "int")
+			if !ok {
+				return c, fmt.Errorf("%s = %s: ZorkGPT requires %s", where(k.name), show(v), map[string]string{"int": "an integer", "float": "a number"}[k.kind])
+			}
+			if f < k.lo || f > k.hi {
+				return c, fmt.Errorf("%s = %s: ZorkGPT requires %g <= %s <= %g", where(k.name), show(v), k.lo, k.name, k.hi)
+			}
+			switch k.name {
+			case "max_turns_stuck":
+				c.MaxTurnsStuck = int(f)
+			case "stuck_check_interval":
+				c.CheckInterval = int(f)
+			case "stuck_warning_threshold":
+				c.WarningThreshold = int(f)
+			}
+		case "bool":
+			b, ok := boolean(v)
+			if !ok {
+				return c, fmt.Errorf("%s = %s: ZorkGPT requires true or false", where(k.name), show(v))
+			}
+			if k.name == "enable_objective_based_progress" {
+				c.ObjectiveBasedProgress = b
+			}
+		}
+	}
+	// The model validators of session/game_configuration.py (09a7cc2+).
+	if c.MaxTurnsStuck < c.CheckInterval {
+		return c, fmt.Errorf("%s = %d: ZorkGPT requires max_turns_stuck >= stuck_check_interval (%d)", where("max_turns_stuck"), c.MaxTurnsStuck, c.CheckInterval)
+	}
+	if c.WarningThreshold >= c.MaxTurnsStuck {
+		return c, fmt.Errorf("%s = %d: ZorkGPT requires stuck_warning_threshold < max_turns_stuck (%d)", where("stuck_warning_threshold"), c.WarningThreshold, c.MaxTurnsStuck)
+	}
+	var unknown []string
+	for k := range table {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	for _, k := range unknown {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown key, ignored (ZorkGPT ignores it too)", where(k)))
+	}
+	return c, nil
+}
+
+func dig(doc map[string]any, path ...string) (map[string]any, bool) {
+	cur := doc
+	for _, p := range path {
+		next, ok := cur[p].(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		cur = next
+	}
+	return cur, true
+}
+
+// number accepts what pydantic's lax mode accepts for an int (or float)
+// field: integers, floats without a fraction (any float for a float field),
+// and strings holding such a number.
+func number(v any, integer bool) (float64, bool) {
+	var f float64
+	switch v := v.(type) {
+	case int64:
+		f = float64(v)
+	case float64:
+		f = v
+	case string:
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return 0, false
+		}
+		f = x
+	default:
+		return 0, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || integer && f != math.Trunc(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+// boolean accepts what pydantic's lax mode accepts for a bool.
+func boolean(v any) (bool, bool) {
+	switch v := v.(type) {
+	case bool:
+		return v, true
+	case int64:
+		if v == 0 || v == 1 {
+			return v == 1, true
+		}
+	case string:
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "true", "yes", "on", "1", "t", "y":
+			return true, true
+		case "false", "no", "off", "0", "f", "n":
+			return false, true
+		}
+	}
+	return false, false
+}
+
+func show(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprint(v)
+}
+
+var tableHeader = regexp.MustCompile(`^\s*\[\s*tool\s*\.\s*zorkgpt\s*\.\s*loop_break\s*\]`)
+
+// keyLine finds the line of key inside the [tool.zorkgpt.loop_break] table, for
+// messages; 0 when it cannot tell.
+func keyLine(data []byte, key string) int {
+	in := false
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		t := bytes.TrimSpace(line)
+		switch {
+		case tableHeader.Match(line):
+			in = true
+		case len(t) > 0 && t[0] == '[':
+			in = false
+		case in && bytes.HasPrefix(t, []byte(key)):
+			rest := bytes.TrimSpace(t[len(key):])
+			if len(rest) > 0 && rest[0] == '=' {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,97 @@
+package replay
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// largeLog is a realistic E3c log: 500 turns whose agent reasoning runs to a
+// few KB (every 50th turn to 200 KB, as reasoning models write), multi-line
+// game text, objectives and a recorded loop break's location penalties.
+func largeLog(b *testing.B) []byte {
+	p := plan{N: 500, MaxTurns: 500, Changes: map[int]int{}, Objectives: map[int][]string{}, LoopBreak: &policy.Policy{Name: policy.ScoreOrObjective, Params: policy.Params{MaxTurnsStuck: 1000, CheckInterval: 10, WarningThreshold: 20}}}
+	for t := 7; t <= 500; t += 23 {
+		p.Changes[t] = t / 5
+		p.Objectives[t+3] = []string{fmt.Sprintf("Explore the passage north of room %d", t)}
+	}
+	p.ID = "2025-11-04T09:35:24"
+	e := p.Episode()
+	para := "I'm in the Cellar and the trap door slammed shut above me. The \"lantern\" is on \u2192 I should explore east toward the Troll Room, but first check the inventory; the sword glows faintly, which means danger nearby.\n"
+	for i := range e.Turns {
+		n := 6 + i%9
+		if i%50 == 49 {
+			n = 900
+		}
+		e.Turns[i].Reasoning = strings.Repeat(para, n)
+		e.Turns[i].Response = "Cellar\nYou are in a dark and damp cellar with a narrow passageway leading north, and a crawlway to the south. On the west is the bottom of a steep metal ramp which is unclimbable."
+	}
+	return write(b, e)
+}
+
+func benchRead(b *testing.B, codec jsonl.Codec) {
+	data := largeLog(b)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for b.Loop() {
+		lg := Read(bytes.NewReader(data), "bench.jsonl", Options{Codec: codec})
+		if len(lg.Episodes) != 1 || lg.Episodes[0].N() != 500 {
+			b.Fatal("wrong episode")
+		}
+	}
+}
+
+// BenchmarkRead is the reader's throughput on a large realistic log; compare
+// `wc -l` over the same bytes (see the README).
+func BenchmarkRead(b *testing.B) {
+	b.Run("codec=encoding-json", func(b *testing.B) { benchRead(b, jsonl.StdCodec) })
+	b.Run("codec=goccy", func(b *testing.B) { benchRead(b, jsonl.GoccyCodec) })
+}
+
+// BenchmarkDecode compares the two codecs on the lines that matter only
+// (the ones lbanalyze decodes), without the scan of the others.
+func BenchmarkDecode(b *testing.B) {
+	var lines [][]byte
+	total := 0
+	for _, l := range bytes.Split(largeLog(b), []byte("\n")) {
+		if et, err := peek(l); err == nil && decoded[string(et)] {
+			lines = append(lines, l)
+			total += len(l)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		codec jsonl.Codec
+	}{{"encoding-json", jsonl.StdCodec}, {"goccy", jsonl.GoccyCodec}} {
+		b.Run("codec="+c.name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			for b.Loop() {
+				for _, l := range lines {
+					var r record
+					if _, err := c.codec.Decode(l, &r); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRun is the replay's cost per turn, for each policy.
+func BenchmarkRun(b *testing.B) {
+	ep := one(b, largeLog(b))
+	for _, name := range policy.Names {
+		b.Run("policy="+string(name), func(b *testing.B) {
+			p := policy.Policy{Name: name, Params: policy.DefaultParams()}
+			p.MaxTurnsStuck = 1000 // never stop: replay every turn
+			for b.Loop() {
+				Run(ep, p)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*ep.N()), "ns/turn")
+		})
+	}
+}

@@ -1,0 +1,243 @@
+package replay
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// The real June 2025 log (testdata/samples/README.md) reads as one E3a
+// episode of 5 turns that no policy stops (log-format.md §8).
+func TestRealSample(t *testing.T) {
+	lg, err := ReadFile("../testdata/samples/episode-2025-06-09T20-04-36.jsonl", nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lg.Episodes) != 1 || lg.Lines != 39 {
+		t.Fatalf("%d episodes from %d lines, want 1 from 39", len(lg.Episodes), lg.Lines)
+	}
+	ep := lg.Episodes[0]
+	if ep.ID != "2025-06-09T20:04:36" || ep.N() != 5 || ep.Era != "E3a" || ep.End.Reason != EndNone ||
+		ep.MaxTurns != 5000 || ep.FinalScore() != 0 || ep.ProblemCount != 0 || ep.MissingTurns != 0 {
+		t.Errorf("got id %s, %d turns, era %s, end %s, max_turns %d, score %d, %d problems (%s), %d missing",
+			ep.ID, ep.N(), ep.Era, ep.End.Reason, ep.MaxTurns, ep.FinalScore(), ep.ProblemCount, problems(ep), ep.MissingTurns)
+	}
+	wantLoc := []string{"West Of White House", "West Of White House", "West Of White House", "North Of White House", "Dimly Lit Forest"}
+	for i, w := range wantLoc {
+		if ep.Turns[i].Location != w {
+			t.Errorf("turn %d at %q, want %q", i+1, ep.Turns[i].Location, w)
+		}
+	}
+	if ep.Turns[0].Action != "open mailbox" {
+		t.Errorf("turn 1 action %q", ep.Turns[0].Action)
+	}
+	for _, p := range []policy.Policy{v1, v2, {Name: policy.Window, Params: policy.DefaultParams()}} {
+		if o := Run(ep, p); o.Terminated() || o.Length != 5 || o.Censored {
+			t.Errorf("%s: %+v, want no termination over 5 turns", p, o)
+		}
+	}
+}
+
+func TestEndReasons(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		p    plan
+		want EndReason
+		n    int
+	}{
+		{"max turns", plan{N: 50, MaxTurns: 50}, EndMaxTurns, 50},
+		{"game over", plan{N: 60, GameOver: 37}, EndGameOver, 37},
+		{"recorded loop break", plan{N: 100, LoopBreak: &v1}, EndStuckTermination, 40},
+		{"exception", plan{N: 12, Ending: 1}, EndException, 12},
+		{"interrupted", plan{N: 12, Ending: 2}, EndInterrupted, 12},
+		{"truncated", plan{N: 12}, EndNone, 12},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ep := one(t, write(t, c.p.Episode()))
+			if ep.End.Reason != c.want || ep.N() != c.n {
+				t.Errorf("end %s after %d turns, want %s after %d", ep.End.Reason, ep.N(), c.want, c.n)
+			}
+		})
+	}
+}
+
+func TestRecordedEvents(t *testing.T) {
+	p := plan{N: 100, Changes: map[int]int{12: 5, 30: 15}, Objectives: map[int][]string{50: {"Open the trap door"}}, LoopBreak: &v2}
+	ep := one(t, write(t, p.Episode()))
+	r := ep.Recorded
+	// By hand: changes at 12 and 30 (anchor 30), the objective at 50 resets at 50 and 51,
+	// the check at 90 sees 90-51 = 39, at 100 sees 49.
+	if len(r.ScoreChanges) != 2 || r.ScoreChanges[1] != (RecordedChange{30, 5, 15}) ||
+		len(r.ObjectiveResets) != 2 || r.ObjectiveResets[0] != 50 || r.StuckTermination == nil ||
+		*r.StuckTermination != (StuckTermination{Turn: 100, Score: 15, TurnsStuck: 49}) || ep.LoopBreak != "v2" || ep.Era != "E3c" {
+		t.Errorf("recorded %+v (stuck %+v), loop break %q, era %s", r, r.StuckTermination, ep.LoopBreak, ep.Era)
+	}
+	if ep.End.Reason != EndStuckTermination || ep.End.TurnsStuck != 49 {
+		t.Errorf("end %+v", ep.End)
+	}
+}
+
+func TestRoomsAndObjectives(t *testing.T) {
+	p := plan{N: 20, Objectives: map[int][]string{3: {"Open the mailbox", "Read the leaflet"}, 7: {"Go north"}}}
+	ep := one(t, write(t, p.Episode()))
+	if ep.InitialRoomID != 180 || ep.Turns[0].RoomID != 81 || ep.Turns[1].RoomID != 180 || ep.Turns[0].Location != "North of House" {
+		t.Errorf("rooms: initial %d, turn 1 %d %q, turn 2 %d", ep.InitialRoomID, ep.Turns[0].RoomID, ep.Turns[0].Location, ep.Turns[1].RoomID)
+	}
+	if len(ep.Objectives) != 3 || ep.Objectives[1] != (Completion{3, "Read the leaflet"}) || ep.Turns[2].Objectives != 2 || ep.Turns[6].Objectives != 1 {
+		t.Errorf("objectives %+v", ep.Objectives)
+	}
+}
+
+func TestSegments(t *testing.T) {
+	// Monolithic file: two episodes one after the other.
+	a := plan{N: 30, Changes: map[int]int{25: 5}}.Episode()
+	b := plan{N: 45, ID: "2025-11-12T11:00:00"}.Episode()
+	lg := read(t, write(t, a, b))
+	if len(lg.Episodes) != 2 || lg.Episodes[0].ID != a.ID || lg.Episodes[1].ID != b.ID ||
+		lg.Episodes[0].N() != 30 || lg.Episodes[1].N() != 45 || lg.Episodes[1].Segment != 2 || lg.Episodes[1].Segments != 2 {
+		t.Fatalf("got %d episodes: %+v", len(lg.Episodes), lg.Episodes)
+	}
+	if name := lg.Episodes[1].Name(); name != "2025-11-12T11:00:00 (segment 2 of 2)" {
+		t.Errorf("name %q", name)
+	}
+
+	// Restore path: the same id again, a new orchestrator_init, turns restarting at 1.
+	lg = read(t, write(t, a, plan{N: 10, ID: a.ID}.Episode()))
+	if len(lg.Episodes) != 2 || lg.Episodes[1].ID != a.ID || lg.Episodes[1].N() != 10 {
+		t.Fatalf("restore: got %d episodes", len(lg.Episodes))
+	}
+
+	// Turns restarting at 1 with no init line at all still start a new segment, with a warning.
+	second := write(t, plan{N: 10, ID: a.ID}.Episode())
+	second = second[bytes.Index(second, []byte(`"turn_1_objective_generation_skipped"`)):]
+	second = second[bytes.IndexByte(second, '\n')+1:]
+	lg = read(t, append(write(t, a), second...))
+	if len(lg.Episodes) != 2 || lg.Episodes[1].N() != 10 || !strings.Contains(problems(lg.Episodes[1]), "restart at 1") {
+		t.Errorf("restart without init: %d episodes", len(lg.Episodes))
+	}
+}
+
+func TestRejectedSegments(t *testing.T) {
+	e2 := `{"timestamp": "2025-05-30T10:00:00.000001", "level": "INFO", "message": "Starting episode", "event_type": "episode_start", "episode_id": "2025-05-30T10:00:00", "agent_model": "x", "critic_model": "y", "info_ext_model": "z", "timestamp": "2025-05-30T10:00:00.000002", "max_turns": 5000}
+{"timestamp": "2025-05-30T10:00:01.000001", "level": "INFO", "message": "Turn 1", "event_type": "turn_start", "episode_id": "2025-05-30T10:00:00", "turn": 1, "turn_start_time": 1748599201.5}
+{"timestamp": "2025-05-30T10:00:02.000001", "level": "INFO", "message": "Score increased", "event_type": "score_increase", "episode_id": "2025-05-30T10:00:00", "score_change": 5, "new_score": 5}
+`
+	for _, c := range []struct {
+		name, data, reason string
+	}{
+		{"E2", e2, "unsupported era"},
+		{"no turns", string(write(t, plan{N: 0}.Episode())), "no turns"},
+		{"empty file", "", "empty file"},
+		{"blank lines only", "\n\n  \n", "empty file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lg := read(t, []byte(c.data))
+			if len(lg.Episodes) != 0 || len(lg.Rejected) != 1 || !strings.Contains(lg.Rejected[0].Reason, c.reason) {
+				t.Errorf("episodes %d, rejected %+v; want one rejection about %q", len(lg.Episodes), lg.Rejected, c.reason)
+			}
+		})
+	}
+}
+
+// Every bad line of the issue yields a message naming its line, and the rest
+// of the file is analysed.
+func TestBadLines(t *testing.T) {
+	good := write(t, plan{N: 45, Changes: map[int]int{20: 5}}.Episode())
+	lines := bytes.SplitAfter(good, []byte("\n"))
+	lineOf := func(sub string) int {
+		for i, l := range lines {
+			if bytes.Contains(l, []byte(sub)) {
+				return i
+			}
+		}
+		t.Fatalf("no line with %s", sub)
+		return 0
+	}
+	edit := func(i int, f func([]byte) []byte) []byte {
+		var out []byte
+		for j, l := range lines {
+			if j == i {
+				l = f(l)
+			}
+			out = append(out, l...)
+		}
+		return out
+	}
+	tc20 := lineOf(`"event_type": "turn_completed", "episode_id": "2025-11-12T10:00:00", "turn": 20,`)
+	for _, c := range []struct {
+		name    string
+		data    []byte
+		skipped int
+		msg     string // in the problems, with the 1-based line number
+		score20 int    // the score the replay sees at turn 20
+	}{
+		{"clean", good, 0, "", 5},
+		{"truncated last line", append(append([]byte{}, good...), `{"timestamp": "2025-11-12T11:00:00", "level": "INFO", "mess`...), 1, "truncated last line", 5},
+		{"invalid JSON", edit(tc20, func(l []byte) []byte { return bytes.Replace(l, []byte(`"score": 5`), []byte(`"score": 5,,`), 1) }), 1, "invalid JSON", 0},
+		{"invalid UTF-8", edit(tc20, func(l []byte) []byte { return bytes.Replace(l, []byte("action 20"), []byte("action \xff20"), 1) }), 0, "invalid UTF-8", 5},
+		{"NaN confidence", edit(tc20, func(l []byte) []byte {
+			return bytes.Replace(l, []byte(`"confidence": 0.9`), []byte(`"confidence": NaN`), 1)
+		}), 0, "", 5},
+		{"Infinity critic score", bytes.ReplaceAll(good, []byte(`"critic_score": 0.8`), []byte(`"critic_score": -Infinity`)), 0, "", 5},
+		{"string turn", edit(tc20, func(l []byte) []byte { return bytes.Replace(l, []byte(`"turn": 20`), []byte(`"turn": "20"`), 1) }), 1, "cannot decode turn_completed", 0},
+		{"two records on one line", edit(tc20-1, func(l []byte) []byte { return l[:len(l)/2] }), 1, "runs into a complete one", 5},
+		{"a 2 MB reasoning line", edit(lineOf(`"turn": 20, "agent_action"`), func(l []byte) []byte {
+			return bytes.Replace(l, []byte("Try something."), bytes.Repeat([]byte("Think \\\"hard\\\". "), 1<<17), 1)
+		}), 0, "", 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lg := read(t, c.data)
+			if len(lg.Episodes) != 1 {
+				t.Fatalf("%d episodes", len(lg.Episodes))
+			}
+			ep := lg.Episodes[0]
+			if ep.SkippedLines != c.skipped || ep.N() != 45 || ep.Score(20) != c.score20 {
+				t.Errorf("skipped %d, %d turns, score at 20 %d; want %d, 45, %d; problems:\n%s", ep.SkippedLines, ep.N(), ep.Score(20), c.skipped, c.score20, problems(ep))
+			}
+			if c.msg != "" && !strings.Contains(problems(ep), c.msg) {
+				t.Errorf("problems %q, want one about %q", problems(ep), c.msg)
+			}
+			for _, p := range ep.Problems {
+				if p.Line < 1 {
+					t.Errorf("problem without a line: %s", p)
+				}
+			}
+		})
+	}
+}
+
+// Lines written by an old-style caller nest the event under "extras"
+// (log-format.md §1.1): their fields are read all the same.
+func TestNestedExtras(t *testing.T) {
+	data := write(t, plan{N: 12}.Episode())
+	nested := `{"timestamp": "2025-11-12T10:05:00.000001", "level": "INFO", "message": "Objective completed", "extras": {"event_type": "objective_completed", "episode_id": "2025-11-12T10:00:00", "turn": 5, "objective": "Open the window", "completion_action": "open window", "completion_signals": [], "completion_score": 0}}
+{"timestamp": "2025-11-12T10:05:00.000002", "level": "INFO", "message": "Reasoning model response", "extras": {"event_type": "reasoning_model_response", "model": "x", "content_length": 10}}
+`
+	ep := one(t, append(data, nested...))
+	if len(ep.Objectives) != 1 || ep.Objectives[0] != (Completion{5, "Open the window"}) || ep.Turns[4].Objectives != 1 || ep.ProblemCount != 0 {
+		t.Errorf("objectives %+v, problems %s", ep.Objectives, problems(ep))
+	}
+}
+
+// taskName: null (Python 3.12+) changes nothing.
+func TestTaskName(t *testing.T) {
+	e := plan{N: 50, Changes: map[int]int{7: 10}}.Episode()
+	e.TaskName = true
+	data := write(t, e)
+	if !bytes.Contains(data, []byte(`"message": "Turn 7 completed", "taskName": null, "event_type"`)) {
+		t.Fatal("no taskName in the lines")
+	}
+	ep := one(t, data)
+	if ep.N() != 50 || ep.Score(7) != 10 || ep.ProblemCount != 0 {
+		t.Errorf("%d turns, score %d", ep.N(), ep.Score(7))
+	}
+}
+
+func TestReadFileErrors(t *testing.T) {
+	if _, err := ReadFile("testdata/does-not-exist.jsonl", nil, Options{}); err == nil || !os.IsNotExist(err) {
+		t.Errorf("missing file: %v", err)
+	}
+}

@@ -1,0 +1,42 @@
+package replay
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// FuzzRead feeds the episode builder arbitrary bytes: it must never panic,
+// and what it returns must hold together.
+func FuzzRead(f *testing.F) {
+	sample, err := os.ReadFile("../testdata/samples/episode-2025-06-09T20-04-36.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sample)
+	small := write(f, plan{N: 12, Changes: map[int]int{3: 5}, Objectives: map[int][]string{4: {"x"}}, Exceptions: []int{6}, LoopBreak: &v2}.Episode())
+	f.Add(small)
+	f.Add(small[:len(small)/2])
+	f.Add(bytes.ReplaceAll(small, []byte(`"turn": `), []byte(`"turn": -`)))
+	f.Add([]byte(`{"event_type": "turn_completed", "turn": 199999, "score": NaN}` + "\n" + `{"extras": {"event_type": "turn_exception", "turn": 1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lg := Read(bytes.NewReader(data), "fuzz.jsonl", Options{})
+		for _, ep := range lg.Episodes {
+			if ep.N() < 1 || ep.N() > MaxTurn || ep.SkippedLines > lg.Lines || ep.MissingTurns > ep.N() {
+				t.Fatalf("episode with %d turns, %d skipped of %d lines, %d missing", ep.N(), ep.SkippedLines, lg.Lines, ep.MissingTurns)
+			}
+			for _, p := range []policy.Policy{v1, v2} {
+				o := Run(ep, p)
+				if o.Length < 1 || o.Length > ep.N() || o.TurnsSaved != ep.N()-o.Length {
+					t.Fatalf("%s: length %d, saved %d of %d turns", p, o.Length, o.TurnsSaved, ep.N())
+				}
+			}
+			Check(ep, policy.DefaultParams())
+		}
+		if len(lg.Episodes) == 0 && len(lg.Rejected) == 0 {
+			t.Fatal("neither an episode nor a reason")
+		}
+	})
+}

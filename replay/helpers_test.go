@@ -1,0 +1,53 @@
+package replay
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/synth"
+)
+
+var (
+	v1 = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
+	v2 = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+)
+
+// plan is a test episode: see synth.Steps.
+type plan = synth.Steps
+
+// write renders episodes one after another, as one file.
+func write(t testing.TB, eps ...*synth.Episode) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	for _, e := range eps {
+		if _, err := synth.Write(&buf, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+func read(t testing.TB, data []byte) *Log {
+	t.Helper()
+	return Read(bytes.NewReader(data), "test.jsonl", Options{})
+}
+
+// one reads data and requires exactly one episode.
+func one(t testing.TB, data []byte) *Episode {
+	t.Helper()
+	lg := read(t, data)
+	if len(lg.Episodes) != 1 {
+		t.Fatalf("got %d episodes (rejected %v), want 1", len(lg.Episodes), lg.Rejected)
+	}
+	return lg.Episodes[0]
+}
+
+func problems(ep *Episode) string {
+	var s []string
+	for _, p := range ep.Problems {
+		s = append(s, p.String())
+	}
+	return strings.Join(s, "\n")
+}

@@ -1,0 +1,108 @@
+package replay
+
+import "github.com/lbanalyze/lbanalyze/policy"
+
+// Outcome is what one policy does to one episode (replay-semantics.md §6.2).
+// N is the last turn of the log, T the termination turn, W max_turns_stuck.
+type Outcome struct {
+	Policy policy.Policy
+	// TerminationTurn is T, 0 when the policy never fires within the log.
+	TerminationTurn    int
+	TurnsStuck         int // T − anchor at T (can exceed W: §5.9 item 10)
+	ScoreAtTermination int
+	TurnsSaved         int // N − T, or 0
+	Length             int // T if terminated, else N
+	// ScoreForgone is max(score over T+1..N) − score at T, floored at 0.
+	ScoreForgone int
+	// LaterGain is the first turn after T whose score is above the score at T,
+	// and by how much; nil when there is none (later_score_gain false).
+	LaterGain *Gain
+	// WindowObjectives are the completions c with T − W < c ≤ T
+	// (objective_progress when not empty).
+	WindowObjectives []Completion
+	// Censored: the log ends with the recording's own stuck_termination at N and
+	// this policy does not stop at or before N, so its length is a lower bound.
+	Censored bool
+	// WarningStartTurn is the first turn the countdown warning would be in the
+	// agent's prompt (stuck_warning_threshold reached), 0 if never.
+	WarningStartTurn int
+}
+
+// Gain is a later score gain: the turn and its size over the score at T.
+type Gain struct {
+	Turn   int `json:"turn"`
+	Points int `json:"points"`
+}
+
+// Terminated reports whether the policy stops the episode within the log.
+func (o *Outcome) Terminated() bool { return o.TerminationTurn > 0 }
+
+// LaterScoreGain: the logged run reached a score above the score at T after T.
+func (o *Outcome) LaterScoreGain() bool { return o.LaterGain != nil }
+
+// ObjectiveProgress: an objective was completed in the last W turns up to T.
+func (o *Outcome) ObjectiveProgress() bool { return len(o.WindowObjectives) > 0 }
+
+// FalseTerminationCandidate: terminated although the run was about to gain
+// score or had just completed an objective; worth a manual look.
+func (o *Outcome) FalseTerminationCandidate() bool {
+	return o.Terminated() && (o.LaterScoreGain() || o.ObjectiveProgress())
+}
+
+// TrulyStuck: terminated and not a false-termination candidate.
+func (o *Outcome) TrulyStuck() bool { return o.Terminated() && !o.FalseTerminationCandidate() }
+
+// LLMCallsSaved is the turns saved times the LLM calls a turn costs.
+func (o *Outcome) LLMCallsSaved(callsPerTurn int) int { return o.TurnsSaved * callsPerTurn }
+
+// Trace steps p through every turn of ep, from 1 to N, calling visit after each
+// turn, and stops after the terminating turn.
+func Trace(ep *Episode, p policy.Policy, visit func(s policy.Step)) {
+	tr := p.NewTracker()
+	for i := range ep.Turns {
+		tu := &ep.Turns[i]
+		s := tr.Step(i+1, tu.Score, tu.Objectives > 0)
+		visit(s)
+		if s.Terminate {
+			return
+		}
+	}
+}
+
+// Run replays p over ep and returns its Outcome. It never looks at the log's
+// own stuck_termination (§5.9 item 12): the replay stands on the per-turn data.
+func Run(ep *Episode, p policy.Policy) Outcome {
+	o := Outcome{Policy: p}
+	Trace(ep, p, func(s policy.Step) {
+		if s.Warned && o.WarningStartTurn == 0 {
+			o.WarningStartTurn = s.Turn
+		}
+		if s.Terminate {
+			o.TerminationTurn, o.TurnsStuck = s.Turn, s.TurnsStuck
+		}
+	})
+	n := ep.N()
+	if !o.Terminated() {
+		o.Length = n
+		o.Censored = ep.End.Reason == EndStuckTermination && ep.Recorded.StuckTermination != nil &&
+			ep.Recorded.StuckTermination.Turn == n
+		return o
+	}
+	t := o.TerminationTurn
+	o.Length = t
+	o.TurnsSaved = n - t
+	o.ScoreAtTermination = ep.Score(t)
+	for u := t + 1; u <= n; u++ {
+		gain := ep.Score(u) - o.ScoreAtTermination
+		if gain > 0 && o.LaterGain == nil {
+			o.LaterGain = &Gain{Turn: u, Points: gain}
+		}
+		o.ScoreForgone = max(o.ScoreForgone, gain)
+	}
+	for _, c := range ep.Objectives {
+		if c.Turn > t-p.MaxTurnsStuck && c.Turn <= t {
+			o.WindowObjectives = append(o.WindowObjectives, c)
+		}
+	}
+	return o
+}

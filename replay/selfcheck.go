@@ -1,0 +1,179 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// SelfCheck compares a replay with the loop-break events the recording wrote
+// itself (logs from 2025-11-05 on): the score_change and
+// objective_progress_reset turns (which fully reconstruct the timer, §5.5
+// item 5) and the stuck_termination turn and turns_stuck.
+type SelfCheck struct {
+	// Policy is the shipped policy whose replay reproduces every recorded reset,
+	// "" when neither does.
+	Policy policy.Name
+	// Mismatches are the first differences, when no policy reproduces them.
+	Mismatches []string
+	// Params are the settings the recording is assumed to have run with
+	// (ZorkGPT's defaults, or --config), and Replayed what Policy does with them.
+	Params policy.Params
+	// ReplayedTurn and ReplayedStuck are where Policy at Params stops (0: never).
+	ReplayedTurn, ReplayedStuck int
+	// TerminationMatch: the replay at Params stops where the recording stopped
+	// (with the same turns_stuck), or neither stops.
+	TerminationMatch bool
+	// Consistent lists, per check interval, the max_turns_stuck values that
+	// ZorkGPT would accept and that reproduce the recording's end.
+	Consistent []Consistent
+	// DefaultsConsistent: 40/10 is among them.
+	DefaultsConsistent bool
+}
+
+// Consistent is a range of max_turns_stuck for one stuck_check_interval.
+type Consistent struct {
+	CheckInterval    int `json:"check_interval"`
+	MaxTurnsStuckMin int `json:"max_turns_stuck_min"`
+	MaxTurnsStuckMax int `json:"max_turns_stuck_max"`
+}
+
+// Check runs the self-check of ep with the assumed settings params; nil when
+// the log holds no loop-break event of its own.
+func Check(ep *Episode, params policy.Params) *SelfCheck {
+	rec := ep.Recorded
+	if !rec.Any() {
+		return nil
+	}
+	candidates := []policy.Name{policy.Score, policy.ScoreOrObjective}
+	if ep.LoopBreak == "v2" {
+		candidates = []policy.Name{policy.ScoreOrObjective, policy.Score}
+	}
+	want := recordedResets(rec)
+	sc := &SelfCheck{Params: params}
+	var stuck []int
+	for i, name := range candidates {
+		got, st := resets(ep, name)
+		if slices.Equal(got, want) {
+			sc.Policy, stuck = name, st
+			break
+		}
+		if i == 0 {
+			sc.Mismatches = diffResets(want, got)
+			stuck = st
+		}
+	}
+	if sc.Policy != "" {
+		sc.Mismatches = nil
+	}
+	name := sc.Policy
+	if name == "" {
+		name = candidates[0]
+	}
+	out := Run(ep, policy.Policy{Name: name, Params: params})
+	sc.ReplayedTurn, sc.ReplayedStuck = out.TerminationTurn, out.TurnsStuck
+	if st := rec.StuckTermination; st != nil {
+		sc.TerminationMatch = out.TerminationTurn == st.Turn && out.TurnsStuck == st.TurnsStuck
+	} else {
+		sc.TerminationMatch = !out.Terminated()
+	}
+	sc.Consistent = consistent(stuck, rec.StuckTermination)
+	for _, c := range sc.Consistent {
+		if c.CheckInterval == policy.DefaultCheckInterval &&
+			c.MaxTurnsStuckMin <= policy.DefaultMaxTurnsStuck && policy.DefaultMaxTurnsStuck <= c.MaxTurnsStuckMax {
+			sc.DefaultsConsistent = true
+		}
+	}
+	return sc
+}
+
+// reset is one timer reset: its turn and kind.
+type reset struct {
+	turn int
+	kind policy.Reset
+}
+
+func recordedResets(rec Recorded) []reset {
+	var r []reset
+	for _, c := range rec.ScoreChanges {
+		r = append(r, reset{c.Turn, policy.ScoreChange})
+	}
+	for _, t := range rec.ObjectiveResets {
+		r = append(r, reset{t, policy.ObjectiveProgress})
+	}
+	slices.SortFunc(r, func(a, b reset) int { return a.turn - b.turn })
+	return r
+}
+
+// resets replays name with no termination and returns its resets and the
+// timer after each turn (stuck[t] = t − anchor, index t).
+func resets(ep *Episode, name policy.Name) ([]reset, []int) {
+	never := policy.Policy{Name: name, Params: policy.Params{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: math.MaxInt}}
+	var r []reset
+	stuck := make([]int, ep.N()+1)
+	Trace(ep, never, func(s policy.Step) {
+		if s.Reset != policy.NoReset {
+			r = append(r, reset{s.Turn, s.Reset})
+		}
+		stuck[s.Turn] = s.TurnsStuck
+	})
+	return r, stuck
+}
+
+func diffResets(want, got []reset) []string {
+	var d []string
+	inWant, inGot := map[reset]bool{}, map[reset]bool{}
+	for _, x := range want {
+		inWant[x] = true
+	}
+	for _, x := range got {
+		inGot[x] = true
+	}
+	for _, x := range want {
+		if !inGot[x] {
+			d = append(d, fmt.Sprintf("recorded %s at turn %d, not in the replay", x.kind, x.turn))
+		}
+	}
+	for _, x := range got {
+		if !inWant[x] {
+			d = append(d, fmt.Sprintf("replay resets (%s) at turn %d, not recorded", x.kind, x.turn))
+		}
+	}
+	slices.Sort(d)
+	if len(d) > 5 {
+		d = append(d[:5], fmt.Sprintf("… and %d more", len(d)-5))
+	}
+	return d
+}
+
+// consistent finds, per stuck_check_interval, the max_turns_stuck values that
+// reproduce the end of the recording: a stop at the recorded turn and at no
+// check turn before it, or no stop at all. Only settings ZorkGPT accepts count
+// (interval 1..100, max_turns_stuck 1..1000 and >= the interval, and above a
+// warning threshold of at least 5). Without a recorded stop every interval is
+// consistent with large enough values: only the default interval is listed.
+func consistent(stuck []int, st *StuckTermination) []Consistent {
+	n := len(stuck) - 1
+	var out []Consistent
+	for iv := 1; iv <= 100; iv++ {
+		last, hi := n, 1000
+		if st != nil {
+			if st.Turn%iv != 0 || st.Turn > n {
+				continue
+			}
+			last, hi = st.Turn-1, stuck[st.Turn]
+		} else if iv != policy.DefaultCheckInterval {
+			continue
+		}
+		lo := max(iv, 6)
+		for t := iv; t <= last; t += iv {
+			lo = max(lo, stuck[t]+1)
+		}
+		if lo <= hi {
+			out = append(out, Consistent{iv, lo, min(hi, 1000)})
+		}
+	}
+	return out
+}

@@ -1,0 +1,69 @@
+// Package report turns episodes and outcomes into what users read: tables
+// (tablewriter), markdown, CSV and JSON, and for datasets the baseline/after
+// metrics with bootstrap intervals.
+package report
+
+import (
+	"fmt"
+
+	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+// Episode is one analysed episode: the episode, its outcomes under each policy
+// asked for, and its self-check. Its JSON form is the `episode` command's
+// documented output.
+type Episode struct {
+	Ep        *replay.Episode
+	Outcomes  []replay.Outcome
+	SelfCheck *replay.SelfCheck
+	// CallsPerTurn prices a turn in LLM calls (agent, critic, extractor, synthesis).
+	CallsPerTurn int
+}
+
+// Analyse replays every policy over ep; params are the settings the recording
+// is assumed to have run with, for the self-check.
+func Analyse(ep *replay.Episode, policies []policy.Policy, recording policy.Params, callsPerTurn int) Episode {
+	e := Episode{Ep: ep, CallsPerTurn: callsPerTurn, SelfCheck: replay.Check(ep, recording)}
+	for _, p := range policies {
+		e.Outcomes = append(e.Outcomes, replay.Run(ep, p))
+	}
+	return e
+}
+
+// Problems are the episode's problems as "file:line: message", the first few
+// word for word and the rest counted.
+func (e *Episode) Problems() []string {
+	ep := e.Ep
+	var w []string
+	name := jsonl.DisplayName(ep.Source)
+	for _, p := range ep.Problems {
+		if p.Line > 0 {
+			w = append(w, fmt.Sprintf("%s:%d: %s", name, p.Line, p.Msg))
+		} else {
+			w = append(w, fmt.Sprintf("%s: %s", name, p.Msg))
+		}
+	}
+	if more := ep.ProblemCount - len(ep.Problems); more > 0 {
+		w = append(w, fmt.Sprintf("%s: … and %d more problems", name, more))
+	}
+	return w
+}
+
+// Notes say what limits the replay of this log.
+func (e *Episode) Notes() []string {
+	ep := e.Ep
+	var w []string
+	if ep.MissingTurns > 0 {
+		w = append(w, fmt.Sprintf("%d turns have no turn_completed (%d with turn_exception): their score is carried forward, as the shipped tracker saw it",
+			ep.MissingTurns, ep.ExceptionTurns))
+	}
+	if ep.Era != "E3c" {
+		w = append(w, fmt.Sprintf("era %s (before Jericho, 2025-10-17): scores were parsed from the status line and may be stale; no game over was detected", ep.Era))
+	}
+	return w
+}
+
+// Warnings are the problems, then the notes.
+func (e *Episode) Warnings() []string { return append(e.Problems(), e.Notes()...) }

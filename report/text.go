@@ -1,0 +1,327 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+// Formats are the output formats of the commands.
+var Formats = []string{"table", "markdown", "json", "csv"}
+
+// WriteEpisodes renders analysed episodes in format.
+func WriteEpisodes(w io.Writer, format string, eps []Episode) error {
+	switch format {
+	case "json":
+		return WriteJSON(w, eps)
+	case "csv":
+		return writeEpisodesCSV(w, eps)
+	case "markdown":
+		for i := range eps {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			writeEpisodeMarkdown(w, &eps[i])
+		}
+		return nil
+	case "table":
+		for i := range eps {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			writeEpisodeTable(w, &eps[i])
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+}
+
+// sparkWidth is how many marks the score timeline has at most.
+const sparkWidth = 60
+
+var sparkGlyphs = []rune("▁▂▃▄▅▆▇█")
+
+// Sparkline draws the score over the turns, one mark per group of turns (the
+// score at the group's last turn), scaled from the lowest to the highest
+// score; stops puts each result's number under the mark of its stop.
+func Sparkline(ep *replay.Episode, outcomes []replay.Outcome, width int) (line, stops string, perMark int) {
+	n := ep.N()
+	perMark = (n + width - 1) / width
+	marks := (n + perMark - 1) / perMark
+	lo, hi := ep.Score(1), ep.Score(1)
+	for t := 1; t <= n; t++ {
+		lo, hi = min(lo, ep.Score(t)), max(hi, ep.Score(t))
+	}
+	var b strings.Builder
+	for i := range marks {
+		v := ep.Score(min((i+1)*perMark, n))
+		g := 0
+		if hi > lo {
+			g = (v - lo) * (len(sparkGlyphs) - 1) / (hi - lo)
+		}
+		b.WriteRune(sparkGlyphs[g])
+	}
+	s := []rune(strings.Repeat(" ", marks))
+	for i, o := range outcomes {
+		if !o.Terminated() {
+			continue
+		}
+		at := (o.TerminationTurn - 1) / perMark
+		mark := rune('1' + i)
+		if i >= 9 || s[at] != ' ' {
+			mark = '*'
+		}
+		s[at] = mark
+	}
+	return b.String(), strings.TrimRight(string(s), " "), perMark
+}
+
+// summary is the one-line description of an episode.
+func summary(ep *replay.Episode) string {
+	end := "ended " + string(ep.End.Reason)
+	switch {
+	case ep.End.Reason == replay.EndNone:
+		end = "no end event (truncated)"
+	case ep.End.Turn > 0:
+		end += fmt.Sprintf(" at turn %d", ep.End.Turn)
+	}
+	lb := "no loop break recorded"
+	if ep.LoopBreak != "" {
+		lb = "recorded loop break " + ep.LoopBreak
+	}
+	return fmt.Sprintf("%d turn%s, final score %d, %s, %d objective completion%s, %d skipped line%s (era %s; %s)",
+		ep.N(), plural(ep.N()), ep.FinalScore(), end, len(ep.Objectives), plural(len(ep.Objectives)),
+		ep.SkippedLines, plural(ep.SkippedLines), ep.Era, lb)
+}
+
+// verdict says in words what a result means for the episode.
+func verdict(o *replay.Outcome) string {
+	switch {
+	case o.Censored:
+		return fmt.Sprintf("censored: the recording's own loop break cut the log at %d", o.Length)
+	case !o.Terminated():
+		return "no stop"
+	case o.FalseTerminationCandidate():
+		var why []string
+		if g := o.LaterGain; g != nil {
+			why = append(why, fmt.Sprintf("+%d at turn %d", g.Points, g.Turn))
+		}
+		if n := len(o.WindowObjectives); n > 0 {
+			turns := make([]string, n)
+			for i, c := range o.WindowObjectives {
+				turns[i] = strconv.Itoa(c.Turn)
+			}
+			why = append(why, fmt.Sprintf("%d objective%s in window (turn %s)", n, plural(n), strings.Join(turns, ", ")))
+		}
+		return "premature? " + strings.Join(why, "; ")
+	}
+	return "truly stuck"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func dash(v int, ok bool) string {
+	if !ok {
+		return "—"
+	}
+	return strconv.Itoa(v)
+}
+
+// resultHeader names the columns of a result row: the stop turn, turns stuck
+// and score there, turns and LLM calls saved, score forgone, the first turn
+// with a countdown warning, and what the result means.
+var resultHeader = []string{"#", "policy", "stop", "stuck", "score", "saved", "calls saved", "forgone", "warned", "verdict"}
+
+func resultRow(i int, o *replay.Outcome, callsPerTurn int) []string {
+	t := o.Terminated()
+	return []string{
+		strconv.Itoa(i + 1), o.Policy.String(), dash(o.TerminationTurn, t), dash(o.TurnsStuck, t),
+		dash(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(callsPerTurn)),
+		strconv.Itoa(o.ScoreForgone), dash(o.WarningStartTurn, o.WarningStartTurn > 0), verdict(o),
+	}
+}
+
+// selfCheckLines says whether a replay reproduces the recording's own loop break.
+func selfCheckLines(e *Episode) []string {
+	sc, rec := e.SelfCheck, e.Ep.Recorded
+	if sc == nil {
+		return nil
+	}
+	what := fmt.Sprintf("%d score_change, %d objective_progress_reset", len(rec.ScoreChanges), len(rec.ObjectiveResets))
+	if st := rec.StuckTermination; st != nil {
+		what += fmt.Sprintf(", stuck_termination at %d (turns_stuck %d)", st.Turn, st.TurnsStuck)
+	}
+	lines := []string{fmt.Sprintf("self-check: the log records %s.", what)}
+	if sc.Policy == "" {
+		lines = append(lines, "  no shipped policy reproduces the recorded resets: "+strings.Join(sc.Mismatches, "; "))
+	} else {
+		lines = append(lines, fmt.Sprintf("  %s reproduces every recorded reset.", sc.Policy))
+	}
+	stop := "no stop"
+	if sc.ReplayedTurn > 0 {
+		stop = fmt.Sprintf("a stop at %d (turns_stuck %d)", sc.ReplayedTurn, sc.ReplayedStuck)
+	}
+	ok := "matches the recording"
+	if !sc.TerminationMatch {
+		ok = "does NOT match the recording"
+	}
+	name := sc.Policy
+	if name == "" {
+		name = "the nearest policy"
+	}
+	lines = append(lines, fmt.Sprintf("  at %d/%d it gives %s, which %s.", sc.Params.MaxTurnsStuck, sc.Params.CheckInterval, stop, ok))
+	var cons []string
+	for _, c := range sc.Consistent {
+		r := strconv.Itoa(c.MaxTurnsStuckMin)
+		if c.MaxTurnsStuckMax != c.MaxTurnsStuckMin {
+			r += "–" + strconv.Itoa(c.MaxTurnsStuckMax)
+		}
+		cons = append(cons, fmt.Sprintf("%s with interval %d", r, c.CheckInterval))
+	}
+	if len(cons) > 6 {
+		cons = append(cons[:6], fmt.Sprintf("… (%d intervals in all)", len(sc.Consistent)))
+	}
+	if len(cons) == 0 {
+		cons = []string{"none"}
+	}
+	dflt := "not consistent"
+	if sc.DefaultsConsistent {
+		dflt = "consistent"
+	}
+	lines = append(lines, fmt.Sprintf("  settings consistent with the recording (%s): max_turns_stuck %s; ZorkGPT's 40/10 is %s.", name, strings.Join(cons, ", "), dflt))
+	return lines
+}
+
+func writeEpisodeTable(w io.Writer, e *Episode) {
+	ep := e.Ep
+	fmt.Fprintf(w, "%s   %s\n", ep.Name(), jsonl.DisplayName(ep.Source))
+	fmt.Fprintf(w, "  %s\n", summary(ep))
+	line, stops, per := Sparkline(ep, e.Outcomes, sparkWidth)
+	fmt.Fprintf(w, "  score %s %d→%d, %d turn%s a mark\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
+	if stops != "" {
+		fmt.Fprintf(w, "  stops %s\n", stops)
+	}
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignRight, tw.AlignLeft,
+			tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}}))
+	t.Header(resultHeader)
+	for i := range e.Outcomes {
+		t.Append(resultRow(i, &e.Outcomes[i], e.CallsPerTurn))
+	}
+	t.Render()
+	for _, l := range selfCheckLines(e) {
+		fmt.Fprintln(w, l)
+	}
+	for _, s := range e.Notes() {
+		fmt.Fprintf(w, "note: %s\n", s)
+	}
+}
+
+// mdCell escapes what would break a markdown table cell.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+func markdownTable(w io.Writer, header []string, rows [][]string) {
+	t := tablewriter.NewTable(w, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft))
+	esc := func(r []string) []string {
+		out := make([]string, len(r))
+		for i, c := range r {
+			out[i] = mdCell(c)
+		}
+		return out
+	}
+	t.Header(esc(header))
+	for _, r := range rows {
+		t.Append(esc(r))
+	}
+	t.Render()
+}
+
+func writeEpisodeMarkdown(w io.Writer, e *Episode) {
+	ep := e.Ep
+	fmt.Fprintf(w, "### %s\n\n", mdCell(ep.Name()))
+	fmt.Fprintf(w, "`%s`: %s.\n\n", jsonl.DisplayName(ep.Source), summary(ep))
+	line, _, per := Sparkline(ep, e.Outcomes, sparkWidth)
+	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
+	var rows [][]string
+	for i := range e.Outcomes {
+		rows = append(rows, resultRow(i, &e.Outcomes[i], e.CallsPerTurn))
+	}
+	markdownTable(w, resultHeader, rows)
+	if lines := selfCheckLines(e); len(lines) > 0 {
+		fmt.Fprintln(w)
+		for _, l := range lines {
+			fmt.Fprintf(w, "> %s\n", strings.TrimSpace(l))
+		}
+	}
+	if ws := e.Warnings(); len(ws) > 0 {
+		fmt.Fprintln(w, "\nWarnings:")
+		for _, s := range ws {
+			fmt.Fprintf(w, "- %s\n", s)
+		}
+	}
+}
+
+// csvHeader names the columns of the per-result CSV: the episode's fields,
+// then the outcome's (empty cells for null).
+var csvHeader = []string{"episode_id", "source", "segment", "turns", "final_score", "end_reason", "objective_completions",
+	"skipped_lines", "policy", "max_turns_stuck", "check_interval", "stuck_warning_threshold", "termination_turn",
+	"turns_stuck", "score_at_termination", "turns_saved", "length", "score_forgone", "later_score_gain",
+	"later_gain_turn", "later_gain_points", "objective_progress", "window_objectives", "false_termination_candidate",
+	"truly_stuck", "censored", "warning_start_turn", "llm_calls_saved"}
+
+func opt(p *int) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.Itoa(*p)
+}
+
+func csvRow(j *EpisodeJSON, r *ResultJSON) []string {
+	gt, gp := "", ""
+	if r.LaterGain != nil {
+		gt, gp = strconv.Itoa(r.LaterGain.Turn), strconv.Itoa(r.LaterGain.Points)
+	}
+	var win []string
+	for _, c := range r.WindowObjectives {
+		win = append(win, strconv.Itoa(c.Turn))
+	}
+	b := strconv.FormatBool
+	return []string{j.EpisodeID, j.Source, strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
+		j.EndReason, strconv.Itoa(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines), r.Policy,
+		strconv.Itoa(r.MaxTurnsStuck), strconv.Itoa(r.CheckInterval), strconv.Itoa(r.StuckWarningThreshold),
+		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), strconv.Itoa(r.TurnsSaved),
+		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, b(r.ObjectiveProgress),
+		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
+		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved)}
+}
+
+func writeEpisodesCSV(w io.Writer, eps []Episode) error {
+	cw := csv.NewWriter(w)
+	cw.Write(csvHeader)
+	for i := range eps {
+		j := eps[i].JSON()
+		for k := range j.Results {
+			cw.Write(csvRow(&j, &j.Results[k]))
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
