@@ -169,7 +169,7 @@ func (b *builder) mark(name string) {
 	case name == "episode_start":
 		b.start("episode_start")
 		b.cur.older = name
-	case olderEras[name]:
+	case olderEras[name] && s.older == "":
 		s.older = name
 	case jerichoEra[name]:
 		s.e3c = true

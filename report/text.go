@@ -107,20 +107,23 @@ func summary(ep *replay.Episode) string {
 func verdict(o *replay.Outcome) string {
 	switch {
 	case o.Censored:
-		return fmt.Sprintf("censored: the recording's own loop break cut the log at %d", o.Length)
+		return fmt.Sprintf("censored (the recording stopped at %d)", o.Length)
 	case !o.Terminated():
 		return "no stop"
 	case o.FalseTerminationCandidate():
 		var why []string
 		if g := o.LaterGain; g != nil {
-			why = append(why, fmt.Sprintf("+%d at turn %d", g.Points, g.Turn))
+			why = append(why, fmt.Sprintf("+%d at %d", g.Points, g.Turn))
 		}
 		if n := len(o.WindowObjectives); n > 0 {
 			turns := make([]string, n)
 			for i, c := range o.WindowObjectives {
 				turns[i] = strconv.Itoa(c.Turn)
 			}
-			why = append(why, fmt.Sprintf("%d objective%s in window (turn %s)", n, plural(n), strings.Join(turns, ", ")))
+			if n > 3 {
+				turns = append(turns[:3], "…")
+			}
+			why = append(why, fmt.Sprintf("objective%s at %s", plural(n), strings.Join(turns, ", ")))
 		}
 		return "premature? " + strings.Join(why, "; ")
 	}

@@ -68,6 +68,10 @@ func (e *env) readLog(path string) []*replay.Episode {
 		fmt.Fprintf(e.stderr, "lbanalyze: %s:%s\n", name, lineMsg(p))
 	}
 	for _, r := range lg.Rejected {
+		if len(lg.Rejected)+len(lg.Episodes) == 1 {
+			fmt.Fprintf(e.stderr, "lbanalyze: %s: %s\n", name, r.Reason)
+			continue
+		}
 		id := ""
 		if r.ID != "" {
 			id = " (" + r.ID + ")"

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// TestCLI runs every case of testdata/cli/*.txtar in-process. A case holds
+//
+//	-- args --       the command line, split on spaces; $WORK is the case's directory
+//	-- stdin --      optional standard input
+//	-- stdin-file -- optional: a file whose bytes are standard input
+//	-- NAME --       any other section is a file written to $WORK/NAME
+//	-- stdout --     the expected standard output
+//	-- stderr --     the expected standard error
+//	-- exit --       the expected exit code
+//
+// Paths without $WORK are relative to this package (testdata/logs/…). With
+// -update, stdout, stderr and exit are rewritten from what the command does:
+// read the diff before committing it.
+func TestCLI(t *testing.T) {
+	cases, _ := filepath.Glob("testdata/cli/*.txtar")
+	if len(cases) == 0 {
+		t.Fatal("no CLI cases")
+	}
+	for _, path := range cases {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			work := t.TempDir()
+			sections := map[string]string{}
+			for _, f := range ar.Files {
+				switch f.Name {
+				case "args", "stdin", "stdin-file", "stdout", "stderr", "exit":
+					sections[f.Name] = string(f.Data)
+				default:
+					os.MkdirAll(filepath.Dir(filepath.Join(work, f.Name)), 0o755)
+					if err := os.WriteFile(filepath.Join(work, f.Name), f.Data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			args := strings.Fields(strings.ReplaceAll(sections["args"], "$WORK", work))
+			stdin := []byte(sections["stdin"])
+			if f := strings.TrimSpace(sections["stdin-file"]); f != "" {
+				if stdin, err = os.ReadFile(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(args, bytes.NewReader(stdin), &stdout, &stderr)
+			got := map[string]string{
+				"stdout": strings.ReplaceAll(stdout.String(), work, "$WORK"),
+				"stderr": strings.ReplaceAll(stderr.String(), work, "$WORK"),
+				"exit":   strconv.Itoa(code) + "\n",
+			}
+			if *update {
+				for i, f := range ar.Files {
+					if v, ok := got[f.Name]; ok {
+						ar.Files[i].Data = []byte(v)
+						delete(got, f.Name)
+					}
+				}
+				for _, name := range []string{"stdout", "stderr", "exit"} {
+					if v, ok := got[name]; ok {
+						ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(v)})
+					}
+				}
+				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			for _, name := range []string{"stdout", "stderr", "exit"} {
+				if got[name] != sections[name] {
+					t.Errorf("%s differs:\n--- got ---\n%s\n--- want ---\n%s", name, got[name], sections[name])
+				}
+			}
+		})
+	}
+}

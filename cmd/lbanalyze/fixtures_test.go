@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/synth"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files (fixture logs, expected CLI output)")
+
+// fixtures are the small logs the CLI cases read: real ZorkGPT lines written
+// by synth from compact plans, committed so that a person can open them.
+var fixtures = map[string]func() []byte{
+	// Flat to 74, +10 at 75, an objective at 30: score-only stops at 40 with a
+	// later gain and an objective in its window; score-or-objective never stops.
+	"premature.jsonl": func() []byte {
+		return render(synth.Steps{N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}})
+	},
+	// Recorded by HEAD (score-or-objective 40/10): an objective at 35 resets
+	// at 35 and 36, the run is stopped at 80 with 44 turns stuck (§5.6).
+	"recorded-v2.jsonl": func() []byte {
+		v2 := policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+		return render(synth.Steps{N: 200, Changes: map[int]int{12: 5}, Objectives: map[int][]string{35: {"Open the window"}}, LoopBreak: &v2})
+	},
+	// Two episodes in one monolithic file.
+	"two-episodes.jsonl": func() []byte {
+		return render(synth.Steps{N: 30, Changes: map[int]int{25: 5}},
+			synth.Steps{ID: "2025-11-12T11:00:00", N: 60, GameOver: 60, Changes: map[int]int{59: 10}})
+	},
+	// Every kind of bad line, each in a copy of a clean 45-turn log.
+	"bad-lines.jsonl": func() []byte {
+		lines := bytes.SplitAfter(render(synth.Steps{N: 45, Changes: map[int]int{20: 5}}), []byte("\n"))
+		edit := func(sub, old, new string) {
+			for i, l := range lines {
+				if bytes.Contains(l, []byte(sub)) {
+					lines[i] = bytes.Replace(l, []byte(old), []byte(new), 1)
+					return
+				}
+			}
+			panic("no line with " + sub)
+		}
+		edit(`"message": "Turn 10 completed"`, `"confidence": 0.9`, `"confidence": NaN`)                 // read as missing
+		edit(`"message": "Turn 11 completed"`, `"action": "action 11"`, "\"action\": \"action \xff11\"") // repaired
+		edit(`"message": "Turn 12 completed"`, `"score": 0,`, `"score": 0,,`)                            // invalid JSON: turn 12 missing
+		edit(`"message": "Turn 13 completed"`, `"turn": 13,`, `"turn": "13",`)                           // undecodable: turn 13 missing
+		out := bytes.Join(lines, nil)
+		return append(out, `{"timestamp": "2025-11-12T10:25:00.100000", "level": "INFO", "message": "SELECTED ACTION: north`...) // truncated last line
+	},
+}
+
+func render(plans ...synth.Steps) []byte {
+	var buf bytes.Buffer
+	for _, p := range plans {
+		if _, err := synth.Write(&buf, p.Episode()); err != nil {
+			panic(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+// TestFixtures checks that the committed fixture logs are what their plans
+// write (go test -update rewrites them).
+func TestFixtures(t *testing.T) {
+	for name, gen := range fixtures {
+		path := filepath.Join("testdata", "logs", name)
+		want := gen()
+		if *update {
+			if err := os.WriteFile(path, want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s is stale or missing (%v): run go test ./cmd/lbanalyze -update", path, err)
+		}
+	}
+}
