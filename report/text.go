@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -282,13 +283,15 @@ func writeEpisodeMarkdown(w io.Writer, e *Episode) {
 	}
 }
 
-// csvHeader names the columns of the per-result CSV: the episode's fields,
-// then the outcome's (empty cells for null).
-var csvHeader = []string{"episode_id", "source", "segment", "turns", "final_score", "end_reason", "objective_completions",
-	"skipped_lines", "policy", "max_turns_stuck", "check_interval", "stuck_warning_threshold", "termination_turn",
-	"turns_stuck", "score_at_termination", "turns_saved", "length", "score_forgone", "later_score_gain",
-	"later_gain_turn", "later_gain_points", "objective_progress", "window_objectives", "false_termination_candidate",
-	"truly_stuck", "censored", "warning_start_turn", "llm_calls_saved"}
+// The CSV columns: an episode's fields, then an outcome's (empty cells for null).
+var (
+	csvEpisodeHeader = []string{"episode_id", "source", "segment", "turns", "final_score", "end_reason",
+		"objective_completions", "skipped_lines"}
+	csvResultHeader = []string{"policy", "max_turns_stuck", "check_interval", "stuck_warning_threshold",
+		"termination_turn", "turns_stuck", "score_at_termination", "turns_saved", "length", "score_forgone",
+		"later_score_gain", "later_gain_turn", "later_gain_points", "objective_progress", "window_objectives",
+		"false_termination_candidate", "truly_stuck", "censored", "warning_start_turn", "llm_calls_saved"}
+)
 
 func opt(p *int) string {
 	if p == nil {
@@ -297,7 +300,12 @@ func opt(p *int) string {
 	return strconv.Itoa(*p)
 }
 
-func csvRow(j *EpisodeJSON, r *ResultJSON) []string {
+func csvEpisode(j *EpisodeJSON) []string {
+	return []string{j.EpisodeID, j.Source, strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
+		j.EndReason, strconv.Itoa(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
+}
+
+func csvResult(r *ResultJSON) []string {
 	gt, gp := "", ""
 	if r.LaterGain != nil {
 		gt, gp = strconv.Itoa(r.LaterGain.Turn), strconv.Itoa(r.LaterGain.Points)
@@ -307,9 +315,7 @@ func csvRow(j *EpisodeJSON, r *ResultJSON) []string {
 		win = append(win, strconv.Itoa(c.Turn))
 	}
 	b := strconv.FormatBool
-	return []string{j.EpisodeID, j.Source, strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
-		j.EndReason, strconv.Itoa(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines), r.Policy,
-		strconv.Itoa(r.MaxTurnsStuck), strconv.Itoa(r.CheckInterval), strconv.Itoa(r.StuckWarningThreshold),
+	return []string{r.Policy, strconv.Itoa(r.MaxTurnsStuck), strconv.Itoa(r.CheckInterval), strconv.Itoa(r.StuckWarningThreshold),
 		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), strconv.Itoa(r.TurnsSaved),
 		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
@@ -318,11 +324,11 @@ func csvRow(j *EpisodeJSON, r *ResultJSON) []string {
 
 func writeEpisodesCSV(w io.Writer, eps []Episode) error {
 	cw := csv.NewWriter(w)
-	cw.Write(csvHeader)
+	cw.Write(append(slices.Clone(csvEpisodeHeader), csvResultHeader...))
 	for i := range eps {
 		j := eps[i].JSON()
 		for k := range j.Results {
-			cw.Write(csvRow(&j, &j.Results[k]))
+			cw.Write(append(csvEpisode(&j), csvResult(&j.Results[k])...))
 		}
 	}
 	cw.Flush()

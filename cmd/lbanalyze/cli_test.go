@@ -16,6 +16,10 @@ import (
 //	-- args --       the command line, split on spaces; $WORK is the case's directory
 //	-- stdin --      optional standard input
 //	-- stdin-file -- optional: a file whose bytes are standard input
+//	-- copy --       optional: lines "SRC DST" copying SRC to $WORK/DST
+//	-- mkdir --      optional: directories to make under $WORK, one a line
+//	-- symlink --    optional: lines "TARGET LINK" making $WORK/LINK point to TARGET
+//	-- cwd --        optional: "work" runs the command in $WORK (for aligned tables)
 //	-- NAME --       any other section is a file written to $WORK/NAME
 //	-- stdout --     the expected standard output
 //	-- stderr --     the expected standard error
@@ -30,6 +34,7 @@ func TestCLI(t *testing.T) {
 		t.Fatal("no CLI cases")
 	}
 	for _, path := range cases {
+		path, _ := filepath.Abs(path) // the case may run in $WORK
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
 			ar, err := txtar.ParseFile(path)
 			if err != nil {
@@ -39,11 +44,36 @@ func TestCLI(t *testing.T) {
 			sections := map[string]string{}
 			for _, f := range ar.Files {
 				switch f.Name {
-				case "args", "stdin", "stdin-file", "stdout", "stderr", "exit":
+				case "args", "stdin", "stdin-file", "copy", "mkdir", "symlink", "cwd", "stdout", "stderr", "exit":
 					sections[f.Name] = string(f.Data)
 				default:
 					os.MkdirAll(filepath.Dir(filepath.Join(work, f.Name)), 0o755)
 					if err := os.WriteFile(filepath.Join(work, f.Name), f.Data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for _, line := range strings.Split(strings.TrimSpace(sections["copy"]), "\n") {
+				if src, dst, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
+					data, err := os.ReadFile(src) // relative to the package, before any chdir
+					if err != nil {
+						t.Fatal(err)
+					}
+					dst = filepath.Join(work, strings.TrimSpace(dst))
+					os.MkdirAll(filepath.Dir(dst), 0o755)
+					if err := os.WriteFile(dst, data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for _, dir := range strings.Fields(sections["mkdir"]) {
+				os.MkdirAll(filepath.Join(work, dir), 0o755)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(sections["symlink"]), "\n") {
+				if target, link, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
+					link = filepath.Join(work, link)
+					os.MkdirAll(filepath.Dir(link), 0o755)
+					if err := os.Symlink(target, link); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -54,6 +84,9 @@ func TestCLI(t *testing.T) {
 				if stdin, err = os.ReadFile(f); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if strings.TrimSpace(sections["cwd"]) == "work" {
+				t.Chdir(work)
 			}
 			var stdout, stderr bytes.Buffer
 			code := run(args, bytes.NewReader(stdin), &stdout, &stderr)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/spf13/cobra"
 
@@ -54,45 +56,63 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 	return cmd
 }
 
-// readLog reads one log and reports on stderr what could not be used: a file
-// that cannot be opened, segments that cannot be replayed, bad lines (the
-// first few of each episode, and how many in all).
+// readLog reads one log and reports on stderr what could not be used.
 func (e *env) readLog(path string) []*replay.Episode {
 	lg, err := replay.ReadFile(path, e.stdin, replay.Options{})
-	name := jsonl.DisplayName(path)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "lbanalyze: %v\n", err)
+		fmt.Fprintf(e.stderr, "lbanalyze: %s: %s\n", jsonl.DisplayName(path), openReason(err))
 		return nil
 	}
-	for _, p := range lg.Problems {
-		fmt.Fprintf(e.stderr, "lbanalyze: %s:%s\n", name, lineMsg(p))
+	for _, s := range rejections(path, lg) {
+		fmt.Fprintf(e.stderr, "lbanalyze: %s: %s\n", s.Source, s.Reason)
 	}
-	for _, r := range lg.Rejected {
-		if len(lg.Rejected)+len(lg.Episodes) == 1 {
-			fmt.Fprintf(e.stderr, "lbanalyze: %s: %s\n", name, r.Reason)
-			continue
-		}
-		id := ""
-		if r.ID != "" {
-			id = " (" + r.ID + ")"
-		}
-		fmt.Fprintf(e.stderr, "lbanalyze: %s: segment %d%s skipped: %s\n", name, r.Segment, id, r.Reason)
-	}
-	for _, ep := range lg.Episodes {
-		rep := report.Episode{Ep: ep}
-		for _, p := range rep.Problems() {
-			fmt.Fprintf(e.stderr, "lbanalyze: %s\n", p)
-		}
-		if ep.SkippedLines > 0 {
-			fmt.Fprintf(e.stderr, "lbanalyze: %s: %d lines skipped in %s; the rest was analysed\n", name, ep.SkippedLines, ep.Name())
-		}
+	for _, m := range problems(lg) {
+		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", m)
 	}
 	return lg.Episodes
 }
 
-func lineMsg(p replay.Problem) string {
-	if p.Line > 0 {
-		return fmt.Sprintf("%d: %s", p.Line, p.Msg)
+// openReason says why a file could not be read, without repeating its path.
+func openReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
 	}
-	return " " + p.Msg
+	return err.Error()
+}
+
+// rejections are the parts of a log that cannot be analysed: a read error that
+// ended it early, segments that cannot be replayed.
+func rejections(path string, lg *replay.Log) []report.Skip {
+	name := jsonl.DisplayName(path)
+	var s []report.Skip
+	for _, p := range lg.Problems {
+		s = append(s, report.Skip{Source: fmt.Sprintf("%s:%d", name, p.Line), Reason: p.Msg})
+	}
+	for _, r := range lg.Rejected {
+		src := name
+		if len(lg.Rejected)+len(lg.Episodes) > 1 {
+			src = fmt.Sprintf("%s (segment %d)", name, r.Segment)
+			if r.ID != "" {
+				src = fmt.Sprintf("%s (segment %d, %s)", name, r.Segment, r.ID)
+			}
+		}
+		s = append(s, report.Skip{Source: src, Reason: r.Reason})
+	}
+	return s
+}
+
+// problems are the messages about the lines of a log's episodes: the first
+// few word for word with file and line, then how many lines were skipped.
+func problems(lg *replay.Log) []string {
+	var m []string
+	for _, ep := range lg.Episodes {
+		rep := report.Episode{Ep: ep}
+		m = append(m, rep.Problems()...)
+		if ep.SkippedLines > 0 {
+			m = append(m, fmt.Sprintf("%s: %d line%s skipped in %s; the rest was analysed",
+				jsonl.DisplayName(ep.Source), ep.SkippedLines, map[bool]string{true: "", false: "s"}[ep.SkippedLines == 1], ep.Name()))
+		}
+	}
+	return m
 }

@@ -47,22 +47,16 @@ type settings struct {
 // would refuse are replayed all the same, with a warning.
 func (f *policyFlags) resolve(cmd *cobra.Command, e *env) (settings, error) {
 	var s settings
-	if !slices.Contains(report.Formats, f.format) {
-		return s, usageError("unknown --format %q (known: %s)", f.format, strings.Join(report.Formats, ", "))
-	}
-	if f.callsPerTurn < 0 {
-		return s, usageError("--calls-per-turn must not be negative")
+	if err := checkOutput(f.format, f.callsPerTurn); err != nil {
+		return s, err
 	}
 	changed := cmd.Flags().Changed
 	names, maxTurns, intervals, warning := f.policies, f.maxTurns, f.intervals, f.warning
 	s.recording = policy.DefaultParams()
 	if f.config != "" {
-		cfg, err := policy.LoadConfig(f.config)
+		cfg, err := loadConfig(f.config, e)
 		if err != nil {
-			return s, usageError("--config: %v", err)
-		}
-		for _, w := range cfg.Warnings {
-			e.warnf("%s", w)
+			return s, err
 		}
 		s.recording = cfg.Params
 		if !changed("policy") {
@@ -90,10 +84,9 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env) (settings, error) {
 				if err := p.Usable(); err != nil {
 					return s, usageError("%v", err)
 				}
-				if r := p.Refusals(); len(r) > 0 && !warned[p.Params] {
+				if !warned[p.Params] {
 					warned[p.Params] = true
-					e.warnf("%d/%d with stuck_warning_threshold %d: ZorkGPT would refuse this setting (%s); replayed anyway",
-						w, iv, warning, strings.Join(r, "; "))
+					warnRefusals(p.Params, e)
 				}
 				s.policies = append(s.policies, p)
 			}
@@ -103,4 +96,35 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env) (settings, error) {
 		return s, usageError("no policy to replay")
 	}
 	return s, nil
+}
+
+func checkOutput(format string, callsPerTurn int) error {
+	if !slices.Contains(report.Formats, format) {
+		return usageError("unknown --format %q (known: %s)", format, strings.Join(report.Formats, ", "))
+	}
+	if callsPerTurn < 0 {
+		return usageError("--calls-per-turn must not be negative")
+	}
+	return nil
+}
+
+// loadConfig reads a pyproject.toml's loop-break table; its warnings go to stderr.
+func loadConfig(path string, e *env) (policy.Config, error) {
+	cfg, err := policy.LoadConfig(path)
+	if err != nil {
+		return cfg, usageError("--config: %v", err)
+	}
+	for _, w := range cfg.Warnings {
+		e.warnf("%s", w)
+	}
+	return cfg, nil
+}
+
+// warnRefusals warns about settings ZorkGPT's configuration would refuse:
+// asked for with flags, they are replayed all the same.
+func warnRefusals(p policy.Params, e *env) {
+	if r := p.Refusals(); len(r) > 0 {
+		e.warnf("%d/%d with stuck_warning_threshold %d: ZorkGPT would refuse this setting (%s); replayed anyway",
+			p.MaxTurnsStuck, p.CheckInterval, p.WarningThreshold, strings.Join(r, "; "))
+	}
 }
