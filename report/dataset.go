@@ -45,6 +45,7 @@ func NewDataset(baseline, after policy.Policy, callsPerTurn int, eps []Episode, 
 		return cmp.Or(cmp.Compare(a.Ep.ID, b.Ep.ID), cmp.Compare(a.Ep.Source, b.Ep.Source), cmp.Compare(a.Ep.Segment, b.Ep.Segment))
 	})
 	slices.SortStableFunc(skipped, func(a, b Skip) int { return cmp.Compare(a.Source, b.Source) })
+	slices.Sort(passed)
 	return &Dataset{Baseline: baseline, After: after, CallsPerTurn: callsPerTurn, Episodes: eps,
 		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, callsPerTurn)}
 }
