@@ -58,7 +58,7 @@ func BenchmarkDecode(b *testing.B) {
 	var lines [][]byte
 	total := 0
 	for _, l := range bytes.Split(largeLog(b), []byte("\n")) {
-		if et, err := peek(l); err == nil && decoded[string(et)] {
+		if et, err := peek(l); err == nil && events[string(et)] != nil && events[string(et)].decode {
 			lines = append(lines, l)
 			total += len(l)
 		}

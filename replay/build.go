@@ -120,62 +120,70 @@ func (b *builder) problem(s *segment, line int, skipped bool, format string, arg
 
 func (b *builder) line(line []byte, n int, unterminated bool) {
 	b.cur.lines++
-	s := b.cur
 	et, err := peek(line)
 	if err != nil {
-		// A killed run can leave a partial record that the next run's first
-		// record continues on the same line: keep the complete one.
-		if i := bytes.LastIndex(line, []byte(`{"timestamp": `)); i > 0 {
-			if et2, err2 := peek(line[i:]); err2 == nil {
-				b.problem(s, n, true, "a broken record (%v) runs into a complete one at column %d: only the complete one is used", err, i+1)
-				line, et = line[i:], et2
-				goto decode
-			}
+		if line, et, err = b.salvage(line, n, unterminated, err); err != nil {
+			return
 		}
-		if unterminated {
-			b.problem(s, n, true, "truncated last line (no newline at the end of the file): %v", err)
-		} else {
-			b.problem(s, n, true, "invalid JSON: %v", err)
+	}
+	info := events[string(et)]
+	if info == nil {
+		return
+	}
+	if info.decode && (info.need == nil || bytes.Contains(line, info.need)) {
+		var rec record
+		rep, err := b.opt.Codec.Decode(line, &rec)
+		if err != nil {
+			b.problem(b.cur, n, true, "cannot decode %s: %v", info.name, err)
+			return
 		}
+		if rep&jsonl.RepairedUTF8 != 0 {
+			b.problem(b.cur, n, false, "invalid UTF-8 in %s, replaced with U+FFFD", info.name)
+		}
+		rec.flatten()
+		b.mark(info)
+		b.event(info.name, &rec, n)
 		return
 	}
-decode:
-	name := string(et)
-	switch {
-	case decoded[name]:
-	case name == "zork_response" && bytes.Contains(line, []byte("have died")):
-	default:
-		b.mark(name)
-		return
+	b.mark(info)
+}
+
+// salvage handles a line that is not one JSON object. A killed run can leave a
+// partial record that the next run's first record continues on the same line:
+// the complete one is kept. Otherwise the line is reported and skipped.
+func (b *builder) salvage(line []byte, n int, unterminated bool, err error) ([]byte, []byte, error) {
+	if i := bytes.LastIndex(line, []byte(`{"timestamp": `)); i > 0 {
+		if et, err2 := peek(line[i:]); err2 == nil {
+			b.problem(b.cur, n, true, "a broken record (%v) runs into a complete one at column %d: only the complete one is used", err, i+1)
+			return line[i:], et, nil
+		}
 	}
-	var rec record
-	rep, err := b.opt.Codec.Decode(line, &rec)
-	if err != nil {
-		b.problem(b.cur, n, true, "cannot decode %s: %v", name, err)
-		return
+	if unterminated {
+		b.problem(b.cur, n, true, "truncated last line (no newline at the end of the file): %v", err)
+	} else {
+		b.problem(b.cur, n, true, "invalid JSON: %v", err)
 	}
-	if rep&jsonl.RepairedUTF8 != 0 {
-		b.problem(b.cur, n, false, "invalid UTF-8 in %s, replaced with U+FFFD", name)
-	}
-	rec.flatten()
-	b.mark(name)
-	b.event(name, &rec, n)
+	return nil, nil, err
 }
 
 // mark notes what an event type says of the era.
-func (b *builder) mark(name string) {
+func (b *builder) mark(info *eventInfo) {
 	s := b.cur
-	switch {
-	case name == "episode_start":
-		b.start("episode_start")
-		b.cur.older = name
-	case olderEras[name] && s.older == "":
-		s.older = name
-	case jerichoEra[name]:
+	switch info.era {
+	case eraOlder:
+		if info.name == "episode_start" {
+			b.start(info.name)
+			s = b.cur
+		}
+		if s.older == "" {
+			s.older = info.name
+		}
+	case eraJericho:
 		s.e3c = true
-	case name == "final_action_selection" || name == "zork_response":
+	case eraAgent:
 		s.e3b = true
-	case name == "location_penalty_applied":
+	}
+	if info.v1 {
 		s.v1 = true
 	}
 }

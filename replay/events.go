@@ -89,39 +89,51 @@ func (r *record) flatten() {
 	r.Extras = nil
 }
 
-// decoded lists the event types whose lines are decoded; every other line is
-// only checked for structure (most bytes of a log are LLM text in lines that do
-// not matter). zork_response is decoded only when it mentions a death.
-var decoded = map[string]bool{
-	"orchestrator_init":        true,
-	"episode_initialized":      true,
-	"progress":                 true,
-	"turn_completed":           true,
-	"turn_exception":           true,
-	"map_movement_update":      true,
-	"map_initial_room_added":   true,
-	"objective_completed":      true,
-	"objectives_updated":       true,
-	"game_over_detected":       true,
-	"episode_completed":        true,
-	"episode_finalized":        true,
-	"episode_exception":        true,
-	"stuck_termination":        true,
-	"score_change":             true,
-	"objective_progress_reset": true,
+// eventInfo is what an event type means to the builder.
+type eventInfo struct {
+	name string // the event type, shared so that reading a line allocates nothing for it
+	// decode: the line is decoded and handled; every other line is only
+	// checked for structure (most bytes of a log are LLM text in lines that do
+	// not matter). With need, only lines containing it are decoded.
+	decode bool
+	need   []byte
+	era    era  // what the event type says of the log's era (log-format.md §2.2)
+	v1     bool // the loop break of 09a7cc2 or later ran (location_penalty_applied)
 }
 
-// Event types that date a log without being decoded (log-format.md §2.2).
-var (
-	olderEras = map[string]bool{ // E1/E2, before 2025-06-08
-		"turn_start": true, "episode_start": true, "episode_end": true, "episode_end_debug": true,
-		"score_increase": true, "score_decrease": true, "extracted_info": true, "game_over": true,
-		"game_over_final": true, "death_during_inventory": true,
-	}
-	jerichoEra = map[string]bool{ // E3c, 9f9f325+
-		"jericho_extraction_success": true, "jericho_started": true, "game_over_detected": true,
-	}
+type era uint8
+
+const (
+	eraAny     era = iota
+	eraOlder       // E1/E2, before 2025-06-08: not replayable yet
+	eraAgent       // final_action_selection / zork_response: E3b (61680e8) or later
+	eraJericho     // E3c, 9f9f325+
 )
+
+// events lists the event types that matter; any other is passed over.
+var events = func() map[string]*eventInfo {
+	m := map[string]*eventInfo{}
+	add := func(e eventInfo, names ...string) {
+		for _, n := range names {
+			e := e
+			e.name = n
+			m[n] = &e
+		}
+	}
+	add(eventInfo{decode: true}, "orchestrator_init", "episode_initialized", "turn_completed",
+		"turn_exception", "map_movement_update", "map_initial_room_added", "objective_completed",
+		"objectives_updated", "episode_completed", "episode_finalized", "episode_exception", "stuck_termination",
+		"score_change", "objective_progress_reset")
+	add(eventInfo{decode: true, era: eraJericho}, "game_over_detected")
+	add(eventInfo{era: eraJericho}, "jericho_extraction_success", "jericho_started")
+	add(eventInfo{decode: true, need: []byte(`"episode_initialization"`)}, "progress") // only this stage starts a segment
+	add(eventInfo{era: eraAgent}, "final_action_selection")
+	add(eventInfo{era: eraAgent, decode: true, need: []byte("have died")}, "zork_response") // deaths before Jericho
+	add(eventInfo{v1: true}, "location_penalty_applied")
+	add(eventInfo{era: eraOlder}, "turn_start", "episode_start", "episode_end", "episode_end_debug",
+		"score_increase", "score_decrease", "extracted_info", "game_over", "game_over_final", "death_during_inventory")
+	return m
+}()
 
 var (
 	keyEventType = []byte("event_type")

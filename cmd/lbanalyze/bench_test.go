@@ -1,0 +1,46 @@
+package main
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// benchBatch runs `lbanalyze batch --format json DIR` b.N times and reports
+// the bytes of log read per second.
+func benchBatch(b *testing.B, dir string) {
+	var size int64
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && isLog(d.Name()) && !strings.Contains(path, "/test") && !strings.Contains(path, "/unknown/") {
+			if info, err := d.Info(); err == nil {
+				size += info.Size()
+			}
+		}
+		return nil
+	})
+	if size == 0 {
+		b.Skipf("no logs under %s", dir)
+	}
+	b.SetBytes(size)
+	for b.Loop() {
+		if code := run([]string{"batch", "--format", "json", dir}, nil, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// BenchmarkBatch is the README's main job over the bundled 75 episodes.
+func BenchmarkBatch(b *testing.B) { benchBatch(b, "../../testdata/episodes") }
+
+// BenchmarkBatchLarge runs over the large set (75 episodes of 10–20 MB) when
+// LBANALYZE_LARGE names its directory: make testdata-large writes it.
+func BenchmarkBatchLarge(b *testing.B) {
+	dir := os.Getenv("LBANALYZE_LARGE")
+	if dir == "" {
+		b.Skip("set LBANALYZE_LARGE to the directory of the large set (make testdata-large)")
+	}
+	benchBatch(b, dir)
+}
