@@ -3,8 +3,10 @@ GO       ?= go
 PKGS     := ./...
 BIN      := bin/lbanalyze
 FUZZTIME ?= 30s
+# Where `make testdata-large` writes the benchmark set (about 1.1 GB).
+LARGE    ?= /tmp/lbanalyze-episodes-large
 
-.PHONY: all build test bench lint fuzz testdata e2e clean
+.PHONY: all build test bench lint fuzz testdata testdata-large e2e clean
 
 all: build test
 
@@ -30,6 +32,22 @@ lint:
 fuzz:
 	$(GO) test ./jsonl -run '^$$' -fuzz FuzzScanObject -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
 	$(GO) test ./replay -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
+
+# The bundled dataset, byte for byte (a test in synth/dataset checks it).
+testdata:
+	rm -rf testdata/episodes
+	$(GO) run ./cmd/lbanalyze synth --seed 1 --out testdata/episodes
+
+# The same 75 episodes at 10-20 MB each, for benchmarks; never commit it.
+testdata-large:
+	rm -rf $(LARGE)
+	$(GO) run ./cmd/lbanalyze synth --seed 1 --large --out $(LARGE)
+
+# End to end: the HTML report opened in headless Chromium (apt-get install
+# chromium; LBANALYZE_CHROMIUM names another binary). Skips, saying so, when
+# there is none. Screenshots are kept in a temporary directory, named in the log.
+e2e:
+	$(GO) test -tags e2e -run '^TestE2E' -count=1 -v ./cmd/lbanalyze
 
 clean:
 	rm -rf bin bench.out

@@ -33,6 +33,11 @@ func NewLog(w io.Writer, clock time.Time) *Log {
 
 // Record writes one line: timestamp, level, message, then the extras in order.
 func (l *Log) Record(level, message string, extras ...KV) {
+	l.Raw(l.line(level, message, extras))
+}
+
+// line renders one record with its newline, in a buffer reused by the next.
+func (l *Log) line(level, message string, extras []KV) []byte {
 	b := l.buf[:0]
 	b = append(b, `{"timestamp": `...)
 	b = appendPyString(b, pyTimestamp(l.Clock))
@@ -51,7 +56,7 @@ func (l *Log) Record(level, message string, extras ...KV) {
 	}
 	b = append(b, "}\n"...)
 	l.buf = b
-	l.Raw(b)
+	return b
 }
 
 // Raw writes bytes as they are (a broken line, for tests and fixtures).

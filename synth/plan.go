@@ -21,7 +21,11 @@ type Episode struct {
 	// 09a7cc2 (no loop-break events), Score for 09a7cc2 (v1), ScoreOrObjective
 	// for HEAD (v2). Its events are replayed by the policy package, so they are
 	// exactly what that code writes, and a stop cuts the plan short.
-	LoopBreak   *policy.Policy
+	LoopBreak *policy.Policy
+	// Code is the date of the ZorkGPT code the recording ran; the zero value
+	// means HEAD. Events and fields added later than Code are left out
+	// (log-format.md §2.2), so that a log's fingerprints match its date.
+	Code        time.Time
 	InitialRoom Room
 	Turns       []Turn // Turns[t-1] is turn t
 	// Ending says how the log ends when the plan runs out before a game over,
@@ -29,12 +33,19 @@ type Episode struct {
 	Ending Ending
 	// Models name the LLMs in orchestrator_init and the objective update.
 	AgentModel string
+	// Spells are the stuck spells the model planned: not written to the log,
+	// they document the episode (testdata/episodes/README.md).
+	Spells []Spell
 }
 
-// Room is a Jericho location: its Z-machine object number and name.
+// Room is a Jericho location: its Z-machine object number and name, and
+// what the extractor counts there (jericho_extraction_success). Exits 0
+// means unknown: the writer then counts 3 exits and 2 objects.
 type Room struct {
-	ID   int
-	Name string
+	ID      int
+	Name    string
+	Exits   int
+	Objects int
 }
 
 // Turn is what happens in one turn.
@@ -52,9 +63,12 @@ type Turn struct {
 	Discovered []string
 	GameOver   string // "Player death", "Victory" …: the game ends this turn
 	Exception  string // the turn fails: turn_exception, no turn_completed
-	StateLoop  bool   // the exact state hash was seen before
-	StateHash  int64
-	Duration   time.Duration // wall time of the turn; 30 s when 0
+	// ExceptionType is turn_exception.error_type; RuntimeError when empty.
+	ExceptionType string
+	Combat        bool // jericho_extraction_success.in_combat after the action
+	StateLoop     bool // the exact state hash was seen before
+	StateHash     int64
+	Duration      time.Duration // wall time of the turn; 30 s when 0
 }
 
 // Ending is how a log ends when its plan runs out early.
@@ -66,7 +80,22 @@ const (
 	EndAuto Ending = iota
 	EndException
 	EndInterrupted // Ctrl-C: episode_finalized without episode_completed
+	// EndKilled: the process was killed while writing the first line of the
+	// last planned turn, which is left without its end and its newline.
+	EndKilled
 )
+
+// Commits that changed what E3c logs hold, by their date (log-format.md
+// §2.1–§2.2, §3.4, §3.6); Episode.Code decides which of them a log shows.
+var (
+	commitExceptionType    = time.Date(2025, 10, 28, 0, 0, 0, 0, time.UTC) // 582fc52: turn_exception.error_type, fallback_action
+	commitRoomDescription  = time.Date(2025, 11, 4, 0, 0, 0, 0, time.UTC)  // 994088f: room_description_captured
+	commitObjectiveReason  = time.Date(2025, 11, 6, 0, 0, 0, 0, time.UTC)  // 0c42702: objectives_updated.reasoning
+	commitObjectiveStartup = time.Date(2025, 11, 7, 0, 0, 0, 0, time.UTC)  // 7014b2f: turn_1_objective_generation(_skipped)
+)
+
+// has reports whether the recording's code includes a commit of that date.
+func (e *Episode) has(commit time.Time) bool { return e.Code.IsZero() || !e.Code.Before(commit) }
 
 // Outcome is what Write did: how many turns it wrote and how the log ended.
 type Outcome struct {
@@ -130,6 +159,10 @@ func (w *writer) episode() Outcome {
 			d = 30 * time.Second
 		}
 		step := d / 12
+		if e.Ending == EndKilled && t == len(e.Turns) {
+			w.killed(t, tu, step)
+			return Outcome{Turns: t - 1, Reason: "killed", Score: w.score}
+		}
 		if reason := w.turn(t, tu, step); reason != "" {
 			return Outcome{Turns: t, Reason: reason, Score: w.score}
 		}
@@ -167,11 +200,13 @@ func (w *writer) start() {
 	w.Plain("INFO", fmt.Sprintf("Jericho environment started successfully - intro length: %d", intro))
 	w.Event("INFO", "jericho_started", "Jericho interface started successfully", w.id(), KV{"intro_length", intro})
 	w.Event("INFO", "verbose_mode_enabled", "Enabled verbose mode: Maximum verbosity.", w.id(), KV{"verbose_response", "Maximum verbosity."})
-	w.extraction(e.InitialRoom.Name)
+	w.extraction(e.InitialRoom, false)
 	w.Event("INFO", "map_initial_room_added", "Initial room added to map: "+e.InitialRoom.Name, w.id(),
 		KV{"turn", 0}, KV{"room_id", e.InitialRoom.ID}, KV{"room_name", e.InitialRoom.Name})
-	w.Event("INFO", "turn_1_objective_generation_skipped", "Pre-turn 1: No persistent memories found, skipping initial objective generation",
-		w.id(), KV{"reason", "no_memories"})
+	if e.has(commitObjectiveStartup) {
+		w.Event("INFO", "turn_1_objective_generation_skipped", "Pre-turn 1: No persistent memories found, skipping initial objective generation",
+			w.id(), KV{"reason", "no_memories"})
+	}
 }
 
 func (e *Episode) agentModel() string {
@@ -181,10 +216,18 @@ func (e *Episode) agentModel() string {
 	return "qwen/qwen3-235b-a22b"
 }
 
-func (w *writer) extraction(room string) {
-	w.Event("INFO", "jericho_extraction_success", "Jericho extraction successful: "+room, w.id(),
-		KV{"extracted_location", room}, KV{"visible_objects_count", 2}, KV{"visible_characters_count", 0},
-		KV{"exits_count", 3}, KV{"in_combat", false})
+func (w *writer) extraction(room Room, combat bool) {
+	objects, exits := 2, 3
+	if room.Exits > 0 {
+		objects, exits = room.Objects, room.Exits
+	}
+	characters := 0
+	if combat {
+		characters = 1
+	}
+	w.Event("INFO", "jericho_extraction_success", "Jericho extraction successful: "+room.Name, w.id(),
+		KV{"extracted_location", room.Name}, KV{"visible_objects_count", objects}, KV{"visible_characters_count", characters},
+		KV{"exits_count", exits}, KV{"in_combat", combat})
 }
 
 // turn writes turn t and returns the end reason when the episode ends with it.
@@ -195,19 +238,19 @@ func (w *writer) turn(t int, tu *Turn, step time.Duration) string {
 	if w.tracker != nil {
 		conf = w.penalty(t, conf)
 	}
-	critic := "enabled"
-	fas := []KV{w.id(), {"turn", t}, {"agent_action", tu.Action}, {"agent_reasoning", tu.Reasoning},
-		{"critic_score", tu.CriticScore}, {"critic_confidence", conf}, {"was_overridden", false}}
-	msg := fmt.Sprintf("SELECTED ACTION: %s (Score: %s, Confidence: %s, Override: False)", tu.Action, pyFmt2(tu.CriticScore), pyFmt2(conf))
-	if w.code() == "v2" {
-		fas = append(fas, KV{"critic_enabled", true})
-		msg = strings.TrimSuffix(msg, ")") + ", Critic: " + critic + ")"
-	}
+	msg, fas := w.selection(t, tu, conf)
 	w.Event("INFO", "final_action_selection", msg, fas...)
 	w.Tick(step)
 	if tu.Exception != "" {
-		w.Event("ERROR", "turn_exception", "Turn failed with exception, using fallback 'look' action: "+tu.Exception,
-			w.id(), KV{"turn", t}, KV{"error", tu.Exception}, KV{"error_type", "RuntimeError"}, KV{"fallback_action", "look"})
+		kv := []KV{w.id(), {"turn", t}, {"error", tu.Exception}}
+		if e.has(commitExceptionType) {
+			typ := tu.ExceptionType
+			if typ == "" {
+				typ = "RuntimeError"
+			}
+			kv = append(kv, KV{"error_type", typ}, KV{"fallback_action", "look"})
+		}
+		w.Event("ERROR", "turn_exception", "Turn failed with exception, using fallback 'look' action: "+tu.Exception, kv...)
 	} else {
 		if tu.GameOver != "" {
 			phrase := map[string]string{"Player death": "you have died", "Victory": "****  you have won  ****"}[tu.GameOver]
@@ -220,10 +263,10 @@ func (w *writer) turn(t int, tu *Turn, step time.Duration) string {
 		w.Event("INFO", "zork_response", fmt.Sprintf("ZORK RESPONSE for '%s':\n%s\n", tu.Action, tu.Response), w.id(),
 			KV{"turn", t}, KV{"action", tu.Action}, KV{"zork_response", tu.Response}, KV{"raw_zork_response", tu.Response + "\n\n>"})
 		w.Tick(step)
-		w.extraction(tu.To.Name)
+		w.extraction(tu.To, tu.Combat)
 		w.Event("INFO", "map_movement_update", "Map updated from movement", w.id(), KV{"turn", t}, KV{"action", tu.Action},
 			KV{"from_room_id", w.room.ID}, KV{"from_room", w.room.Name}, KV{"to_room_id", tu.To.ID}, KV{"to_room", tu.To.Name})
-		if tu.To.ID != w.room.ID {
+		if tu.To.ID != w.room.ID && e.has(commitRoomDescription) {
 			w.Event("INFO", "room_description_captured", "Room description captured", KV{"turn", t},
 				KV{"location_id", tu.To.ID}, KV{"text_length", len(tu.Response)})
 		}
@@ -263,6 +306,27 @@ func (w *writer) turn(t int, tu *Turn, step time.Duration) string {
 		return "max_turns"
 	}
 	return ""
+}
+
+// selection is the message and extras of final_action_selection.
+func (w *writer) selection(t int, tu *Turn, conf float64) (string, []KV) {
+	fas := []KV{w.id(), {"turn", t}, {"agent_action", tu.Action}, {"agent_reasoning", tu.Reasoning},
+		{"critic_score", tu.CriticScore}, {"critic_confidence", conf}, {"was_overridden", false}}
+	msg := fmt.Sprintf("SELECTED ACTION: %s (Score: %s, Confidence: %s, Override: False)", tu.Action, pyFmt2(tu.CriticScore), pyFmt2(conf))
+	if w.code() == "v2" {
+		fas = append(fas, KV{"critic_enabled", true})
+		msg = strings.TrimSuffix(msg, ")") + ", Critic: enabled)"
+	}
+	return msg, fas
+}
+
+// killed writes the first part of turn t's final_action_selection and no
+// newline: the process died while the line was being written.
+func (w *writer) killed(t int, tu *Turn, step time.Duration) {
+	w.Tick(step * 6)
+	msg, fas := w.selection(t, tu, tu.Confidence)
+	b := w.line("INFO", msg, append([]KV{{"event_type", "final_action_selection"}}, fas...))
+	w.Raw(b[:len(b)*2/3])
 }
 
 // penalty writes location_penalty_applied as 09a7cc2's critic loop does: the
@@ -339,8 +403,11 @@ func (w *writer) objectiveUpdate(t int, objs []string) {
 	w.Tick(9 * time.Second)
 	w.Progress("objective_manager", "objective_update", t, fmt.Sprintf("Objectives updated: %d objectives discovered", len(objs)),
 		fmt.Sprintf("Updated %d objectives: %s", len(objs), pyListRepr(objs[:min(3, len(objs))])))
-	w.Event("INFO", "objectives_updated", "Discovered objectives updated", id, KV{"turn", t}, KV{"objective_count", len(objs)},
-		KV{"objectives", objs}, KV{"reasoning", objectiveReasoning(objs)})
+	kv := []KV{id, {"turn", t}, {"objective_count", len(objs)}, {"objectives", objs}}
+	if w.e.has(commitObjectiveReason) {
+		kv = append(kv, KV{"reasoning", objectiveReasoning(objs)})
+	}
+	w.Event("INFO", "objectives_updated", "Discovered objectives updated", kv...)
 	w.open = append([]string{}, objs...)
 	w.lastObjUp = t
 }

@@ -23,6 +23,7 @@ which stops look premature.`,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	root.AddCommand(newEpisodeCmd(e))
+	root.AddCommand(newSynthCmd(e))
 	root.AddCommand(newBatchCmd(e))
 	return root
 }
