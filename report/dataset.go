@@ -30,7 +30,7 @@ type Dataset struct {
 	Skipped  []Skip   // inputs that could not be analysed, left out of n
 	Passed   []string // test_*, test-*, unknown and *_error directories passed over
 	Metrics  []Metric
-	names    map[string]int // how many episodes have each name
+	names    map[string]int // how many episodes have each name, for Label
 }
 
 // Skip is an input that could not be analysed, and why.
@@ -46,8 +46,12 @@ func NewDataset(baseline, after policy.Policy, callsPerTurn int, eps []Episode, 
 	})
 	slices.SortStableFunc(skipped, func(a, b Skip) int { return cmp.Compare(a.Source, b.Source) })
 	slices.Sort(passed)
+	names := map[string]int{}
+	for i := range eps {
+		names[eps[i].Ep.Name()]++
+	}
 	return &Dataset{Baseline: baseline, After: after, CallsPerTurn: callsPerTurn, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, callsPerTurn)}
+		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, callsPerTurn), names: names}
 }
 
 // Review lists the baseline's false-termination candidates: those the after
@@ -147,45 +151,36 @@ func (m *Metric) cells(n int) []string {
 	return []string{m.Label, val(m.Baseline, m.BaselineOK), val(m.After, m.AfterOK), change, m.Expected.Text, interval, m.Verdict}
 }
 
-var metricHeader = []string{"metric", "baseline", "after", "change", "expected", "95% interval of the change", "verdict"}
-
-func (d *Dataset) metricRows() [][]string {
-	rows := make([][]string, len(d.Metrics))
+// MetricTable is the metrics table, as every format shows it: its header and
+// one row a metric.
+func (d *Dataset) MetricTable() (header []string, rows [][]string) {
+	rows = make([][]string, len(d.Metrics))
 	for i := range d.Metrics {
 		rows[i] = d.Metrics[i].cells(len(d.Episodes))
 	}
-	return rows
+	return []string{"metric", "baseline", "after", "change", "expected", "95% interval of the change", "verdict"}, rows
 }
 
-var episodeHeader = []string{"episode", "turns", "score", "end", "obj", "baseline", "saved", "baseline verdict", "after", "saved", "after verdict"}
-
-// episodeRows are the per-episode rows: the stop turn, turns saved and a
-// compact verdict under each policy. An id that several logs share is
-// followed by its source.
-func (d *Dataset) episodeRows() [][]string {
-	rows := make([][]string, len(d.Episodes))
+// EpisodeTable is the per-episode table: the stop turn, turns saved and a
+// compact verdict under each policy; rows[i] is d.Episodes[i].
+func (d *Dataset) EpisodeTable() (header []string, rows [][]string) {
+	rows = make([][]string, len(d.Episodes))
 	for i := range d.Episodes {
 		e := &d.Episodes[i]
 		ep := e.Ep
-		row := []string{d.label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason), strconv.Itoa(len(ep.Objectives))}
+		row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason), strconv.Itoa(len(ep.Objectives))}
 		for s := range 2 {
 			o := &e.Outcomes[s]
 			row = append(row, dash(o.TerminationTurn, o.Terminated()), strconv.Itoa(o.TurnsSaved), shortVerdict(o))
 		}
 		rows[i] = row
 	}
-	return rows
+	return []string{"episode", "turns", "score", "end", "obj", "baseline", "saved", "baseline verdict", "after", "saved", "after verdict"}, rows
 }
 
-// label names an episode in tables: its name, and its source when another
+// Label names an episode in tables: its name, and its source when another
 // episode of the dataset has the same name.
-func (d *Dataset) label(e *Episode) string {
-	if d.names == nil {
-		d.names = map[string]int{}
-		for i := range d.Episodes {
-			d.names[d.Episodes[i].Ep.Name()]++
-		}
-	}
+func (d *Dataset) Label(e *Episode) string {
 	name := e.Ep.Name()
 	if d.names[name] > 1 {
 		name += " [" + jsonl.DisplayName(e.Ep.Source) + "]"
@@ -216,8 +211,8 @@ func shortVerdict(o *replay.Outcome) string {
 	return "premature? " + strings.Join(why, " ")
 }
 
-// header is the opening paragraph of a batch report.
-func (d *Dataset) header() []string {
+// Summary is the opening lines of a batch report.
+func (d *Dataset) Summary() []string {
 	out := []string{fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %d LLM calls a turn.",
 		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, d.CallsPerTurn)}
 	if len(d.Passed) > 0 {
@@ -241,7 +236,8 @@ func (d *Dataset) header() []string {
 	return out
 }
 
-func (d *Dataset) metricsTitle() string {
+// MetricsTitle heads the metrics table.
+func (d *Dataset) MetricsTitle() string {
 	return fmt.Sprintf("Metrics, n = %d (95%% intervals: paired bootstrap over episodes, %d resamples, seed %d; ~ = interval contains 0)",
 		len(d.Episodes), Resamples, BootstrapSeed)
 }
@@ -256,7 +252,7 @@ func (d *Dataset) review() (summary string, lines []string) {
 	group := func(title string, eps []*Episode) {
 		lines = append(lines, fmt.Sprintf("%s (%d):", title, len(eps)))
 		for _, e := range eps {
-			lines = append(lines, "  "+d.label(e)+": "+evidence(e))
+			lines = append(lines, "  "+d.Label(e)+": "+Evidence(e))
 		}
 	}
 	group("Rescued by "+d.After.String(), rescued)
@@ -264,9 +260,9 @@ func (d *Dataset) review() (summary string, lines []string) {
 	return fmt.Sprintf("The baseline's %d false-termination candidates.", len(rescued)+len(still)), lines
 }
 
-// evidence says why the baseline's stop looks premature and what the after
+// Evidence says why the baseline's stop looks premature and what the after
 // policy does instead.
-func evidence(e *Episode) string {
+func Evidence(e *Episode) string {
 	b, a := &e.Outcomes[0], &e.Outcomes[1]
 	parts := []string{fmt.Sprintf("baseline stops at %d (%d stuck, score %d)", b.TerminationTurn, b.TurnsStuck, b.ScoreAtTermination)}
 	if g := b.LaterGain; g != nil {
@@ -286,7 +282,7 @@ func evidence(e *Episode) string {
 }
 
 func writeDatasetTable(w io.Writer, d *Dataset) {
-	for _, l := range d.header() {
+	for _, l := range d.Summary() {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)
@@ -294,17 +290,19 @@ func writeDatasetTable(w io.Writer, d *Dataset) {
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight,
 			tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignLeft}}))
-	t.Header(episodeHeader)
-	t.Bulk(d.episodeRows())
+	header, rows := d.EpisodeTable()
+	t.Header(header)
+	t.Bulk(rows)
 	t.Render()
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, d.metricsTitle())
+	fmt.Fprintln(w, d.MetricsTitle())
 	t = tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight,
 			tw.AlignRight, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
-	t.Header(metricHeader)
-	t.Bulk(d.metricRows())
+	header, rows = d.MetricTable()
+	t.Header(header)
+	t.Bulk(rows)
 	t.Render()
 	fmt.Fprintln(w)
 	summary, lines := d.review()
@@ -317,11 +315,12 @@ func writeDatasetTable(w io.Writer, d *Dataset) {
 func writeDatasetMarkdown(w io.Writer, d *Dataset) {
 	fmt.Fprintln(w, "## Loop-break replay: baseline vs after")
 	fmt.Fprintln(w)
-	for _, l := range d.header() {
+	for _, l := range d.Summary() {
 		fmt.Fprintln(w, mdCell(l)+"  ")
 	}
-	fmt.Fprintf(w, "\n### %s\n\n", d.metricsTitle())
-	markdownTable(w, metricHeader, d.metricRows())
+	fmt.Fprintf(w, "\n### %s\n\n", d.MetricsTitle())
+	header, rows := d.MetricTable()
+	markdownTable(w, header, rows)
 	fmt.Fprintln(w, "\n### Review first")
 	fmt.Fprintln(w)
 	summary, lines := d.review()
@@ -335,7 +334,8 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset) {
 	}
 	fmt.Fprintln(w, "\n### Episodes")
 	fmt.Fprintln(w)
-	markdownTable(w, episodeHeader, d.episodeRows())
+	header, rows = d.EpisodeTable()
+	markdownTable(w, header, rows)
 }
 
 // PolicyJSON names a policy and its settings.
@@ -427,10 +427,10 @@ func (d *Dataset) JSON() DatasetJSON {
 	}
 	rescued, still := d.Review()
 	for _, e := range rescued {
-		j.Review.Rescued = append(j.Review.Rescued, d.label(e))
+		j.Review.Rescued = append(j.Review.Rescued, d.Label(e))
 	}
 	for _, e := range still {
-		j.Review.StillTerminated = append(j.Review.StillTerminated, d.label(e))
+		j.Review.StillTerminated = append(j.Review.StillTerminated, d.Label(e))
 	}
 	return j
 }

@@ -30,6 +30,7 @@ type batchFlags struct {
 	callsPerTurn    int
 	format          string
 	jobs            int
+	plots, html     string
 }
 
 func newBatchCmd(e *env) *cobra.Command {
@@ -48,7 +49,8 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 --check-interval and --warning-threshold, or for the after side from --config.`,
 		Example: `  lbanalyze batch testdata/episodes
   lbanalyze batch --after score-or-objective:60 --format markdown game_files/episodes
-  lbanalyze batch --config pyproject.toml --format json game_files/episodes`,
+  lbanalyze batch --config pyproject.toml --format json game_files/episodes
+  lbanalyze batch --plots plots --html report.html testdata/episodes`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("batch needs at least one directory or log file")
@@ -73,6 +75,14 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 			if err := report.WriteDataset(e.stdout, f.format, d); err != nil {
 				return failure("%v", err)
 			}
+			if f.plots != "" {
+				if err := e.writePlots(f.plots, d, f.jobs); err != nil {
+					return err
+				}
+			}
+			if f.html != "" {
+				return e.writeHTML(f.html, d)
+			}
 			return nil
 		},
 	}
@@ -85,7 +95,9 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the after policy (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
-	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read at once")
+	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once")
+	fs.StringVar(&f.plots, "plots", "", "write into this directory a score timeline of every episode (timeline-ID.png) and the dataset charts")
+	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (tables, review list, charts, timelines) to this file")
 	return cmd
 }
 

@@ -14,6 +14,7 @@ import (
 
 func newEpisodeCmd(e *env) *cobra.Command {
 	var f policyFlags
+	var plot string
 	cmd := &cobra.Command{
 		Use:   "episode FILE...",
 		Short: "Replay the loop-break policies over episode logs, one report per episode",
@@ -25,7 +26,8 @@ By default the two policies ZorkGPT shipped are replayed at its defaults, 40/10:
 score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 		Example: `  lbanalyze episode game_files/episodes/2025-11-04T09:35:24/episode_log.jsonl
   lbanalyze episode --policy score,window --max-turns-stuck 30,40,60 log.jsonl
-  lbanalyze episode --config pyproject.toml --format json log.jsonl.gz`,
+  lbanalyze episode --config pyproject.toml --format json log.jsonl.gz
+  lbanalyze episode --policy score,score-or-objective,window --plot timeline.png log.jsonl`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("episode needs at least one log file (or - for stdin)")
@@ -36,6 +38,11 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 			s, err := f.resolve(cmd, e)
 			if err != nil {
 				return err
+			}
+			if plot != "" {
+				if err := checkPlotPath(plot); err != nil {
+					return err
+				}
 			}
 			var eps []report.Episode
 			for _, path := range args {
@@ -49,10 +56,14 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 			if err := report.WriteEpisodes(e.stdout, f.format, eps); err != nil {
 				return failure("%v", err)
 			}
+			if plot != "" {
+				return e.writeTimelines(plot, eps)
+			}
 			return nil
 		},
 	}
 	f.register(cmd.Flags())
+	cmd.Flags().StringVar(&plot, "plot", "", "write the score timeline to this .png or .svg file (several episodes: one file each, named after it and the episode id)")
 	return cmd
 }
 

@@ -1,0 +1,359 @@
+package charts
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+var score30 = policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 30, CheckInterval: 10, WarningThreshold: 20}}
+
+// The episodes of the golden charts, each showing what the others do not.
+var (
+	// score stops at 40 (the recording's own loop break, score-only, cut the
+	// log there); score-or-objective does not stop by then: censored.
+	censored = plan{id: "2025-11-13T09:30:00", n: 40, objectives: map[int]string{30: "Open the window"}, end: replay.EndStuckTermination}
+	// Deaths (one with a penalty) and a game over; two settings of one policy.
+	deaths = plan{id: "2025-11-14T08:00:00", n: 120, changes: map[int]int{10: 5, 55: -5, 100: 20},
+		objectives: map[int]string{70: "Get the lamp", 71: "Light the lamp", 72: "Go down", 73: "Kill the troll"},
+		deaths:     []int{55, 120}, end: replay.EndGameOver}
+	// Three policies stop at three turns: score at 50 (5 + 40 → the next check),
+	// window at 70 (30 + 40), score-or-objective at 80 (the completion at 30
+	// resets at 31, 31 + 40 → 80).
+	threeStops = plan{id: "2025-11-15T07:00:00", n: 200, changes: map[int]int{5: 5}, objectives: map[int]string{30: "Open the mailbox"}, end: replay.EndMaxTurns}
+)
+
+// TestGoldenSVG compares the SVG of each chart with testdata/NAME.svg, as
+// text: read the diff before accepting it with -update.
+func TestGoldenSVG(t *testing.T) {
+	withDeaths := deaths.analyse(scorePolicy, score30, v2Policy)
+	withPremature := premature.analyse(scorePolicy, v2Policy, window)
+	withCensored := censored.analyse(scorePolicy, v2Policy)
+	d := dataset(t, 12)
+	tests := []struct {
+		name  string
+		chart *Chart
+	}{
+		{"timeline-premature", Timeline(&withPremature)},
+		{"timeline-deaths", Timeline(&withDeaths)},
+		{"timeline-censored", Timeline(&withCensored)},
+		{"terminations", Terminations(d)},
+		{"turns-saved", TurnsSaved(d)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := tc.chart.Write(&buf, SVG); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", tc.name+".svg")
+			if *update {
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (go test ./charts -update writes it)", err)
+			}
+			if d := lineDiff(string(want), buf.String()); d != "" {
+				t.Errorf("%s differs (go test ./charts -update rewrites it; read the diff first):\n%s", path, d)
+			}
+		})
+	}
+}
+
+// lineDiff shows the first lines that differ, with their numbers.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var out []string
+	for i := 0; i < max(len(w), len(g)) && len(out) < 20; i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			out = append(out, fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, a, b))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestDeterministic: the same input gives the same bytes, PNG and SVG.
+func TestDeterministic(t *testing.T) {
+	e := threeStops.analyse(scorePolicy, v2Policy, window)
+	for _, f := range []Format{PNG, SVG} {
+		var a, b bytes.Buffer
+		if err := Timeline(&e).Write(&a, f); err != nil {
+			t.Fatal(err)
+		}
+		if err := Timeline(&e).Write(&b, f); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%s: two renderings differ", f)
+		}
+	}
+}
+
+// TestTimelinePNG decodes a timeline and finds each policy's line where its
+// termination turn puts it: score at 50, window at 70, score-or-objective at
+// 80, so that the three x positions keep the turns' proportions; the
+// warning shading from turn 25 (5 + 20) to 50; the objective's marker at 30.
+func TestTimelinePNG(t *testing.T) {
+	e := threeStops.analyse(scorePolicy, v2Policy, window)
+	for i, want := range []int{50, 80, 70} { // the premise, checked by the replay itself
+		if got := e.Outcomes[i].TerminationTurn; got != want {
+			t.Fatalf("%s stops at %d, the test expects %d", e.Outcomes[i].Policy, got, want)
+		}
+	}
+	var buf bytes.Buffer
+	if err := Timeline(&e).Write(&buf, PNG); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 600 {
+		t.Fatalf("size %v, want 1200×600", b.Size())
+	}
+	plotRight := 1200 - legendWidth // the legend is right of it, with thumbnails in the same colours
+	x50 := lineColumn(t, img, PolicyColor(policy.Score), plotRight, 300)
+	x80 := lineColumn(t, img, PolicyColor(policy.ScoreOrObjective), plotRight, 150)
+	x70 := lineColumn(t, img, PolicyColor(policy.Window), plotRight, 80)
+	px := func(turn float64) float64 { return float64(x50) + (turn-50)*float64(x80-x50)/30 }
+	if !(x50 < x70 && x70 < x80) || abs(float64(x70)-px(70)) > 3 {
+		t.Errorf("lines at x = %d (50), %d (70), %d (80): not in proportion", x50, x70, x80)
+	}
+
+	// The shading: yellow at 40% over white.
+	shaded := func(c color.Color) bool {
+		r, g, b, _ := c.RGBA()
+		return near(r>>8, 249) && near(g>>8, 244) && near(b>>8, 179)
+	}
+	lo, hi := columns(img, shaded, plotRight)
+	if abs(float64(lo)-px(25)) > 4 || abs(float64(hi)-px(50)) > 4 {
+		t.Errorf("shading from x = %d to %d, want about %.0f (turn 25) to %.0f (turn 50)", lo, hi, px(25), px(50))
+	}
+	lo, hi = columns(img, func(c color.Color) bool { return sameColor(c, objectiveColor) }, plotRight)
+	if mid := float64(lo+hi) / 2; abs(mid-px(30)) > 3 {
+		t.Errorf("objective marker at x = %.0f, want about %.0f (turn 30)", mid, px(30))
+	}
+	if n := distinctColors(img); n < 20 {
+		t.Errorf("only %d colours: blank?", n)
+	}
+}
+
+// TestDatasetPNG decodes the dataset charts: their size, and marks of both
+// policies' colours in the plot area.
+func TestDatasetPNG(t *testing.T) {
+	d := dataset(t, 12)
+	for _, tc := range []struct {
+		name  string
+		chart *Chart
+		h     int
+	}{{"terminations", Terminations(d), 600}, {"turns saved", TurnsSaved(d), 600}} {
+		var buf bytes.Buffer
+		if err := tc.chart.Write(&buf, PNG); err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != tc.h {
+			t.Errorf("%s: size %v, want 1200×%d", tc.name, b.Size(), tc.h)
+		}
+		for _, pol := range []policy.Policy{d.Baseline, d.After} {
+			// 12 episodes, most stopped by both: marks of several pixels each.
+			if n := countColor(img, PolicyColor(pol.Name), 1200-legendWidth); n < 100 {
+				t.Errorf("%s: %d pixels of %s's colour in the plot area: its marks are missing", tc.name, n, pol)
+			}
+		}
+	}
+}
+
+// lineColumn is the column left of xMax with the most pixels of colour c,
+// which must hold at least minRun of them: a vertical line.
+func lineColumn(t *testing.T, img image.Image, c color.NRGBA, xMax, minRun int) int {
+	t.Helper()
+	best, bestN := -1, 0
+	b := img.Bounds()
+	for x := b.Min.X; x < xMax; x++ {
+		n := 0
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			if sameColor(img.At(x, y), c) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = x, n
+		}
+	}
+	if bestN < minRun {
+		t.Fatalf("no vertical line of colour %v (best column %d has %d pixels)", c, best, bestN)
+	}
+	return best
+}
+
+// columns gives the leftmost and rightmost columns left of xMax holding a
+// pixel that matches.
+func columns(img image.Image, match func(color.Color) bool, xMax int) (lo, hi int) {
+	lo, hi = -1, -1
+	b := img.Bounds()
+	for x := b.Min.X; x < xMax; x++ {
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			if match(img.At(x, y)) {
+				if lo < 0 {
+					lo = x
+				}
+				hi = x
+				break
+			}
+		}
+	}
+	return lo, hi
+}
+
+// countColor counts the pixels of colour c left of xMax.
+func countColor(img image.Image, c color.NRGBA, xMax int) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < xMax; x++ {
+			if sameColor(img.At(x, y), c) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func sameColor(a color.Color, b color.NRGBA) bool {
+	r, g, bl, _ := a.RGBA()
+	return r>>8 == uint32(b.R) && g>>8 == uint32(b.G) && bl>>8 == uint32(b.B)
+}
+
+func near(a uint32, b uint32) bool { return a+2 >= b && a <= b+2 }
+
+func abs(x float64) float64 { return max(x, -x) }
+
+func distinctColors(img image.Image) int {
+	seen := map[color.Color]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			seen[img.At(x, y)] = true
+		}
+	}
+	return len(seen)
+}
+
+// hostile is text a log may hold that must show as text, never as markup.
+const hostile = `<script>alert(1)</script>"&'`
+
+// TestEscaping: ids, objectives, actions and sources from a log show as
+// text in the SVG (well-formed XML whose text is the log's) and in the HTML.
+func TestEscaping(t *testing.T) {
+	p := plan{id: hostile + "\x01", n: 60, changes: map[int]int{50: 5}, objectives: map[int]string{20: "<b>bold</b> & " + hostile},
+		source: `"><img src=x onerror=alert(2)>.jsonl`}
+	e := p.analyse(scorePolicy, v2Policy)
+	e.Ep.Turns[10].Action = hostile
+	e.Ep.Turns[10].Location = hostile
+	var buf bytes.Buffer
+	if err := Timeline(&e).Write(&buf, SVG); err != nil {
+		t.Fatal(err)
+	}
+	svg := buf.String()
+	var texts strings.Builder
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("the SVG is not well-formed XML: %v", err)
+			}
+			break
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			texts.Write(cd)
+		}
+	}
+	// The control character became a space: XML does not allow it.
+	for _, want := range []string{hostile + "  — final score 5", "<b>bold</b> & <script>"} {
+		if !strings.Contains(texts.String(), want) {
+			t.Errorf("the SVG's text lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<script", "<b>"} {
+		if strings.Contains(svg, bad) {
+			t.Errorf("the SVG holds %q as markup", bad)
+		}
+	}
+
+	d := dataset(t, 4)
+	d.Episodes = append(d.Episodes, e)
+	var html bytes.Buffer
+	if err := WriteHTML(&html, d); err != nil {
+		t.Fatal(err)
+	}
+	h := html.String()
+	if n := strings.Count(h, "<script"); n != 1 {
+		t.Errorf("%d <script elements, want 1 (the report's own)", n)
+	}
+	for _, bad := range []string{"<img", "<b>", "onerror=alert(2)>"} {
+		if strings.Contains(h, bad) {
+			t.Errorf("the HTML holds %q as markup", bad)
+		}
+	}
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;&#34;&amp;&#39;", "&lt;b&gt;bold&lt;/b&gt; &amp; "} {
+		if !strings.Contains(h, want) {
+			t.Errorf("the HTML lacks the escaped text %q", want)
+		}
+	}
+}
+
+// printable makes log text fit for a chart.
+func TestPrintable(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Open the window", "Open the window"},
+		{"a\nb\tc\x00d", "a b c d"},
+		{"bad \xff byte", "bad \uFFFD byte"},
+		{"Search in the Room of the dam", "Search in the Room of…"}, // no space before the ellipsis
+		{strings.Repeat("é", 25), strings.Repeat("é", 22) + "…"},    // cut in runes, not bytes
+	}
+	for _, tc := range tests {
+		if got := printable(tc.in, 23); got != tc.want {
+			t.Errorf("printable(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestTerminationsManyEpisodes: with more episodes than rows fit, the rows
+// get thinner (and lose their labels) rather than the chart growing without
+// bound: a PNG of it must stay a sane size.
+func TestTerminationsManyEpisodes(t *testing.T) {
+	for _, n := range []int{12, 400} {
+		h := Terminations(dataset(t, n)).Height
+		if h < Px(600) || h > Px(130+maxRowsHeight) {
+			t.Errorf("%d episodes: %v px high, want 600 to %d", n, float64(h/Px(1)), 130+maxRowsHeight)
+		}
+	}
+}

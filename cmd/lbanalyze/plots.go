@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/lbanalyze/lbanalyze/charts"
+	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/report"
+)
+
+// checkPlotPath refuses a --plot file whose extension names no image format
+// before any log is read.
+func checkPlotPath(path string) error {
+	if _, err := charts.FormatOf(path); err != nil {
+		return usageError("--plot: %v", err)
+	}
+	return nil
+}
+
+// writeTimelines writes the score timeline of each episode: to path when
+// there is one; else one file an episode beside path, named after it and the
+// episode id ("out.png" gives "out-2025-11-04T09-35-24.png").
+func (e *env) writeTimelines(path string, eps []report.Episode) error {
+	if len(eps) == 1 {
+		if err := charts.Timeline(&eps[0]).Save(path); err != nil {
+			return failure("--plot: %v", err)
+		}
+		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", eps[0].Ep.Name(), path)
+		return nil
+	}
+	ext := filepath.Ext(path)
+	dir, prefix := filepath.Dir(path), strings.TrimSuffix(filepath.Base(path), ext)+"-"
+	names := charts.FileNames(episodesOf(eps), prefix, ext)
+	fmt.Fprintf(e.stderr, "lbanalyze: %d episodes: writing one timeline each, named after %s and the episode id\n", len(eps), path)
+	for i := range eps {
+		out := filepath.Join(dir, names[i])
+		if err := charts.Timeline(&eps[i]).Save(out); err != nil {
+			return failure("--plot: %v", err)
+		}
+		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", eps[i].Ep.Name(), out)
+	}
+	return nil
+}
+
+func episodesOf(eps []report.Episode) []*replay.Episode {
+	out := make([]*replay.Episode, len(eps))
+	for i := range eps {
+		out[i] = eps[i].Ep
+	}
+	return out
+}
+
+// Names of the dataset charts in a --plots directory; the timelines are
+// timeline-ID.png, so no episode id can take these names.
+const (
+	terminationsFile = "terminations.png"
+	turnsSavedFile   = "turns-saved.png"
+	timelinePrefix   = "timeline-"
+)
+
+// writePlots writes into dir (made if need be) the timeline of every episode
+// of d under the baseline and after policies, and the dataset charts, as
+// PNG, jobs at a time.
+func (e *env) writePlots(dir string, d *report.Dataset, jobs int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return failure("--plots: %v", err)
+	}
+	eps := make([]*replay.Episode, len(d.Episodes))
+	for i := range d.Episodes {
+		eps[i] = d.Episodes[i].Ep
+	}
+	names := charts.FileNames(eps, timelinePrefix, ".png")
+	work := []func() error{
+		func() error { return charts.Terminations(d).Save(filepath.Join(dir, terminationsFile)) },
+		func() error { return charts.TurnsSaved(d).Save(filepath.Join(dir, turnsSavedFile)) },
+	}
+	for i := range d.Episodes {
+		work = append(work, func() error { return charts.Timeline(&d.Episodes[i]).Save(filepath.Join(dir, names[i])) })
+	}
+	errs := make([]error, len(work))
+	running := make(chan struct{}, jobs) // at most jobs charts drawn at once
+	var wg sync.WaitGroup
+	for i := range work {
+		running <- struct{}{}
+		wg.Go(func() {
+			errs[i] = work[i]()
+			<-running
+		})
+	}
+	wg.Wait()
+	for _, err := range errs { // the first in a fixed order, whatever order the work ended in
+		if err != nil {
+			return failure("--plots: %v", err)
+		}
+	}
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote %d charts to %s: %s, %s and %d timelines (%s*.png)\n",
+		len(work), dir, terminationsFile, turnsSavedFile, len(names), timelinePrefix)
+	return nil
+}
+
+// writeHTML writes the HTML report of d to path.
+func (e *env) writeHTML(path string, d *report.Dataset) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return failure("--html: %v", err)
+	}
+	if err := charts.WriteHTML(f, d); err != nil {
+		f.Close()
+		return failure("--html: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		return failure("--html: %v", err)
+	}
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote the HTML report (%d episodes) to %s\n", len(d.Episodes), path)
+	return nil
+}
