@@ -116,6 +116,22 @@ func (u unit) signed(v float64) string {
 	return strings.Replace(s, "+-", "-", 1)
 }
 
+// interval is signed with a second decimal for means and shares, so that a
+// bound just short of 0 does not read as "-0.0".
+func (u unit) interval(v float64) string {
+	if u == count {
+		return u.signed(v)
+	}
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	if u == percent {
+		s += " pp"
+	}
+	if v >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
 func signedPct(p float64) string {
 	s := strconv.FormatFloat(p, 'f', 0, 64) + "%"
 	if p >= 0 {
@@ -142,7 +158,7 @@ func (m *Metric) cells(n int) []string {
 	}
 	switch {
 	case m.CI != nil:
-		interval = m.Unit.signed(m.CI[0]) + " … " + m.Unit.signed(m.CI[1])
+		interval = m.Unit.interval(m.CI[0]) + " … " + m.Unit.interval(m.CI[1])
 	case n < MinN:
 		interval = fmt.Sprintf("n=%d: too few for an interval", n)
 	default:
@@ -306,7 +322,7 @@ func writeDatasetTable(w io.Writer, d *Dataset) {
 	t.Render()
 	fmt.Fprintln(w)
 	summary, lines := d.review()
-	fmt.Fprintln(w, "Review first: "+summary)
+	fmt.Fprintln(w, "Review first. "+summary)
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}

@@ -164,8 +164,22 @@ func isLog(name string) bool {
 }
 
 // discover finds the logs under the arguments, in lexical order. A file named
-// on the command line is read whatever its name.
+// on the command line is read whatever its name; a file reached twice (the
+// same directory given twice, say) is read once.
 func discover(args []string) (files, passed []string, skipped []report.Skip) {
+	seen := map[string]bool{}
+	add := func(path string) bool {
+		key := filepath.Clean(path)
+		if abs, err := filepath.Abs(path); err == nil {
+			key = abs
+		}
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		files = append(files, path)
+		return true
+	}
 	for _, arg := range args {
 		if arg == jsonl.StdinName {
 			files = append(files, arg)
@@ -177,7 +191,7 @@ func discover(args []string) (files, passed []string, skipped []report.Skip) {
 			continue
 		}
 		if !info.IsDir() {
-			files = append(files, arg)
+			add(arg)
 			continue
 		}
 		found := 0
@@ -190,7 +204,7 @@ func discover(args []string) (files, passed []string, skipped []report.Skip) {
 				passed = append(passed, path)
 				return filepath.SkipDir
 			case !d.IsDir() && isLog(d.Name()):
-				files = append(files, path)
+				add(path)
 				found++
 			}
 			return nil

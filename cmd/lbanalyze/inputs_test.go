@@ -83,5 +83,10 @@ func TestBatchDeterministic(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: --jobs 8 on reversed arguments differs from --jobs 1", format)
 		}
+		// A directory given twice, and a file inside it given again, are read once.
+		twice := append(append([]string{"batch", "--format", format}, dirs...), dirs[0], filepath.Join(dirs[0], "episode_log.jsonl"))
+		if got := runOK(t, nil, twice...); got != want {
+			t.Errorf("%s: repeated arguments change the result", format)
+		}
 	}
 }
