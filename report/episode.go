@@ -56,8 +56,12 @@ func (e *Episode) Notes() []string {
 	ep := e.Ep
 	var w []string
 	if ep.MissingTurns > 0 {
-		w = append(w, fmt.Sprintf("%d turns have no turn_completed (%d with turn_exception): their score is carried forward, as the shipped tracker saw it",
-			ep.MissingTurns, ep.ExceptionTurns))
+		verb := "turns have"
+		if ep.MissingTurns == 1 {
+			verb = "turn has"
+		}
+		w = append(w, fmt.Sprintf("%d %s no turn_completed (%d with turn_exception): the score is carried forward, as the shipped tracker saw it",
+			ep.MissingTurns, verb, ep.ExceptionTurns))
 	}
 	if ep.Era != "E3c" {
 		w = append(w, fmt.Sprintf("era %s (before Jericho, 2025-10-17): scores were parsed from the status line and may be stale; no game over was detected", ep.Era))
