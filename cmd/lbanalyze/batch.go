@@ -194,13 +194,19 @@ func discover(args []string) (files, passed []string, skipped []report.Skip) {
 			add(arg)
 			continue
 		}
+		// WalkDir does not follow a root that is a symbolic link (game_files ->
+		// /data/…, say); with a trailing separator the root is the directory.
+		root := arg
+		if l, err := os.Lstat(arg); err == nil && l.Mode()&fs.ModeSymlink != 0 {
+			root = arg + string(filepath.Separator)
+		}
 		found := 0
-		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			switch {
 			case err != nil:
 				skipped = append(skipped, report.Skip{Source: path, Reason: err.Error()})
 				return nil
-			case d.IsDir() && path != arg && passedOver(d.Name()):
+			case d.IsDir() && path != root && passedOver(d.Name()):
 				passed = append(passed, path)
 				return filepath.SkipDir
 			case !d.IsDir() && isLog(d.Name()):

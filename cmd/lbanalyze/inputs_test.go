@@ -90,3 +90,24 @@ func TestBatchDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// A directory given through a symbolic link is searched like the directory.
+func TestBatchSymlinkedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/logs/premature.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(dir, "real", "2025-11-12T10-00-00")
+	os.MkdirAll(real, 0o755)
+	os.WriteFile(filepath.Join(real, "episode_log.jsonl"), data, 0o644)
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Join(dir, "real"), link); err != nil {
+		t.Skip(err)
+	}
+	viaLink := runOK(t, nil, "batch", "--format", "csv", link)
+	direct := runOK(t, nil, "batch", "--format", "csv", filepath.Join(dir, "real"))
+	if strings.Count(viaLink, "\n") != 2 || strings.ReplaceAll(viaLink, link+"/", dir+"/real/") != direct {
+		t.Errorf("through the link:\n%s\ndirectly:\n%s", viaLink, direct)
+	}
+}
