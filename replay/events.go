@@ -49,44 +49,26 @@ func (r *record) flatten() {
 	if r.EventType == "" {
 		r.EventType = x.EventType
 	}
-	fillS := func(a **string, b *string) {
-		if *a == nil {
-			*a = b
-		}
-	}
-	fillI := func(a **int64, b *int64) {
-		if *a == nil {
-			*a = b
-		}
-	}
-	fillS(&r.EpisodeID, x.EpisodeID)
-	fillI(&r.Turn, x.Turn)
-	fillI(&r.TurnNumber, x.TurnNumber)
-	fillI(&r.Score, x.Score)
-	fillS(&r.Action, x.Action)
-	fillS(&r.Location, x.Location)
-	fillS(&r.Stage, x.Stage)
-	fillI(&r.ToRoomID, x.ToRoomID)
-	fillS(&r.ToRoom, x.ToRoom)
-	fillI(&r.RoomID, x.RoomID)
-	fillS(&r.RoomName, x.RoomName)
-	fillS(&r.Objective, x.Objective)
+	r.EpisodeID, r.Turn, r.TurnNumber = or(r.EpisodeID, x.EpisodeID), or(r.Turn, x.Turn), or(r.TurnNumber, x.TurnNumber)
+	r.Score, r.Action, r.Location = or(r.Score, x.Score), or(r.Action, x.Action), or(r.Location, x.Location)
+	r.Stage, r.ToRoomID, r.ToRoom = or(r.Stage, x.Stage), or(r.ToRoomID, x.ToRoomID), or(r.ToRoom, x.ToRoom)
+	r.RoomID, r.RoomName, r.Objective = or(r.RoomID, x.RoomID), or(r.RoomName, x.RoomName), or(r.Objective, x.Objective)
 	if r.Objectives == nil {
 		r.Objectives = x.Objectives
 	}
-	fillS(&r.Reason, x.Reason)
-	fillI(&r.FinalScore, x.FinalScore)
-	fillI(&r.TurnsStuck, x.TurnsStuck)
-	fillI(&r.OldScore, x.OldScore)
-	fillI(&r.NewScore, x.NewScore)
-	fillI(&r.WasStuckFor, x.WasStuckFor)
-	fillI(&r.MaxTurns, x.MaxTurns)
-	fillS(&r.Error, x.Error)
-	if r.CriticEnabled == nil {
-		r.CriticEnabled = x.CriticEnabled
-	}
-	fillS(&r.GameFilePath, x.GameFilePath)
+	r.Reason, r.FinalScore, r.TurnsStuck = or(r.Reason, x.Reason), or(r.FinalScore, x.FinalScore), or(r.TurnsStuck, x.TurnsStuck)
+	r.OldScore, r.NewScore, r.WasStuckFor = or(r.OldScore, x.OldScore), or(r.NewScore, x.NewScore), or(r.WasStuckFor, x.WasStuckFor)
+	r.MaxTurns, r.Error, r.CriticEnabled = or(r.MaxTurns, x.MaxTurns), or(r.Error, x.Error), or(r.CriticEnabled, x.CriticEnabled)
+	r.GameFilePath = or(r.GameFilePath, x.GameFilePath)
 	r.Extras = nil
+}
+
+// or is a ?? b for optional fields.
+func or[T any](a, b *T) *T {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // eventInfo is what an event type means to the builder.
