@@ -280,7 +280,11 @@ func (d *Dataset) review() (summary string, lines []string) {
 // policy does instead.
 func Evidence(e *Episode) string {
 	b, a := &e.Outcomes[0], &e.Outcomes[1]
-	parts := []string{fmt.Sprintf("baseline stops at %d (%d stuck, score %d)", b.TerminationTurn, b.TurnsStuck, b.ScoreAtTermination)}
+	where := ""
+	if loc := e.Ep.Turns[b.TerminationTurn-1].Location; loc != "" {
+		where = " in " + loc
+	}
+	parts := []string{fmt.Sprintf("baseline stops at %d%s (%d stuck, score %d)", b.TerminationTurn, where, b.TurnsStuck, b.ScoreAtTermination)}
 	if g := b.LaterGain; g != nil {
 		parts = append(parts, fmt.Sprintf("the log gains +%d at turn %d (+%d by its end)", g.Points, g.Turn, b.ScoreForgone))
 	}

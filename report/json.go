@@ -17,11 +17,13 @@ type EpisodeJSON struct {
 	Era                  string         `json:"era"`
 	RecordedLoopBreak    *string        `json:"recorded_loop_break"`
 	Turns                int            `json:"turns"`
+	MaxTurns             *int           `json:"max_turns"`
 	MissingTurns         int            `json:"missing_turns"`
 	FinalScore           int            `json:"final_score"`
 	EndReason            string         `json:"end_reason"`
 	EndTurn              *int           `json:"end_turn"`
 	ObjectiveCompletions int            `json:"objective_completions"`
+	ObjectiveUpdates     int            `json:"objective_updates"`
 	Deaths               []int          `json:"deaths"`
 	SkippedLines         int            `json:"skipped_lines"`
 	Warnings             []string       `json:"warnings"`
@@ -38,6 +40,7 @@ type ResultJSON struct {
 	TerminationTurn           *int                `json:"termination_turn"`
 	TurnsStuck                *int                `json:"turns_stuck"`
 	ScoreAtTermination        *int                `json:"score_at_termination"`
+	LocationAtTermination     *string             `json:"location_at_termination"`
 	TurnsSaved                int                 `json:"turns_saved"`
 	Length                    int                 `json:"length"`
 	ScoreForgone              int                 `json:"score_forgone"`
@@ -83,8 +86,8 @@ func nonEmpty(s string) *string {
 	return &s
 }
 
-// Result is the JSON form of one outcome.
-func Result(o *replay.Outcome, callsPerTurn int) ResultJSON {
+// Result is the JSON form of one outcome on ep.
+func Result(ep *replay.Episode, o *replay.Outcome, callsPerTurn int) ResultJSON {
 	r := ResultJSON{
 		Policy: string(o.Policy.Name), MaxTurnsStuck: o.Policy.MaxTurnsStuck, CheckInterval: o.Policy.CheckInterval,
 		StuckWarningThreshold: o.Policy.WarningThreshold,
@@ -100,6 +103,7 @@ func Result(o *replay.Outcome, callsPerTurn int) ResultJSON {
 	if o.Terminated() {
 		t, s, sc := o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination
 		r.TerminationTurn, r.TurnsStuck, r.ScoreAtTermination = &t, &s, &sc
+		r.LocationAtTermination = nonEmpty(ep.Turns[t-1].Location)
 	}
 	return r
 }
@@ -109,9 +113,9 @@ func (e *Episode) JSON() EpisodeJSON {
 	ep := e.Ep
 	j := EpisodeJSON{
 		EpisodeID: ep.ID, Source: ep.Source, Segment: ep.Segment, Segments: ep.Segments, Era: ep.Era,
-		RecordedLoopBreak: nonEmpty(ep.LoopBreak), Turns: ep.N(), MissingTurns: ep.MissingTurns,
+		RecordedLoopBreak: nonEmpty(ep.LoopBreak), Turns: ep.N(), MaxTurns: nonZero(ep.MaxTurns), MissingTurns: ep.MissingTurns,
 		FinalScore: ep.FinalScore(), EndReason: string(ep.End.Reason), EndTurn: nonZero(ep.End.Turn),
-		ObjectiveCompletions: len(ep.Objectives), Deaths: []int{}, SkippedLines: ep.SkippedLines,
+		ObjectiveCompletions: len(ep.Objectives), ObjectiveUpdates: len(ep.ObjectiveUpdates), Deaths: []int{}, SkippedLines: ep.SkippedLines,
 		Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON(),
 	}
 	for _, d := range ep.Deaths {
@@ -121,7 +125,7 @@ func (e *Episode) JSON() EpisodeJSON {
 		j.Warnings = []string{}
 	}
 	for i := range e.Outcomes {
-		j.Results = append(j.Results, Result(&e.Outcomes[i], e.CallsPerTurn))
+		j.Results = append(j.Results, Result(ep, &e.Outcomes[i], e.CallsPerTurn))
 	}
 	return j
 }

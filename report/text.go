@@ -288,7 +288,7 @@ var (
 	csvEpisodeHeader = []string{"episode_id", "source", "segment", "turns", "final_score", "end_reason",
 		"objective_completions", "skipped_lines"}
 	csvResultHeader = []string{"policy", "max_turns_stuck", "check_interval", "stuck_warning_threshold",
-		"termination_turn", "turns_stuck", "score_at_termination", "turns_saved", "length", "score_forgone",
+		"termination_turn", "turns_stuck", "score_at_termination", "location_at_termination", "turns_saved", "length", "score_forgone",
 		"later_score_gain", "later_gain_turn", "later_gain_points", "objective_progress", "window_objectives",
 		"false_termination_candidate", "truly_stuck", "censored", "warning_start_turn", "llm_calls_saved"}
 )
@@ -298,6 +298,13 @@ func opt(p *int) string {
 		return ""
 	}
 	return strconv.Itoa(*p)
+}
+
+func optS(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 func csvEpisode(j *EpisodeJSON) []string {
@@ -316,7 +323,7 @@ func csvResult(r *ResultJSON) []string {
 	}
 	b := strconv.FormatBool
 	return []string{r.Policy, strconv.Itoa(r.MaxTurnsStuck), strconv.Itoa(r.CheckInterval), strconv.Itoa(r.StuckWarningThreshold),
-		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), strconv.Itoa(r.TurnsSaved),
+		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), optS(r.LocationAtTermination), strconv.Itoa(r.TurnsSaved),
 		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
 		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved)}
