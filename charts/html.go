@@ -90,21 +90,18 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 			Cells: rows[i], Objectives: e.Ep.Objectives, Timeline: svg})
 	}
 
-	rescued, still := d.Review()
-	r.ReviewSummary = "The baseline has no false-termination candidate: nothing to review."
-	if n := len(rescued) + len(still); n > 0 {
+	reviewSummary, groups := d.ReviewList()
+	r.ReviewSummary = reviewSummary
+	if rescued, still := d.Review(); len(groups) > 0 {
 		r.ReviewSummary = fmt.Sprintf("The baseline's %d false-termination candidates: the after policy rescues %d and still stops %d.",
-			n, len(rescued), len(still))
-		for _, g := range []struct {
-			title string
-			eps   []*report.Episode
-		}{{"Rescued by " + d.After.String(), rescued}, {"Still terminated by " + d.After.String(), still}} {
-			group := reviewGroup{Title: g.title}
-			for _, e := range g.eps {
-				group.Items = append(group.Items, reviewItem{Anchor: anchor[e], Label: d.Label(e), Evidence: report.Evidence(e)})
-			}
-			r.ReviewGroups = append(r.ReviewGroups, group)
+			len(rescued)+len(still), len(rescued), len(still))
+	}
+	for _, g := range groups {
+		group := reviewGroup{Title: g.Title}
+		for _, e := range g.Episodes {
+			group.Items = append(group.Items, reviewItem{Anchor: anchor[e], Label: d.Label(e), Evidence: report.Evidence(e)})
 		}
+		r.ReviewGroups = append(r.ReviewGroups, group)
 	}
 
 	for _, ch := range []*Chart{Terminations(d), TurnsSaved(d)} {

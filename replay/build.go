@@ -114,8 +114,10 @@ func (b *builder) newSegment() *segment {
 	return &segment{starts: map[string]bool{}, deaths: map[int]bool{}}
 }
 
-func (b *builder) problem(s *segment, line int, skipped bool, format string, args ...any) {
-	s.problems = append(s.problems, Problem{Line: line, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
+// problem notes what was wrong with line n of the segment (skipped: the line
+// could not be used).
+func (s *segment) problem(n int, skipped bool, format string, args ...any) {
+	s.problems = append(s.problems, Problem{Line: n, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
 }
 
 func (b *builder) line(line []byte, n int, unterminated bool) {
@@ -134,11 +136,11 @@ func (b *builder) line(line []byte, n int, unterminated bool) {
 		var rec record
 		rep, err := b.opt.Codec.Decode(line, &rec)
 		if err != nil {
-			b.problem(b.cur, n, true, "cannot decode %s: %v", info.name, err)
+			b.cur.problem(n, true, "cannot decode %s: %v", info.name, err)
 			return
 		}
 		if rep&jsonl.RepairedUTF8 != 0 {
-			b.problem(b.cur, n, false, "invalid UTF-8 in %s, replaced with U+FFFD", info.name)
+			b.cur.problem(n, false, "invalid UTF-8 in %s, replaced with U+FFFD", info.name)
 		}
 		rec.flatten()
 		b.mark(info)
@@ -154,14 +156,14 @@ func (b *builder) line(line []byte, n int, unterminated bool) {
 func (b *builder) salvage(line []byte, n int, unterminated bool, err error) ([]byte, []byte, error) {
 	if i := bytes.LastIndex(line, []byte(`{"timestamp": `)); i > 0 {
 		if et, err2 := peek(line[i:]); err2 == nil {
-			b.problem(b.cur, n, true, "a broken record (%v) runs into a complete one at column %d: only the complete one is used", err, i+1)
+			b.cur.problem(n, true, "a broken record (%v) runs into a complete one at column %d: only the complete one is used", err, i+1)
 			return line[i:], et, nil
 		}
 	}
 	if unterminated {
-		b.problem(b.cur, n, true, "truncated last line (no newline at the end of the file): %v", err)
+		b.cur.problem(n, true, "truncated last line (no newline at the end of the file): %v", err)
 	} else {
-		b.problem(b.cur, n, true, "invalid JSON: %v", err)
+		b.cur.problem(n, true, "invalid JSON: %v", err)
 	}
 	return nil, nil, err
 }
@@ -237,13 +239,13 @@ func (b *builder) event(name string, r *record, n int) {
 	perTurn := func() bool {
 		switch {
 		case turn < 0:
-			b.problem(s, n, true, "%s without a turn", name)
+			s.problem(n, true, "%s without a turn", name)
 		case turn == 0:
-			b.problem(s, n, true, "%s for turn 0", name)
+			s.problem(n, true, "%s for turn 0", name)
 		case turn > MaxTurn:
-			b.problem(s, n, true, "%s for turn %d, beyond %d", name, turn, MaxTurn)
+			s.problem(n, true, "%s for turn %d, beyond %d", name, turn, MaxTurn)
 		case turn > max(s.ran, s.last)+MaxGap:
-			b.problem(s, n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt", name, turn, turn-max(s.ran, s.last), max(s.ran, s.last))
+			s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt", name, turn, turn-max(s.ran, s.last), max(s.ran, s.last))
 		default:
 			return true
 		}
@@ -260,9 +262,9 @@ func (b *builder) event(name string, r *record, n int) {
 				// Turn numbers restart at 1: a restored session without an init line.
 				b.start("restart")
 				s = b.cur
-				b.problem(s, n, false, "turn numbers restart at 1 without an init event: a new session")
+				s.problem(n, false, "turn numbers restart at 1 without an init event: a new session")
 			} else {
-				b.problem(s, n, true, "%s for turn %d after turn %d: out of order", name, turn, s.last)
+				s.problem(n, true, "%s for turn %d after turn %d: out of order", name, turn, s.last)
 				return
 			}
 		}
@@ -271,14 +273,14 @@ func (b *builder) event(name string, r *record, n int) {
 			t.Exception = true
 		} else {
 			if s.have[turn-1] {
-				b.problem(s, n, false, "turn_completed for turn %d again: the later one is used", turn)
+				s.problem(n, false, "turn_completed for turn %d again: the later one is used", turn)
 			}
 			s.have[turn-1] = true
 			if r.Score != nil {
 				t.Score = int(*r.Score)
 			} else {
 				s.have[turn-1] = false
-				b.problem(s, n, false, "turn_completed for turn %d has no score: the previous score is carried forward", turn)
+				s.problem(n, false, "turn_completed for turn %d has no score: the previous score is carried forward", turn)
 			}
 			if r.Action != nil {
 				t.Action = b.intern(*r.Action)
@@ -320,7 +322,7 @@ func (b *builder) event(name string, r *record, n int) {
 		s.content = true
 	case "objectives_updated":
 		if turn < 0 {
-			b.problem(s, n, true, "objectives_updated without a turn")
+			s.problem(n, true, "objectives_updated without a turn")
 			return
 		}
 		s.ep.ObjectiveUpdates = append(s.ep.ObjectiveUpdates, ObjectiveUpdate{Turn: turn, Objectives: r.Objectives})
@@ -344,7 +346,7 @@ func (b *builder) event(name string, r *record, n int) {
 		}
 		s.end = End{Reason: EndReason(reason), Turn: max(turn, 0)}
 		if reason != string(EndGameOver) && reason != string(EndMaxTurns) {
-			b.problem(s, n, false, "episode_completed with an unknown reason %q", reason)
+			s.problem(n, false, "episode_completed with an unknown reason %q", reason)
 		}
 		if turn > 0 && turn <= max(s.ran, s.last)+MaxGap {
 			s.ran = max(s.ran, turn)
@@ -381,7 +383,7 @@ func (b *builder) event(name string, r *record, n int) {
 			c.Old = int(*r.OldScore)
 		}
 		if r.NewScore == nil {
-			b.problem(s, n, true, "score_change without new_score")
+			s.problem(n, true, "score_change without new_score")
 			return
 		}
 		c.New = int(*r.NewScore)

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
@@ -232,8 +231,11 @@ func (d *Dataset) Summary() []string {
 	out := []string{fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %d LLM calls a turn.",
 		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, d.CallsPerTurn)}
 	if len(d.Passed) > 0 {
-		out = append(out, fmt.Sprintf("%d test or unknown director%s passed over (%s).", len(d.Passed),
-			map[bool]string{true: "y", false: "ies"}[len(d.Passed) == 1], strings.Join(d.Passed, ", ")))
+		dirs := "directories"
+		if len(d.Passed) == 1 {
+			dirs = "directory"
+		}
+		out = append(out, fmt.Sprintf("%d test or unknown %s passed over (%s).", len(d.Passed), dirs, strings.Join(d.Passed, ", ")))
 	}
 	lines, eps := 0, 0
 	for i := range d.Episodes {
@@ -258,22 +260,22 @@ func (d *Dataset) MetricsTitle() string {
 		len(d.Episodes), Resamples, BootstrapSeed)
 }
 
-// review describes the episodes a person should look at first: a summary,
-// then the groups (rescued, still terminated) with one indented line each.
-func (d *Dataset) review() (summary string, lines []string) {
+// ReviewGroup is one group of the review list.
+type ReviewGroup struct {
+	Title    string // "Rescued by score-or-objective 40/10"
+	Episodes []*Episode
+}
+
+// ReviewList is what a person should look at first: a summary, then the
+// baseline's false-termination candidates the after policy rescues and those
+// it still stops (no group when there is no candidate).
+func (d *Dataset) ReviewList() (summary string, groups []ReviewGroup) {
 	rescued, still := d.Review()
 	if len(rescued)+len(still) == 0 {
 		return "The baseline has no false-termination candidate: nothing to review.", nil
 	}
-	group := func(title string, eps []*Episode) {
-		lines = append(lines, fmt.Sprintf("%s (%d):", title, len(eps)))
-		for _, e := range eps {
-			lines = append(lines, "  "+d.Label(e)+": "+Evidence(e))
-		}
-	}
-	group("Rescued by "+d.After.String(), rescued)
-	group("Still terminated by "+d.After.String(), still)
-	return fmt.Sprintf("The baseline's %d false-termination candidates.", len(rescued)+len(still)), lines
+	return fmt.Sprintf("The baseline's %d false-termination candidates.", len(rescued)+len(still)), []ReviewGroup{
+		{"Rescued by " + d.After.String(), rescued}, {"Still terminated by " + d.After.String(), still}}
 }
 
 // Evidence says why the baseline's stop looks premature and what the after
@@ -306,29 +308,21 @@ func writeDatasetTable(w io.Writer, d *Dataset) {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight,
-			tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignLeft}}))
+	const l, r = tw.AlignLeft, tw.AlignRight
 	header, rows := d.EpisodeTable()
-	t.Header(header)
-	t.Bulk(rows)
-	t.Render()
+	textTable(w, header, rows, l, r, r, l, r, r, r, l, r, r, l)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, d.MetricsTitle())
-	t = tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight,
-			tw.AlignRight, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}}))
 	header, rows = d.MetricTable()
-	t.Header(header)
-	t.Bulk(rows)
-	t.Render()
+	textTable(w, header, rows, l, r, r, r, l, r, l)
 	fmt.Fprintln(w)
-	summary, lines := d.review()
+	summary, groups := d.ReviewList()
 	fmt.Fprintln(w, "Review first. "+summary)
-	for _, l := range lines {
-		fmt.Fprintln(w, l)
+	for _, g := range groups {
+		fmt.Fprintf(w, "%s (%d):\n", g.Title, len(g.Episodes))
+		for _, e := range g.Episodes {
+			fmt.Fprintf(w, "  %s: %s\n", d.Label(e), Evidence(e))
+		}
 	}
 }
 
@@ -343,13 +337,12 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset) {
 	markdownTable(w, header, rows)
 	fmt.Fprintln(w, "\n### Review first")
 	fmt.Fprintln(w)
-	summary, lines := d.review()
+	summary, groups := d.ReviewList()
 	fmt.Fprintf(w, "%s\n\n", summary)
-	for _, l := range lines {
-		if strings.HasPrefix(l, "  ") {
-			fmt.Fprintf(w, "  - %s\n", strings.TrimSpace(l))
-		} else {
-			fmt.Fprintf(w, "- %s\n", l)
+	for _, g := range groups {
+		fmt.Fprintf(w, "- %s (%d):\n", g.Title, len(g.Episodes))
+		for _, e := range g.Episodes {
+			fmt.Fprintf(w, "  - %s: %s\n", d.Label(e), Evidence(e))
 		}
 	}
 	fmt.Fprintln(w, "\n### Episodes")

@@ -219,21 +219,29 @@ func writeEpisodeTable(w io.Writer, e *Episode) {
 	if stops != "" {
 		fmt.Fprintf(w, "  stops %s\n", stops)
 	}
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignRight, tw.AlignLeft,
-			tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}}))
-	t.Header(resultHeader)
+	var rows [][]string
 	for i := range e.Outcomes {
-		t.Append(resultRow(i, &e.Outcomes[i], e.CallsPerTurn))
+		rows = append(rows, resultRow(i, &e.Outcomes[i], e.CallsPerTurn))
 	}
-	t.Render()
+	const l, r = tw.AlignLeft, tw.AlignRight
+	textTable(w, resultHeader, rows, r, l, r, r, r, r, r, r, r, l)
 	for _, l := range selfCheckLines(e) {
 		fmt.Fprintln(w, l)
 	}
 	for _, s := range e.Notes() {
 		fmt.Fprintf(w, "note: %s\n", s)
 	}
+}
+
+// textTable renders a bordered table, headers as given (not upper-cased),
+// cells never wrapped, each column aligned as align says.
+func textTable(w io.Writer, header []string, rows [][]string, align ...tw.Align) {
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}))
+	t.Header(header)
+	t.Bulk(rows)
+	t.Render()
 }
 
 // mdCell escapes what would break a markdown table cell.

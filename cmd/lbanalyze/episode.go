@@ -121,8 +121,12 @@ func problems(lg *replay.Log) []string {
 		rep := report.Episode{Ep: ep}
 		m = append(m, rep.Problems()...)
 		if ep.SkippedLines > 0 {
-			m = append(m, fmt.Sprintf("%s: %d line%s skipped in %s; the rest was analysed",
-				jsonl.DisplayName(ep.Source), ep.SkippedLines, map[bool]string{true: "", false: "s"}[ep.SkippedLines == 1], ep.Name()))
+			lines := "lines"
+			if ep.SkippedLines == 1 {
+				lines = "line"
+			}
+			m = append(m, fmt.Sprintf("%s: %d %s skipped in %s; the rest was analysed",
+				jsonl.DisplayName(ep.Source), ep.SkippedLines, lines, ep.Name()))
 		}
 	}
 	return m

@@ -69,11 +69,7 @@ func (e *env) writePlots(dir string, d *report.Dataset, jobs int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return failure("--plots: %v", err)
 	}
-	eps := make([]*replay.Episode, len(d.Episodes))
-	for i := range d.Episodes {
-		eps[i] = d.Episodes[i].Ep
-	}
-	names := charts.FileNames(eps, timelinePrefix, ".png")
+	names := charts.FileNames(episodesOf(d.Episodes), timelinePrefix, ".png")
 	work := []func() error{
 		func() error { return charts.Terminations(d).Save(filepath.Join(dir, terminationsFile)) },
 		func() error { return charts.TurnsSaved(d).Save(filepath.Join(dir, turnsSavedFile)) },
