@@ -44,11 +44,6 @@ func Px(n float64) vg.Length { return vg.Length(n * 72 / DPI) }
 // colour-vision deficiency. A policy has one colour, by name, in every chart
 // and in the HTML report; in print its lines differ by dash as well.
 var (
-	policyColors = map[policy.Name]color.NRGBA{
-		policy.Score:            {0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-		policy.ScoreOrObjective: {0x00, 0x72, 0xB2, 0xFF}, // blue
-		policy.Window:           {0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-	}
 	otherPolicyColor = color.NRGBA{0x55, 0x55, 0x55, 0xFF}
 	scoreColor       = color.NRGBA{0x00, 0x00, 0x00, 0xFF}
 	objectiveColor   = color.NRGBA{0x00, 0x9E, 0x73, 0xFF} // bluish green
@@ -60,8 +55,8 @@ var (
 
 // PolicyColor is the colour of a policy in every chart and in the HTML report.
 func PolicyColor(n policy.Name) color.NRGBA {
-	if c, ok := policyColors[n]; ok {
-		return c
+	if k, ok := policy.Lookup(n); ok {
+		return k.Color
 	}
 	return otherPolicyColor
 }

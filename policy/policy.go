@@ -9,6 +9,8 @@ package policy
 
 import (
 	"fmt"
+	"image/color"
+	"slices"
 	"strings"
 )
 
@@ -28,23 +30,70 @@ const (
 	Window Name = "window"
 )
 
-// Names lists every policy in a fixed order.
-var Names = []Name{Score, ScoreOrObjective, Window}
+// Kind is one policy of the registry: how to build its tracker, and what users
+// and ZorkGPT need to know of it.
+type Kind struct {
+	Name        Name
+	Description string      // one sentence, for --help and the README
+	Color       color.NRGBA // its colour in every chart and in the HTML report
+	New         func(Policy) Tracker
+	// ZorkGPT is how ZorkGPT runs this policy as it is: the value of
+	// enable_objective_based_progress; nil when it cannot without a code change.
+	ZorkGPT *bool
+	// Change is, for a policy ZorkGPT cannot run, the smallest change to its
+	// tracker that would run it, in one sentence.
+	Change string
+}
+
+var registry = map[Name]*Kind{}
+
+// register adds a policy; each policy's file registers itself.
+func register(k Kind) { registry[k.Name] = &k }
+
+func yes() *bool { t := true; return &t }
+func no() *bool  { f := false; return &f }
+
+func init() {
+	register(Kind{Name: Score, New: newScore, ZorkGPT: no(),
+		Description: "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer",
+		Color:       color.NRGBA{0xD5, 0x5E, 0x00, 0xFF}}) // vermillion (Okabe–Ito)
+	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ZorkGPT: yes(),
+		Description: "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1",
+		Color:       color.NRGBA{0x00, 0x72, 0xB2, 0xFF}}) // blue
+	register(Kind{Name: Window, New: newWindow,
+		Description: "the rule as ZorkGPT's documents describe it: stop when neither the score changed nor an objective was completed in the last max_turns_stuck turns",
+		Change:      "anchor an objective completion at its own turn (t − completed_turn == 0) instead of within one turn, so that it counts as a score change at c rather than c+1",
+		Color:       color.NRGBA{0xCC, 0x79, 0xA7, 0xFF}}) // reddish purple
+}
+
+// Names lists every registered policy, in alphabetical order.
+func Names() []Name {
+	names := make([]Name, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Lookup returns the registry's entry for a policy name.
+func Lookup(n Name) (*Kind, bool) {
+	k, ok := registry[n]
+	return k, ok
+}
 
 // ParseName returns the policy called s.
 func ParseName(s string) (Name, error) {
-	for _, n := range Names {
-		if string(n) == s {
-			return n, nil
-		}
+	if _, ok := registry[Name(s)]; ok {
+		return Name(s), nil
 	}
 	return "", fmt.Errorf("unknown policy %q (known: %s)", s, strings.Join(nameStrings(), ", "))
 }
 
 func nameStrings() []string {
-	s := make([]string, len(Names))
-	for i, n := range Names {
-		s[i] = string(n)
+	var s []string
+	for _, n := range Names() {
+		s = append(s, string(n))
 	}
 	return s
 }
@@ -74,10 +123,22 @@ type Policy struct {
 	Params
 }
 
-// String gives the short form used in tables: "score-or-objective 40/10".
+// String gives the short form used in tables, "score-or-objective 40/10", and
+// every further parameter that differs from its default: "score 40/10/30" for a
+// warning threshold of 30, as --policy writes it.
 func (p Policy) String() string {
-	return fmt.Sprintf("%s %d/%d", p.Name, p.MaxTurnsStuck, p.CheckInterval)
+	s := fmt.Sprintf("%s %d/%d", p.Name, p.MaxTurnsStuck, p.CheckInterval)
+	if p.WarningThreshold != DefaultWarningThreshold {
+		s += fmt.Sprintf("/%d", p.WarningThreshold)
+	}
+	return s
 }
+
+// NewTracker returns a fresh tracker for one episode.
+func (p Policy) NewTracker() Tracker { return registry[p.Name].New(p) }
+
+// Kind is the registry's entry for the policy.
+func (p Policy) Kind() *Kind { return registry[p.Name] }
 
 // Usable reports a setting that cannot be replayed at all.
 func (p Params) Usable() error {

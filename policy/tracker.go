@@ -12,6 +12,9 @@ const (
 	// ObjectiveProgress: a recent objective completion reset the timer
 	// (event objective_progress_reset).
 	ObjectiveProgress
+	// RoomProgress: the turn ended in a room not visited before (variants only;
+	// ZorkGPT logs no such event).
+	RoomProgress
 )
 
 func (r Reset) String() string {
@@ -20,8 +23,20 @@ func (r Reset) String() string {
 		return "score_change"
 	case ObjectiveProgress:
 		return "objective_progress_reset"
+	case RoomProgress:
+		return "new_room"
 	}
 	return ""
+}
+
+// Observation is what a tracker sees of one turn: its end-of-turn score (the
+// previous score when the turn has no turn_completed, §5.5 item 10), the
+// objective_completed events logged with its turn number, and the room it
+// ended in (a key: the room id where the log has one; 0 when unknown).
+type Observation struct {
+	Score      int
+	Objectives int
+	Room       int
 }
 
 // Step is what the loop break did on one turn.
@@ -35,36 +50,65 @@ type Step struct {
 	Terminate  bool // the stuck check stops the episode at Turn
 }
 
-// Tracker is the loop-break state of one episode under one policy: ZorkGPT's
-// _track_score_for_progress_detection, _get_turns_since_score_change and the
-// stuck check of _run_game_loop, as of the policy's version.
-type Tracker struct {
-	p           Policy
+// Tracker is the loop-break state of one episode under one policy. Call Step
+// for every turn 1, 2, … N in order, turn numbers that ended in
+// turn_exception included.
+type Tracker interface {
+	Step(t int, o Observation) Step
+}
+
+// check is the stuck check of _run_game_loop (§5.5 item 9): it runs only when
+// t % interval == 0, after the tracking of the same turn, so a reset on a
+// check turn prevents termination there.
+func (p Params) check(s *Step) {
+	s.TurnsStuck = s.Turn - s.Anchor
+	s.Checked = s.Turn%p.CheckInterval == 0
+	s.Terminate = s.Checked && s.TurnsStuck >= p.MaxTurnsStuck
+}
+
+// shipped is ZorkGPT's _track_score_for_progress_detection,
+// _get_turns_since_score_change and the stuck check of _run_game_loop: the
+// score policy (09a7cc2) when objectives is false, score-or-objective
+// (36546b7/HEAD) when true.
+type shipped struct {
+	p           Params
+	objectives  bool // enable_objective_based_progress
 	initialised bool
 	tracked     int // _last_tracked_score
-	lastChange  int // _last_score_change_turn (for Window: the last score change only)
+	lastChange  int // _last_score_change_turn
 	lastObj     int // the latest completed_turn so far; 0 = none yet
 }
 
-// NewTracker returns a fresh tracker. ZorkGPT keeps this state on the
-// orchestrator, which main.py builds anew for every episode (§5.5 item 2).
-func (p Policy) NewTracker() *Tracker { return &Tracker{p: p} }
+// ZorkGPT keeps this state on the orchestrator, which main.py builds anew for
+// every episode (§5.5 item 2): a fresh tracker per episode.
+func newScore(p Policy) Tracker            { return &shipped{p: p.Params} }
+func newScoreOrObjective(p Policy) Tracker { return &shipped{p: p.Params, objectives: true} }
 
-// Step runs turn t, whose end-of-turn score is score (the previous score when
-// the turn has no turn_completed, §5.5 item 10); objective says an
-// objective_completed was logged with turn t. Call it for every turn 1, 2, … N
-// in order: turn numbers that ended in turn_exception included.
-func (tr *Tracker) Step(t, score int, objective bool) Step {
-	p := tr.p
+func (tr *shipped) Step(t int, o Observation) Step {
 	// §5.5 item 13: the countdown warning is built at the start of turn t from
 	// the same timer, before this turn's tracking runs.
-	s := Step{Turn: t, Warned: tr.timer(t) >= p.WarningThreshold}
-
-	if objective && p.Name != Score {
+	s := Step{Turn: t, Warned: tr.timer(t) >= tr.p.WarningThreshold}
+	if o.Objectives > 0 && tr.objectives {
 		// §5.9 item 8: only completions up to the current turn count; several in
 		// one turn count once (the code takes max(completed_turn)).
 		tr.lastObj = t
 	}
+	first := !tr.initialised
+	s.Reset = tr.track(t, o.Score)
+	if !first && s.Reset == NoReset && tr.objectives && tr.lastObj > 0 && t-tr.lastObj <= 1 && t-tr.lastChange > 0 {
+		// §5.5 item 6: "recent_objective_completion <= 1" holds at c and at c+1,
+		// so a completion at c resets twice and acts like a change at c+1. The
+		// turns_stuck > 0 guard is always true here (item 5) but kept as shipped.
+		tr.lastChange = t
+		s.Reset = ObjectiveProgress
+	}
+	s.Anchor = tr.lastChange
+	tr.p.check(&s)
+	return s
+}
+
+// track is the score branch, which every policy that tracks the score shares.
+func (tr *shipped) track(t, score int) Reset {
 	switch {
 	case !tr.initialised:
 		// §5.5 item 1 / §5.9 item 1: the first call, at the end of turn 1, only
@@ -77,38 +121,15 @@ func (tr *Tracker) Step(t, score int, objective bool) Step {
 		// §5.5 item 3: any change counts, up or down, death penalties included.
 		tr.tracked = score
 		tr.lastChange = t
-		s.Reset = ScoreChange
-	case p.Name == ScoreOrObjective && tr.lastObj > 0 && t-tr.lastObj <= 1 && t-tr.lastChange > 0:
-		// §5.5 item 6: "recent_objective_completion <= 1" holds at c and at c+1,
-		// so a completion at c resets twice and acts like a change at c+1. The
-		// turns_stuck > 0 guard is always true here (item 5) but kept as shipped.
-		tr.lastChange = t
-		s.Reset = ObjectiveProgress
-	case p.Name == Window && objective:
-		s.Reset = ObjectiveProgress
+		return ScoreChange
 	}
-	s.Anchor = tr.anchor()
-	s.TurnsStuck = t - s.Anchor
-	// §5.5 item 9: checked only when t % interval == 0, after the tracking of
-	// the same turn, so a reset on a check turn prevents termination there.
-	s.Checked = t%p.CheckInterval == 0
-	s.Terminate = s.Checked && s.TurnsStuck >= p.MaxTurnsStuck
-	return s
-}
-
-// anchor is the turn the timer counts from.
-func (tr *Tracker) anchor() int {
-	if tr.p.Name == Window && tr.lastObj > tr.lastChange {
-		// The documented rule: an objective anchors at its own turn c, not c+1.
-		return tr.lastObj
-	}
-	return tr.lastChange
+	return NoReset
 }
 
 // timer is _get_turns_since_score_change() as seen at the start of turn t.
-func (tr *Tracker) timer(t int) int {
+func (tr *shipped) timer(t int) int {
 	if !tr.initialised {
 		return t // before the first tracker call it returns turn_count
 	}
-	return t - tr.anchor()
+	return t - tr.lastChange
 }

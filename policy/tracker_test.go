@@ -31,7 +31,7 @@ func replay(p Policy, sc scenario) result {
 		if v, ok := sc.changes[t]; ok {
 			score = v
 		}
-		s := tr.Step(t, score, slices.Contains(sc.objectives, t))
+		s := tr.Step(t, Observation{Score: score, Objectives: count(sc.objectives, t)})
 		if s.Reset != NoReset {
 			r.resets = append(r.resets, fmt.Sprintf("%s@%d", s.Reset, t))
 		}
@@ -273,7 +273,7 @@ func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // §5.5.13
 	tr := v2.NewTracker()
 	first := 0
 	for turn := 1; turn <= 40; turn++ {
-		if s := tr.Step(turn, 0, false); s.Warned && first == 0 {
+		if s := tr.Step(turn, Observation{}); s.Warned && first == 0 {
 			first = turn
 		}
 	}
@@ -283,7 +283,7 @@ func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // §5.5.13
 	// Before the first tracker call the timer is turn_count itself, so a
 	// threshold of 1 already warns at turn 1.
 	tr = Policy{Name: Score, Params: Params{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 1}}.NewTracker()
-	if s := tr.Step(1, 0, false); !s.Warned {
+	if s := tr.Step(1, Observation{}); !s.Warned {
 		t.Error("threshold 1: no warning at turn 1")
 	}
 	// An objective at 35 (v2) re-anchors at 35 and 36: the warning shown at the
@@ -291,7 +291,7 @@ func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // §5.5.13
 	tr = v2.NewTracker()
 	var warned []int
 	for turn := 1; turn <= 60; turn++ {
-		if s := tr.Step(turn, 0, turn == 35); s.Warned {
+		if s := tr.Step(turn, Observation{Objectives: count([]int{35}, turn)}); s.Warned {
 			warned = append(warned, turn)
 		}
 	}
@@ -314,4 +314,15 @@ func TestRefusals(t *testing.T) {
 			t.Errorf("%+v: %d refusals %q, want %d", c.p, len(got), got, c.want)
 		}
 	}
+}
+
+// count is how many of turns equal t: the objectives completed at turn t.
+func count(turns []int, t int) int {
+	n := 0
+	for _, c := range turns {
+		if c == t {
+			n++
+		}
+	}
+	return n
 }

@@ -84,7 +84,7 @@ func BenchmarkDecode(b *testing.B) {
 // BenchmarkRun is the replay's cost per turn, for each policy.
 func BenchmarkRun(b *testing.B) {
 	ep := one(b, largeLog(b))
-	for _, name := range policy.Names {
+	for _, name := range policy.Names() {
 		b.Run("policy="+string(name), func(b *testing.B) {
 			p := policy.Policy{Name: name, Params: policy.DefaultParams()}
 			p.MaxTurnsStuck = 1000 // never stop: replay every turn

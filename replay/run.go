@@ -61,7 +61,7 @@ func Trace(ep *Episode, p policy.Policy, visit func(s policy.Step)) {
 	tr := p.NewTracker()
 	for i := range ep.Turns {
 		tu := &ep.Turns[i]
-		s := tr.Step(i+1, tu.Score, tu.Objectives > 0)
+		s := tr.Step(i+1, policy.Observation{Score: tu.Score, Objectives: tu.Objectives, Room: tu.RoomID})
 		visit(s)
 		if s.Terminate {
 			return

@@ -718,7 +718,7 @@ func (s *sim) loopBreak(p *policy.Policy) []int {
 	anchor := 0
 	for i := range s.turns {
 		d := &s.turns[i]
-		st := tr.Step(i+1, d.Score, len(d.Completed) > 0 && d.Exception == "")
+		st := tr.Step(i+1, policy.Observation{Score: d.Score, Objectives: objectives(len(d.Completed) > 0 && d.Exception == "")})
 		if st.Warned {
 			warn[i] = p.MaxTurnsStuck - (i + 1 - anchor)
 		}

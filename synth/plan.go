@@ -124,7 +124,7 @@ type writer struct {
 	room      Room
 	score     int
 	history   []int // location ids at critic time, ZorkGPT's deque(maxlen=20)
-	tracker   *policy.Tracker
+	tracker   policy.Tracker
 	anchor    int // the tracker's last_change before this turn
 	tracked   int // the tracker's last tracked score
 	completed int
@@ -361,7 +361,7 @@ func (w *writer) penalty(t int, conf float64) float64 {
 // loopBreak runs the recording's tracker for turn t and writes its events;
 // it reports a stop.
 func (w *writer) loopBreak(t int, objective bool) bool {
-	s := w.tracker.Step(t, w.score, objective)
+	s := w.tracker.Step(t, policy.Observation{Score: w.score, Objectives: objectives(objective)})
 	switch s.Reset {
 	case policy.ScoreChange:
 		kv := []KV{{"turn", t}, {"old_score", w.tracked}, {"new_score", w.score}}
@@ -470,4 +470,12 @@ func objectiveReasoning(objs []string) string {
 	}
 	return fmt.Sprintf("Based on the recent turns and the current map, the most promising next step is to %s. The other objectives follow from unexplored exits and items seen but not yet taken.",
 		strings.ToLower(strings.TrimSuffix(objs[0], ".")))
+}
+
+// objectives is a tracker's count of completions for a turn that has one or none.
+func objectives(completed bool) int {
+	if completed {
+		return 1
+	}
+	return 0
 }

@@ -1,0 +1,43 @@
+package policy
+
+import "testing"
+
+func TestStringShowsEveryNonDefaultParameter(t *testing.T) {
+	for _, c := range []struct {
+		p    Policy
+		want string
+	}{
+		{Policy{Score, DefaultParams()}, "score 40/10"},
+		{Policy{Score, Params{40, 10, 30}}, "score 40/10/30"},
+		{Policy{ScoreOrObjective, Params{60, 5, 20}}, "score-or-objective 60/5"},
+	} {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("%+v: String() = %q, want %q", c.p, got, c.want)
+		}
+	}
+	if a, b := (Policy{Score, Params{40, 10, 20}}), (Policy{Score, Params{40, 10, 30}}); a.String() == b.String() {
+		t.Errorf("%+v and %+v print the same", a, b)
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	names := Names()
+	if len(names) < 3 || names[0] != Score || names[1] != ScoreOrObjective || names[2] != Window {
+		t.Fatalf("Names() = %v, want score, score-or-objective, window first", names)
+	}
+	for _, n := range names {
+		k, ok := Lookup(n)
+		if !ok || k.New == nil || k.Description == "" || k.Color.A == 0 {
+			t.Errorf("%s: incomplete registry entry %+v", n, k)
+		}
+		if (k.ZorkGPT == nil) == (k.Change == "") {
+			t.Errorf("%s: a policy ZorkGPT cannot run says what change would run it, and only then", n)
+		}
+		if _, err := ParseName(string(n)); err != nil {
+			t.Errorf("ParseName(%q): %v", n, err)
+		}
+	}
+	if _, err := ParseName("nope"); err == nil {
+		t.Error(`ParseName("nope") succeeded`)
+	}
+}
