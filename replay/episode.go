@@ -3,7 +3,11 @@
 // policies over them turn by turn.
 package replay
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/lbanalyze/lbanalyze/jsonl"
+)
 
 // Episode is one episode segment of a log: a compact record per turn plus the
 // events that matter for the loop break. Turns[t-1] is turn t.
@@ -143,4 +147,22 @@ func (p Problem) String() string {
 		return fmt.Sprintf("%d: %s", p.Line, p.Msg)
 	}
 	return p.Msg
+}
+
+// ProblemMessages are the episode's problems as "file:line: message", the
+// first few word for word and the rest counted.
+func (e *Episode) ProblemMessages() []string {
+	var w []string
+	name := jsonl.DisplayName(e.Source)
+	for _, p := range e.Problems {
+		if p.Line > 0 {
+			w = append(w, fmt.Sprintf("%s:%d: %s", name, p.Line, p.Msg))
+		} else {
+			w = append(w, fmt.Sprintf("%s: %s", name, p.Msg))
+		}
+	}
+	if more := e.ProblemCount - len(e.Problems); more > 0 {
+		w = append(w, fmt.Sprintf("%s: … and %d more problems", name, more))
+	}
+	return w
 }

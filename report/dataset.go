@@ -13,6 +13,7 @@ import (
 
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -33,10 +34,7 @@ type Dataset struct {
 }
 
 // Skip is an input that could not be analysed, and why.
-type Skip struct {
-	Source string `json:"source"`
-	Reason string `json:"reason"`
-}
+type Skip = corpus.Skip
 
 // NewDataset sorts the episodes and computes the metrics.
 func NewDataset(baseline, after policy.Policy, callsPerTurn int, eps []Episode, skipped []Skip, passed []string) *Dataset {
@@ -50,7 +48,7 @@ func NewDataset(baseline, after policy.Policy, callsPerTurn int, eps []Episode, 
 		names[eps[i].Ep.Name()]++
 	}
 	return &Dataset{Baseline: baseline, After: after, CallsPerTurn: callsPerTurn, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, callsPerTurn), names: names}
+		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, callsPerTurn), names: names}
 }
 
 // Review lists the baseline's false-termination candidates: those the after

@@ -6,7 +6,6 @@ package report
 import (
 	"fmt"
 
-	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -34,22 +33,7 @@ func Analyse(ep *replay.Episode, policies []policy.Policy, recording policy.Para
 
 // Problems are the episode's problems as "file:line: message", the first few
 // word for word and the rest counted.
-func (e *Episode) Problems() []string {
-	ep := e.Ep
-	var w []string
-	name := jsonl.DisplayName(ep.Source)
-	for _, p := range ep.Problems {
-		if p.Line > 0 {
-			w = append(w, fmt.Sprintf("%s:%d: %s", name, p.Line, p.Msg))
-		} else {
-			w = append(w, fmt.Sprintf("%s: %s", name, p.Msg))
-		}
-	}
-	if more := ep.ProblemCount - len(ep.Problems); more > 0 {
-		w = append(w, fmt.Sprintf("%s: … and %d more problems", name, more))
-	}
-	return w
-}
+func (e *Episode) Problems() []string { return e.Ep.ProblemMessages() }
 
 // Notes say what limits the replay of this log.
 func (e *Episode) Notes() []string {

@@ -59,12 +59,14 @@ const (
 // sides holds per-episode values under the baseline (0) and the after (1) policy.
 type sides [2][]float64
 
-// metricDef says how a metric is computed over a set of episodes:
-// scale·Σnum/Σden, scale·Σnum/n (perEpisode) or scale·Σnum.
+// metricDef says how a metric is computed over a set of episodes, each with
+// the outcome of one policy: scale·Σnum/Σden, scale·Σnum/n (perEpisode) or
+// scale·Σnum. A metric is defined once, over (episode, outcome), whichever
+// policies a command compares.
 type metricDef struct {
 	name, label string
 	unit        unit
-	num, den    func(e *Episode, side int) float64
+	num, den    func(ep *replay.Episode, o *replay.Outcome) float64
 	perEpisode  bool    // divide by n
 	scale       float64 // multiplies the value (100 for %, calls per turn)
 	expect      Expectation
@@ -79,57 +81,57 @@ func b2f(b bool) float64 {
 
 // metricDefs are the metrics of §6.3 with their definitions.
 func metricDefs(callsPerTurn int) []metricDef {
-	out := func(e *Episode, s int) *replay.Outcome { return &e.Outcomes[s] }
 	return []metricDef{
 		{name: "episodes_terminated", label: "episodes terminated", unit: count, scale: 1,
-			num: func(e *Episode, s int) float64 { return b2f(out(e, s).Terminated()) }},
+			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
 		{name: "false_termination_candidates", label: "false-termination candidates", unit: count, scale: 1,
-			num: func(e *Episode, s int) float64 { return b2f(out(e, s).FalseTerminationCandidate()) }},
+			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) }},
 		{name: "false_termination_rate", label: "false-termination rate", unit: percent, perEpisode: true, scale: 100,
-			num:    func(e *Episode, s int) float64 { return b2f(out(e, s).FalseTerminationCandidate()) },
+			num:    func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) },
 			expect: Expectation{Text: "-30% to -50%", Lo: -50, Hi: -30, Kind: expectRange}},
 		{name: "avg_turns_per_episode", label: "average turns per episode", unit: mean, perEpisode: true, scale: 1,
-			num:    func(e *Episode, s int) float64 { return float64(out(e, s).Length) },
+			num:    func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(o.Length) },
 			expect: Expectation{Text: "+10% to +20%", Lo: 10, Hi: 20, Kind: expectRange}},
 		{name: "avg_turns_stuck_at_termination", label: "average turns stuck at termination", unit: mean, scale: 1,
-			num: func(e *Episode, s int) float64 {
-				if o := out(e, s); o.Terminated() {
+			num: func(ep *replay.Episode, o *replay.Outcome) float64 {
+				if o.Terminated() {
 					return float64(o.TurnsStuck)
 				}
 				return 0
 			},
-			den: func(e *Episode, s int) float64 { return b2f(out(e, s).Terminated()) }},
+			den: func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
 		{name: "objective_completions_in_terminated", label: "objective completions in terminated episodes", unit: count, scale: 1,
-			num: func(e *Episode, s int) float64 {
-				return b2f(out(e, s).Terminated()) * float64(len(e.Ep.Objectives))
+			num: func(ep *replay.Episode, o *replay.Outcome) float64 {
+				return b2f(o.Terminated()) * float64(len(ep.Objectives))
 			}},
 		{name: "episodes_with_objective_completions", label: "episodes with objective completions", unit: count, scale: 1,
-			num: func(e *Episode, s int) float64 {
-				length := out(e, s).Length
-				return b2f(slices.ContainsFunc(e.Ep.Objectives, func(c replay.Completion) bool { return c.Turn <= length }))
+			num: func(ep *replay.Episode, o *replay.Outcome) float64 {
+				length := o.Length
+				return b2f(slices.ContainsFunc(ep.Objectives, func(c replay.Completion) bool { return c.Turn <= length }))
 			},
 			expect: Expectation{Text: "no change", Kind: expectSame}},
 		{name: "truly_stuck_terminations", label: "truly stuck terminations", unit: count, scale: 1,
-			num:    func(e *Episode, s int) float64 { return b2f(out(e, s).TrulyStuck()) },
+			num:    func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.TrulyStuck()) },
 			expect: Expectation{Text: "no change", Kind: expectSame}},
 		{name: "turns_saved", label: "turns saved", unit: count, scale: 1,
-			num: func(e *Episode, s int) float64 { return float64(out(e, s).TurnsSaved) }},
+			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
 		{name: "turns_saved_pct", label: "turns saved, share of logged turns", unit: percent, scale: 100,
-			num: func(e *Episode, s int) float64 { return float64(out(e, s).TurnsSaved) },
-			den: func(e *Episode, s int) float64 { return float64(e.Ep.N()) }},
+			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) },
+			den: func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(ep.N()) }},
 		{name: "llm_calls_saved", label: "LLM calls saved", unit: count, scale: float64(callsPerTurn),
-			num: func(e *Episode, s int) float64 { return float64(out(e, s).TurnsSaved) }},
+			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
 		{name: "score_forgone", label: "score forgone", unit: count, scale: 1,
-			num: func(e *Episode, s int) float64 { return float64(out(e, s).ScoreForgone) }},
+			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
 		{name: "censored", label: "censored outcomes", unit: count, scale: 1,
-			num: func(e *Episode, s int) float64 { return b2f(out(e, s).Censored) }},
+			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.Censored) }},
 	}
 }
 
-// Metrics computes every metric over the episodes, whose Outcomes[0] is the
-// baseline and Outcomes[1] the after policy, with paired bootstrap intervals
-// (the same resampled episodes for both policies).
-func Metrics(eps []Episode, callsPerTurn int) []Metric {
+// Metrics computes every metric over the episodes, comparing the policy of
+// column base (Outcomes[base]) with that of column after, with paired
+// bootstrap intervals (the same resampled episodes for both policies).
+func Metrics(eps []Episode, base, after, callsPerTurn int) []Metric {
+	cols := [2]int{base, after}
 	defs := metricDefs(callsPerTurn)
 	n := len(eps)
 	// Per-episode numerators and denominators, per metric and side.
@@ -140,10 +142,11 @@ func Metrics(eps []Episode, callsPerTurn int) []Metric {
 			v[k].num[s] = make([]float64, n)
 			v[k].den[s] = make([]float64, n)
 			for i := range eps {
-				v[k].num[s][i] = d.num(&eps[i], s)
+				ep, o := eps[i].Ep, &eps[i].Outcomes[cols[s]]
+				v[k].num[s][i] = d.num(ep, o)
 				v[k].den[s][i] = 1
 				if d.den != nil {
-					v[k].den[s][i] = d.den(&eps[i], s)
+					v[k].den[s][i] = d.den(ep, o)
 				}
 			}
 		}

@@ -2,12 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,7 +12,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 	"golang.org/x/term"
 
-	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/corpus"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -62,16 +59,12 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 			if err != nil {
 				return err
 			}
-			files, passed, skipped := discover(args)
-			for _, s := range skipped {
-				fmt.Fprintf(e.stderr, "lbanalyze: %s: %s\n", s.Source, s.Reason)
-			}
-			eps, more := e.analyse(files, []policy.Policy{baseline, after}, recording, f.callsPerTurn, f.jobs)
-			skipped = append(skipped, more...)
-			if len(eps) == 0 {
+			c := e.readCorpus(args, f.jobs, false)
+			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			d := report.NewDataset(baseline, after, f.callsPerTurn, eps, skipped, passed)
+			eps := analyse(c.Episodes, []policy.Policy{baseline, after}, recording, f.callsPerTurn)
+			d := report.NewDataset(baseline, after, f.callsPerTurn, eps, c.Skipped, c.Passed)
 			if err := report.WriteDataset(e.stdout, f.format, d); err != nil {
 				return failure("%v", err)
 			}
@@ -151,136 +144,30 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 	return
 }
 
-// passedOver says whether a directory is not production data: ZorkGPT's test
-// runs, the migration's unknown bucket, failed initialisations (log-format.md
-// §7 item 13).
-func passedOver(name string) bool {
-	return strings.HasPrefix(name, "test_") || strings.HasPrefix(name, "test-") || name == "unknown" || strings.HasSuffix(name, "_error")
-}
-
-func isLog(name string) bool {
-	return name == "episode_log.jsonl" || strings.HasSuffix(name, ".jsonl") ||
-		strings.HasSuffix(name, ".jsonl.gz") || strings.HasSuffix(name, ".jsonl.zst")
-}
-
-// discover finds the logs under the arguments, in lexical order. A file named
-// on the command line is read whatever its name; a file reached twice (the
-// same directory given twice, say) is read once.
-func discover(args []string) (files, passed []string, skipped []report.Skip) {
-	seen := map[string]bool{}
-	add := func(path string) bool {
-		key := filepath.Clean(path)
-		if abs, err := filepath.Abs(path); err == nil {
-			key = abs
-		}
-		if seen[key] {
-			return false
-		}
-		seen[key] = true
-		files = append(files, path)
-		return true
+// readCorpus reads the logs found under paths (or, explicit, the files
+// named), each once, jobs at a time, and tells on stderr what could not be used.
+func (e *env) readCorpus(paths []string, jobs int, explicit bool) *corpus.Corpus {
+	discover := corpus.Discover
+	if explicit {
+		discover = corpus.Files
 	}
-	for _, arg := range args {
-		if arg == jsonl.StdinName {
-			files = append(files, arg)
-			continue
-		}
-		info, err := os.Stat(arg)
-		if err != nil {
-			skipped = append(skipped, report.Skip{Source: arg, Reason: err.Error()})
-			continue
-		}
-		if !info.IsDir() {
-			add(arg)
-			continue
-		}
-		// WalkDir does not follow a root that is a symbolic link (game_files ->
-		// /data/…, say); with a trailing separator the root is the directory.
-		root := arg
-		if l, err := os.Lstat(arg); err == nil && l.Mode()&fs.ModeSymlink != 0 {
-			root = arg + string(filepath.Separator)
-		}
-		found := 0
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			switch {
-			case err != nil:
-				skipped = append(skipped, report.Skip{Source: path, Reason: err.Error()})
-				return nil
-			case d.IsDir() && path != root && passedOver(d.Name()):
-				passed = append(passed, path)
-				return filepath.SkipDir
-			case !d.IsDir() && isLog(d.Name()):
-				add(path)
-				found++
-			}
-			return nil
-		})
-		if err == nil && found == 0 {
-			skipped = append(skipped, report.Skip{Source: arg, Reason: "no episode logs found"})
-		}
-	}
-	return files, passed, skipped
-}
-
-// analyse reads the files concurrently (at most jobs at once) and replays the
-// policies over every episode. The result does not depend on the order the
-// reads finish in.
-func (e *env) analyse(files []string, policies []policy.Policy, recording policy.Params, callsPerTurn, jobs int) ([]report.Episode, []report.Skip) {
-	results := make([]fileResult, len(files))
+	files, c := discover(paths)
 	bar, wait := e.progress(len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(jobs, len(files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = e.analyseFile(files[i], policies, recording, callsPerTurn)
-				bar()
-			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar})
 	wait()
-	var eps []report.Episode
-	var skipped []report.Skip
-	for _, r := range results { // in discovery order, whatever order the reads ended in
-		for _, s := range r.skipped {
-			fmt.Fprintf(e.stderr, "lbanalyze: %s: %s\n", s.Source, s.Reason)
-		}
-		for _, m := range r.problems {
-			fmt.Fprintf(e.stderr, "lbanalyze: %s\n", m)
-		}
-		eps = append(eps, r.eps...)
-		skipped = append(skipped, r.skipped...)
+	for _, m := range c.Messages {
+		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", m)
 	}
-	return eps, skipped
+	return c
 }
 
-// fileResult is what one file gives: its episodes, what was left out, and
-// the messages about its lines.
-type fileResult struct {
-	eps      []report.Episode
-	skipped  []report.Skip
-	problems []string
-}
-
-func (e *env) analyseFile(path string, policies []policy.Policy, recording policy.Params, callsPerTurn int) (r fileResult) {
-	lg, err := replay.ReadFile(path, e.stdin, replay.Options{})
-	if err != nil {
-		r.skipped = append(r.skipped, report.Skip{Source: jsonl.DisplayName(path), Reason: openReason(err)})
-		return r
+// analyse replays the policies over every episode.
+func analyse(eps []*replay.Episode, policies []policy.Policy, recording policy.Params, callsPerTurn int) []report.Episode {
+	out := make([]report.Episode, len(eps))
+	for i, ep := range eps {
+		out[i] = report.Analyse(ep, policies, recording, callsPerTurn)
 	}
-	r.skipped = rejections(path, lg)
-	r.problems = problems(lg)
-	for _, ep := range lg.Episodes {
-		r.eps = append(r.eps, report.Analyse(ep, policies, recording, callsPerTurn))
-	}
-	return r
+	return out
 }
 
 // progress shows a bar on stderr when it is a terminal and the run lasts more

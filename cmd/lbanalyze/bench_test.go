@@ -2,28 +2,22 @@ package main
 
 import (
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/lbanalyze/lbanalyze/corpus"
 )
 
 // benchBatch runs `lbanalyze batch --format json DIR` b.N times and reports
 // the bytes of log read per second.
 func benchBatch(b *testing.B, dir string) {
 	var size int64 // of the logs batch reads, by its own rules
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-		case d.IsDir() && path != dir && passedOver(d.Name()):
-			return filepath.SkipDir
-		case !d.IsDir() && isLog(d.Name()):
-			if info, err := d.Info(); err == nil {
-				size += info.Size()
-			}
+	files, _ := corpus.Discover([]string{dir})
+	for _, f := range files {
+		if info, err := os.Stat(f); err == nil {
+			size += info.Size()
 		}
-		return nil
-	})
+	}
 	if size == 0 {
 		b.Skipf("no logs under %s", dir)
 	}

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
+	"runtime"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lbanalyze/lbanalyze/jsonl"
-	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
 )
 
@@ -44,15 +40,11 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 					return err
 				}
 			}
-			var eps []report.Episode
-			for _, path := range args {
-				for _, ep := range e.readLog(path) {
-					eps = append(eps, report.Analyse(ep, s.policies, s.recording, f.callsPerTurn))
-				}
-			}
-			if len(eps) == 0 {
+			c := e.readCorpus(args, runtime.GOMAXPROCS(0), true)
+			if len(c.Episodes) == 0 {
 				return failure("no episode could be read")
 			}
+			eps := analyse(c.Episodes, s.policies, s.recording, f.callsPerTurn)
 			if err := report.WriteEpisodes(e.stdout, f.format, eps); err != nil {
 				return failure("%v", err)
 			}
@@ -67,67 +59,3 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 	return cmd
 }
 
-// readLog reads one log and reports on stderr what could not be used.
-func (e *env) readLog(path string) []*replay.Episode {
-	lg, err := replay.ReadFile(path, e.stdin, replay.Options{})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "lbanalyze: %s: %s\n", jsonl.DisplayName(path), openReason(err))
-		return nil
-	}
-	for _, s := range rejections(path, lg) {
-		fmt.Fprintf(e.stderr, "lbanalyze: %s: %s\n", s.Source, s.Reason)
-	}
-	for _, m := range problems(lg) {
-		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", m)
-	}
-	return lg.Episodes
-}
-
-// openReason says why a file could not be read, without repeating its path.
-func openReason(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Op + ": " + pe.Err.Error()
-	}
-	return err.Error()
-}
-
-// rejections are the parts of a log that cannot be analysed: a read error that
-// ended it early, segments that cannot be replayed.
-func rejections(path string, lg *replay.Log) []report.Skip {
-	name := jsonl.DisplayName(path)
-	var s []report.Skip
-	for _, p := range lg.Problems {
-		s = append(s, report.Skip{Source: fmt.Sprintf("%s:%d", name, p.Line), Reason: p.Msg})
-	}
-	for _, r := range lg.Rejected {
-		src := name
-		if len(lg.Rejected)+len(lg.Episodes) > 1 {
-			src = fmt.Sprintf("%s (segment %d)", name, r.Segment)
-			if r.ID != "" {
-				src = fmt.Sprintf("%s (segment %d, %s)", name, r.Segment, r.ID)
-			}
-		}
-		s = append(s, report.Skip{Source: src, Reason: r.Reason})
-	}
-	return s
-}
-
-// problems are the messages about the lines of a log's episodes: the first
-// few word for word with file and line, then how many lines were skipped.
-func problems(lg *replay.Log) []string {
-	var m []string
-	for _, ep := range lg.Episodes {
-		rep := report.Episode{Ep: ep}
-		m = append(m, rep.Problems()...)
-		if ep.SkippedLines > 0 {
-			lines := "lines"
-			if ep.SkippedLines == 1 {
-				lines = "line"
-			}
-			m = append(m, fmt.Sprintf("%s: %d %s skipped in %s; the rest was analysed",
-				jsonl.DisplayName(ep.Source), ep.SkippedLines, lines, ep.Name()))
-		}
-	}
-	return m
-}

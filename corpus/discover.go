@@ -1,0 +1,156 @@
+package corpus
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lbanalyze/lbanalyze/jsonl"
+)
+
+// passedOver says whether a directory is not production data: ZorkGPT's test
+// runs, the migration's unknown bucket, failed initialisations (log-format.md
+// §7 item 13).
+func passedOver(name string) bool {
+	return strings.HasPrefix(name, "test_") || strings.HasPrefix(name, "test-") || name == "unknown" || strings.HasSuffix(name, "_error")
+}
+
+// IsLog says whether a file found in a directory is read as an episode log.
+func IsLog(name string) bool {
+	return name == "episode_log.jsonl" || strings.HasSuffix(name, ".jsonl") ||
+		strings.HasSuffix(name, ".jsonl.gz") || strings.HasSuffix(name, ".jsonl.zst")
+}
+
+// discovery is the state of one Discover: what was found, and the identities
+// of the files already taken.
+type discovery struct {
+	files []string
+	seen  map[any]bool
+	c     *Corpus
+	stdin bool
+}
+
+// Discover finds the logs under paths, each directory's in lexical order. A
+// file named on the command line is read whatever its name and kind (a named
+// FIFO, "-"); in a directory only regular files are. A file reached twice —
+// the same directory given twice, a symbolic or hard link — is read once, and
+// so is "-".
+func Discover(paths []string) ([]string, *Corpus) {
+	d := &discovery{seen: map[any]bool{}, c: &Corpus{}}
+	for _, p := range paths {
+		d.arg(p)
+	}
+	return d.files, d.c
+}
+
+func (d *discovery) skip(source, reason string) {
+	d.c.Skipped = append(d.c.Skipped, Skip{Source: source, Reason: reason})
+	d.c.Messages = append(d.c.Messages, source+": "+reason)
+}
+
+func (d *discovery) arg(path string) {
+	if path == jsonl.StdinName {
+		if !d.stdin {
+			d.stdin = true
+			d.files = append(d.files, path)
+		}
+		return
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		d.skip(path, openReason(err))
+		return
+	}
+	if !info.IsDir() {
+		d.add(path, info)
+		return
+	}
+	// WalkDir does not follow a root that is a symbolic link (game_files ->
+	// /data/…, say); with a trailing separator the root is the directory.
+	root := path
+	if l, err := os.Lstat(path); err == nil && l.Mode()&fs.ModeSymlink != 0 {
+		root = path + string(filepath.Separator)
+	}
+	found := 0
+	err = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			d.skip(p, openReason(err))
+		case e.IsDir() && p != root && passedOver(e.Name()):
+			d.c.Passed = append(d.c.Passed, p)
+			return filepath.SkipDir
+		case !e.IsDir() && IsLog(e.Name()):
+			found++
+			d.found(p)
+		}
+		return nil
+	})
+	if err == nil && found == 0 {
+		d.skip(path, "no episode logs found")
+	}
+}
+
+// found takes a log met in a directory: regular files only, so that a FIFO
+// cannot hang the run nor a link to /dev/zero grow it without end.
+func (d *discovery) found(path string) {
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		if l, lerr := os.Lstat(path); lerr == nil && l.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(path)
+			d.skip(path, fmt.Sprintf("symbolic link to %s, which cannot be read (%s)", target, openReason(err)))
+			return
+		}
+		d.skip(path, openReason(err))
+	case !info.Mode().IsRegular():
+		d.skip(path, "not a regular file ("+kind(info.Mode())+"), passed over; name it on the command line to read it")
+	default:
+		d.add(path, info)
+	}
+}
+
+func (d *discovery) add(path string, info os.FileInfo) {
+	id := identity(path, info)
+	if d.seen[id] {
+		return
+	}
+	d.seen[id] = true
+	d.files = append(d.files, path)
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
+}
+
+// Files takes paths that name log files (the episode command's): each is read
+// whatever its name and kind, once — "-" included; a directory is not searched
+// but named, with what to give instead.
+func Files(paths []string) ([]string, *Corpus) {
+	d := &discovery{seen: map[any]bool{}, c: &Corpus{}}
+	for _, p := range paths {
+		if p == jsonl.StdinName {
+			d.arg(p)
+			continue
+		}
+		info, err := os.Stat(p)
+		switch {
+		case err != nil:
+			d.skip(p, openReason(err))
+		case info.IsDir():
+			d.skip(p, fmt.Sprintf("is a directory: give %s, or run lbanalyze batch %s", filepath.Join(p, "episode_log.jsonl"), p))
+		default:
+			d.add(p, info)
+		}
+	}
+	return d.files, d.c
+}
