@@ -58,4 +58,3 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 	cmd.Flags().StringVar(&plot, "plot", "", "write the score timeline to this .png or .svg file (several episodes: one file each, named after it and the episode id)")
 	return cmd
 }
-
