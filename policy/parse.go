@@ -18,7 +18,7 @@ func Parse(s string, defaults Params) (Policy, error) {
 	}
 	p := Policy{Name: n, Params: defaults}
 	if settings == "" {
-		return p, nil
+		return p, p.Usable()
 	}
 	fields := strings.Split(settings, "/")
 	if len(fields) > 3 {

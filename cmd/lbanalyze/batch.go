@@ -20,9 +20,7 @@ import (
 
 type batchFlags struct {
 	baseline, after string
-	maxTurns        int
-	interval        int
-	warning         int
+	dims            []int // by the index of policy.Dimensions()
 	config          string
 	callsPerTurn    int
 	format          string
@@ -82,9 +80,10 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 	fs := cmd.Flags()
 	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]]")
 	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form")
-	fs.IntVar(&f.maxTurns, "max-turns-stuck", policy.DefaultMaxTurnsStuck, "max_turns_stuck where a policy does not give it")
-	fs.IntVar(&f.interval, "check-interval", policy.DefaultCheckInterval, "stuck_check_interval where a policy does not give it")
-	fs.IntVar(&f.warning, "warning-threshold", policy.DefaultWarningThreshold, "stuck_warning_threshold where a policy does not give it")
+	f.dims = make([]int, len(policy.Dimensions()))
+	for i, d := range policy.Dimensions() {
+		fs.IntVar(&f.dims[i], d.Flag, d.Default, d.Key+" for both policies where --baseline or --after does not give it")
+	}
 	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the after policy (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
@@ -105,7 +104,14 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		return
 	}
 	changed := cmd.Flags().Changed
-	defaults := policy.Params{MaxTurnsStuck: f.maxTurns, CheckInterval: f.interval, WarningThreshold: f.warning}
+	defaults := policy.DefaultParams()
+	for i, d := range policy.Dimensions() {
+		*d.Field(&defaults) = f.dims[i]
+	}
+	if err = defaults.Usable(); err != nil {
+		err = usageError("%v", err)
+		return
+	}
 	afterDefaults, afterSpec := defaults, f.after
 	recording = policy.DefaultParams()
 	if f.config != "" {
@@ -116,14 +122,10 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		}
 		recording = cfg.Params
 		afterDefaults = cfg.Params
-		if changed("max-turns-stuck") {
-			afterDefaults.MaxTurnsStuck = f.maxTurns
-		}
-		if changed("check-interval") {
-			afterDefaults.CheckInterval = f.interval
-		}
-		if changed("warning-threshold") {
-			afterDefaults.WarningThreshold = f.warning
+		for i, d := range policy.Dimensions() {
+			if changed(d.Flag) {
+				*d.Field(&afterDefaults) = f.dims[i]
+			}
 		}
 		if !changed("after") {
 			afterSpec = string(cfg.Policy().Name)
@@ -137,6 +139,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		err = usageError("--after: %v", err)
 		return
 	}
+	f.noteShared(cmd, e, baseline, after)
 	warnRefusals(baseline.Params, e)
 	if after.Params != baseline.Params {
 		warnRefusals(after.Params, e)
@@ -189,4 +192,20 @@ func (e *env) progress(total int) (step func(), wait func()) {
 		}
 		p.Wait()
 	}
+}
+
+// noteShared says what a bare parameter flag applied to: both sides, unless
+// --config set the after policy (then the baseline only and the after side).
+func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after policy.Policy) {
+	var set []string
+	for i, d := range policy.Dimensions() {
+		if cmd.Flags().Changed(d.Flag) {
+			set = append(set, fmt.Sprintf("--%s %d", d.Flag, f.dims[i]))
+		}
+	}
+	if len(set) == 0 {
+		return
+	}
+	fmt.Fprintf(e.stderr, "lbanalyze: note: %s applies to the baseline and the after policy where --baseline or --after does not set it: baseline %s, after %s. To change one side only, write NAME:MAX_TURNS_STUCK/CHECK_INTERVAL in --baseline or --after.\n",
+		strings.Join(set, ", "), baseline, after)
 }

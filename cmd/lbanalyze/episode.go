@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
 )
 
@@ -31,7 +32,7 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := f.resolve(cmd, e)
+			s, err := f.resolve(cmd, e, false)
 			if err != nil {
 				return err
 			}
@@ -54,7 +55,7 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 			return nil
 		},
 	}
-	f.register(cmd.Flags())
+	f.register(cmd.Flags(), []policy.Name{policy.Score, policy.ScoreOrObjective}, nil)
 	cmd.Flags().StringVar(&plot, "plot", "", "write the score timeline to this .png or .svg file (several episodes: one file each, named after it and the episode id)")
 	return cmd
 }

@@ -12,26 +12,44 @@ import (
 )
 
 // policyFlags are the flags that choose policies and their settings, shared
-// by the commands that replay.
+// by the commands that replay a grid of them: --policy, and one list flag a
+// parameter of policy.Dimensions (values and ranges FROM:TO[:STEP]).
 type policyFlags struct {
 	policies     []string
-	maxTurns     []int
-	intervals    []int
-	warning      int
+	dims         []*intList // by the index of policy.Dimensions()
 	config       string
 	callsPerTurn int
 	format       string
 }
 
-func (f *policyFlags) register(fs *pflag.FlagSet) {
-	fs.StringSliceVar(&f.policies, "policy", []string{string(policy.Score), string(policy.ScoreOrObjective)},
-		"policies to replay, comma-separated: score, score-or-objective, window")
-	fs.IntSliceVar(&f.maxTurns, "max-turns-stuck", []int{policy.DefaultMaxTurnsStuck}, "max_turns_stuck values, comma-separated")
-	fs.IntSliceVar(&f.intervals, "check-interval", []int{policy.DefaultCheckInterval}, "stuck_check_interval values, comma-separated")
-	fs.IntVar(&f.warning, "warning-threshold", policy.DefaultWarningThreshold, "stuck_warning_threshold: the countdown warning shows from this many turns stuck")
+// register adds the flags; grid gives a command's own default values for a
+// parameter's flag, by its JSON key (the policy's default otherwise).
+func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid map[string][]int) {
+	names := make([]string, len(policies))
+	for i, n := range policies {
+		names[i] = string(n)
+	}
+	known := strings.Join(nameStrings(), ", ")
+	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known)
+	for _, d := range policy.Dimensions() {
+		l := newIntList(d.Default)
+		if vals, ok := grid[d.Key]; ok {
+			l.vals = vals
+		}
+		f.dims = append(f.dims, l)
+		fs.Var(l, d.Flag, d.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
+	}
 	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the policy and its settings (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+}
+
+func nameStrings() []string {
+	var s []string
+	for _, n := range policy.Names() {
+		s = append(s, string(n))
+	}
+	return s
 }
 
 // settings is what the policy flags resolve to.
@@ -40,56 +58,56 @@ type settings struct {
 	// recording is what the recorded runs are assumed to have used: ZorkGPT's
 	// defaults, or the --config file's values.
 	recording policy.Params
+	// current is the setting ZorkGPT runs: the --config file's, else its defaults.
+	current policy.Policy
 }
 
 // resolve turns the flags (and --config) into the policies to replay, nested
-// policy × max_turns_stuck × check_interval in that order. Settings ZorkGPT
-// would refuse are replayed all the same, with a warning.
-func (f *policyFlags) resolve(cmd *cobra.Command, e *env) (settings, error) {
+// policy × each parameter in the order of policy.Dimensions. Every setting is
+// checked before any work; settings ZorkGPT would refuse are replayed all the
+// same, with a warning unless quiet.
+func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings, error) {
 	var s settings
 	if err := checkOutput(f.format, f.callsPerTurn); err != nil {
 		return s, err
 	}
 	changed := cmd.Flags().Changed
-	names, maxTurns, intervals, warning := f.policies, f.maxTurns, f.intervals, f.warning
-	s.recording = policy.DefaultParams()
+	names := f.policies
+	vals := make([][]int, len(f.dims))
+	for i, l := range f.dims {
+		vals[i] = l.vals
+	}
+	cfg := policy.Config{Params: policy.DefaultParams(), ObjectiveBasedProgress: true}
 	if f.config != "" {
-		cfg, err := loadConfig(f.config, e)
-		if err != nil {
+		var err error
+		if cfg, err = loadConfig(f.config, e); err != nil {
 			return s, err
 		}
-		s.recording = cfg.Params
 		if !changed("policy") {
 			names = []string{string(cfg.Policy().Name)}
 		}
-		if !changed("max-turns-stuck") {
-			maxTurns = []int{cfg.MaxTurnsStuck}
-		}
-		if !changed("check-interval") {
-			intervals = []int{cfg.CheckInterval}
-		}
-		if !changed("warning-threshold") {
-			warning = cfg.WarningThreshold
+		for i, d := range policy.Dimensions() {
+			if !changed(d.Flag) {
+				vals[i] = []int{*d.Field(&cfg.Params)}
+			}
 		}
 	}
+	s.recording, s.current = cfg.Params, cfg.Policy()
 	warned := map[policy.Params]bool{}
 	for _, n := range names {
 		name, err := policy.ParseName(strings.TrimSpace(n))
 		if err != nil {
 			return s, usageError("--policy: %v", err)
 		}
-		for _, w := range maxTurns {
-			for _, iv := range intervals {
-				p := policy.Policy{Name: name, Params: policy.Params{MaxTurnsStuck: w, CheckInterval: iv, WarningThreshold: warning}}
-				if err := p.Usable(); err != nil {
-					return s, usageError("%v", err)
-				}
-				if !warned[p.Params] {
-					warned[p.Params] = true
-					warnRefusals(p.Params, e)
-				}
-				s.policies = append(s.policies, p)
+		for _, p := range expand(name, vals) {
+			if err := p.Usable(); err != nil {
+				return s, usageError("%v", err)
 			}
+			if !quiet && !warned[p.Params] {
+				warned[p.Params] = true
+				warnRefusals(p.Params, e)
+			}
+			s.policies = append(s.policies, p)
 		}
 	}
 	if len(s.policies) == 0 {
@@ -98,12 +116,37 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env) (settings, error) {
 	return s, nil
 }
 
+// expand gives policy name under every combination of the parameter values
+// (vals[i] for policy.Dimensions()[i]); a parameter the policy does not have
+// keeps its default.
+func expand(name policy.Name, vals [][]int) []policy.Policy {
+	out := []policy.Policy{{Name: name, Params: policy.DefaultParams()}}
+	for i, d := range policy.Dimensions() {
+		if !d.Has(name) {
+			continue
+		}
+		next := make([]policy.Policy, 0, len(out)*len(vals[i]))
+		for _, p := range out {
+			for _, v := range vals[i] {
+				*d.Field(&p.Params) = v
+				next = append(next, p)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// maxCallsPerTurn bounds --calls-per-turn: ZorkGPT makes 4 calls a turn, and
+// a larger count only risks overflowing the sums.
+const maxCallsPerTurn = 1000
+
 func checkOutput(format string, callsPerTurn int) error {
 	if !slices.Contains(report.Formats, format) {
 		return usageError("unknown --format %q (known: %s)", format, strings.Join(report.Formats, ", "))
 	}
-	if callsPerTurn < 0 {
-		return usageError("--calls-per-turn must not be negative")
+	if callsPerTurn < 0 || callsPerTurn > maxCallsPerTurn {
+		return usageError("--calls-per-turn must be between 0 and %d, not %d", maxCallsPerTurn, callsPerTurn)
 	}
 	return nil
 }

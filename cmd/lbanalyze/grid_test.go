@@ -1,0 +1,49 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestIntList(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want []int
+		err  bool
+	}{
+		{in: []string{"40"}, want: []int{40}},
+		{in: []string{"1,5,10"}, want: []int{1, 5, 10}},
+		{in: []string{"20:40:5"}, want: []int{20, 25, 30, 35, 40}},
+		{in: []string{"20:42:5"}, want: []int{20, 25, 30, 35, 40}},
+		{in: []string{"3:5"}, want: []int{3, 4, 5}},
+		{in: []string{"30", "60"}, want: []int{30, 60}}, // repeated flag
+		{in: []string{"10:150:5,200"}, want: append(seq(10, 150, 5), 200)},
+		{in: []string{"5:1"}, err: true},
+		{in: []string{"1:10:0"}, err: true},
+		{in: []string{"1:2:3:4"}, err: true},
+		{in: []string{"x"}, err: true},
+		{in: []string{"1:1000000000"}, err: true},
+	} {
+		l := newIntList(40)
+		var err error
+		for _, s := range c.in {
+			if err = l.Set(s); err != nil {
+				break
+			}
+		}
+		if (err != nil) != c.err || !c.err && !slices.Equal(l.vals, c.want) {
+			t.Errorf("%q: got %v, %v; want %v (error %v)", c.in, l.vals, err, c.want, c.err)
+		}
+	}
+	if l := newIntList(40); l.String() != "40" {
+		t.Errorf("default shows as %q", l.String())
+	}
+}
+
+func seq(from, to, step int) []int {
+	var s []int
+	for v := from; v <= to; v += step {
+		s = append(s, v)
+	}
+	return s
+}
