@@ -60,6 +60,7 @@ type Analysis struct {
 	// per-turn detections, for leads and the timeline (index t, 1..N)
 	osc, camp, rep []bool
 	warned         []bool
+	penalised      []bool
 }
 
 // Pattern is one room pattern (oscillation or camping) over an episode.
@@ -86,7 +87,7 @@ func Analyse(ep *replay.Episode, opt Options, policies ...policy.Policy) *Analys
 
 	a.oscillation(ep, r)
 	a.camping(r, opt)
-	a.Revisit = revisit(ep, r, opt)
+	a.Revisit, a.penalised = revisit(ep, r, opt)
 	steps := trace(ep, ref, true)
 	a.Warnings, a.warned = warnings(steps, ref, a.WarningsShown)
 	a.Repeats, a.rep = repeats(ep, steps, ref)

@@ -47,16 +47,18 @@ type RevisitDisagreement struct {
 	ReplayedVisits int `json:"replayed_recent_visits"`
 }
 
-func revisit(ep *replay.Episode, r *rooms, opt Options) Revisit {
+func revisit(ep *replay.Episode, r *rooms, opt Options) (Revisit, []bool) {
 	n := ep.N()
 	rv := Revisit{Replayed: r.byID, Recorded: ep.LoopBreak != "", ByVisits: make([]int, max(opt.RevisitWindow, 0)),
 		LoggedEvents: len(ep.Recorded.Penalties), Disagreements: []RevisitDisagreement{}}
 	visits := make([]int, n+1)
+	pen := make([]bool, n+1)
 	if rv.Replayed {
 		rv.Turns = n
 		for t := 1; t <= n; t++ {
 			visits[t] = revisitsAt(r.at, t, opt.RevisitWindow)
 			if v := visits[t]; v > 0 {
+				pen[t] = true
 				rv.Penalised++
 				if v <= len(rv.ByVisits) {
 					rv.ByVisits[v-1]++
@@ -76,7 +78,7 @@ func revisit(ep *replay.Episode, r *rooms, opt Options) Revisit {
 		}
 	}
 	if !rv.Replayed || !rv.Recorded && len(logged) == 0 {
-		return rv
+		return rv, pen
 	}
 	// Every turn the log or the replay penalises, in turn order.
 	for t := 1; t <= max(n, lastTurn(ep.Recorded.Penalties)); t++ {
@@ -101,7 +103,7 @@ func revisit(ep *replay.Episode, r *rooms, opt Options) Revisit {
 			rv.Disagreements = append(rv.Disagreements, d)
 		}
 	}
-	return rv
+	return rv, pen
 }
 
 func lastTurn(ps []replay.RecordedPenalty) int {
