@@ -248,3 +248,25 @@ func TestSampleLog(t *testing.T) {
 		t.Errorf("%+v", pp)
 	}
 }
+
+func TestSpans(t *testing.T) {
+	// The v1 hand-built episode: oscillation 43..44, camping 5..80, repeats
+	// 2..24 and 26..80; penalties on every turn from 2 except 41 (it starts
+	// in room 2, and the five starts before it, 36..40, are all room 1; turn
+	// 43 also starts in room 2 but 41 is among its previous five); warnings
+	// 20..25 important, 45..54 important, 55..59 urgent, 60..70 critical.
+	a := Analyse(handBuilt(false), DefaultOptions())
+	want := []Span{
+		{Pattern: "oscillation", Start: 43, End: 44},
+		{Pattern: "camping", Start: 5, End: 80},
+		{Pattern: "repeat", Start: 2, End: 24}, {Pattern: "repeat", Start: 26, End: 80},
+		{Pattern: "revisit_penalty", Start: 2, End: 40}, {Pattern: "revisit_penalty", Start: 42, End: 80},
+		{Pattern: "warning", Level: Important, Start: 20, End: 25},
+		{Pattern: "warning", Level: Important, Start: 45, End: 54},
+		{Pattern: "warning", Level: Urgent, Start: 55, End: 59},
+		{Pattern: "warning", Level: Critical, Start: 60, End: 70},
+	}
+	if got := a.Spans(); !reflect.DeepEqual(got, want) {
+		t.Errorf("spans\n got %+v\nwant %+v", got, want)
+	}
+}
