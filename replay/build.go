@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
@@ -336,9 +337,34 @@ func (b *builder) event(name string, r *record, n int) {
 		}
 		s.death(turn, reason)
 	case "zork_response":
-		if turn > 0 {
+		z, raw := r.ZorkResponse, r.RawZorkResponse
+		if turn > 0 && (z != nil && z.died || raw != nil && raw.died) {
 			s.death(turn, "death text in zork_response")
 		}
+		if z != nil && z.hash != 0 && s.quiet(turn) && turn >= s.last {
+			s.turn(turn).ResponseHash = z.hash
+		}
+	case "location_penalty_applied":
+		if !s.quiet(turn) {
+			return
+		}
+		p := RecordedPenalty{Turn: turn, LocationID: int(deref(r.LocationID)), RecentVisits: int(deref(r.RecentVisits)),
+			BaseConfidence: floatOrNaN(r.BaseConfidence), AdjustedConfidence: floatOrNaN(r.AdjustedConfidence)}
+		s.ep.Recorded.Penalties = append(s.ep.Recorded.Penalties, p)
+	case "critic_override":
+		if !s.quiet(turn) {
+			return
+		}
+		reason := ""
+		if r.Reason != nil {
+			reason = *r.Reason
+		}
+		s.ep.CriticOverrides = append(s.ep.CriticOverrides, CriticOverride{Turn: turn, Reason: b.intern(reason)})
+	case "state_loop_detected":
+		if !s.quiet(turn) {
+			return
+		}
+		s.ep.StateLoops = append(s.ep.StateLoops, StateLoop{Turn: turn, LoopStartTurn: int(deref(r.LoopStartTurn)), TurnsInLoop: int(deref(r.TurnsInLoop))})
 	case "episode_completed":
 		reason := ""
 		if r.Reason != nil {
@@ -401,6 +427,27 @@ func (b *builder) event(name string, r *record, n int) {
 		s.ran = max(s.ran, turn)
 		s.v2 = true
 	}
+}
+
+// quiet reports whether t is a usable turn for an informational event, which
+// is dropped without a problem when it is not (its absence changes nothing of
+// the replay).
+func (s *segment) quiet(t int) bool {
+	return t >= 1 && t <= MaxTurn && t <= max(s.ran, s.last)+MaxGap
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func floatOrNaN(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
 }
 
 // turn returns the record of turn t, growing the table as needed.

@@ -32,6 +32,13 @@ type Episode struct {
 	End      End
 	Recorded Recorded
 
+	// CriticOverrides are the critic_override events (E3: turn and reason;
+	// "breaking_oscillation" is the rejection manager's A-B-A-B rule).
+	CriticOverrides []CriticOverride
+	// StateLoops are the state_loop_detected events (09608fd+): the exact
+	// Jericho state was seen before. Informational in ZorkGPT.
+	StateLoops []StateLoop
+
 	MissingTurns   int // turns 1..N without turn_completed (score carried forward)
 	ExceptionTurns int // of which turn_exception was logged
 	SkippedLines   int // lines of this segment that could not be used
@@ -48,6 +55,10 @@ type Turn struct {
 	Objectives int  // objective_completed events logged with this turn
 	Missing    bool // no turn_completed: score, room and location carried forward
 	Exception  bool // turn_exception was logged for this turn
+	// ResponseHash identifies the game's response of this turn (zork_response,
+	// 61680e8+): a fixed-seed 64-bit FNV-1a of the field as written, never the
+	// text; 0 when the log has none.
+	ResponseHash uint64
 }
 
 // N is the last turn number of the log.
@@ -116,6 +127,32 @@ type Recorded struct {
 	ScoreChanges     []RecordedChange
 	ObjectiveResets  []int // objective_progress_reset turns
 	StuckTermination *StuckTermination
+	// Penalties are the location_penalty_applied events (Phase 1B, 09a7cc2+),
+	// in log order. Not counted by Any: they never touch the timer.
+	Penalties []RecordedPenalty
+}
+
+// RecordedPenalty is one location_penalty_applied event. The confidences are
+// NaN when the log has null (or NaN) there.
+type RecordedPenalty struct {
+	Turn               int
+	LocationID         int // the room at the start of the turn (0 = unknown)
+	RecentVisits       int
+	BaseConfidence     float64
+	AdjustedConfidence float64
+}
+
+// CriticOverride is one critic_override event.
+type CriticOverride struct {
+	Turn   int
+	Reason string
+}
+
+// StateLoop is one state_loop_detected event.
+type StateLoop struct {
+	Turn          int
+	LoopStartTurn int
+	TurnsInLoop   int
 }
 
 // Any reports whether the log holds any loop-break event.

@@ -35,6 +35,17 @@ type record struct {
 	Error         *string  `json:"error"`
 	CriticEnabled *bool    `json:"critic_enabled"`
 	GameFilePath  *string  `json:"game_file_path"`
+	// location_penalty_applied
+	LocationID         *int64   `json:"location_id"`
+	RecentVisits       *int64   `json:"recent_visits"`
+	BaseConfidence     *float64 `json:"base_confidence"`
+	AdjustedConfidence *float64 `json:"adjusted_confidence"`
+	// state_loop_detected
+	LoopStartTurn *int64 `json:"loop_start_turn"`
+	TurnsInLoop   *int64 `json:"turns_in_loop"`
+	// zork_response: hashed, never kept as text
+	ZorkResponse    *responseText `json:"zork_response"`
+	RawZorkResponse *responseText `json:"raw_zork_response"`
 	// Extras holds the event of a line written by an old-style caller under the
 	// flat formatter (log-format.md §1.1): {"timestamp", …, "extras": {…}}.
 	Extras *record `json:"extras"`
@@ -60,7 +71,35 @@ func (r *record) flatten() {
 	r.OldScore, r.NewScore, r.WasStuckFor = or(r.OldScore, x.OldScore), or(r.NewScore, x.NewScore), or(r.WasStuckFor, x.WasStuckFor)
 	r.MaxTurns, r.Error, r.CriticEnabled = or(r.MaxTurns, x.MaxTurns), or(r.Error, x.Error), or(r.CriticEnabled, x.CriticEnabled)
 	r.GameFilePath = or(r.GameFilePath, x.GameFilePath)
+	r.LocationID, r.RecentVisits = or(r.LocationID, x.LocationID), or(r.RecentVisits, x.RecentVisits)
+	r.BaseConfidence, r.AdjustedConfidence = or(r.BaseConfidence, x.BaseConfidence), or(r.AdjustedConfidence, x.AdjustedConfidence)
+	r.LoopStartTurn, r.TurnsInLoop = or(r.LoopStartTurn, x.LoopStartTurn), or(r.TurnsInLoop, x.TurnsInLoop)
+	r.ZorkResponse, r.RawZorkResponse = or(r.ZorkResponse, x.ZorkResponse), or(r.RawZorkResponse, x.RawZorkResponse)
 	r.Extras = nil
+}
+
+// responseText is a game response read without keeping it: the FNV-1a hash
+// of the JSON string as written (json.dumps is deterministic, so equal texts
+// hash equally in every run) and whether it tells of a death.
+type responseText struct {
+	hash uint64
+	died bool
+}
+
+func (t *responseText) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || b[0] != '"' {
+		return nil // null or not a string: no response
+	}
+	h := uint64(14695981039346656037) // FNV-1a 64 offset basis, a fixed seed
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	if h == 0 {
+		h = 1 // 0 means "no response"
+	}
+	t.hash, t.died = h, bytes.Contains(b, []byte("have died"))
+	return nil
 }
 
 // or is a ?? b for optional fields.
@@ -110,8 +149,10 @@ var events = func() map[string]*eventInfo {
 	add(eventInfo{era: eraJericho}, "jericho_extraction_success", "jericho_started")
 	add(eventInfo{decode: true, need: []byte(`"episode_initialization"`)}, "progress") // only this stage starts a segment
 	add(eventInfo{era: eraAgent}, "final_action_selection")
-	add(eventInfo{era: eraAgent, decode: true, need: []byte("have died")}, "zork_response") // deaths before Jericho
-	add(eventInfo{v1: true}, "location_penalty_applied")
+	// zork_response: deaths before Jericho, and the response hash of every turn.
+	add(eventInfo{era: eraAgent, decode: true}, "zork_response")
+	add(eventInfo{v1: true, decode: true}, "location_penalty_applied")
+	add(eventInfo{decode: true}, "critic_override", "state_loop_detected")
 	add(eventInfo{era: eraOlder}, "turn_start", "episode_start", "episode_end", "episode_end_debug",
 		"score_increase", "score_decrease", "extracted_info", "game_over", "game_over_final", "death_during_inventory")
 	return m

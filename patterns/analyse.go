@@ -1,0 +1,186 @@
+package patterns
+
+import (
+	"strings"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+// Options are the detectors' settings. The defaults are ZorkGPT's
+// [tool.zorkgpt.loop_break] values and the design's camping settings.
+type Options struct {
+	RevisitWindow    int     // location_revisit_window, 5
+	RevisitPenalty   float64 // location_revisit_penalty, −0.2
+	CampingWindow    int     // the design's camping_window, 10
+	CampingThreshold int     // the design's camping_threshold, 5
+	NoveltyWindow    int     // action_novelty_window, 15
+	// MinSpell: stuck spells shorter than this are counted, not listed.
+	MinSpell int
+	// Unversioned is the policy whose warnings and progress are replayed for a
+	// log that shows no loop break of its own (before 2025-11-05); logs with v1
+	// use score, logs with v2 score-or-objective.
+	Unversioned policy.Name
+	// Params of that reference policy (ZorkGPT's defaults, 40/10/20).
+	Params policy.Params
+	// MaxDisagreements is how many 1B disagreements an episode lists (all are counted).
+	MaxDisagreements int
+}
+
+// DefaultOptions returns ZorkGPT's settings.
+func DefaultOptions() Options {
+	return Options{RevisitWindow: 5, RevisitPenalty: -0.2, CampingWindow: 10, CampingThreshold: 5,
+		NoveltyWindow: 15, MinSpell: 10, Unversioned: policy.ScoreOrObjective, Params: policy.DefaultParams(),
+		MaxDisagreements: 5}
+}
+
+// Analysis is the patterns of one episode. Turn numbers are the log's.
+type Analysis struct {
+	EpisodeID string `json:"episode_id"`
+	Source    string `json:"source"`
+	Turns     int    `json:"turns"`
+	// RoomKey says how rooms are told apart: "id" (Jericho ids, E3c) or "name".
+	RoomKey string `json:"room_key"`
+	// WarningsShown: the recording ran ZorkGPT's loop break (v1/v2, from
+	// 2025-11-05), so the countdown warnings were in the agent's prompt.
+	WarningsShown bool `json:"warnings_shown"`
+	// Reference is the policy whose progress the warnings and repeats follow:
+	// the recording's own (v1 → score, v2 → score-or-objective), else Options.Unversioned.
+	Reference string `json:"reference_policy"`
+
+	Policies    []PolicyPatterns `json:"policies"`
+	Revisit     Revisit          `json:"revisit_penalty"`
+	Warnings    Warnings         `json:"warnings"`
+	Oscillation Pattern          `json:"oscillation"`
+	Camping     Pattern          `json:"camping"`
+	Repeats     Repeats          `json:"repeats"`
+	Novelty     Novelty          `json:"action_novelty"`
+	StateLoops  StateLoops       `json:"state_loops"`
+
+	// per-turn detections, for leads and the timeline (index t, 1..N)
+	osc, camp, rep []bool
+	warned         []bool
+	penalised      []bool
+}
+
+// Pattern is one room pattern (oscillation or camping) over an episode.
+type Pattern struct {
+	FirstTurn int            `json:"first_turn"` // the first turn the detector fires; 0 never
+	Turns     int            `json:"turns"`      // turns at which it fires
+	Rooms     []Room         `json:"rooms"`      // every room involved, in order of first appearance
+	Spells    []PatternSpell `json:"spells"`
+	// Oscillation only: critic_override events with reason
+	// "breaking_oscillation", and how many fall on a turn the replay flags.
+	LoggedOverrides  int `json:"logged_overrides,omitempty"`
+	OverridesFlagged int `json:"overrides_flagged,omitempty"`
+}
+
+// Analyse finds the patterns of ep; policies are the ones whose stuck spells
+// and stops are wanted (any number, in the order given).
+func Analyse(ep *replay.Episode, opt Options, policies ...policy.Policy) *Analysis {
+	n := ep.N()
+	r := roomsOf(ep)
+	a := &Analysis{EpisodeID: ep.ID, Source: ep.Source, Turns: n, RoomKey: r.keyName(),
+		WarningsShown: ep.LoopBreak != ""}
+	ref := Reference(ep, opt)
+	a.Reference = ref.String()
+
+	a.oscillation(ep, r)
+	a.camping(r, opt)
+	a.Revisit, a.penalised = revisit(ep, r, opt)
+	steps := trace(ep, ref, true)
+	a.Warnings, a.warned = warnings(steps, ref, a.WarningsShown)
+	a.Repeats, a.rep = repeats(ep, steps, ref)
+	a.Novelty = novelty(ep, opt.NoveltyWindow)
+	for _, p := range policies {
+		a.Policies = append(a.Policies, a.policyPatterns(ep, r, p, opt))
+	}
+	a.StateLoops = a.stateLoops(ep)
+	return a
+}
+
+// Reference is the policy an episode's warnings follow: the loop break the
+// recording ran (v1 → score, v2 → score-or-objective) with ZorkGPT's
+// settings, or opt.Unversioned for logs without one.
+func Reference(ep *replay.Episode, opt Options) policy.Policy {
+	name := opt.Unversioned
+	switch ep.LoopBreak {
+	case "v1":
+		name = policy.Score
+	case "v2":
+		name = policy.ScoreOrObjective
+	}
+	return policy.Policy{Name: name, Params: opt.Params}
+}
+
+// trace collects the steps of p over ep (index t−1), past the stop when on.
+func trace(ep *replay.Episode, p policy.Policy, on bool) []policy.Step {
+	steps := make([]policy.Step, 0, ep.N())
+	visit := func(s policy.Step) { steps = append(steps, s) }
+	if on {
+		replay.TraceOn(ep, p, visit)
+	} else {
+		replay.Trace(ep, p, visit)
+	}
+	return steps
+}
+
+func (a *Analysis) oscillation(ep *replay.Episode, r *rooms) {
+	n := ep.N()
+	hits := make([]hit, n+1)
+	a.osc = make([]bool, n+1)
+	for t := 1; t <= n; t++ {
+		if x, y, ok := oscillationAt(r.at, t); ok {
+			hits[t] = hit{on: true, key: pairKey(x, y)}
+			a.osc[t] = true
+		}
+	}
+	a.Oscillation = patternOf(hits, r)
+	for _, o := range ep.CriticOverrides {
+		if o.Reason != "breaking_oscillation" {
+			continue
+		}
+		a.Oscillation.LoggedOverrides++
+		if o.Turn <= n && a.osc[o.Turn] {
+			a.Oscillation.OverridesFlagged++
+		}
+	}
+}
+
+func (a *Analysis) camping(r *rooms, opt Options) {
+	n := len(r.at) - 1
+	hits := make([]hit, n+1)
+	a.camp = make([]bool, n+1)
+	for t := 1; t <= n; t++ {
+		if room, _, ok := campingAt(r.at, t, opt.CampingWindow, opt.CampingThreshold); ok {
+			hits[t] = hit{on: true, key: [2]int{room, -1}}
+			a.camp[t] = true
+		}
+	}
+	a.Camping = patternOf(hits, r)
+}
+
+func patternOf(hits []hit, r *rooms) Pattern {
+	p := Pattern{Spells: spellsOf(hits, r), Rooms: []Room{}}
+	seen := map[Room]bool{}
+	for _, s := range p.Spells {
+		if p.FirstTurn == 0 {
+			p.FirstTurn = s.Start
+		}
+		p.Turns += s.Turns
+		for _, rm := range s.Rooms {
+			if !seen[rm] {
+				seen[rm] = true
+				p.Rooms = append(p.Rooms, rm)
+			}
+		}
+	}
+	if p.Spells == nil {
+		p.Spells = []PatternSpell{}
+	}
+	return p
+}
+
+// normAction is how actions are compared for repeats and novelty: lower case,
+// spaces trimmed.
+func normAction(s string) string { return strings.ToLower(strings.TrimSpace(s)) }

@@ -1,0 +1,164 @@
+package patterns
+
+import (
+	"sort"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+// Repeats are turns whose (action, game response) pair already occurred with
+// no progress since its last occurrence: the same thing tried again and the
+// same answer received. Progress is the reference policy's (a reset of its
+// timer on any turn after the last occurrence, this turn included). Responses
+// are compared by hash (replay.Turn.ResponseHash); logs before 61680e8 have no
+// zork_response and no repeats.
+type Repeats struct {
+	Policy string `json:"policy"`
+	// TurnsWithResponse counts the turns with an action and a response hash.
+	TurnsWithResponse int     `json:"turns_with_response"`
+	Turns             int     `json:"turns"` // repeated turns
+	Share             float64 `json:"share"` // Turns / TurnsWithResponse
+	FirstTurn         int     `json:"first_turn"`
+	LongestRun        int     `json:"longest_run"` // consecutive repeated turns
+	// Top are the most repeated actions (at most 3), by repeats.
+	Top []RepeatedAction `json:"top"`
+}
+
+// RepeatedAction is one action's repeats.
+type RepeatedAction struct {
+	Action    string `json:"action"`
+	Repeats   int    `json:"repeats"`
+	FirstTurn int    `json:"first_turn"`
+}
+
+type pairKeyAR struct {
+	action string
+	hash   uint64
+}
+
+func repeats(ep *replay.Episode, steps []policy.Step, p policy.Policy) (Repeats, []bool) {
+	n := ep.N()
+	rp := Repeats{Policy: p.String(), Top: []RepeatedAction{}}
+	rep := make([]bool, n+1)
+	// resets[t] = number of progress turns in 1..t
+	resets := make([]int, n+1)
+	for t := 1; t <= n; t++ {
+		resets[t] = resets[t-1]
+		if t <= len(steps) && steps[t-1].Reset != policy.NoReset {
+			resets[t]++
+		}
+	}
+	last := map[pairKeyAR]int{}
+	byAction := map[string]*RepeatedAction{}
+	run := 0
+	for t := 1; t <= n; t++ {
+		tu := &ep.Turns[t-1]
+		if tu.ResponseHash == 0 || tu.Action == "" {
+			run = 0
+			continue
+		}
+		rp.TurnsWithResponse++
+		k := pairKeyAR{normAction(tu.Action), tu.ResponseHash}
+		if u, ok := last[k]; ok && resets[t] == resets[u] {
+			rep[t] = true
+			rp.Turns++
+			if rp.FirstTurn == 0 {
+				rp.FirstTurn = t
+			}
+			run++
+			rp.LongestRun = max(rp.LongestRun, run)
+			ra := byAction[k.action]
+			if ra == nil {
+				ra = &RepeatedAction{Action: k.action, FirstTurn: t}
+				byAction[k.action] = ra
+			}
+			ra.Repeats++
+		} else {
+			run = 0
+		}
+		last[k] = t
+	}
+	if rp.TurnsWithResponse > 0 {
+		rp.Share = float64(rp.Turns) / float64(rp.TurnsWithResponse)
+	}
+	for _, ra := range byAction {
+		rp.Top = append(rp.Top, *ra)
+	}
+	sort.Slice(rp.Top, func(i, j int) bool {
+		a, b := rp.Top[i], rp.Top[j]
+		if a.Repeats != b.Repeats {
+			return a.Repeats > b.Repeats
+		}
+		return a.FirstTurn < b.FirstTurn
+	})
+	rp.Top = rp.Top[:min(3, len(rp.Top))]
+	return rp, rep
+}
+
+// Novelty is the share of actions not taken in the previous Window turns (the
+// action novelty of ZorkGPT's Phase 1C hints, action_novelty_window = 15).
+// Turns without an action (turn_exception) are not counted but still take a
+// place in the window.
+type Novelty struct {
+	Window int     `json:"window"`
+	Turns  int     `json:"turns"` // turns with an action
+	Novel  int     `json:"novel"`
+	Share  float64 `json:"share"`
+}
+
+func novelty(ep *replay.Episode, window int) Novelty {
+	nv := Novelty{Window: window}
+	seen := map[string]int{} // action → last turn
+	for t := 1; t <= ep.N(); t++ {
+		a := ep.Turns[t-1].Action
+		if a == "" {
+			continue
+		}
+		a = normAction(a)
+		nv.Turns++
+		if u, ok := seen[a]; !ok || t-u > window {
+			nv.Novel++
+		}
+		seen[a] = t
+	}
+	if nv.Turns > 0 {
+		nv.Share = float64(nv.Novel) / float64(nv.Turns)
+	}
+	return nv
+}
+
+// StateLoops cross-checks the log's state_loop_detected events (the exact
+// Jericho state seen again) with the room patterns and the warnings.
+type StateLoops struct {
+	Events         int `json:"events"`
+	FirstTurn      int `json:"first_turn"`
+	MaxTurnsInLoop int `json:"max_turns_in_loop"`
+	InOscillation  int `json:"in_oscillation"` // events on a turn the oscillation detector flags
+	InCamping      int `json:"in_camping"`
+	InWarning      int `json:"in_warning"` // events on a turn with the countdown warning
+}
+
+func (a *Analysis) stateLoops(ep *replay.Episode) StateLoops {
+	var sl StateLoops
+	for _, e := range ep.StateLoops {
+		sl.Events++
+		if sl.FirstTurn == 0 || e.Turn < sl.FirstTurn {
+			sl.FirstTurn = e.Turn
+		}
+		sl.MaxTurnsInLoop = max(sl.MaxTurnsInLoop, e.TurnsInLoop)
+		if e.Turn < 1 || e.Turn > ep.N() {
+			continue
+		}
+		if a.osc[e.Turn] {
+			sl.InOscillation++
+		}
+		if a.camp[e.Turn] {
+			sl.InCamping++
+		}
+		if e.Turn < len(a.warned) && a.warned[e.Turn] {
+			sl.InWarning++
+		}
+	}
+	return sl
+}

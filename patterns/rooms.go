@@ -1,0 +1,85 @@
+// Package patterns finds the stuck behaviour of an episode: stuck spells per
+// policy, ZorkGPT's Phase 1B revisit penalty (replayed and checked against the
+// log), the Phase 1C countdown warnings and whether the agent escaped them,
+// A-B-A-B oscillation, camping, repeated (action, response) pairs and action
+// novelty, and how long before a policy's stop each of them began.
+//
+// It reads a replay.Episode and steps policies with the replay's tracker, so
+// every "progress" is the policy's own; it knows nothing of rendering. The
+// results carry JSON tags (snake_case) for the renderers.
+package patterns
+
+import "github.com/lbanalyze/lbanalyze/replay"
+
+// Room is a room as the output names it: the Jericho id when the log has ids
+// (E3c), and the name as logged.
+type Room struct {
+	ID   int    `json:"id,omitempty"`
+	Name string `json:"name"`
+}
+
+// rooms is the room sequence of an episode as ZorkGPT's location history sees
+// it: at[t] is the room at the start of turn t (turn t−1's to_room_id of
+// map_movement_update, the initial room for turn 1), after[t] the room after
+// turn t. Keys are Jericho ids, or small numbers given to names when the log
+// has no ids (E3a/E3b: names come from an LLM extractor and are less stable).
+type rooms struct {
+	byID  bool
+	at    []int // index t, 1..N (at[0] unused)
+	after []int
+	names map[int]string
+}
+
+func roomsOf(ep *replay.Episode) *rooms {
+	n := ep.N()
+	r := &rooms{at: make([]int, n+1), after: make([]int, n+1), names: map[int]string{}}
+	r.byID = ep.InitialRoomID != 0
+	for i := range ep.Turns {
+		if ep.Turns[i].RoomID != 0 {
+			r.byID = true
+			break
+		}
+	}
+	index := map[string]int{}
+	key := func(id int, name string) int {
+		if r.byID {
+			if _, ok := r.names[id]; !ok || r.names[id] == "" {
+				r.names[id] = name
+			}
+			return id
+		}
+		if name == "" {
+			return 0
+		}
+		k, ok := index[name]
+		if !ok {
+			k = len(index) + 1
+			index[name] = k
+			r.names[k] = name
+		}
+		return k
+	}
+	prev := key(ep.InitialRoomID, ep.InitialRoom)
+	for t := 1; t <= n; t++ {
+		tu := &ep.Turns[t-1]
+		r.at[t] = prev
+		r.after[t] = key(tu.RoomID, tu.Location)
+		prev = r.after[t]
+	}
+	return r
+}
+
+func (r *rooms) room(k int) Room {
+	if r.byID {
+		return Room{ID: k, Name: r.names[k]}
+	}
+	return Room{Name: r.names[k]}
+}
+
+// keyName says what identifies a room: "id" or "name".
+func (r *rooms) keyName() string {
+	if r.byID {
+		return "id"
+	}
+	return "name"
+}

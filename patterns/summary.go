@@ -1,0 +1,264 @@
+package patterns
+
+import (
+	"math"
+	"sort"
+)
+
+// Summary is the patterns over a dataset: the building block of the batch
+// output. Every share comes with its n.
+type Summary struct {
+	Episodes int              `json:"episodes"`
+	Patterns []PatternSummary `json:"patterns"`
+	Leads    []LeadSummary    `json:"leads"`
+	Revisit  RevisitSummary   `json:"revisit_penalty"`
+	Escape   EscapeSummary    `json:"warning_escape"`
+}
+
+// PatternSummary: how many episodes show a pattern, of those where it can be
+// measured, and the median first turn among them.
+type PatternSummary struct {
+	Pattern         string   `json:"pattern"` // oscillation, camping, repeat, warning, revisit_penalty, state_loop
+	Episodes        int      `json:"episodes"`
+	Of              int      `json:"of"`
+	MedianFirstTurn *float64 `json:"median_first_turn"`
+}
+
+// LeadSummary is, for one policy, the median number of turns between each
+// pattern's start and the stop, over the episodes the policy stops (n = the
+// stops in whose final stuck spell the pattern occurred).
+type LeadSummary struct {
+	Policy      string  `json:"policy"`
+	Stops       int     `json:"stops"`
+	StuckSpell  MedianN `json:"stuck_spell"`
+	Warning     MedianN `json:"warning"`
+	Oscillation MedianN `json:"oscillation"`
+	Camping     MedianN `json:"camping"`
+	Repeat      MedianN `json:"repeat"`
+}
+
+// MedianN is a median with its n; Median is null when n is 0.
+type MedianN struct {
+	N      int      `json:"n"`
+	Median *float64 `json:"median"`
+}
+
+// RevisitSummary is Phase 1B over the dataset.
+type RevisitSummary struct {
+	Episodes  int     `json:"episodes"` // episodes replayed (with room ids)
+	Turns     int     `json:"turns"`
+	Penalised int     `json:"penalised"`
+	Share     float64 `json:"share"` // Penalised / Turns: the honest figure (confidence only)
+	// The comparison with the logs that ran the rule.
+	Compared           int `json:"compared_episodes"`
+	LoggedEvents       int `json:"logged_events"`
+	Agree              int `json:"agree"`
+	Disagreements      int `json:"disagreements"`
+	DisagreeEpisodes   int `json:"disagreeing_episodes"`
+	ConfidenceMismatch int `json:"confidence_mismatches"`
+}
+
+// EscapeSummary compares the warning escape rate of logs recorded with the
+// countdown warnings (loop break v1/v2, from 2025-11-05) with the same measure
+// replayed on older logs, which never showed them.
+type EscapeSummary struct {
+	WithWarnings    Rate `json:"with_warnings"`
+	WithoutWarnings Rate `json:"without_warnings"`
+	// Difference is with − without, with Newcombe's hybrid score interval
+	// (method 10); null when either side has no spell.
+	Difference *Interval `json:"difference"`
+}
+
+// Rate is an escape rate: warning spells that ended in progress before the
+// stop, of those that ended in progress or in the stop (spells cut by the end
+// of the log are counted apart). Spells of one episode are not independent:
+// read the interval as a floor on the uncertainty.
+type Rate struct {
+	Episodes int       `json:"episodes"` // episodes in this group
+	Spells   int       `json:"spells"`
+	Escaped  int       `json:"escaped"`
+	Stopped  int       `json:"stopped"`
+	EndOfLog int       `json:"end_of_log"`
+	N        int       `json:"n"`    // Escaped + Stopped
+	Rate     *Interval `json:"rate"` // Wilson score interval; null when N is 0
+}
+
+// Interval is an estimate with a 95% interval.
+type Interval struct {
+	Estimate float64 `json:"estimate"`
+	Low      float64 `json:"low"`
+	High     float64 `json:"high"`
+	Method   string  `json:"method"`
+}
+
+// Summarise builds the dataset summary of analyses (any order; the result
+// does not depend on it except for the order of Leads, which follows the
+// policies' first appearance).
+func Summarise(as []*Analysis) Summary {
+	s := Summary{Episodes: len(as), Patterns: []PatternSummary{}, Leads: []LeadSummary{}}
+	type col struct {
+		name  string
+		first []float64
+		of    int
+	}
+	cols := []*col{{name: "oscillation"}, {name: "camping"}, {name: "repeat"}, {name: "warning"},
+		{name: "revisit_penalty"}, {name: "state_loop"}}
+	add := func(c *col, measurable bool, first int) {
+		if !measurable {
+			return
+		}
+		c.of++
+		if first > 0 {
+			c.first = append(c.first, float64(first))
+		}
+	}
+	leads := map[string]*leadAcc{}
+	var order []string
+	for _, a := range as {
+		add(cols[0], a.Turns >= 4, a.Oscillation.FirstTurn)
+		add(cols[1], a.Turns > 0, a.Camping.FirstTurn)
+		add(cols[2], a.Repeats.TurnsWithResponse > 0, a.Repeats.FirstTurn)
+		firstWarn := 0
+		if len(a.Warnings.Spells) > 0 {
+			firstWarn = a.Warnings.Spells[0].Start
+		}
+		add(cols[3], a.Turns > 0, firstWarn)
+		add(cols[4], a.Revisit.Replayed, a.firstPenalised())
+		add(cols[5], a.Turns > 0, a.StateLoops.FirstTurn)
+
+		rv := &s.Revisit
+		if a.Revisit.Replayed {
+			rv.Episodes++
+			rv.Turns += a.Revisit.Turns
+			rv.Penalised += a.Revisit.Penalised
+		}
+		if a.Revisit.Replayed && (a.Revisit.Recorded || a.Revisit.LoggedEvents > 0) {
+			rv.Compared++
+			rv.LoggedEvents += a.Revisit.LoggedEvents
+			rv.Agree += a.Revisit.Agree
+			rv.Disagreements += a.Revisit.DisagreementCount
+			if a.Revisit.DisagreementCount > 0 {
+				rv.DisagreeEpisodes++
+			}
+			rv.ConfidenceMismatch += a.Revisit.ConfidenceMismatches
+		}
+
+		r := &s.Escape.WithoutWarnings
+		if a.WarningsShown {
+			r = &s.Escape.WithWarnings
+		}
+		r.Episodes++
+		r.Spells += len(a.Warnings.Spells)
+		r.Escaped += a.Warnings.Escaped
+		r.Stopped += a.Warnings.Stopped
+		r.EndOfLog += a.Warnings.EndOfLog
+
+		for _, pp := range a.Policies {
+			acc := leads[pp.Policy]
+			if acc == nil {
+				acc = &leadAcc{}
+				leads[pp.Policy] = acc
+				order = append(order, pp.Policy)
+			}
+			acc.add(pp.Lead)
+		}
+	}
+	for _, c := range cols {
+		s.Patterns = append(s.Patterns, PatternSummary{Pattern: c.name, Episodes: len(c.first), Of: c.of, MedianFirstTurn: median(c.first)})
+	}
+	if s.Revisit.Turns > 0 {
+		s.Revisit.Share = float64(s.Revisit.Penalised) / float64(s.Revisit.Turns)
+	}
+	for _, r := range []*Rate{&s.Escape.WithWarnings, &s.Escape.WithoutWarnings} {
+		r.N = r.Escaped + r.Stopped
+		if r.N > 0 {
+			lo, hi := Wilson(r.Escaped, r.N)
+			r.Rate = &Interval{Estimate: float64(r.Escaped) / float64(r.N), Low: lo, High: hi, Method: "wilson"}
+		}
+	}
+	if w, wo := s.Escape.WithWarnings, s.Escape.WithoutWarnings; w.N > 0 && wo.N > 0 {
+		d, lo, hi := Newcombe(w.Escaped, w.N, wo.Escaped, wo.N)
+		s.Escape.Difference = &Interval{Estimate: d, Low: lo, High: hi, Method: "newcombe"}
+	}
+	for _, name := range order {
+		s.Leads = append(s.Leads, leads[name].summary(name))
+	}
+	return s
+}
+
+type leadAcc struct {
+	stops                       int
+	spell, warn, osc, camp, rep []float64
+}
+
+func (l *leadAcc) add(ld *Lead) {
+	if ld == nil {
+		return
+	}
+	l.stops++
+	l.spell = append(l.spell, float64(ld.StuckSpell))
+	for _, x := range []struct {
+		v  *int
+		to *[]float64
+	}{{ld.Warning, &l.warn}, {ld.Oscillation, &l.osc}, {ld.Camping, &l.camp}, {ld.Repeat, &l.rep}} {
+		if x.v != nil {
+			*x.to = append(*x.to, float64(*x.v))
+		}
+	}
+}
+
+func (l *leadAcc) summary(name string) LeadSummary {
+	m := func(v []float64) MedianN { return MedianN{N: len(v), Median: median(v)} }
+	return LeadSummary{Policy: name, Stops: l.stops, StuckSpell: m(l.spell), Warning: m(l.warn),
+		Oscillation: m(l.osc), Camping: m(l.camp), Repeat: m(l.rep)}
+}
+
+func (a *Analysis) firstPenalised() int {
+	for t := 1; t < len(a.penalised); t++ {
+		if a.penalised[t] {
+			return t
+		}
+	}
+	return 0
+}
+
+// median of v, nil when v is empty.
+func median(v []float64) *float64 {
+	if len(v) == 0 {
+		return nil
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return &m
+}
+
+// z95 is the two-sided 95% normal quantile.
+const z95 = 1.959963984540054
+
+// Wilson is the 95% Wilson score interval of k successes in n trials.
+func Wilson(k, n int) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	p, nn, z2 := float64(k)/float64(n), float64(n), z95*z95
+	den := 1 + z2/nn
+	centre := (p + z2/(2*nn)) / den
+	half := z95 * math.Sqrt(p*(1-p)/nn+z2/(4*nn*nn)) / den
+	return max(0, centre-half), min(1, centre+half)
+}
+
+// Newcombe is the difference p1 − p2 of two independent proportions with
+// Newcombe's hybrid score 95% interval (his method 10, from Wilson intervals).
+func Newcombe(k1, n1, k2, n2 int) (d, lo, hi float64) {
+	p1, p2 := float64(k1)/float64(n1), float64(k2)/float64(n2)
+	l1, u1 := Wilson(k1, n1)
+	l2, u2 := Wilson(k2, n2)
+	d = p1 - p2
+	lo = d - math.Sqrt((p1-l1)*(p1-l1)+(u2-p2)*(u2-p2))
+	hi = d + math.Sqrt((u1-p1)*(u1-p1)+(p2-l2)*(p2-l2))
+	return d, lo, hi
+}
