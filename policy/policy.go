@@ -4,7 +4,7 @@
 // with no I/O; a Tracker steps it through one episode, turn by turn.
 //
 // The quirks of the shipped rule are reproduced on purpose and named where they
-// are (replay-semantics.md §5.5 and §5.9).
+// are (docs/semantics.md §5.5 and §5.9).
 package policy
 
 import (
@@ -17,7 +17,7 @@ import (
 // Name names a policy.
 type Name string
 
-// The policies of replay-semantics.md §6.1.
+// The policies of docs/semantics.md §6.1.
 const (
 	// Score is the loop break of 09a7cc2 (and HEAD with
 	// enable_objective_based_progress = false): only score changes reset the timer.
@@ -105,7 +105,7 @@ type Params struct {
 	WarningThreshold int `json:"stuck_warning_threshold"` // the countdown warning shows from this timer value
 }
 
-// ZorkGPT's defaults; none was ever changed (replay-semantics.md §5.1).
+// ZorkGPT's defaults; none was ever changed (docs/semantics.md §5.1).
 const (
 	DefaultMaxTurnsStuck    = 40
 	DefaultCheckInterval    = 10

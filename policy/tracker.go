@@ -1,7 +1,7 @@
 package policy
 
 // Reset says what reset the stuck timer on a turn. In logs from 09a7cc2 on,
-// ZorkGPT writes one event per reset (replay-semantics.md §5.5 item 5).
+// ZorkGPT writes one event per reset (docs/semantics.md §5.5 item 5).
 type Reset uint8
 
 const (

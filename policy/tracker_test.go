@@ -52,7 +52,7 @@ var (
 	v2 = pol(ScoreOrObjective, 40, 10) // 36546b7 / HEAD
 )
 
-// TestShippedResults replays every scenario of replay-semantics.md §5.6, the
+// TestShippedResults replays every scenario of docs/semantics.md §5.6, the
 // results of running ZorkGPT's own functions from 09a7cc2 and HEAD. The
 // expected values are that table's, not this code's.
 func TestShippedResults(t *testing.T) {
@@ -108,7 +108,7 @@ func TestShippedResults(t *testing.T) {
 	}
 }
 
-// The tests below are named after the quirks of replay-semantics.md §5.5 and
+// The tests below are named after the quirks of docs/semantics.md §5.5 and
 // §5.9; each one was seen to break a plausible reimplementation.
 
 func TestQuirkFirstCallOnlyInitialises(t *testing.T) { // §5.5.1, §5.9.1

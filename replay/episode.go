@@ -1,5 +1,5 @@
 // Package replay rebuilds ZorkGPT episodes from their logs (eras E3a–E3c of
-// log-format.md) into compact per-turn records, and replays loop-break
+// docs/log-format.md) into compact per-turn records, and replays loop-break
 // policies over them turn by turn.
 package replay
 
@@ -16,7 +16,7 @@ type Episode struct {
 	Source   string // the path as given ("-" for stdin)
 	Segment  int    // position of this segment in its file, 1-based
 	Segments int    // how many replayable segments the file holds
-	Era      string // E3a, E3b or E3c (log-format.md §2.1)
+	Era      string // E3a, E3b or E3c (docs/log-format.md §2.1)
 	// LoopBreak is the loop-break code the recording ran, as far as the log
 	// shows: "v2" (36546b7+), "v1" (09a7cc2+) or "" when nothing shows it.
 	LoopBreak string

@@ -7,7 +7,7 @@ import (
 )
 
 // record holds the fields lbanalyze reads from the lines that matter. Every
-// field is optional and may be null (log-format.md §7 item 6); a pointer tells
+// field is optional and may be null (docs/log-format.md §7 item 6); a pointer tells
 // "absent" from zero. Unknown keys are ignored.
 type record struct {
 	EventType  string  `json:"event_type"`
@@ -47,7 +47,7 @@ type record struct {
 	ZorkResponse    *responseText `json:"zork_response"`
 	RawZorkResponse *responseText `json:"raw_zork_response"`
 	// Extras holds the event of a line written by an old-style caller under the
-	// flat formatter (log-format.md §1.1): {"timestamp", …, "extras": {…}}.
+	// flat formatter (docs/log-format.md §1.1): {"timestamp", …, "extras": {…}}.
 	Extras *record `json:"extras"`
 }
 
@@ -118,7 +118,7 @@ type eventInfo struct {
 	// not matter). With need, only lines containing it are decoded.
 	decode bool
 	need   []byte
-	era    era  // what the event type says of the log's era (log-format.md §2.2)
+	era    era  // what the event type says of the log's era (docs/log-format.md §2.2)
 	v1     bool // the loop break of 09a7cc2 or later ran (location_penalty_applied)
 }
 

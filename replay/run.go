@@ -2,7 +2,7 @@ package replay
 
 import "github.com/lbanalyze/lbanalyze/policy"
 
-// Outcome is what one policy does to one episode (replay-semantics.md §6.2).
+// Outcome is what one policy does to one episode (docs/semantics.md §6.2).
 // N is the last turn of the log, T the termination turn, W max_turns_stuck.
 type Outcome struct {
 	Policy policy.Policy
@@ -54,20 +54,6 @@ func (o *Outcome) TrulyStuck() bool { return o.Terminated() && !o.FalseTerminati
 
 // LLMCallsSaved is the turns saved times the LLM calls a turn costs.
 func (o *Outcome) LLMCallsSaved(callsPerTurn int) int { return o.TurnsSaved * callsPerTurn }
-
-// Trace steps p through every turn of ep, from 1 to N, calling visit after each
-// turn, and stops after the terminating turn.
-func Trace(ep *Episode, p policy.Policy, visit func(s policy.Step)) {
-	tr := p.NewTracker()
-	for i := range ep.Turns {
-		tu := &ep.Turns[i]
-		s := tr.Step(i+1, policy.Observation{Score: tu.Score, Objectives: tu.Objectives, Room: tu.RoomID})
-		visit(s)
-		if s.Terminate {
-			return
-		}
-	}
-}
 
 // Run replays p over ep and returns its Outcome. It never looks at the log's
 // own stuck_termination (§5.9 item 12): the replay stands on the per-turn data.

@@ -8,7 +8,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
-// Outcome fields by their definitions (replay-semantics.md §6.2), worked by hand.
+// Outcome fields by their definitions (docs/semantics.md §6.2), worked by hand.
 func TestOutcomeFields(t *testing.T) {
 	// Flat to 74, +10 at 75, an objective at 30, 100 turns, no recorded loop break.
 	ep := one(t, write(t, plan{N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}}.Episode()))

@@ -13,7 +13,7 @@ import (
 )
 
 // recorded appends loop-break events written by hand, with the values of
-// replay-semantics.md §5.6, to a log written with no loop break.
+// docs/semantics.md §5.6, to a log written with no loop break.
 func recorded(t *testing.T, p plan, events func(l *synth.Log)) *Episode {
 	t.Helper()
 	var buf bytes.Buffer

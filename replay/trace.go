@@ -2,15 +2,33 @@ package replay
 
 import "github.com/lbanalyze/lbanalyze/policy"
 
+// Observe is what a tracker sees of turn t (1..N).
+func (e *Episode) Observe(t int) policy.Observation {
+	tu := &e.Turns[t-1]
+	return policy.Observation{Score: tu.Score, Objectives: tu.Objectives, Room: tu.RoomID}
+}
+
+// Trace steps p through every turn of ep, from 1 to N, calling visit after each
+// turn, and stops after the terminating turn.
+func Trace(ep *Episode, p policy.Policy, visit func(s policy.Step)) {
+	steps(ep, p, func(s policy.Step) bool { visit(s); return !s.Terminate })
+}
+
 // TraceOn is Trace without the stop: it steps p through every turn 1..N even
 // past a termination, as if the episode had been allowed to go on (the tracker
 // keeps its anchor, so every later check point that exceeds the threshold
 // shows as another Terminate). Patterns use it to list every check point at
 // which the policy would have stopped, as ZorkGPT's own analyse_episode.py did.
 func TraceOn(ep *Episode, p policy.Policy, visit func(s policy.Step)) {
+	steps(ep, p, func(s policy.Step) bool { visit(s); return true })
+}
+
+// steps feeds p's tracker every turn in order while visit says go on.
+func steps(ep *Episode, p policy.Policy, visit func(s policy.Step) bool) {
 	tr := p.NewTracker()
-	for i := range ep.Turns {
-		tu := &ep.Turns[i]
-		visit(tr.Step(i+1, tu.Score, tu.Objectives > 0))
+	for t := 1; t <= ep.N(); t++ {
+		if !visit(tr.Step(t, ep.Observe(t))) {
+			return
+		}
 	}
 }

@@ -20,7 +20,7 @@ import (
 )
 
 // Dataset is a batch analysis: every episode under a baseline and an after
-// policy (the specification's section 8, replay-semantics.md §6.3).
+// policy (the specification's section 8, docs/semantics.md §6.3).
 type Dataset struct {
 	Baseline, After policy.Policy
 	CallsPerTurn    int

@@ -31,7 +31,7 @@ type EpisodeJSON struct {
 	Results              []ResultJSON   `json:"results"`
 }
 
-// ResultJSON is one policy's Outcome on one episode (replay-semantics.md §6.2).
+// ResultJSON is one policy's Outcome on one episode (docs/semantics.md §6.2).
 type ResultJSON struct {
 	Policy                    string              `json:"policy"`
 	MaxTurnsStuck             int                 `json:"max_turns_stuck"`

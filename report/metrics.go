@@ -17,7 +17,7 @@ const (
 	MinN = 5
 )
 
-// Metric is one line of the baseline/after table (replay-semantics.md §6.3).
+// Metric is one line of the baseline/after table (docs/semantics.md §6.3).
 type Metric struct {
 	Name  string // JSON name, e.g. false_termination_rate
 	Label string // words for tables

@@ -21,7 +21,7 @@ func (set *Set) Readme() string {
 	}
 	p("# Synthetic ZorkGPT episodes\n\n")
 	p("%d episodes of an LLM agent playing Zork I, written line for line as ZorkGPT writes its `episode_log.jsonl`\n", len(set.Episodes))
-	p("(era E3c: Jericho, room ids; see the shared specification `spec/log-format.md`), in ZorkGPT's layout `<id>/episode_log.jsonl`.\n")
+	p("(era E3c: Jericho, room ids; see `docs/log-format.md`), in ZorkGPT's layout `<id>/episode_log.jsonl`.\n")
 	p("The directory is the episode id with `:` replaced by `-` (Go module zips reject `:`); the id inside the log keeps its colons.\n")
 	p("No public set of real episodes exists: these are generated, deterministically. **Do not edit: regenerate**, byte for byte, with\n\n")
 	p("    %s\n\n", cmd)
@@ -72,7 +72,7 @@ func (set *Set) kinds(p printer) {
 	p("of Jericho-era code before `09a7cc2`, and every policy replays them exactly), the rest cut by the two shipped loop breaks\n")
 	p("in the days each ran. Most episodes end in a death, as ZorkGPT's do (the first death ends a run). About half hold a stuck\n")
 	p("spell long enough to be stopped, as the episode that motivated the loop break did (235 turns stuck at 40 points); among\n")
-	p("those, enough end in a late gain or hold objective progress that every outcome of replay-semantics.md §6.2 occurs several\n")
+	p("those, enough end in a late gain or hold objective progress that every outcome of docs/semantics.md §6.2 occurs several\n")
 	p("times, and score-or-objective has both episodes to rescue and episodes it must still stop. Lengths are kept to a mean of\n")
 	p("about 115 turns so that the set stays under 25 MB.\n\n")
 	p("| kind | episodes | recorded loop break | what it is |\n|---|---:|---|---|\n")
@@ -182,7 +182,7 @@ func (set *Set) makeup(p printer) {
 	p("\nLengths: %d to %d turns, %d in all (mean %.0f). Objectives: %d completions, %d `objectives_updated`.\n",
 		c.minTurns, c.maxTurns, c.turns, float64(c.turns)/float64(n), c.objectives, c.updates)
 	p("Stuck spells: %d, the longest %d turns.\n\n", c.spells, c.longest)
-	p("What the two shipped policies do at 40/10 (`lbanalyze episode`, replay-semantics.md §6.2):\n\n")
+	p("What the two shipped policies do at 40/10 (`lbanalyze episode`, docs/semantics.md §6.2):\n\n")
 	p("| | score | score-or-objective |\n|---|---:|---:|\n")
 	p("| terminated | %d | %d |\n", c.sTerm, c.oTerm)
 	p("| false-termination candidates | %d | %d |\n", c.sCand, c.oCand)
