@@ -1,7 +1,7 @@
 package patterns
 
 import (
-	"math"
+	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"sort"
 )
 
@@ -172,12 +172,12 @@ func Summarise(as []*Analysis) Summary {
 	for _, r := range []*Rate{&s.Escape.WithWarnings, &s.Escape.WithoutWarnings} {
 		r.N = r.Escaped + r.Stopped
 		if r.N > 0 {
-			lo, hi := Wilson(r.Escaped, r.N)
+			lo, hi := stats.Wilson(r.Escaped, r.N)
 			r.Rate = &Interval{Estimate: float64(r.Escaped) / float64(r.N), Low: lo, High: hi, Method: "wilson"}
 		}
 	}
 	if w, wo := s.Escape.WithWarnings, s.Escape.WithoutWarnings; w.N > 0 && wo.N > 0 {
-		d, lo, hi := Newcombe(w.Escaped, w.N, wo.Escaped, wo.N)
+		d, lo, hi := stats.Newcombe(w.Escaped, w.N, wo.Escaped, wo.N)
 		s.Escape.Difference = &Interval{Estimate: d, Low: lo, High: hi, Method: "newcombe"}
 	}
 	for _, name := range order {
@@ -234,31 +234,4 @@ func median(v []float64) *float64 {
 		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
 	}
 	return &m
-}
-
-// z95 is the two-sided 95% normal quantile.
-const z95 = 1.959963984540054
-
-// Wilson is the 95% Wilson score interval of k successes in n trials.
-func Wilson(k, n int) (lo, hi float64) {
-	if n <= 0 {
-		return 0, 1
-	}
-	p, nn, z2 := float64(k)/float64(n), float64(n), z95*z95
-	den := 1 + z2/nn
-	centre := (p + z2/(2*nn)) / den
-	half := z95 * math.Sqrt(p*(1-p)/nn+z2/(4*nn*nn)) / den
-	return max(0, centre-half), min(1, centre+half)
-}
-
-// Newcombe is the difference p1 − p2 of two independent proportions with
-// Newcombe's hybrid score 95% interval (his method 10, from Wilson intervals).
-func Newcombe(k1, n1, k2, n2 int) (d, lo, hi float64) {
-	p1, p2 := float64(k1)/float64(n1), float64(k2)/float64(n2)
-	l1, u1 := Wilson(k1, n1)
-	l2, u2 := Wilson(k2, n2)
-	d = p1 - p2
-	lo = d - math.Sqrt((p1-l1)*(p1-l1)+(u2-p2)*(u2-p2))
-	hi = d + math.Sqrt((u1-p1)*(u1-p1)+(p2-l2)*(p2-l2))
-	return d, lo, hi
 }

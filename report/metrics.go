@@ -72,6 +72,18 @@ type metricDef struct {
 	expect      Expectation
 }
 
+// value is the metric from its summed numerator and denominator; false when
+// it is undefined (a mean over no episodes).
+func (d *metricDef) value(num, den float64) (float64, bool) {
+	if d.den != nil || d.perEpisode {
+		if den == 0 {
+			return 0, false
+		}
+		return d.scale * num / den, true
+	}
+	return d.scale * num, true
+}
+
 func b2f(b bool) float64 {
 	if b {
 		return 1
@@ -158,13 +170,7 @@ func Metrics(eps []Episode, base, after, callsPerTurn int) []Metric {
 			num += v[k].num[s][i]
 			den += v[k].den[s][i]
 		}
-		if d.den != nil || d.perEpisode {
-			if den == 0 {
-				return 0, false
-			}
-			return d.scale * num / den, true
-		}
-		return d.scale * num, true
+		return d.value(num, den)
 	}
 
 	all := make([]int, n)
