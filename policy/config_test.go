@@ -28,8 +28,8 @@ func TestParseConfig(t *testing.T) {
 		warn       string // in the warnings
 	}{
 		{"defaults for missing keys", "", DefaultParams(), true, "", ""},
-		{"values", "max_turns_stuck = 60\nstuck_check_interval = 5\nstuck_warning_threshold = 30\nenable_objective_based_progress = false\n", Params{60, 5, 30}, false, "", ""},
-		{"lax forms", "max_turns_stuck = 50.0\nstuck_check_interval = \"10\"\nenable_objective_based_progress = \"no\"\n", Params{50, 10, 20}, false, "", ""},
+		{"values", "max_turns_stuck = 60\nstuck_check_interval = 5\nstuck_warning_threshold = 30\nenable_objective_based_progress = false\n", Params{MaxTurnsStuck: 60, CheckInterval: 5, WarningThreshold: 30}, false, "", ""},
+		{"lax forms", "max_turns_stuck = 50.0\nstuck_check_interval = \"10\"\nenable_objective_based_progress = \"no\"\n", Params{MaxTurnsStuck: 50, CheckInterval: 10, WarningThreshold: 20}, false, "", ""},
 		{"unknown key warned", "max_turns_stuck = 40\nenable_velocity_detection = false\n", DefaultParams(), true, "", "pyproject.toml:6: [tool.zorkgpt.loop_break] enable_velocity_detection: unknown key"},
 		{"below range", "max_turns_stuck = 0\n", Params{}, true, "pyproject.toml:5: [tool.zorkgpt.loop_break] max_turns_stuck = 0: ZorkGPT requires 1 <= max_turns_stuck <= 1000", ""},
 		{"interval above range", "stuck_check_interval = 101\n", Params{}, true, "stuck_check_interval = 101", ""},
@@ -68,16 +68,16 @@ func TestParseConfig(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	d := Params{50, 5, 25}
+	d := Params{MaxTurnsStuck: 50, CheckInterval: 5, WarningThreshold: 25}
 	for _, c := range []struct {
 		in   string
 		want Policy
 		err  string
 	}{
 		{"score", Policy{Score, d}, ""},
-		{"score-or-objective:40/10", Policy{ScoreOrObjective, Params{40, 10, 25}}, ""},
-		{"window:60", Policy{Window, Params{60, 5, 25}}, ""},
-		{" score:30/5/15 ", Policy{Score, Params{30, 5, 15}}, ""},
+		{"score-or-objective:40/10", Policy{ScoreOrObjective, Params{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 25}}, ""},
+		{"window:60", Policy{Window, Params{MaxTurnsStuck: 60, CheckInterval: 5, WarningThreshold: 25}}, ""},
+		{" score:30/5/15 ", Policy{Score, Params{MaxTurnsStuck: 30, CheckInterval: 5, WarningThreshold: 15}}, ""},
 		{"scor:40", Policy{}, "unknown policy"},
 		{"score:40/x", Policy{}, "not a whole number"},
 		{"score:40/10/20/1", Policy{}, "want NAME:"},

@@ -13,6 +13,10 @@ type Dimension struct {
 	// Of says whether policy n has this parameter (JSON null otherwise); nil:
 	// every policy has it.
 	Of func(n Name) bool
+	// Names, for an enumeration (score_mode), spells each value from 0: the
+	// flag, Parse and tables use the names, Field holds the index. nil for a
+	// number.
+	Names []string
 }
 
 // Has says whether policy n has the parameter.
@@ -31,4 +35,23 @@ var dimensions = []Dimension{
 	{Key: "stuck_warning_threshold", Flag: "warning-threshold", Default: DefaultWarningThreshold, Min: 0,
 		Usage: "stuck_warning_threshold: the countdown warning shows from this many turns stuck",
 		Field: func(p *Params) *int { return &p.WarningThreshold }},
+	// The variants' settings (variants.go): only increase and patience have them.
+	{Key: "objective_patience", Flag: "objective-patience", Default: 0, Min: ObjectivesOff, Of: isPatience,
+		Usage: "objective_patience K (patience): turns an objective completion buys; 0: max_turns_stuck, -1: objectives are not progress",
+		Field: func(p *Params) *int { return &p.ObjectivePatience }},
+	{Key: "room_patience", Flag: "room-patience", Default: 0, Min: 0, Of: isPatience,
+		Usage: "room_patience R (patience): turns a first visit to a room buys; 0: rooms are not progress",
+		Field: func(p *Params) *int { return &p.RoomPatience }},
+	{Key: "score_mode", Flag: "score-mode", Default: int(ScoreChanges), Min: 0, Of: isPatience, Names: ScoreModes,
+		Usage: "score_mode (patience): changes (any score change is progress) or increase (only a new best score)",
+		Field: func(p *Params) *int { return (*int)(&p.ScoreMode) }},
+	{Key: "min_delta", Flag: "min-delta", Default: 1, Min: 0, Of: isVariant,
+		Usage: "min_delta D (increase, patience): a score move smaller than D is not progress and does not move the tracked score",
+		Field: func(p *Params) *int { return &p.MinDelta }},
+	{Key: "min_turns", Flag: "min-turns", Default: 0, Min: 0, Of: isVariant,
+		Usage: "min_turns M (increase, patience): warm-up, no stop before turn M",
+		Field: func(p *Params) *int { return &p.MinTurns }},
 }
+
+func isPatience(n Name) bool { return n == Patience }
+func isVariant(n Name) bool  { return n == Increase || n == Patience }

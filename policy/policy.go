@@ -43,6 +43,9 @@ type Kind struct {
 	// Change is, for a policy ZorkGPT cannot run, the smallest change to its
 	// tracker that would run it, in one sentence.
 	Change string
+	// Variant: one of the variants of issue 9, listed after the policies of
+	// replay-semantics.md §6.1.
+	Variant bool
 }
 
 var registry = map[Name]*Kind{}
@@ -66,13 +69,22 @@ func init() {
 		Color:       color.NRGBA{0xCC, 0x79, 0xA7, 0xFF}}) // reddish purple
 }
 
-// Names lists every registered policy, in alphabetical order.
+// Names lists every registered policy: those of §6.1 (the shipped rules and
+// window), then the variants, each group in alphabetical order.
 func Names() []Name {
 	names := make([]Name, 0, len(registry))
 	for n := range registry {
 		names = append(names, n)
 	}
-	slices.Sort(names)
+	slices.SortFunc(names, func(a, b Name) int {
+		if va, vb := registry[a].Variant, registry[b].Variant; va != vb {
+			if va {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(string(a), string(b))
+	})
 	return names
 }
 
@@ -98,11 +110,28 @@ func nameStrings() []string {
 	return s
 }
 
-// Params are the [tool.zorkgpt.loop_break] settings that shape termination.
+// Params are the [tool.zorkgpt.loop_break] settings that shape termination,
+// and the settings of the variants (variants.go). It stays comparable: it is a
+// map key. The zero value of every variant setting is its default, so a Params
+// built field by field still means today's behaviour.
 type Params struct {
 	MaxTurnsStuck    int `json:"max_turns_stuck"`         // W: stop when the timer reaches it
 	CheckInterval    int `json:"check_interval"`          // the timer is checked when turn % CheckInterval == 0
 	WarningThreshold int `json:"stuck_warning_threshold"` // the countdown warning shows from this timer value
+
+	// ObjectivePatience is K, the turns an objective completion buys under
+	// patience: 0 means W, ObjectivesOff that objectives are not progress.
+	ObjectivePatience int `json:"objective_patience,omitempty"`
+	// RoomPatience is R, the turns a first visit to a room buys under
+	// patience: 0 means rooms are not progress.
+	RoomPatience int `json:"room_patience,omitempty"`
+	// ScoreMode says which score moves are progress (increase, patience).
+	ScoreMode ScoreMode `json:"score_mode,omitempty"`
+	// MinDelta is D: a score move smaller than D is not progress (increase,
+	// patience). 0 means 1, every move, as shipped.
+	MinDelta int `json:"min_delta,omitempty"`
+	// MinTurns is M, the warm-up: no stop before turn M (increase, patience).
+	MinTurns int `json:"min_turns,omitempty"`
 }
 
 // ZorkGPT's defaults; none was ever changed (docs/semantics.md §5.1).
@@ -114,7 +143,7 @@ const (
 
 // DefaultParams returns ZorkGPT's defaults, 40/10 with warnings from 20.
 func DefaultParams() Params {
-	return Params{DefaultMaxTurnsStuck, DefaultCheckInterval, DefaultWarningThreshold}
+	return Params{MaxTurnsStuck: DefaultMaxTurnsStuck, CheckInterval: DefaultCheckInterval, WarningThreshold: DefaultWarningThreshold}
 }
 
 // Policy is one policy with its parameters.
@@ -125,13 +154,15 @@ type Policy struct {
 
 // String gives the short form used in tables, "score-or-objective 40/10", and
 // every further parameter that differs from its default: "score 40/10/30" for a
-// warning threshold of 30, as --policy writes it.
+// warning threshold of 30, as --policy writes it, then the variant settings the
+// policy has: "patience 40/10 obj 20 room 30 increase delta 5 warm-up 50"
+// (variantString).
 func (p Policy) String() string {
 	s := fmt.Sprintf("%s %d/%d", p.Name, p.MaxTurnsStuck, p.CheckInterval)
 	if p.WarningThreshold != DefaultWarningThreshold {
 		s += fmt.Sprintf("/%d", p.WarningThreshold)
 	}
-	return s
+	return s + p.variantString()
 }
 
 // NewTracker returns a fresh tracker for one episode.
@@ -151,7 +182,7 @@ func (p Params) Usable() error {
 	if p.WarningThreshold < 0 {
 		return fmt.Errorf("stuck_warning_threshold must not be negative, not %d", p.WarningThreshold)
 	}
-	return nil
+	return p.variantsUsable()
 }
 
 // Refusals lists why ZorkGPT's GameConfiguration would refuse these settings

@@ -8,14 +8,14 @@ func TestStringShowsEveryNonDefaultParameter(t *testing.T) {
 		want string
 	}{
 		{Policy{Score, DefaultParams()}, "score 40/10"},
-		{Policy{Score, Params{40, 10, 30}}, "score 40/10/30"},
-		{Policy{ScoreOrObjective, Params{60, 5, 20}}, "score-or-objective 60/5"},
+		{Policy{Score, Params{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 30}}, "score 40/10/30"},
+		{Policy{ScoreOrObjective, Params{MaxTurnsStuck: 60, CheckInterval: 5, WarningThreshold: 20}}, "score-or-objective 60/5"},
 	} {
 		if got := c.p.String(); got != c.want {
 			t.Errorf("%+v: String() = %q, want %q", c.p, got, c.want)
 		}
 	}
-	if a, b := (Policy{Score, Params{40, 10, 20}}), (Policy{Score, Params{40, 10, 30}}); a.String() == b.String() {
+	if a, b := (Policy{Score, Params{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 20}}), (Policy{Score, Params{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 30}}); a.String() == b.String() {
 		t.Errorf("%+v and %+v print the same", a, b)
 	}
 }

@@ -32,11 +32,14 @@ func (r Reset) String() string {
 // Observation is what a tracker sees of one turn: its end-of-turn score (the
 // previous score when the turn has no turn_completed, §5.5 item 10), the
 // objective_completed events logged with its turn number, and the room it
-// ended in (a key: the room id where the log has one; 0 when unknown).
+// ended in (a key: the room id where the log has one, else a negative key of
+// the room's name; 0 when unknown). Start is the room the episode started in,
+// the same on every turn (same key; 0 when unknown).
 type Observation struct {
 	Score      int
 	Objectives int
 	Room       int
+	Start      int
 }
 
 // Step is what the loop break did on one turn.

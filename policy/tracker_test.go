@@ -306,9 +306,9 @@ func TestRefusals(t *testing.T) {
 		want int
 	}{
 		{DefaultParams(), 0},
-		{Params{20, 10, 20}, 1},   // warning threshold must be < max_turns_stuck
-		{Params{5, 10, 4}, 2},     // warning 4 below ZorkGPT's 5; max_turns_stuck 5 < interval 10
-		{Params{1001, 10, 20}, 1}, // above the range
+		{Params{MaxTurnsStuck: 20, CheckInterval: 10, WarningThreshold: 20}, 1},   // warning threshold must be < max_turns_stuck
+		{Params{MaxTurnsStuck: 5, CheckInterval: 10, WarningThreshold: 4}, 2},     // warning 4 below ZorkGPT's 5; max_turns_stuck 5 < interval 10
+		{Params{MaxTurnsStuck: 1001, CheckInterval: 10, WarningThreshold: 20}, 1}, // above the range
 	} {
 		if got := c.p.Refusals(); len(got) != c.want {
 			t.Errorf("%+v: %d refusals %q, want %d", c.p, len(got), got, c.want)

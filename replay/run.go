@@ -1,6 +1,10 @@
 package replay
 
-import "github.com/lbanalyze/lbanalyze/policy"
+import (
+	"hash/fnv"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+)
 
 // Outcome is what one policy does to one episode (docs/semantics.md §6.2).
 // N is the last turn of the log, T the termination turn, W max_turns_stuck.
@@ -91,4 +95,20 @@ func Run(ep *Episode, p policy.Policy) Outcome {
 		}
 	}
 	return o
+}
+
+// roomKey is the room as a tracker sees it: the room id where the log has one
+// (E3c), else a negative key hashed from the room's name, stable across
+// episodes (a collision between two names is negligible next to ~100 rooms);
+// 0 when neither is known.
+func roomKey(id int, name string) int {
+	if id > 0 {
+		return id
+	}
+	if name == "" {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return -int(h.Sum32()&0x7fffffff) - 1
 }

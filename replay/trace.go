@@ -2,10 +2,11 @@ package replay
 
 import "github.com/lbanalyze/lbanalyze/policy"
 
-// Observe is what a tracker sees of turn t (1..N).
-func (e *Episode) Observe(t int) policy.Observation {
+// observe is what a tracker sees of turn t (1..N); start is the key of the
+// starting room.
+func (e *Episode) observe(t, start int) policy.Observation {
 	tu := &e.Turns[t-1]
-	return policy.Observation{Score: tu.Score, Objectives: tu.Objectives, Room: tu.RoomID}
+	return policy.Observation{Score: tu.Score, Objectives: tu.Objectives, Room: roomKey(tu.RoomID, tu.Location), Start: start}
 }
 
 // Trace steps p through every turn of ep, from 1 to N, calling visit after each
@@ -26,8 +27,9 @@ func TraceOn(ep *Episode, p policy.Policy, visit func(s policy.Step)) {
 // steps feeds p's tracker every turn in order while visit says go on.
 func steps(ep *Episode, p policy.Policy, visit func(s policy.Step) bool) {
 	tr := p.NewTracker()
+	start := roomKey(ep.InitialRoomID, ep.InitialRoom)
 	for t := 1; t <= ep.N(); t++ {
-		if !visit(tr.Step(t, ep.Observe(t))) {
+		if !visit(tr.Step(t, ep.observe(t, start))) {
 			return
 		}
 	}

@@ -106,7 +106,9 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 	changed := cmd.Flags().Changed
 	defaults := policy.DefaultParams()
 	for i, d := range policy.Dimensions() {
-		*d.Field(&defaults) = f.dims[i]
+		if changed(d.Flag) {
+			*d.Field(&defaults) = f.dims[i]
+		}
 	}
 	if err = defaults.Usable(); err != nil {
 		err = usageError("%v", err)

@@ -95,11 +95,11 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	s.recording, s.current = cfg.Params, cfg.Policy()
 	warned := map[policy.Params]bool{}
 	for _, n := range names {
-		name, err := policy.ParseName(strings.TrimSpace(n))
+		grid, err := specs(strings.TrimSpace(n), vals)
 		if err != nil {
 			return s, usageError("--policy: %v", err)
 		}
-		for _, p := range expand(name, vals) {
+		for _, p := range grid {
 			if err := p.Usable(); err != nil {
 				return s, usageError("%v", err)
 			}
@@ -114,6 +114,18 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		return s, usageError("no policy to replay")
 	}
 	return s, nil
+}
+
+// specs are the policies one --policy item stands for: NAME under every
+// combination of the parameter flags' values, or, written with its settings
+// (patience:40/10:room_patience=30), that one policy as written.
+func specs(item string, vals [][]int) ([]policy.Policy, error) {
+	if strings.ContainsAny(item, ":=") {
+		p, err := policy.Parse(item, policy.DefaultParams())
+		return []policy.Policy{p}, err
+	}
+	name, err := policy.ParseName(item)
+	return expand(name, vals), err
 }
 
 // expand gives policy name under every combination of the parameter values
