@@ -308,11 +308,11 @@ func writeDatasetTable(w io.Writer, d *Dataset) {
 	fmt.Fprintln(w)
 	const l, r = tw.AlignLeft, tw.AlignRight
 	header, rows := d.EpisodeTable()
-	textTable(w, header, rows, l, r, r, l, r, r, r, l, r, r, l)
+	TextTable(w, header, rows, l, r, r, l, r, r, r, l, r, r, l)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, d.MetricsTitle())
 	header, rows = d.MetricTable()
-	textTable(w, header, rows, l, r, r, r, l, r, l)
+	TextTable(w, header, rows, l, r, r, r, l, r, l)
 	fmt.Fprintln(w)
 	summary, groups := d.ReviewList()
 	fmt.Fprintln(w, "Review first. "+summary)
@@ -332,7 +332,7 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset) {
 	}
 	fmt.Fprintf(w, "\n### %s\n\n", d.MetricsTitle())
 	header, rows := d.MetricTable()
-	markdownTable(w, header, rows)
+	MarkdownTable(w, header, rows)
 	fmt.Fprintln(w, "\n### Review first")
 	fmt.Fprintln(w)
 	summary, groups := d.ReviewList()
@@ -346,7 +346,7 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset) {
 	fmt.Fprintln(w, "\n### Episodes")
 	fmt.Fprintln(w)
 	header, rows = d.EpisodeTable()
-	markdownTable(w, header, rows)
+	MarkdownTable(w, header, rows)
 }
 
 // PolicyJSON names a policy and its settings.
@@ -415,26 +415,8 @@ func (d *Dataset) JSON() DatasetJSON {
 		j.Episodes = append(j.Episodes, BatchEpisodeJSON{EpisodeJSON: e, Baseline: e.Results[0], After: e.Results[1]})
 		j.Episodes[i].EpisodeJSON.Results = nil
 	}
-	round := func(v float64) *float64 { v = math.Round(v*1e6) / 1e6; return &v }
 	for i := range d.Metrics {
-		m := &d.Metrics[i]
-		mj := MetricJSON{Name: m.Name, Verdict: m.Verdict, CI95: roundPair(m.CI), CI95Pct: roundPair(m.CIPct)}
-		if m.BaselineOK {
-			mj.Baseline = round(m.Baseline)
-		}
-		if m.AfterOK {
-			mj.After = round(m.After)
-		}
-		if m.BaselineOK && m.AfterOK {
-			mj.Change = round(m.Change)
-		}
-		if m.ChangePct != nil {
-			mj.ChangePct = round(*m.ChangePct)
-		}
-		if m.Expected.Text != "" {
-			mj.Expected = &m.Expected.Text
-		}
-		j.Metrics = append(j.Metrics, mj)
+		j.Metrics = append(j.Metrics, d.Metrics[i].JSON())
 	}
 	rescued, still := d.Review()
 	for _, e := range rescued {
@@ -445,6 +427,30 @@ func (d *Dataset) JSON() DatasetJSON {
 	}
 	return j
 }
+
+// JSON is the metric as the JSON formats give it, rounded to 6 decimals.
+func (m *Metric) JSON() MetricJSON {
+	mj := MetricJSON{Name: m.Name, Verdict: m.Verdict, CI95: roundPair(m.CI), CI95Pct: roundPair(m.CIPct)}
+	if m.BaselineOK {
+		mj.Baseline = Round6(m.Baseline)
+	}
+	if m.AfterOK {
+		mj.After = Round6(m.After)
+	}
+	if m.BaselineOK && m.AfterOK {
+		mj.Change = Round6(m.Change)
+	}
+	if m.ChangePct != nil {
+		mj.ChangePct = Round6(*m.ChangePct)
+	}
+	if m.Expected.Text != "" {
+		mj.Expected = &m.Expected.Text
+	}
+	return mj
+}
+
+// Round6 is v rounded to 6 decimals, as every JSON number of a float.
+func Round6(v float64) *float64 { v = math.Round(v*1e6) / 1e6; return &v }
 
 func roundPair(p *[2]float64) *[2]float64 {
 	if p == nil {

@@ -224,7 +224,7 @@ func writeEpisodeTable(w io.Writer, e *Episode) {
 		rows = append(rows, resultRow(i, &e.Outcomes[i], e.CallsPerTurn))
 	}
 	const l, r = tw.AlignLeft, tw.AlignRight
-	textTable(w, resultHeader, rows, r, l, r, r, r, r, r, r, r, l)
+	TextTable(w, resultHeader, rows, r, l, r, r, r, r, r, r, r, l)
 	for _, l := range selfCheckLines(e) {
 		fmt.Fprintln(w, l)
 	}
@@ -233,9 +233,9 @@ func writeEpisodeTable(w io.Writer, e *Episode) {
 	}
 }
 
-// textTable renders a bordered table, headers as given (not upper-cased),
+// TextTable renders a bordered table, headers as given (not upper-cased),
 // cells never wrapped, each column aligned as align says.
-func textTable(w io.Writer, header []string, rows [][]string, align ...tw.Align) {
+func TextTable(w io.Writer, header []string, rows [][]string, align ...tw.Align) {
 	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}))
@@ -249,7 +249,7 @@ func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 
-func markdownTable(w io.Writer, header []string, rows [][]string) {
+func MarkdownTable(w io.Writer, header []string, rows [][]string) {
 	t := tablewriter.NewTable(w, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft))
 	esc := func(r []string) []string {
@@ -276,7 +276,7 @@ func writeEpisodeMarkdown(w io.Writer, e *Episode) {
 	for i := range e.Outcomes {
 		rows = append(rows, resultRow(i, &e.Outcomes[i], e.CallsPerTurn))
 	}
-	markdownTable(w, resultHeader, rows)
+	MarkdownTable(w, resultHeader, rows)
 	if lines := selfCheckLines(e); len(lines) > 0 {
 		fmt.Fprintln(w)
 		for _, l := range lines {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -14,8 +15,9 @@ const maxGrid = 100_000
 // FROM:TO[:STEP] (TO included), e.g. "20:120:5" or "1,5,10". Repeating the
 // flag adds to the list.
 type intList struct {
-	vals []int
-	set  bool
+	vals  []int
+	set   bool
+	names []string // an enumeration's values by name, from 0 (score_mode)
 }
 
 func newIntList(def int) *intList { return &intList{vals: []int{def}} }
@@ -35,7 +37,12 @@ func (l *intList) Set(s string) error {
 		l.vals, l.set = nil, true
 	}
 	for item := range strings.SplitSeq(s, ",") {
-		vals, err := parseRange(strings.TrimSpace(item))
+		item = strings.TrimSpace(item)
+		if i := slices.Index(l.names, item); i >= 0 {
+			l.vals = append(l.vals, i)
+			continue
+		}
+		vals, err := parseRange(item)
 		if err != nil {
 			return err
 		}

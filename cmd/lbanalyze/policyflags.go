@@ -33,6 +33,7 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known)
 	for _, d := range policy.Dimensions() {
 		l := newIntList(d.Default)
+		l.names = d.Names
 		if vals, ok := grid[d.Key]; ok {
 			l.vals = vals
 		}
