@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
-	)
+)
 
 // A UTF-8 byte order mark (Notepad writes one) does not cost the first line.
 func TestBOMStripped(t *testing.T) {
