@@ -203,11 +203,16 @@ func (r *Reader) stop(err error) {
 	}
 }
 
-// grow appends chunk to buf, growing it no further than needed past limit
-// (append's doubling would hold twice the limit).
+// grow appends chunk to buf. Past a few MiB it makes room for the whole
+// limit at once: append's doubling would hold twice the limit, with the
+// garbage of every step, while the pages of a large allocation that are never
+// written cost no memory.
 func grow(buf, chunk []byte, limit int) []byte {
 	if need := len(buf) + len(chunk); need > cap(buf) {
-		c := min(max(2*cap(buf), need), max(limit+bufSize, need))
+		c := max(2*cap(buf), need)
+		if c > 16*bufSize {
+			c = max(limit+bufSize, need)
+		}
 		nb := make([]byte, len(buf), c)
 		copy(nb, buf)
 		buf = nb

@@ -734,6 +734,8 @@ func (b *builder) build(s *segment) (*Episode, string) {
 // "empty file" only of a file without a byte.
 func (b *builder) noTurns(s *segment) string {
 	switch {
+	case b.records == 0 && b.firstBad != "":
+		return fmt.Sprintf("does not look like a ZorkGPT episode log: no line is a JSON log record (%s)", b.firstBad)
 	case s.lines > 0 || b.records > 0 && s.inits == 0:
 		return "no turns: no turn_completed or turn_exception (the run ended before turn 1?)"
 	case s.inits > 0:
