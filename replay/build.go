@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
 )
@@ -165,6 +166,10 @@ type builder struct {
 	log  *Log
 	cur  *segment
 	strs map[string]string // interned names and actions
+	// rec and arena hold the line being decoded: its strings may point into
+	// the line, so whatever is kept is cloned (keep, intern).
+	rec   record
+	arena [2]arena
 
 	segments int   // segments closed so far
 	bytes    int64 // bytes of the lines read
@@ -238,18 +243,22 @@ func (b *builder) line(line []byte, n int, unterminated bool) {
 		return
 	}
 	if info.decode && (info.need == nil || bytes.Contains(line, info.need)) {
-		var rec record
-		rep, err := b.opt.Codec.Decode(line, &rec)
-		if err != nil {
-			b.cur.problem(n, true, "cannot decode %s: %v", info.name, err)
-			return
-		}
-		if rep&jsonl.RepairedUTF8 != 0 {
-			b.cur.problem(n, false, "invalid UTF-8 in %s, replaced with U+FFFD", info.name)
+		rec := &b.rec
+		*rec = record{}
+		if !b.fastDecode(line, rec) {
+			*rec = record{}
+			rep, err := b.opt.Codec.Decode(line, rec)
+			if err != nil {
+				b.cur.problem(n, true, "cannot decode %s: %v", info.name, err)
+				return
+			}
+			if rep&jsonl.RepairedUTF8 != 0 {
+				b.cur.problem(n, false, "invalid UTF-8 in %s, replaced with U+FFFD", info.name)
+			}
 		}
 		rec.flatten()
 		b.mark(info)
-		b.event(info.name, &rec, n)
+		b.event(info.name, rec, n)
 		return
 	}
 	b.mark(info)
@@ -334,7 +343,7 @@ func (b *builder) event(name string, r *record, n int) {
 	}
 	s := b.cur
 	if r.EpisodeID != nil && *r.EpisodeID != "" && s.ep.ID == "" {
-		s.ep.ID = *r.EpisodeID
+		s.ep.ID = strings.Clone(*r.EpisodeID)
 	}
 	if r.MaxTurns != nil && (name == "orchestrator_init" || name == "episode_initialized") {
 		s.ep.MaxTurns = int(*r.MaxTurns)
@@ -443,7 +452,7 @@ func (b *builder) event(name string, r *record, n int) {
 		}
 		text := ""
 		if r.Objective != nil {
-			text = *r.Objective
+			text = strings.Clone(*r.Objective)
 		}
 		s.ep.Objectives = append(s.ep.Objectives, Completion{Turn: turn, Objective: text})
 		s.content = true
@@ -463,7 +472,7 @@ func (b *builder) event(name string, r *record, n int) {
 		}
 		reason := "game over"
 		if r.Reason != nil {
-			reason = *r.Reason
+			reason = strings.Clone(*r.Reason)
 		}
 		s.death(turn, reason)
 	case "zork_response":
@@ -473,7 +482,7 @@ func (b *builder) event(name string, r *record, n int) {
 	case "episode_completed":
 		reason := ""
 		if r.Reason != nil {
-			reason = *r.Reason
+			reason = strings.Clone(*r.Reason)
 		}
 		s.end = End{Reason: EndReason(reason), Turn: max(turn, 0)}
 		if reason != string(EndGameOver) && reason != string(EndMaxTurns) {
@@ -487,7 +496,7 @@ func (b *builder) event(name string, r *record, n int) {
 	case "episode_exception":
 		detail := ""
 		if r.Error != nil {
-			detail = *r.Error
+			detail = strings.Clone(*r.Error)
 		}
 		s.end = End{Reason: EndException, Turn: max(turn, 0), Detail: detail}
 	case "stuck_termination":
@@ -751,13 +760,15 @@ func (b *builder) noTurns(s *segment) string {
 }
 
 // intern shares the strings that repeat turn after turn (room names, actions).
+// s may point into the line being read: what is kept is a copy.
 func (b *builder) intern(s string) string {
 	if len(s) > 64 {
-		return s
+		return strings.Clone(s)
 	}
 	if v, ok := b.strs[s]; ok {
 		return v
 	}
+	s = strings.Clone(s)
 	b.strs[s] = s
 	return s
 }
