@@ -32,6 +32,7 @@ lint:
 fuzz:
 	$(GO) test ./jsonl -run '^$$' -fuzz FuzzScanObject -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
 	$(GO) test ./replay -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
+	$(GO) test ./replay -run '^$$' -fuzz FuzzFastDecode -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
 
 # The bundled dataset, byte for byte (a test in synth/dataset checks it).
 testdata:

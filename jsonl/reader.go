@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -30,11 +31,38 @@ func DisplayName(path string) string {
 var (
 	gzipMagic = []byte{0x1f, 0x8b}
 	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+	utf8BOM   = []byte{0xef, 0xbb, 0xbf}
+)
+
+// Limits bound what a compressed stream may cost in memory and time.
+type Limits struct {
+	// MaxRatio stops a compressed stream once it has given more than MaxRatio
+	// bytes for each compressed byte read (past the first RatioFloor bytes):
+	// real logs compress 10-20 times, a decompression bomb a thousand times.
+	// DefaultMaxRatio when 0; no limit when negative.
+	MaxRatio int
+}
+
+const (
+	// DefaultMaxRatio leaves ten times the margin over the most compressible
+	// real logs.
+	DefaultMaxRatio = 200
+	// RatioFloor is how much any stream may give before its ratio is judged.
+	RatioFloor = 64 << 20
+	// MaxZstdWindow bounds the memory a zstd stream may ask for (zstd -19 uses
+	// 8 MiB, --ultra -22 and --long 128 MiB and more).
+	MaxZstdWindow = 32 << 20
 )
 
 // Open opens path for reading, "-" meaning stdin, and undoes gzip or zstd
-// compression found by its magic bytes (whatever the file is called).
+// compression found by its magic bytes (whatever the file is called), within
+// the default Limits.
 func Open(path string, stdin io.Reader) (io.ReadCloser, error) {
+	return OpenLimited(path, stdin, Limits{})
+}
+
+// OpenLimited is Open within lim.
+func OpenLimited(path string, stdin io.Reader, lim Limits) (io.ReadCloser, error) {
 	var f io.ReadCloser
 	if path == StdinName {
 		f = io.NopCloser(stdin)
@@ -45,7 +73,7 @@ func Open(path string, stdin io.Reader) (io.ReadCloser, error) {
 		}
 		f = file
 	}
-	r, err := Decompress(f)
+	r, err := DecompressLimited(f, lim)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
@@ -55,110 +83,140 @@ func Open(path string, stdin io.Reader) (io.ReadCloser, error) {
 
 // Decompress returns a reader of rc's content, decompressed if it starts with
 // the gzip or zstd magic bytes. Closing it closes rc.
-func Decompress(rc io.ReadCloser) (io.ReadCloser, error) {
-	br := bufio.NewReaderSize(rc, 64<<10)
+func Decompress(rc io.ReadCloser) (io.ReadCloser, error) { return DecompressLimited(rc, Limits{}) }
+
+// headPool holds the small buffers that read the first bytes of a file (and
+// compressed streams), so that a batch of files does not allocate one each.
+var headPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
+// DecompressLimited is Decompress within lim.
+func DecompressLimited(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
+	br := headPool.Get().(*bufio.Reader)
+	br.Reset(rc)
+	release := func() { br.Reset(nil); headPool.Put(br) }
 	head, err := br.Peek(4)
 	if err != nil && !errors.Is(err, io.EOF) {
+		release()
 		return nil, err
+	}
+	ratio := lim.MaxRatio
+	if ratio == 0 {
+		ratio = DefaultMaxRatio
 	}
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
-		zr, err := gzip.NewReader(br)
+		in := &counter{r: br}
+		zr, err := gzip.NewReader(in)
 		if err != nil {
+			release()
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		return closers{zr, zr, rc}, nil
+		return &closers{r: bounded(zr, in, ratio, "gzip"), inner: zr, outer: rc, release: release}, nil
 	case bytes.HasPrefix(head, zstdMagic):
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+		in := &counter{r: br}
+		zr, err := zstd.NewReader(in, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxWindow(MaxZstdWindow))
 		if err != nil {
+			release()
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
-		return closers{zr, zstdCloser{zr}, rc}, nil
+		return &closers{r: bounded(zstdErrors{zr}, in, ratio, "zstd"), inner: zstdCloser{zr}, outer: rc, release: release}, nil
 	}
-	return closers{br, nil, rc}, nil
+	return &closers{r: br, outer: rc, release: release}, nil
+}
+
+// counter counts the bytes read through it.
+type counter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// bounded stops the decompressed stream r when it gives more than ratio
+// bytes per compressed byte read from in (past RatioFloor).
+func bounded(r io.Reader, in *counter, ratio int, format string) io.Reader {
+	if ratio < 0 {
+		return r
+	}
+	return &ratioReader{r: r, in: in, ratio: int64(ratio), format: format}
+}
+
+type ratioReader struct {
+	r      io.Reader
+	in     *counter
+	out    int64
+	ratio  int64
+	format string
+	err    error
+}
+
+func (b *ratioReader) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.r.Read(p)
+	b.out += int64(n)
+	if b.out > RatioFloor && b.out > b.ratio*b.in.n {
+		b.err = fmt.Errorf("%s: more than %d bytes decompressed per compressed byte (%s from %s): a decompression bomb? stopped",
+			b.format, b.ratio, Size(b.out), Size(b.in.n))
+		return n, b.err
+	}
+	return n, err
+}
+
+// zstdErrors says in words what the zstd decoder's terse errors mean.
+type zstdErrors struct{ d *zstd.Decoder }
+
+func (z zstdErrors) Read(p []byte) (int, error) {
+	n, err := z.d.Read(p)
+	if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		err = fmt.Errorf("zstd: the stream needs a window larger than %s (compressed with --long or --ultra?): decompress it with zstd -d --long=31 first: %w", Size(MaxZstdWindow), err)
+	} else if err != nil && !errors.Is(err, io.EOF) {
+		err = fmt.Errorf("zstd: %w", err)
+	}
+	return n, err
 }
 
 type zstdCloser struct{ d *zstd.Decoder }
 
 func (z zstdCloser) Close() error { z.d.Close(); return nil }
 
-// closers reads from r and closes the decompressor, then the file.
+// closers reads from r and closes the decompressor, then the file, and
+// returns the head buffer to its pool.
 type closers struct {
-	r     io.Reader
-	inner io.Closer
-	outer io.Closer
+	r       io.Reader
+	inner   io.Closer
+	outer   io.Closer
+	release func()
 }
 
-func (c closers) Read(p []byte) (int, error) { return c.r.Read(p) }
+func (c *closers) Read(p []byte) (int, error) { return c.r.Read(p) }
 
-func (c closers) Close() error {
+func (c *closers) Close() error {
 	if c.inner != nil {
 		c.inner.Close()
+	}
+	if c.release != nil {
+		c.release()
+		c.release = nil
 	}
 	return c.outer.Close()
 }
 
-// Reader yields the lines of a stream with their 1-based line numbers.
-// A line may be of any length; only one line is held at a time.
-type Reader struct {
-	br   *bufio.Reader
-	long []byte // holds a line longer than br's buffer
-	line int
-	err  error
-	// Unterminated reports whether the last line returned had no final newline.
-	Unterminated bool
-}
-
-// bufSize covers nearly every real log line without copying; longer lines are
-// assembled in a separate buffer that is released when it grows very large.
-const bufSize = 256 << 10
-
-// NewReader returns a Reader of r.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, bufSize)}
-}
-
-// Next returns the next line without its line ending ("\n" or "\r\n") and its
-// number. The slice is valid until the next call. At the end it returns io.EOF;
-// a read error (a corrupt gzip stream, say) is returned once and ends the stream.
-func (r *Reader) Next() ([]byte, int, error) {
-	if r.err != nil {
-		return nil, r.line, r.err
+// Size writes a byte count the way messages give it: 64 MiB, 512 KiB, 100 bytes.
+func Size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
 	}
-	if cap(r.long) > 64<<20 {
-		r.long = nil // do not keep a giant buffer after a giant line
-	}
-	r.long = r.long[:0]
-	for {
-		chunk, err := r.br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			r.long = append(r.long, chunk...)
-			continue
-		}
-		line := chunk
-		if len(r.long) > 0 {
-			r.long = append(r.long, chunk...)
-			line = r.long
-		}
-		if err != nil {
-			r.err = err
-			if len(line) == 0 {
-				return nil, r.line, err
-			}
-			// The last line has no newline: return it now, the error next time.
-			r.line++
-			r.Unterminated = true
-			if err != io.EOF {
-				r.err = fmt.Errorf("after line %d: %w", r.line, err)
-			}
-			return line, r.line, nil
-		}
-		r.line++
-		r.Unterminated = false
-		line = line[:len(line)-1]
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-		}
-		return line, r.line, nil
-	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -95,3 +95,31 @@ func BenchmarkRun(b *testing.B) {
 		})
 	}
 }
+
+// turnLines is n short turn_completed lines (the cheapest lines that matter),
+// in episodes of 5000 turns each opened by episode_initialized.
+func turnLines(n int) []byte {
+	var buf bytes.Buffer
+	for i := 0; i < n; i++ {
+		t := i%5000 + 1
+		if t == 1 {
+			fmt.Fprintf(&buf, `{"timestamp": "2025-11-04T09:35:24.000001", "level": "INFO", "message": "Episode initialized", "event_type": "episode_initialized", "episode_id": "2025-11-04T09:35:24", "max_turns": 5000}`+"\n")
+		}
+		fmt.Fprintf(&buf, `{"timestamp": "2025-11-04T09:35:25.123456", "level": "INFO", "message": "Turn %d completed", "event_type": "turn_completed", "episode_id": "2025-11-04T09:35:24", "turn": %d, "action": "go north", "score": %d, "location": "West of House", "confidence": 0.9}`+"\n", t, t, t/100)
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkReadTurns reads 2,000,000 short turn_completed lines: the cost of
+// the reader per decoded line, with nothing to pass over.
+func BenchmarkReadTurns(b *testing.B) {
+	data := turnLines(2_000_000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		lg := Read(bytes.NewReader(data), "bench.jsonl", Options{})
+		if len(lg.Episodes) != 400 {
+			b.Fatalf("%d episodes", len(lg.Episodes))
+		}
+	}
+}

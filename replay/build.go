@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
 )
@@ -27,14 +28,25 @@ type Rejected struct {
 	Segment int
 	ID      string
 	Reason  string
+	// Alike is how many segments right after this one were rejected for the
+	// same reason; they are counted here (and in Reason) instead of listed.
+	Alike int
 }
 
 // Options tune reading.
 type Options struct {
 	Codec jsonl.Codec // decoder of the lines that matter; jsonl.DefaultCodec when nil
 	// MaxProblems is how many problems an episode keeps word for word (all are
-	// counted); 10 when 0.
+	// counted); 10 when 0. The segments that cannot be replayed keep as many
+	// between them.
 	MaxProblems int
+	// MaxLine bounds the length of a line that matters (jsonl.DefaultMaxLine
+	// when 0): a longer one is skipped with a problem. Lines that do not
+	// matter are passed over whatever their length.
+	MaxLine int
+	// MaxRatio bounds the decompression ratio of a compressed file
+	// (jsonl.DefaultMaxRatio when 0, none when negative).
+	MaxRatio int
 }
 
 // MaxTurn bounds turn numbers (ZorkGPT's max_turns was at most 5000), and
@@ -43,11 +55,13 @@ type Options struct {
 const (
 	MaxTurn = 200_000
 	MaxGap  = 1000
+	// MaxScore bounds scores so that their differences are exact (2^53).
+	MaxScore = 1 << 53
 )
 
 // ReadFile reads the log at path ("-" for stdin).
 func ReadFile(path string, stdin io.Reader, opt Options) (*Log, error) {
-	rc, err := jsonl.Open(path, stdin)
+	rc, err := jsonl.OpenLimited(path, stdin, jsonl.Limits{MaxRatio: opt.MaxRatio})
 	if err != nil {
 		return nil, err
 	}
@@ -63,39 +77,124 @@ func Read(r io.Reader, source string, opt Options) *Log {
 	if opt.MaxProblems == 0 {
 		opt.MaxProblems = 10
 	}
+	if opt.MaxLine <= 0 {
+		opt.MaxLine = jsonl.DefaultMaxLine
+	}
 	b := &builder{opt: opt, log: &Log{Source: source}, strs: map[string]string{}}
 	b.cur = b.newSegment()
-	rd := jsonl.NewReader(r)
+	rd := jsonl.NewReaderOptions(r, jsonl.LineOptions{MaxLine: opt.MaxLine, Key: "event_type", Nested: "extras", Skip: b.skip})
+	defer rd.Close()
 	for {
 		line, n, err := rd.Next()
+		if errors.Is(err, jsonl.ErrLineTooLong) {
+			b.cur.lines++
+			b.cur.problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(opt.MaxLine)))
+			continue
+		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				b.log.Problems = append(b.log.Problems, Problem{Line: n, Msg: "read error: " + err.Error()})
+				b.readErr = &Problem{Line: n, Msg: "read error: " + err.Error()}
 			}
 			break
 		}
-		b.log.Lines = n
+		b.bytes += int64(len(line)) + 1
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		if reason := b.notALog(line, n, rd.Unterminated); reason != "" {
+			b.log.Lines = rd.Line()
+			b.log.Rejected = []Rejected{{Segment: 1, Reason: reason}}
+			return b.log
+		}
 		b.line(line, n, rd.Unterminated)
 	}
+	b.log.Lines = rd.Line()
 	b.finish()
 	return b.log
 }
 
+// skip is asked about a line too long to hold cheaply, once its event type is
+// known: a line that is not decoded is passed over, after noting what its
+// event type says of the era (final_action_selection lines, the longest of
+// all, mark E3b).
+func (b *builder) skip(eventType []byte) bool {
+	info := events[string(eventType)]
+	if info != nil && info.decode {
+		return false
+	}
+	b.cur.lines++
+	b.records++
+	if info != nil {
+		b.mark(info)
+	}
+	return true
+}
+
+// recordsNeeded is how many non-blank lines may come before the first log
+// record: after that many, the file is not a ZorkGPT log.
+const recordsNeeded = 5
+
+// notALog says why a file is not a ZorkGPT log, judged from its first lines:
+// UTF-16 text, or JSON (a state dump, a config file) whose first lines are
+// not log records.
+func (b *builder) notALog(line []byte, n int, unterminated bool) string {
+	if b.records > 0 {
+		return ""
+	}
+	b.nonBlank++
+	if b.nonBlank == 1 && jsonl.LooksUTF16(line) {
+		return "looks like UTF-16, not UTF-8 (Windows PowerShell writes it with >): convert it first, e.g. iconv -f UTF-16 -t UTF-8"
+	}
+	if isRecord(line) {
+		b.records++
+		return ""
+	}
+	if b.firstBad == "" {
+		_, err := peek(line)
+		if err == nil {
+			err = errors.New("a JSON object without timestamp, level or event_type")
+		}
+		b.firstBad = fmt.Sprintf("line %d: %v", n, err)
+	}
+	if b.nonBlank < recordsNeeded || unterminated {
+		return ""
+	}
+	return fmt.Sprintf("does not look like a ZorkGPT episode log: none of its first %d lines is a JSON log record (%s)", recordsNeeded, b.firstBad)
+}
+
 type builder struct {
-	opt      Options
-	log      *Log
-	cur      *segment
-	segments []*segment
-	strs     map[string]string // interned names and actions
+	opt  Options
+	log  *Log
+	cur  *segment
+	strs map[string]string // interned names and actions
+	// rec and arena hold the line being decoded: its strings may point into
+	// the line, so whatever is kept is cloned (keep, intern).
+	rec   record
+	arena [2]arena
+
+	segments int   // segments closed so far
+	bytes    int64 // bytes of the lines read
+	// fabricated counts the turns made up for gaps in the turn numbers, over
+	// all segments: they are bounded by the size of the file.
+	fabricated int
+	// problems of the segments that cannot be replayed, the first few, and
+	// how many more there were.
+	rejectedProblems []Problem
+	moreProblems     int
+	readErr          *Problem
+
+	lineNo   int    // the line being handled
+	records  int    // log records (JSON objects with a timestamp, level or event type) seen
+	nonBlank int    // non-blank lines seen, up to the first record
+	firstBad string // what was wrong with the first line that is not a record
 }
 
 // segment is an episode being built.
 type segment struct {
 	ep       Episode
-	problems []Problem
+	problems []Problem       // the first MaxProblems
+	nProblem int             // all problems
+	skipped  int             // problems that skipped their line
 	starts   map[string]bool // init events seen: a repeat starts a new segment
 	turns    []Turn
 	have     []bool // turn_completed seen for turn t (index t-1)
@@ -109,20 +208,31 @@ type segment struct {
 	deaths   map[int]bool
 	content  bool // turn data seen: an init event after it starts a new segment
 	lines    int  // non-blank lines attributed to this segment
+	inits    int  // of which init events
+	first    int  // the line of its first init event
+	max      int  // MaxProblems
 }
 
 func (b *builder) newSegment() *segment {
-	return &segment{starts: map[string]bool{}, deaths: map[int]bool{}}
+	return &segment{starts: map[string]bool{}, deaths: map[int]bool{}, max: b.opt.MaxProblems}
 }
 
 // problem notes what was wrong with line n of the segment (skipped: the line
-// could not be used).
+// could not be used). Only the first few are kept word for word: a file of a
+// million bad lines must not cost a million messages.
 func (s *segment) problem(n int, skipped bool, format string, args ...any) {
-	s.problems = append(s.problems, Problem{Line: n, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
+	s.nProblem++
+	if skipped {
+		s.skipped++
+	}
+	if len(s.problems) < s.max {
+		s.problems = append(s.problems, Problem{Line: n, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
+	}
 }
 
 func (b *builder) line(line []byte, n int, unterminated bool) {
 	b.cur.lines++
+	b.lineNo = n
 	et, err := peek(line)
 	if err != nil {
 		if line, et, err = b.salvage(line, n, unterminated, err); err != nil {
@@ -134,18 +244,22 @@ func (b *builder) line(line []byte, n int, unterminated bool) {
 		return
 	}
 	if info.decode && (info.need == nil || bytes.Contains(line, info.need)) {
-		var rec record
-		rep, err := b.opt.Codec.Decode(line, &rec)
-		if err != nil {
-			b.cur.problem(n, true, "cannot decode %s: %v", info.name, err)
-			return
-		}
-		if rep&jsonl.RepairedUTF8 != 0 {
-			b.cur.problem(n, false, "invalid UTF-8 in %s, replaced with U+FFFD", info.name)
+		rec := &b.rec
+		*rec = record{}
+		if !b.fastDecode(line, rec) {
+			*rec = record{}
+			rep, err := b.opt.Codec.Decode(line, rec)
+			if err != nil {
+				b.cur.problem(n, true, "cannot decode %s: %v", info.name, err)
+				return
+			}
+			if rep&jsonl.RepairedUTF8 != 0 {
+				b.cur.problem(n, false, "invalid UTF-8 in %s, replaced with U+FFFD", info.name)
+			}
 		}
 		rec.flatten()
 		b.mark(info)
-		b.event(info.name, &rec, n)
+		b.event(info.name, rec, n)
 		return
 	}
 	b.mark(info)
@@ -197,10 +311,14 @@ func (b *builder) mark(info *eventInfo) {
 // at the start of one episode).
 func (b *builder) start(kind string) {
 	if b.cur.content || b.cur.starts[kind] {
-		b.segments = append(b.segments, b.cur)
+		b.close(b.cur, false)
 		b.cur = b.newSegment()
 	}
+	if b.cur.first == 0 {
+		b.cur.first = b.lineNo
+	}
 	b.cur.starts[kind] = true
+	b.cur.inits++
 }
 
 func (b *builder) event(name string, r *record, n int) {
@@ -226,7 +344,7 @@ func (b *builder) event(name string, r *record, n int) {
 	}
 	s := b.cur
 	if r.EpisodeID != nil && *r.EpisodeID != "" && s.ep.ID == "" {
-		s.ep.ID = *r.EpisodeID
+		s.ep.ID = strings.Clone(*r.EpisodeID)
 	}
 	if r.MaxTurns != nil && (name == "orchestrator_init" || name == "episode_initialized") {
 		s.ep.MaxTurns = int(*r.MaxTurns)
@@ -238,6 +356,7 @@ func (b *builder) event(name string, r *record, n int) {
 		turn = int(*r.TurnNumber)
 	}
 	perTurn := func() bool {
+		hi := max(s.ran, s.last)
 		switch {
 		case turn < 0:
 			s.problem(n, true, "%s without a turn", name)
@@ -245,18 +364,35 @@ func (b *builder) event(name string, r *record, n int) {
 			s.problem(n, true, "%s for turn 0", name)
 		case turn > MaxTurn:
 			s.problem(n, true, "%s for turn %d, beyond %d", name, turn, MaxTurn)
-		case turn > max(s.ran, s.last)+MaxGap:
-			s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt", name, turn, turn-max(s.ran, s.last), max(s.ran, s.last))
+		case turn > hi+MaxGap:
+			s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt", name, turn, turn-hi, hi)
+		case turn > hi+1 && b.fabricated+turn-hi-1 > b.gapBudget():
+			s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt, as this file already skips %d turn numbers, more than its size allows",
+				name, turn, turn-hi, hi, b.fabricated)
 		default:
 			return true
 		}
 		return false
+	}
+	// score reads a score, which must be small enough for differences of
+	// scores to be exact.
+	score := func(v *int64, what string) (int, bool) {
+		if *v > MaxScore || *v < -MaxScore {
+			s.problem(n, true, "%s %d is absurd (beyond ±2^53): %s skipped", what, *v, name)
+			return 0, false
+		}
+		return int(*v), true
 	}
 
 	switch name {
 	case "turn_completed", "turn_exception":
 		if !perTurn() {
 			return
+		}
+		if r.Score != nil && name == "turn_completed" {
+			if _, ok := score(r.Score, "score"); !ok {
+				return
+			}
 		}
 		if turn < s.last {
 			if turn == 1 {
@@ -290,8 +426,8 @@ func (b *builder) event(name string, r *record, n int) {
 				t.Location = b.intern(*r.Location)
 			}
 		}
+		b.reach(turn)
 		s.last = max(s.last, turn)
-		s.ran = max(s.ran, turn)
 	case "map_movement_update":
 		if !perTurn() || turn < s.last {
 			return
@@ -317,7 +453,7 @@ func (b *builder) event(name string, r *record, n int) {
 		}
 		text := ""
 		if r.Objective != nil {
-			text = *r.Objective
+			text = strings.Clone(*r.Objective)
 		}
 		s.ep.Objectives = append(s.ep.Objectives, Completion{Turn: turn, Objective: text})
 		s.content = true
@@ -326,19 +462,23 @@ func (b *builder) event(name string, r *record, n int) {
 			s.problem(n, true, "objectives_updated without a turn")
 			return
 		}
-		s.ep.ObjectiveUpdates = append(s.ep.ObjectiveUpdates, ObjectiveUpdate{Turn: turn, Objectives: r.Objectives})
+		count := 0
+		if r.Objectives != nil {
+			count = int(*r.Objectives)
+		}
+		s.ep.ObjectiveUpdates = append(s.ep.ObjectiveUpdates, ObjectiveUpdate{Turn: turn, Count: count})
 	case "game_over_detected":
 		if !perTurn() {
 			return
 		}
 		reason := "game over"
 		if r.Reason != nil {
-			reason = *r.Reason
+			reason = strings.Clone(*r.Reason)
 		}
 		s.death(turn, reason)
 	case "zork_response":
 		z, raw := r.ZorkResponse, r.RawZorkResponse
-		if turn > 0 && (z != nil && z.died || raw != nil && raw.died) {
+		if turn > 0 && perTurn() && (z != nil && z.died || raw != nil && raw.died) {
 			s.death(turn, "death text in zork_response")
 		}
 		if z != nil && z.hash != 0 && s.quiet(turn) && turn >= s.last {
@@ -368,21 +508,21 @@ func (b *builder) event(name string, r *record, n int) {
 	case "episode_completed":
 		reason := ""
 		if r.Reason != nil {
-			reason = *r.Reason
+			reason = strings.Clone(*r.Reason)
 		}
 		s.end = End{Reason: EndReason(reason), Turn: max(turn, 0)}
 		if reason != string(EndGameOver) && reason != string(EndMaxTurns) {
 			s.problem(n, false, "episode_completed with an unknown reason %q", reason)
 		}
-		if turn > 0 && turn <= max(s.ran, s.last)+MaxGap {
-			s.ran = max(s.ran, turn)
+		if turn > 0 && turn <= MaxTurn && turn <= max(s.ran, s.last)+MaxGap && b.fabricated+turn-max(s.ran, s.last)-1 <= b.gapBudget() {
+			b.reach(turn)
 		}
 	case "episode_finalized":
 		s.finished = true
 	case "episode_exception":
 		detail := ""
 		if r.Error != nil {
-			detail = *r.Error
+			detail = strings.Clone(*r.Error)
 		}
 		s.end = End{Reason: EndException, Turn: max(turn, 0), Detail: detail}
 	case "stuck_termination":
@@ -391,30 +531,38 @@ func (b *builder) event(name string, r *record, n int) {
 		}
 		st := &StuckTermination{Turn: turn}
 		if r.Score != nil {
-			st.Score = int(*r.Score)
+			var ok bool
+			if st.Score, ok = score(r.Score, "score"); !ok {
+				return
+			}
 		}
 		if r.TurnsStuck != nil {
 			st.TurnsStuck = int(*r.TurnsStuck)
 		}
 		s.ep.Recorded.StuckTermination = st
 		s.end = End{Reason: EndStuckTermination, Turn: turn, TurnsStuck: st.TurnsStuck}
-		s.ran = max(s.ran, turn)
+		b.reach(turn)
 		s.v1 = true
 	case "score_change":
 		if !perTurn() {
 			return
 		}
 		c := RecordedChange{Turn: turn}
+		var ok bool
 		if r.OldScore != nil {
-			c.Old = int(*r.OldScore)
+			if c.Old, ok = score(r.OldScore, "old_score"); !ok {
+				return
+			}
 		}
 		if r.NewScore == nil {
 			s.problem(n, true, "score_change without new_score")
 			return
 		}
-		c.New = int(*r.NewScore)
+		if c.New, ok = score(r.NewScore, "new_score"); !ok {
+			return
+		}
 		s.ep.Recorded.ScoreChanges = append(s.ep.Recorded.ScoreChanges, c)
-		s.ran = max(s.ran, turn)
+		b.reach(turn)
 		s.v1 = true
 		if r.WasStuckFor != nil {
 			s.v2 = true
@@ -424,7 +572,7 @@ func (b *builder) event(name string, r *record, n int) {
 			return
 		}
 		s.ep.Recorded.ObjectiveResets = append(s.ep.Recorded.ObjectiveResets, turn)
-		s.ran = max(s.ran, turn)
+		b.reach(turn)
 		s.v2 = true
 	}
 }
@@ -450,8 +598,13 @@ func floatOrNaN(p *float64) float64 {
 	return *p
 }
 
-// turn returns the record of turn t, growing the table as needed.
+// turn returns the record of turn t, growing the table as needed (at once to
+// max_turns when it is known).
 func (s *segment) turn(t int) *Turn {
+	if s.turns == nil && s.ep.MaxTurns > 0 && s.ep.MaxTurns <= MaxTurn {
+		s.turns = make([]Turn, 0, s.ep.MaxTurns)
+		s.have = make([]bool, 0, s.ep.MaxTurns)
+	}
 	for len(s.turns) < t {
 		s.turns = append(s.turns, Turn{})
 		s.have = append(s.have, false)
@@ -459,6 +612,22 @@ func (s *segment) turn(t int) *Turn {
 	s.content = true
 	return &s.turns[t-1]
 }
+
+// reach notes that the tracking of turn t ran, counting the turns that a gap
+// before it makes up.
+func (b *builder) reach(t int) {
+	s := b.cur
+	if hi := max(s.ran, s.last); t > hi+1 {
+		b.fabricated += t - hi - 1
+	}
+	s.ran = max(s.ran, t)
+}
+
+// gapBudget is how many made-up turns (for gaps in the turn numbers) a file
+// may have: plenty for real gaps (a crashed turn, a run of exceptions), but
+// in proportion to its size, so that a small file of lines that jump 999
+// turns, restart and jump again cannot make the reader hold millions of turns.
+func (b *builder) gapBudget() int { return 10*MaxGap + int(b.bytes/16) }
 
 func (s *segment) death(t int, reason string) {
 	if s.deaths[t] {
@@ -468,23 +637,58 @@ func (s *segment) death(t int, reason string) {
 	s.ep.Deaths = append(s.ep.Deaths, Death{Turn: t, Reason: reason})
 }
 
-// finish closes the last segment and turns segments into episodes.
+// finish closes the last segment and gives the episodes their count.
 func (b *builder) finish() {
-	b.segments = append(b.segments, b.cur)
-	if len(b.segments) > 1 && b.segments[0].lines == 0 {
-		b.segments = b.segments[1:]
+	b.close(b.cur, true)
+	for _, ep := range b.log.Episodes {
+		ep.Segments = b.segments
 	}
-	for i, s := range b.segments {
-		ep, reason := b.build(s)
-		if reason != "" {
-			b.log.Rejected = append(b.log.Rejected, Rejected{Segment: i + 1, ID: s.ep.ID, Reason: reason})
-			b.log.Problems = append(b.log.Problems, s.problems...)
-			continue
+	for i := range b.log.Rejected {
+		if r := &b.log.Rejected[i]; r.Alike > 0 {
+			r.Reason += fmt.Sprintf(" (as are the %d segments after it)", r.Alike)
 		}
-		ep.Segment = i + 1
-		ep.Segments = len(b.segments)
-		b.log.Episodes = append(b.log.Episodes, ep)
 	}
+	if b.readErr != nil {
+		b.log.Problems = append(b.log.Problems, *b.readErr)
+	}
+	b.log.Problems = append(b.log.Problems, b.rejectedProblems...)
+	if b.moreProblems > 0 {
+		b.log.Problems = append(b.log.Problems, Problem{Msg: fmt.Sprintf("… and %d more problems in segments that cannot be replayed", b.moreProblems)})
+	}
+}
+
+// close builds a segment as soon as it ends, so that only the episodes are
+// held: a file of a million init lines yields one rejection, not a million
+// segments.
+func (b *builder) close(s *segment, last bool) {
+	if b.segments == 0 && s.lines == 0 && !last {
+		return // nothing before the first init event
+	}
+	b.segments++
+	ep, reason := b.build(s)
+	if reason == "" {
+		ep.Segment = b.segments
+		b.log.Episodes = append(b.log.Episodes, ep)
+		return
+	}
+	if n := len(b.log.Rejected); n > 0 {
+		if r := &b.log.Rejected[n-1]; r.Segment+r.Alike == b.segments-1 && r.Reason == reason && r.ID == s.ep.ID {
+			r.Alike++
+			b.keepProblems(s)
+			return
+		}
+	}
+	b.log.Rejected = append(b.log.Rejected, Rejected{Segment: b.segments, ID: s.ep.ID, Reason: reason})
+	b.keepProblems(s)
+}
+
+// keepProblems keeps the problems of a segment that cannot be replayed, up
+// to MaxProblems over the whole file, and counts the rest.
+func (b *builder) keepProblems(s *segment) {
+	room := max(b.opt.MaxProblems-len(b.rejectedProblems), 0)
+	keep := s.problems[:min(room, len(s.problems))]
+	b.rejectedProblems = append(b.rejectedProblems, keep...)
+	b.moreProblems += s.nProblem - len(keep)
 }
 
 // build makes the Episode of a segment, or says why it cannot.
@@ -496,10 +700,7 @@ func (b *builder) build(s *segment) (*Episode, string) {
 		return nil, fmt.Sprintf("unsupported era: this is a log of ZorkGPT before 2025-06-08 (era E1/E2, %s events), which lbanalyze cannot replay yet", s.older)
 	}
 	if n == 0 {
-		if s.lines == 0 {
-			return nil, "empty file"
-		}
-		return nil, "no turns: no turn_completed or turn_exception (the run ended before turn 1?)"
+		return nil, b.noTurns(s)
 	}
 	if ep.ID == "" {
 		ep.ID = "(no episode id)"
@@ -553,10 +754,14 @@ func (b *builder) build(s *segment) (*Episode, string) {
 		// Events of a turn whose tracking never ran (the run was killed mid-turn).
 		s.turns, s.have = s.turns[:n], s.have[:n]
 	}
+	if cap(s.turns) > 2*n+64 {
+		// Sized from max_turns, but the episode ended early.
+		s.turns = append([]Turn(nil), s.turns...)
+	}
 	ep.Turns = s.turns
 	for _, o := range ep.Objectives {
 		if o.Turn > n {
-			s.problems = append(s.problems, Problem{Msg: fmt.Sprintf("objective_completed for turn %d, after the last complete turn %d: not replayed", o.Turn, n)})
+			s.problem(0, false, "objective_completed for turn %d, after the last complete turn %d: not replayed", o.Turn, n)
 			continue
 		}
 		ep.Turns[o.Turn-1].Objectives++
@@ -572,27 +777,45 @@ func (b *builder) build(s *segment) (*Episode, string) {
 		ep.End = End{Reason: EndNone}
 	}
 	if st := ep.Recorded.StuckTermination; st != nil && st.Turn != n {
-		s.problems = append(s.problems, Problem{Msg: fmt.Sprintf("stuck_termination at turn %d but the log goes on to turn %d", st.Turn, n)})
+		s.problem(0, false, "stuck_termination at turn %d but the log goes on to turn %d", st.Turn, n)
 	}
 
-	for _, p := range s.problems {
-		if p.Skipped {
-			ep.SkippedLines++
-		}
-	}
-	ep.ProblemCount = len(s.problems)
-	ep.Problems = s.problems[:min(len(s.problems), b.opt.MaxProblems)]
+	ep.SkippedLines = s.skipped
+	ep.ProblemCount = s.nProblem
+	ep.Problems = s.problems
 	return ep, ""
 }
 
+// noTurns says why a segment without turns is so, as precisely as it can:
+// "empty file" only of a file without a byte.
+func (b *builder) noTurns(s *segment) string {
+	switch {
+	case b.records == 0 && b.firstBad != "":
+		return fmt.Sprintf("does not look like a ZorkGPT episode log: no line is a JSON log record (%s)", b.firstBad)
+	case s.lines > 0 || b.records > 0 && s.inits == 0:
+		return "no turns: no turn_completed or turn_exception (the run ended before turn 1?)"
+	case s.inits > 0:
+		return fmt.Sprintf("no turns: the log ends with the start of an episode (line %d) and nothing after it", s.first)
+	case b.readErr != nil && b.log.Lines == 0:
+		return "nothing could be read before the read error"
+	case b.readErr != nil:
+		return "no log records before the read error"
+	case b.log.Lines > 0:
+		return fmt.Sprintf("no log records: the file has only blank lines (%d)", b.log.Lines)
+	}
+	return "empty file"
+}
+
 // intern shares the strings that repeat turn after turn (room names, actions).
+// s may point into the line being read: what is kept is a copy.
 func (b *builder) intern(s string) string {
 	if len(s) > 64 {
-		return s
+		return strings.Clone(s)
 	}
 	if v, ok := b.strs[s]; ok {
 		return v
 	}
+	s = strings.Clone(s)
 	b.strs[s] = s
 	return s
 }

@@ -131,7 +131,7 @@ func TestRejectedSegments(t *testing.T) {
 		{"E2", e2, "unsupported era"},
 		{"no turns", string(write(t, plan{N: 0}.Episode())), "no turns"},
 		{"empty file", "", "empty file"},
-		{"blank lines only", "\n\n  \n", "empty file"},
+		{"blank lines only", "\n\n  \n", "only blank lines (3)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			lg := read(t, []byte(c.data))

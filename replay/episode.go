@@ -89,10 +89,12 @@ type Completion struct {
 	Objective string `json:"objective"`
 }
 
-// ObjectiveUpdate is one objectives_updated event: the whole discovered list.
+// ObjectiveUpdate is one objectives_updated event: how many objectives the
+// discovered list held (the list itself is not kept: nothing reads it, and a
+// long log of long lists would cost memory for nothing).
 type ObjectiveUpdate struct {
-	Turn       int
-	Objectives []string
+	Turn  int
+	Count int
 }
 
 // Death is a game over: game_over_detected (E3c) or death text in zork_response.

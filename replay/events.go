@@ -2,6 +2,8 @@ package replay
 
 import (
 	"bytes"
+	"encoding/json"
+	"reflect"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
 )
@@ -23,8 +25,8 @@ type record struct {
 	RoomID     *int64  `json:"room_id"`
 	RoomName   *string `json:"room_name"`
 	Objective  *string `json:"objective"`
-	// Objectives is the discovered list of objectives_updated.
-	Objectives    []string `json:"objectives"`
+	// Objectives is the discovered list of objectives_updated, counted.
+	Objectives    *listLen `json:"objectives"`
 	Reason        *string  `json:"reason"`
 	FinalScore    *int64   `json:"final_score"`
 	TurnsStuck    *int64   `json:"turns_stuck"`
@@ -64,9 +66,7 @@ func (r *record) flatten() {
 	r.Score, r.Action, r.Location = or(r.Score, x.Score), or(r.Action, x.Action), or(r.Location, x.Location)
 	r.Stage, r.ToRoomID, r.ToRoom = or(r.Stage, x.Stage), or(r.ToRoomID, x.ToRoomID), or(r.ToRoom, x.ToRoom)
 	r.RoomID, r.RoomName, r.Objective = or(r.RoomID, x.RoomID), or(r.RoomName, x.RoomName), or(r.Objective, x.Objective)
-	if r.Objectives == nil {
-		r.Objectives = x.Objectives
-	}
+	r.Objectives = or(r.Objectives, x.Objectives)
 	r.Reason, r.FinalScore, r.TurnsStuck = or(r.Reason, x.Reason), or(r.FinalScore, x.FinalScore), or(r.TurnsStuck, x.TurnsStuck)
 	r.OldScore, r.NewScore, r.WasStuckFor = or(r.OldScore, x.OldScore), or(r.NewScore, x.NewScore), or(r.WasStuckFor, x.WasStuckFor)
 	r.MaxTurns, r.Error, r.CriticEnabled = or(r.MaxTurns, x.MaxTurns), or(r.Error, x.Error), or(r.CriticEnabled, x.CriticEnabled)
@@ -100,6 +100,55 @@ func (t *responseText) UnmarshalJSON(b []byte) error {
 	}
 	t.hash, t.died = h, bytes.Contains(b, []byte("have died"))
 	return nil
+}
+
+// listLen is the length of a JSON array, decoded without keeping its items.
+type listLen int
+
+func (n *listLen) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '[' {
+		return &json.UnmarshalTypeError{Value: "non-array", Type: reflect.TypeFor[[]string]()}
+	}
+	*n = listLen(countItems(b))
+	return nil
+}
+
+// countItems counts the items of a valid JSON array: the commas at its own
+// level, outside strings, plus one unless it is empty.
+func countItems(b []byte) int {
+	depth, count, inString, any := 0, 0, false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case ',':
+			if depth == 1 {
+				count++
+			}
+		}
+		if depth >= 1 && c != ' ' && c != '\t' && c != '\n' && c != '\r' && !(depth == 1 && (c == '[' || c == ',')) {
+			any = true
+		}
+	}
+	if any {
+		count++
+	}
+	return count
 }
 
 // or is a ?? b for optional fields.
@@ -175,7 +224,9 @@ func peek(line []byte) (eventType []byte, err error) {
 			nested = value
 		}
 	})
-	if err == nil && eventType == nil && nested != nil {
+	// An empty top-level event type is as good as none (log-format.md §1.1:
+	// field := top.field ?? top.extras.field).
+	if err == nil && len(eventType) == 0 && nested != nil {
 		jsonl.ScanObject(nested, func(key, value []byte) {
 			if bytes.Equal(key, keyEventType) {
 				eventType = stringValue(value)
@@ -185,10 +236,32 @@ func peek(line []byte) (eventType []byte, err error) {
 	return eventType, err
 }
 
-// stringValue returns the content of a raw JSON string without escapes, or nil.
+// stringValue returns the content of a raw JSON string, or nil. Event types
+// are plain ASCII: only a hand-written one has escapes ("turn\u005fcompleted"),
+// and that rare line pays for unescaping.
 func stringValue(v []byte) []byte {
-	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v[1:len(v)-1], '\\') >= 0 {
+	if len(v) < 2 || v[0] != '"' {
 		return nil
 	}
-	return v[1 : len(v)-1]
+	if bytes.IndexByte(v[1:len(v)-1], '\\') < 0 {
+		return v[1 : len(v)-1]
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return nil
+	}
+	return []byte(s)
+}
+
+// isRecord reports whether line is a log record: a JSON object with a key
+// that the writer puts in every record, or a broken one running into one.
+func isRecord(line []byte) bool {
+	found := false
+	err := jsonl.ScanObject(line, func(key, _ []byte) {
+		switch string(key) {
+		case "timestamp", "level", "event_type", "extras":
+			found = true
+		}
+	})
+	return err == nil && found || bytes.Contains(line, []byte(`{"timestamp": `))
 }

@@ -1,0 +1,261 @@
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// DefaultMaxLine bounds the length of a line that is read whole.
+const DefaultMaxLine = 64 << 20
+
+// ErrLineTooLong is returned (wrapped, with the line's number) for a line
+// longer than MaxLine that was passed over; reading goes on after it.
+var ErrLineTooLong = errors.New("line too long")
+
+// LineOptions tune a Reader.
+type LineOptions struct {
+	// MaxLine bounds the length of a line that is returned: a longer one is
+	// passed over, and Next returns an error wrapping ErrLineTooLong for it.
+	// DefaultMaxLine when 0.
+	MaxLine int
+	// Skip, when set, is asked about each line longer than the read buffer
+	// as soon as the string value of its top-level key Key (or, when there is
+	// none, of Key inside the object under the top-level key Nested) has been
+	// read: when it says so, the rest of the line is passed over without being
+	// held, and the line is not returned at all. value is unescaped. Shorter
+	// lines are returned whole, as that costs nothing.
+	Key, Nested string
+	Skip        func(value []byte) bool
+}
+
+// Reader yields the lines of a stream with their 1-based line numbers.
+// A line may be of any length; only one line is held at a time, and no more
+// than MaxLine of it.
+type Reader struct {
+	br    *bufio.Reader
+	long  []byte // holds a line longer than br's buffer
+	line  int
+	err   error
+	begun bool
+	opt   LineOptions
+	find  fieldFinder
+	// Unterminated reports whether the last line returned had no final newline.
+	Unterminated bool
+	// Cut reports that the last line returned is only the beginning of a
+	// longer line that is not a JSON object (it does not start with '{'): the
+	// rest was passed over.
+	Cut bool
+}
+
+// bufSize covers nearly every real log line without copying; longer lines are
+// assembled in a separate buffer that is released when it grows very large.
+const bufSize = 256 << 10
+
+// linePool holds the read buffers of Readers, so that reading a batch of
+// files reuses a few buffers instead of allocating 256 KiB a file.
+var linePool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, bufSize) }}
+
+// NewReader returns a Reader of r with the default options.
+func NewReader(r io.Reader) *Reader { return NewReaderOptions(r, LineOptions{}) }
+
+// NewReaderOptions returns a Reader of r. Close returns its buffer for reuse.
+func NewReaderOptions(r io.Reader, opt LineOptions) *Reader {
+	if opt.MaxLine <= 0 {
+		opt.MaxLine = DefaultMaxLine
+	}
+	br := linePool.Get().(*bufio.Reader)
+	br.Reset(r)
+	return &Reader{br: br, opt: opt, find: fieldFinder{key: opt.Key, nested: opt.Nested}}
+}
+
+// Close releases the Reader's buffer; the Reader must not be used after it.
+func (r *Reader) Close() {
+	if r.br != nil {
+		r.br.Reset(nil)
+		linePool.Put(r.br)
+		r.br = nil
+		r.err = errors.New("jsonl: Reader used after Close")
+	}
+}
+
+// Next returns the next line without its line ending ("\n" or "\r\n") and its
+// number. The slice is valid until the next call. At the end it returns io.EOF;
+// a read error (a corrupt gzip stream, say) is returned once and ends the
+// stream. A line longer than MaxLine gives an error wrapping ErrLineTooLong,
+// after which reading goes on. A UTF-8 byte order mark at the start of the
+// stream is dropped.
+func (r *Reader) Next() ([]byte, int, error) {
+	if r.err != nil {
+		return nil, r.line, r.err
+	}
+	if !r.begun {
+		r.begun = true
+		if head, _ := r.br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
+			r.br.Discard(len(utf8BOM))
+		}
+	}
+	if cap(r.long) > 4*bufSize {
+		r.long = nil // do not keep a giant buffer after a giant line
+	}
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			r.Cut = false
+			line, done, err := r.longLine(chunk)
+			if !done {
+				continue // a line passed over
+			}
+			return line, r.line, err
+		}
+		r.Cut = false
+		return r.end(chunk, err)
+	}
+}
+
+// end returns line, the last (or only) piece of a line ending in err.
+func (r *Reader) end(line []byte, err error) ([]byte, int, error) {
+	if err != nil {
+		r.err = err
+		if len(line) == 0 {
+			return nil, r.line, err
+		}
+		// The last line has no newline: return it now, the error next time.
+		r.line++
+		r.Unterminated = true
+		r.stop(err)
+		return line, r.line, nil
+	}
+	r.line++
+	r.Unterminated = false
+	line = line[:len(line)-1]
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line, r.line, nil
+}
+
+// longLine reads a line longer than the buffer, whose first piece is first.
+// It holds the line only while it may be wanted: once Skip says it is not,
+// or it grows past MaxLine, the rest is passed over. done is false for a line
+// passed over without a word.
+func (r *Reader) longLine(first []byte) (line []byte, done bool, err error) {
+	r.find.reset()
+	r.long = append(r.long[:0], first...)
+	r.find.feed(first)
+	for {
+		switch {
+		case r.find.notObject:
+			return r.notObject()
+		case r.find.decided() && r.opt.Skip != nil && r.opt.Skip(r.find.value()):
+			_, rerr := r.discard(-1)
+			r.line++
+			if rerr != nil {
+				r.stop(rerr)
+				return nil, true, r.err
+			}
+			return nil, false, nil
+		case len(r.long) > r.opt.MaxLine:
+			_, rerr := r.discard(-1)
+			r.line++
+			r.long = nil
+			if rerr != nil {
+				r.stop(rerr)
+			}
+			return nil, true, fmt.Errorf("line %d: %w: longer than %s", r.line, ErrLineTooLong, Size(int64(r.opt.MaxLine)))
+		}
+		chunk, err := r.br.ReadSlice('\n')
+		r.find.feed(chunk)
+		r.long = grow(r.long, chunk, r.opt.MaxLine)
+		if err != bufio.ErrBufferFull {
+			line, _, err := r.end(r.long, err)
+			return line, true, err
+		}
+	}
+}
+
+// notObject returns the beginning of a long line that cannot be a record
+// (binary data, a text file), for the error message, and passes over the
+// rest; beyond MaxLine without a newline the stream is given up.
+func (r *Reader) notObject() ([]byte, bool, error) {
+	head := r.long[:min(len(r.long), bufSize)]
+	n, rerr := r.discard(int64(r.opt.MaxLine))
+	r.line++
+	r.Cut = true
+	r.Unterminated = rerr != nil
+	switch {
+	case n > int64(r.opt.MaxLine):
+		r.err = fmt.Errorf("line %d: more than %s without a newline, and not JSON: not a log? stopped reading", r.line, Size(int64(r.opt.MaxLine)))
+	case rerr != nil:
+		r.stop(rerr)
+	}
+	return head, true, nil
+}
+
+// stop ends the stream after the current line on read error err.
+func (r *Reader) stop(err error) {
+	r.err = err
+	if err != io.EOF {
+		r.err = fmt.Errorf("after line %d: %w", r.line, err)
+	}
+}
+
+// grow appends chunk to buf. Past a few MiB it makes room for the whole
+// limit at once: append's doubling would hold twice the limit, with the
+// garbage of every step, while the pages of a large allocation that are never
+// written cost no memory.
+func grow(buf, chunk []byte, limit int) []byte {
+	if need := len(buf) + len(chunk); need > cap(buf) {
+		c := max(2*cap(buf), need)
+		if c > 16*bufSize {
+			c = max(limit+bufSize, need)
+		}
+		nb := make([]byte, len(buf), c)
+		copy(nb, buf)
+		buf = nb
+	}
+	return append(buf, chunk...)
+}
+
+// discard passes over the rest of the current line, and says how many bytes
+// the line had (stopping past limit unless it is negative); err is the read
+// error that ended it (io.EOF for a last line without a newline), nil when it
+// ended with a newline.
+func (r *Reader) discard(limit int64) (n int64, err error) {
+	n = int64(len(r.long))
+	for limit < 0 || n <= limit {
+		chunk, err := r.br.ReadSlice('\n')
+		n += int64(len(chunk))
+		if err != bufio.ErrBufferFull {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// Line is the number of lines read so far, those passed over included.
+func (r *Reader) Line() int { return r.line }
+
+// LooksUTF16 reports whether the beginning of a stream looks like UTF-16
+// text rather than UTF-8: a UTF-16 byte order mark, or NUL bytes in every
+// other position (ASCII text written two bytes a character).
+func LooksUTF16(head []byte) bool {
+	if bytes.HasPrefix(head, []byte{0xff, 0xfe}) || bytes.HasPrefix(head, []byte{0xfe, 0xff}) {
+		return true
+	}
+	head = head[:min(len(head), 64)]
+	if len(head) < 4 {
+		return false
+	}
+	var zeros [2]int
+	for i, c := range head {
+		if c == 0 {
+			zeros[i%2]++
+		}
+	}
+	half := len(head) / 2
+	return zeros[0] >= half*3/4 && zeros[1] == 0 || zeros[1] >= half*3/4 && zeros[0] == 0
+}

@@ -1,0 +1,236 @@
+package replay
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/lbanalyze/lbanalyze/jsonl"
+)
+
+// fastDecode decodes a line that matters straight from the scan of its
+// structure, without a JSON decoder and without allocating: strings point
+// into the line (valid until the next line: whatever is kept is cloned).
+// It declines (false) whatever it cannot decode exactly as encoding/json
+// would: escapes, invalid UTF-8, a key in another case, a value of the wrong
+// type. Those lines go to the codec, whose verdict and message stand.
+func (b *builder) fastDecode(line []byte, r *record) bool {
+	if bytes.IndexByte(line, '\\') >= 0 {
+		return false
+	}
+	// Python escapes control characters; a raw one (invalid in a JSON
+	// string) is left to the codec's verdict.
+	ascii := true
+	for _, c := range line {
+		if c < 0x20 {
+			return false
+		}
+		if c >= 0x80 {
+			ascii = false
+		}
+	}
+	if !ascii && !utf8.Valid(line) {
+		return false
+	}
+	ok := true
+	err := jsonl.ScanObject(line, func(key, value []byte) {
+		if ok {
+			ok = b.field(r, &b.arena[0], key, value, true)
+		}
+	})
+	return ok && err == nil
+}
+
+// arena holds the values a fast-decoded record points to.
+type arena struct {
+	ints  [16]int64
+	strs  [12]string
+	flts  [2]float64
+	resp  [2]responseText
+	bools [1]bool
+	count listLen
+	extra record
+}
+
+// field sets the field of r named key from its raw value.
+func (b *builder) field(r *record, a *arena, key, value []byte, top bool) bool {
+	null := isNull(value)
+	str := func(slot int, p **string) bool {
+		switch {
+		case null:
+			*p = nil
+		case value[0] == '"':
+			a.strs[slot] = unsafe.String(unsafe.SliceData(value[1:]), len(value)-2)
+			*p = &a.strs[slot]
+		default:
+			return false
+		}
+		return true
+	}
+	num := func(slot int, p **int64) bool {
+		if null {
+			*p = nil
+			return true
+		}
+		v, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(value), len(value)), 10, 64)
+		if err != nil {
+			return false
+		}
+		a.ints[slot] = v
+		*p = &a.ints[slot]
+		return true
+	}
+	flt := func(slot int, p **float64) bool {
+		if null {
+			*p = nil
+			return true
+		}
+		v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(value), len(value)), 64)
+		if err != nil || value[0] == '"' {
+			return false
+		}
+		a.flts[slot] = v
+		*p = &a.flts[slot]
+		return true
+	}
+	resp := func(slot int, p **responseText) bool {
+		if null {
+			*p = nil
+			return true
+		}
+		a.resp[slot] = responseText{}
+		a.resp[slot].UnmarshalJSON(value) // hashes the value as written, as the codec does
+		*p = &a.resp[slot]
+		return true
+	}
+	switch string(key) {
+	case "location_id":
+		return num(11, &r.LocationID)
+	case "recent_visits":
+		return num(12, &r.RecentVisits)
+	case "loop_start_turn":
+		return num(13, &r.LoopStartTurn)
+	case "turns_in_loop":
+		return num(14, &r.TurnsInLoop)
+	case "base_confidence":
+		return flt(0, &r.BaseConfidence)
+	case "adjusted_confidence":
+		return flt(1, &r.AdjustedConfidence)
+	case "zork_response":
+		return resp(0, &r.ZorkResponse)
+	case "raw_zork_response":
+		return resp(1, &r.RawZorkResponse)
+	case "event_type":
+		switch {
+		case null:
+			r.EventType = ""
+		case value[0] == '"':
+			r.EventType = unsafe.String(unsafe.SliceData(value[1:]), len(value)-2)
+		default:
+			return false
+		}
+		return true
+	case "episode_id":
+		return str(0, &r.EpisodeID)
+	case "turn":
+		return num(0, &r.Turn)
+	case "turn_number":
+		return num(1, &r.TurnNumber)
+	case "score":
+		return num(2, &r.Score)
+	case "action":
+		return str(1, &r.Action)
+	case "location":
+		return str(2, &r.Location)
+	case "stage":
+		return str(3, &r.Stage)
+	case "to_room_id":
+		return num(3, &r.ToRoomID)
+	case "to_room":
+		return str(4, &r.ToRoom)
+	case "room_id":
+		return num(4, &r.RoomID)
+	case "room_name":
+		return str(5, &r.RoomName)
+	case "objective":
+		return str(6, &r.Objective)
+	case "objectives":
+		switch {
+		case null:
+			r.Objectives = nil
+		case value[0] == '[':
+			a.count = listLen(countItems(value))
+			r.Objectives = &a.count
+		default:
+			return false
+		}
+		return true
+	case "reason":
+		return str(7, &r.Reason)
+	case "final_score":
+		return num(5, &r.FinalScore)
+	case "turns_stuck":
+		return num(6, &r.TurnsStuck)
+	case "old_score":
+		return num(7, &r.OldScore)
+	case "new_score":
+		return num(8, &r.NewScore)
+	case "was_stuck_for":
+		return num(9, &r.WasStuckFor)
+	case "max_turns":
+		return num(10, &r.MaxTurns)
+	case "error":
+		return str(8, &r.Error)
+	case "game_file_path":
+		return str(9, &r.GameFilePath)
+	case "critic_enabled":
+		switch string(value) {
+		case "null", "NaN", "Infinity", "-Infinity":
+			r.CriticEnabled = nil
+		case "true", "false":
+			a.bools[0] = value[0] == 't'
+			r.CriticEnabled = &a.bools[0]
+		default:
+			return false
+		}
+		return true
+	case "extras":
+		switch {
+		case null:
+			r.Extras = nil
+		case value[0] == '{' && top:
+			x := &a.extra
+			*x = record{}
+			ok := true
+			jsonl.ScanObject(value, func(k, v []byte) {
+				if ok {
+					ok = b.field(x, &b.arena[1], k, v, false)
+				}
+			})
+			r.Extras = x
+			return ok
+		default:
+			return false // extras within extras: left to the codec
+		}
+		return true
+	}
+	// encoding/json matches keys without regard to case: a key that might
+	// match a field that way is left to it.
+	for _, c := range key {
+		if c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// isNull reports whether a raw value reads as null: null itself, or Python's
+// NaN and ±Infinity (Decode reads them as null too).
+func isNull(v []byte) bool {
+	switch string(v) {
+	case "null", "NaN", "Infinity", "-Infinity":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,69 @@
+package replay
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/jsonl"
+)
+
+// sameAsCodec checks that a line the fast path decodes is decoded exactly as
+// encoding/json decodes it.
+func sameAsCodec(t *testing.T, line []byte) {
+	t.Helper()
+	b := &builder{}
+	var fast record
+	if !b.fastDecode(line, &fast) {
+		return
+	}
+	var slow record
+	if _, err := jsonl.StdCodec.Decode(line, &slow); err != nil {
+		t.Fatalf("fast path accepts what encoding/json rejects (%v): %s", err, line)
+	}
+	fast.flatten()
+	slow.flatten()
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("fast %+v, encoding/json %+v: %s", fast, slow, line)
+	}
+}
+
+// TestFastDecodeMatchesCodec decodes every line of the bundled dataset both ways.
+func TestFastDecodeMatchesCodec(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/episodes/*/episode_log.jsonl")
+	files = append(files, "../testdata/samples/episode-2025-06-09T20-04-36.jsonl")
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			sameAsCodec(t, line)
+			n++
+		}
+	}
+	for _, s := range []string{
+		`{"event_type": "turn_completed", "turn": 1, "score": NaN, "Score": 5}`,
+		`{"event_type": "turn_completed", "turn": 1.0}`,
+		`{"event_type": "turn_completed", "turn": "1"}`,
+		`{"event_type": "turn_completed", "turn": 99999999999999999999}`,
+		`{"extras": {"event_type": "objectives_updated", "turn": 3, "objectives": ["a", ["b", "c"]]}, "turn": null}`,
+		`{"event_type": "orchestrator_init", "critic_enabled": true, "extras": null, "turn": -0}`,
+		`{"event_type": "turn_completed", "action": "say \"hi\""}`,
+		`{"event_type": "turn_completed", "action": "caf` + "\xc3\xa9" + `"}`,
+	} {
+		sameAsCodec(t, []byte(s))
+	}
+	t.Logf("%d lines", n)
+}
+
+// FuzzFastDecode: whatever the fast path decodes, encoding/json decodes the same.
+func FuzzFastDecode(f *testing.F) {
+	f.Add([]byte(`{"event_type": "turn_completed", "turn": 1, "score": 5, "action": "look", "extras": {"turn": 2}}`))
+	f.Add([]byte(`{"extras": {"event_type": "objectives_updated", "objectives": ["a", {"b": [1]}]}}`))
+	f.Add([]byte(`{"event_type": "orchestrator_init", "critic_enabled": false, "max_turns": NaN}`))
+	f.Fuzz(func(t *testing.T, line []byte) { sameAsCodec(t, line) })
+}

@@ -1,0 +1,227 @@
+package replay
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+func tc(turn int, score any) string {
+	return fmt.Sprintf(`{"timestamp": "2025-11-12T10:00:01", "level": "INFO", "message": "Turn %d completed", "event_type": "turn_completed", "episode_id": "2025-11-12T10:00:00", "turn": %d, "action": "look", "score": %v, "location": "West of House"}`+"\n", turn, turn, score)
+}
+
+func turnsLog(n int) string {
+	var b strings.Builder
+	for t := 1; t <= n; t++ {
+		b.WriteString(tc(t, 0))
+	}
+	return b.String()
+}
+
+func rejectedReasons(lg *Log) string {
+	var s []string
+	for _, r := range lg.Rejected {
+		s = append(s, r.Reason)
+	}
+	return strings.Join(s, "\n")
+}
+
+func logProblems(lg *Log) string {
+	var s []string
+	for _, p := range lg.Problems {
+		s = append(s, p.String())
+	}
+	return strings.Join(s, "\n")
+}
+
+func TestBOMStripped(t *testing.T) {
+	ep := one(t, []byte("\ufeff"+turnsLog(3)))
+	if ep.N() != 3 || ep.ProblemCount != 0 {
+		t.Errorf("%d turns, problems %s", ep.N(), problems(ep))
+	}
+}
+
+// A line that matters but is longer than MaxLine is skipped with a problem
+// naming its line; the rest of the file is read.
+func TestLongLineSkipped(t *testing.T) {
+	long := strings.Replace(tc(2, 0), `"look"`, `"`+strings.Repeat("x", 2<<20)+`"`, 1)
+	data := tc(1, 0) + long + tc(3, 5)
+	lg := Read(strings.NewReader(data), "test.jsonl", Options{MaxLine: 1 << 20})
+	ep := lg.Episodes[0]
+	if ep.N() != 3 || ep.SkippedLines != 1 || problems(ep) != "2: line longer than 1 MiB, skipped" || !ep.Turns[1].Missing {
+		t.Errorf("%d turns, %d skipped, problems %q", ep.N(), ep.SkippedLines, problems(ep))
+	}
+}
+
+// A long line that does not matter is passed over, but what its event type
+// says of the era is kept.
+func TestLongIrrelevantLineNotHeld(t *testing.T) {
+	fas := `{"timestamp": "2025-11-12T10:00:01", "level": "INFO", "message": "x", "event_type": "final_action_selection", "turn": 1, "agent_reasoning": "` + strings.Repeat("why ", 1<<20) + `"}` + "\n"
+	ep := one(t, []byte(fas+turnsLog(2)))
+	if ep.N() != 2 || ep.Era != "E3b" || ep.ProblemCount != 0 {
+		t.Errorf("%d turns, era %s, problems %s", ep.N(), ep.Era, problems(ep))
+	}
+}
+
+// A million bad lines keep ten messages and a count.
+func TestProblemsCapped(t *testing.T) {
+	data := turnsLog(2) + strings.Repeat("{\"a\": 1,,}\n", 100_000)
+	ep := one(t, []byte(data))
+	if len(ep.Problems) != 10 || ep.ProblemCount != 100_000 || ep.SkippedLines != 100_000 {
+		t.Errorf("%d problems kept of %d, %d skipped", len(ep.Problems), ep.ProblemCount, ep.SkippedLines)
+	}
+}
+
+// Segments that cannot be replayed keep ten problems between them, then a
+// count, however many there are; alike rejections one after the other are
+// counted in one.
+func TestEmptySegmentsMerged(t *testing.T) {
+	init := `{"timestamp": "2025-11-12T10:00:00", "level": "INFO", "message": "Episode initialized", "event_type": "episode_initialized", "episode_id": "2025-11-12T10:00:00", "max_turns": 500}` + "\n"
+	var b strings.Builder
+	for range 200_000 {
+		b.WriteString(init)
+		b.WriteString("{\"a\": 1,,}\n")
+	}
+	b.WriteString(turnsLog(3))
+	lg := read(t, []byte(b.String()))
+	if len(lg.Rejected) != 1 || lg.Rejected[0].Alike != 199_998 || !strings.Contains(lg.Rejected[0].Reason, "as are the 199998 segments after it") {
+		t.Fatalf("rejected %d entries: %+v", len(lg.Rejected), lg.Rejected[:min(3, len(lg.Rejected))])
+	}
+	if len(lg.Problems) != 11 || !strings.Contains(lg.Problems[10].Msg, "and 199989 more problems") {
+		t.Errorf("%d problems: %s", len(lg.Problems), logProblems(lg))
+	}
+	if len(lg.Episodes) != 1 || lg.Episodes[0].Segment != 200_000 || lg.Episodes[0].Segments != 200_000 {
+		t.Errorf("episodes %d", len(lg.Episodes))
+	}
+}
+
+// Gaps of 999 turns again and again across restarted segments do not make
+// up millions of turns from a small file.
+func TestGapTurnsBounded(t *testing.T) {
+	var b strings.Builder
+	for range 5000 {
+		b.WriteString(tc(1, 0))
+		b.WriteString(tc(999, 0))
+	}
+	lg := read(t, []byte(b.String()))
+	turns := 0
+	for _, ep := range lg.Episodes {
+		turns += ep.N()
+	}
+	if budget := 10*MaxGap + b.Len()/16; turns > budget+5000 {
+		t.Errorf("%d turns from %d bytes (budget %d)", turns, b.Len(), budget)
+	}
+	last := lg.Episodes[len(lg.Episodes)-1]
+	if !strings.Contains(problems(last), "more than its size allows") {
+		t.Errorf("no word of the budget: %s", problems(last))
+	}
+}
+
+// An event type written with an escape, or under extras behind an empty
+// top-level one, is read like any other.
+func TestEscapedEventType(t *testing.T) {
+	line := strings.Replace(tc(3, 7), `"turn_completed"`, `"turn\u005fcompleted"`, 1)
+	ep := one(t, []byte(turnsLog(2)+line))
+	if ep.N() != 3 || ep.Score(3) != 7 {
+		t.Errorf("%d turns, score %d", ep.N(), ep.Score(3))
+	}
+}
+
+func TestEmptyEventTypeUsesExtras(t *testing.T) {
+	line := `{"timestamp": "2025-11-12T10:00:03", "level": "INFO", "message": "", "event_type": "", "extras": {"event_type": "turn_completed", "turn": 3, "score": 9}}` + "\n"
+	ep := one(t, []byte(turnsLog(2)+line))
+	if ep.N() != 3 || ep.Score(3) != 9 {
+		t.Errorf("%d turns, score %d", ep.N(), ep.Score(3))
+	}
+}
+
+// Scores beyond ±2^53 are refused with their line: differences of scores
+// would overflow.
+func TestAbsurdScore(t *testing.T) {
+	for _, v := range []string{"2000000000000000000", "-9007199254740993"} {
+		ep := one(t, []byte(turnsLog(2)+tc(3, v)+tc(4, 5)))
+		if ep.Score(3) != 0 || ep.Score(4) != 5 || ep.SkippedLines != 1 || !strings.Contains(problems(ep), "3: score "+v+" is absurd") {
+			t.Errorf("%s: score 3 %d, problems %s", v, ep.Score(3), problems(ep))
+		}
+	}
+}
+
+// A death read from zork_response text has its turn checked like
+// game_over_detected's.
+func TestZorkResponseDeathTurnChecked(t *testing.T) {
+	death := `{"timestamp": "2025-11-12T10:00:03", "level": "INFO", "message": "ZORK RESPONSE", "event_type": "zork_response", "turn": 150000, "zork_response": "You have died"}` + "\n"
+	ep := one(t, []byte(turnsLog(3)+death))
+	if len(ep.Deaths) != 0 || ep.SkippedLines != 1 {
+		t.Errorf("deaths %+v, problems %s", ep.Deaths, problems(ep))
+	}
+}
+
+// objectives_updated keeps the number of objectives, not the list.
+func TestObjectiveUpdatesCounted(t *testing.T) {
+	upd := `{"timestamp": "2025-11-12T10:00:03", "level": "INFO", "message": "x", "event_type": "objectives_updated", "turn": 2, "objectives": ["Open the [mailbox], \"now\"", "Go north", {"x": [1, 2]}]}` + "\n" +
+		`{"timestamp": "2025-11-12T10:00:03", "level": "INFO", "message": "x", "extras": {"event_type": "objectives_updated", "turn": 3, "objectives": []}}` + "\n"
+	ep := one(t, []byte(turnsLog(3)+upd))
+	if len(ep.ObjectiveUpdates) != 2 || ep.ObjectiveUpdates[0] != (ObjectiveUpdate{Turn: 2, Count: 3}) || ep.ObjectiveUpdates[1] != (ObjectiveUpdate{Turn: 3, Count: 0}) {
+		t.Errorf("updates %+v", ep.ObjectiveUpdates)
+	}
+}
+
+// "empty file" is said only of a file without a byte; anything else says
+// what is wrong.
+func TestNotEmptyFileMessages(t *testing.T) {
+	init := `{"timestamp": "2025-11-12T10:00:00", "level": "INFO", "message": "Episode initialized", "event_type": "episode_initialized", "episode_id": "2025-11-12T10:00:00"}` + "\n"
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		reason string
+	}{
+		{"empty", nil, "empty file"},
+		{"blank lines", []byte("\n \n"), "only blank lines (2)"},
+		{"ends with a new episode", []byte(init + turnsLog(3) + init), "the log ends with the start of an episode (line 5)"},
+		{"zstd window", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 18 << 3, 0x19, 0x00, 0x00, '{', '}', '\n'}, "nothing could be read before the read error"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lg, err := ReadFile("-", bytes.NewReader(c.data), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(rejectedReasons(lg), c.reason) {
+				t.Errorf("rejected %q, want %q (problems %s)", rejectedReasons(lg), c.reason, logProblems(lg))
+			}
+		})
+	}
+}
+
+// A JSON file that is not a log says so after a few lines, instead of a
+// message for every line.
+func TestNotAZorkGPTLog(t *testing.T) {
+	for _, data := range []string{
+		"{\n  \"score\": 5,\n  \"rooms\": [1, 2],\n  \"inventory\": []\n}\n",
+		"[tool.zorkgpt.loop_break]\nmax_turns_stuck = 40\nstuck_check_interval = 10\n\n[tool.zorkgpt.files]\nx = 1\n",
+		strings.Repeat("{\"score\": 5}\n", 1000),
+	} {
+		lg := read(t, []byte(data))
+		if len(lg.Rejected) != 1 || !strings.Contains(lg.Rejected[0].Reason, "does not look like a ZorkGPT episode log") || len(lg.Problems) != 0 {
+			t.Errorf("%.20q: rejected %q, problems %s", data, rejectedReasons(lg), logProblems(lg))
+		}
+	}
+}
+
+func TestUTF16Detected(t *testing.T) {
+	text := turnsLog(2)
+	le := []byte{0xff, 0xfe}
+	noBOM := []byte{}
+	for _, u := range utf16.Encode([]rune(text)) {
+		le = append(le, byte(u), byte(u>>8))
+		noBOM = append(noBOM, byte(u), byte(u>>8))
+	}
+	for _, data := range [][]byte{le, noBOM} {
+		lg := Read(io.MultiReader(bytes.NewReader(data)), "test.jsonl", Options{})
+		if len(lg.Rejected) != 1 || !strings.Contains(lg.Rejected[0].Reason, "looks like UTF-16") || len(lg.Problems) != 0 {
+			t.Errorf("rejected %q, problems %s", rejectedReasons(lg), logProblems(lg))
+		}
+	}
+}
