@@ -40,10 +40,3 @@ func TestIntList(t *testing.T) {
 	}
 }
 
-func seq(from, to, step int) []int {
-	var s []int
-	for v := from; v <= to; v += step {
-		s = append(s, v)
-	}
-	return s
-}

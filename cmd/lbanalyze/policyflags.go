@@ -94,6 +94,9 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		}
 	}
 	s.recording, s.current = cfg.Params, cfg.Policy()
+	if n := gridSize(names, vals); n > maxConfigs {
+		return s, usageError("the grid has %d configs; at most %d", n, maxConfigs)
+	}
 	warned := map[policy.Params]bool{}
 	for _, n := range names {
 		grid, err := specs(strings.TrimSpace(n), vals)
@@ -115,6 +118,22 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		return s, usageError("no policy to replay")
 	}
 	return s, nil
+}
+
+// gridSize is how many policies the --policy items expand to, counted before
+// any is made.
+func gridSize(names []string, vals [][]int) int {
+	total := 0
+	for _, n := range names {
+		size := 1
+		for i, d := range policy.Dimensions() {
+			if d.Has(policy.Name(strings.TrimSpace(n))) && !strings.ContainsAny(n, ":=") {
+				size = min(size*len(vals[i]), maxConfigs+1)
+			}
+		}
+		total = min(total+size, maxConfigs+1)
+	}
+	return total
 }
 
 // specs are the policies one --policy item stands for: NAME under every
@@ -149,6 +168,10 @@ func expand(name policy.Name, vals [][]int) []policy.Policy {
 	}
 	return out
 }
+
+// maxConfigs bounds a grid: every config costs a few hundred bytes (a sweep's
+// sums), whatever the number of episodes.
+const maxConfigs = 1_000_000
 
 // maxCallsPerTurn bounds --calls-per-turn: ZorkGPT makes 4 calls a turn, and
 // a larger count only risks overflowing the sums.

@@ -25,5 +25,6 @@ which stops look premature.`,
 	root.AddCommand(newEpisodeCmd(e))
 	root.AddCommand(newSynthCmd(e))
 	root.AddCommand(newBatchCmd(e))
+	root.AddCommand(newSweepCmd(e))
 	return root
 }
