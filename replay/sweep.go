@@ -291,30 +291,35 @@ func sameString[S ~string](a, b S) bool {
 	return len(a) == len(b) && (unsafe.StringData(string(a)) == unsafe.StringData(string(b)) || a == b)
 }
 
-// SweepChunk is how many outcomes Sweep hands to visit at a time: few enough
+// SweepChunk is the most outcomes Sweep hands to visit at a time: few enough
 // (about 140 KB) to stay in a core's cache while visit reads them.
 const SweepChunk = 1024
 
 // Sweep fills the outcomes of every policy on every episode with the fast
 // path, on workers goroutines (at least 1), and hands them to visit by chunks
-// of at most SweepChunk policies: visit(w, i, from, out) gets
-// out[k] = Run(eps[i], policies[from+k]), computed by worker w. Worker w takes
-// the episodes w, w+workers, w+2·workers … in this order, each in increasing
-// from, so whatever visit accumulates per worker, merged in worker order, does
-// not depend on timing. out is the worker's buffer, reused for its next chunk:
-// valid during the call only. visit runs concurrently for different workers.
+// of policies: visit(w, i, from, out) gets out[k] = Run(eps[i],
+// policies[from+k]), computed by worker w. The policies are cut into chunks of
+// at most SweepChunk, worker w takes the chunks w, w+workers, w+2·workers …
+// and visits each with the episodes in order. So all the outcomes of one
+// policy come from one worker, in episode order: what visit accumulates per
+// policy needs no lock, no merge, and does not depend on timing. out is the
+// worker's buffer, reused for its next call: valid during the call only.
 func Sweep(eps []*Episode, policies []policy.Policy, workers int, visit func(w, i, from int, out []Outcome)) {
-	workers = max(1, min(workers, len(eps)))
+	workers = max(1, workers)
+	chunk := min(SweepChunk, max(1, (len(policies)+workers-1)/workers))
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			buf := make([]Outcome, min(len(policies), SweepChunk))
-			for i := w; i < len(eps); i += workers {
-				s := NewSweeper(eps[i])
-				for from := 0; from < len(policies); from += SweepChunk {
-					ps := policies[from:min(from+SweepChunk, len(policies))]
-					out := buf[:len(ps)]
-					s.Outcomes(ps, out)
+			sw := make([]*Sweeper, len(eps)) // a worker's own: their tables grow as they are used
+			buf := make([]Outcome, chunk)
+			for from := w * chunk; from < len(policies); from += workers * chunk {
+				ps := policies[from:min(from+chunk, len(policies))]
+				out := buf[:len(ps)]
+				for i, ep := range eps {
+					if sw[i] == nil {
+						sw[i] = NewSweeper(ep)
+					}
+					sw[i].Outcomes(ps, out)
 					visit(w, i, from, out)
 				}
 			}

@@ -39,7 +39,7 @@ func benchGrid() []policy.Policy {
 	return grid(policy.Names, steps(10, 150, 1), steps(1, 59, 1), []int{5, 10, 15, 20})
 }
 
-// metrics is a metric pass's per-config accumulation, one per worker.
+// metrics is a metric pass's per-config accumulation.
 type metrics []struct{ terminated, candidates, censored, warned, length, saved, forgone int }
 
 func newMetrics(n int) metrics { return make(metrics, n) }
@@ -71,13 +71,9 @@ func (m metrics) add(from int, out []Outcome) {
 // (parsing excluded).
 func BenchmarkSweep(b *testing.B) {
 	eps, ps := bundledEpisodes(b), benchGrid()
-	workers := runtime.GOMAXPROCS(0)
-	acc := make([]metrics, workers)
-	for w := range acc {
-		acc[w] = newMetrics(len(ps))
-	}
+	acc := newMetrics(len(ps)) // each policy's are added by one worker only
 	for b.Loop() {
-		Sweep(eps, ps, workers, func(w, _, from int, out []Outcome) { acc[w].add(from, out) })
+		Sweep(eps, ps, runtime.GOMAXPROCS(0), func(_, _, from int, out []Outcome) { acc.add(from, out) })
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(eps)*len(ps)), "ns/outcome")
 }
@@ -101,7 +97,7 @@ func BenchmarkSweepBruteForce(b *testing.B) {
 		ps = append(ps, all[i])
 	}
 	workers := runtime.GOMAXPROCS(0)
-	acc := make([]metrics, workers)
+	acc := make([]metrics, workers) // Run's best order: one episode at a time, all its configs
 	for w := range acc {
 		acc[w] = newMetrics(len(ps))
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -235,24 +236,41 @@ func TestSweepParallel(t *testing.T) {
 	for range 11 {
 		eps = append(eps, randomEpisode(rng))
 	}
-	ps := grid(policy.Names, steps(10, 150, 1), []int{1, 5, 10}, []int{20, 5}) // 2538: three chunks
-	for _, workers := range []int{0, 1, 3, 20} {
-		seen := make([]int, len(eps)) // outcomes of episode i so far, in order
-		Sweep(eps, ps, workers, func(w, i, from int, out []Outcome) {
-			if n := max(1, min(workers, len(eps))); w != i%n || from != seen[i] || len(out) > SweepChunk {
-				t.Errorf("workers %d: episode %d on worker %d, from %d after %d, %d outcomes", workers, i, w, from, seen[i], len(out))
+	for _, ps := range [][]policy.Policy{
+		defaultGrid(), // 522: one chunk a worker
+		grid(policy.Names, steps(10, 150, 1), []int{1, 5, 10}, []int{20, 5}), // 2538: several chunks a worker
+	} {
+		for _, workers := range []int{0, 1, 2, 3, 1000} {
+			var mu sync.Mutex
+			next := make([]int, len(ps))   // the episode each policy expects next
+			worker := make([]int, len(ps)) // the worker of each policy
+			for j := range worker {
+				worker[j] = -1
 			}
-			seen[i] += len(out)
-			for k, p := range ps[from : from+len(out)] {
-				if !reflect.DeepEqual(out[k], Run(eps[i], p)) {
-					t.Errorf("workers %d: episode %d, %s differs", workers, i, p)
-					return
+			Sweep(eps, ps, workers, func(w, i, from int, out []Outcome) {
+				mu.Lock()
+				defer mu.Unlock()
+				if len(out) == 0 || len(out) > SweepChunk {
+					t.Errorf("workers %d: %d outcomes", workers, len(out))
 				}
-			}
-		})
-		for i, n := range seen {
-			if n != len(ps) {
-				t.Errorf("workers %d: episode %d: %d outcomes, want %d", workers, i, n, len(ps))
+				for k, p := range ps[from : from+len(out)] {
+					j := from + k
+					if worker[j] == -1 {
+						worker[j] = w
+					}
+					if next[j] != i || worker[j] != w {
+						t.Fatalf("workers %d: %s: episode %d on worker %d, want episode %d on worker %d", workers, p, i, w, next[j], worker[j])
+					}
+					next[j]++
+					if !reflect.DeepEqual(out[k], Run(eps[i], p)) {
+						t.Fatalf("workers %d: episode %d, %s differs", workers, i, p)
+					}
+				}
+			})
+			for j, n := range next {
+				if n != len(eps) {
+					t.Errorf("workers %d: %s: %d episodes, want %d", workers, ps[j], n, len(eps))
+				}
 			}
 		}
 	}
