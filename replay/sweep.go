@@ -1,0 +1,329 @@
+package replay
+
+import (
+	"math"
+	"slices"
+	"sync"
+	"unsafe"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// The fast path of a sweep: the Outcome of many configs on one episode without
+// replaying each config from scratch.
+//
+// For a threshold-free policy the tracker's state (reset and anchor on each
+// turn) depends on neither max_turns_stuck W nor stuck_check_interval I. So one
+// pass over the episode with W = ∞ gives TurnsStuck at every turn, and the stop
+// under (I, W) is the first multiple of I whose TurnsStuck ≥ W: the first check
+// turn where the running maximum of TurnsStuck over the check turns of I
+// reaches W. The rest of the Outcome comes from per-turn tables (suffix maximum
+// of the score, next turn with a higher score, objective turns), each read in
+// O(1) or O(log) per (episode, config).
+
+// ThresholdFree reports whether the fast path may replay policies called name:
+// its tracking depends on neither max_turns_stuck nor stuck_check_interval, and
+// it stops at the first check turn whose TurnsStuck reaches max_turns_stuck.
+// Sweeper.Outcomes replays any other policy with Run.
+func ThresholdFree(name policy.Name) bool {
+	switch name {
+	case policy.Score, policy.ScoreOrObjective, policy.Window:
+		return true
+	}
+	return false
+}
+
+// Sweeper holds the per-episode tables of the fast path for one episode. It
+// builds the per-policy tables lazily, so it is not safe for concurrent use;
+// use one Sweeper per goroutine.
+type Sweeper struct {
+	ep       *Episode
+	n        int
+	score    []int  // score[t] after turn t, t = 1..n
+	sufMax   []int  // sufMax[t] = max score over turns t..n, for t = 1..n
+	gain     []Gain // gain[t]: the first turn after t whose score is above score[t]; Turn 0 none
+	objTurns []int  // the turns of ep.Objectives, nil unless sorted by turn
+	censored bool   // the Outcome's Censored when the policy does not stop
+	tables   []*tracked
+}
+
+// tracked is one policy name's pass over the episode with W = ∞.
+type tracked struct {
+	name   policy.Name
+	stuck  []int         // stuck[t]: TurnsStuck after the tracking of turn t
+	warn   []warnStart   // the first warned turn, by stuck_warning_threshold
+	checks []*checkTable // by check interval, built on first use
+}
+
+type warnStart struct{ threshold, turn int }
+
+// checkTable lists, for one check interval, the check turns where the running
+// maximum of TurnsStuck over the check turns rises, with that maximum: the
+// stop under W is the first entry whose stuck is ≥ W.
+type checkTable struct{ turn, stuck []int }
+
+// NewSweeper builds the per-turn tables of ep.
+func NewSweeper(ep *Episode) *Sweeper {
+	n := ep.N()
+	s := &Sweeper{ep: ep, n: n, score: make([]int, n+1), sufMax: make([]int, n+2), gain: make([]Gain, n+1)}
+	for t := 1; t <= n; t++ {
+		s.score[t] = ep.Score(t)
+	}
+	s.sufMax[n+1] = math.MinInt
+	for t := n; t >= 1; t-- {
+		s.sufMax[t] = max(s.score[t], s.sufMax[t+1])
+	}
+	// The next turn with a strictly higher score, by a monotonic stack.
+	stack := make([]int, 0, 16)
+	for t := n; t >= 1; t-- {
+		for len(stack) > 0 && s.score[stack[len(stack)-1]] <= s.score[t] {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			u := stack[len(stack)-1]
+			s.gain[t] = Gain{Turn: u, Points: s.score[u] - s.score[t]}
+		}
+		stack = append(stack, t)
+	}
+	if slices.IsSortedFunc(ep.Objectives, func(a, b Completion) int { return a.Turn - b.Turn }) {
+		s.objTurns = make([]int, len(ep.Objectives))
+		for i, c := range ep.Objectives {
+			s.objTurns[i] = c.Turn
+		}
+	}
+	s.censored = ep.End.Reason == EndStuckTermination && ep.Recorded.StuckTermination != nil &&
+		ep.Recorded.StuckTermination.Turn == n
+	return s
+}
+
+// pass is the one place the fast path runs the tracker: it traces name over
+// the whole episode (W = ∞, so it never stops) with warnings from threshold,
+// sets stuck[t] to TurnsStuck after turn t unless stuck is nil, and returns
+// the first warned turn (0 none).
+func (s *Sweeper) pass(name policy.Name, threshold int, stuck []int) (warned int) {
+	p := policy.Policy{Name: name, Params: policy.Params{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: threshold}}
+	Trace(s.ep, p, func(st policy.Step) {
+		if stuck != nil {
+			stuck[st.Turn] = st.TurnsStuck
+		}
+		if st.Warned && warned == 0 {
+			warned = st.Turn
+		}
+	})
+	return warned
+}
+
+func (s *Sweeper) tracked(name policy.Name) *tracked {
+	for _, tr := range s.tables {
+		if tr.name == name {
+			return tr
+		}
+	}
+	tr := &tracked{name: name, checks: make([]*checkTable, s.n+1)}
+	s.tables = append(s.tables, tr)
+	return tr
+}
+
+// warnStart is the first turn the countdown warning shows under threshold,
+// 0 if never, over the whole episode.
+func (tr *tracked) warnStart(s *Sweeper, threshold int) int {
+	for _, w := range tr.warn {
+		if w.threshold == threshold {
+			return w.turn
+		}
+	}
+	var stuck []int
+	if tr.stuck == nil {
+		stuck = make([]int, s.n+1)
+		tr.stuck = stuck
+	}
+	turn := s.pass(tr.name, threshold, stuck)
+	tr.warn = append(tr.warn, warnStart{threshold, turn})
+	return turn
+}
+
+var noChecks = &checkTable{}
+
+// checkTable is the table of interval (≥ 1); tr.stuck must be set.
+func (tr *tracked) checkTable(interval int) *checkTable {
+	if interval >= len(tr.checks) {
+		return noChecks // no check turn within the log
+	}
+	if c := tr.checks[interval]; c != nil {
+		return c
+	}
+	c := &checkTable{}
+	top := math.MinInt
+	for t := interval; t < len(tr.stuck); t += interval {
+		if tr.stuck[t] > top {
+			top = tr.stuck[t]
+			c.turn = append(c.turn, t)
+			c.stuck = append(c.stuck, top)
+		}
+	}
+	tr.checks[interval] = c
+	return c
+}
+
+// stop is the index of the entry where the policy with max_turns_stuck w
+// stops, len(c.turn) if it does not. from is a hint, the answer for a smaller
+// w: a sweep in increasing w walks the entries once.
+func (c *checkTable) stop(w, from int) int {
+	if from > len(c.stuck) || from > 0 && c.stuck[from-1] >= w {
+		from = 0 // not a smaller w: search from the start
+	}
+	lo, hi := from, len(c.stuck)
+	for lo < hi && c.stuck[lo] < w { // most often the first entry or the next
+		if lo-from == 4 {
+			// Far from the hint: bisect the rest.
+			for lo < hi {
+				m := int(uint(lo+hi) >> 1)
+				if c.stuck[m] < w {
+					lo = m + 1
+				} else {
+					hi = m
+				}
+			}
+			break
+		}
+		lo++
+	}
+	return lo
+}
+
+// firstAbove is the first index i with turns[i] > x (turns sorted).
+func firstAbove(turns []int, x int) int {
+	lo, hi := 0, len(turns)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if turns[m] <= x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// window is Run's WindowObjectives: the completions c with t − w < c ≤ t, in
+// log order. When ep.Objectives is sorted by turn it is a subslice of it
+// (capped, so an append copies); otherwise it is built as Run builds it.
+func (s *Sweeper) window(t, w int) []Completion {
+	objs := s.ep.Objectives
+	if s.objTurns == nil {
+		var in []Completion
+		for _, c := range objs {
+			if c.Turn > t-w && c.Turn <= t {
+				in = append(in, c)
+			}
+		}
+		return in
+	}
+	lo, hi := firstAbove(s.objTurns, t-w), firstAbove(s.objTurns, t)
+	if lo >= hi {
+		return nil
+	}
+	return objs[lo:hi:hi]
+}
+
+// Outcomes sets out[i] = Run(ep, policies[i]) for every i; out must be at
+// least as long as policies. Policies that are not ThresholdFree, or that have
+// a check interval below 1, are replayed with Run. An outcome's LaterGain
+// points into the Sweeper's tables, shared between outcomes: read it, do not
+// change it. Its WindowObjectives may share ep.Objectives' array.
+//
+// The cost per threshold-free policy is O(log) once the tables of its name,
+// stuck_warning_threshold and check interval are built (O(N) each, the first
+// time they are met); it is O(1) amortised for consecutive policies that share
+// all three, in increasing max_turns_stuck.
+func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
+	out = out[:len(policies)]
+	var (
+		fast               bool
+		chk                *checkTable
+		at                 int // chk's entry for the previous policy
+		warn               int
+		name               policy.Name
+		interval, warnFrom = -1, -1
+	)
+	for i := range policies {
+		p := &policies[i]
+		if !sameString(p.Name, name) || p.CheckInterval != interval || p.WarningThreshold != warnFrom {
+			name, interval, warnFrom = p.Name, p.CheckInterval, p.WarningThreshold
+			if fast = ThresholdFree(name) && interval >= 1; fast {
+				tr := s.tracked(name)
+				warn = tr.warnStart(s, warnFrom)
+				chk, at = tr.checkTable(interval), 0
+			}
+		}
+		if !fast {
+			out[i] = Run(s.ep, *p)
+			continue
+		}
+		at = chk.stop(p.MaxTurnsStuck, at)
+		o := &out[i]
+		o.Policy = *p
+		if at == len(chk.turn) { // never stops within the log
+			o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = 0, 0, 0, 0
+			o.Length, o.ScoreForgone, o.LaterGain, o.WindowObjectives = s.n, 0, nil, nil
+			o.Censored, o.WarningStartTurn = s.censored, warn
+			continue
+		}
+		t := chk.turn[at]
+		o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = t, chk.stuck[at], s.score[t], s.n-t
+		o.Length, o.ScoreForgone, o.LaterGain, o.WindowObjectives = t, 0, nil, s.window(t, p.MaxTurnsStuck)
+		o.Censored, o.WarningStartTurn = false, 0
+		if t < s.n {
+			o.ScoreForgone = max(0, s.sufMax[t+1]-s.score[t])
+		}
+		if s.gain[t].Turn > 0 {
+			o.LaterGain = &s.gain[t]
+		}
+		if warn <= t {
+			o.WarningStartTurn = warn
+		}
+	}
+}
+
+// sameString is a == b, quick when both share their bytes (policy names
+// usually do).
+func sameString[S ~string](a, b S) bool {
+	return len(a) == len(b) && (unsafe.StringData(string(a)) == unsafe.StringData(string(b)) || a == b)
+}
+
+// SweepChunk is the most outcomes Sweep hands to visit at a time: few enough
+// (about 140 KB) to stay in a core's cache while visit reads them.
+const SweepChunk = 1024
+
+// Sweep fills the outcomes of every policy on every episode with the fast
+// path, on workers goroutines (at least 1), and hands them to visit by chunks
+// of policies: visit(w, i, from, out) gets out[k] = Run(eps[i],
+// policies[from+k]), computed by worker w. The policies are cut into chunks of
+// at most SweepChunk, worker w takes the chunks w, w+workers, w+2·workers …
+// and visits each with the episodes in order. So all the outcomes of one
+// policy come from one worker, in episode order: what visit accumulates per
+// policy needs no lock, no merge, and does not depend on timing. out is the
+// worker's buffer, reused for its next call: valid during the call only.
+func Sweep(eps []*Episode, policies []policy.Policy, workers int, visit func(w, i, from int, out []Outcome)) {
+	workers = max(1, workers)
+	chunk := min(SweepChunk, max(1, (len(policies)+workers-1)/workers))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			sw := make([]*Sweeper, len(eps)) // a worker's own: their tables grow as they are used
+			buf := make([]Outcome, chunk)
+			for from := w * chunk; from < len(policies); from += workers * chunk {
+				ps := policies[from:min(from+chunk, len(policies))]
+				out := buf[:len(ps)]
+				for i, ep := range eps {
+					if sw[i] == nil {
+						sw[i] = NewSweeper(ep)
+					}
+					sw[i].Outcomes(ps, out)
+					visit(w, i, from, out)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

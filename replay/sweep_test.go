@@ -1,0 +1,277 @@
+package replay
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// grid is every combination of names × max_turns_stuck × check interval ×
+// warning threshold, in that nesting order.
+func grid(names []policy.Name, ws, intervals, warns []int) []policy.Policy {
+	var ps []policy.Policy
+	for _, n := range names {
+		for _, wt := range warns {
+			for _, i := range intervals {
+				for _, w := range ws {
+					ps = append(ps, policy.Policy{Name: n, Params: policy.Params{MaxTurnsStuck: w, CheckInterval: i, WarningThreshold: wt}})
+				}
+			}
+		}
+	}
+	return ps
+}
+
+func steps(from, to, by int) []int {
+	var s []int
+	for v := from; v <= to; v += by {
+		s = append(s, v)
+	}
+	return s
+}
+
+// defaultGrid is the sweep's default grid, with warnings from 20 and from 5.
+func defaultGrid() []policy.Policy {
+	return grid(policy.Names, steps(10, 150, 5), []int{1, 5, 10}, []int{20, 5})
+}
+
+// sweepMatchesRun requires the fast path to equal Run on every policy.
+func sweepMatchesRun(t *testing.T, what string, ep *Episode, ps []policy.Policy) {
+	t.Helper()
+	out := make([]Outcome, len(ps))
+	NewSweeper(ep).Outcomes(ps, out)
+	bad := 0
+	for i, p := range ps {
+		if want := Run(ep, p); !reflect.DeepEqual(out[i], want) {
+			if bad++; bad <= 3 {
+				t.Errorf("%s, %s warn %d:\n fast %+v (gain %+v)\n run  %+v (gain %+v)",
+					what, p, p.WarningThreshold, out[i], out[i].LaterGain, want, want.LaterGain)
+			}
+		}
+	}
+	if bad > 3 {
+		t.Errorf("%s: %d of %d policies differ", what, bad, len(ps))
+	}
+}
+
+// datasetLogs are the bundled episodes, the sample and the CLI fixtures.
+func datasetLogs(t testing.TB) []string {
+	var paths []string
+	for _, g := range []string{"../testdata/episodes/*/episode_log.jsonl", "../testdata/samples/*.jsonl", "../cmd/lbanalyze/testdata/logs/*.jsonl"} {
+		m, err := filepath.Glob(g)
+		if err != nil || len(m) == 0 {
+			t.Fatalf("%s: %v, %d files", g, err, len(m))
+		}
+		paths = append(paths, m...)
+	}
+	return paths
+}
+
+func TestSweepMatchesRunOnDatasets(t *testing.T) {
+	ps := defaultGrid()
+	// Beyond the default grid: W 1, W below the interval, an interval longer
+	// than most logs, no warning at all, warnings from 0, never stopping.
+	ps = append(ps, grid(policy.Names, []int{1, 3, 7, 41, 1000, 1 << 40}, []int{3, 7, 250, 1000}, []int{0, 20, 1000})...)
+	shuffled := slices.Clone(ps) // the same policies in no order: the tables are met out of turn
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	episodes, objectives := 0, 0
+	for _, path := range datasetLogs(t) {
+		lg, err := ReadFile(path, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ep := range lg.Episodes {
+			episodes++
+			objectives += len(ep.Objectives)
+			what := fmt.Sprintf("%s %s", path, ep.Name())
+			sweepMatchesRun(t, what, ep, ps)
+			sweepMatchesRun(t, what+" (shuffled)", ep, shuffled)
+		}
+	}
+	if episodes < 75+6 || objectives == 0 {
+		t.Errorf("only %d episodes, %d objectives", episodes, objectives)
+	}
+}
+
+// Hand-worked cases: the stop and the outcome for a few W by hand.
+func TestSweepByHand(t *testing.T) {
+	pol := func(n policy.Name, w, i, wt int) policy.Policy {
+		return policy.Policy{Name: n, Params: policy.Params{MaxTurnsStuck: w, CheckInterval: i, WarningThreshold: wt}}
+	}
+	type c struct {
+		p    policy.Policy
+		want Outcome // Policy filled in below
+	}
+	obj40 := []Completion{{40, "Open the window"}}
+	for _, tc := range []struct {
+		name  string
+		plan  plan
+		cases []c
+	}{
+		{"flat", plan{N: 100}, []c{
+			{pol(policy.Score, 40, 10, 20), Outcome{TerminationTurn: 40, TurnsStuck: 40, TurnsSaved: 60, Length: 40, WarningStartTurn: 20}},
+			{pol(policy.Score, 45, 10, 20), Outcome{TerminationTurn: 50, TurnsStuck: 50, TurnsSaved: 50, Length: 50, WarningStartTurn: 20}},
+			{pol(policy.Score, 35, 5, 20), Outcome{TerminationTurn: 35, TurnsStuck: 35, TurnsSaved: 65, Length: 35, WarningStartTurn: 20}},
+			// Stops at 10, before the warning at 20 would show.
+			{pol(policy.Window, 10, 1, 20), Outcome{TerminationTurn: 10, TurnsStuck: 10, TurnsSaved: 90, Length: 10}},
+			{pol(policy.ScoreOrObjective, 100, 10, 20), Outcome{TerminationTurn: 100, TurnsStuck: 100, Length: 100, WarningStartTurn: 20}},
+			{pol(policy.ScoreOrObjective, 105, 10, 20), Outcome{Length: 100, WarningStartTurn: 20}},
+		}},
+		{"score change at 2", plan{N: 100, Changes: map[int]int{2: 5}}, []c{
+			{pol(policy.Score, 40, 10, 20), Outcome{TerminationTurn: 50, TurnsStuck: 48, ScoreAtTermination: 5, TurnsSaved: 50, Length: 50, WarningStartTurn: 22}},
+			{pol(policy.Score, 48, 10, 20), Outcome{TerminationTurn: 50, TurnsStuck: 48, ScoreAtTermination: 5, TurnsSaved: 50, Length: 50, WarningStartTurn: 22}},
+			{pol(policy.Score, 49, 10, 5), Outcome{TerminationTurn: 60, TurnsStuck: 58, ScoreAtTermination: 5, TurnsSaved: 40, Length: 60, WarningStartTurn: 7}},
+			{pol(policy.Score, 40, 1, 20), Outcome{TerminationTurn: 42, TurnsStuck: 40, ScoreAtTermination: 5, TurnsSaved: 58, Length: 42, WarningStartTurn: 22}},
+		}},
+		// 10 at 15, a death penalty back to 0 at 30, 15 at 95; checks every 10
+		// see turns stuck 10 5 0 10 20 30 40 50 60 | 5 15 25 (anchors 0, 15, 30, 95).
+		{"death penalty then recovery", plan{N: 120, Changes: map[int]int{15: 10, 30: 0, 95: 15}}, []c{
+			{pol(policy.Score, 10, 10, 20), Outcome{TerminationTurn: 10, TurnsStuck: 10, TurnsSaved: 110, Length: 10, ScoreForgone: 15, LaterGain: &Gain{15, 10}}},
+			{pol(policy.Score, 25, 10, 20), Outcome{TerminationTurn: 60, TurnsStuck: 30, TurnsSaved: 60, Length: 60, ScoreForgone: 15, LaterGain: &Gain{95, 15}, WarningStartTurn: 50}},
+			{pol(policy.Score, 40, 10, 20), Outcome{TerminationTurn: 70, TurnsStuck: 40, TurnsSaved: 50, Length: 70, ScoreForgone: 15, LaterGain: &Gain{95, 15}, WarningStartTurn: 50}},
+			{pol(policy.Window, 60, 10, 20), Outcome{TerminationTurn: 90, TurnsStuck: 60, TurnsSaved: 30, Length: 90, ScoreForgone: 15, LaterGain: &Gain{95, 15}, WarningStartTurn: 50}},
+			{pol(policy.Score, 65, 10, 20), Outcome{Length: 120, WarningStartTurn: 50}},
+		}},
+		// An objective at 40: score ignores it, score-or-objective anchors at 41,
+		// window at 40 itself.
+		{"objective at 40", plan{N: 120, Objectives: map[int][]string{40: {"Open the window"}}}, []c{
+			{pol(policy.Score, 40, 10, 20), Outcome{TerminationTurn: 40, TurnsStuck: 40, TurnsSaved: 80, Length: 40, WindowObjectives: obj40, WarningStartTurn: 20}},
+			{pol(policy.Score, 41, 10, 20), Outcome{TerminationTurn: 50, TurnsStuck: 50, TurnsSaved: 70, Length: 50, WindowObjectives: obj40, WarningStartTurn: 20}},
+			{pol(policy.ScoreOrObjective, 40, 10, 20), Outcome{TerminationTurn: 90, TurnsStuck: 49, TurnsSaved: 30, Length: 90, WarningStartTurn: 20}},
+			{pol(policy.ScoreOrObjective, 50, 10, 20), Outcome{TerminationTurn: 100, TurnsStuck: 59, TurnsSaved: 20, Length: 100, WarningStartTurn: 20}},
+			{pol(policy.ScoreOrObjective, 49, 10, 20), Outcome{TerminationTurn: 90, TurnsStuck: 49, TurnsSaved: 30, Length: 90, WarningStartTurn: 20}},
+			{pol(policy.Window, 40, 10, 20), Outcome{TerminationTurn: 80, TurnsStuck: 40, TurnsSaved: 40, Length: 80, WarningStartTurn: 20}},
+			// (90 − 50, 90] leaves out the objective at 40 that anchored the stop.
+			{pol(policy.Window, 50, 10, 20), Outcome{TerminationTurn: 90, TurnsStuck: 50, TurnsSaved: 30, Length: 90, WarningStartTurn: 20}},
+			{pol(policy.ScoreOrObjective, 80, 10, 20), Outcome{Length: 120, WarningStartTurn: 20}},
+		}},
+	} {
+		ep := one(t, write(t, tc.plan.Episode()))
+		ps := make([]policy.Policy, len(tc.cases))
+		for i, c := range tc.cases {
+			ps[i] = c.p
+		}
+		out := make([]Outcome, len(ps))
+		NewSweeper(ep).Outcomes(ps, out)
+		for i, c := range tc.cases {
+			c.want.Policy = c.p
+			check(t, fmt.Sprintf("%s, %s warn %d (fast)", tc.name, c.p, c.p.WarningThreshold), out[i], c.want)
+			check(t, fmt.Sprintf("%s, %s warn %d (Run)", tc.name, c.p, c.p.WarningThreshold), Run(ep, c.p), c.want)
+		}
+	}
+}
+
+// randomEpisode is an episode built directly: a score that changes now and
+// then (up and down, back to old values), objectives (several in a turn, at
+// turn 1, sometimes out of log order), a recorded stuck termination at the end.
+func randomEpisode(rng *rand.Rand) *Episode {
+	n := rng.IntN(300)
+	if rng.IntN(10) == 0 {
+		n = rng.IntN(5)
+	}
+	ep := &Episode{ID: "random", Turns: make([]Turn, n), End: End{Reason: EndMaxTurns, Turn: n}}
+	pChange, pObj := rng.Float64()*0.2, rng.Float64()*0.1
+	score := rng.IntN(3) * 5
+	for i := range ep.Turns {
+		if rng.Float64() < pChange {
+			score += rng.IntN(21) - 10
+		}
+		ep.Turns[i].Score = score
+		for rng.Float64() < pObj {
+			ep.Turns[i].Objectives++
+			ep.Objectives = append(ep.Objectives, Completion{Turn: i + 1, Objective: fmt.Sprintf("objective %d", len(ep.Objectives))})
+		}
+	}
+	if rng.IntN(4) == 0 {
+		rng.Shuffle(len(ep.Objectives), func(i, j int) { ep.Objectives[i], ep.Objectives[j] = ep.Objectives[j], ep.Objectives[i] })
+	}
+	if n > 0 && rng.IntN(3) == 0 {
+		ep.End = End{Reason: EndStuckTermination, Turn: n}
+		ep.Recorded.StuckTermination = &StuckTermination{Turn: n - rng.IntN(2)}
+	}
+	return ep
+}
+
+func TestSweepMatchesRunOnRandomEpisodes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	names := append(slices.Clone(policy.Names), "not-threshold-free") // replayed by Run
+	for k := range 400 {
+		ep := randomEpisode(rng)
+		ps := make([]policy.Policy, 300)
+		for i := range ps {
+			ps[i] = policy.Policy{Name: names[rng.IntN(len(names))], Params: policy.Params{
+				MaxTurnsStuck: rng.IntN(120) + 1, CheckInterval: rng.IntN(40) + 1, WarningThreshold: rng.IntN(60)}}
+			if rng.IntN(20) == 0 {
+				ps[i].MaxTurnsStuck = rng.IntN(3) - 1 // 0 or below: stops at the first check
+			}
+		}
+		sweepMatchesRun(t, fmt.Sprintf("random episode %d (%d turns)", k, ep.N()), ep, ps)
+	}
+}
+
+// A window subslice of ep.Objectives is capped: appending to it copies.
+func TestSweepWindowIsCapped(t *testing.T) {
+	ep := one(t, write(t, plan{N: 100, Objectives: map[int][]string{20: {"a"}, 30: {"b"}, 60: {"c"}}}.Episode()))
+	out := make([]Outcome, 1)
+	NewSweeper(ep).Outcomes([]policy.Policy{v1}, out)
+	w := out[0].WindowObjectives
+	if len(w) != 2 || cap(w) != 2 || w[0].Objective != "a" {
+		t.Fatalf("window %+v (cap %d)", w, cap(w))
+	}
+	_ = append(w, Completion{99, "x"})
+	if ep.Objectives[2].Objective != "c" {
+		t.Error("append overwrote ep.Objectives")
+	}
+}
+
+func TestSweepParallel(t *testing.T) {
+	var eps []*Episode
+	rng := rand.New(rand.NewPCG(3, 5))
+	for range 11 {
+		eps = append(eps, randomEpisode(rng))
+	}
+	for _, ps := range [][]policy.Policy{
+		defaultGrid(), // 522: one chunk a worker
+		grid(policy.Names, steps(10, 150, 1), []int{1, 5, 10}, []int{20, 5}), // 2538: several chunks a worker
+	} {
+		for _, workers := range []int{0, 1, 2, 3, 1000} {
+			var mu sync.Mutex
+			next := make([]int, len(ps))   // the episode each policy expects next
+			worker := make([]int, len(ps)) // the worker of each policy
+			for j := range worker {
+				worker[j] = -1
+			}
+			Sweep(eps, ps, workers, func(w, i, from int, out []Outcome) {
+				mu.Lock()
+				defer mu.Unlock()
+				if len(out) == 0 || len(out) > SweepChunk {
+					t.Errorf("workers %d: %d outcomes", workers, len(out))
+				}
+				for k, p := range ps[from : from+len(out)] {
+					j := from + k
+					if worker[j] == -1 {
+						worker[j] = w
+					}
+					if next[j] != i || worker[j] != w {
+						t.Fatalf("workers %d: %s: episode %d on worker %d, want episode %d on worker %d", workers, p, i, w, next[j], worker[j])
+					}
+					next[j]++
+					if !reflect.DeepEqual(out[k], Run(eps[i], p)) {
+						t.Fatalf("workers %d: episode %d, %s differs", workers, i, p)
+					}
+				}
+			})
+			for j, n := range next {
+				if n != len(eps) {
+					t.Errorf("workers %d: %s: %d episodes, want %d", workers, ps[j], n, len(eps))
+				}
+			}
+		}
+	}
+}
