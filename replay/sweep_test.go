@@ -28,7 +28,7 @@ func grid(names []policy.Name, ws, intervals, warns []int) []policy.Policy {
 	return ps
 }
 
-func steps(from, to, by int) []int {
+func values(from, to, by int) []int {
 	var s []int
 	for v := from; v <= to; v += by {
 		s = append(s, v)
@@ -38,7 +38,7 @@ func steps(from, to, by int) []int {
 
 // defaultGrid is the sweep's default grid, with warnings from 20 and from 5.
 func defaultGrid() []policy.Policy {
-	return grid(policy.Names, steps(10, 150, 5), []int{1, 5, 10}, []int{20, 5})
+	return grid(policy.Names(), values(10, 150, 5), []int{1, 5, 10}, []int{20, 5})
 }
 
 // sweepMatchesRun requires the fast path to equal Run on every policy.
@@ -77,7 +77,7 @@ func TestSweepMatchesRunOnDatasets(t *testing.T) {
 	ps := defaultGrid()
 	// Beyond the default grid: W 1, W below the interval, an interval longer
 	// than most logs, no warning at all, warnings from 0, never stopping.
-	ps = append(ps, grid(policy.Names, []int{1, 3, 7, 41, 1000, 1 << 40}, []int{3, 7, 250, 1000}, []int{0, 20, 1000})...)
+	ps = append(ps, grid(policy.Names(), []int{1, 3, 7, 41, 1000, 1 << 40}, []int{3, 7, 250, 1000}, []int{0, 20, 1000})...)
 	shuffled := slices.Clone(ps) // the same policies in no order: the tables are met out of turn
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 	episodes, objectives := 0, 0
@@ -200,7 +200,7 @@ func randomEpisode(rng *rand.Rand) *Episode {
 
 func TestSweepMatchesRunOnRandomEpisodes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	names := append(slices.Clone(policy.Names), "not-threshold-free") // replayed by Run
+	names := append(slices.Clone(policy.Names()), "increase", "patience") // replayed by Run
 	for k := range 400 {
 		ep := randomEpisode(rng)
 		ps := make([]policy.Policy, 300)
@@ -238,7 +238,7 @@ func TestSweepParallel(t *testing.T) {
 	}
 	for _, ps := range [][]policy.Policy{
 		defaultGrid(), // 522: one chunk a worker
-		grid(policy.Names, steps(10, 150, 1), []int{1, 5, 10}, []int{20, 5}), // 2538: several chunks a worker
+		grid(policy.Names(), values(10, 150, 1), []int{1, 5, 10}, []int{20, 5}), // 2538: several chunks a worker
 	} {
 		for _, workers := range []int{0, 1, 2, 3, 1000} {
 			var mu sync.Mutex

@@ -7,8 +7,8 @@ import (
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
-// bundled reads every bundled episode and every fixture log.
-func bundled(t *testing.T) []*Episode {
+// bundledAndFixtures reads every bundled episode and every fixture log.
+func bundledAndFixtures(t *testing.T) []*Episode {
 	t.Helper()
 	a, _ := filepath.Glob("../testdata/episodes/*/episode_log.jsonl")
 	b, _ := filepath.Glob("../cmd/lbanalyze/testdata/logs/*.jsonl")
@@ -37,7 +37,7 @@ func allSteps(ep *Episode, p policy.Policy) []policy.Step {
 // (resets, anchor, warnings, stop) on every bundled log and several settings.
 // increase is patience in mode increase without objectives.
 func TestPatienceReducesToShipped(t *testing.T) {
-	eps := bundled(t)
+	eps := bundledAndFixtures(t)
 	for _, w := range []int{5, 20, 40, 60} {
 		for _, iv := range []int{1, 7, 10} {
 			base := policy.Params{MaxTurnsStuck: w, CheckInterval: iv, WarningThreshold: 20}
@@ -85,7 +85,7 @@ func TestRoomKeys(t *testing.T) {
 	p := policy.Policy{Name: policy.Patience, Params: with(policy.DefaultParams(), func(p *policy.Params) {
 		p.MaxTurnsStuck, p.ObjectivePatience, p.RoomPatience = 1000, policy.ObjectivesOff, 1000
 	})}
-	for _, ep := range bundled(t)[:5] {
+	for _, ep := range bundledAndFixtures(t)[:5] {
 		if ep.InitialRoomID != 180 {
 			t.Fatalf("%s: initial room %d", ep.Name(), ep.InitialRoomID)
 		}
