@@ -32,6 +32,33 @@ type Outcome struct {
 	WarningStartTurn int
 }
 
+// SameResult reports whether a and b say the same of their episode, whatever
+// their policies: every field but Policy is equal (window objectives by
+// extent). A sweep reuses what it computed of one for the other. A field
+// added to Outcome must be compared here.
+func SameResult(a, b *Outcome) bool {
+	return a.TerminationTurn == b.TerminationTurn && a.TurnsStuck == b.TurnsStuck &&
+		a.ScoreAtTermination == b.ScoreAtTermination && a.TurnsSaved == b.TurnsSaved && a.Length == b.Length &&
+		a.ScoreForgone == b.ScoreForgone && (a.LaterGain == nil) == (b.LaterGain == nil) &&
+		(a.LaterGain == nil || *a.LaterGain == *b.LaterGain) && sameCompletions(a.WindowObjectives, b.WindowObjectives) &&
+		a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn
+}
+
+func sameCompletions(a, b []Completion) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] { // the same part of ep.Objectives
+		return true
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // Gain is a later score gain: the turn and its size over the score at T.
 type Gain struct {
 	Turn   int `json:"turn"`

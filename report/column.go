@@ -32,31 +32,83 @@ func (d Defs) NewSums() Sums {
 	return Sums{num: make([]float64, len(d.defs)), den: make([]float64, len(d.defs))}
 }
 
+// NewSumsSlab returns n empty sums in one allocation, side by side, so that
+// summing many policies at once stays in cache.
+func (d Defs) NewSumsSlab(n int) []Sums {
+	k := len(d.defs)
+	slab := make([]float64, 2*k*n)
+	s := make([]Sums, n)
+	for i := range s {
+		s[i] = Sums{num: slab[2*k*i : 2*k*i+k : 2*k*i+k], den: slab[2*k*i+k : 2*k*(i+1) : 2*k*(i+1)]}
+	}
+	return s
+}
+
 // Add counts one episode with its outcome under the policy.
 func (d Defs) Add(s *Sums, ep *replay.Episode, o *replay.Outcome) {
-	s.n++
-	for k := range d.defs {
-		df := &d.defs[k]
-		s.num[k] += df.num(ep, o)
+	c := make(Contribution, 2*len(d.defs))
+	d.Contribute(c, ep, o)
+	c.AddTo(s)
+}
+
+// Contribution is what one episode under one outcome adds to Sums: every
+// metric's numerator, then every denominator. Computed once, it can be added
+// to the sums of every policy with the same result on that episode.
+type Contribution []float64
+
+// NewContribution returns room for one.
+func (d Defs) NewContribution() Contribution { return make(Contribution, 2*len(d.defs)) }
+
+// Contribute fills c for episode ep under outcome o.
+func (d Defs) Contribute(c Contribution, ep *replay.Episode, o *replay.Outcome) {
+	k := len(d.defs)
+	for i := range d.defs {
+		df := &d.defs[i]
+		c[i] = df.num(ep, o)
 		if df.den != nil {
-			s.den[k] += df.den(ep, o)
-		} else {
-			s.den[k]++
+			c[k+i] = df.den(ep, o)
 		}
+	}
+}
+
+// AddChange adds c − prev to s, counting no episode: with Carry, a sweep adds
+// to the sums of a run of policies only where the contribution changes.
+func (c Contribution) AddChange(s *Sums, prev Contribution) {
+	k := len(s.num)
+	for i := range k {
+		s.num[i] += c[i] - prev[i]
+		s.den[i] += c[k+i] - prev[k+i]
+	}
+}
+
+// Carry adds prev to s, episodes counted included: after AddChange, the sums
+// of a run of policies are each the running total of the changes before it.
+func (s *Sums) Carry(prev *Sums) {
+	s.n += prev.n
+	for i := range s.num {
+		s.num[i] += prev.num[i]
+		s.den[i] += prev.den[i]
+	}
+}
+
+// AddTo adds c to s.
+func (c Contribution) AddTo(s *Sums) {
+	s.n++
+	k := len(s.num)
+	for i, v := range c[:k] {
+		s.num[i] += v
+	}
+	for i, v := range c[k : 2*k] {
+		s.den[i] += v
 	}
 }
 
 // Value is metric k over the episodes added; false when it is undefined (a
 // mean over no episodes).
 func (d Defs) Value(s *Sums, k int) (float64, bool) {
-	return d.defs[k].value(s.num[k], s.den[k])
-}
-
-// Merge adds the sums of t to s (the sums of another part of the episodes).
-func (s *Sums) Merge(t *Sums) {
-	s.n += t.n
-	for k := range s.num {
-		s.num[k] += t.num[k]
-		s.den[k] += t.den[k]
+	den := s.den[k]
+	if d.defs[k].den == nil {
+		den = float64(s.n) // a metric without a denominator counts episodes
 	}
+	return d.defs[k].value(s.num[k], den)
 }

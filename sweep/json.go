@@ -11,27 +11,27 @@ import (
 
 // recommendedJSON is the recommendation as the JSON format gives it.
 type recommendedJSON struct {
-	Config     int                 `json:"config"`
-	Policy     string              `json:"policy"`
-	TOML       *string             `json:"toml"`
-	Change     *string             `json:"needs_change"`
+	Config     int                   `json:"config"`
+	Policy     string                `json:"policy"`
+	TOML       *string               `json:"toml"`
+	Change     *string               `json:"needs_change"`
 	CI95       map[string][2]float64 `json:"ci95"`
-	Stability  float64             `json:"stability"`
-	Rivals     []Rival             `json:"rivals"`
-	Candidates int                 `json:"candidates"`
-	CV         cvJSON              `json:"cv"`
-	Versus     []report.MetricJSON `json:"versus_current"`
+	Stability  float64               `json:"stability"`
+	Rivals     []Rival               `json:"rivals"`
+	Candidates int                   `json:"candidates"`
+	CV         cvJSON                `json:"cv"`
+	Versus     []report.MetricJSON   `json:"versus_current"`
 }
 
 type cvJSON struct {
-	Folds                    int        `json:"folds"`
-	HeldOutFalseRate         float64    `json:"held_out_false_termination_rate"`
-	HeldOutFalseRateCI       [2]float64 `json:"held_out_false_termination_rate_ci95"`
-	HeldOutTurnsSavedPct     float64    `json:"held_out_turns_saved_pct"`
-	InSampleFalseRate        float64    `json:"in_sample_false_termination_rate"`
-	InSampleTurnsSavedPct    float64    `json:"in_sample_turns_saved_pct"`
-	FoldsAgreeing            int        `json:"folds_agreeing"`
-	FoldsUndecided           int        `json:"folds_undecided"`
+	Folds                 int        `json:"folds"`
+	HeldOutFalseRate      float64    `json:"held_out_false_termination_rate"`
+	HeldOutFalseRateCI    [2]float64 `json:"held_out_false_termination_rate_ci95"`
+	HeldOutTurnsSavedPct  float64    `json:"held_out_turns_saved_pct"`
+	InSampleFalseRate     float64    `json:"in_sample_false_termination_rate"`
+	InSampleTurnsSavedPct float64    `json:"in_sample_turns_saved_pct"`
+	FoldsAgreeing         int        `json:"folds_agreeing"`
+	FoldsUndecided        int        `json:"folds_undecided"`
 }
 
 func r6(v float64) float64 { return *report.Round6(v) }
@@ -148,7 +148,7 @@ func (r *Result) recommendedJSON() *recommendedJSON {
 	c := &r.Configs[rec.Config]
 	j := &recommendedJSON{Config: rec.Config, Policy: c.Policy.String(), Stability: r6(rec.Stability), Rivals: []Rival{},
 		Candidates: rec.Candidates,
-		CI95: map[string][2]float64{"false_termination_rate": pctPair(rec.FalseRateCI), "turns_saved_pct": pctPair(rec.SavedShareCI)},
+		CI95:       map[string][2]float64{"false_termination_rate": pctPair(rec.FalseRateCI), "turns_saved_pct": pctPair(rec.SavedShareCI)},
 		CV: cvJSON{Folds: rec.CV.Folds, HeldOutFalseRate: pct6(rec.CV.HeldOutFalseRate), HeldOutFalseRateCI: pctPair(rec.CV.HeldOutFalseCI),
 			HeldOutTurnsSavedPct: pct6(rec.CV.HeldOutSavedShare), InSampleFalseRate: pct6(r.FalseRate(c)),
 			InSampleTurnsSavedPct: pct6(r.SavedShare(c)), FoldsAgreeing: rec.CV.Agree, FoldsUndecided: rec.CV.Undecided}}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -27,6 +28,9 @@ const (
 // Recommendation is the config chosen, with what is known of its error.
 type Recommendation struct {
 	Config int // index into Result.Configs
+	// MeetsTarget is false when no config keeps the false-termination rate
+	// within the target: Config is then the nearest, the lowest rate.
+	MeetsTarget bool
 	// 95% paired-bootstrap intervals of its false-termination rate and its
 	// turns saved (shares), over the same resamples as batch's intervals.
 	FalseRateCI, SavedShareCI [2]float64
@@ -68,7 +72,7 @@ type CV struct {
 // needs, for any subset or resample of the episodes.
 type figures struct {
 	n      int
-	turns  []int   // logged turns of episode i
+	turns  []int    // logged turns of episode i
 	ft     [][]int8 // [candidate][episode] false-termination candidate
 	saved  [][]int32
 	forgo  [][]int32
@@ -81,12 +85,13 @@ func (r *Result) recommend(eps []*replay.Episode) {
 	for i := range all {
 		all[i] = i
 	}
-	pick := r.choose(all, func(i int) Tally { return r.Configs[i].Tally }, r.N, false)
-	r.BestRunnable = r.choose(all, func(i int) Tally { return r.Configs[i].Tally }, r.N, true)
+	whole := func(i int) Tally { return r.Configs[i].Tally }
+	pick, met := r.choose(all, whole, r.N, false)
+	r.BestRunnable, _ = r.choose(all, whole, r.N, true)
 	if pick < 0 {
 		return
 	}
-	rec := &Recommendation{Config: pick}
+	rec := &Recommendation{Config: pick, MeetsTarget: met}
 	r.Recommended = rec
 	cands := all
 	if len(all)*len(eps) > maxCandidateCells {
@@ -116,16 +121,20 @@ func (r *Result) recommend(eps []*replay.Episode) {
 	}
 }
 
-// choose picks, among the configs idx, the one that saves the most turns with
-// a false-termination rate within MaxFalseRate and censored outcomes within
-// MaxCensored (ties: fewer false terminations, less score forgone, the first
-// in the grid); runnable keeps to configs ZorkGPT can run as it is. It
-// returns -1 when none qualifies.
-func (r *Result) choose(idx []int, tally func(i int) Tally, n int, runnable bool) int {
-	best, bt := -1, Tally{}
+// choose is the rule of the recommendation, applied alike to the whole
+// dataset, to bootstrap resamples and to training folds. Among the configs idx
+// whose censored outcomes are within MaxCensored (and, if runnable, that
+// ZorkGPT can run as it is), it picks the one that saves the most turns with a
+// false-termination rate within MaxFalseRate (met); when none is within it,
+// the nearest: the lowest rate, then the most turns saved. Remaining ties go
+// to less score forgone, then the first in the grid. -1 when no config is
+// within MaxCensored.
+func (r *Result) choose(idx []int, tally func(i int) Tally, n int, runnable bool) (best int, met bool) {
+	best = -1
+	var bt Tally
 	for _, i := range idx {
 		t := tally(i)
-		if float64(t.FalseTerminations) > r.MaxFalseRate*float64(n)+1e-9 || float64(t.Censored) > r.MaxCensored*float64(n)+1e-9 {
+		if float64(t.Censored) > r.MaxCensored*float64(n)+1e-9 {
 			continue
 		}
 		if runnable {
@@ -133,12 +142,23 @@ func (r *Result) choose(idx []int, tally func(i int) Tally, n int, runnable bool
 				continue
 			}
 		}
-		if best < 0 || cmp.Or(cmp.Compare(bt.TurnsSaved, t.TurnsSaved), cmp.Compare(t.FalseTerminations, bt.FalseTerminations),
-			cmp.Compare(t.ScoreForgone, bt.ScoreForgone)) > 0 {
-			best, bt = i, t
+		within := float64(t.FalseTerminations) <= r.MaxFalseRate*float64(n)+1e-9
+		var c int
+		switch {
+		case best < 0 || within && !met:
+			c = 1
+		case met && within:
+			c = cmp.Or(cmp.Compare(t.TurnsSaved, bt.TurnsSaved), cmp.Compare(bt.FalseTerminations, t.FalseTerminations),
+				cmp.Compare(bt.ScoreForgone, t.ScoreForgone))
+		case !met && !within:
+			c = cmp.Or(cmp.Compare(bt.FalseTerminations, t.FalseTerminations), cmp.Compare(t.TurnsSaved, bt.TurnsSaved),
+				cmp.Compare(bt.ScoreForgone, t.ScoreForgone))
+		}
+		if c > 0 {
+			best, bt, met = i, t, within
 		}
 	}
-	return best
+	return best, met
 }
 
 // figures replays the candidates over every episode (the fast path again).
@@ -221,19 +241,33 @@ func (r *Result) stability(f *figures, cands []int, pick int) (float64, []Rival)
 	if f.n < report.MinN {
 		return 0, nil
 	}
+	// The resamples are drawn in order from one seed, then chosen on in
+	// parallel: the same choices whatever the workers.
 	rng := rand.New(rand.NewPCG(report.BootstrapSeed+1, uint64(f.n)))
-	w := make([]int32, f.n)
+	weights := make([][]int32, StabilityResamples)
+	for b := range weights {
+		weights[b] = make([]int32, f.n)
+		resample(rng, weights[b])
+	}
 	local := make([]int, len(cands))
 	for c := range local {
 		local[c] = c
 	}
+	picks := make([]int, StabilityResamples)
+	jobs := r.jobs()
+	var wg sync.WaitGroup
+	for j := range jobs {
+		wg.Go(func() {
+			for b := j; b < len(weights); b += jobs {
+				picks[b], _ = r.choose(local, func(c int) Tally { return f.tally(c, weights[b]) }, f.n, false)
+			}
+		})
+	}
+	wg.Wait()
 	chosen := map[int]int{}
-	for range StabilityResamples {
-		resample(rng, w)
-		if c := r.choose(local, func(c int) Tally { return f.tally(c, w) }, f.n, false); c >= 0 {
+	for _, c := range picks {
+		if c >= 0 {
 			chosen[cands[c]]++
-		} else {
-			chosen[-1]++
 		}
 	}
 	var rivals []Rival
@@ -278,7 +312,7 @@ func (r *Result) crossValidate(eps []*replay.Episode, f *figures, cands []int, p
 			nTrain += int(train[e])
 			heldTurns += int(test[e]) * f.turns[e]
 		}
-		c := r.choose(local, func(c int) Tally { return f.tally(c, train) }, nTrain, false)
+		c, _ := r.choose(local, func(c int) Tally { return f.tally(c, train) }, nTrain, false)
 		if c < 0 {
 			cv.Undecided++
 			continue

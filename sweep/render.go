@@ -91,24 +91,43 @@ func (r *Result) writeText(w io.Writer, md bool) {
 	for _, l := range r.recommendationLines() {
 		fmt.Fprintln(w, l)
 	}
-	if rec := r.Recommended; rec != nil && rec.TOML != "" {
+	if block, what := r.pasteBlock(); block != "" {
 		if md {
-			fmt.Fprintf(w, "\n```toml\n%s```\n", rec.TOML)
+			fmt.Fprintf(w, "\n%s:\n\n```toml\n%s```\n", what, block)
 		} else {
-			fmt.Fprintf(w, "\nPaste into pyproject.toml:\n\n%s", rec.TOML)
+			fmt.Fprintf(w, "\n%s:\n\n%s", what, block)
 		}
 	}
+}
+
+// pasteBlock is the TOML block to paste: the recommendation's, or when
+// ZorkGPT cannot run it, the best config's it can run.
+func (r *Result) pasteBlock() (block, what string) {
+	rec := r.Recommended
+	switch {
+	case rec == nil:
+		return "", ""
+	case rec.TOML != "":
+		return rec.TOML, "Paste into pyproject.toml"
+	case r.BestRunnable >= 0:
+		b, _ := r.Configs[r.BestRunnable].Policy.TOML()
+		return b, fmt.Sprintf("For %s, which ZorkGPT runs as it is, paste into pyproject.toml", r.Configs[r.BestRunnable].Policy)
+	}
+	return "", ""
 }
 
 // recommendationLines say what was chosen and how far to trust it.
 func (r *Result) recommendationLines() []string {
 	rec := r.Recommended
 	if rec == nil {
-		l := []string{fmt.Sprintf("No config keeps the false-termination rate within %s with censored outcomes within %s.", pct(r.MaxFalseRate), pct(r.MaxCensored))}
-		return append(l, "Raise --max-false-rate (or --max-censored), or widen the grid.")
+		return []string{fmt.Sprintf("Every config has censored outcomes in more than %s of the episodes: raise --max-censored to choose among them.", pct(r.MaxCensored))}
 	}
 	c := &r.Configs[rec.Config]
-	l := []string{fmt.Sprintf("%s: the most turns saved within the targets.", c.Policy)}
+	l := []string{fmt.Sprintf("%s: the most turns saved with a false-termination rate within %s.", c.Policy, pct(r.MaxFalseRate))}
+	if !rec.MeetsTarget {
+		l = []string{fmt.Sprintf("No config keeps the false-termination rate within %s (with censored outcomes within %s). The nearest, the lowest rate:", pct(r.MaxFalseRate), pct(r.MaxCensored)),
+			fmt.Sprintf("%s. Raise --max-false-rate to trade more false terminations for turns, or widen the grid.", c.Policy)}
+	}
 	if r.N < report.MinN {
 		l = append(l, fmt.Sprintf("  n = %d: too few episodes for intervals or cross-validation; take this as a description, not a recommendation.", r.N))
 	} else {
@@ -119,7 +138,7 @@ func (r *Result) recommendationLines() []string {
 			l = append(l,
 				fmt.Sprintf("  held out, %d-fold:   false-termination rate %s (95%% CI %s), turns saved %s",
 					cv.Folds, pct(cv.HeldOutFalseRate), pctRange(cv.HeldOutFalseCI), pct(cv.HeldOutSavedShare)),
-				fmt.Sprintf("    chosen on %d folds and measured on the fifth, %d times: expect these on new episodes; the in-sample figures are optimistic, as they were chosen on the same data.", cv.Folds-1, cv.Folds),
+				fmt.Sprintf("    chosen on %d folds and measured on the one held out, %d times: expect these on new episodes; the in-sample figures are optimistic, as they were chosen on the same data.", cv.Folds-1, cv.Folds),
 				fmt.Sprintf("    %d of %d folds chose %s%s.", cv.Agree, cv.Folds, c.Policy, undecided(cv.Undecided)))
 		}
 		rivals := ""

@@ -9,8 +9,9 @@
 package sweep
 
 import (
+	"cmp"
 	"runtime"
-	"sync"
+	"slices"
 
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -42,18 +43,15 @@ type Tally struct {
 	Censored          int
 }
 
-func (t *Tally) add(o *replay.Outcome) {
-	if o.FalseTerminationCandidate() {
-		t.FalseTerminations++
-	}
-	t.TurnsSaved += o.TurnsSaved
-	t.ScoreForgone += o.ScoreForgone
-	if o.Censored {
-		t.Censored++
-	}
+// add counts sign times one episode's outcome.
+func (t *Tally) add(o *replay.Outcome, sign int) {
+	t.FalseTerminations += sign * b2i(o.FalseTerminationCandidate())
+	t.TurnsSaved += sign * o.TurnsSaved
+	t.ScoreForgone += sign * o.ScoreForgone
+	t.Censored += sign * b2i(o.Censored)
 }
 
-func (t *Tally) merge(u Tally) {
+func (t *Tally) carry(u Tally) {
 	t.FalseTerminations += u.FalseTerminations
 	t.TurnsSaved += u.TurnsSaved
 	t.ScoreForgone += u.ScoreForgone
@@ -78,6 +76,12 @@ type Result struct {
 
 // Run evaluates every config over the episodes and makes the recommendation.
 func Run(eps []*replay.Episode, configs []policy.Policy, current policy.Policy, opt Options) *Result {
+	// Resamples draw episodes by position: put them in an order of their own,
+	// as batch does, so that the input's order changes nothing.
+	eps = slices.Clone(eps)
+	slices.SortStableFunc(eps, func(a, b *replay.Episode) int {
+		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Segment, b.Segment))
+	})
 	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.CallsPerTurn), BestRunnable: -1}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
@@ -93,49 +97,96 @@ func Run(eps []*replay.Episode, configs []policy.Policy, current policy.Policy, 
 	return r
 }
 
-// evaluate sums every metric of every config over the episodes, the
-// episodes split among workers. The sums are of whole numbers, exact in any
-// order, so the result does not depend on the workers.
+// evaluate sums every metric of every config over the episodes. Each config
+// is summed by one worker, in episode order (replay.Sweep), so the result does
+// not depend on the workers.
 func (r *Result) evaluate(eps []*replay.Episode, configs []policy.Policy) []Config {
-	jobs := max(1, min(r.Jobs, len(eps)))
-	if r.Jobs <= 0 {
-		jobs = max(1, min(runtime.GOMAXPROCS(0), len(eps)))
+	// Configs of one policy and interval, by max_turns_stuck, side by side:
+	// neighbours then often have the same result on an episode (the stop moves
+	// only where the running maximum of turns stuck rises), and what it adds to
+	// the sums is computed once for all of them.
+	order := evaluationOrder(configs)
+	sorted := make([]policy.Policy, len(configs))
+	acc := make([]Config, len(configs)) // in the sorted order, so that a chunk's sums lie together
+	sums := r.Defs.NewSumsSlab(len(configs))
+	for k, i := range order {
+		sorted[k] = configs[i]
+		acc[k] = Config{Policy: configs[i], Sums: sums[k]}
 	}
-	parts := make([][]Config, jobs)
-	var wg sync.WaitGroup
-	for w := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			parts[w] = r.evaluatePart(eps[w*len(eps)/jobs:(w+1)*len(eps)/jobs], configs)
-		}()
+	// Each chunk of configs gets, for each episode, the contribution of its
+	// first config and then only the changes from one config to the next;
+	// running totals along the chunk then give every config its sums.
+	jobs := r.jobs()
+	type buffers struct{ cur, prev report.Contribution }
+	bufs := make([]buffers, jobs)
+	for w := range bufs {
+		bufs[w] = buffers{r.Defs.NewContribution(), r.Defs.NewContribution()}
 	}
-	wg.Wait()
-	out := parts[0]
-	for _, p := range parts[1:] {
-		for i := range out {
-			out[i].Sums.Merge(&p[i].Sums)
-			out[i].Tally.merge(p[i].Tally)
+	starts := make([]bool, len(configs)+1) // where a chunk begins: each written by its one worker
+	replay.Sweep(eps, sorted, jobs, func(w, i, from int, os []replay.Outcome) {
+		ep, b := eps[i], &bufs[w]
+		starts[from] = true
+		for k := range os {
+			if k > 0 && replay.SameResult(&os[k], &os[k-1]) {
+				continue
+			}
+			r.Defs.Contribute(b.cur, ep, &os[k])
+			cfg := &acc[from+k]
+			if k == 0 {
+				b.cur.AddTo(&cfg.Sums)
+				cfg.Tally.add(&os[k], 1)
+			} else {
+				b.cur.AddChange(&cfg.Sums, b.prev)
+				cfg.Tally.add(&os[k], 1)
+				cfg.Tally.add(&os[k-1], -1)
+			}
+			b.cur, b.prev = b.prev, b.cur
 		}
+	})
+	for k := 1; k < len(acc); k++ {
+		if !starts[k] {
+			acc[k].Sums.Carry(&acc[k-1].Sums)
+			acc[k].Tally.carry(acc[k-1].Tally)
+		}
+	}
+	out := make([]Config, len(configs))
+	for k, i := range order {
+		out[i] = acc[k]
 	}
 	return out
 }
 
-func (r *Result) evaluatePart(eps []*replay.Episode, configs []policy.Policy) []Config {
-	out := make([]Config, len(configs))
+// evaluationOrder groups the configs that differ only in max_turns_stuck,
+// groups in the order they first appear, each by max_turns_stuck.
+func evaluationOrder(configs []policy.Policy) []int {
+	group := map[policy.Policy]int{}
+	var groups [][]int
 	for i, p := range configs {
-		out[i] = Config{Policy: p, Sums: r.Defs.NewSums()}
-	}
-	outcomes := make([]replay.Outcome, len(configs))
-	for _, ep := range eps {
-		replay.NewSweeper(ep).Outcomes(configs, outcomes)
-		for i := range outcomes {
-			o := &outcomes[i]
-			r.Defs.Add(&out[i].Sums, ep, o)
-			out[i].Tally.add(o)
+		p.MaxTurnsStuck = 0
+		g, ok := group[p]
+		if !ok {
+			g = len(groups)
+			group[p] = g
+			groups = append(groups, nil)
 		}
+		groups[g] = append(groups[g], i)
 	}
-	return out
+	order := make([]int, 0, len(configs))
+	for _, g := range groups {
+		byW := func(a, b int) int { return cmp.Compare(configs[a].MaxTurnsStuck, configs[b].MaxTurnsStuck) }
+		if !slices.IsSortedFunc(g, byW) {
+			slices.SortStableFunc(g, byW)
+		}
+		order = append(order, g...)
+	}
+	return order
+}
+
+func (r *Result) jobs() int {
+	if r.Jobs > 0 {
+		return r.Jobs
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // FalseRate is a config's false-termination rate, a share.

@@ -39,4 +39,3 @@ func TestIntList(t *testing.T) {
 		t.Errorf("default shows as %q", l.String())
 	}
 }
-

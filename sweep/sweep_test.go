@@ -1,0 +1,219 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/report"
+)
+
+func bundled(t testing.TB) []*replay.Episode {
+	t.Helper()
+	c := corpus.Read([]string{"../testdata/episodes"}, corpus.Options{Jobs: 2})
+	if len(c.Episodes) != 75 {
+		t.Fatalf("read %d bundled episodes, want 75", len(c.Episodes))
+	}
+	return c.Episodes
+}
+
+// defaultGrid is the sweep command's default grid.
+func defaultGrid() []policy.Policy {
+	var ps []policy.Policy
+	for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
+		for w := 10; w <= 150; w += 5 {
+			for _, iv := range []int{1, 5, 10} {
+				p := policy.Policy{Name: n, Params: policy.DefaultParams()}
+				p.MaxTurnsStuck, p.CheckInterval = w, iv
+				ps = append(ps, p)
+			}
+		}
+	}
+	return ps
+}
+
+func opts() Options {
+	return Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, CallsPerTurn: 4, Jobs: 2}
+}
+
+var current = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+
+// Every config's metrics are batch's for the same policy: the after column of
+// report.Metrics, computed by replaying each episode with replay.Run.
+func TestConfigsEqualBatch(t *testing.T) {
+	eps := bundled(t)
+	grid := defaultGrid()
+	r := Run(eps, grid, current, opts())
+	for i := 0; i < len(grid); i += 7 { // a sample of the grid, every policy and interval
+		pairs := make([]report.Episode, len(eps))
+		for e, ep := range eps {
+			pairs[e] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, current), replay.Run(ep, grid[i])}}
+		}
+		for k, m := range report.Metrics(pairs, 0, 1, 4) {
+			got, ok := r.Defs.Value(&r.Configs[i].Sums, k)
+			if ok != m.AfterOK || got != m.After {
+				t.Errorf("%s: %s = %v (%v), batch says %v (%v)", grid[i], m.Name, got, ok, m.After, m.AfterOK)
+			}
+		}
+	}
+}
+
+// The choice rule, on hand-made tallies of n = 20 episodes (5% = 1 episode,
+// 10% censored = 2 episodes).
+func TestChoose(t *testing.T) {
+	r := &Result{Options: opts()}
+	cases := []struct {
+		name    string
+		tallies []Tally
+		want    int
+		met     bool
+	}{
+		{"most saved within the target", []Tally{{1, 100, 0, 0}, {1, 150, 9, 0}, {2, 300, 0, 0}}, 1, true},
+		{"a tie on turns goes to fewer false terminations", []Tally{{1, 150, 0, 0}, {0, 150, 5, 0}}, 1, true},
+		{"then to less score forgone", []Tally{{1, 150, 5, 0}, {1, 150, 2, 0}}, 1, true},
+		{"then to the first", []Tally{{1, 150, 2, 0}, {1, 150, 2, 0}}, 0, true},
+		{"censored beyond the limit is not chosen", []Tally{{0, 500, 0, 3}, {1, 100, 0, 2}}, 1, true},
+		{"none within: the lowest rate", []Tally{{4, 500, 0, 0}, {2, 100, 0, 0}, {2, 200, 0, 0}}, 2, false},
+		{"all censored: none", []Tally{{0, 500, 0, 3}}, -1, false},
+	}
+	for _, c := range cases {
+		idx := make([]int, len(c.tallies))
+		for i := range idx {
+			idx[i] = i
+		}
+		got, met := r.choose(idx, func(i int) Tally { return c.tallies[i] }, 20, false)
+		if got != c.want || met != c.met {
+			t.Errorf("%s: chose %d (met %v), want %d (%v)", c.name, got, met, c.want, c.met)
+		}
+	}
+}
+
+// The result on the bundled set, checked by an independent route: the
+// recommendation is the config a plain scan of batch-style replays picks.
+func TestRecommendationBundled(t *testing.T) {
+	eps := bundled(t)
+	grid := defaultGrid()
+	o := opts()
+	o.MaxFalseRate = 0.10 // the bundled set has no config at 5%
+	r := Run(eps, grid, current, o)
+	best, bestSaved, bestFT := -1, -1, 0
+	for i, p := range grid {
+		ft, saved, cens := 0, 0, 0
+		for _, ep := range eps {
+			out := replay.Run(ep, p)
+			ft += b2i(out.FalseTerminationCandidate())
+			saved += out.TurnsSaved
+			cens += b2i(out.Censored)
+		}
+		if 10*ft > len(eps) || 10*cens > len(eps) {
+			continue
+		}
+		if saved > bestSaved || saved == bestSaved && ft < bestFT {
+			best, bestSaved, bestFT = i, saved, ft
+		}
+	}
+	rec := r.Recommended
+	if rec == nil || !rec.MeetsTarget || r.Configs[rec.Config].TurnsSaved != bestSaved || r.Configs[rec.Config].FalseTerminations != bestFT {
+		t.Fatalf("recommended %+v; a plain scan picks %s (%d saved, %d false)", rec, grid[best], bestSaved, bestFT)
+	}
+	c := &r.Configs[rec.Config]
+	if fr := r.FalseRate(c); fr < rec.FalseRateCI[0] || fr > rec.FalseRateCI[1] {
+		t.Errorf("false rate %v outside its interval %v", fr, rec.FalseRateCI)
+	}
+	if rec.Stability <= 0 || rec.Stability > 1 || rec.CV.Folds != 5 || rec.CV.Agree+rec.CV.Undecided > 5 {
+		t.Errorf("stability %v, cv %+v", rec.Stability, rec.CV)
+	}
+	if !c.Pareto && c.Censored == 0 {
+		t.Errorf("the recommendation %s is dominated", c.Policy)
+	}
+}
+
+// Same input, same bytes: whatever the workers or the order of episodes.
+func TestDeterministic(t *testing.T) {
+	eps := bundled(t)
+	grid := defaultGrid()
+	var want []byte
+	for _, jobs := range []int{1, 2, 5} {
+		o := opts()
+		o.Jobs = jobs
+		in := slices.Clone(eps)
+		if jobs == 5 {
+			slices.Reverse(in)
+		}
+		for _, format := range report.Formats {
+			var b bytes.Buffer
+			if err := Write(&b, format, Run(in, grid, current, o)); err != nil {
+				t.Fatal(err)
+			}
+			if format == "json" && jobs == 1 {
+				want = b.Bytes()
+			}
+			if format == "json" && !bytes.Equal(b.Bytes(), want) {
+				t.Errorf("jobs %d: another json", jobs)
+			}
+		}
+	}
+}
+
+// The json format has the keys the README documents, one row per config.
+func TestJSONShape(t *testing.T) {
+	eps := bundled(t)
+	grid := defaultGrid()[:30]
+	var b bytes.Buffer
+	if err := Write(&b, "json", Run(eps, grid, current, opts())); err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		N       int              `json:"n"`
+		Grid    map[string]any   `json:"grid"`
+		Configs []map[string]any `json:"configs"`
+		Front   []int            `json:"front"`
+		Current map[string]any   `json:"current"`
+		Rec     map[string]any   `json:"recommended"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &j); err != nil {
+		t.Fatalf("invalid json: %v\n%s", err, b.String()[:min(b.Len(), 500)])
+	}
+	if j.N != 75 || len(j.Configs) != 30 || len(j.Front) == 0 || j.Current == nil || j.Rec == nil {
+		t.Fatalf("n %d, %d configs, front %v, current %v, recommended %v", j.N, len(j.Configs), j.Front, j.Current, j.Rec)
+	}
+	for _, key := range []string{"policy", "max_turns_stuck", "check_interval", "objective_patience", "false_termination_rate",
+		"turns_saved_pct", "censored_share", "pareto"} {
+		if _, ok := j.Configs[0][key]; !ok {
+			t.Errorf("configs[0] has no %q", key)
+		}
+	}
+	if j.Configs[0]["objective_patience"] != nil {
+		t.Errorf("score has no objective patience, yet %v", j.Configs[0]["objective_patience"])
+	}
+	for _, key := range []string{"config", "toml", "ci95", "stability", "cv"} {
+		if _, ok := j.Rec[key]; !ok {
+			t.Errorf("recommended has no %q", key)
+		}
+	}
+	if cv, _ := j.Rec["cv"].(map[string]any); cv["held_out_false_termination_rate"] == nil || cv["held_out_turns_saved_pct"] == nil {
+		t.Errorf("cv %v", cv)
+	}
+	if !strings.HasSuffix(b.String(), "}\n") {
+		t.Error("json does not end with a newline")
+	}
+}
+
+// A fold depends on the episode, not on where it stands in the input.
+func TestFoldsByEpisode(t *testing.T) {
+	eps := bundled(t)
+	count := make([]int, 5)
+	for _, ep := range eps {
+		count[Fold(ep, 5)]++
+	}
+	for k, c := range count {
+		if c < 5 {
+			t.Errorf("fold %d holds %d of 75 episodes: %v", k, c, count)
+		}
+	}
+}
