@@ -15,6 +15,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/corpus"
 	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -31,6 +32,8 @@ type Dataset struct {
 	Passed   []string // test_*, test-*, unknown and *_error directories passed over
 	Metrics  []Metric
 	names    map[string]int // how many episodes have each name, for Label
+	// Patterns summarise how the episodes were stuck.
+	Patterns patterns.Summary
 }
 
 // Skip is an input that could not be analysed, and why.
@@ -48,7 +51,7 @@ func NewDataset(baseline, after policy.Policy, callsPerTurn int, eps []Episode, 
 		names[eps[i].Ep.Name()]++
 	}
 	return &Dataset{Baseline: baseline, After: after, CallsPerTurn: callsPerTurn, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, callsPerTurn), names: names}
+		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, callsPerTurn), names: names, Patterns: summarise(eps)}
 }
 
 // Review lists the baseline's false-termination candidates: those the after
@@ -322,6 +325,7 @@ func writeDatasetTable(w io.Writer, d *Dataset) {
 			fmt.Fprintf(w, "  %s: %s\n", d.Label(e), Evidence(e))
 		}
 	}
+	writePatternSummaryText(w, &d.Patterns)
 }
 
 func writeDatasetMarkdown(w io.Writer, d *Dataset) {
@@ -347,6 +351,7 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset) {
 	fmt.Fprintln(w)
 	header, rows = d.EpisodeTable()
 	MarkdownTable(w, header, rows)
+	writePatternSummaryMarkdown(w, &d.Patterns)
 }
 
 // PolicyJSON names a policy and its settings.
@@ -367,6 +372,7 @@ type DatasetJSON struct {
 	Episodes           []BatchEpisodeJSON `json:"episodes"`
 	Metrics            []MetricJSON       `json:"metrics"`
 	Review             ReviewJSON         `json:"review"`
+	Patterns           *patterns.Summary  `json:"patterns"`
 }
 
 // BootstrapJSON says how the intervals were made.
@@ -414,10 +420,12 @@ func (d *Dataset) JSON() DatasetJSON {
 		e := d.Episodes[i].JSON()
 		j.Episodes = append(j.Episodes, BatchEpisodeJSON{EpisodeJSON: e, Baseline: e.Results[0], After: e.Results[1]})
 		j.Episodes[i].EpisodeJSON.Results = nil
+		j.Episodes[i].EpisodeJSON.Patterns = nil
 	}
 	for i := range d.Metrics {
 		j.Metrics = append(j.Metrics, d.Metrics[i].JSON())
 	}
+	j.Patterns = &d.Patterns
 	rescued, still := d.Review()
 	for _, e := range rescued {
 		j.Review.Rescued = append(j.Review.Rescued, d.Label(e))

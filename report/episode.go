@@ -6,6 +6,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -19,12 +20,14 @@ type Episode struct {
 	SelfCheck *replay.SelfCheck
 	// CallsPerTurn prices a turn in LLM calls (agent, critic, extractor, synthesis).
 	CallsPerTurn int
+	// Patterns are how the episode was stuck, under its first few policies.
+	Patterns *patterns.Analysis
 }
 
 // Analyse replays every policy over ep; params are the settings the recording
 // is assumed to have run with, for the self-check.
 func Analyse(ep *replay.Episode, policies []policy.Policy, recording policy.Params, callsPerTurn int) Episode {
-	e := Episode{Ep: ep, CallsPerTurn: callsPerTurn, SelfCheck: replay.Check(ep, recording)}
+	e := Episode{Ep: ep, CallsPerTurn: callsPerTurn, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
 	for _, p := range policies {
 		e.Outcomes = append(e.Outcomes, replay.Run(ep, p))
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
 
@@ -29,6 +30,9 @@ type EpisodeJSON struct {
 	Warnings             []string       `json:"warnings"`
 	SelfCheck            *SelfCheckJSON `json:"self_check"`
 	Results              []ResultJSON   `json:"results"`
+	// Patterns are how the episode was stuck (episode only; batch gives their
+	// summary over the dataset).
+	Patterns *patterns.Analysis `json:"patterns,omitempty"`
 }
 
 // ResultJSON is one policy's Outcome on one episode (docs/semantics.md §6.2).
@@ -116,7 +120,7 @@ func (e *Episode) JSON() EpisodeJSON {
 		RecordedLoopBreak: nonEmpty(ep.LoopBreak), Turns: ep.N(), MaxTurns: nonZero(ep.MaxTurns), MissingTurns: ep.MissingTurns,
 		FinalScore: ep.FinalScore(), EndReason: string(ep.End.Reason), EndTurn: nonZero(ep.End.Turn),
 		ObjectiveCompletions: len(ep.Objectives), ObjectiveUpdates: len(ep.ObjectiveUpdates), Deaths: []int{}, SkippedLines: ep.SkippedLines,
-		Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON(),
+		Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON(), Patterns: e.Patterns,
 	}
 	for _, d := range ep.Deaths {
 		j.Deaths = append(j.Deaths, d.Turn)

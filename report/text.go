@@ -228,6 +228,9 @@ func writeEpisodeTable(w io.Writer, e *Episode) {
 	for _, l := range selfCheckLines(e) {
 		fmt.Fprintln(w, l)
 	}
+	if e.Patterns != nil {
+		writePatternsText(w, e.Patterns)
+	}
 	for _, s := range e.Notes() {
 		fmt.Fprintf(w, "note: %s\n", s)
 	}
@@ -277,6 +280,9 @@ func writeEpisodeMarkdown(w io.Writer, e *Episode) {
 		rows = append(rows, resultRow(i, &e.Outcomes[i], e.CallsPerTurn))
 	}
 	MarkdownTable(w, resultHeader, rows)
+	if e.Patterns != nil {
+		writePatternsMarkdown(w, e.Patterns)
+	}
 	if lines := selfCheckLines(e); len(lines) > 0 {
 		fmt.Fprintln(w)
 		for _, l := range lines {
