@@ -155,6 +155,8 @@ func (r *Result) recommendationLines() []string {
 			b := &r.Configs[r.BestRunnable]
 			l = append(l, fmt.Sprintf("  The best config ZorkGPT can run as it is: %s (false-termination rate %s, turns saved %s).",
 				b.Policy, pct(r.FalseRate(b)), pct(r.SavedShare(b))))
+		} else {
+			l = append(l, "  No config of this grid runs on ZorkGPT as it is: add score-or-objective (or score) to --policy to find the best one that does.")
 		}
 	}
 	return l
