@@ -274,7 +274,7 @@ func (d *Dataset) Summary() []string {
 		if len(d.Passed) == 1 {
 			dirs = "directory"
 		}
-		out = append(out, fmt.Sprintf("%d test or unknown %s passed over (%s).", len(d.Passed), dirs, strings.Join(d.Passed, ", ")))
+		out = append(out, fmt.Sprintf("%d test, unknown or *_error %s passed over (%s).", len(d.Passed), dirs, strings.Join(d.Passed, ", ")))
 	}
 	lines, eps := 0, 0
 	for i := range d.Episodes {
