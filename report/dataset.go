@@ -242,12 +242,11 @@ func shortVerdict(o *replay.Outcome) string {
 	case !o.Terminated():
 		return ""
 	case !o.FalseTerminationCandidate():
-		return "truly stuck"
+		return "truly stuck" + shortPastHorizon(o)
 	}
 	var why []string
 	if o.LaterScoreGain() {
-		g := o.LaterGain
-		why = append(why, fmt.Sprintf("+%d@%d(T+%d)", g.Points, g.Turn, o.GainDistance()))
+		why = append(why, gainShort(o))
 	}
 	if n := len(o.WindowObjectives); n > 0 {
 		why = append(why, fmt.Sprintf("obj@%d", o.WindowObjectives[n-1].Turn))
@@ -255,7 +254,20 @@ func shortVerdict(o *replay.Outcome) string {
 			why[len(why)-1] += fmt.Sprintf("(+%d)", n-1)
 		}
 	}
-	return "premature? " + strings.Join(why, " ")
+	return "premature? " + strings.Join(why, " ") + shortPastHorizon(o)
+}
+
+// gainShort is the later gain in few characters: "+4@134(T+24)".
+func gainShort(o *replay.Outcome) string {
+	return fmt.Sprintf("+%d@%d(T+%d)", o.LaterGain.Points, o.LaterGain.Turn, o.GainDistance())
+}
+
+// shortPastHorizon shows a later gain that comes too late to be evidence.
+func shortPastHorizon(o *replay.Outcome) string {
+	if o.LaterGain == nil || o.LaterScoreGain() {
+		return ""
+	}
+	return " (" + gainShort(o) + " past the horizon)"
 }
 
 // Summary is the opening lines of a batch report.
@@ -354,7 +366,7 @@ func (d *Dataset) legend() string {
 		"24 turns after the stop; obj@75(+2): an objective completed at turn 75, and 2 more before it, in the max_turns_stuck turns up to the stop; " +
 		"censored: the recording's own loop break cut the log before this policy would have stopped."
 	if h := d.GainHorizon; h > 0 {
-		s += fmt.Sprintf(" A later gain counts only within %d turn%s of the stop (--gain-horizon).", h, plural(h))
+		s += fmt.Sprintf(" A later gain counts only within %d turn%s of the stop (--gain-horizon); one past it is shown in brackets.", h, plural(h))
 	}
 	return s
 }

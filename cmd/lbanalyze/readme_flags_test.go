@@ -73,3 +73,28 @@ func readmeFlags(readme string) map[string]map[string]bool {
 	}
 	return out
 }
+
+// TestInstallPath checks what `go install MODULE/cmd/lbanalyze@latest`, as the
+// README says, needs: the module path it names, and no replace directive
+// (go install refuses a module with one).
+func TestInstallPath(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := regexp.MustCompile(`(?m)^module (\S+)`).FindSubmatch(mod)
+	if module == nil {
+		t.Fatal("go.mod has no module line")
+	}
+	want := "go install " + string(module[1]) + "/cmd/lbanalyze@latest"
+	if !strings.Contains(string(readme), want) {
+		t.Errorf("README: no %q", want)
+	}
+	if regexp.MustCompile(`(?m)^replace\b`).Match(mod) {
+		t.Error("go.mod has a replace directive: go install ...@latest would refuse it")
+	}
+}
