@@ -6,12 +6,16 @@ FUZZTIME ?= 30s
 # Where `make testdata-large` writes the benchmark set (about 1.1 GB).
 LARGE    ?= /tmp/lbanalyze-episodes-large
 
-.PHONY: all build test bench lint fuzz testdata testdata-large e2e clean
+.PHONY: all build install test bench lint fuzz testdata testdata-large e2e clean
 
 all: build test
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lbanalyze
+
+# Into $(go env GOBIN), else $(go env GOPATH)/bin: put that directory on PATH.
+install:
+	$(GO) install ./cmd/lbanalyze
 
 test:
 	$(GO) vet $(PKGS)

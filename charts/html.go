@@ -29,7 +29,9 @@ type htmlReport struct {
 	MetricHeader    []string
 	MetricRows      [][]string
 	ReviewSummary   string
+	ReviewHeader    []string
 	ReviewGroups    []reviewGroup
+	ReviewLegend    string
 	Charts          []template.HTML
 	EpisodeHeader   []string
 	Numeric         []bool // the per-episode columns that hold numbers, aligned right
@@ -47,7 +49,8 @@ type reviewGroup struct {
 }
 
 type reviewItem struct {
-	Anchor, Label, Evidence string
+	Anchor string
+	Cells  []string // report.Dataset.ReviewRow; the first is the episode's label
 }
 
 type htmlEpisode struct {
@@ -90,16 +93,12 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 			Cells: rows[i], Objectives: e.Ep.Objectives, Timeline: svg})
 	}
 
-	reviewSummary, groups := d.ReviewList()
-	r.ReviewSummary = reviewSummary
-	if rescued, still := d.Review(); len(groups) > 0 {
-		r.ReviewSummary = fmt.Sprintf("The baseline's %d false-termination candidates: the after policy rescues %d and still stops %d.",
-			len(rescued)+len(still), len(rescued), len(still))
-	}
-	for _, g := range groups {
+	review := d.ReviewList()
+	r.ReviewSummary, r.ReviewHeader, r.ReviewLegend = review.Summary, review.Header, review.Legend
+	for _, g := range review.Groups {
 		group := reviewGroup{Title: g.Title}
 		for _, e := range g.Episodes {
-			group.Items = append(group.Items, reviewItem{Anchor: anchor[e], Label: d.Label(e), Evidence: report.Evidence(e)})
+			group.Items = append(group.Items, reviewItem{Anchor: anchor[e], Cells: d.ReviewRow(e)})
 		}
 		r.ReviewGroups = append(r.ReviewGroups, group)
 	}

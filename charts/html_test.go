@@ -24,12 +24,12 @@ func TestHTMLReport(t *testing.T) {
 	}
 	page := a.String()
 
-	rescued, still := d.Review()
+	rescued, still, fresh := d.Review()
 	for what, want := range map[string]int{
-		`<section id="ep-`:  len(d.Episodes),
-		`<tr id="row-ep-`:   len(d.Episodes),
-		"<svg":              len(d.Episodes) + 2, // and the two dataset charts
-		`<li><a href="#ep-`: len(rescued) + len(still),
+		`<section id="ep-`:      len(d.Episodes),
+		`<tr id="row-ep-`:       len(d.Episodes),
+		"<svg":                  len(d.Episodes) + 2, // and the two dataset charts
+		`<tr><td><a href="#ep-`: len(rescued) + len(still) + len(fresh),
 		`<table id="episodes-table" class="sortable">`: 1,
 	} {
 		if got := strings.Count(page, what); got != want {

@@ -20,13 +20,9 @@ import (
 // StdinName is the path that means standard input.
 const StdinName = "-"
 
-// DisplayName is how a path is named in messages ("<stdin>" for "-").
-func DisplayName(path string) string {
-	if path == StdinName {
-		return "<stdin>"
-	}
-	return path
-}
+// DisplayName is how a path is named in messages and tables: as given, so
+// that standard input is "-" everywhere, as in the JSON and CSV "source".
+func DisplayName(path string) string { return path }
 
 var (
 	gzipMagic = []byte{0x1f, 0x8b}

@@ -30,6 +30,11 @@ type Outcome struct {
 	// WarningStartTurn is the first turn the countdown warning would be in the
 	// agent's prompt (stuck_warning_threshold reached), 0 if never.
 	WarningStartTurn int
+	// GainHorizon is how many turns after T a later gain still counts as
+	// evidence of a premature stop (--gain-horizon); 0: any later gain. It is
+	// not the policy's: the classification below reads it, so that every
+	// metric and renderer classifies alike.
+	GainHorizon int
 }
 
 // SameResult reports whether a and b say the same of their episode, whatever
@@ -41,7 +46,7 @@ func SameResult(a, b *Outcome) bool {
 		a.ScoreAtTermination == b.ScoreAtTermination && a.TurnsSaved == b.TurnsSaved && a.Length == b.Length &&
 		a.ScoreForgone == b.ScoreForgone && (a.LaterGain == nil) == (b.LaterGain == nil) &&
 		(a.LaterGain == nil || *a.LaterGain == *b.LaterGain) && sameCompletions(a.WindowObjectives, b.WindowObjectives) &&
-		a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn
+		a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn && a.GainHorizon == b.GainHorizon
 }
 
 func sameCompletions(a, b []Completion) bool {
@@ -68,8 +73,19 @@ type Gain struct {
 // Terminated reports whether the policy stops the episode within the log.
 func (o *Outcome) Terminated() bool { return o.TerminationTurn > 0 }
 
-// LaterScoreGain: the logged run reached a score above the score at T after T.
-func (o *Outcome) LaterScoreGain() bool { return o.LaterGain != nil }
+// LaterScoreGain: the logged run reached a score above the score at T after T,
+// within GainHorizon turns of T when there is one: a gain that counts as evidence.
+func (o *Outcome) LaterScoreGain() bool {
+	return o.LaterGain != nil && (o.GainHorizon == 0 || o.GainDistance() <= o.GainHorizon)
+}
+
+// GainDistance is how many turns after T the later gain comes, 0 without one.
+func (o *Outcome) GainDistance() int {
+	if o.LaterGain == nil {
+		return 0
+	}
+	return o.LaterGain.Turn - o.TerminationTurn
+}
 
 // ObjectiveProgress: an objective was completed in the last W turns up to T.
 func (o *Outcome) ObjectiveProgress() bool { return len(o.WindowObjectives) > 0 }

@@ -58,6 +58,31 @@ func TestOutcomeTrulyStuckAndForgone(t *testing.T) {
 	}
 }
 
+// A gain horizon H: a later gain is evidence only within H turns of the stop;
+// its distance is given either way.
+func TestOutcomeGainHorizon(t *testing.T) {
+	// Flat: score stops at 40; +5 at 75, 35 turns later; no objective.
+	ep := one(t, write(t, plan{N: 100, Changes: map[int]int{75: 5}}.Episode()))
+	o := Run(ep, v1)
+	for _, c := range []struct {
+		horizon   int
+		candidate bool
+	}{{0, true}, {35, true}, {34, false}, {100, true}} {
+		o.GainHorizon = c.horizon
+		if o.GainDistance() != 35 || o.FalseTerminationCandidate() != c.candidate || o.LaterScoreGain() != c.candidate ||
+			o.TrulyStuck() == c.candidate {
+			t.Errorf("horizon %d: distance %d, candidate %v, want 35, %v", c.horizon, o.GainDistance(), o.FalseTerminationCandidate(), c.candidate)
+		}
+	}
+	// An objective in the window is evidence whatever the horizon.
+	ep = one(t, write(t, plan{N: 100, Changes: map[int]int{75: 5}, Objectives: map[int][]string{30: {"Open the window"}}}.Episode()))
+	o = Run(ep, v1)
+	o.GainHorizon = 10
+	if !o.FalseTerminationCandidate() || o.LaterScoreGain() {
+		t.Errorf("objective at 30, gain beyond the horizon: %+v", o)
+	}
+}
+
 func check(t *testing.T, name string, got, want Outcome) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {

@@ -24,7 +24,7 @@ import (
 // policy (the specification's section 8, docs/semantics.md §6.3).
 type Dataset struct {
 	Baseline, After policy.Policy
-	CallsPerTurn    int
+	Options         // calls per turn, cost per call, gain horizon
 	// Episodes have Outcomes[0] under Baseline and Outcomes[1] under After,
 	// sorted by episode id, then source, then segment.
 	Episodes []Episode
@@ -41,6 +41,12 @@ type Skip = corpus.Skip
 
 // NewDataset sorts the episodes and computes the metrics.
 func NewDataset(baseline, after policy.Policy, callsPerTurn int, eps []Episode, skipped []Skip, passed []string) *Dataset {
+	return NewDatasetWith(baseline, after, Options{CallsPerTurn: callsPerTurn}, eps, skipped, passed)
+}
+
+// NewDatasetWith is NewDataset with every option; the episodes' outcomes are
+// to have been analysed with the same options (AnalyseWith).
+func NewDatasetWith(baseline, after policy.Policy, opts Options, eps []Episode, skipped []Skip, passed []string) *Dataset {
 	slices.SortStableFunc(eps, func(a, b Episode) int {
 		return cmp.Or(cmp.Compare(a.Ep.ID, b.Ep.ID), cmp.Compare(a.Ep.Source, b.Ep.Source), cmp.Compare(a.Ep.Segment, b.Ep.Segment))
 	})
@@ -50,39 +56,49 @@ func NewDataset(baseline, after policy.Policy, callsPerTurn int, eps []Episode, 
 	for i := range eps {
 		names[eps[i].Ep.Name()]++
 	}
-	return &Dataset{Baseline: baseline, After: after, CallsPerTurn: callsPerTurn, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, callsPerTurn), names: names, Patterns: summarise(eps)}
+	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
+		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, opts.CallsPerTurn), names: names, Patterns: summarise(eps)}
+	d.priceMetrics()
+	d.markCensored()
+	return d
 }
 
-// Review lists the baseline's false-termination candidates: those the after
-// policy rescues (does not stop within the log) and those it still stops.
-func (d *Dataset) Review() (rescued, still []*Episode) {
+// Review sorts out the episodes to review: the baseline's false-termination
+// candidates that the after policy rescues (does not stop within the log) or
+// still stops, and the after policy's new candidates (episodes it stops
+// prematurely where the baseline did not stop, or stopped without evidence).
+func (d *Dataset) Review() (rescued, still, fresh []*Episode) {
 	for i := range d.Episodes {
 		e := &d.Episodes[i]
-		if !e.Outcomes[0].FalseTerminationCandidate() {
-			continue
-		}
-		if e.Outcomes[1].Terminated() {
+		b, a := &e.Outcomes[0], &e.Outcomes[1]
+		switch {
+		case b.FalseTerminationCandidate() && a.Terminated():
 			still = append(still, e)
-		} else {
+		case b.FalseTerminationCandidate():
 			rescued = append(rescued, e)
+		case a.FalseTerminationCandidate():
+			fresh = append(fresh, e)
 		}
 	}
-	return rescued, still
+	return rescued, still, fresh
 }
 
-// WriteDataset renders d in format.
-func WriteDataset(w io.Writer, format string, d *Dataset) error {
+// WriteDataset renders d in format; summary leaves out the per-episode table
+// (in JSON the "episodes"; CSV has nothing else and refuses it).
+func WriteDataset(w io.Writer, format string, d *Dataset, summary bool) error {
 	switch format {
 	case "json":
-		return writeDatasetJSON(w, d)
+		return writeDatasetJSON(w, d, summary)
 	case "csv":
+		if summary {
+			return fmt.Errorf("csv is one row per episode: it has no summary")
+		}
 		return writeDatasetCSV(w, d)
 	case "markdown":
-		writeDatasetMarkdown(w, d)
+		writeDatasetMarkdown(w, d, summary)
 		return nil
 	case "table":
-		writeDatasetTable(w, d)
+		writeDatasetTable(w, d, summary)
 		return nil
 	}
 	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
@@ -96,6 +112,11 @@ func (u unit) format(v float64) string {
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	case percent:
 		return strconv.FormatFloat(v, 'f', 1, 64) + "%"
+	case dollars:
+		if v < 0 {
+			return "-" + u.format(-v)
+		}
+		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 	}
 	return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
 }
@@ -103,6 +124,8 @@ func (u unit) format(v float64) string {
 func (u unit) signed(v float64) string {
 	s := ""
 	switch u {
+	case dollars:
+		s = u.format(v)
 	case mean:
 		s = strconv.FormatFloat(v, 'f', 1, 64)
 	case percent:
@@ -119,7 +142,7 @@ func (u unit) signed(v float64) string {
 // interval is signed with a second decimal for means and shares, so that a
 // bound just short of 0 does not read as "-0.0".
 func (u unit) interval(v float64) string {
-	if u == count {
+	if u == count || u == dollars {
 		return u.signed(v)
 	}
 	s := strconv.FormatFloat(v, 'f', 2, 64)
@@ -194,6 +217,16 @@ func (d *Dataset) EpisodeTable() (header []string, rows [][]string) {
 	return []string{"episode", "turns", "score", "end", "obj", "baseline", "saved", "baseline verdict", "after", "saved", "after verdict"}, rows
 }
 
+// Column alignments of the tables, numbers right, for the text and markdown
+// renderers.
+var (
+	episodeAlign = []tw.Align{txt, num, num, txt, num, num, num, txt, num, num, txt}
+	metricAlign  = []tw.Align{txt, num, num, num, txt, num, txt}
+	reviewAlign  = []tw.Align{txt, num, txt, num, txt}
+)
+
+const txt, num = tw.AlignLeft, tw.AlignRight
+
 // Label names an episode in tables: its name, and its source when another
 // episode of the dataset has the same name.
 func (d *Dataset) Label(e *Episode) string {
@@ -212,11 +245,11 @@ func shortVerdict(o *replay.Outcome) string {
 	case !o.Terminated():
 		return ""
 	case !o.FalseTerminationCandidate():
-		return "truly stuck"
+		return "truly stuck" + shortPastHorizon(o)
 	}
 	var why []string
-	if g := o.LaterGain; g != nil {
-		why = append(why, fmt.Sprintf("+%d@%d", g.Points, g.Turn))
+	if o.LaterScoreGain() {
+		why = append(why, gainShort(o))
 	}
 	if n := len(o.WindowObjectives); n > 0 {
 		why = append(why, fmt.Sprintf("obj@%d", o.WindowObjectives[n-1].Turn))
@@ -224,19 +257,39 @@ func shortVerdict(o *replay.Outcome) string {
 			why[len(why)-1] += fmt.Sprintf("(+%d)", n-1)
 		}
 	}
-	return "premature? " + strings.Join(why, " ")
+	return "premature? " + strings.Join(why, " ") + shortPastHorizon(o)
+}
+
+// gainShort is the later gain in few characters: "+4@134(T+24)".
+func gainShort(o *replay.Outcome) string {
+	return fmt.Sprintf("+%d@%d(T+%d)", o.LaterGain.Points, o.LaterGain.Turn, o.GainDistance())
+}
+
+// shortPastHorizon shows a later gain that comes too late to be evidence.
+func shortPastHorizon(o *replay.Outcome) string {
+	if o.LaterGain == nil || o.LaterScoreGain() {
+		return ""
+	}
+	return " (" + gainShort(o) + " past the horizon)"
 }
 
 // Summary is the opening lines of a batch report.
 func (d *Dataset) Summary() []string {
-	out := []string{fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %d LLM calls a turn.",
-		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, d.CallsPerTurn)}
+	first := fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %d LLM calls a turn",
+		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, d.CallsPerTurn)
+	if d.Priced() {
+		first += " at $" + strconv.FormatFloat(d.CostPerCall, 'f', -1, 64) + " a call"
+	}
+	if h := d.GainHorizon; h > 0 {
+		first += fmt.Sprintf("; a later gain is evidence within %d turn%s of the stop", h, plural(h))
+	}
+	out := []string{first + "."}
 	if len(d.Passed) > 0 {
 		dirs := "directories"
 		if len(d.Passed) == 1 {
 			dirs = "directory"
 		}
-		out = append(out, fmt.Sprintf("%d test or unknown %s passed over (%s).", len(d.Passed), dirs, strings.Join(d.Passed, ", ")))
+		out = append(out, fmt.Sprintf("%d test, unknown or *_error %s passed over (%s).", len(d.Passed), dirs, strings.Join(d.Passed, ", ")))
 	}
 	lines, eps := 0, 0
 	for i := range d.Episodes {
@@ -261,74 +314,110 @@ func (d *Dataset) MetricsTitle() string {
 		len(d.Episodes), Resamples, BootstrapSeed)
 }
 
+// Review is the review list, as every format shows it: a summary, a table
+// per group, and a legend of the verdict shorthand.
+type Review struct {
+	Summary string
+	Header  []string // the groups' table header
+	Groups  []ReviewGroup
+	Legend  string // "" when there is no group
+}
+
 // ReviewGroup is one group of the review list.
 type ReviewGroup struct {
-	Title    string // "Rescued by score-or-objective 40/10"
+	Title    string // "Rescued by score-or-objective 40/10 (9)"
 	Episodes []*Episode
 }
 
-// ReviewList is what a person should look at first: a summary, then the
-// baseline's false-termination candidates the after policy rescues and those
-// it still stops (no group when there is no candidate).
-func (d *Dataset) ReviewList() (summary string, groups []ReviewGroup) {
-	rescued, still := d.Review()
-	if len(rescued)+len(still) == 0 {
-		return "The baseline has no false-termination candidate: nothing to review.", nil
+// ReviewList is what a person should look at first: the baseline's
+// false-termination candidates the after policy rescues and those it still
+// stops, then the after policy's new candidates; a table per group, each row
+// ReviewRow (no group when neither policy has a candidate).
+func (d *Dataset) ReviewList() Review {
+	rescued, still, fresh := d.Review()
+	if len(rescued)+len(still)+len(fresh) == 0 {
+		return Review{Summary: "Neither policy has a false-termination candidate: nothing to review."}
 	}
-	return fmt.Sprintf("The baseline's %d false-termination candidates.", len(rescued)+len(still)), []ReviewGroup{
-		{"Rescued by " + d.After.String(), rescued}, {"Still terminated by " + d.After.String(), still}}
+	base := len(rescued) + len(still)
+	return Review{
+		Summary: fmt.Sprintf("The baseline has %d false-termination candidate%s: the after policy rescues %d and still stops %d. "+
+			"The after policy has %d new candidate%s (stopped prematurely where the baseline did not stop, or stopped without evidence).",
+			base, plural(base), len(rescued), len(still), len(fresh), plural(len(fresh))),
+		Header: []string{"episode", "baseline", "baseline verdict", "after", "after verdict"},
+		Groups: []ReviewGroup{
+			{fmt.Sprintf("Rescued by %s (%d)", d.After, len(rescued)), rescued},
+			{fmt.Sprintf("Still terminated by %s (%d)", d.After, len(still)), still},
+			{fmt.Sprintf("New candidates of %s (%d)", d.After, len(fresh)), fresh}},
+		Legend: d.legend(),
+	}
 }
 
-// Evidence says why the baseline's stop looks premature and what the after
-// policy does instead.
-func Evidence(e *Episode) string {
-	b, a := &e.Outcomes[0], &e.Outcomes[1]
-	where := ""
-	if loc := e.Ep.Turns[b.TerminationTurn-1].Location; loc != "" {
-		where = " in " + loc
+// ReviewRow is an episode's row of the review list: its stop turn and compact
+// verdict under each policy.
+func (d *Dataset) ReviewRow(e *Episode) []string {
+	row := []string{d.Label(e)}
+	for s := range 2 {
+		o := &e.Outcomes[s]
+		row = append(row, dash(o.TerminationTurn, o.Terminated()), shortVerdict(o))
 	}
-	parts := []string{fmt.Sprintf("baseline stops at %d%s (%d stuck, score %d)", b.TerminationTurn, where, b.TurnsStuck, b.ScoreAtTermination)}
-	if g := b.LaterGain; g != nil {
-		parts = append(parts, fmt.Sprintf("the log gains +%d at turn %d (+%d by its end)", g.Points, g.Turn, b.ScoreForgone))
-	}
-	for _, c := range b.WindowObjectives {
-		parts = append(parts, fmt.Sprintf("objective %q completed at %d", c.Objective, c.Turn))
-	}
-	after := "after: no stop"
-	switch {
-	case a.Censored:
-		after = "after: no stop before the recording's own stop (censored)"
-	case a.Terminated():
-		after = fmt.Sprintf("after: stops at %d (%d stuck), %s", a.TerminationTurn, a.TurnsStuck, verdict(a))
-	}
-	return strings.Join(parts, "; ") + " → " + after
+	return row
 }
 
-func writeDatasetTable(w io.Writer, d *Dataset) {
+// legend explains the compact verdicts of the review list and the episode table.
+func (d *Dataset) legend() string {
+	s := "Legend: a stop turn T (— no stop within the log); premature? +4@134(T+24): the log gains 4 points at turn 134, " +
+		"24 turns after the stop; obj@75(+2): an objective completed at turn 75, and 2 more before it, in the max_turns_stuck turns up to the stop; " +
+		"censored: the recording's own loop break cut the log before this policy would have stopped."
+	if h := d.GainHorizon; h > 0 {
+		s += fmt.Sprintf(" A later gain counts only within %d turn%s of the stop (--gain-horizon); one past it is shown in brackets.", h, plural(h))
+	}
+	return s
+}
+
+func (d *Dataset) reviewRows(g ReviewGroup) [][]string {
+	rows := make([][]string, len(g.Episodes))
+	for i, e := range g.Episodes {
+		rows[i] = d.ReviewRow(e)
+	}
+	return rows
+}
+
+func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
 	for _, l := range d.Summary() {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)
-	const l, r = tw.AlignLeft, tw.AlignRight
-	header, rows := d.EpisodeTable()
-	TextTable(w, header, rows, l, r, r, l, r, r, r, l, r, r, l)
-	fmt.Fprintln(w)
 	fmt.Fprintln(w, d.MetricsTitle())
-	header, rows = d.MetricTable()
-	TextTable(w, header, rows, l, r, r, r, l, r, l)
-	fmt.Fprintln(w)
-	summary, groups := d.ReviewList()
-	fmt.Fprintln(w, "Review first. "+summary)
-	for _, g := range groups {
-		fmt.Fprintf(w, "%s (%d):\n", g.Title, len(g.Episodes))
-		for _, e := range g.Episodes {
-			fmt.Fprintf(w, "  %s: %s\n", d.Label(e), Evidence(e))
-		}
+	header, rows := d.MetricTable()
+	TextTable(w, header, rows, metricAlign...)
+	for _, n := range d.MetricNotes() {
+		fmt.Fprintln(w, "note: "+n)
 	}
+	fmt.Fprintln(w)
+	rv := d.ReviewList()
+	fmt.Fprintln(w, "Review first. "+rv.Summary)
+	for _, g := range rv.Groups {
+		if len(g.Episodes) == 0 {
+			fmt.Fprintln(w, g.Title+": none")
+			continue
+		}
+		fmt.Fprintln(w, g.Title+":")
+		TextTable(w, rv.Header, d.reviewRows(g), reviewAlign...)
+	}
+	if rv.Legend != "" {
+		fmt.Fprintln(w, rv.Legend)
+	}
+	if summary {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Episodes")
+	header, rows = d.EpisodeTable()
+	TextTable(w, header, rows, episodeAlign...)
 	writePatternSummaryText(w, &d.Patterns)
 }
 
-func writeDatasetMarkdown(w io.Writer, d *Dataset) {
+func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	fmt.Fprintln(w, "## Loop-break replay: baseline vs after")
 	fmt.Fprintln(w)
 	for _, l := range d.Summary() {
@@ -336,21 +425,32 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset) {
 	}
 	fmt.Fprintf(w, "\n### %s\n\n", d.MetricsTitle())
 	header, rows := d.MetricTable()
-	MarkdownTable(w, header, rows)
+	MarkdownTable(w, header, rows, metricAlign...)
+	for _, n := range d.MetricNotes() {
+		fmt.Fprintf(w, "\nNote: %s\n", n)
+	}
 	fmt.Fprintln(w, "\n### Review first")
 	fmt.Fprintln(w)
-	summary, groups := d.ReviewList()
-	fmt.Fprintf(w, "%s\n\n", summary)
-	for _, g := range groups {
-		fmt.Fprintf(w, "- %s (%d):\n", g.Title, len(g.Episodes))
-		for _, e := range g.Episodes {
-			fmt.Fprintf(w, "  - %s: %s\n", d.Label(e), Evidence(e))
+	rv := d.ReviewList()
+	fmt.Fprintln(w, rv.Summary)
+	for _, g := range rv.Groups {
+		fmt.Fprintf(w, "\n#### %s\n\n", g.Title)
+		if len(g.Episodes) == 0 {
+			fmt.Fprintln(w, "None.")
+			continue
 		}
+		MarkdownTable(w, rv.Header, d.reviewRows(g), reviewAlign...)
 	}
-	fmt.Fprintln(w, "\n### Episodes")
-	fmt.Fprintln(w)
+	if rv.Legend != "" {
+		fmt.Fprintf(w, "\n%s\n", rv.Legend)
+	}
+	if summary {
+		return
+	}
+	fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
 	header, rows = d.EpisodeTable()
-	MarkdownTable(w, header, rows)
+	MarkdownTable(w, header, rows, episodeAlign...)
+	fmt.Fprintln(w, "\n</details>")
 	writePatternSummaryMarkdown(w, &d.Patterns)
 }
 
@@ -369,9 +469,11 @@ type DatasetJSON struct {
 	After              PolicyJSON         `json:"after"`
 	CallsPerTurn       int                `json:"calls_per_turn"`
 	Bootstrap          BootstrapJSON      `json:"bootstrap"`
-	Episodes           []BatchEpisodeJSON `json:"episodes"`
+	Episodes           []BatchEpisodeJSON `json:"episodes,omitempty"` // none with --summary
 	Metrics            []MetricJSON       `json:"metrics"`
 	Review             ReviewJSON         `json:"review"`
+	CostPerCall        *float64           `json:"cost_per_call"`
+	GainHorizon        *int               `json:"gain_horizon"`
 	Patterns           *patterns.Summary  `json:"patterns"`
 }
 
@@ -408,15 +510,29 @@ type MetricJSON struct {
 type ReviewJSON struct {
 	Rescued         []string `json:"rescued"`
 	StillTerminated []string `json:"still_terminated"`
+	NewCandidates   []string `json:"new_candidates"`
 }
 
 // JSON is the documented JSON form of d.
 func (d *Dataset) JSON() DatasetJSON {
+	return d.json(false)
+}
+
+// json is d's JSON form, without the episodes for a summary.
+func (d *Dataset) json(summary bool) DatasetJSON {
 	j := DatasetJSON{N: len(d.Episodes), Skipped: append([]Skip{}, d.Skipped...), SkippedDirectories: append([]string{}, d.Passed...),
 		Baseline: PolicyJSON{string(d.Baseline.Name), d.Baseline.Params}, After: PolicyJSON{string(d.After.Name), d.After.Params},
 		CallsPerTurn: d.CallsPerTurn, Bootstrap: BootstrapJSON{Resamples, BootstrapSeed, MinN},
-		Episodes: []BatchEpisodeJSON{}, Metrics: []MetricJSON{}, Review: ReviewJSON{Rescued: []string{}, StillTerminated: []string{}}}
+		Episodes: []BatchEpisodeJSON{}, Metrics: []MetricJSON{}, GainHorizon: nonZero(d.GainHorizon),
+		Review: ReviewJSON{Rescued: []string{}, StillTerminated: []string{}, NewCandidates: []string{}}}
+	if d.Priced() {
+		j.CostPerCall = &d.CostPerCall
+	}
 	for i := range d.Episodes {
+		if summary {
+			j.Episodes = nil
+			break
+		}
 		e := d.Episodes[i].JSON()
 		j.Episodes = append(j.Episodes, BatchEpisodeJSON{EpisodeJSON: e, Baseline: e.Results[0], After: e.Results[1]})
 		j.Episodes[i].EpisodeJSON.Results = nil
@@ -425,15 +541,19 @@ func (d *Dataset) JSON() DatasetJSON {
 	for i := range d.Metrics {
 		j.Metrics = append(j.Metrics, d.Metrics[i].JSON())
 	}
+	rescued, still, fresh := d.Review()
+	j.Review.Rescued = d.labels(j.Review.Rescued, rescued)
+	j.Review.StillTerminated = d.labels(j.Review.StillTerminated, still)
+	j.Review.NewCandidates = d.labels(j.Review.NewCandidates, fresh)
 	j.Patterns = &d.Patterns
-	rescued, still := d.Review()
-	for _, e := range rescued {
-		j.Review.Rescued = append(j.Review.Rescued, d.Label(e))
-	}
-	for _, e := range still {
-		j.Review.StillTerminated = append(j.Review.StillTerminated, d.Label(e))
-	}
 	return j
+}
+
+func (d *Dataset) labels(to []string, eps []*Episode) []string {
+	for _, e := range eps {
+		to = append(to, d.Label(e))
+	}
+	return to
 }
 
 // JSON is the metric as the JSON formats give it, rounded to 6 decimals.
@@ -467,11 +587,11 @@ func roundPair(p *[2]float64) *[2]float64 {
 	return &[2]float64{math.Round(p[0]*1e6) / 1e6, math.Round(p[1]*1e6) / 1e6}
 }
 
-func writeDatasetJSON(w io.Writer, d *Dataset) error {
+func writeDatasetJSON(w io.Writer, d *Dataset, summary bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(d.JSON())
+	return enc.Encode(d.json(summary))
 }
 
 // writeDatasetCSV writes one row per episode: its fields, then the baseline's

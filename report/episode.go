@@ -18,18 +18,43 @@ type Episode struct {
 	Ep        *replay.Episode
 	Outcomes  []replay.Outcome
 	SelfCheck *replay.SelfCheck
-	// CallsPerTurn prices a turn in LLM calls (agent, critic, extractor, synthesis).
-	CallsPerTurn int
+	Options
 	// Patterns are how the episode was stuck, under its first few policies.
 	Patterns *patterns.Analysis
+}
+
+// Options are what an analysis is asked for besides the policies.
+type Options struct {
+	// CallsPerTurn prices a turn in LLM calls (agent, critic, extractor, synthesis).
+	CallsPerTurn int
+	// CostPerCall prices an LLM call in dollars; 0: no cost is shown.
+	CostPerCall float64
+	// GainHorizon: a later gain is evidence of a premature stop only within
+	// this many turns of the stop; 0: any later gain (replay.Outcome.GainHorizon).
+	GainHorizon int
+}
+
+// Priced reports whether costs are shown.
+func (opts Options) Priced() bool { return opts.CostPerCall > 0 }
+
+// CostSaved is the dollars the LLM calls saved by o would have cost.
+func (opts Options) CostSaved(o *replay.Outcome) float64 {
+	return float64(o.LLMCallsSaved(opts.CallsPerTurn)) * opts.CostPerCall
 }
 
 // Analyse replays every policy over ep; params are the settings the recording
 // is assumed to have run with, for the self-check.
 func Analyse(ep *replay.Episode, policies []policy.Policy, recording policy.Params, callsPerTurn int) Episode {
-	e := Episode{Ep: ep, CallsPerTurn: callsPerTurn, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
+	return AnalyseWith(ep, policies, recording, Options{CallsPerTurn: callsPerTurn})
+}
+
+// AnalyseWith is Analyse with every option.
+func AnalyseWith(ep *replay.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
+	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
 	for _, p := range policies {
-		e.Outcomes = append(e.Outcomes, replay.Run(ep, p))
+		o := replay.Run(ep, p)
+		o.GainHorizon = opts.GainHorizon
+		e.Outcomes = append(e.Outcomes, o)
 	}
 	return e
 }

@@ -49,7 +49,8 @@ type ResultJSON struct {
 	Length                    int                 `json:"length"`
 	ScoreForgone              int                 `json:"score_forgone"`
 	LaterScoreGain            bool                `json:"later_score_gain"`
-	LaterGain                 *replay.Gain        `json:"later_gain"`
+	LaterGain                 *GainJSON           `json:"later_gain"`
+	GainHorizon               *int                `json:"gain_horizon"`
 	ObjectiveProgress         bool                `json:"objective_progress"`
 	WindowObjectives          []replay.Completion `json:"window_objectives"`
 	FalseTerminationCandidate bool                `json:"false_termination_candidate"`
@@ -57,6 +58,16 @@ type ResultJSON struct {
 	Censored                  bool                `json:"censored"`
 	WarningStartTurn          *int                `json:"warning_start_turn"`
 	LLMCallsSaved             int                 `json:"llm_calls_saved"`
+	CostSaved                 *float64            `json:"cost_saved"`
+}
+
+// GainJSON is the first later gain, whether or not within the gain horizon:
+// its turn, its size over the score at the stop, and how many turns after the
+// stop it comes.
+type GainJSON struct {
+	Turn     int `json:"turn"`
+	Points   int `json:"points"`
+	Distance int `json:"distance"`
 }
 
 // SelfCheckJSON is the comparison of the replay with the recording's own
@@ -91,15 +102,21 @@ func nonEmpty(s string) *string {
 }
 
 // Result is the JSON form of one outcome on ep.
-func Result(ep *replay.Episode, o *replay.Outcome, callsPerTurn int) ResultJSON {
+func Result(ep *replay.Episode, o *replay.Outcome, opts Options) ResultJSON {
 	r := ResultJSON{
 		Policy: string(o.Policy.Name), MaxTurnsStuck: o.Policy.MaxTurnsStuck, CheckInterval: o.Policy.CheckInterval,
 		StuckWarningThreshold: o.Policy.WarningThreshold,
 		TurnsSaved:            o.TurnsSaved, Length: o.Length, ScoreForgone: o.ScoreForgone,
-		LaterScoreGain: o.LaterScoreGain(), LaterGain: o.LaterGain,
+		LaterScoreGain: o.LaterScoreGain(), GainHorizon: nonZero(o.GainHorizon),
 		ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
 		FalseTerminationCandidate: o.FalseTerminationCandidate(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
-		WarningStartTurn: nonZero(o.WarningStartTurn), LLMCallsSaved: o.LLMCallsSaved(callsPerTurn),
+		WarningStartTurn: nonZero(o.WarningStartTurn), LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
+	}
+	if g := o.LaterGain; g != nil {
+		r.LaterGain = &GainJSON{g.Turn, g.Points, o.GainDistance()}
+	}
+	if opts.Priced() {
+		r.CostSaved = Round6(opts.CostSaved(o))
 	}
 	if r.WindowObjectives == nil {
 		r.WindowObjectives = []replay.Completion{}
@@ -129,7 +146,7 @@ func (e *Episode) JSON() EpisodeJSON {
 		j.Warnings = []string{}
 	}
 	for i := range e.Outcomes {
-		j.Results = append(j.Results, Result(ep, &e.Outcomes[i], e.CallsPerTurn))
+		j.Results = append(j.Results, Result(ep, &e.Outcomes[i], e.Options))
 	}
 	return j
 }

@@ -41,6 +41,7 @@ const (
 	count   unit = iota // episodes, turns, points: whole numbers
 	mean                // a mean, 1 decimal
 	percent             // a share in %, 1 decimal
+	dollars             // money, 2 decimals
 )
 
 // Expectation is the specification's expected change (its section 8).

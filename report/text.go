@@ -113,8 +113,8 @@ func verdict(o *replay.Outcome) string {
 		return "no stop"
 	case o.FalseTerminationCandidate():
 		var why []string
-		if g := o.LaterGain; g != nil {
-			why = append(why, fmt.Sprintf("+%d at %d", g.Points, g.Turn))
+		if o.LaterScoreGain() {
+			why = append(why, gainWords(o))
 		}
 		if n := len(o.WindowObjectives); n > 0 {
 			turns := make([]string, n)
@@ -126,9 +126,23 @@ func verdict(o *replay.Outcome) string {
 			}
 			why = append(why, fmt.Sprintf("objective%s at %s", plural(n), strings.Join(turns, ", ")))
 		}
-		return "premature? " + strings.Join(why, "; ")
+		return "premature? " + strings.Join(why, "; ") + pastHorizon(o)
 	}
-	return "truly stuck"
+	return "truly stuck" + pastHorizon(o)
+}
+
+// gainWords is the later gain in words: "+5 at 152 (72 turns later)".
+func gainWords(o *replay.Outcome) string {
+	g := o.LaterGain
+	return fmt.Sprintf("+%d at %d (%d turn%s later)", g.Points, g.Turn, o.GainDistance(), plural(o.GainDistance()))
+}
+
+// pastHorizon mentions a later gain that comes too late to count as evidence.
+func pastHorizon(o *replay.Outcome) string {
+	if o.LaterGain == nil || o.LaterScoreGain() {
+		return ""
+	}
+	return fmt.Sprintf("; %s, past the %d-turn gain horizon", gainWords(o), o.GainHorizon)
 }
 
 func plural(n int) string {
@@ -146,17 +160,29 @@ func dash(v int, ok bool) string {
 }
 
 // resultHeader names the columns of a result row: the stop turn, turns stuck
-// and score there, turns and LLM calls saved, score forgone, the first turn
-// with a countdown warning, and what the result means.
-var resultHeader = []string{"#", "policy", "stop", "stuck", "score", "saved", "calls saved", "forgone", "warned", "verdict"}
-
-func resultRow(i int, o *replay.Outcome, callsPerTurn int) []string {
-	t := o.Terminated()
-	return []string{
-		strconv.Itoa(i + 1), o.Policy.String(), dash(o.TerminationTurn, t), dash(o.TurnsStuck, t),
-		dash(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(callsPerTurn)),
-		strconv.Itoa(o.ScoreForgone), dash(o.WarningStartTurn, o.WarningStartTurn > 0), verdict(o),
+// and score there, turns and LLM calls (and dollars, when priced) saved, score
+// forgone, the first turn with a countdown warning, and what the result means;
+// resultAlign aligns them.
+func resultHeader(opts Options) (header []string, align []tw.Align) {
+	const l, r = tw.AlignLeft, tw.AlignRight
+	header = []string{"#", "policy", "stop", "stuck", "score", "saved", "calls saved"}
+	align = []tw.Align{r, l, r, r, r, r, r}
+	if opts.Priced() {
+		header, align = append(header, "cost saved"), append(align, r)
 	}
+	return append(header, "forgone", "warned", "verdict"), append(align, r, r, l)
+}
+
+func resultRow(i int, o *replay.Outcome, opts Options) []string {
+	t := o.Terminated()
+	row := []string{
+		strconv.Itoa(i + 1), o.Policy.String(), dash(o.TerminationTurn, t), dash(o.TurnsStuck, t),
+		dash(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(opts.CallsPerTurn)),
+	}
+	if opts.Priced() {
+		row = append(row, dollars.format(opts.CostSaved(o)))
+	}
+	return append(row, strconv.Itoa(o.ScoreForgone), dash(o.WarningStartTurn, o.WarningStartTurn > 0), verdict(o))
 }
 
 // selfCheckLines says whether a replay reproduces the recording's own loop break.
@@ -219,12 +245,8 @@ func writeEpisodeTable(w io.Writer, e *Episode) {
 	if stops != "" {
 		fmt.Fprintf(w, "  stops %s\n", stops)
 	}
-	var rows [][]string
-	for i := range e.Outcomes {
-		rows = append(rows, resultRow(i, &e.Outcomes[i], e.CallsPerTurn))
-	}
-	const l, r = tw.AlignLeft, tw.AlignRight
-	TextTable(w, resultHeader, rows, r, l, r, r, r, r, r, r, r, l)
+	header, align := resultHeader(e.Options)
+	TextTable(w, header, e.resultRows(), align...)
 	for _, l := range selfCheckLines(e) {
 		fmt.Fprintln(w, l)
 	}
@@ -234,6 +256,14 @@ func writeEpisodeTable(w io.Writer, e *Episode) {
 	for _, s := range e.Notes() {
 		fmt.Fprintf(w, "note: %s\n", s)
 	}
+}
+
+func (e *Episode) resultRows() [][]string {
+	rows := make([][]string, len(e.Outcomes))
+	for i := range e.Outcomes {
+		rows[i] = resultRow(i, &e.Outcomes[i], e.Options)
+	}
+	return rows
 }
 
 // TextTable renders a bordered table, headers as given (not upper-cased),
@@ -252,9 +282,12 @@ func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 
-func MarkdownTable(w io.Writer, header []string, rows [][]string) {
+// MarkdownTable renders a markdown table, each column aligned as align says
+// (`---:` for numbers); left where align says nothing.
+func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...tw.Align) {
 	t := tablewriter.NewTable(w, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft))
+		tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}))
 	esc := func(r []string) []string {
 		out := make([]string, len(r))
 		for i, c := range r {
@@ -275,11 +308,8 @@ func writeEpisodeMarkdown(w io.Writer, e *Episode) {
 	fmt.Fprintf(w, "`%s`: %s.\n\n", jsonl.DisplayName(ep.Source), summary(ep))
 	line, _, per := Sparkline(ep, e.Outcomes, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
-	var rows [][]string
-	for i := range e.Outcomes {
-		rows = append(rows, resultRow(i, &e.Outcomes[i], e.CallsPerTurn))
-	}
-	MarkdownTable(w, resultHeader, rows)
+	header, align := resultHeader(e.Options)
+	MarkdownTable(w, header, e.resultRows(), align...)
 	if e.Patterns != nil {
 		writePatternsMarkdown(w, e.Patterns)
 	}
@@ -303,8 +333,8 @@ var (
 		"objective_completions", "skipped_lines"}
 	csvResultHeader = []string{"policy", "max_turns_stuck", "check_interval", "stuck_warning_threshold",
 		"termination_turn", "turns_stuck", "score_at_termination", "location_at_termination", "turns_saved", "length", "score_forgone",
-		"later_score_gain", "later_gain_turn", "later_gain_points", "objective_progress", "window_objectives",
-		"false_termination_candidate", "truly_stuck", "censored", "warning_start_turn", "llm_calls_saved"}
+		"later_score_gain", "later_gain_turn", "later_gain_points", "later_gain_distance", "gain_horizon", "objective_progress", "window_objectives",
+		"false_termination_candidate", "truly_stuck", "censored", "warning_start_turn", "llm_calls_saved", "cost_saved"}
 )
 
 func opt(p *int) string {
@@ -327,9 +357,13 @@ func csvEpisode(j *EpisodeJSON) []string {
 }
 
 func csvResult(r *ResultJSON) []string {
-	gt, gp := "", ""
-	if r.LaterGain != nil {
-		gt, gp = strconv.Itoa(r.LaterGain.Turn), strconv.Itoa(r.LaterGain.Points)
+	gt, gp, gd := "", "", ""
+	if g := r.LaterGain; g != nil {
+		gt, gp, gd = strconv.Itoa(g.Turn), strconv.Itoa(g.Points), strconv.Itoa(g.Distance)
+	}
+	cost := ""
+	if r.CostSaved != nil {
+		cost = strconv.FormatFloat(*r.CostSaved, 'f', -1, 64)
 	}
 	var win []string
 	for _, c := range r.WindowObjectives {
@@ -338,9 +372,9 @@ func csvResult(r *ResultJSON) []string {
 	b := strconv.FormatBool
 	return []string{r.Policy, strconv.Itoa(r.MaxTurnsStuck), strconv.Itoa(r.CheckInterval), strconv.Itoa(r.StuckWarningThreshold),
 		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), optS(r.LocationAtTermination), strconv.Itoa(r.TurnsSaved),
-		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, b(r.ObjectiveProgress),
+		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
-		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved)}
+		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), cost}
 }
 
 func writeEpisodesCSV(w io.Writer, eps []Episode) error {

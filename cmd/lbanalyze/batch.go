@@ -26,6 +26,8 @@ type batchFlags struct {
 	format          string
 	jobs            int
 	plots, html     string
+	summary         bool
+	analysis        analysisFlags
 }
 
 func newBatchCmd(e *env) *cobra.Command {
@@ -57,13 +59,20 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 			if err != nil {
 				return err
 			}
+			opts, err := f.analysis.options(f.callsPerTurn)
+			if err != nil {
+				return err
+			}
+			if f.summary && f.format == "csv" {
+				return usageError("--summary: csv is one row per episode and has no summary")
+			}
 			c := e.readCorpus(args, f.jobs, false)
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			eps := analyse(c.Episodes, []policy.Policy{baseline, after}, recording, f.callsPerTurn)
-			d := report.NewDataset(baseline, after, f.callsPerTurn, eps, c.Skipped, c.Passed)
-			if err := report.WriteDataset(e.stdout, f.format, d); err != nil {
+			eps := analyse(c.Episodes, []policy.Policy{baseline, after}, recording, opts)
+			d := report.NewDatasetWith(baseline, after, opts, eps, c.Skipped, c.Passed)
+			if err := report.WriteDataset(e.stdout, f.format, d, f.summary); err != nil {
 				return failure("%v", err)
 			}
 			if f.plots != "" {
@@ -90,6 +99,8 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory a score timeline of every episode (timeline-ID.png) and the dataset charts")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (tables, review list, charts, timelines) to this file")
+	fs.BoolVar(&f.summary, "summary", false, "print the metrics and the review list only, not the per-episode table (table, markdown, json)")
+	f.analysis.register(fs)
 	return cmd
 }
 
@@ -167,10 +178,10 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool) *corpus.Corpus
 }
 
 // analyse replays the policies over every episode.
-func analyse(eps []*replay.Episode, policies []policy.Policy, recording policy.Params, callsPerTurn int) []report.Episode {
+func analyse(eps []*replay.Episode, policies []policy.Policy, recording policy.Params, opts report.Options) []report.Episode {
 	out := make([]report.Episode, len(eps))
 	for i, ep := range eps {
-		out[i] = report.Analyse(ep, policies, recording, callsPerTurn)
+		out[i] = report.AnalyseWith(ep, policies, recording, opts)
 	}
 	return out
 }

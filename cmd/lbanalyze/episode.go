@@ -12,6 +12,7 @@ import (
 func newEpisodeCmd(e *env) *cobra.Command {
 	var f policyFlags
 	var plot string
+	var analysis analysisFlags
 	cmd := &cobra.Command{
 		Use:   "episode FILE...",
 		Short: "Replay the loop-break policies over episode logs, one report per episode",
@@ -36,6 +37,10 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 			if err != nil {
 				return err
 			}
+			opts, err := analysis.options(f.callsPerTurn)
+			if err != nil {
+				return err
+			}
 			if plot != "" {
 				if err := checkPlotPath(plot); err != nil {
 					return err
@@ -45,7 +50,7 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be read")
 			}
-			eps := analyse(c.Episodes, s.policies, s.recording, f.callsPerTurn)
+			eps := analyse(c.Episodes, s.policies, s.recording, opts)
 			if err := report.WriteEpisodes(e.stdout, f.format, eps); err != nil {
 				return failure("%v", err)
 			}
@@ -56,6 +61,7 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 		},
 	}
 	f.register(cmd.Flags(), []policy.Name{policy.Score, policy.ScoreOrObjective}, nil)
+	analysis.register(cmd.Flags())
 	cmd.Flags().StringVar(&plot, "plot", "", "write the score timeline to this .png or .svg file (several episodes: one file each, named after it and the episode id)")
 	return cmd
 }
