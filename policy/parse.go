@@ -34,7 +34,7 @@ func Parse(s string, defaults Params) (Policy, error) {
 			continue
 		}
 		if i > 0 { // W/I/T comes first, once
-			return p, fmt.Errorf("%q: want NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]][:KEY=VALUE]...", s)
+			return p, fmt.Errorf("%q: want NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]][:KEY=VALUE ...]", s)
 		}
 		if err := p.setNumbers(s, f); err != nil {
 			return p, err

@@ -81,11 +81,12 @@ func (r *Result) writeText(w io.Writer, md bool) {
 		rows = append(rows, r.frontRow(strconv.Itoa(k+1), &r.Configs[i]))
 	}
 	rows = append(rows, r.frontRow("now", r.Current))
+	right, left := tw.AlignRight, tw.AlignLeft
+	align := []tw.Align{right, left, right, right, right, right, right, right, left}
 	if md {
-		report.MarkdownTable(w, frontHeader, rows)
+		report.MarkdownTable(w, frontHeader, rows, align...)
 	} else {
-		right := tw.AlignRight
-		report.TextTable(w, frontHeader, rows, right, tw.AlignLeft, right, right, right, right, right, right, tw.AlignLeft)
+		report.TextTable(w, frontHeader, rows, align...)
 	}
 	head("Recommendation")
 	for _, l := range r.recommendationLines() {

@@ -95,7 +95,7 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	}
 	s.recording, s.current = cfg.Params, cfg.Policy()
 	if n := gridSize(names, vals); n > maxConfigs {
-		return s, usageError("the grid has %d configs; at most %d", n, maxConfigs)
+		return s, usageError("the grid has more than %d configs (the product of the values of each flag): narrow a range or raise its step", maxConfigs)
 	}
 	warned := map[policy.Params]bool{}
 	for _, n := range names {

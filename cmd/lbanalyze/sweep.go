@@ -13,7 +13,6 @@ type sweepFlags struct {
 	policyFlags
 	maxFalse, maxCensored float64
 	folds, jobs           int
-	plots, html           string
 }
 
 func newSweepCmd(e *env) *cobra.Command {
