@@ -1,9 +1,6 @@
 package stats
 
-import (
-	"math"
-	"testing"
-)
+import "testing"
 
 func TestWilsonNewcombe(t *testing.T) {
 	// Newcombe (1998), "Interval estimation for the difference between
