@@ -251,6 +251,8 @@ const (
 	circle shape = iota
 	triangle
 	cross
+	diamond
+	square
 )
 
 func (m mark) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
@@ -272,6 +274,18 @@ func (m mark) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 		p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
 		p.Line(vg.Point{X: pt.X - r*0.866, Y: pt.Y - r*0.5})
 		p.Line(vg.Point{X: pt.X + r*0.866, Y: pt.Y - r*0.5})
+	case diamond:
+		r *= 1.2
+		p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+		p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+		p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+		p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	case square:
+		r *= 0.9
+		p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r})
+		p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r})
+		p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
+		p.Line(vg.Point{X: pt.X - r, Y: pt.Y + r})
 	}
 	p.Close()
 	fill, edge, width := sty.Color, m.outline, Px(1)
