@@ -346,7 +346,11 @@ func (h heatCells) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		if label := strconv.FormatFloat(hc.saved, 'f', 0, 64); w > sty.Width("100")+Px(4) && ht > sty.Height("0")+Px(4) {
 			sty.Color = ink
-			c.FillText(sty, vg.Point{X: (r[0].X + r[1].X) / 2, Y: (r[1].Y + r[2].Y) / 2}, label)
+			mid := vg.Point{X: (r[0].X + r[1].X) / 2, Y: (r[1].Y + r[2].Y) / 2}
+			// The cell's own colour behind the number cuts the hatching.
+			bw, bh := sty.Width(label)/2+Px(3), sty.Height(label)/2+Px(1)
+			c.FillPolygon(fill, []vg.Point{{X: mid.X - bw, Y: mid.Y - bh}, {X: mid.X + bw, Y: mid.Y - bh}, {X: mid.X + bw, Y: mid.Y + bh}, {X: mid.X - bw, Y: mid.Y + bh}})
+			c.FillText(sty, mid, label)
 		}
 	}
 	// Rings and outlines last, over the neighbours.
