@@ -26,6 +26,9 @@ func checkPlotPath(path string) error {
 // there is one; else one file an episode beside path, named after it and the
 // episode id ("out.png" gives "out-2025-11-04T09-35-24.png").
 func (e *env) writeTimelines(path string, eps []report.Episode) error {
+	if k := len(eps[0].Outcomes); k > charts.MaxResultsDrawn {
+		fmt.Fprintf(e.stderr, "lbanalyze: warning: --plot draws the first %d of the %d results (the legend says so); the tables list them all\n", charts.MaxResultsDrawn, k)
+	}
 	if len(eps) == 1 {
 		if err := charts.Timeline(&eps[0]).Save(path); err != nil {
 			return failure("--plot: %v", err)
