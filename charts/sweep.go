@@ -43,7 +43,7 @@ func (ps sweepPoints) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	for _, front := range []bool{false, true} {
 		for _, pt := range ps {
-			if pt.front != front {
+			if pt.front != front || !inside(p, pt.x, pt.y) {
 				continue
 			}
 			c.DrawGlyph(pt.style(), vg.Point{X: trX(pt.x), Y: trY(pt.y)})
@@ -135,6 +135,9 @@ func (cs callouts) Plot(c draw.Canvas, p *plot.Plot) {
 	h := sty.Height("0") + Px(4)
 	var boxes []vg.Rectangle
 	for _, co := range cs {
+		if !inside(p, co.x, co.y) {
+			continue
+		}
 		pt := vg.Point{X: trX(co.x), Y: trY(co.y)}
 		c.DrawGlyph(co.glyph, pt)
 		w := sty.Width(co.label) + Px(6)
@@ -160,6 +163,12 @@ func (cs callouts) Plot(c draw.Canvas, p *plot.Plot) {
 		sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
 		c.FillText(sty, vg.Point{X: x + Px(3), Y: y + Px(2)}, co.label)
 	}
+}
+
+// inside says whether (x, y) lies within p's axes: a panel that zooms in
+// draws only what it holds.
+func inside(p *plot.Plot, x, y float64) bool {
+	return x >= p.X.Min && x <= p.X.Max && y >= p.Y.Min && y <= p.Y.Max
 }
 
 func overlaps(a, b vg.Rectangle) bool {
@@ -259,7 +268,35 @@ func TradeOff(r *sweep.Result) *Chart {
 	p.Y.Min, p.Y.Max = 0, math.Min(100, maxY*1.08+1)
 	p.Add(gridLines{}, target, pts, stairs, marks)
 	title := fmt.Sprintf("Turns saved vs false terminations: %d configs over %d episodes (front: %d)", len(r.Configs), r.N, len(r.Front))
-	return newChart(Px(1200), max(Px(650), lg.height()+Px(60)), title, lg, p.Draw)
+
+	// Near the target the configs that matter crowd together: a second
+	// panel shows that corner, from no false terminations to a few times the
+	// target (and past the marked configs).
+	zx := 3 * pctOf(r.MaxFalseRate)
+	for _, m := range marks {
+		zx = max(zx, m.x*1.25)
+	}
+	zx = max(zx, 2)
+	if zx > 0.6*p.X.Max {
+		return newChart(Px(1200), max(Px(650), lg.height()+Px(60)), title, lg, p.Draw)
+	}
+	z := newPlot("false-termination rate (% of episodes)", "turns saved (%)")
+	z.X.Tick.Marker = intTicks{target: 10}
+	z.Y.Tick.Marker = intTicks{target: 6}
+	zy := 1.0
+	for _, pt := range pts {
+		if pt.x <= zx {
+			zy = max(zy, pt.y)
+		}
+	}
+	z.X.Min, z.X.Max = 0, zx
+	z.Y.Min, z.Y.Max = 0, math.Min(100, zy*1.12+0.5)
+	z.Add(gridLines{}, target, pts, stairs, marks)
+	p.Title.Text = "every config"
+	z.Title.Text = fmt.Sprintf("near the target: false-termination rate up to %s%%", strconv.FormatFloat(zx, 'f', 0, 64))
+	panelTitle(p)
+	panelTitle(z)
+	return newChart(Px(1200), max(Px(1000), lg.height()+Px(60)), title, lg, drawPanels([]*plot.Plot{p, z}))
 }
 
 // pctText is a share as the text renderers write it, 5.0%.
