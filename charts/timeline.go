@@ -323,6 +323,10 @@ func (o objectiveMarks) Plot(c draw.Canvas, p *plot.Plot) {
 			if pt.X-w/2 > rowEnds[row]+Px(2) {
 				rowEnds[row] = pt.X + w/2
 				y := pt.Y + o.style.Radius*1.3 + Px(1) + vg.Length(row)*sty.Height(label)
+				// A white box keeps the number readable over a line.
+				h := sty.Height(label)
+				c.FillPolygon(color.NRGBA{0xFF, 0xFF, 0xFF, 0xCC}, []vg.Point{{X: pt.X - w/2 - Px(1), Y: y}, {X: pt.X + w/2 + Px(1), Y: y},
+					{X: pt.X + w/2 + Px(1), Y: y + h - Px(2)}, {X: pt.X - w/2 - Px(1), Y: y + h - Px(2)}})
 				c.FillText(sty, vg.Point{X: pt.X, Y: y}, label)
 				break
 			}
