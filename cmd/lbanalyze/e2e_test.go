@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"html"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -376,4 +377,62 @@ func TestE2ESweep(t *testing.T) {
 	chrome(t, chromium, "--window-size=1280,2400", "--hide-scrollbars", "--screenshot="+out, "file://"+page)
 	checkScreenshot(t, out, 1280, 2400)
 	t.Logf("screenshot: %s", out)
+}
+
+// TestE2ELazyTimelines: past 100 episodes the report keeps its timelines
+// gzipped and draws one when its section is linked to; the page stays small.
+func TestE2ELazyTimelines(t *testing.T) {
+	chromium := findChromium()
+	if chromium == "" {
+		t.Skip("e2e: SKIPPED: no Chromium found (apt-get install chromium, or set LBANALYZE_CHROMIUM)")
+	}
+	work := t.TempDir()
+	data, report := filepath.Join(work, "eps"), filepath.Join(work, "report.html")
+	var stderr bytes.Buffer
+	if code := run([]string{"synth", "--episodes", "150", "--out", data}, nil, io.Discard, &stderr); code != 0 {
+		t.Fatalf("synth: exit %d: %s", code, stderr.String())
+	}
+	if code := run([]string{"batch", "--html", report, data}, nil, io.Discard, &stderr); code != 0 {
+		t.Fatalf("batch: exit %d: %s", code, stderr.String())
+	}
+	page, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("150 episodes: the page is %d bytes", len(page))
+	if n := bytes.Count(page, []byte("<svg")); n != 2 {
+		t.Errorf("%d inline SVGs, want the 2 dataset charts", n)
+	}
+	probe := `<script>
+setTimeout(function () {
+  var f = document.querySelector("#ep-5 figure"), s = f.querySelector("svg");
+  var other = document.querySelector("#ep-6 figure svg");
+  var pre = document.createElement("pre");
+  pre.id = "e2e";
+  pre.textContent = JSON.stringify({open: document.querySelector("#ep-5 details").open, texts: s ? s.querySelectorAll("text").length : 0,
+    w: s ? Math.round(s.getBoundingClientRect().width) : 0, other: !!other});
+  document.body.appendChild(pre);
+}, 2000);
+</script>
+`
+	probePath := filepath.Join(work, "probe.html")
+	if err := os.WriteFile(probePath, []byte(strings.Replace(string(page), "</body>", probe+"</body>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := chrome(t, chromium, "--window-size=1280,1000", "--dump-dom", "file://"+probePath+"#ep-5")
+	m := regexp.MustCompile(`<pre id="e2e">([^<]*)</pre>`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the probe left no result\n%.2000s", dom)
+	}
+	var got struct {
+		Open     bool
+		Texts, W int
+		Other    bool
+	}
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !got.Open || got.Texts < 10 || got.W < 600 || got.Other {
+		t.Errorf("linked to #ep-5: open %v, its timeline %d texts at %d px; #ep-6 drawn too: %v (want open, drawn, and #ep-6 not)", got.Open, got.Texts, got.W, got.Other)
+	}
 }
