@@ -9,8 +9,10 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,7 +29,7 @@ var (
 	censored = plan{id: "2025-11-13T09:30:00", n: 40, objectives: map[int]string{30: "Open the window"}, end: replay.EndStuckTermination}
 	// Deaths (one with a penalty) and a game over; two settings of one policy.
 	deaths = plan{id: "2025-11-14T08:00:00", n: 120, changes: map[int]int{10: 5, 55: -5, 100: 20},
-		objectives: map[int]string{70: "Get the lamp", 71: "Light the lamp", 72: "Go down", 73: "Kill the troll"},
+		objectives: map[int]string{55: "Cross the chasm", 70: "Get the lamp", 71: "Light the lamp", 72: "Go down", 73: "Kill the troll", 74: "Take the sword", 75: "Go north"},
 		deaths:     []int{55, 120}, end: replay.EndGameOver}
 	// Three policies stop at three turns: score at 50 (5 + 40 → the next check),
 	// window at 70 (30 + 40), score-or-objective at 80 (the completion at 30
@@ -38,19 +40,16 @@ var (
 // TestGoldenSVG compares the SVG of each chart with testdata/NAME.svg, as
 // text: read the diff before accepting it with -update.
 func TestGoldenSVG(t *testing.T) {
-	withDeaths := deaths.analyse(scorePolicy, score30, v2Policy)
-	withPremature := premature.analyse(scorePolicy, v2Policy, window)
-	withCensored := censored.analyse(scorePolicy, v2Policy)
-	d := dataset(t, 12)
-	tests := []struct {
+	charts := goldenCharts(t)
+	var tests []struct {
 		name  string
 		chart *Chart
-	}{
-		{"timeline-premature", Timeline(&withPremature)},
-		{"timeline-deaths", Timeline(&withDeaths)},
-		{"timeline-censored", Timeline(&withCensored)},
-		{"terminations", Terminations(d)},
-		{"turns-saved", TurnsSaved(d)},
+	}
+	for _, name := range slices.Sorted(maps.Keys(charts)) {
+		tests = append(tests, struct {
+			name  string
+			chart *Chart
+		}{name, charts[name]})
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,6 +72,23 @@ func TestGoldenSVG(t *testing.T) {
 				t.Errorf("%s differs (go test ./charts -update rewrites it; read the diff first):\n%s", path, d)
 			}
 		})
+	}
+}
+
+// goldenCharts are the charts compared with testdata/NAME.svg, by name.
+func goldenCharts(t testing.TB) map[string]*Chart {
+	withDeaths := deaths.analyse(scorePolicy, score30, v2Policy)
+	withPremature := premature.analyse(scorePolicy, v2Policy, window)
+	withCensored := censored.analyse(scorePolicy, v2Policy)
+	d := dataset(t, 12)
+	return map[string]*Chart{
+		"timeline-premature": Timeline(&withPremature),
+		"timeline-deaths":    Timeline(&withDeaths),
+		"timeline-censored":  Timeline(&withCensored),
+		"terminations":       Terminations(d),
+		"turns-saved":        TurnsSaved(d),
+		"sweep-tradeoff":     TradeOff(sweepOf(t)),
+		"sweep-heatmap":      HeatMap(sweepOf(t)),
 	}
 }
 

@@ -1,14 +1,15 @@
 package charts
 
 import (
+	"bytes"
+	"compress/gzip"
 	_ "embed"
-	"fmt"
+	"encoding/base64"
 	"html/template"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
 )
@@ -16,29 +17,37 @@ import (
 //go:embed report.html.tmpl
 var reportHTML string
 
-var reportTemplate = template.Must(template.New("report").Parse(reportHTML))
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }}).Parse(reportHTML))
 
 // htmlReport is what the report template shows. Every string in it is
 // escaped by html/template; the charts are SVG written by vgsvg, which
 // escapes every text it writes, and are the only template.HTML.
 type htmlReport struct {
-	Title           string
-	Summary         []string
-	Baseline, After htmlPolicy
-	MetricsTitle    string
-	MetricHeader    []string
-	MetricRows      [][]string
-	ReviewSummary   string
-	ReviewHeader    []string
-	ReviewGroups    []reviewGroup
-	ReviewLegend    string
-	Charts          []template.HTML
-	EpisodeHeader   []string
-	Numeric         []bool // the per-episode columns that hold numbers, aligned right
-	Episodes        []htmlEpisode
+	Title         string
+	Summary       []string
+	Policies      []htmlPolicy // the dataset's, in the order of its outcomes
+	MetricsTitle  string
+	MetricClass   []string // a policy's column: "side0", "side1" …; else ""
+	MetricHeader  []string
+	MetricRows    [][]string
+	ReviewSummary string
+	ReviewHeader  []string
+	ReviewGroups  []reviewGroup
+	ReviewLegend  string
+	Charts        []template.HTML
+	EpisodeHeader []string
+	EpisodeClass  []string
+	Numeric       []bool // the per-episode columns that hold numbers, aligned right
+	Episodes      []htmlEpisode
+	// Lazy: the timelines are gzipped in the page, timelinesPerChunk to a
+	// stream (they share most of their text), and drawn when opened: more
+	// than MaxEpisodeRows episodes would make a page of tens of MB.
+	Lazy   bool
+	Chunks []string // Lazy: each a gzip stream, base64url
 }
 
 type htmlPolicy struct {
+	Side   string // baseline, after
 	Policy string
 	Color  template.CSS
 }
@@ -60,7 +69,17 @@ type htmlEpisode struct {
 	Cells      []string
 	Objectives []replay.Completion
 	Timeline   template.HTML
+	Chunk      int // Lazy: the chunk holding the timeline, and its place in it
+	Part       int
 }
+
+// timelinesPerChunk is how many timelines share a gzip stream in a lazy
+// page: enough that their common text compresses away, few enough that
+// opening one inflates little.
+const timelinesPerChunk = 25
+
+// chunkSeparator ends each timeline in a chunk; SVG text never holds it.
+const chunkSeparator = "\x1e"
 
 // WriteHTML writes the report of a batch analysis as one self-contained HTML
 // page: no network, no external script, style or font. It holds the summary,
@@ -69,19 +88,35 @@ type htmlEpisode struct {
 // (linked from its row), the charts inline as SVG.
 func WriteHTML(w io.Writer, d *report.Dataset) error {
 	summary, metricsTitle := d.Summary(), d.MetricsTitle()
+	sides := sidesOf(d)
 	r := htmlReport{
-		Title:        fmt.Sprintf("Loop-break replay: baseline %s vs after %s", d.Baseline, d.After),
+		Title:        "Loop-break replay: " + sidesTitle(sides),
 		Summary:      summary,
-		Baseline:     colorOf(d.Baseline),
-		After:        colorOf(d.After),
 		MetricsTitle: metricsTitle,
+		Lazy:         len(d.Episodes) > MaxEpisodeRows,
+	}
+	for _, sd := range sides {
+		r.Policies = append(r.Policies, htmlPolicy{Side: sd.name, Policy: sd.pol.String(), Color: template.CSS(hexColor(PolicyColor(sd.pol.Name)))})
 	}
 	r.MetricHeader, r.MetricRows = d.MetricTable()
+	// The metrics table: the metric, then one column a policy.
+	r.MetricClass = make([]string, len(r.MetricHeader))
+	for s := range sides {
+		if 1+s < len(r.MetricClass) {
+			r.MetricClass[1+s] = "side" + strconv.Itoa(s)
+		}
+	}
 	var rows [][]string
 	r.EpisodeHeader, rows = d.EpisodeTable()
 	r.Numeric = numericColumns(len(r.EpisodeHeader), rows)
+	// The episode table: five columns of the episode, then three a policy.
+	r.EpisodeClass = make([]string, len(r.EpisodeHeader))
+	for i := 5; i < len(r.EpisodeClass) && (i-5)/3 < len(sides); i++ {
+		r.EpisodeClass[i] = "side" + strconv.Itoa((i-5)/3)
+	}
 
 	anchor := map[*report.Episode]string{}
+	var chunk strings.Builder
 	for i := range d.Episodes {
 		e := &d.Episodes[i]
 		anchor[e] = "ep-" + strconv.Itoa(i+1)
@@ -89,8 +124,22 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		if err != nil {
 			return err
 		}
-		r.Episodes = append(r.Episodes, htmlEpisode{Anchor: anchor[e], Label: d.Label(e), Source: e.Ep.Source,
-			Cells: rows[i], Objectives: e.Ep.Objectives, Timeline: svg})
+		he := htmlEpisode{Anchor: anchor[e], Label: d.Label(e), Source: e.Ep.Source, Cells: rows[i], Objectives: e.Ep.Objectives}
+		if r.Lazy {
+			he.Chunk, he.Part = i/timelinesPerChunk, i%timelinesPerChunk
+			chunk.WriteString(string(svg) + chunkSeparator)
+			if he.Part == timelinesPerChunk-1 || i == len(d.Episodes)-1 {
+				z, err := gzipBase64(chunk.String())
+				if err != nil {
+					return err
+				}
+				r.Chunks = append(r.Chunks, z)
+				chunk.Reset()
+			}
+		} else {
+			he.Timeline = svg
+		}
+		r.Episodes = append(r.Episodes, he)
 	}
 
 	review := d.ReviewList()
@@ -113,10 +162,6 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 	return reportTemplate.Execute(w, r)
 }
 
-func colorOf(p policy.Policy) htmlPolicy {
-	return htmlPolicy{Policy: p.String(), Color: template.CSS(hexColor(PolicyColor(p.Name)))}
-}
-
 // inlineSVG is a chart as an <svg> element to put in HTML: the SVG without
 // its XML declaration and comment. Its texts were escaped by vgsvg, which is
 // why it may be trusted as HTML.
@@ -126,7 +171,73 @@ func inlineSVG(ch *Chart) (template.HTML, error) {
 		return "", err
 	}
 	s := b.String()
-	return template.HTML(s[strings.Index(s, "<svg"):]), nil
+	return template.HTML(mergeStrokes(compactStyles(compactSpace(s[strings.Index(s, "<svg"):])))), nil
+}
+
+// compactSVG drops from an SVG to be inlined what the page's style gives
+// every chart anyway (the font family; normal variant, weight and style) and
+// the layout whitespace inside tags: a timeline shrinks by about a third.
+// Only what vgsvg writes is replaced; texts are untouched.
+var compactStyles = strings.NewReplacer(
+	`style="font-family:'Liberation Sans',Arial,Helvetica,sans-serif;font-variant:normal;font-weight:normal;font-style:normal;`, `style="`,
+	`style="font-family:'Liberation Sans',Arial,Helvetica,sans-serif;font-variant:normal;font-weight:bold;font-style:normal;`, `style="font-weight:bold;`,
+).Replace
+
+var compactSpace = strings.NewReplacer("\n\tstyle=", " style=", "\n\txmlns", " xmlns").Replace
+
+// mergeStrokes joins runs of consecutive stroked, unfilled paths of one
+// style (vgsvg writes each tick mark, grid line and row line as its own
+// element) into one path: the same drawing in a fraction of the bytes.
+func mergeStrokes(svg string) string {
+	const open, mid, end = `<path d="`, `" style="`, `" />`
+	lines := strings.SplitAfter(svg, "\n")
+	var b strings.Builder
+	b.Grow(len(svg))
+	var runStyle string
+	var runD []string
+	flush := func() {
+		if len(runD) > 0 {
+			b.WriteString(open + strings.Join(runD, "") + mid + runStyle + end + "\n")
+			runD = runD[:0]
+		}
+	}
+	for _, l := range lines {
+		body := strings.TrimSuffix(l, "\n")
+		i := strings.Index(body, mid)
+		if strings.HasPrefix(body, open) && strings.HasSuffix(body, end) && i > 0 {
+			d, style := body[len(open):i], body[i+len(mid):len(body)-len(end)]
+			if strings.HasPrefix(style, "fill:none;stroke:") && !strings.Contains(style, "opacity") && !strings.ContainsAny(d, `"<>`) {
+				if style != runStyle {
+					flush()
+					runStyle = style
+				}
+				runD = append(runD, d)
+				continue
+			}
+		}
+		flush()
+		b.WriteString(l)
+	}
+	flush()
+	return b.String()
+}
+
+// gzipBase64 is s gzipped (no name, no time: the same bytes every time) and
+// base64url-encoded without padding (html/template would escape '+' and '='
+// in an attribute), for the page's script to inflate.
+func gzipBase64(s string) (string, error) {
+	var b bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.WriteString(zw, s); err != nil {
+		return "", err
+	}
+	if err := zw.Close(); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b.Bytes()), nil
 }
 
 // numericColumns says which columns hold only numbers (or "—", none).

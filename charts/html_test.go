@@ -60,7 +60,7 @@ func TestHTMLReport(t *testing.T) {
 		}
 	}
 	for _, want := range []string{hexColor(PolicyColor(d.Baseline.Name)), hexColor(PolicyColor(d.After.Name))} {
-		if !strings.Contains(page, "--baseline: "+want) && !strings.Contains(page, "--after: "+want) {
+		if !strings.Contains(page, "border-top: 4px solid "+want) {
 			t.Errorf("the page does not use the policy colour %s", want)
 		}
 	}

@@ -44,11 +44,28 @@ type vline struct {
 	// offset moves the line sideways so that lines at the same turn stay
 	// visible side by side.
 	offset vg.Length
+	// cap puts a small triangle of the line's colour at its top, which tells
+	// lines at the same turn apart where they touch.
+	cap bool
+	// censored draws no line: an arrow pointing right from x at the label's
+	// height, the stop lying beyond the log.
+	censored bool
 }
 
 func (v *vline) Thumbnail(c *draw.Canvas) {
 	y := (c.Min.Y + c.Max.Y) / 2
+	if v.censored {
+		arrow(c, v.style.Color, c.Min.X+Px(4), c.Max.X-Px(2), y)
+		return
+	}
 	c.StrokeLine2(v.style, c.Min.X, y, c.Max.X, y)
+}
+
+// arrow draws a right-pointing arrow from x0 to x1 at y.
+func arrow(c *draw.Canvas, col color.Color, x0, x1, y vg.Length) {
+	ls := draw.LineStyle{Color: col, Width: Px(2.5)}
+	c.StrokeLine2(ls, x0, y, x1, y)
+	c.StrokeLines(ls, []vg.Point{{X: x1 - Px(6), Y: y + Px(5)}, {X: x1, Y: y}, {X: x1 - Px(6), Y: y - Px(5)}})
 }
 
 // vlines draws the lines, then their labels over everything drawn before.
@@ -60,13 +77,22 @@ func labelRowHeight() vg.Length { return textStyle(labelSize).Height("0") + Px(3
 
 func (vs vlines) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, _ := p.Transforms(&c)
+	rowH := labelRowHeight()
 	for _, v := range vs {
 		x := trX(v.x) + v.offset
+		if v.censored {
+			y := c.Max.Y - Px(2) - vg.Length(v.row)*rowH - rowH/2 + Px(1)
+			arrow(&c, v.style.Color, x, x+Px(16), y)
+			continue
+		}
 		c.StrokeLine2(v.style, x, c.Min.Y, x, c.Max.Y)
+		if v.cap {
+			r := Px(4.5)
+			c.FillPolygon(v.style.Color, []vg.Point{{X: x - r, Y: c.Max.Y}, {X: x + r, Y: c.Max.Y}, {X: x, Y: c.Max.Y - 1.6*r}})
+		}
 	}
 	sty := textStyle(labelSize)
 	sty.YAlign = draw.YTop
-	rowH := labelRowHeight()
 	for _, v := range vs {
 		if v.label == "" {
 			continue
@@ -110,7 +136,7 @@ func packLabels(vs vlines, pxPerTurn, xMax float64) int {
 		}
 		w := float64(sty.Width(v.label)+Px(8)) / float64(Px(1)) / pxPerTurn // in turns
 		s := span{v.x, v.x + w}
-		if s.hi > xMax {
+		if s.hi > xMax || v.censored {
 			v.left = true
 			s = span{v.x - w, v.x}
 		}
@@ -251,6 +277,8 @@ const (
 	circle shape = iota
 	triangle
 	cross
+	diamond
+	square
 )
 
 func (m mark) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
@@ -272,6 +300,18 @@ func (m mark) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 		p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
 		p.Line(vg.Point{X: pt.X - r*0.866, Y: pt.Y - r*0.5})
 		p.Line(vg.Point{X: pt.X + r*0.866, Y: pt.Y - r*0.5})
+	case diamond:
+		r *= 1.2
+		p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+		p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+		p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+		p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	case square:
+		r *= 0.9
+		p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r})
+		p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r})
+		p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
+		p.Line(vg.Point{X: pt.X - r, Y: pt.Y + r})
 	}
 	p.Close()
 	fill, edge, width := sty.Color, m.outline, Px(1)

@@ -2,11 +2,16 @@ package charts
 
 import (
 	"fmt"
+	"image/color"
+	"strconv"
+
+	"gonum.org/v1/plot"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -16,7 +21,12 @@ import (
 var timelineWidth, timelineHeight = Px(1200), Px(600)
 
 // maxObjectivesListed is how many objective texts the legend lists.
-const maxObjectivesListed = 3
+const maxObjectivesListed = 5
+
+// MaxResultsDrawn bounds the results a timeline draws: a grid of thousands
+// of settings would otherwise make a legend (and a PNG) hundreds of
+// thousands of pixels high. The legend says how many were left out.
+const MaxResultsDrawn = 24
 
 // Timeline draws the score of an analysed episode over its turns: a step line,
 // objective completions and deaths as markers, the stretches where the first
@@ -51,24 +61,36 @@ func Timeline(e *report.Episode) *Chart {
 		warn = warningStretches(ep, e.Outcomes[0].Policy)
 	}
 
-	objectives := make(plotter.XYs, len(ep.Objectives))
-	for i, c := range ep.Objectives {
-		objectives[i] = plotter.XY{X: float64(c.Turn), Y: float64(ep.Score(c.Turn))}
-	}
-	objScatter, _ := plotter.NewScatter(objectives)
-	objScatter.GlyphStyle = draw.GlyphStyle{Color: objectiveColor, Radius: Px(6), Shape: mark{shape: triangle, outline: scoreColor}}
-	if len(ep.Objectives) > 0 {
-		lg.add(objectivesText(ep), objScatter)
-	}
-
 	deaths := make(plotter.XYs, len(ep.Deaths))
+	deathAt := map[int]bool{}
 	for i, d := range ep.Deaths {
 		deaths[i] = plotter.XY{X: float64(d.Turn), Y: float64(ep.Score(d.Turn))}
+		deathAt[d.Turn] = true
 	}
 	deathScatter, _ := plotter.NewScatter(deaths)
 	deathScatter.GlyphStyle = draw.GlyphStyle{Color: deathColor, Radius: Px(7), Shape: mark{shape: cross}}
+
+	// Objectives: numbered as the legend lists them; one completed on a death
+	// turn sits above the death's cross, so that both show.
+	objs := objectiveMarks{style: draw.GlyphStyle{Color: objectiveColor, Radius: Px(6), Shape: mark{shape: triangle, outline: scoreColor}}}
+	for _, c := range ep.Objectives {
+		objs.pts = append(objs.pts, objectiveMark{x: float64(c.Turn), y: float64(ep.Score(c.Turn)), lifted: deathAt[c.Turn]})
+	}
+	if len(ep.Objectives) > 0 {
+		lg.add(objectivesText(ep), objs)
+	}
 	if len(ep.Deaths) > 0 {
 		lg.add(deathsText(ep), deathScatter)
+	}
+
+	// Oscillation and camping as light strips along the bottom, revisit
+	// penalties as ticks below them: beneath the score line, apart from the
+	// warning's shading.
+	tracks := patternTracks(ep)
+	for _, tr := range tracks {
+		if len(tr.stretches) > 0 {
+			lg.add(tr.legend, tr)
+		}
 	}
 	if len(warn.stretches) > 0 {
 		o := &e.Outcomes[0]
@@ -76,14 +98,28 @@ func Timeline(e *report.Episode) *Chart {
 	}
 
 	var lines vlines
-	for i := range e.Outcomes {
-		o := &e.Outcomes[i]
-		v := &vline{x: float64(o.TerminationTurn), style: resultStyle(o.Policy, i)}
-		lg.add(outcomeText(o), v)
-		if o.Terminated() {
+	drawn := e.Outcomes
+	if len(drawn) > MaxResultsDrawn {
+		drawn = drawn[:MaxResultsDrawn]
+	}
+	for i := range drawn {
+		o := &drawn[i]
+		v := &vline{x: float64(o.TerminationTurn), style: resultStyle(o.Policy, i), cap: true}
+		switch {
+		case o.Terminated():
 			v.label = fmt.Sprintf("%s stops at %d", o.Policy, o.TerminationTurn)
 			lines = append(lines, v)
+		case o.Censored:
+			// No stop within the log, which the recording cut first: an arrow
+			// past the end says the stop, if any, lies beyond.
+			v.x, v.censored = float64(n), true
+			v.label = fmt.Sprintf("%s: censored", o.Policy)
+			lines = append(lines, v)
 		}
+		lg.add(outcomeText(o), v)
+	}
+	if left := len(e.Outcomes) - len(drawn); left > 0 {
+		lg.add(fmt.Sprintf("… and %d more results, not drawn (a timeline draws at most %d; the tables list them all)", left, MaxResultsDrawn))
 	}
 	// Thin and solid: unlike any result's line, in colour or in grey.
 	end := &vline{x: float64(n), style: draw.LineStyle{Color: endColor, Width: Px(1.2)},
@@ -100,16 +136,31 @@ func Timeline(e *report.Episode) *Chart {
 	rows := packLabels(lines, dataWidth/xMax, xMax)
 	plotHeight := float64(timelineHeight)/float64(Px(1)) - 110 // px
 	labelsHeight := float64(rows) * float64(labelRowHeight()) / float64(Px(1))
+	top, bottom := labelsHeight+6, 8.0 // px kept free above and below the scores
+	for _, tr := range tracks {
+		if len(tr.stretches) > 0 {
+			bottom = max(bottom, float64(tr.row+1)*trackPitch+4)
+		}
+	}
 	span := float64(max(hi-lo, 1))
+	unit := span / (plotHeight - top - bottom) // score a pixel
 	p.X.Min, p.X.Max = 0, xMax
-	p.Y.Min = float64(lo) - span*0.02 // the lowest score off the axis line
-	p.Y.Max = float64(lo) + span + span*(labelsHeight+6)/(plotHeight-labelsHeight-6)
+	p.Y.Min = float64(lo) - bottom*unit
+	p.Y.Max = float64(hi) + top*unit
+	if hi == lo {
+		p.Y.Max = float64(lo) + span + top*unit
+	}
 
 	p.Add(gridLines{})
 	if len(warn.stretches) > 0 {
 		p.Add(warn)
 	}
-	p.Add(score, lines, objScatter, deathScatter)
+	for _, tr := range tracks {
+		if len(tr.stretches) > 0 {
+			p.Add(tr)
+		}
+	}
+	p.Add(score, lines, deathScatter, objs)
 
 	title := fmt.Sprintf("%s — final score %d — %s", printable(ep.Name(), 72), ep.FinalScore(), endWords(ep))
 	// A long legend (a grid of settings) makes the chart taller, not cut.
@@ -157,7 +208,7 @@ func spreadCoincident(vs vlines) {
 	}
 	for _, same := range at {
 		for k, v := range same {
-			v.offset = Px(3.5) * (vg.Length(k) - vg.Length(len(same)-1)/2)
+			v.offset = Px(5) * (vg.Length(k) - vg.Length(len(same)-1)/2)
 		}
 	}
 }
@@ -165,13 +216,17 @@ func spreadCoincident(vs vlines) {
 // objectivesText is the legend entry of the objective markers: how many,
 // and the first few with their turns.
 func objectivesText(ep *replay.Episode) string {
-	s := fmt.Sprintf("objective completed (%d)", len(ep.Objectives))
+	s := fmt.Sprintf("objective completed (%d), numbered in order\n(number · turn: objective)", len(ep.Objectives))
 	for i, c := range ep.Objectives {
 		if i == maxObjectivesListed {
-			s += fmt.Sprintf("\n… and %d more", len(ep.Objectives)-i)
+			if left := len(ep.Objectives) - i; left == 1 {
+				s += fmt.Sprintf("\n… and 1 more (%d)", i+1)
+			} else {
+				s += fmt.Sprintf("\n… and %d more (%d–%d)", left, i+1, len(ep.Objectives))
+			}
 			break
 		}
-		s += fmt.Sprintf("\n%d: %s", c.Turn, printable(c.Objective, 40))
+		s += fmt.Sprintf("\n%d · %d: %s", i+1, c.Turn, printable(c.Objective, 40))
 	}
 	return s
 }
@@ -229,4 +284,138 @@ func endLabel(ep *replay.Episode) string {
 		return fmt.Sprintf("recorded loop break %d", ep.N())
 	}
 	return fmt.Sprintf("end %d", ep.N())
+}
+
+// objectiveMark is one objective completion on the timeline.
+type objectiveMark struct {
+	x, y   float64
+	lifted bool // a death on the same turn: drawn above its cross
+}
+
+// objectiveMarks draws the objective triangles, each with its number (its
+// place in the legend's list) above it; numbers that would overlap stack in
+// rows, and beyond maxNumberRows go unnumbered.
+type objectiveMarks struct {
+	pts   []objectiveMark
+	style draw.GlyphStyle
+}
+
+const maxNumberRows = 3
+
+func (o objectiveMarks) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := boldStyle(8)
+	sty.Color = darker(objectiveColor)
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+	var rowEnds [maxNumberRows]vg.Length
+	for i := range rowEnds {
+		rowEnds[i] = c.Min.X - 1000
+	}
+	for k, m := range o.pts {
+		pt := vg.Point{X: trX(m.x), Y: trY(m.y)}
+		if m.lifted {
+			pt.Y += Px(16)
+		}
+		c.DrawGlyph(o.style, pt)
+		label := strconv.Itoa(k + 1)
+		w := sty.Width(label)
+		for row := range rowEnds {
+			if pt.X-w/2 > rowEnds[row]+Px(2) {
+				rowEnds[row] = pt.X + w/2
+				y := pt.Y + o.style.Radius*1.3 + Px(1) + vg.Length(row)*sty.Height(label)
+				// A white box keeps the number readable over a line.
+				h := sty.Height(label)
+				c.FillPolygon(color.NRGBA{0xFF, 0xFF, 0xFF, 0xCC}, []vg.Point{{X: pt.X - w/2 - Px(1), Y: y}, {X: pt.X + w/2 + Px(1), Y: y},
+					{X: pt.X + w/2 + Px(1), Y: y + h - Px(2)}, {X: pt.X - w/2 - Px(1), Y: y + h - Px(2)}})
+				c.FillText(sty, vg.Point{X: pt.X, Y: y}, label)
+				break
+			}
+		}
+	}
+}
+
+func (o objectiveMarks) Thumbnail(c *draw.Canvas) { c.DrawGlyph(o.style, c.Center()) }
+
+// The pattern strips: one row each along the bottom of the plot.
+const (
+	trackHeight = 9  // px
+	trackPitch  = 12 // px from one row to the next
+)
+
+var (
+	oscillationColor = color.NRGBA{0x56, 0xB4, 0xE9, 0x99} // sky blue
+	campingColor     = color.NRGBA{0xE6, 0x9F, 0x00, 0x99} // orange
+	penaltyColor     = color.NRGBA{0x88, 0x22, 0x55, 0xFF}
+)
+
+// track is one pattern's turns as a strip along the bottom of the plot (row
+// 0 the lowest); ticks draws each turn as a short line rather than a band.
+type track struct {
+	row       int
+	stretches [][2]float64
+	color     color.NRGBA
+	ticks     bool
+	legend    string
+}
+
+func (tr track) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	y0 := c.Min.Y + Px(2) + vg.Length(tr.row)*Px(trackPitch)
+	y1 := y0 + Px(trackHeight)
+	if tr.ticks { // one path for all: an episode may have hundreds
+		var path vg.Path
+		for _, st := range tr.stretches {
+			for t := st[0]; t <= st[1]; t++ {
+				x := trX(t)
+				if x >= c.Min.X && x <= c.Max.X {
+					path.Move(vg.Point{X: x, Y: y0})
+					path.Line(vg.Point{X: x, Y: y1})
+				}
+			}
+		}
+		c.SetLineStyle(draw.LineStyle{Color: tr.color, Width: Px(1.5)})
+		c.Stroke(path)
+		return
+	}
+	for _, st := range tr.stretches {
+		x0, x1 := trX(st[0]-0.5), trX(st[1]+0.5)
+		c.FillPolygon(tr.color, c.ClipPolygonX([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
+	}
+}
+
+func (tr track) Thumbnail(c *draw.Canvas) {
+	mid := c.Center().Y
+	y0, y1 := mid-Px(trackHeight)/2, mid+Px(trackHeight)/2
+	if tr.ticks {
+		for x := c.Min.X + Px(3); x < c.Max.X; x += Px(6) {
+			c.StrokeLine2(draw.LineStyle{Color: tr.color, Width: Px(1.5)}, x, y0, x, y1)
+		}
+		return
+	}
+	c.FillPolygon(tr.color, []vg.Point{{X: c.Min.X, Y: y0}, {X: c.Max.X, Y: y0}, {X: c.Max.X, Y: y1}, {X: c.Min.X, Y: y1}})
+}
+
+// patternTracks are the strips of oscillation, camping and revisit
+// penalties found by the patterns package in ep (patterns.Analysis.Spans).
+func patternTracks(ep *replay.Episode) []track {
+	tracks := []track{
+		{row: 2, color: oscillationColor, legend: "oscillation between rooms (strip)"},
+		{row: 1, color: campingColor, legend: "camping in few rooms (strip)"},
+		{row: 0, color: penaltyColor, ticks: true, legend: "revisit penalty applied (tick)"},
+	}
+	which := map[string]int{"oscillation": 0, "camping": 1, "revisit_penalty": 2}
+	for _, sp := range patterns.Analyse(ep, patterns.DefaultOptions()).Spans() {
+		if k, ok := which[sp.Pattern]; ok {
+			tracks[k].stretches = append(tracks[k].stretches, [2]float64{float64(sp.Start), float64(sp.End)})
+		}
+	}
+	// Rows are packed from the bottom: only the patterns present take one.
+	row := 0
+	for k := len(tracks) - 1; k >= 0; k-- {
+		if len(tracks[k].stretches) > 0 {
+			tracks[k].row = row
+			row++
+		}
+	}
+	return tracks
 }

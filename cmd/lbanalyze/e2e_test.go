@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"html"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -273,4 +274,165 @@ func reversed(s []int) []int {
 	r := slices.Clone(s)
 	slices.Reverse(r)
 	return r
+}
+
+// sweepProbe records what the sweep page shows: its front table, the TOML
+// block, the recommendation and the charts as laid out.
+const sweepProbe = `<script>
+(function () {
+  var out = {scripts: document.scripts.length};
+  var t = document.getElementById("front-table");
+  out.rows = t.tBodies[0].rows.length;
+  out.recommended = t.querySelectorAll("tr.recommended").length;
+  out.now = t.querySelectorAll("tr.now").length;
+  var toml = document.getElementById("toml");
+  out.toml = toml ? toml.textContent : "";
+  out.lines = document.getElementById("recommendation-lines").textContent;
+  out.charts = Array.prototype.map.call(document.querySelectorAll("svg"), function (s) {
+    var r = s.getBoundingClientRect();
+    return {w: Math.round(r.width), h: Math.round(r.height), texts: s.querySelectorAll("text").length};
+  });
+  var pre = document.createElement("pre");
+  pre.id = "e2e";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>
+`
+
+func TestE2ESweep(t *testing.T) {
+	chromium := findChromium()
+	if chromium == "" {
+		t.Skip("e2e: SKIPPED: no Chromium found (apt-get install chromium, or set LBANALYZE_CHROMIUM)")
+	}
+	data := filepath.Join("..", "..", "testdata", "episodes")
+	if _, err := os.Stat(data); err != nil {
+		t.Skipf("e2e: SKIPPED: no bundled dataset at %s", data)
+	}
+	work := t.TempDir()
+	page, plots := filepath.Join(work, "sweep.html"), filepath.Join(work, "plots")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"sweep", "--format", "json", "--html", page, "--plots", plots, data}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, stderr.String())
+	}
+	var res struct {
+		Front []json.RawMessage `json:"front"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"tradeoff.png", "tradeoff.svg", "heatmap.png", "heatmap.svg"} {
+		if st, err := os.Stat(filepath.Join(plots, name)); err != nil || st.Size() < 10000 {
+			t.Errorf("--plots: %s: %v", name, err)
+		}
+	}
+	html0, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probed := strings.Replace(string(html0), "</body>", sweepProbe+"</body>", 1)
+	probePath := filepath.Join(work, "probe.html")
+	if err := os.WriteFile(probePath, []byte(probed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := chrome(t, chromium, "--dump-dom", "file://"+probePath)
+	m := regexp.MustCompile(`<pre id="e2e">([^<]*)</pre>`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the probe left no result\n%.2000s", dom)
+	}
+	var got struct {
+		Scripts, Rows, Recommended, Now int
+		TOML                            string
+		Lines                           string
+		Charts                          []struct{ W, H, Texts int }
+	}
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Scripts != 1 {
+		t.Errorf("%d scripts, want 1 (the probe's): the sweep page has none", got.Scripts)
+	}
+	if got.Rows != len(res.Front)+1 || got.Now != 1 || got.Recommended != 1 {
+		t.Errorf("front table: %d rows (want %d, the front and now), %d recommended, %d now", got.Rows, len(res.Front)+1, got.Recommended, got.Now)
+	}
+	if !strings.Contains(got.TOML, "[tool.zorkgpt.loop_break]") || !strings.Contains(got.TOML, "max_turns_stuck = ") {
+		t.Errorf("the TOML block shows %q", got.TOML)
+	}
+	if !strings.Contains(got.Lines, "held out") {
+		t.Errorf("the recommendation lines show %q", got.Lines)
+	}
+	if len(got.Charts) != 2 {
+		t.Errorf("%d charts, want 2 (trade-off and heat map)", len(got.Charts))
+	}
+	for i, c := range got.Charts {
+		if c.W < 600 || c.H < 300 || c.Texts < 20 {
+			t.Errorf("chart %d laid out at %d×%d px with %d texts: not rendered", i, c.W, c.H, c.Texts)
+		}
+	}
+	shots, err := os.MkdirTemp("", "lbanalyze-e2e-sweep-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(shots, "sweep.png")
+	chrome(t, chromium, "--window-size=1280,2400", "--hide-scrollbars", "--screenshot="+out, "file://"+page)
+	checkScreenshot(t, out, 1280, 2400)
+	t.Logf("screenshot: %s", out)
+}
+
+// TestE2ELazyTimelines: past 100 episodes the report keeps its timelines
+// gzipped and draws one when its section is linked to; the page stays small.
+func TestE2ELazyTimelines(t *testing.T) {
+	chromium := findChromium()
+	if chromium == "" {
+		t.Skip("e2e: SKIPPED: no Chromium found (apt-get install chromium, or set LBANALYZE_CHROMIUM)")
+	}
+	work := t.TempDir()
+	data, report := filepath.Join(work, "eps"), filepath.Join(work, "report.html")
+	var stderr bytes.Buffer
+	if code := run([]string{"synth", "--episodes", "150", "--out", data}, nil, io.Discard, &stderr); code != 0 {
+		t.Fatalf("synth: exit %d: %s", code, stderr.String())
+	}
+	if code := run([]string{"batch", "--html", report, data}, nil, io.Discard, &stderr); code != 0 {
+		t.Fatalf("batch: exit %d: %s", code, stderr.String())
+	}
+	page, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("150 episodes: the page is %d bytes", len(page))
+	if n := bytes.Count(page, []byte("<svg")); n != 2 {
+		t.Errorf("%d inline SVGs, want the 2 dataset charts", n)
+	}
+	probe := `<script>
+setTimeout(function () {
+  var f = document.querySelector("#ep-5 figure"), s = f.querySelector("svg");
+  var other = document.querySelector("#ep-6 figure svg");
+  var pre = document.createElement("pre");
+  pre.id = "e2e";
+  pre.textContent = JSON.stringify({open: document.querySelector("#ep-5 details").open, texts: s ? s.querySelectorAll("text").length : 0,
+    w: s ? Math.round(s.getBoundingClientRect().width) : 0, other: !!other});
+  document.body.appendChild(pre);
+}, 2000);
+</script>
+`
+	probePath := filepath.Join(work, "probe.html")
+	if err := os.WriteFile(probePath, []byte(strings.Replace(string(page), "</body>", probe+"</body>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := chrome(t, chromium, "--window-size=1280,1000", "--dump-dom", "file://"+probePath+"#ep-5")
+	m := regexp.MustCompile(`<pre id="e2e">([^<]*)</pre>`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the probe left no result\n%.2000s", dom)
+	}
+	var got struct {
+		Open     bool
+		Texts, W int
+		Other    bool
+	}
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !got.Open || got.Texts < 10 || got.W < 600 || got.Other {
+		t.Errorf("linked to #ep-5: open %v, its timeline %d texts at %d px; #ep-6 drawn too: %v (want open, drawn, and #ep-6 not)", got.Open, got.Texts, got.W, got.Other)
+	}
 }

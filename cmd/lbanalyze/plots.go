@@ -10,6 +10,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/charts"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
+	"github.com/lbanalyze/lbanalyze/sweep"
 )
 
 // checkPlotPath refuses a --plot file whose extension names no image format
@@ -25,6 +26,9 @@ func checkPlotPath(path string) error {
 // there is one; else one file an episode beside path, named after it and the
 // episode id ("out.png" gives "out-2025-11-04T09-35-24.png").
 func (e *env) writeTimelines(path string, eps []report.Episode) error {
+	if k := len(eps[0].Outcomes); k > charts.MaxResultsDrawn {
+		fmt.Fprintf(e.stderr, "lbanalyze: warning: --plot draws the first %d of the %d results (the legend says so); the tables list them all\n", charts.MaxResultsDrawn, k)
+	}
 	if len(eps) == 1 {
 		if err := charts.Timeline(&eps[0]).Save(path); err != nil {
 			return failure("--plot: %v", err)
@@ -112,5 +116,70 @@ func (e *env) writeHTML(path string, d *report.Dataset) error {
 		return failure("--html: %v", err)
 	}
 	fmt.Fprintf(e.stderr, "lbanalyze: wrote the HTML report (%d episodes) to %s\n", len(d.Episodes), path)
+	return nil
+}
+
+// checkOutDir refuses, before any log is read, a --plots directory that
+// cannot be one: a path that exists and is not a directory.
+func checkOutDir(flag, dir string) error {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return usageError("%s: %s exists and is not a directory", flag, dir)
+	}
+	return nil
+}
+
+// checkOutFile refuses, before any log is read, an output file whose
+// directory does not exist or that names a directory.
+func checkOutFile(flag, path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usageError("%s: %s is a directory", flag, path)
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return usageError("%s: %s: no such directory", flag, filepath.Dir(path))
+	}
+	return nil
+}
+
+// Names of the sweep charts in a --plots directory, each as PNG and SVG.
+var sweepChartFiles = []string{"tradeoff", "heatmap"}
+
+// writeSweepPlots writes the trade-off chart and the heat map of r into dir
+// (made if need be), as PNG and SVG.
+func (e *env) writeSweepPlots(dir string, r *sweep.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return failure("--plots: %v", err)
+	}
+	var wrote []string
+	for i, ch := range []*charts.Chart{charts.TradeOff(r), charts.HeatMap(r)} {
+		if ch == nil {
+			fmt.Fprintf(e.stderr, "lbanalyze: no %s chart: the grid has fewer than two settings of the policy it would show\n", sweepChartFiles[i])
+			continue
+		}
+		for _, ext := range []string{".png", ".svg"} {
+			name := sweepChartFiles[i] + ext
+			if err := ch.Save(filepath.Join(dir, name)); err != nil {
+				return failure("--plots: %v", err)
+			}
+			wrote = append(wrote, name)
+		}
+	}
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote %s to %s\n", strings.Join(wrote, ", "), dir)
+	return nil
+}
+
+// writeSweepHTML writes the HTML report of a sweep to path.
+func (e *env) writeSweepHTML(path string, r *sweep.Result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return failure("--html: %v", err)
+	}
+	if err := charts.WriteSweepHTML(f, r); err != nil {
+		f.Close()
+		return failure("--html: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		return failure("--html: %v", err)
+	}
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote the sweep's HTML report (%d configs) to %s\n", len(r.Configs), path)
 	return nil
 }

@@ -102,3 +102,46 @@ func TestPlotFiles(t *testing.T) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 }
+
+// TestSweepPlotFiles: sweep --plots writes the trade-off chart and the heat
+// map as PNG and SVG, and --html one page holding both charts.
+func TestSweepPlotFiles(t *testing.T) {
+	work := t.TempDir()
+	ds := filepath.Join(work, "ds")
+	for src, dst := range map[string]string{"premature.jsonl": "a/episode_log.jsonl", "recorded-v2.jsonl": "b/episode_log.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "logs", src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Dir(filepath.Join(ds, dst)), 0o755)
+		os.WriteFile(filepath.Join(ds, dst), data, 0o644)
+	}
+	plots, page := filepath.Join(work, "plots"), filepath.Join(work, "sweep.html")
+	var stderr bytes.Buffer
+	if code := run([]string{"sweep", "--plots", plots, "--html", page, "--max-turns-stuck", "20:60:10", ds}, nil, io.Discard, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, name := range []string{"heatmap.png", "heatmap.svg", "tradeoff.png", "tradeoff.svg"} {
+		data, err := os.ReadFile(filepath.Join(plots, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Ext(name) == ".png" {
+			cfg, err := png.DecodeConfig(bytes.NewReader(data))
+			if err != nil || cfg.Width != 1200 || cfg.Height < 600 {
+				t.Errorf("%s: %d×%d, %v", name, cfg.Width, cfg.Height, err)
+			}
+		} else if err := xml.Unmarshal(data, new(struct{ XMLName xml.Name })); err != nil {
+			t.Errorf("%s: not XML: %v", name, err)
+		}
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, n := range map[string]int{"<svg": 2, `<table id="front-table">`: 1, "[tool.zorkgpt.loop_break]": 1} {
+		if got := bytes.Count(data, []byte(what)); got != n {
+			t.Errorf("sweep.html holds %d %q, want %d", got, what, n)
+		}
+	}
+}

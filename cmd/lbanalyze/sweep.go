@@ -13,6 +13,7 @@ type sweepFlags struct {
 	policyFlags
 	maxFalse, maxCensored float64
 	folds, jobs           int
+	plots, html           string
 }
 
 func newSweepCmd(e *env) *cobra.Command {
@@ -40,7 +41,8 @@ It is compared with the current setting: --config's, else ZorkGPT's defaults.`,
 		Example: `  lbanalyze sweep testdata/episodes
   lbanalyze sweep --config pyproject.toml --format markdown game_files/episodes
   lbanalyze sweep --policy score-or-objective --max-turns-stuck 20:120:5 --check-interval 1:10 game_files/episodes
-  lbanalyze sweep --format csv testdata/episodes > sweep.csv`,
+  lbanalyze sweep --format csv testdata/episodes > sweep.csv
+  lbanalyze sweep --plots plots --html sweep.html testdata/episodes`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("sweep needs at least one directory or log file")
@@ -64,6 +66,14 @@ It is compared with the current setting: --config's, else ZorkGPT's defaults.`,
 			if err := sweep.Write(e.stdout, f.format, r); err != nil {
 				return failure("%v", err)
 			}
+			if f.plots != "" {
+				if err := e.writeSweepPlots(f.plots, r); err != nil {
+					return err
+				}
+			}
+			if f.html != "" {
+				return e.writeSweepHTML(f.html, r)
+			}
 			return nil
 		},
 	}
@@ -74,6 +84,8 @@ It is compared with the current setting: --config's, else ZorkGPT's defaults.`,
 	fs.Float64Var(&f.maxCensored, "max-censored", 10, "the highest share of censored outcomes, in %, of a config to recommend")
 	fs.IntVar(&f.folds, "folds", 5, "k of the k-fold cross-validation (0: none)")
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and episodes to replay) at once")
+	fs.StringVar(&f.plots, "plots", "", "write into this directory the trade-off chart (tradeoff.png, .svg) and the heat map of the recommended policy (heatmap.png, .svg)")
+	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (recommendation, TOML block, charts, Pareto front) to this file")
 	return cmd
 }
 
@@ -88,6 +100,14 @@ func (f *sweepFlags) check() error {
 		return usageError("--folds must be 0 (none) or from 2 to 100, not %d", f.folds)
 	case f.jobs < 1:
 		return usageError("--jobs must be at least 1")
+	}
+	if f.plots != "" {
+		if err := checkOutDir("--plots", f.plots); err != nil {
+			return err
+		}
+	}
+	if f.html != "" {
+		return checkOutFile("--html", f.html)
 	}
 	return nil
 }
