@@ -303,7 +303,7 @@ func Evidence(e *Episode) string {
 
 func writeDatasetTable(w io.Writer, d *Dataset) {
 	for _, l := range d.Summary() {
-		fmt.Fprintln(w, l)
+		fmt.Fprintln(w, Printable(l))
 	}
 	fmt.Fprintln(w)
 	const l, r = tw.AlignLeft, tw.AlignRight
@@ -319,7 +319,7 @@ func writeDatasetTable(w io.Writer, d *Dataset) {
 	for _, g := range groups {
 		fmt.Fprintf(w, "%s (%d):\n", g.Title, len(g.Episodes))
 		for _, e := range g.Episodes {
-			fmt.Fprintf(w, "  %s: %s\n", d.Label(e), Evidence(e))
+			fmt.Fprintf(w, "  %s: %s\n", Printable(d.Label(e)), Printable(Evidence(e)))
 		}
 	}
 }
@@ -340,7 +340,7 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset) {
 	for _, g := range groups {
 		fmt.Fprintf(w, "- %s (%d):\n", g.Title, len(g.Episodes))
 		for _, e := range g.Episodes {
-			fmt.Fprintf(w, "  - %s: %s\n", d.Label(e), Evidence(e))
+			fmt.Fprintf(w, "  - %s: %s\n", mdCell(d.Label(e)), mdCell(Evidence(e)))
 		}
 	}
 	fmt.Fprintln(w, "\n### Episodes")

@@ -212,7 +212,7 @@ func selfCheckLines(e *Episode) []string {
 
 func writeEpisodeTable(w io.Writer, e *Episode) {
 	ep := e.Ep
-	fmt.Fprintf(w, "%s   %s\n", ep.Name(), jsonl.DisplayName(ep.Source))
+	fmt.Fprintf(w, "%s   %s\n", Printable(ep.Name()), Printable(jsonl.DisplayName(ep.Source)))
 	fmt.Fprintf(w, "  %s\n", summary(ep))
 	line, stops, per := Sparkline(ep, e.Outcomes, sparkWidth)
 	fmt.Fprintf(w, "  score %s %d→%d, %d turn%s a mark\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
@@ -229,7 +229,7 @@ func writeEpisodeTable(w io.Writer, e *Episode) {
 		fmt.Fprintln(w, l)
 	}
 	for _, s := range e.Notes() {
-		fmt.Fprintf(w, "note: %s\n", s)
+		fmt.Fprintf(w, "note: %s\n", Printable(s))
 	}
 }
 
@@ -239,15 +239,13 @@ func TextTable(w io.Writer, header []string, rows [][]string, align ...tw.Align)
 	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}))
-	t.Header(header)
-	t.Bulk(rows)
+	t.Header(printableRow(header))
+	t.Bulk(printableRows(rows))
 	t.Render()
 }
 
-// mdCell escapes what would break a markdown table cell.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
-}
+// mdCell escapes what would break a markdown table cell (MarkdownText).
+func mdCell(s string) string { return MarkdownText(s) }
 
 func MarkdownTable(w io.Writer, header []string, rows [][]string) {
 	t := tablewriter.NewTable(w, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off),
@@ -269,7 +267,7 @@ func MarkdownTable(w io.Writer, header []string, rows [][]string) {
 func writeEpisodeMarkdown(w io.Writer, e *Episode) {
 	ep := e.Ep
 	fmt.Fprintf(w, "### %s\n\n", mdCell(ep.Name()))
-	fmt.Fprintf(w, "`%s`: %s.\n\n", jsonl.DisplayName(ep.Source), summary(ep))
+	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(jsonl.DisplayName(ep.Source)), summary(ep))
 	line, _, per := Sparkline(ep, e.Outcomes, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
 	var rows [][]string
@@ -286,7 +284,7 @@ func writeEpisodeMarkdown(w io.Writer, e *Episode) {
 	if ws := e.Warnings(); len(ws) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, s := range ws {
-			fmt.Fprintf(w, "- %s\n", s)
+			fmt.Fprintf(w, "- %s\n", mdCell(s))
 		}
 	}
 }
@@ -316,8 +314,8 @@ func optS(p *string) string {
 }
 
 func csvEpisode(j *EpisodeJSON) []string {
-	return []string{j.EpisodeID, j.Source, strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
-		j.EndReason, strconv.Itoa(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
+	return []string{CSVText(j.EpisodeID), CSVText(j.Source), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
+		CSVText(j.EndReason), strconv.Itoa(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
 }
 
 func csvResult(r *ResultJSON) []string {
@@ -330,8 +328,8 @@ func csvResult(r *ResultJSON) []string {
 		win = append(win, strconv.Itoa(c.Turn))
 	}
 	b := strconv.FormatBool
-	return []string{r.Policy, strconv.Itoa(r.MaxTurnsStuck), strconv.Itoa(r.CheckInterval), strconv.Itoa(r.StuckWarningThreshold),
-		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), optS(r.LocationAtTermination), strconv.Itoa(r.TurnsSaved),
+	return []string{CSVText(r.Policy), strconv.Itoa(r.MaxTurnsStuck), strconv.Itoa(r.CheckInterval), strconv.Itoa(r.StuckWarningThreshold),
+		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
 		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
 		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved)}

@@ -29,7 +29,7 @@ func (e *env) writeTimelines(path string, eps []report.Episode) error {
 		if err := charts.Timeline(&eps[0]).Save(path); err != nil {
 			return failure("--plot: %v", err)
 		}
-		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", eps[0].Ep.Name(), path)
+		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", report.Printable(eps[0].Ep.Name()), path)
 		return nil
 	}
 	ext := filepath.Ext(path)
@@ -41,7 +41,7 @@ func (e *env) writeTimelines(path string, eps []report.Episode) error {
 		if err := charts.Timeline(&eps[i]).Save(out); err != nil {
 			return failure("--plot: %v", err)
 		}
-		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", eps[i].Ep.Name(), out)
+		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", report.Printable(eps[i].Ep.Name()), out)
 	}
 	return nil
 }
