@@ -58,6 +58,16 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 			if err != nil {
 				return err
 			}
+			if f.plots != "" {
+				if err := checkDirPath("--plots", f.plots); err != nil {
+					return err
+				}
+			}
+			if f.html != "" {
+				if err := checkFilePath("--html", f.html); err != nil {
+					return err
+				}
+			}
 			c := e.readCorpus(args, f.jobs, false)
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")

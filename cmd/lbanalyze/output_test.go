@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -62,5 +64,31 @@ func TestOutWriterEscapes(t *testing.T) {
 	}
 	if want := "a\\x1b[1m\n\\u009b é\\r\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// TestOutputPathsChecked: --plot, --plots and --html that could not be
+// written fail at once (exit 1), before any log is read: a read-only
+// directory (skipped for root, whom permissions do not stop; the CLI cases
+// use /sys for that).
+func TestOutputPathsChecked(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes into read-only directories")
+	}
+	ro := t.TempDir()
+	if err := os.Chmod(ro, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(ro, 0o755) })
+	for _, args := range [][]string{
+		{"episode", "--plot", filepath.Join(ro, "t.png"), "testdata/logs/premature.jsonl"},
+		{"batch", "--plots", filepath.Join(ro, "plots"), "testdata/logs"},
+		{"batch", "--html", filepath.Join(ro, "r.html"), "testdata/logs"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(args, strings.NewReader(""), &stdout, &stderr)
+		if code != exitFailure || stdout.Len() > 0 || !strings.Contains(stderr.String(), "cannot write into the directory") {
+			t.Errorf("%q: exit %d, stdout %d bytes, stderr %q", args, code, stdout.Len(), stderr.String())
+		}
 	}
 }
