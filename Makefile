@@ -3,6 +3,8 @@ GO       ?= go
 PKGS     := ./...
 BIN      := bin/lbanalyze
 FUZZTIME ?= 30s
+# Extra flags for every fuzzer, e.g. FUZZFLAGS='-parallel 1' on a shared machine.
+FUZZFLAGS ?=
 # Where `make testdata-large` writes the benchmark set (about 1.1 GB).
 LARGE    ?= /tmp/lbanalyze-episodes-large
 
@@ -31,12 +33,14 @@ lint:
 	$(GO) vet $(PKGS)
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
-# Fuzz every input reader for FUZZTIME each (minimising new inputs is capped:
-# large seeds would otherwise stall the run).
+# Fuzz every input reader, and the whole pipeline (read, replay, every
+# format of episode and batch), for FUZZTIME each (minimising new inputs is
+# capped: large seeds would otherwise stall the run).
 fuzz:
-	$(GO) test ./jsonl -run '^$$' -fuzz FuzzScanObject -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
-	$(GO) test ./replay -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
-	$(GO) test ./replay -run '^$$' -fuzz FuzzFastDecode -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
+	$(GO) test ./jsonl -run '^$$' -fuzz '^FuzzScanObject$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./replay -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./replay -run '^$$' -fuzz '^FuzzFastDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./cmd/lbanalyze -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 
 # The bundled dataset, byte for byte (a test in synth/dataset checks it).
 testdata:

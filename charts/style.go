@@ -179,14 +179,18 @@ func (ch *Chart) Save(path string) error {
 	return file.Close()
 }
 
-// printable makes a text from a log fit for a chart: valid UTF-8, no control
-// characters (a newline would break the layout; most are not even allowed in
-// SVG), at most max runes with an ellipsis.
+// printable makes a text from a log fit for a chart: valid UTF-8 (a lone
+// surrogate is invalid UTF-8), no control characters (a newline would break
+// the layout; most are not even allowed in SVG), nothing XML forbids (U+FFFE
+// and U+FFFF are shown as U+FFFD), at most max runes with an ellipsis.
 func printable(s string, max int) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
+		switch {
+		case unicode.IsControl(r):
 			return ' '
+		case r == 0xFFFE || r == 0xFFFF:
+			return '\uFFFD'
 		}
 		return r
 	}, s)

@@ -167,7 +167,7 @@ func TestZstdWindowCapped(t *testing.T) {
 		_, err = io.ReadAll(rc)
 		rc.Close()
 	}
-	if err == nil || !strings.Contains(err.Error(), "window larger than 32 MiB") {
+	if err == nil || !strings.Contains(err.Error(), "window larger than 8 MiB") {
 		t.Errorf("got %v", err)
 	}
 }

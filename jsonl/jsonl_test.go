@@ -60,10 +60,10 @@ func TestReaderLines(t *testing.T) {
 	}
 }
 
-// A 50 MB line is read whole (bufio.Scanner's 64 KiB default would stop), and
-// the lines around it keep their numbers.
+// A 12 MiB line (within DefaultMaxLine) is read whole (bufio.Scanner's 64 KiB
+// default would stop), and the lines around it keep their numbers.
 func TestReaderHugeLine(t *testing.T) {
-	huge := `{"event_type": "final_action_selection", "agent_reasoning": "` + strings.Repeat("x", 50<<20) + `"}`
+	huge := `{"event_type": "final_action_selection", "agent_reasoning": "` + strings.Repeat("x", 12<<20) + `"}`
 	in := "{}\n" + huge + "\n" + `{"event_type": "turn_completed"}` + "\n"
 	got, nums, _, err := readAll(t, strings.NewReader(in))
 	if err != nil {

@@ -9,8 +9,12 @@ import (
 	"sync"
 )
 
-// DefaultMaxLine bounds the length of a line that is read whole.
-const DefaultMaxLine = 64 << 20
+// DefaultMaxLine bounds the length of a line that is read whole. A line
+// that matters (a turn, a score change, an objective) is a few hundred bytes,
+// a long game text a few KiB: 16 MiB leaves a thousand times that, and keeps
+// the peak memory of a giant line that matters (held up to the limit) within
+// 64 MiB.
+const DefaultMaxLine = 16 << 20
 
 // ErrLineTooLong is returned (wrapped, with the line's number) for a line
 // longer than MaxLine that was passed over; reading goes on after it.
@@ -38,6 +42,7 @@ type LineOptions struct {
 type Reader struct {
 	br    *bufio.Reader
 	long  []byte // holds a line longer than br's buffer
+	giant bool   // long is the shared giant buffer (budget.go)
 	line  int
 	err   error
 	begun bool
@@ -74,6 +79,7 @@ func NewReaderOptions(r io.Reader, opt LineOptions) *Reader {
 
 // Close releases the Reader's buffer; the Reader must not be used after it.
 func (r *Reader) Close() {
+	r.dropLong()
 	if r.br != nil {
 		r.br.Reset(nil)
 		linePool.Put(r.br)
@@ -99,7 +105,7 @@ func (r *Reader) Next() ([]byte, int, error) {
 		}
 	}
 	if cap(r.long) > 4*bufSize {
-		r.long = nil // do not keep a giant buffer after a giant line
+		r.dropLong() // do not keep a giant buffer after a giant line
 	}
 	for {
 		chunk, err := r.br.ReadSlice('\n')
@@ -161,7 +167,7 @@ func (r *Reader) longLine(first []byte) (line []byte, done bool, err error) {
 		case len(r.long) > r.opt.MaxLine:
 			_, rerr := r.discard(-1)
 			r.line++
-			r.long = nil
+			r.dropLong()
 			if rerr != nil {
 				r.stop(rerr)
 			}
@@ -169,6 +175,9 @@ func (r *Reader) longLine(first []byte) (line []byte, done bool, err error) {
 		}
 		chunk, err := r.br.ReadSlice('\n')
 		r.find.feed(chunk)
+		if !r.giant && len(r.long)+len(chunk) > giantFrom {
+			r.long = r.takeGiant(r.long, r.opt.MaxLine)
+		}
 		r.long = grow(r.long, chunk, r.opt.MaxLine)
 		if err != bufio.ErrBufferFull {
 			line, _, err := r.end(r.long, err)

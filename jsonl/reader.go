@@ -45,9 +45,10 @@ const (
 	DefaultMaxRatio = 200
 	// RatioFloor is how much any stream may give before its ratio is judged.
 	RatioFloor = 64 << 20
-	// MaxZstdWindow bounds the memory a zstd stream may ask for (zstd -19 uses
-	// 8 MiB, --ultra -22 and --long 128 MiB and more).
-	MaxZstdWindow = 32 << 20
+	// MaxZstdWindow bounds the memory a zstd stream may ask for: zstd's
+	// levels up to -19 write windows of 8 MiB at most; --ultra -20 to -22
+	// and --long ask for 32 MiB to 2 GiB, and are refused, in words.
+	MaxZstdWindow = 8 << 20
 )
 
 // Open opens path for reading, "-" meaning stdin, and undoes gzip or zstd
@@ -109,14 +110,17 @@ func DecompressLimited(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		}
 		return &closers{r: bounded(zr, in, ratio, "gzip"), inner: zr, outer: rc, release: release}, nil
 	case bytes.HasPrefix(head, zstdMagic):
+		fh, _ := br.Peek(18) // the frame header: its window, for the process's budget
+		held := zstdWindows.acquire(zstdWindow(fh))
 		in := &counter{r: br}
-		zr, err := zstd.NewReader(in, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(MaxZstdWindow))
+		zr, err := newZstd(in)
 		if err != nil {
+			zstdWindows.release(held)
 			release()
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
-		return &closers{r: bounded(zstdErrors{zr}, in, ratio, "zstd"), inner: zstdCloser{zr}, outer: rc, release: release}, nil
+		done := func() { zstdWindows.release(held); release() }
+		return &closers{r: bounded(zstdErrors{zr}, in, ratio, "zstd"), inner: zstdCloser{zr}, outer: rc, release: done}, nil
 	}
 	return &closers{r: br, outer: rc, release: release}, nil
 }
@@ -180,7 +184,37 @@ func (z zstdErrors) Read(p []byte) (int, error) {
 
 type zstdCloser struct{ d *zstd.Decoder }
 
-func (z zstdCloser) Close() error { z.d.Close(); return nil }
+// Close keeps the decoder for the next stream (its window's buffers are
+// reused rather than left for the garbage collector) or, with enough kept,
+// closes it.
+func (z zstdCloser) Close() error {
+	z.d.Reset(nil)
+	select {
+	case idleZstd <- z.d:
+	default:
+		z.d.Close()
+	}
+	return nil
+}
+
+// idleZstd holds decoders between streams, as many as zstdWindows lets
+// decode at once at the largest window.
+var idleZstd = make(chan *zstd.Decoder, 2)
+
+// newZstd is a decoder of in: an idle one, else a new one.
+func newZstd(in io.Reader) (*zstd.Decoder, error) {
+	select {
+	case d := <-idleZstd:
+		if err := d.Reset(in); err != nil {
+			d.Close()
+			return nil, err
+		}
+		return d, nil
+	default:
+		return zstd.NewReader(in, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxWindow(MaxZstdWindow))
+	}
+}
 
 // closers reads from r and closes the decompressor, then the file, and
 // returns the head buffer to its pool.

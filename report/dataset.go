@@ -384,7 +384,7 @@ func (d *Dataset) reviewRows(g ReviewGroup) [][]string {
 
 func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
 	for _, l := range d.Summary() {
-		fmt.Fprintln(w, l)
+		fmt.Fprintln(w, Printable(l))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, d.MetricsTitle())

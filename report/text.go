@@ -238,7 +238,7 @@ func selfCheckLines(e *Episode) []string {
 
 func writeEpisodeTable(w io.Writer, e *Episode) {
 	ep := e.Ep
-	fmt.Fprintf(w, "%s   %s\n", ep.Name(), jsonl.DisplayName(ep.Source))
+	fmt.Fprintf(w, "%s   %s\n", Printable(ep.Name()), Printable(jsonl.DisplayName(ep.Source)))
 	fmt.Fprintf(w, "  %s\n", summary(ep))
 	line, stops, per := Sparkline(ep, e.Outcomes, sparkWidth)
 	fmt.Fprintf(w, "  score %s %d→%d, %d turn%s a mark\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
@@ -254,7 +254,7 @@ func writeEpisodeTable(w io.Writer, e *Episode) {
 		writePatternsText(w, e.Patterns)
 	}
 	for _, s := range e.Notes() {
-		fmt.Fprintf(w, "note: %s\n", s)
+		fmt.Fprintf(w, "note: %s\n", Printable(s))
 	}
 }
 
@@ -272,15 +272,13 @@ func TextTable(w io.Writer, header []string, rows [][]string, align ...tw.Align)
 	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}))
-	t.Header(header)
-	t.Bulk(rows)
+	t.Header(printableRow(header))
+	t.Bulk(printableRows(rows))
 	t.Render()
 }
 
-// mdCell escapes what would break a markdown table cell.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
-}
+// mdCell escapes what would break a markdown table cell (MarkdownText).
+func mdCell(s string) string { return MarkdownText(s) }
 
 // MarkdownTable renders a markdown table, each column aligned as align says
 // (`---:` for numbers); left where align says nothing.
@@ -305,7 +303,7 @@ func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...tw.Al
 func writeEpisodeMarkdown(w io.Writer, e *Episode) {
 	ep := e.Ep
 	fmt.Fprintf(w, "### %s\n\n", mdCell(ep.Name()))
-	fmt.Fprintf(w, "`%s`: %s.\n\n", jsonl.DisplayName(ep.Source), summary(ep))
+	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(jsonl.DisplayName(ep.Source)), summary(ep))
 	line, _, per := Sparkline(ep, e.Outcomes, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
 	header, align := resultHeader(e.Options)
@@ -322,7 +320,7 @@ func writeEpisodeMarkdown(w io.Writer, e *Episode) {
 	if ws := e.Warnings(); len(ws) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, s := range ws {
-			fmt.Fprintf(w, "- %s\n", s)
+			fmt.Fprintf(w, "- %s\n", mdCell(s))
 		}
 	}
 }
@@ -352,8 +350,8 @@ func optS(p *string) string {
 }
 
 func csvEpisode(j *EpisodeJSON) []string {
-	return []string{j.EpisodeID, j.Source, strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
-		j.EndReason, strconv.Itoa(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
+	return []string{CSVText(j.EpisodeID), CSVText(j.Source), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
+		CSVText(j.EndReason), strconv.Itoa(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
 }
 
 func csvResult(r *ResultJSON) []string {
@@ -370,8 +368,8 @@ func csvResult(r *ResultJSON) []string {
 		win = append(win, strconv.Itoa(c.Turn))
 	}
 	b := strconv.FormatBool
-	return []string{r.Policy, strconv.Itoa(r.MaxTurnsStuck), strconv.Itoa(r.CheckInterval), strconv.Itoa(r.StuckWarningThreshold),
-		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), optS(r.LocationAtTermination), strconv.Itoa(r.TurnsSaved),
+	return []string{CSVText(r.Policy), strconv.Itoa(r.MaxTurnsStuck), strconv.Itoa(r.CheckInterval), strconv.Itoa(r.StuckWarningThreshold),
+		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
 		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
 		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), cost}

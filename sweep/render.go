@@ -261,6 +261,8 @@ func csvCell(v any) string {
 		return ""
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
+	case string: // the policy and enumerations' names: text, never a formula
+		return report.CSVText(v)
 	}
 	return fmt.Sprint(v)
 }

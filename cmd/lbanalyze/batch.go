@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -66,14 +67,24 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 			if f.summary && f.format == "csv" {
 				return usageError("--summary: csv is one row per episode and has no summary")
 			}
+			if f.plots != "" {
+				if err := checkDirPath("--plots", f.plots); err != nil {
+					return err
+				}
+			}
+			if f.html != "" {
+				if err := checkFilePath("--html", f.html); err != nil {
+					return err
+				}
+			}
 			c := e.readCorpus(args, f.jobs, false)
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
 			eps := analyse(c.Episodes, []policy.Policy{baseline, after}, recording, opts)
 			d := report.NewDatasetWith(baseline, after, opts, eps, c.Skipped, c.Passed)
-			if err := report.WriteDataset(e.stdout, f.format, d, f.summary); err != nil {
-				return failure("%v", err)
+			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary) }); err != nil {
+				return err
 			}
 			if f.plots != "" {
 				if err := e.writePlots(f.plots, d, f.jobs); err != nil {
@@ -172,7 +183,7 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool) *corpus.Corpus
 	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar})
 	wait()
 	for _, m := range c.Messages {
-		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", m)
+		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", report.Printable(m)) // one line, whatever an id holds
 	}
 	return c
 }
@@ -189,7 +200,7 @@ func analyse(eps []*replay.Episode, policies []policy.Policy, recording policy.P
 // progress shows a bar on stderr when it is a terminal and the run lasts more
 // than a moment; it returns the step function and a wait for the bar's end.
 func (e *env) progress(total int) (step func(), wait func()) {
-	f, ok := e.stderr.(*os.File)
+	f, ok := e.terminal.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) || total < 2 {
 		return func() {}, func() {}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"runtime"
 
 	"github.com/spf13/cobra"
@@ -51,8 +52,8 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 				return failure("no episode could be read")
 			}
 			eps := analyse(c.Episodes, s.policies, s.recording, opts)
-			if err := report.WriteEpisodes(e.stdout, f.format, eps); err != nil {
-				return failure("%v", err)
+			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteEpisodes(w, f.format, eps) }); err != nil {
+				return err
 			}
 			if plot != "" {
 				return e.writeTimelines(plot, eps)

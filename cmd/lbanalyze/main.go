@@ -18,6 +18,9 @@ func main() {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// terminal is stderr as given, for the progress bar; stderr shows the
+	// control characters of messages (a log's ids, a file's name) escaped.
+	terminal io.Writer
 }
 
 // warnf writes a warning to stderr.
@@ -52,7 +55,9 @@ func failure(format string, args ...any) error {
 // run is the whole program: it parses args, runs the command and maps its
 // error to an exit code, printing the message in one place.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	msgs := &outWriter{w: stderr, escape: true}
+	defer msgs.Flush()
+	e := &env{stdin: stdin, stdout: stdout, stderr: msgs, terminal: stderr}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -67,7 +72,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.As(err, &ex) {
 		code = ex.code
 	}
-	fmt.Fprintf(stderr, "lbanalyze: %v\n", err)
+	fmt.Fprintf(msgs, "lbanalyze: %v\n", err)
 	if code == exitUsage {
 		fmt.Fprintln(stderr, "Run 'lbanalyze --help' for usage.")
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,13 +14,86 @@ import (
 	"github.com/lbanalyze/lbanalyze/sweep"
 )
 
-// checkPlotPath refuses a --plot file whose extension names no image format
-// before any log is read.
+// checkPlotPath refuses, before any log is read, a --plot file whose
+// extension names no image format or that could not be written.
 func checkPlotPath(path string) error {
 	if _, err := charts.FormatOf(path); err != nil {
 		return usageError("--plot: %v", err)
 	}
+	return checkFilePath("--plot", path)
+}
+
+// checkFilePath refuses (exit 1: output that cannot be written), before any
+// log is read, an output file that could not be written: its directory must exist and take new files; the file, if
+// it exists, must be a file that can be written (it is not changed here).
+func checkFilePath(flag, path string) error {
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return failure("%s: %s is a directory; give a file name", flag, path)
+		}
+		if fi.Mode().IsRegular() {
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return failure("%s: %s cannot be written: %v", flag, path, unwrapPath(err))
+			}
+			f.Close()
+		}
+		return nil
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return failure("%s: the directory %s of %s does not exist (make it first)", flag, dir, path)
+	case !fi.IsDir():
+		return failure("%s: %s is not a directory, so %s cannot be made", flag, dir, path)
+	}
+	return checkDirWritable(flag, dir)
+}
+
+// checkDirPath refuses, before any log is read, an output directory that
+// could not be written: it must be a directory that takes new files, or not
+// exist yet under one that does (it is made when the charts are written).
+func checkDirPath(flag, dir string) error {
+	d := filepath.Clean(dir)
+	for {
+		fi, err := os.Stat(d)
+		if err == nil {
+			if !fi.IsDir() {
+				if d == filepath.Clean(dir) {
+					return failure("%s: %s is not a directory", flag, dir)
+				}
+				return failure("%s: %s is not a directory, so %s cannot be made", flag, d, dir)
+			}
+			return checkDirWritable(flag, d)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return failure("%s: %s: %v", flag, dir, unwrapPath(err))
+		}
+		d = parent
+	}
+}
+
+// checkDirWritable makes and removes a file in dir: the only test that
+// holds for permissions, read-only file systems and ACLs alike.
+func checkDirWritable(flag, dir string) error {
+	f, err := os.CreateTemp(dir, ".lbanalyze-check-*")
+	if err != nil {
+		return failure("%s: cannot write into the directory %s: %v", flag, dir, unwrapPath(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
 	return nil
+}
+
+// unwrapPath is the reason of a path error without the path, said already.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // writeTimelines writes the score timeline of each episode: to path when
@@ -33,7 +107,7 @@ func (e *env) writeTimelines(path string, eps []report.Episode) error {
 		if err := charts.Timeline(&eps[0]).Save(path); err != nil {
 			return failure("--plot: %v", err)
 		}
-		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", eps[0].Ep.Name(), path)
+		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", report.Printable(eps[0].Ep.Name()), path)
 		return nil
 	}
 	ext := filepath.Ext(path)
@@ -45,7 +119,7 @@ func (e *env) writeTimelines(path string, eps []report.Episode) error {
 		if err := charts.Timeline(&eps[i]).Save(out); err != nil {
 			return failure("--plot: %v", err)
 		}
-		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", eps[i].Ep.Name(), out)
+		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", report.Printable(eps[i].Ep.Name()), out)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"runtime"
 
 	"github.com/spf13/cobra"
@@ -63,8 +64,8 @@ It is compared with the current setting: --config's, else ZorkGPT's defaults.`,
 			}
 			r := sweep.Run(c.Episodes, s.policies, s.current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: f.jobs})
-			if err := sweep.Write(e.stdout, f.format, r); err != nil {
-				return failure("%v", err)
+			if err := e.writeOutput(f.format, func(w io.Writer) error { return sweep.Write(w, f.format, r) }); err != nil {
+				return err
 			}
 			if f.plots != "" {
 				if err := e.writeSweepPlots(f.plots, r); err != nil {

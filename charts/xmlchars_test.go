@@ -1,0 +1,47 @@
+package charts
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestSVGForbiddenCharacters: a standalone SVG stays valid XML whatever a
+// log's text holds: C0 controls, U+FFFE, U+FFFF, a lone surrogate (invalid
+// UTF-8 in a Go string), in an id, an objective, an action, a location.
+func TestSVGForbiddenCharacters(t *testing.T) {
+	const bad = "a\uFFFEb\uFFFFc\x1b[31md\x0be\xed\xa0\x80f\x7f\u0085g"
+	p := plan{id: "ep" + bad, n: 60, changes: map[int]int{50: 5}, objectives: map[int]string{20: "obj" + bad}, source: bad + ".jsonl"}
+	e := p.analyse(scorePolicy, v2Policy)
+	e.Ep.Turns[10].Action = bad
+	e.Ep.Turns[10].Location = bad
+	var buf bytes.Buffer
+	if err := Timeline(&e).Write(&buf, SVG); err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(&buf)
+	var texts strings.Builder
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("the SVG is not valid XML: %v", err)
+			}
+			break
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			texts.Write(cd)
+		}
+	}
+	if !strings.Contains(texts.String(), "ep") || strings.ContainsAny(texts.String(), "\uFFFE\uFFFF\x1b\x0b") {
+		t.Errorf("the SVG's text is %q", texts.String())
+	}
+	for in, want := range map[string]string{"x\uFFFEy\uFFFFz": "x\uFFFDy\uFFFDz", "\xed\xa0\x80": "\uFFFD", "\x1b[1m": " [1m"} {
+		if got := printable(in, 40); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

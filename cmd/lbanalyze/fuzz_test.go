@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/report"
+)
+
+// FuzzPipeline runs arbitrary bytes through everything a log goes through:
+// read and build, replay under several policies, every format of episode,
+// then a dataset of the fuzzed episodes with a fixed one and every format of
+// batch, as the commands write them. Nothing may panic; table and markdown
+// must hold no control character but newlines, JSON must be valid, and CSV
+// rows must all have the header's width.
+func FuzzPipeline(f *testing.F) {
+	fixedLog, err := os.ReadFile("testdata/logs/premature.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	fixed := replay.Read(bytes.NewReader(fixedLog), "fixed.jsonl", replay.Options{})
+	if len(fixed.Episodes) != 1 {
+		f.Fatal("the fixed log is not one episode")
+	}
+	for _, p := range []string{"testdata/logs/recorded-v2.jsonl", "testdata/logs/bad-lines.jsonl", "testdata/logs/hostile-text.jsonl",
+		"testdata/logs/two-episodes.jsonl", "../../testdata/samples/episode-2025-06-09T20-04-36.jsonl"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add(fixedLog[:len(fixedLog)/3])
+	f.Add([]byte(`{"event_type": "episode_initialized", "episode_id": "\u001b[2J<b>|` + "`" + `\uFFFF"}` + "\n" +
+		`{"event_type": "turn_completed", "turn": 3, "score": -7, "action": "=1+1\r"}` + "\n"))
+
+	defaults := policy.DefaultParams()
+	policies := []policy.Policy{{Name: policy.Score, Params: defaults}, {Name: policy.ScoreOrObjective, Params: defaults},
+		{Name: policy.Window, Params: policy.Params{MaxTurnsStuck: 3, CheckInterval: 1, WarningThreshold: 2}}}
+	for _, n := range policy.Names() { // every variant too, at its defaults
+		p, err := policy.Parse(string(n), defaults)
+		if err != nil {
+			f.Fatal(err)
+		}
+		policies = append(policies, p)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lg := replay.Read(bytes.NewReader(data), "fuzz.jsonl", replay.Options{})
+		if len(lg.Episodes) == 0 {
+			return
+		}
+		eps := analyse(lg.Episodes, policies, defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30})
+		for _, format := range report.Formats {
+			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps) })
+		}
+		all := append(analyse(lg.Episodes, policies[:2], defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}), analyse(fixed.Episodes, policies[:2], defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30})...)
+		d := report.NewDataset(policies[0], policies[1], 4, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
+		for _, format := range report.Formats {
+			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false) })
+		}
+	})
+}
+
+// check writes one report as the command does and checks what it gives.
+func check(t *testing.T, cmd, format string, write func(*outWriter) error) {
+	var b bytes.Buffer
+	w := &outWriter{w: &b, escape: format == "table" || format == "markdown"}
+	if err := write(w); err != nil {
+		t.Fatalf("%s --format %s: %v", cmd, format, err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatalf("%s --format %s: %v", cmd, format, err)
+	}
+	out := b.Bytes()
+	switch format {
+	case "table", "markdown":
+		for i := 0; i < len(out); {
+			r, size := utf8.DecodeRune(out[i:])
+			if (r == utf8.RuneError && size == 1) || (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) {
+				t.Fatalf("%s --format %s: %U at byte %d: %q", cmd, format, r, i, out[max(0, i-40):min(len(out), i+40)])
+			}
+			i += size
+		}
+	case "json":
+		if !json.Valid(out) {
+			t.Fatalf("%s --format json: invalid JSON", cmd)
+		}
+	case "csv":
+		rows, err := csv.NewReader(bytes.NewReader(out)).ReadAll() // FieldsPerRecord: every row as wide as the header
+		if err != nil || len(rows) < 2 {
+			t.Fatalf("%s --format csv: %d rows, %v", cmd, len(rows), err)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package jsonl
+
+import (
+	"encoding/binary"
+	"sync"
+)
+
+// The memory a reader may need beyond its ordinary buffers — a giant line
+// that matters, held up to MaxLine; a zstd window, up to MaxZstdWindow — is
+// bounded for the whole process, not per reader, so that a batch reading
+// many files at once (--jobs) stays within the same peak as one file.
+
+// giant is the one buffer for lines past giantFrom, shared by every Reader:
+// a reader takes it (waiting while another holds it) for such a line and
+// gives it back at its next line or Close. A real log has hardly such a
+// line (lines that do not matter are passed over unheld once their event
+// type is read); a giant line in each of eight files read at once is read
+// one at a time, and costs the memory of one.
+var giant = func() chan []byte {
+	c := make(chan []byte, 1)
+	c <- nil
+	return c
+}()
+
+// giantFrom is the length from which a line is held in the giant buffer: a
+// reader holds at most this much of a line on its own.
+const giantFrom = 4 * bufSize
+
+// takeGiant gives r the giant buffer with room for limit, holding buf's bytes.
+func (r *Reader) takeGiant(buf []byte, limit int) []byte {
+	g := <-giant
+	r.giant = true
+	if cap(g) < limit+bufSize {
+		g = make([]byte, 0, limit+bufSize)
+	}
+	return append(g[:0], buf...)
+}
+
+// dropLong releases the line buffer, giving back the giant one if r holds it.
+func (r *Reader) dropLong() {
+	if r.giant {
+		giant <- r.long[:0]
+		r.giant = false
+	}
+	r.long = nil
+}
+
+// budget is a weighted semaphore.
+type budget struct {
+	mu   sync.Mutex
+	cond sync.Cond
+	free int64
+	size int64
+}
+
+func newBudget(size int64) *budget {
+	b := &budget{free: size, size: size}
+	b.cond.L = &b.mu
+	return b
+}
+
+// acquire waits for n (at most the whole budget) and says how much it took.
+func (b *budget) acquire(n int64) int64 {
+	n = min(n, b.size)
+	b.mu.Lock()
+	for b.free < n {
+		b.cond.Wait()
+	}
+	b.free -= n
+	b.mu.Unlock()
+	return n
+}
+
+func (b *budget) release(n int64) {
+	b.mu.Lock()
+	b.free += n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+// zstdWindows bounds the windows of the zstd streams decoded at once: one of
+// the largest allowed (zstd -19's 8 MiB), or six of the 2 MiB of zstd's
+// default level.
+var zstdWindows = newBudget(MaxZstdWindow + MaxZstdWindow/2)
+
+// zstdWindow is the window the first frame of a zstd stream declares (its
+// content size for a single-segment frame), or MaxZstdWindow when head does
+// not say.
+func zstdWindow(head []byte) int64 {
+	if len(head) < 6 {
+		return MaxZstdWindow
+	}
+	fhd := head[4]
+	if fhd&0x20 == 0 { // a window descriptor
+		wd := head[5]
+		base := int64(1) << (10 + wd>>3)
+		return min(base+base/8*int64(wd&7), MaxZstdWindow)
+	}
+	p := 5 + []int{0, 1, 2, 4}[fhd&3] // past the dictionary id
+	var size int64
+	switch fcs := fhd >> 6; {
+	case fcs == 0 && len(head) >= p+1:
+		size = int64(head[p])
+	case fcs == 1 && len(head) >= p+2:
+		size = int64(binary.LittleEndian.Uint16(head[p:])) + 256
+	case fcs == 2 && len(head) >= p+4:
+		size = int64(binary.LittleEndian.Uint32(head[p:]))
+	case fcs == 3 && len(head) >= p+8:
+		size = int64(min(binary.LittleEndian.Uint64(head[p:]), MaxZstdWindow))
+	default:
+		return MaxZstdWindow
+	}
+	return min(max(size, 1<<10), MaxZstdWindow)
+}
