@@ -95,4 +95,3 @@ func turns(w *bufio.Writer, n int) {
 		fmt.Fprintf(w, `{"timestamp": "2025-11-04T09:35:25.123456", "level": "INFO", "message": "Turn %d completed", "event_type": "turn_completed", "episode_id": "2025-11-04T09:35:24", "turn": %d, "action": "go north", "score": %d, "location": "West of House", "confidence": 0.9}`+"\n", t, t, t/100)
 	}
 }
-
