@@ -1,8 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"strconv"
 
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -149,20 +152,201 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 	return j
 }
 
-// WriteJSON writes one object for one episode, an array for several.
+// WriteJSON writes the episodes as one JSON array, whatever their number
+// (README, "JSON output"), an episode at a time: only one episode's JSON is
+// held, however many episodes and results there are. The bytes are those of
+// encoding/json indenting the whole array by two spaces (a test holds them
+// to it); the results, most of the bytes with many configs, are written
+// directly.
 func WriteJSON(w io.Writer, eps []Episode) error {
-	var v any
-	if len(eps) == 1 {
-		v = eps[0].JSON()
-	} else {
-		all := make([]EpisodeJSON, len(eps))
-		for i := range eps {
-			all[i] = eps[i].JSON()
-		}
-		v = all
+	if len(eps) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("  ", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	var jw jsonWriter
+	buf.WriteString("[\n")
+	for i := range eps {
+		j := eps[i].JSON()
+		results := j.Results
+		if len(results) > 0 {
+			j.Results = nil // written below, in place of its null
+		}
+		buf.WriteString("  ")
+		if err := enc.Encode(j); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		if len(results) > 0 {
+			// Results is the last field: "results": null, then the closing brace.
+			const tail = "null\n  }"
+			if !bytes.HasSuffix(buf.Bytes(), []byte(tail)) {
+				return errors.New("report: unexpected JSON layout of an episode")
+			}
+			buf.Truncate(buf.Len() - len(tail))
+			out, err := jw.results(buf.AvailableBuffer(), results, "    ")
+			if err != nil {
+				return err
+			}
+			buf.Write(out)
+			buf.WriteString("\n  }")
+		}
+		if i < len(eps)-1 {
+			buf.WriteString(",\n")
+		} else {
+			buf.WriteString("\n]\n")
+		}
+		if _, err := w.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		buf.Reset()
+	}
+	return nil
+}
+
+// jsonWriter appends the results as encoding/json indents them.
+type jsonWriter struct {
+	scratch bytes.Buffer
+}
+
+// results appends rs, an array whose key is indented by ind.
+func (jw *jsonWriter) results(b []byte, rs []ResultJSON, ind string) ([]byte, error) {
+	in1, in2, in3 := ind+"  ", ind+"    ", ind+"      "
+	field := func(name string) {
+		b = append(b, in2...)
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `": `...)
+	}
+	num := func(name string, v int) {
+		field(name)
+		b = strconv.AppendInt(b, int64(v), 10)
+		b = append(b, ",\n"...)
+	}
+	ptr := func(name string, v *int) {
+		if v == nil {
+			field(name)
+			b = append(b, "null,\n"...)
+			return
+		}
+		num(name, *v)
+	}
+	flag := func(name string, v bool) {
+		field(name)
+		b = strconv.AppendBool(b, v)
+		b = append(b, ",\n"...)
+	}
+	var err error
+	str := func(name string, v string) {
+		field(name)
+		if b, err = jw.str(b, v); err == nil {
+			b = append(b, ",\n"...)
+		}
+	}
+	b = append(b, "[\n"...)
+	for i := range rs {
+		r := &rs[i]
+		b = append(b, in1...)
+		b = append(b, "{\n"...)
+		str("policy", r.Policy)
+		num("max_turns_stuck", r.MaxTurnsStuck)
+		num("check_interval", r.CheckInterval)
+		num("stuck_warning_threshold", r.StuckWarningThreshold)
+		ptr("termination_turn", r.TerminationTurn)
+		ptr("turns_stuck", r.TurnsStuck)
+		ptr("score_at_termination", r.ScoreAtTermination)
+		if r.LocationAtTermination == nil {
+			field("location_at_termination")
+			b = append(b, "null,\n"...)
+		} else {
+			str("location_at_termination", *r.LocationAtTermination)
+		}
+		num("turns_saved", r.TurnsSaved)
+		num("length", r.Length)
+		num("score_forgone", r.ScoreForgone)
+		flag("later_score_gain", r.LaterScoreGain)
+		field("later_gain")
+		if g := r.LaterGain; g == nil {
+			b = append(b, "null,\n"...)
+		} else {
+			b = append(b, "{\n"...)
+			b = append(b, in3...)
+			b = append(b, `"turn": `...)
+			b = strconv.AppendInt(b, int64(g.Turn), 10)
+			b = append(b, ",\n"...)
+			b = append(b, in3...)
+			b = append(b, `"points": `...)
+			b = strconv.AppendInt(b, int64(g.Points), 10)
+			b = append(b, '\n')
+			b = append(b, in2...)
+			b = append(b, "},\n"...)
+		}
+		flag("objective_progress", r.ObjectiveProgress)
+		field("window_objectives")
+		switch {
+		case r.WindowObjectives == nil:
+			b = append(b, "null,\n"...)
+		case len(r.WindowObjectives) == 0:
+			b = append(b, "[],\n"...)
+		default:
+			if b, err = jw.indented(b, r.WindowObjectives, in2); err != nil {
+				return nil, err
+			}
+			b = append(b, ",\n"...)
+		}
+		flag("false_termination_candidate", r.FalseTerminationCandidate)
+		flag("truly_stuck", r.TrulyStuck)
+		flag("censored", r.Censored)
+		ptr("warning_start_turn", r.WarningStartTurn)
+		field("llm_calls_saved")
+		b = strconv.AppendInt(b, int64(r.LLMCallsSaved), 10)
+		b = append(b, '\n')
+		b = append(b, in1...)
+		b = append(b, '}')
+		if i < len(rs)-1 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+		if err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, ind...)
+	b = append(b, ']')
+	return b, nil
+}
+
+// str appends s as a JSON string: plain printable ASCII as it is, anything
+// else as encoding/json escapes it.
+func (jw *jsonWriter) str(b []byte, s string) ([]byte, error) {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"'), nil
+	}
+	return jw.indented(b, s, "")
+}
+
+// indented appends v as the encoder writes it, its lines after the first
+// indented by ind.
+func (jw *jsonWriter) indented(b []byte, v any, ind string) ([]byte, error) {
+	jw.scratch.Reset()
+	enc := json.NewEncoder(&jw.scratch)
+	enc.SetIndent(ind, "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	out := jw.scratch.Bytes()
+	return append(b, out[:len(out)-1]...), nil
 }

@@ -41,3 +41,18 @@ func BenchmarkBatchLarge(b *testing.B) {
 	}
 	benchBatch(b, dir)
 }
+
+// BenchmarkEpisodeConfigsJSON is `episode --format json` with 6,000 configs
+// (3 policies × 200 max_turns_stuck × 10 intervals) over 5 bundled logs: the
+// replay and the JSON writer, 30,000 results.
+func BenchmarkEpisodeConfigsJSON(b *testing.B) {
+	files, _ := corpus.Discover([]string{"../../testdata/episodes"})
+	args := []string{"episode", "--format", "json", "--policy", "score,score-or-objective,window",
+		"--max-turns-stuck", "21:220", "--check-interval", "1:10"}
+	args = append(args, files[:5]...)
+	for b.Loop() {
+		if code := run(args, nil, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
