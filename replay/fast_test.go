@@ -15,9 +15,24 @@ import (
 func sameAsCodec(t *testing.T, line []byte) {
 	t.Helper()
 	b := &builder{}
+	// The reader's one scan: the event type peek gives, and the fields
+	// fastDecode gives whenever it says they are exact.
+	var scanned record
+	et, scanFast, scanErr := b.scan(line, &scanned)
+	pet, peekErr := peek(line)
+	if (scanErr == nil) != (peekErr == nil) || !bytes.Equal(et, pet) {
+		t.Fatalf("scan: event type %q (%v), peek: %q (%v): %s", et, scanErr, pet, peekErr, line)
+	}
 	var fast record
-	if !b.fastDecode(line, &fast) {
+	ok := b.fastDecode(line, &fast)
+	if ok != scanFast {
+		t.Fatalf("scan says fast %v, fastDecode %v: %s", scanFast, ok, line)
+	}
+	if !ok {
 		return
+	}
+	if !reflect.DeepEqual(fast, scanned) {
+		t.Fatalf("scan %+v, fastDecode %+v: %s", scanned, fast, line)
 	}
 	var slow record
 	if _, err := jsonl.StdCodec.Decode(line, &slow); err != nil {
