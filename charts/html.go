@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -16,7 +17,11 @@ import (
 //go:embed report.html.tmpl
 var reportHTML string
 
-var reportTemplate = template.Must(template.New("report").Parse(reportHTML))
+// reportTemplate is parsed on first use, not at start: every command would
+// pay for it otherwise.
+var reportTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(reportHTML))
+})
 
 // htmlReport is what the report template shows. Every string in it is
 // escaped by html/template; the charts are SVG written by vgsvg, which
@@ -111,7 +116,7 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		}
 		r.Charts = append(r.Charts, svg)
 	}
-	return reportTemplate.Execute(w, r)
+	return reportTemplate().Execute(w, r)
 }
 
 func colorOf(p policy.Policy) htmlPolicy {
