@@ -3,9 +3,11 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 )
 
 // benchBatch runs `lbanalyze batch --format json DIR` b.N times and reports
@@ -52,6 +54,31 @@ func BenchmarkEpisodeConfigsJSON(b *testing.B) {
 	args = append(args, files[:5]...)
 	for b.Loop() {
 		if code := run(args, nil, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// BenchmarkEpisodeLongLine is `episode` on a bundled 167-turn log with one
+// 50 MB reasoning line (make bench-compare times it beside jq).
+func BenchmarkEpisodeLongLine(b *testing.B) {
+	src, err := os.ReadFile("../../testdata/episodes/2025-11-03T06-28-59/episode_log.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "longline.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := benchdata.LongLine(f, src, 50_000_000); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	info, _ := os.Stat(path)
+	b.SetBytes(info.Size())
+	for b.Loop() {
+		if code := run([]string{"episode", path}, nil, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
 	}
