@@ -224,10 +224,42 @@ func Metrics(eps []Episode, base, after, callsPerTurn int) []Metric {
 // each statistic is the very float a resample at a time gives. The two
 // percentiles are selected, not sorted for.
 func bootstrap(defs []metricDef, n int, fill func(i int, row []float64)) (ci, pct []*[2]float64) {
-	width := 4 * len(defs)
+	full := 4 * len(defs)
+	all := make([]float64, n*full)
+	for i := range n {
+		fill(i, all[i*full:(i+1)*full])
+	}
+	// Columns equal on every episode (the denominators of 1, the numerators
+	// several metrics share) are summed once: the same floats, added in the
+	// same order, so the same sums.
+	col := make([]int, full) // a column's unique column
+	var uniq []int           // the unique columns' first instance
+	for j := range full {
+		col[j] = -1
+		for u, k := range uniq {
+			same := true
+			for i := range n {
+				if math.Float64bits(all[i*full+j]) != math.Float64bits(all[i*full+k]) {
+					same = false
+					break
+				}
+			}
+			if same {
+				col[j] = u
+				break
+			}
+		}
+		if col[j] < 0 {
+			col[j] = len(uniq)
+			uniq = append(uniq, j)
+		}
+	}
+	width := len(uniq)
 	rows := make([]float64, n*width)
 	for i := range n {
-		fill(i, rows[i*width:(i+1)*width])
+		for u, j := range uniq {
+			rows[i*width+u] = all[i*full+j]
+		}
 	}
 	// Per metric and resample: the change and the relative change, and
 	// whether each is defined.
@@ -274,8 +306,8 @@ func bootstrap(defs []metricDef, n int, fill func(i int, row []float64)) (ci, pc
 					}
 					res := jb.first + r
 					for k := range defs {
-						b, okb := defs[k].value(acc[4*k], acc[4*k+1])
-						a, oka := defs[k].value(acc[4*k+2], acc[4*k+3])
+						b, okb := defs[k].value(acc[col[4*k]], acc[col[4*k+1]])
+						a, oka := defs[k].value(acc[col[4*k+2]], acc[col[4*k+3]])
 						if !okb || !oka {
 							continue
 						}
