@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -26,7 +27,9 @@ func BenchmarkMetrics(b *testing.B) {
 		b.Fatalf("%d episodes", len(eps))
 	}
 	b.ReportAllocs()
+	stop := benchdata.CPU(b)
 	for b.Loop() {
 		Metrics(eps, 0, 1, 4)
 	}
+	stop()
 }

@@ -24,11 +24,13 @@ func benchBatch(b *testing.B, dir string) {
 		b.Skipf("no logs under %s", dir)
 	}
 	b.SetBytes(size)
+	stop := benchdata.CPU(b)
 	for b.Loop() {
 		if code := run([]string{"batch", "--format", "json", dir}, nil, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
 	}
+	stop()
 }
 
 // BenchmarkBatch is the README's main job over the bundled 75 episodes.
@@ -52,11 +54,13 @@ func BenchmarkEpisodeConfigsJSON(b *testing.B) {
 	args := []string{"episode", "--format", "json", "--policy", "score,score-or-objective,window",
 		"--max-turns-stuck", "21:220", "--check-interval", "1:10"}
 	args = append(args, files[:5]...)
+	stop := benchdata.CPU(b)
 	for b.Loop() {
 		if code := run(args, nil, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
 	}
+	stop()
 }
 
 // BenchmarkEpisodeLongLine is `episode` on a bundled 167-turn log with one
@@ -77,9 +81,11 @@ func BenchmarkEpisodeLongLine(b *testing.B) {
 	f.Close()
 	info, _ := os.Stat(path)
 	b.SetBytes(info.Size())
+	stop := benchdata.CPU(b)
 	for b.Loop() {
 		if code := run([]string{"episode", path}, nil, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
 	}
+	stop()
 }
