@@ -12,11 +12,11 @@ import (
 
 // scan reads a line's structure once: it returns its event type (top-level,
 // or nested under "extras", as peek does) and decodes its fields into r as it
-// goes, as fastDecode would. fast reports whether r holds the line exactly as
-// encoding/json would decode it: when it does not (escapes, control
-// characters, invalid UTF-8, a key or value fastDecode declines), r is to be
-// decoded again by the codec, if the event type matters. err is the line's
-// syntax error, as peek gives it.
+// goes, as fastDecode would. When fast is true and plainText(line) holds
+// (checked only for the lines that matter), r holds the line exactly as
+// encoding/json would decode it; otherwise (escapes, control characters,
+// invalid UTF-8, a key or value fastDecode declines) r is to be decoded again
+// by the codec. err is the line's syntax error, as peek gives it.
 func (b *builder) scan(line []byte, r *record) (eventType []byte, fast bool, err error) {
 	var nested []byte
 	ok := true
@@ -24,8 +24,17 @@ func (b *builder) scan(line []byte, r *record) (eventType []byte, fast bool, err
 		switch {
 		case bytes.Equal(key, keyEventType):
 			eventType = stringValue(value)
+			if info := events[string(eventType)]; info == nil || !info.decode {
+				ok = false // a line that is not decoded: no need to read its fields
+			}
 		case bytes.Equal(key, keyExtras) && len(value) > 0 && value[0] == '{':
 			nested = value
+		}
+		if ok && len(value) > 64 && bytes.IndexByte(value, '\\') >= 0 {
+			// An escape: the codec decodes this line (plainText fails), so
+			// the work on the fields that follow (hashing a game response)
+			// would be thrown away.
+			ok = false
 		}
 		if ok {
 			ok = b.field(r, &b.arena[0], key, value, true)
@@ -41,7 +50,7 @@ func (b *builder) scan(line []byte, r *record) (eventType []byte, fast bool, err
 			}
 		})
 	}
-	return eventType, ok && plainText(line), nil
+	return eventType, ok, nil
 }
 
 // plainText reports whether a line has no escape, no raw control character
