@@ -8,7 +8,7 @@ FUZZFLAGS ?=
 # Where `make testdata-large` writes the benchmark set (about 1.1 GB).
 LARGE    ?= /tmp/lbanalyze-episodes-large
 
-.PHONY: all build install test bench lint fuzz testdata testdata-large e2e clean
+.PHONY: all build install test bench bench-compare lint fuzz testdata testdata-large e2e clean
 
 all: build test
 
@@ -27,6 +27,12 @@ test:
 #   go run golang.org/x/perf/cmd/benchstat@latest old.txt new.txt
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(PKGS) | tee bench.out
+
+# lbanalyze beside wc -l, jq and Python on every shape of input (issue 13's
+# goals), with peak RSS: docs/PERFORMANCE.md. Inputs go to /tmp/lbanalyze-bench
+# (about 800 MB; BENCH_DIR to change), RUNS=5 runs each.
+bench-compare:
+	scripts/bench-compare.sh
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt: the files above need formatting'; exit 1; }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -17,7 +18,11 @@ import (
 //go:embed report.html.tmpl
 var reportHTML string
 
-var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }}).Parse(reportHTML))
+// reportTemplate is parsed on first use, not at start: every command would
+// pay for it otherwise.
+var reportTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }}).Parse(reportHTML))
+})
 
 // htmlReport is what the report template shows. Every string in it is
 // escaped by html/template; the charts are SVG written by vgsvg, which
@@ -159,7 +164,7 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		}
 		r.Charts = append(r.Charts, svg)
 	}
-	return reportTemplate.Execute(w, r)
+	return reportTemplate().Execute(w, r)
 }
 
 // inlineSVG is a chart as an <svg> element to put in HTML: the SVG without

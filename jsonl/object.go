@@ -63,6 +63,18 @@ func (s *scanner) space() {
 	}
 }
 
+// sep passes over the one space Python's json.dumps writes after ',' and ':'
+// (then any other whitespace).
+func (s *scanner) sep() {
+	if s.i < len(s.b) && s.b[s.i] == ' ' {
+		s.i++
+		if s.i < len(s.b) && s.b[s.i] > ' ' {
+			return
+		}
+	}
+	s.space()
+}
+
 // object scans from '{' to its '}'; visit (if not nil) sees its members.
 func (s *scanner) object(depth int, visit func(key, value []byte)) error {
 	if depth >= maxDepth {
@@ -94,7 +106,7 @@ func (s *scanner) object(depth int, visit func(key, value []byte)) error {
 			return s.fail(fmt.Sprintf("expected ':' after a key, found %s", quoteByte(s.b[s.i])))
 		}
 		s.i++
-		s.space()
+		s.sep()
 		valStart := s.i
 		if err := s.value(depth + 1); err != nil {
 			return err
@@ -109,7 +121,7 @@ func (s *scanner) object(depth int, visit func(key, value []byte)) error {
 		switch s.b[s.i] {
 		case ',':
 			s.i++
-			s.space()
+			s.sep()
 		case '}':
 			s.i++
 			return nil
@@ -167,17 +179,33 @@ func (s *scanner) value(depth int) error {
 }
 
 // str scans a string from its opening quote to just past its closing quote.
+// Keys and most values are short: their first bytes are looked at one by one
+// (a call to IndexByte costs more), the rest at memchr speed.
 func (s *scanner) str() error {
+	b := s.b
 	i := s.i + 1
+	for end := min(i+24, len(b)); i < end; i++ {
+		switch b[i] {
+		case '"':
+			s.i = i + 1
+			return nil
+		case '\\':
+			i++ // the escaped byte
+		}
+	}
+	if i >= len(b) {
+		return s.eof()
+	}
+	// i is not inside an escape: every backslash before it is paired.
 	for {
-		j := bytes.IndexByte(s.b[i:], '"')
+		j := bytes.IndexByte(b[i:], '"')
 		if j < 0 {
 			return s.eof()
 		}
 		q := i + j
 		// The quote is escaped when an odd number of backslashes precede it.
 		n := 0
-		for k := q - 1; k > s.i && s.b[k] == '\\'; k-- {
+		for k := q - 1; k > s.i && b[k] == '\\'; k-- {
 			n++
 		}
 		if n%2 == 0 {

@@ -88,14 +88,20 @@ var headPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<1
 
 // DecompressLimited is Decompress within lim.
 func DecompressLimited(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
-	br := headPool.Get().(*bufio.Reader)
-	br.Reset(rc)
-	release := func() { br.Reset(nil); headPool.Put(br) }
-	head, err := br.Peek(4)
-	if err != nil && !errors.Is(err, io.EOF) {
-		release()
+	// The magic bytes are read by themselves: a plain stream is then read
+	// straight into the line reader's buffer, not copied through another.
+	var magic [4]byte
+	n, err := io.ReadFull(rc, magic[:])
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, err
 	}
+	head := magic[:n]
+	if !bytes.HasPrefix(head, gzipMagic) && !bytes.HasPrefix(head, zstdMagic) {
+		return &plain{head: magic, n: n, r: rc}, nil
+	}
+	br := headPool.Get().(*bufio.Reader)
+	br.Reset(io.MultiReader(bytes.NewReader(head), rc))
+	release := func() { br.Reset(nil); headPool.Put(br) }
 	ratio := lim.MaxRatio
 	if ratio == 0 {
 		ratio = DefaultMaxRatio
@@ -122,8 +128,28 @@ func DecompressLimited(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		done := func() { zstdWindows.release(held); release() }
 		return &closers{r: bounded(zstdErrors{zr}, in, ratio, "zstd"), inner: zstdCloser{zr}, outer: rc, release: done}, nil
 	}
-	return &closers{r: br, outer: rc, release: release}, nil
+	release()
+	return nil, errors.New("jsonl: unreachable")
 }
+
+// plain is a stream without compression: its first n bytes, read to look
+// for magic bytes, then the rest.
+type plain struct {
+	head [4]byte
+	n, i int
+	r    io.ReadCloser
+}
+
+func (p *plain) Read(b []byte) (int, error) {
+	if p.i < p.n {
+		k := copy(b, p.head[p.i:p.n])
+		p.i += k
+		return k, nil
+	}
+	return p.r.Read(b)
+}
+
+func (p *plain) Close() error { return p.r.Close() }
 
 // counter counts the bytes read through it.
 type counter struct {

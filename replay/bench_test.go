@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -37,12 +38,14 @@ func benchRead(b *testing.B, codec jsonl.Codec) {
 	data := largeLog(b)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
+	stop := benchdata.CPU(b)
 	for b.Loop() {
 		lg := Read(bytes.NewReader(data), "bench.jsonl", Options{Codec: codec})
 		if len(lg.Episodes) != 1 || lg.Episodes[0].N() != 500 {
 			b.Fatal("wrong episode")
 		}
 	}
+	stop()
 }
 
 // BenchmarkRead is the reader's throughput on a large realistic log; compare
@@ -69,6 +72,7 @@ func BenchmarkDecode(b *testing.B) {
 	}{{"encoding-json", jsonl.StdCodec}, {"goccy", jsonl.GoccyCodec}} {
 		b.Run("codec="+c.name, func(b *testing.B) {
 			b.SetBytes(int64(total))
+			stop := benchdata.CPU(b)
 			for b.Loop() {
 				for _, l := range lines {
 					var r record
@@ -77,6 +81,7 @@ func BenchmarkDecode(b *testing.B) {
 					}
 				}
 			}
+			stop()
 		})
 	}
 }
@@ -88,9 +93,11 @@ func BenchmarkRun(b *testing.B) {
 		b.Run("policy="+string(name), func(b *testing.B) {
 			p := policy.Policy{Name: name, Params: policy.DefaultParams()}
 			p.MaxTurnsStuck = 1000 // never stop: replay every turn
+			stop := benchdata.CPU(b)
 			for b.Loop() {
 				Run(ep, p)
 			}
+			stop()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*ep.N()), "ns/turn")
 		})
 	}
@@ -116,10 +123,12 @@ func BenchmarkReadTurns(b *testing.B) {
 	data := turnLines(2_000_000)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	stop := benchdata.CPU(b)
 	for b.Loop() {
 		lg := Read(bytes.NewReader(data), "bench.jsonl", Options{})
 		if len(lg.Episodes) != 400 {
 			b.Fatalf("%d episodes", len(lg.Episodes))
 		}
 	}
+	stop()
 }

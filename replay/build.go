@@ -233,20 +233,24 @@ func (s *segment) problem(n int, skipped bool, format string, args ...any) {
 func (b *builder) line(line []byte, n int, unterminated bool) {
 	b.cur.lines++
 	b.lineNo = n
-	et, err := peek(line)
+	// One scan finds the event type and decodes the fields: for nearly every
+	// line that matters, nothing is left to do.
+	rec := &b.rec
+	*rec = record{}
+	et, fast, err := b.scan(line, rec)
 	if err != nil {
 		if line, et, err = b.salvage(line, n, unterminated, err); err != nil {
 			return
 		}
+		*rec = record{}
+		fast = b.fastDecode(line, rec)
 	}
 	info := events[string(et)]
 	if info == nil {
 		return
 	}
 	if info.decode && (info.need == nil || bytes.Contains(line, info.need)) {
-		rec := &b.rec
-		*rec = record{}
-		if !b.fastDecode(line, rec) {
+		if !fast || !plainText(line) {
 			*rec = record{}
 			rep, err := b.opt.Codec.Decode(line, rec)
 			if err != nil {

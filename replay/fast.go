@@ -2,12 +2,94 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
 )
+
+// scan reads a line's structure once: it returns its event type (top-level,
+// or nested under "extras", as peek does) and decodes its fields into r as it
+// goes, as fastDecode would. When fast is true and plainText(line) holds
+// (checked only for the lines that matter), r holds the line exactly as
+// encoding/json would decode it; otherwise (escapes, control characters,
+// invalid UTF-8, a key or value fastDecode declines) r is to be decoded again
+// by the codec. err is the line's syntax error, as peek gives it.
+func (b *builder) scan(line []byte, r *record) (eventType []byte, fast bool, err error) {
+	var nested []byte
+	ok := true
+	err = jsonl.ScanObject(line, func(key, value []byte) {
+		switch {
+		case bytes.Equal(key, keyEventType):
+			eventType = stringValue(value)
+			if info := events[string(eventType)]; info == nil || !info.decode {
+				ok = false // a line that is not decoded: no need to read its fields
+			}
+		case bytes.Equal(key, keyExtras) && len(value) > 0 && value[0] == '{':
+			nested = value
+		}
+		if ok && len(value) > 64 && bytes.IndexByte(value, '\\') >= 0 {
+			// An escape: the codec decodes this line (plainText fails), so
+			// the work on the fields that follow (hashing a game response)
+			// would be thrown away.
+			ok = false
+		}
+		if ok {
+			ok = b.field(r, &b.arena[0], key, value, true)
+		}
+	})
+	if err != nil {
+		return eventType, false, err
+	}
+	if len(eventType) == 0 && nested != nil {
+		jsonl.ScanObject(nested, func(key, value []byte) {
+			if bytes.Equal(key, keyEventType) {
+				eventType = stringValue(value)
+			}
+		})
+	}
+	return eventType, ok, nil
+}
+
+// plainText reports whether a line has no escape, no raw control character
+// and valid UTF-8: what fastDecode needs to decode it as encoding/json does.
+// Eight bytes at a time.
+func plainText(line []byte) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	ascii := true
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		w := binary.LittleEndian.Uint64(line[i:])
+		if w&highs != 0 {
+			ascii = false
+			for _, c := range line[i : i+8] {
+				if c < 0x20 || c == '\\' {
+					return false
+				}
+			}
+			continue
+		}
+		// A byte below 0x20, or a backslash (a zero byte once xored).
+		x := w ^ (ones * '\\')
+		if (w-ones*0x20)&^w&highs != 0 || (x-ones)&^x&highs != 0 {
+			return false
+		}
+	}
+	for _, c := range line[i:] {
+		if c < 0x20 || c == '\\' {
+			return false
+		}
+		if c >= 0x80 {
+			ascii = false
+		}
+	}
+	return ascii || utf8.Valid(line)
+}
 
 // fastDecode decodes a line that matters straight from the scan of its
 // structure, without a JSON decoder and without allocating: strings point

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 
 	"github.com/lbanalyze/lbanalyze/patterns"
@@ -29,10 +31,11 @@ type EpisodeJSON struct {
 	SkippedLines         int            `json:"skipped_lines"`
 	Warnings             []string       `json:"warnings"`
 	SelfCheck            *SelfCheckJSON `json:"self_check"`
-	Results              []ResultJSON   `json:"results"`
 	// Patterns are how the episode was stuck (episode only; batch gives their
 	// summary over the dataset).
 	Patterns *patterns.Analysis `json:"patterns,omitempty"`
+	// Results stays the last field: WriteJSON writes it in place.
+	Results []ResultJSON `json:"results"`
 }
 
 // ResultJSON is one policy's Outcome on one episode (docs/semantics.md §6.2).
@@ -170,20 +173,115 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 	return j
 }
 
-// WriteJSON writes one object for one episode, an array for several.
+// WriteJSON writes the episodes as one JSON array, whatever their number
+// (README, "JSON output"), an episode at a time: only one episode's JSON is
+// held, however many episodes and results there are. The bytes are those of
+// encoding/json indenting the whole array by two spaces (a test holds them
+// to it); the results, most of the bytes with many configs, are written
+// directly.
 func WriteJSON(w io.Writer, eps []Episode) error {
-	var v any
-	if len(eps) == 1 {
-		v = eps[0].JSON()
-	} else {
-		all := make([]EpisodeJSON, len(eps))
-		for i := range eps {
-			all[i] = eps[i].JSON()
-		}
-		v = all
+	if len(eps) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("  ", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	var jw jsonWriter
+	buf.WriteString("[\n")
+	for i := range eps {
+		j := eps[i].JSON()
+		results := j.Results
+		if len(results) > 0 {
+			j.Results = nil // written below, in place of its null
+		}
+		buf.WriteString("  ")
+		if err := enc.Encode(j); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		if len(results) > 0 {
+			// Results is the last field: "results": null, then the closing brace.
+			const tail = "null\n  }"
+			if !bytes.HasSuffix(buf.Bytes(), []byte(tail)) {
+				return errors.New("report: unexpected JSON layout of an episode")
+			}
+			buf.Truncate(buf.Len() - len(tail))
+			out, err := jw.results(buf.AvailableBuffer(), results, "    ")
+			if err != nil {
+				return err
+			}
+			buf.Write(out)
+			buf.WriteString("\n  }")
+		}
+		if i < len(eps)-1 {
+			buf.WriteString(",\n")
+		} else {
+			buf.WriteString("\n]\n")
+		}
+		if _, err := w.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		buf.Reset()
+	}
+	return nil
+}
+
+// jsonWriter appends the results as encoding/json indents them.
+type jsonWriter struct {
+	scratch bytes.Buffer
+}
+
+// results appends the results array as the encoder writes it, indented by
+// ind, one result at a time (the encoder's own bytes, so that a field added
+// to ResultJSON needs nothing here).
+func (jw *jsonWriter) results(b []byte, rs []ResultJSON, ind string) ([]byte, error) {
+	in1 := ind + "  "
+	b = append(b, "[\n"...)
+	for i := range rs {
+		b = append(b, in1...)
+		var err error
+		if b, err = jw.indented(b, &rs[i], in1); err != nil {
+			return nil, err
+		}
+		if i < len(rs)-1 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+	}
+	b = append(b, ind...)
+	return append(b, ']'), nil
+}
+
+// str appends s as a JSON string: plain printable ASCII as it is, anything
+// else as encoding/json escapes it.
+func (jw *jsonWriter) str(b []byte, s string) ([]byte, error) {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"'), nil
+	}
+	return jw.indented(b, s, "")
+}
+
+// indented appends v as the encoder writes it, its lines after the first
+// indented by ind.
+func (jw *jsonWriter) indented(b []byte, v any, ind string) ([]byte, error) {
+	jw.scratch.Reset()
+	enc := json.NewEncoder(&jw.scratch)
+	enc.SetIndent(ind, "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	out := jw.scratch.Bytes()
+	return append(b, out[:len(out)-1]...), nil
 }

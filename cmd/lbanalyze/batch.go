@@ -6,6 +6,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -191,9 +193,18 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool) *corpus.Corpus
 // analyse replays the policies over every episode.
 func analyse(eps []*replay.Episode, policies []policy.Policy, recording policy.Params, opts report.Options) []report.Episode {
 	out := make([]report.Episode, len(eps))
-	for i, ep := range eps {
-		out[i] = report.AnalyseWith(ep, policies, recording, opts)
+	// Episodes in parallel, each into its own place: the same result as in
+	// order. Replaying is most of the work with many configs.
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(len(eps), runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
+				out[i] = report.AnalyseWith(eps[i], policies, recording, opts)
+			}
+		})
 	}
+	wg.Wait()
 	return out
 }
 

@@ -3,9 +3,11 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 )
 
 // benchBatch runs `lbanalyze batch --format json DIR` b.N times and reports
@@ -22,11 +24,13 @@ func benchBatch(b *testing.B, dir string) {
 		b.Skipf("no logs under %s", dir)
 	}
 	b.SetBytes(size)
+	stop := benchdata.CPU(b)
 	for b.Loop() {
 		if code := run([]string{"batch", "--format", "json", dir}, nil, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
 	}
+	stop()
 }
 
 // BenchmarkBatch is the README's main job over the bundled 75 episodes.
@@ -40,4 +44,48 @@ func BenchmarkBatchLarge(b *testing.B) {
 		b.Skip("set LBANALYZE_LARGE to the directory of the large set (make testdata-large)")
 	}
 	benchBatch(b, dir)
+}
+
+// BenchmarkEpisodeConfigsJSON is `episode --format json` with 6,000 configs
+// (3 policies × 200 max_turns_stuck × 10 intervals) over 5 bundled logs: the
+// replay and the JSON writer, 30,000 results.
+func BenchmarkEpisodeConfigsJSON(b *testing.B) {
+	files, _ := corpus.Discover([]string{"../../testdata/episodes"})
+	args := []string{"episode", "--format", "json", "--policy", "score,score-or-objective,window",
+		"--max-turns-stuck", "21:220", "--check-interval", "1:10"}
+	args = append(args, files[:5]...)
+	stop := benchdata.CPU(b)
+	for b.Loop() {
+		if code := run(args, nil, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+	stop()
+}
+
+// BenchmarkEpisodeLongLine is `episode` on a bundled 167-turn log with one
+// 50 MB reasoning line (make bench-compare times it beside jq).
+func BenchmarkEpisodeLongLine(b *testing.B) {
+	src, err := os.ReadFile("../../testdata/episodes/2025-11-03T06-28-59/episode_log.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "longline.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := benchdata.LongLine(f, src, 50_000_000); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	info, _ := os.Stat(path)
+	b.SetBytes(info.Size())
+	stop := benchdata.CPU(b)
+	for b.Loop() {
+		if code := run([]string{"episode", path}, nil, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+	stop()
 }

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -55,15 +56,24 @@ func failure(format string, args ...any) error {
 // run is the whole program: it parses args, runs the command and maps its
 // error to an exit code, printing the message in one place.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Output is buffered (a table is written a cell at a time: one write
+	// system call a line otherwise); whatever goes to stderr first flushes
+	// it, so that a terminal shows both in the order they were written.
+	terminal := stderr
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	stderr = flushFirst{out, stderr}
 	msgs := &outWriter{w: stderr, escape: true}
 	defer msgs.Flush()
-	e := &env{stdin: stdin, stdout: stdout, stderr: msgs, terminal: stderr}
+	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
 	err := root.Execute()
+	if ferr := out.Flush(); ferr != nil && err == nil {
+		err = failure("writing the output: %v", ferr)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -77,4 +87,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Run 'lbanalyze --help' for usage.")
 	}
 	return code
+}
+
+// flushFirst writes to w after flushing out.
+type flushFirst struct {
+	out *bufio.Writer
+	w   io.Writer
+}
+
+func (f flushFirst) Write(p []byte) (int, error) {
+	f.out.Flush() // an error stays in out, and run reports it
+	return f.w.Write(p)
 }

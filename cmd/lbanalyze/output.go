@@ -99,6 +99,9 @@ func (e *env) writeOutput(format string, write func(io.Writer) error) error {
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
+	if b, ok := e.stdout.(interface{ Flush() error }); ok && err == nil {
+		err = b.Flush() // stdout is buffered: its errors show here, named by format
+	}
 	if err != nil {
 		return failure("writing the %s output: %v", format, err)
 	}

@@ -34,14 +34,81 @@ func Newcombe(k1, n1, k2, n2 int) (d, lo, hi float64) {
 	return d, lo, hi
 }
 
-// Percentiles are the 2.5th and 97.5th percentiles of x (sorted in place),
-// interpolated linearly between order statistics (R's type 7).
+// Percentiles are the 2.5th and 97.5th percentiles of x (reordered in place),
+// interpolated linearly between order statistics (R's type 7). The four
+// order statistics are selected, not sorted for: linear time.
 func Percentiles(x []float64) [2]float64 {
-	slices.Sort(x)
-	q := func(p float64) float64 {
+	return [2]float64{Quantile(x, 0.025), Quantile(x, 0.975)}
+}
+
+// Quantile is the p-quantile of x (reordered in place), interpolated linearly
+// between order statistics (R's type 7), exactly as after sorting x.
+func Quantile(x []float64, p float64) float64 {
+	if slices.ContainsFunc(x, math.IsNaN) {
+		// NaN has no place in an order: leave it to the sort's convention.
+		slices.Sort(x)
 		h := p * float64(len(x)-1)
 		lo := math.Floor(h)
 		return x[int(lo)] + (h-lo)*(x[min(int(lo)+1, len(x)-1)]-x[int(lo)])
 	}
-	return [2]float64{q(0.025), q(0.975)}
+	h := p * float64(len(x)-1)
+	lo := math.Floor(h)
+	k := int(lo)
+	a := Select(x, k)
+	b := a
+	if k+1 < len(x) {
+		b = slices.Min(x[k+1:]) // x[k+1:] holds the larger order statistics
+	}
+	return a + (h-lo)*(b-a)
+}
+
+// Select reorders x so that x[k] is the value it would have after sorting,
+// with no larger value before it and no smaller one after it, and returns it
+// (quickselect, median-of-three pivots, insertion sort for short ranges).
+// x must not contain NaN.
+func Select(x []float64, k int) float64 {
+	lo, hi := 0, len(x)-1
+	for hi-lo > 16 {
+		// Median of three as the pivot, moved to lo.
+		m := lo + (hi-lo)/2
+		if x[m] < x[lo] {
+			x[m], x[lo] = x[lo], x[m]
+		}
+		if x[hi] < x[lo] {
+			x[hi], x[lo] = x[lo], x[hi]
+		}
+		if x[hi] < x[m] {
+			x[hi], x[m] = x[m], x[hi]
+		}
+		x[lo], x[m] = x[m], x[lo]
+		pivot := x[lo]
+		// Hoare partition: equal values go to both sides, so runs of equal
+		// values (common: counts) still split in the middle.
+		i, j := lo, hi+1
+		for {
+			for i++; x[i] < pivot; i++ {
+			}
+			for j--; pivot < x[j]; j-- {
+			}
+			if i >= j {
+				break
+			}
+			x[i], x[j] = x[j], x[i]
+		}
+		x[lo], x[j] = x[j], x[lo]
+		switch {
+		case k < j:
+			hi = j - 1
+		case k > j:
+			lo = j + 1
+		default:
+			return x[k]
+		}
+	}
+	for i := lo + 1; i <= hi; i++ {
+		for j := i; j > lo && x[j] < x[j-1]; j-- {
+			x[j], x[j-1] = x[j-1], x[j]
+		}
+	}
+	return x[k]
 }

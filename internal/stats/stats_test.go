@@ -1,6 +1,13 @@
 package stats
 
-import "testing"
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 5e-4 }
 
 func TestWilsonNewcombe(t *testing.T) {
 	// Newcombe (1998), "Interval estimation for the difference between
@@ -32,5 +39,36 @@ func TestPercentiles(t *testing.T) {
 	// type 7: h = 0.025 × 100 = 2.5 → 2.5; h = 97.5 → 97.5
 	if p := Percentiles(x); p != [2]float64{2.5, 97.5} {
 		t.Errorf("Percentiles(0..100) = %v, want [2.5 97.5]", p)
+	}
+}
+
+// Quantile selects exactly what sorting gives, ties and runs of equal values
+// included.
+func TestQuantileEqualsSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		n := 1 + rng.IntN(300)
+		x := make([]float64, n)
+		distinct := 1 + rng.IntN(n+3)
+		for i := range x {
+			x[i] = float64(rng.IntN(distinct)) / 4
+			if trial%3 == 0 {
+				x[i] = rng.NormFloat64()
+			}
+		}
+		for _, p := range []float64{0, 0.025, 0.5, 0.975, 1} {
+			sorted := slices.Sorted(slices.Values(x))
+			h := p * float64(n-1)
+			lo := math.Floor(h)
+			want := sorted[int(lo)] + (h-lo)*(sorted[min(int(lo)+1, n-1)]-sorted[int(lo)])
+			y := slices.Clone(x)
+			if got := Quantile(y, p); got != want {
+				t.Fatalf("trial %d: Quantile(n=%d, %v) = %v, want %v", trial, n, p, got, want)
+			}
+			slices.Sort(y)
+			if !slices.Equal(y, sorted) {
+				t.Fatalf("trial %d: Quantile lost or changed values", trial)
+			}
+		}
 	}
 }

@@ -1,0 +1,85 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/synth"
+)
+
+// WriteJSON, written an episode at a time with its results written directly,
+// gives the bytes encoding/json gives for the whole array: on every bundled
+// log under a grid of every policy (window objectives, later gains, censored
+// and refused settings), and on episodes whose strings need escaping.
+func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
+	logs, _ := filepath.Glob("../testdata/episodes/*/episode_log.jsonl")
+	if len(logs) < 70 {
+		t.Fatalf("%d bundled logs", len(logs))
+	}
+	var eps []*replay.Episode
+	for _, f := range logs {
+		lg, err := replay.ReadFile(f, nil, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eps = append(eps, lg.Episodes...)
+	}
+	odd := synth.Steps{ID: "<odd> \"id\" & é\u2028", N: 60, Objectives: map[int][]string{5: {"find the <lamp> & \"sword\"\t→"}}}
+	oddEp := odd.Episode()
+	for i := range oddEp.Turns {
+		oddEp.Turns[i].To = synth.Room{ID: 7 + i%3, Name: []string{"Room <1> & \"2\"", "Cáve  ", "Tab\there"}[i%3]}
+	}
+	var buf bytes.Buffer
+	if _, err := synth.Write(&buf, oddEp); err != nil {
+		t.Fatal(err)
+	}
+	lg := replay.Read(&buf, "odd.jsonl", replay.Options{})
+	eps = append(eps, lg.Episodes...)
+	var policies []policy.Policy
+	for _, name := range policy.Names() {
+		for _, w := range []int{3, 12, 40} {
+			for _, c := range []int{1, 10} {
+				p := policy.Policy{Name: name, Params: policy.DefaultParams()}
+				p.MaxTurnsStuck, p.CheckInterval = w, c
+				policies = append(policies, p)
+			}
+		}
+	}
+	var all []Episode
+	for _, ep := range eps {
+		all = append(all, Analyse(ep, policies, policy.DefaultParams(), 4))
+	}
+	for _, set := range [][]Episode{all, all[:1], all[len(all)-1:], nil} {
+		var got, want bytes.Buffer
+		if err := WriteJSON(&got, set); err != nil {
+			t.Fatal(err)
+		}
+		js := make([]EpisodeJSON, len(set))
+		for i := range set {
+			js[i] = set[i].JSON()
+		}
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(js); err != nil {
+			t.Fatal(err)
+		}
+		if len(set) == len(all) && !bytes.Contains(got.Bytes(), []byte(`"location_at_termination": "Tab\there"`)) {
+			t.Error("no result names an escaped room: the test misses the escaping path")
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			os.WriteFile(filepath.Join(t.TempDir(), "got.json"), got.Bytes(), 0o644)
+			i := 0
+			for i < min(got.Len(), want.Len()) && got.Bytes()[i] == want.Bytes()[i] {
+				i++
+			}
+			t.Fatalf("%d episodes: WriteJSON differs from encoding/json at byte %d:\ngot  …%s…\nwant …%s…", len(set), i,
+				got.Bytes()[max(0, i-200):min(got.Len(), i+100)], want.Bytes()[max(0, i-200):min(want.Len(), i+100)])
+		}
+	}
+}
