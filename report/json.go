@@ -254,24 +254,6 @@ func (jw *jsonWriter) results(b []byte, rs []ResultJSON, ind string) ([]byte, er
 	return append(b, ']'), nil
 }
 
-// str appends s as a JSON string: plain printable ASCII as it is, anything
-// else as encoding/json escapes it.
-func (jw *jsonWriter) str(b []byte, s string) ([]byte, error) {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"'), nil
-	}
-	return jw.indented(b, s, "")
-}
-
 // indented appends v as the encoder writes it, its lines after the first
 // indented by ind.
 func (jw *jsonWriter) indented(b []byte, v any, ind string) ([]byte, error) {

@@ -7,8 +7,6 @@ import (
 	"testing"
 )
 
-func near(a, b float64) bool { return math.Abs(a-b) < 5e-4 }
-
 func TestWilsonNewcombe(t *testing.T) {
 	// Newcombe (1998), "Interval estimation for the difference between
 	// independent proportions", Statistics in Medicine 17, example (a):
