@@ -39,6 +39,9 @@ type htmlReport struct {
 	ReviewHeader  []string
 	ReviewGroups  []reviewGroup
 	ReviewLegend  string
+	// PatternTables are the pattern summary's tables, each header first.
+	PatternTables [][][]string
+	PatternLines  []string
 	Charts        []template.HTML
 	EpisodeHeader []string
 	EpisodeClass  []string
@@ -147,6 +150,7 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		r.Episodes = append(r.Episodes, he)
 	}
 
+	r.PatternTables, r.PatternLines = d.PatternTables()
 	review := d.ReviewList()
 	r.ReviewSummary, r.ReviewHeader, r.ReviewLegend = review.Summary, review.Header, review.Legend
 	for _, g := range review.Groups {

@@ -237,3 +237,11 @@ func writePatternSummaryMarkdown(w io.Writer, s *patterns.Summary) {
 		fmt.Fprintf(w, "%s\n\n", line)
 	}
 }
+
+// PatternTables are the dataset's pattern summary as every format shows it:
+// the pattern counts, the median leads over each policy's stop, and the
+// revisit-penalty and warning-escape lines.
+func (d *Dataset) PatternTables() (tables [][][]string, lines []string) {
+	s := &d.Patterns
+	return [][][]string{append([][]string{summaryHeader}, summaryRows(s)...), append([][]string{leadHeader}, leadRows(s)...)}, summaryLines(s)
+}

@@ -40,6 +40,7 @@ const probe = `<script>
   var t = document.getElementById("episodes-table");
   out.rows = t.tBodies[0].rows.length;
   out.metrics = document.getElementById("metrics-table").tBodies[0].rows.length;
+  out.patterns = Array.prototype.map.call(document.querySelectorAll("table.patterns"), function (x) { return x.tBodies[0].rows.length; });
   out.charts = Array.prototype.map.call(document.querySelectorAll("svg"), function (s) {
     var r = s.getBoundingClientRect();
     return {w: Math.round(r.width), h: Math.round(r.height), texts: s.querySelectorAll("text").length};
@@ -64,6 +65,7 @@ type probeResult struct {
 	Scripts                        int
 	Alerted                        bool
 	Rows, Metrics                  int
+	Patterns                       []int
 	Charts                         []struct{ W, H, Texts int }
 	Before, Ascending, Descending  []string
 	SortAsc, SortDesc              string
@@ -129,6 +131,9 @@ func TestE2EReport(t *testing.T) {
 
 	if got.Scripts != 3 || got.Alerted {
 		t.Errorf("%d scripts ran (want 3: the report's, the guard and the probe), alert called: %v", got.Scripts, got.Alerted)
+	}
+	if len(got.Patterns) != 2 || got.Patterns[0] != 6 || got.Patterns[1] != 2 {
+		t.Errorf("pattern summary tables with %v rows, want 6 patterns and 2 policies", got.Patterns)
 	}
 	if got.Rows != summary.N || got.Metrics != 13 {
 		t.Errorf("tables: %d episode rows (want %d), %d metric rows (want 13)", got.Rows, summary.N, got.Metrics)
