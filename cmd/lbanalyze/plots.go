@@ -193,27 +193,6 @@ func (e *env) writeHTML(path string, d *report.Dataset) error {
 	return nil
 }
 
-// checkOutDir refuses, before any log is read, a --plots directory that
-// cannot be one: a path that exists and is not a directory.
-func checkOutDir(flag, dir string) error {
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return usageError("%s: %s exists and is not a directory", flag, dir)
-	}
-	return nil
-}
-
-// checkOutFile refuses, before any log is read, an output file whose
-// directory does not exist or that names a directory.
-func checkOutFile(flag, path string) error {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return usageError("%s: %s is a directory", flag, path)
-	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return usageError("%s: %s: no such directory", flag, filepath.Dir(path))
-	}
-	return nil
-}
-
 // Names of the sweep charts in a --plots directory, each as PNG and SVG.
 var sweepChartFiles = []string{"tradeoff", "heatmap"}
 

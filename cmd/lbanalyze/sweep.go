@@ -103,12 +103,12 @@ func (f *sweepFlags) check() error {
 		return usageError("--jobs must be at least 1")
 	}
 	if f.plots != "" {
-		if err := checkOutDir("--plots", f.plots); err != nil {
+		if err := checkDirPath("--plots", f.plots); err != nil {
 			return err
 		}
 	}
 	if f.html != "" {
-		return checkOutFile("--html", f.html)
+		return checkFilePath("--html", f.html)
 	}
 	return nil
 }
