@@ -411,30 +411,48 @@ func terminationHistograms(d *report.Dataset) *Chart {
 			tallest = max(tallest, ks[0]+ks[1]+ks[2]+ks[3])
 		}
 		top = max(top, tallest)
-		p := newPlot("turn it stops at (the log's length where it does not stop)", "episodes")
-		p.Title.Text = fmt.Sprintf("%s: stops %d of %d (%d premature?), no stop %d, censored %d",
-			sides[s], k[0]+k[1], len(d.Episodes), k[1], k[2], k[3])
-		panelTitle(p)
-		p.X.Tick.Marker = intTicks{target: 12}
-		p.Y.Tick.Marker = intTicks{target: 4}
-		p.X.Min, p.X.Max = 0, float64(nbins)*width
-		p.Add(gridLines{}, b)
-		plots[s] = p
+		plots[s] = histogramPanel("turn it stops at (the log's length where it does not stop)",
+			fmt.Sprintf("%s: stops %d of %d (%d premature?), no stop %d, censored %d", sides[s], k[0]+k[1], len(d.Episodes), k[1], k[2], k[3]),
+			b, nbins, width)
 	}
-	for _, p := range plots { // one scale, so that the panels compare
+	shareY(plots, top)
+	lg := stopLegend(sides)
+	lg.add("no stop: at the log's length", barThumb{noStopColor})
+	lg.add("censored: the recording's own loop break\nstopped the log first", barThumb{censorColor})
+	lg.add(fmt.Sprintf("bins of %s turns; more than %d episodes: one\nrow an episode would be too thin to read", strconv.FormatFloat(width, 'f', -1, 64), MaxEpisodeRows))
+	title := fmt.Sprintf("Termination turns: %s (n = %d)", sidesTitle(sides), len(d.Episodes))
+	return newChart(Px(1200), max(panelsHeight(len(sides)), lg.height()+Px(60)), title, lg, drawPanels(plots))
+}
+
+// histogramPanel is one policy's panel of a histogram chart: counts per bin
+// of width, nbins bins.
+func histogramPanel(xLabel, title string, b bars, nbins int, width float64) *plot.Plot {
+	p := newPlot(xLabel, "episodes")
+	p.Title.Text = title
+	panelTitle(p)
+	p.X.Tick.Marker = intTicks{target: 12}
+	p.Y.Tick.Marker = intTicks{target: 4}
+	p.X.Min, p.X.Max = 0, float64(nbins)*width
+	p.Add(gridLines{}, b)
+	return p
+}
+
+// shareY gives the panels one y scale, so that they compare.
+func shareY(plots []*plot.Plot, top int) {
+	for _, p := range plots {
 		p.Y.Min, p.Y.Max = 0, float64(top)*1.05
 	}
+}
+
+// stopLegend names each policy's two kinds of stop.
+func stopLegend(sides []side) legend {
 	var lg legend
 	for s := range sides {
 		col := PolicyColor(sides[s].pol.Name)
 		lg.add(fmt.Sprintf("%s: stops, truly stuck", sides[s]), barThumb{stuckBar(col)})
 		lg.add(fmt.Sprintf("%s: stops, false-termination\ncandidate (premature?)", sides[s].name), barThumb{prematureBar(col)})
 	}
-	lg.add("no stop: at the log's length", barThumb{noStopColor})
-	lg.add("censored: the recording's own loop break\nstopped the log first", barThumb{censorColor})
-	lg.add(fmt.Sprintf("bins of %s turns; more than %d episodes: one\nrow an episode would be too thin to read", strconv.FormatFloat(width, 'f', -1, 64), MaxEpisodeRows))
-	title := fmt.Sprintf("Termination turns: %s (n = %d)", sidesTitle(sides), len(d.Episodes))
-	return newChart(Px(1200), max(panelsHeight(len(sides)), lg.height()+Px(60)), title, lg, drawPanels(plots))
+	return lg
 }
 
 // turnsSavedHistograms is the turns-saved chart for a large dataset: for
@@ -476,25 +494,12 @@ func turnsSavedHistograms(d *report.Dataset) *Chart {
 		for _, ks := range b.counts {
 			top = max(top, ks[0]+ks[1])
 		}
-		p := newPlot("turns saved", "episodes")
-		p.Title.Text = fmt.Sprintf("%s: stops %d of %d episodes (%d false-termination candidates), saves %d turns",
-			sides[s], stopped, len(d.Episodes), candidates, saved)
-		panelTitle(p)
-		p.X.Tick.Marker = intTicks{target: 12}
-		p.Y.Tick.Marker = intTicks{target: 4}
-		p.X.Min, p.X.Max = 0, float64(nbins)*width
-		p.Add(gridLines{}, b)
-		plots[s] = p
+		plots[s] = histogramPanel("turns saved",
+			fmt.Sprintf("%s: stops %d of %d episodes (%d false-termination candidates), saves %d turns", sides[s], stopped, len(d.Episodes), candidates, saved),
+			b, nbins, width)
 	}
-	for _, p := range plots {
-		p.Y.Min, p.Y.Max = 0, float64(top)*1.05
-	}
-	var lg legend
-	for s := range sides {
-		col := PolicyColor(sides[s].pol.Name)
-		lg.add(fmt.Sprintf("%s: stops, truly stuck", sides[s]), barThumb{stuckBar(col)})
-		lg.add(fmt.Sprintf("%s: stops, false-termination\ncandidate (premature?)", sides[s].name), barThumb{prematureBar(col)})
-	}
+	shareY(plots, top)
+	lg := stopLegend(sides)
 	lg.add(fmt.Sprintf("bins of %s turns saved; more than %d episodes:\nhistograms rather than one mark an episode", strconv.FormatFloat(width, 'f', -1, 64), MaxEpisodeRows))
 	title := fmt.Sprintf("Turns saved per stopped episode (n = %d)", len(d.Episodes))
 	return newChart(Px(1200), max(panelsHeight(len(sides)), lg.height()+Px(60)), title, lg, drawPanels(plots))
