@@ -374,14 +374,7 @@ func (t barThumb) Thumbnail(c *draw.Canvas) {
 // premature (a false-termination candidate), no stop, censored.
 func terminationHistograms(d *report.Dataset) *Chart {
 	sides := sidesOf(d)
-	longest := 1
-	for i := range d.Episodes {
-		for s := range sides {
-			longest = max(longest, d.Episodes[i].Outcomes[s].Length)
-		}
-	}
-	width := niceStep(float64(longest) / 60)
-	nbins := int(float64(longest)/width) + 1
+	width, nbins := bins(d, len(sides), func(o *replay.Outcome) int { return o.Length })
 	plots := make([]*plot.Plot, len(sides))
 	top := 1
 	for s := range sides {
@@ -424,6 +417,19 @@ func terminationHistograms(d *report.Dataset) *Chart {
 	return newChart(Px(1200), max(panelsHeight(len(sides)), lg.height()+Px(60)), title, lg, drawPanels(plots))
 }
 
+// bins are the bin width (a nice step, about 60 bins) and count that hold
+// value of every outcome of the first n policies.
+func bins(d *report.Dataset, n int, value func(o *replay.Outcome) int) (width float64, nbins int) {
+	top := 1
+	for i := range d.Episodes {
+		for s := range n {
+			top = max(top, value(&d.Episodes[i].Outcomes[s]))
+		}
+	}
+	width = niceStep(float64(top) / 60)
+	return width, int(float64(top)/width) + 1
+}
+
 // histogramPanel is one policy's panel of a histogram chart: counts per bin
 // of width, nbins bins.
 func histogramPanel(xLabel, title string, b bars, nbins int, width float64) *plot.Plot {
@@ -460,14 +466,7 @@ func stopLegend(sides []side) legend {
 // stacked by truly stuck and premature (false-termination candidates).
 func turnsSavedHistograms(d *report.Dataset) *Chart {
 	sides := sidesOf(d)
-	maxSaved := 1
-	for i := range d.Episodes {
-		for s := range sides {
-			maxSaved = max(maxSaved, d.Episodes[i].Outcomes[s].TurnsSaved)
-		}
-	}
-	width := niceStep(float64(maxSaved) / 60)
-	nbins := int(float64(maxSaved)/width) + 1
+	width, nbins := bins(d, len(sides), func(o *replay.Outcome) int { return o.TurnsSaved })
 	plots := make([]*plot.Plot, len(sides))
 	top := 1
 	for s := range sides {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // grid100k is 3 policies × max_turns_stuck 10..150 × check_interval 1..236:
@@ -51,7 +52,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
 	o := opts()
 	for b.Loop() {
-		defs := Run(eps[:0], nil, current, o).Defs
+		defs := report.NewDefs(o.CallsPerTurn)
 		for i := 0; i < len(grid); i += 100 {
 			sums := defs.NewSums()
 			for _, ep := range eps {
@@ -67,7 +68,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 // recommendation (bootstrap, stability, cross-validation), the parse excluded.
 func BenchmarkEvaluate100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
-	r := &Result{Options: opts(), N: len(eps), Defs: Run(eps[:0], nil, current, opts()).Defs}
+	r := &Result{Options: opts(), N: len(eps), Defs: report.NewDefs(opts().CallsPerTurn)}
 	for b.Loop() {
 		front(r.evaluate(eps, grid))
 	}
