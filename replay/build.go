@@ -250,7 +250,7 @@ func (b *builder) line(line []byte, n int, unterminated bool) {
 		return
 	}
 	if info.decode && (info.need == nil || bytes.Contains(line, info.need)) {
-		if !fast || !plainText(line) {
+		if !fast || !cleanText(line) {
 			*rec = record{}
 			rep, err := b.opt.Codec.Decode(line, rec)
 			if err != nil {

@@ -3,7 +3,10 @@ package replay
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
+	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -12,11 +15,11 @@ import (
 
 // scan reads a line's structure once: it returns its event type (top-level,
 // or nested under "extras", as peek does) and decodes its fields into r as it
-// goes, as fastDecode would. When fast is true and plainText(line) holds
+// goes, as fastDecode would. When fast is true and cleanText(line) holds
 // (checked only for the lines that matter), r holds the line exactly as
-// encoding/json would decode it; otherwise (escapes, control characters,
-// invalid UTF-8, a key or value fastDecode declines) r is to be decoded again
-// by the codec. err is the line's syntax error, as peek gives it.
+// encoding/json would decode it; otherwise (control characters, an invalid
+// escape, invalid UTF-8, a key or value fastDecode declines) r is to be
+// decoded again by the codec. err is the line's syntax error, as peek gives it.
 func (b *builder) scan(line []byte, r *record) (eventType []byte, fast bool, err error) {
 	var nested []byte
 	ok := true
@@ -29,12 +32,6 @@ func (b *builder) scan(line []byte, r *record) (eventType []byte, fast bool, err
 			}
 		case bytes.Equal(key, keyExtras) && len(value) > 0 && value[0] == '{':
 			nested = value
-		}
-		if ok && len(value) > 64 && bytes.IndexByte(value, '\\') >= 0 {
-			// An escape: the codec decodes this line (plainText fails), so
-			// the work on the fields that follow (hashing a game response)
-			// would be thrown away.
-			ok = false
 		}
 		if ok {
 			ok = b.field(r, &b.arena[0], key, value, true)
@@ -53,66 +50,77 @@ func (b *builder) scan(line []byte, r *record) (eventType []byte, fast bool, err
 	return eventType, ok, nil
 }
 
-// plainText reports whether a line has no escape, no raw control character
-// and valid UTF-8: what fastDecode needs to decode it as encoding/json does.
-// Eight bytes at a time.
-func plainText(line []byte) bool {
+// cleanText reports whether a line has no raw control character, no escape
+// JSON does not allow, and valid UTF-8: what fastDecode needs to decode it as
+// encoding/json does (which rejects the first two and repairs the third).
+// Eight bytes at a time where none of them needs a look.
+func cleanText(line []byte) bool {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
 	ascii := true
-	i := 0
-	for ; i+8 <= len(line); i += 8 {
-		w := binary.LittleEndian.Uint64(line[i:])
-		if w&highs != 0 {
-			ascii = false
-			for _, c := range line[i : i+8] {
-				if c < 0x20 || c == '\\' {
-					return false
-				}
+	for i := 0; i < len(line); {
+		if i+8 <= len(line) {
+			// No high bit, no byte below 0x20, no backslash (a zero byte
+			// once xored).
+			w := binary.LittleEndian.Uint64(line[i:])
+			x := w ^ (ones * '\\')
+			if (w|(w-ones*0x20)&^w|(x-ones)&^x)&highs == 0 {
+				i += 8
+				continue
 			}
+		}
+		switch c := line[i]; {
+		case c < 0x20:
+			return false
+		case c >= 0x80:
+			ascii = false
+		case c == '\\':
+			n := escapeLen(line[i:])
+			if n == 0 {
+				return false
+			}
+			i += n
 			continue
 		}
-		// A byte below 0x20, or a backslash (a zero byte once xored).
-		x := w ^ (ones * '\\')
-		if (w-ones*0x20)&^w&highs != 0 || (x-ones)&^x&highs != 0 {
-			return false
-		}
-	}
-	for _, c := range line[i:] {
-		if c < 0x20 || c == '\\' {
-			return false
-		}
-		if c >= 0x80 {
-			ascii = false
-		}
+		i++
 	}
 	return ascii || utf8.Valid(line)
 }
 
+// escapeLen is the length of the JSON escape at the start of b, 0 if it is
+// not one.
+func escapeLen(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if len(b) < 6 {
+			return 0
+		}
+		for _, c := range b[2:6] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return 0
+			}
+		}
+		return 6
+	}
+	return 0
+}
+
 // fastDecode decodes a line that matters straight from the scan of its
-// structure, without a JSON decoder and without allocating: strings point
-// into the line (valid until the next line: whatever is kept is cloned).
-// It declines (false) whatever it cannot decode exactly as encoding/json
-// would: escapes, invalid UTF-8, a key in another case, a value of the wrong
-// type. Those lines go to the codec, whose verdict and message stand.
+// structure, without a JSON decoder and, unless a string holds an escape,
+// without allocating: strings point into the line (valid until the next
+// line: whatever is kept is cloned). It declines (false) whatever it cannot
+// decode exactly as encoding/json would: a raw control character, invalid
+// UTF-8, a key in another case or with an escape, a value of the wrong type.
+// Those lines go to the codec, whose verdict and message stand.
 func (b *builder) fastDecode(line []byte, r *record) bool {
-	if bytes.IndexByte(line, '\\') >= 0 {
-		return false
-	}
-	// Python escapes control characters; a raw one (invalid in a JSON
-	// string) is left to the codec's verdict.
-	ascii := true
-	for _, c := range line {
-		if c < 0x20 {
-			return false
-		}
-		if c >= 0x80 {
-			ascii = false
-		}
-	}
-	if !ascii && !utf8.Valid(line) {
+	if !cleanText(line) {
 		return false
 	}
 	ok := true
@@ -143,7 +151,11 @@ func (b *builder) field(r *record, a *arena, key, value []byte, top bool) bool {
 		case null:
 			*p = nil
 		case value[0] == '"':
-			a.strs[slot] = unsafe.String(unsafe.SliceData(value[1:]), len(value)-2)
+			s, ok := unquote(value)
+			if !ok {
+				return false
+			}
+			a.strs[slot] = s
 			*p = &a.strs[slot]
 		default:
 			return false
@@ -186,6 +198,9 @@ func (b *builder) field(r *record, a *arena, key, value []byte, top bool) bool {
 		*p = &a.resp[slot]
 		return true
 	}
+	if bytes.IndexByte(key, '\\') >= 0 {
+		return false // a key written with an escape: left to the codec
+	}
 	switch string(key) {
 	case "location_id":
 		return num(11, &r.LocationID)
@@ -207,7 +222,7 @@ func (b *builder) field(r *record, a *arena, key, value []byte, top bool) bool {
 		switch {
 		case null:
 			r.EventType = ""
-		case value[0] == '"':
+		case value[0] == '"' && bytes.IndexByte(value, '\\') < 0:
 			r.EventType = unsafe.String(unsafe.SliceData(value[1:]), len(value)-2)
 		default:
 			return false
@@ -297,14 +312,56 @@ func (b *builder) field(r *record, a *arena, key, value []byte, top bool) bool {
 		}
 		return true
 	}
-	// encoding/json matches keys without regard to case: a key that might
-	// match a field that way is left to it.
-	for _, c := range key {
-		if c >= 'A' && c <= 'Z' || c >= 0x80 {
-			return false
-		}
+	return !foldsToField(key)
+}
+
+// foldsToField reports whether encoding/json might match key, which no field
+// of record is named exactly, to one of them without regard to case (as it
+// does): a key such as "taskName" that folds to none is ignored by both.
+// Keys beyond ASCII are left to the codec, for Unicode's folding.
+func foldsToField(key []byte) bool {
+	if len(key) > len(lowerBuf{}) {
+		return false
 	}
-	return true
+	var lower lowerBuf
+	upper := false
+	for i, c := range key {
+		switch {
+		case c >= 0x80:
+			return true
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+			upper = true
+		}
+		lower[i] = c
+	}
+	return upper && recordKeys[string(lower[:len(key)])]
+}
+
+// lowerBuf holds a key lower-cased: no key of record is longer.
+type lowerBuf [32]byte
+
+// recordKeys are the keys of record, from its tags.
+var recordKeys = func() map[string]bool {
+	keys := map[string]bool{}
+	t := reflect.TypeFor[record]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		keys[name] = true
+	}
+	return keys
+}()
+
+// unquote gives a JSON string's value: the bytes between its quotes, or where
+// it holds an escape (a game's newline, an action's quote), the value
+// encoding/json decodes, whose rules are then the rules.
+func unquote(v []byte) (string, bool) {
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return unsafe.String(unsafe.SliceData(inner), len(inner)), true
+	}
+	var s string
+	return s, json.Unmarshal(v, &s) == nil
 }
 
 // isNull reports whether a raw value reads as null: null itself, or Python's

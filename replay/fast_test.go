@@ -19,7 +19,7 @@ func sameAsCodec(t *testing.T, line []byte) {
 	// fastDecode gives whenever it says they are exact.
 	var scanned record
 	et, scanFast, scanErr := b.scan(line, &scanned)
-	scanFast = scanFast && plainText(line)
+	scanFast = scanFast && cleanText(line)
 	pet, peekErr := peek(line)
 	if (scanErr == nil) != (peekErr == nil) || !bytes.Equal(et, pet) {
 		t.Fatalf("scan: event type %q (%v), peek: %q (%v): %s", et, scanErr, pet, peekErr, line)
@@ -74,10 +74,59 @@ func TestFastDecodeMatchesCodec(t *testing.T) {
 		`{"event_type": "orchestrator_init", "critic_enabled": true, "extras": null, "turn": -0}`,
 		`{"event_type": "turn_completed", "action": "say \"hi\""}`,
 		`{"event_type": "turn_completed", "action": "caf` + "\xc3\xa9" + `"}`,
+		`{"event_type": "turn_completed", "action": "caf\u00e9 \ud83d\ude00 \ud800 x\/y\\"}`,
+		`{"event_type": "turn_completed", "action": "bad \x escape"}`,
+		`{"event_type": "turn_completed", "action": "short \u12"}`,
+		`{"event_type": "turn_completed", "sc\u006fre": 7, "score": 5}`,
+		`{"event_type": "turn_\u0063ompleted", "turn": 2}`,
+		`{"event_type": "turn_completed", "zork_response": "a \\x", "reasoning": "tab\tquote\" \q"}`,
+		`{"event_type": "turn_completed", "zork_response": "raw` + "\t" + `tab"}`,
 	} {
 		sameAsCodec(t, []byte(s))
 	}
 	t.Logf("%d lines", n)
+}
+
+// TestFastDecodeTakesEscapes: a line whose strings hold JSON escapes (the
+// game's newlines, quotes in reasoning) is decoded without the codec, and an
+// escape JSON does not allow, a raw control character or an escaped key is not.
+func TestFastDecodeTakesEscapes(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		fast bool
+	}{
+		{`{"event_type": "turn_completed", "turn": 3, "zork_response": "West of House\nYou are \"here\".", "action": "say \"hi\"\u00e9"}`, true},
+		{`{"event_type": "turn_completed", "reasoning": "a \ud83d\ude00 \/ \\", "score": 5}`, true},
+		{`{"event_type": "turn_completed", "reasoning": "bad \x", "score": 5}`, false},
+		{`{"event_type": "turn_completed", "reasoning": "cut \u00", "score": 5}`, false},
+		{`{"event_type": "turn_completed", "reasoning": "raw` + "\n" + `newline", "score": 5}`, false},
+		{`{"event_type": "turn_completed", "sc\u006fre": 5}`, false},
+		// encoding/json matches keys without regard to case: "taskName"
+		// (every v2 record has it) matches no field, "Score" and "ſcore"
+		// (U+017F folds to s) might.
+		{`{"event_type": "turn_completed", "taskName": null, "score": 5}`, true},
+		{`{"event_type": "turn_completed", "Score": 7, "score": 5}`, false},
+		{`{"event_type": "turn_completed", "\u017fcore": 7, "score": 5}`, false},
+		{`{"event_type": "turn_completed", "` + "\xc5\xbf" + `core": 7, "score": 5}`, false},
+	} {
+		var r record
+		b := &builder{}
+		if got := b.fastDecode([]byte(c.line), &r); got != c.fast {
+			t.Errorf("fastDecode = %v, want %v: %s", got, c.fast, c.line)
+		}
+		sameAsCodec(t, []byte(c.line))
+	}
+	for k := range recordKeys {
+		if len(k) > len(lowerBuf{}) {
+			t.Errorf("key %q is longer than lowerBuf: foldsToField would miss it", k)
+		}
+	}
+	var r record
+	b := &builder{}
+	b.fastDecode([]byte(`{"event_type": "turn_completed", "action": "say \"hi\"\u00e9"}`), &r)
+	if r.Action == nil || *r.Action != "say \"hi\"é" {
+		t.Errorf("action %v, want say \"hi\"é", r.Action)
+	}
 }
 
 // FuzzFastDecode: whatever the fast path decodes, encoding/json decodes the same.
@@ -85,5 +134,6 @@ func FuzzFastDecode(f *testing.F) {
 	f.Add([]byte(`{"event_type": "turn_completed", "turn": 1, "score": 5, "action": "look", "extras": {"turn": 2}}`))
 	f.Add([]byte(`{"extras": {"event_type": "objectives_updated", "objectives": ["a", {"b": [1]}]}}`))
 	f.Add([]byte(`{"event_type": "orchestrator_init", "critic_enabled": false, "max_turns": NaN}`))
+	f.Add([]byte(`{"event_type": "turn_completed", "action": "a\"b\u00e9\ud800", "zork_response": "x\ny"}`))
 	f.Fuzz(func(t *testing.T, line []byte) { sameAsCodec(t, line) })
 }
