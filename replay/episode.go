@@ -56,7 +56,7 @@ type Turn struct {
 	Missing    bool // no turn_completed: score, room and location carried forward
 	Exception  bool // turn_exception was logged for this turn
 	// ResponseHash identifies the game's response of this turn (zork_response,
-	// 61680e8+): a fixed-seed 64-bit FNV-1a of the field as written, never the
+	// 61680e8+): the 64-bit xxHash of the field as written, never the
 	// text; 0 when the log has none.
 	ResponseHash uint64
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 )
 
@@ -78,7 +79,7 @@ func (r *record) flatten() {
 	r.Extras = nil
 }
 
-// responseText is a game response read without keeping it: the FNV-1a hash
+// responseText is a game response read without keeping it: the xxHash64
 // of the JSON string as written (json.dumps is deterministic, so equal texts
 // hash equally in every run) and whether it tells of a death.
 type responseText struct {
@@ -90,11 +91,7 @@ func (t *responseText) UnmarshalJSON(b []byte) error {
 	if len(b) == 0 || b[0] != '"' {
 		return nil // null or not a string: no response
 	}
-	h := uint64(14695981039346656037) // FNV-1a 64 offset basis, a fixed seed
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
+	h := xxhash.Sum64(b) // eight bytes at a time, where FNV-1a took one
 	if h == 0 {
 		h = 1 // 0 means "no response"
 	}
