@@ -1,6 +1,6 @@
 // Package report turns episodes and outcomes into what users read: tables
-// (tablewriter), markdown, CSV and JSON, and for datasets the baseline/after
-// metrics with bootstrap intervals.
+// (internal/texttable), markdown, CSV and JSON, and for datasets the
+// baseline/after metrics with bootstrap intervals.
 package report
 
 import (

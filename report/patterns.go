@@ -6,8 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter/tw"
-
+	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -142,7 +141,7 @@ func optLead(p *int) string {
 // writePatternsText is the patterns section of an episode's table output.
 func writePatternsText(w io.Writer, a *patterns.Analysis) {
 	fmt.Fprintln(w, "  patterns (how it was stuck):")
-	const l, r = tw.AlignLeft, tw.AlignRight
+	const l, r = texttable.Left, texttable.Right
 	TextTable(w, patternHeader, patternRows(a), l, r, r, l)
 	TextTable(w, spellHeader, spellRows(a), l, r, r, r, l)
 }
@@ -219,7 +218,7 @@ func summaryLines(s *patterns.Summary) []string {
 
 func writePatternSummaryText(w io.Writer, s *patterns.Summary) {
 	fmt.Fprintf(w, "\nPatterns over the %d episodes (how they were stuck):\n", s.Episodes)
-	const l, r = tw.AlignLeft, tw.AlignRight
+	const l, r = texttable.Left, texttable.Right
 	TextTable(w, summaryHeader, summaryRows(s), l, r, r, r)
 	TextTable(w, leadHeader, leadRows(s), l, r, r, r, r, r, r)
 	for _, line := range summaryLines(s) {

@@ -8,10 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
+	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -163,10 +160,10 @@ func dash(v int, ok bool) string {
 // and score there, turns and LLM calls (and dollars, when priced) saved, score
 // forgone, the first turn with a countdown warning, and what the result means;
 // resultAlign aligns them.
-func resultHeader(opts Options) (header []string, align []tw.Align) {
-	const l, r = tw.AlignLeft, tw.AlignRight
+func resultHeader(opts Options) (header []string, align []texttable.Align) {
+	const l, r = texttable.Left, texttable.Right
 	header = []string{"#", "policy", "stop", "stuck", "score", "saved", "calls saved"}
-	align = []tw.Align{r, l, r, r, r, r, r}
+	align = []texttable.Align{r, l, r, r, r, r, r}
 	if opts.Priced() {
 		header, align = append(header, "cost saved"), append(align, r)
 	}
@@ -267,14 +264,10 @@ func (e *Episode) resultRows() [][]string {
 }
 
 // TextTable renders a bordered table, headers as given (not upper-cased),
-// cells never wrapped, each column aligned as align says.
-func TextTable(w io.Writer, header []string, rows [][]string, align ...tw.Align) {
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}))
-	t.Header(printableRow(header))
-	t.Bulk(printableRows(rows))
-	t.Render()
+// cells printable (Printable) and never wrapped, each column aligned as align
+// says.
+func TextTable(w io.Writer, header []string, rows [][]string, align ...texttable.Align) {
+	texttable.Box(w, printableRow(header), printableRows(rows), align)
 }
 
 // mdCell escapes what would break a markdown table cell (MarkdownText).
@@ -282,22 +275,21 @@ func mdCell(s string) string { return MarkdownText(s) }
 
 // MarkdownTable renders a markdown table, each column aligned as align says
 // (`---:` for numbers); left where align says nothing.
-func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...tw.Align) {
-	t := tablewriter.NewTable(w, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}))
-	esc := func(r []string) []string {
-		out := make([]string, len(r))
-		for i, c := range r {
-			out[i] = mdCell(c)
-		}
-		return out
+func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...texttable.Align) {
+	esc := make([][]string, len(rows))
+	for i, r := range rows {
+		esc[i] = mdRow(r)
 	}
-	t.Header(esc(header))
-	for _, r := range rows {
-		t.Append(esc(r))
+	texttable.Markdown(w, mdRow(header), esc, align)
+}
+
+// mdRow is mdCell of each cell.
+func mdRow(r []string) []string {
+	out := make([]string, len(r))
+	for i, c := range r {
+		out[i] = mdCell(c)
 	}
-	t.Render()
+	return out
 }
 
 func writeEpisodeMarkdown(w io.Writer, e *Episode) {
