@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -106,34 +107,70 @@ func nonEmpty(s string) *string {
 
 // Result is the JSON form of one outcome on ep.
 func Result(ep *replay.Episode, o *replay.Outcome, opts Options) ResultJSON {
-	r := ResultJSON{
+	var r ResultJSON
+	setResult(&r, new(resultValues), ep, o, opts)
+	return r
+}
+
+// resultValues are what the pointers of a ResultJSON point to: one
+// allocation for all of them, or none when a writer reuses them.
+type resultValues struct {
+	terminationTurn, turnsStuck, scoreAtTermination, gainHorizon, warningStartTurn int
+	location                                                                       string
+	gain                                                                           GainJSON
+	cost                                                                           float64
+}
+
+// setResult sets r to the JSON form of o on ep, its pointers into v.
+func setResult(r *ResultJSON, v *resultValues, ep *replay.Episode, o *replay.Outcome, opts Options) {
+	*r = ResultJSON{
 		Policy: string(o.Policy.Name), MaxTurnsStuck: o.Policy.MaxTurnsStuck, CheckInterval: o.Policy.CheckInterval,
 		StuckWarningThreshold: o.Policy.WarningThreshold,
 		TurnsSaved:            o.TurnsSaved, Length: o.Length, ScoreForgone: o.ScoreForgone,
-		LaterScoreGain: o.LaterScoreGain(), GainHorizon: nonZero(o.GainHorizon),
-		ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
+		LaterScoreGain: o.LaterScoreGain(), ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
 		FalseTerminationCandidate: o.FalseTerminationCandidate(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
-		WarningStartTurn: nonZero(o.WarningStartTurn), LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
+		LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
+	}
+	if o.GainHorizon != 0 {
+		v.gainHorizon = o.GainHorizon
+		r.GainHorizon = &v.gainHorizon
+	}
+	if o.WarningStartTurn != 0 {
+		v.warningStartTurn = o.WarningStartTurn
+		r.WarningStartTurn = &v.warningStartTurn
 	}
 	if g := o.LaterGain; g != nil {
-		r.LaterGain = &GainJSON{g.Turn, g.Points, o.GainDistance()}
+		v.gain = GainJSON{g.Turn, g.Points, o.GainDistance()}
+		r.LaterGain = &v.gain
 	}
 	if opts.Priced() {
-		r.CostSaved = Round6(opts.CostSaved(o))
+		v.cost = *Round6(opts.CostSaved(o))
+		r.CostSaved = &v.cost
 	}
 	if r.WindowObjectives == nil {
 		r.WindowObjectives = []replay.Completion{}
 	}
 	if o.Terminated() {
-		t, s, sc := o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination
-		r.TerminationTurn, r.TurnsStuck, r.ScoreAtTermination = &t, &s, &sc
-		r.LocationAtTermination = nonEmpty(ep.Turns[t-1].Location)
+		t := o.TerminationTurn
+		v.terminationTurn, v.turnsStuck, v.scoreAtTermination = t, o.TurnsStuck, o.ScoreAtTermination
+		r.TerminationTurn, r.TurnsStuck, r.ScoreAtTermination = &v.terminationTurn, &v.turnsStuck, &v.scoreAtTermination
+		if v.location = ep.Turns[t-1].Location; v.location != "" {
+			r.LocationAtTermination = &v.location
+		}
 	}
-	return r
 }
 
 // JSON is the documented JSON form of e.
 func (e *Episode) JSON() EpisodeJSON {
+	j := e.head()
+	for i := range e.Outcomes {
+		j.Results = append(j.Results, Result(e.Ep, &e.Outcomes[i], e.Options))
+	}
+	return j
+}
+
+// head is e's JSON form without its results.
+func (e *Episode) head() EpisodeJSON {
 	ep := e.Ep
 	j := EpisodeJSON{
 		EpisodeID: ep.ID, Source: ep.Source, Segment: ep.Segment, Segments: ep.Segments, Era: ep.Era,
@@ -147,9 +184,6 @@ func (e *Episode) JSON() EpisodeJSON {
 	}
 	if j.Warnings == nil {
 		j.Warnings = []string{}
-	}
-	for i := range e.Outcomes {
-		j.Results = append(j.Results, Result(ep, &e.Outcomes[i], e.Options))
 	}
 	return j
 }
@@ -174,11 +208,12 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 }
 
 // WriteJSON writes the episodes as one JSON array, whatever their number
-// (README, "JSON output"), an episode at a time: only one episode's JSON is
-// held, however many episodes and results there are. The bytes are those of
-// encoding/json indenting the whole array by two spaces (a test holds them
-// to it); the results, most of the bytes with many configs, are written
-// directly.
+// (README, "JSON output"), streamed: what is held at a time is one episode's
+// JSON but its results, and at most about flushAt bytes of results, however
+// many episodes and results there are. The bytes are those of encoding/json
+// indenting the whole array by two spaces (a test holds them to it); the
+// results, most of the bytes with many configs, are appended directly
+// (appendResult).
 func WriteJSON(w io.Writer, eps []Episode) error {
 	if len(eps) == 0 {
 		_, err := io.WriteString(w, "[]\n")
@@ -188,70 +223,95 @@ func WriteJSON(w io.Writer, eps []Episode) error {
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("  ", "  ")
 	enc.SetEscapeHTML(false)
-	var jw jsonWriter
-	buf.WriteString("[\n")
+	jw := jsonWriter{w: w}
+	jw.b = append(jw.b, "[\n"...)
 	for i := range eps {
-		j := eps[i].JSON()
-		results := j.Results
-		if len(results) > 0 {
-			j.Results = nil // written below, in place of its null
-		}
-		buf.WriteString("  ")
-		if err := enc.Encode(j); err != nil {
+		e := &eps[i]
+		buf.Reset()
+		if err := enc.Encode(e.head()); err != nil { // "results": null
 			return err
 		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
-		if len(results) > 0 {
+		head := buf.Bytes()[:buf.Len()-1] // Encode's newline
+		if len(e.Outcomes) > 0 {
 			// Results is the last field: "results": null, then the closing brace.
 			const tail = "null\n  }"
-			if !bytes.HasSuffix(buf.Bytes(), []byte(tail)) {
+			if !bytes.HasSuffix(head, []byte(tail)) {
 				return errors.New("report: unexpected JSON layout of an episode")
 			}
-			buf.Truncate(buf.Len() - len(tail))
-			out, err := jw.results(buf.AvailableBuffer(), results, "    ")
-			if err != nil {
+			head = head[:len(head)-len(tail)]
+		}
+		jw.b = append(jw.b, "  "...)
+		jw.b = append(jw.b, head...)
+		if len(e.Outcomes) > 0 {
+			if err := jw.results(e, "    "); err != nil {
 				return err
 			}
-			buf.Write(out)
-			buf.WriteString("\n  }")
+			jw.b = append(jw.b, "\n  }"...)
 		}
 		if i < len(eps)-1 {
-			buf.WriteString(",\n")
+			jw.b = append(jw.b, ",\n"...)
 		} else {
-			buf.WriteString("\n]\n")
+			jw.b = append(jw.b, "\n]\n"...)
 		}
-		if _, err := w.Write(buf.Bytes()); err != nil {
+		if err := jw.flush(); err != nil {
 			return err
 		}
-		buf.Reset()
 	}
 	return nil
 }
 
-// jsonWriter appends the results as encoding/json indents them.
+// flushAt is how many bytes of results jsonWriter holds before it writes them.
+const flushAt = 64 << 10
+
+// jsonWriter appends the results as encoding/json indents them, and writes
+// them to w as they come.
 type jsonWriter struct {
+	w       io.Writer
+	b       []byte // what is not written yet
 	scratch bytes.Buffer
 }
 
-// results appends the results array as the encoder writes it, indented by
-// ind, one result at a time (the encoder's own bytes, so that a field added
-// to ResultJSON needs nothing here).
-func (jw *jsonWriter) results(b []byte, rs []ResultJSON, ind string) ([]byte, error) {
+func (jw *jsonWriter) flush() error {
+	_, err := jw.w.Write(jw.b)
+	jw.b = jw.b[:0]
+	return err
+}
+
+// results appends the results array of e as the encoder writes it, indented
+// by ind, one result at a time, writing out every flushAt bytes.
+func (jw *jsonWriter) results(e *Episode, ind string) error {
 	in1 := ind + "  "
-	b = append(b, "[\n"...)
-	for i := range rs {
-		b = append(b, in1...)
-		var err error
-		if b, err = jw.indented(b, &rs[i], in1); err != nil {
-			return nil, err
+	lines := resultLines(in1)
+	jw.b = append(jw.b, "[\n"...)
+	var (
+		r ResultJSON
+		v resultValues // r's pointers point here: no allocation a result
+	)
+	for i := range e.Outcomes {
+		setResult(&r, &v, e.Ep, &e.Outcomes[i], e.Options)
+		jw.b = append(jw.b, in1...)
+		if c := r.CostSaved; c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0)) {
+			// Not JSON: the encoder says so, in its words.
+			var err error
+			if jw.b, err = jw.indented(jw.b, &r, in1); err != nil {
+				return err
+			}
+		} else {
+			jw.b = appendResult(jw.b, &r, lines)
 		}
-		if i < len(rs)-1 {
-			b = append(b, ',')
+		if i < len(e.Outcomes)-1 {
+			jw.b = append(jw.b, ',')
 		}
-		b = append(b, '\n')
+		jw.b = append(jw.b, '\n')
+		if len(jw.b) >= flushAt {
+			if err := jw.flush(); err != nil {
+				return err
+			}
+		}
 	}
-	b = append(b, ind...)
-	return append(b, ']'), nil
+	jw.b = append(jw.b, ind...)
+	jw.b = append(jw.b, ']')
+	return nil
 }
 
 // indented appends v as the encoder writes it, its lines after the first

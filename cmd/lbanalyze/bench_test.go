@@ -51,9 +51,26 @@ func BenchmarkBatchLarge(b *testing.B) {
 // replay and the JSON writer, 30,000 results.
 func BenchmarkEpisodeConfigsJSON(b *testing.B) {
 	files, _ := corpus.Discover([]string{"../../testdata/episodes"})
+	benchEpisodeConfigs(b, files[:5])
+}
+
+// BenchmarkEpisodeConfigsJSONLarge is the same grid over the file
+// LBANALYZE_LARGE_FILE names (issue 13: synth --seed 1 --large --episodes 15,
+// 230 MB, 90,000 results).
+func BenchmarkEpisodeConfigsJSONLarge(b *testing.B) {
+	file := os.Getenv("LBANALYZE_LARGE_FILE")
+	if file == "" {
+		b.Skip("set LBANALYZE_LARGE_FILE to a log, e.g. synth --seed 1 --large --episodes 15 --out -")
+	}
+	benchEpisodeConfigs(b, []string{file})
+}
+
+// benchEpisodeConfigs runs `episode --format json` with the 6,000-config grid
+// over files b.N times.
+func benchEpisodeConfigs(b *testing.B, files []string) {
 	args := []string{"episode", "--format", "json", "--policy", "score,score-or-objective,window",
 		"--max-turns-stuck", "21:220", "--check-interval", "1:10"}
-	args = append(args, files[:5]...)
+	args = append(args, files...)
 	stop := benchdata.CPU(b)
 	for b.Loop() {
 		if code := run(args, nil, io.Discard, io.Discard); code != 0 {

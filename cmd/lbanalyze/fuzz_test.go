@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"os"
+	"reflect"
+	"slices"
 	"testing"
 	"unicode/utf8"
 
@@ -16,9 +18,11 @@ import (
 // FuzzPipeline runs arbitrary bytes through everything a log goes through:
 // read and build, replay under several policies, every format of episode,
 // then a dataset of the fuzzed episodes with a fixed one and every format of
-// batch, as the commands write them. Nothing may panic; table and markdown
-// must hold no control character but newlines, JSON must be valid, and CSV
-// rows must all have the header's width.
+// batch, as the commands write them. Nothing may panic; the outcomes must be
+// replay.Run's, config by config (the sweep's fast path is exact); table and
+// markdown must hold no control character but newlines, JSON must be valid,
+// episode's the bytes of encoding/json, and CSV rows must all have the
+// header's width.
 func FuzzPipeline(f *testing.F) {
 	fixedLog, err := os.ReadFile("testdata/logs/premature.jsonl")
 	if err != nil {
@@ -42,7 +46,9 @@ func FuzzPipeline(f *testing.F) {
 
 	defaults := policy.DefaultParams()
 	policies := []policy.Policy{{Name: policy.Score, Params: defaults}, {Name: policy.ScoreOrObjective, Params: defaults},
-		{Name: policy.Window, Params: policy.Params{MaxTurnsStuck: 3, CheckInterval: 1, WarningThreshold: 2}}}
+		{Name: policy.Window, Params: policy.Params{MaxTurnsStuck: 3, CheckInterval: 1, WarningThreshold: 2}},
+		{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 1, CheckInterval: 5, WarningThreshold: 0}},
+		{Name: policy.ScoreOrObjective, Params: policy.Params{MaxTurnsStuck: 7, CheckInterval: 3, WarningThreshold: 30}}}
 	for _, n := range policy.Names() { // every variant too, at its defaults
 		p, err := policy.Parse(string(n), defaults)
 		if err != nil {
@@ -50,12 +56,21 @@ func FuzzPipeline(f *testing.F) {
 		}
 		policies = append(policies, p)
 	}
+	grid := slices.Concat(expand(policy.Score, [][]int{{1, 2, 7, 40}, {1, 3, 10}, {0}}),
+		expand(policy.ScoreOrObjective, [][]int{{1, 3, 40}, {1, 10}, {2}}), expand(policy.Window, [][]int{{2, 40}, {1, 5}, {20}}),
+		expand(policy.Patience, [][]int{{3, 40}, {1, 10}, {20}, {5}, {10}, {1}, {2}, {3}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lg := replay.Read(bytes.NewReader(data), "fuzz.jsonl", replay.Options{})
 		if len(lg.Episodes) == 0 {
 			return
 		}
 		eps := analyse(lg.Episodes, policies, defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30})
+		checkOutcomes(t, lg.Episodes, policies, eps)
+		checkJSONBytes(t, eps)
+		// A grid large enough for the sweep's fast path.
+		gridEps := analyse(lg.Episodes, grid, defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30})
+		checkOutcomes(t, lg.Episodes, grid, gridEps)
+		checkJSONBytes(t, gridEps)
 		for _, format := range report.Formats {
 			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps) })
 		}
@@ -65,6 +80,41 @@ func FuzzPipeline(f *testing.F) {
 			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false) })
 		}
 	})
+}
+
+// checkOutcomes requires the outcomes of eps to be replay.Run's of each
+// policy with a gain horizon of 30.
+func checkOutcomes(t *testing.T, logged []*replay.Episode, policies []policy.Policy, eps []report.Episode) {
+	for i, ep := range logged {
+		for k, p := range policies {
+			want := replay.Run(ep, p)
+			want.GainHorizon = 30
+			if !reflect.DeepEqual(eps[i].Outcomes[k], want) {
+				t.Fatalf("episode %d, %s: outcome %+v, replay.Run %+v", i, p, eps[i].Outcomes[k], want)
+			}
+		}
+	}
+}
+
+// checkJSONBytes requires report.WriteJSON to write what encoding/json writes.
+func checkJSONBytes(t *testing.T, eps []report.Episode) {
+	var got, want bytes.Buffer
+	if err := report.WriteJSON(&got, eps); err != nil {
+		t.Fatal(err)
+	}
+	js := make([]report.EpisodeJSON, len(eps))
+	for i := range eps {
+		js[i] = eps[i].JSON()
+	}
+	enc := json.NewEncoder(&want)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(js); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("WriteJSON differs from encoding/json:\ngot  %s\nwant %s", got.Bytes(), want.Bytes())
+	}
 }
 
 // check writes one report as the command does and checks what it gives.
