@@ -31,7 +31,7 @@ for tool in jq python3 /usr/bin/time; do
 	command -v "$tool" >/dev/null || { echo "bench-compare: $tool is needed" >&2; exit 1; }
 done
 
-$GO build -o "$BIN" ./cmd/lbanalyze
+$GO build -tags netgo,osusergo -o "$BIN" ./cmd/lbanalyze # as make build and make install do
 mkdir -p "$DIR"
 [ -s "$DIR/large.jsonl" ] || "$BIN" synth --seed 1 --large --episodes 15 --out - >"$DIR/large.jsonl"
 [ -s "$DIR/longline.jsonl" ] || $GO run ./scripts/benchgen longline -mb 50 -in "$LONGSRC" -out "$DIR/longline.jsonl"
