@@ -233,9 +233,10 @@ func peek(line []byte) (eventType []byte, err error) {
 	return eventType, err
 }
 
-// stringValue returns the content of a raw JSON string, or nil. Event types
-// are plain ASCII: only a hand-written one has escapes ("turn\u005fcompleted"),
-// and that rare line pays for unescaping.
+// stringValue returns the content of a raw JSON string, or nil: the bytes
+// between its quotes, or where it holds an escape (a game's newline, an
+// action's quote, a hand-written "turn\u005fcompleted"), the value
+// encoding/json decodes, whose rules are then the rules.
 func stringValue(v []byte) []byte {
 	if len(v) < 2 || v[0] != '"' {
 		return nil

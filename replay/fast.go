@@ -3,7 +3,6 @@ package replay
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -352,16 +351,11 @@ var recordKeys = func() map[string]bool {
 	return keys
 }()
 
-// unquote gives a JSON string's value: the bytes between its quotes, or where
-// it holds an escape (a game's newline, an action's quote), the value
-// encoding/json decodes, whose rules are then the rules.
+// unquote is stringValue as a string pointing into the line (or, for a value
+// with an escape, into its decoded copy); false where v is not a JSON string.
 func unquote(v []byte) (string, bool) {
-	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
-		return unsafe.String(unsafe.SliceData(inner), len(inner)), true
-	}
-	var s string
-	return s, json.Unmarshal(v, &s) == nil
+	b := stringValue(v)
+	return unsafe.String(unsafe.SliceData(b), len(b)), b != nil
 }
 
 // isNull reports whether a raw value reads as null: null itself, or Python's

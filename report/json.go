@@ -266,9 +266,8 @@ const flushAt = 64 << 10
 // jsonWriter appends the results as encoding/json indents them, and writes
 // them to w as they come.
 type jsonWriter struct {
-	w       io.Writer
-	b       []byte // what is not written yet
-	scratch bytes.Buffer
+	w io.Writer
+	b []byte // what is not written yet
 }
 
 func (jw *jsonWriter) flush() error {
@@ -291,14 +290,10 @@ func (jw *jsonWriter) results(e *Episode, ind string) error {
 		setResult(&r, &v, e.Ep, &e.Outcomes[i], e.Options)
 		jw.b = append(jw.b, in1...)
 		if c := r.CostSaved; c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0)) {
-			// Not JSON: the encoder says so, in its words.
-			var err error
-			if jw.b, err = jw.indented(jw.b, &r, in1); err != nil {
-				return err
-			}
-		} else {
-			jw.b = appendResult(jw.b, &r, lines)
+			_, err := json.Marshal(&r) // not JSON: the encoder says so, in its words
+			return err
 		}
+		jw.b = appendResult(jw.b, &r, lines)
 		if i < len(e.Outcomes)-1 {
 			jw.b = append(jw.b, ',')
 		}
@@ -312,18 +307,4 @@ func (jw *jsonWriter) results(e *Episode, ind string) error {
 	jw.b = append(jw.b, ind...)
 	jw.b = append(jw.b, ']')
 	return nil
-}
-
-// indented appends v as the encoder writes it, its lines after the first
-// indented by ind.
-func (jw *jsonWriter) indented(b []byte, v any, ind string) ([]byte, error) {
-	jw.scratch.Reset()
-	enc := json.NewEncoder(&jw.scratch)
-	enc.SetIndent(ind, "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	out := jw.scratch.Bytes()
-	return append(b, out[:len(out)-1]...), nil
 }

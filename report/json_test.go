@@ -17,18 +17,7 @@ import (
 // log under a grid of every policy (window objectives, later gains, censored
 // and refused settings), and on episodes whose strings need escaping.
 func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
-	logs, _ := filepath.Glob("../testdata/episodes/*/episode_log.jsonl")
-	if len(logs) < 70 {
-		t.Fatalf("%d bundled logs", len(logs))
-	}
-	var eps []*replay.Episode
-	for _, f := range logs {
-		lg, err := replay.ReadFile(f, nil, replay.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		eps = append(eps, lg.Episodes...)
-	}
+	eps := bundledEpisodes(t)
 	odd := synth.Steps{ID: "<odd> \"id\" & é\u2028", N: 60, Objectives: map[int][]string{5: {"find the <lamp> & \"sword\"\t→"}}}
 	oddEp := odd.Episode()
 	for i := range oddEp.Turns {

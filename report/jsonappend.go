@@ -24,63 +24,42 @@ import (
 func appendResult(b []byte, r *ResultJSON, lines string) []byte {
 	o := jsonObject{b: b, lines: lines, depth: 1}
 	o.b = append(o.b, '{')
-	o.key("policy")
-	o.b = appendJSONString(o.b, r.Policy)
-	o.key("max_turns_stuck")
-	o.b = strconv.AppendInt(o.b, int64(r.MaxTurnsStuck), 10)
-	o.key("check_interval")
-	o.b = strconv.AppendInt(o.b, int64(r.CheckInterval), 10)
-	o.key("stuck_warning_threshold")
-	o.b = strconv.AppendInt(o.b, int64(r.StuckWarningThreshold), 10)
-	o.key("termination_turn")
-	o.intPtr(r.TerminationTurn)
-	o.key("turns_stuck")
-	o.intPtr(r.TurnsStuck)
-	o.key("score_at_termination")
-	o.intPtr(r.ScoreAtTermination)
+	o.text("policy", r.Policy)
+	o.num("max_turns_stuck", r.MaxTurnsStuck)
+	o.num("check_interval", r.CheckInterval)
+	o.num("stuck_warning_threshold", r.StuckWarningThreshold)
+	o.numOrNull("termination_turn", r.TerminationTurn)
+	o.numOrNull("turns_stuck", r.TurnsStuck)
+	o.numOrNull("score_at_termination", r.ScoreAtTermination)
 	o.key("location_at_termination")
 	if r.LocationAtTermination == nil {
 		o.b = append(o.b, "null"...)
 	} else {
 		o.b = appendJSONString(o.b, *r.LocationAtTermination)
 	}
-	o.key("turns_saved")
-	o.b = strconv.AppendInt(o.b, int64(r.TurnsSaved), 10)
-	o.key("length")
-	o.b = strconv.AppendInt(o.b, int64(r.Length), 10)
-	o.key("score_forgone")
-	o.b = strconv.AppendInt(o.b, int64(r.ScoreForgone), 10)
-	o.key("later_score_gain")
-	o.b = strconv.AppendBool(o.b, r.LaterScoreGain)
+	o.num("turns_saved", r.TurnsSaved)
+	o.num("length", r.Length)
+	o.num("score_forgone", r.ScoreForgone)
+	o.flag("later_score_gain", r.LaterScoreGain)
 	o.key("later_gain")
 	if g := r.LaterGain; g == nil {
 		o.b = append(o.b, "null"...)
 	} else {
 		o.open('{')
-		o.key("turn")
-		o.b = strconv.AppendInt(o.b, int64(g.Turn), 10)
-		o.key("points")
-		o.b = strconv.AppendInt(o.b, int64(g.Points), 10)
-		o.key("distance")
-		o.b = strconv.AppendInt(o.b, int64(g.Distance), 10)
+		o.num("turn", g.Turn)
+		o.num("points", g.Points)
+		o.num("distance", g.Distance)
 		o.close('}')
 	}
-	o.key("gain_horizon")
-	o.intPtr(r.GainHorizon)
-	o.key("objective_progress")
-	o.b = strconv.AppendBool(o.b, r.ObjectiveProgress)
+	o.numOrNull("gain_horizon", r.GainHorizon)
+	o.flag("objective_progress", r.ObjectiveProgress)
 	o.key("window_objectives")
 	o.completions(r.WindowObjectives)
-	o.key("false_termination_candidate")
-	o.b = strconv.AppendBool(o.b, r.FalseTerminationCandidate)
-	o.key("truly_stuck")
-	o.b = strconv.AppendBool(o.b, r.TrulyStuck)
-	o.key("censored")
-	o.b = strconv.AppendBool(o.b, r.Censored)
-	o.key("warning_start_turn")
-	o.intPtr(r.WarningStartTurn)
-	o.key("llm_calls_saved")
-	o.b = strconv.AppendInt(o.b, int64(r.LLMCallsSaved), 10)
+	o.flag("false_termination_candidate", r.FalseTerminationCandidate)
+	o.flag("truly_stuck", r.TrulyStuck)
+	o.flag("censored", r.Censored)
+	o.numOrNull("warning_start_turn", r.WarningStartTurn)
+	o.num("llm_calls_saved", r.LLMCallsSaved)
 	o.key("cost_saved")
 	if r.CostSaved == nil {
 		o.b = append(o.b, "null"...)
@@ -150,12 +129,29 @@ func (o *jsonObject) close(c byte) {
 	o.b = append(o.b, c)
 }
 
-func (o *jsonObject) intPtr(p *int) {
+// num, numOrNull, flag and text append a member of each kind of value.
+func (o *jsonObject) num(k string, v int) {
+	o.key(k)
+	o.b = strconv.AppendInt(o.b, int64(v), 10)
+}
+
+func (o *jsonObject) numOrNull(k string, p *int) {
 	if p == nil {
+		o.key(k)
 		o.b = append(o.b, "null"...)
 		return
 	}
-	o.b = strconv.AppendInt(o.b, int64(*p), 10)
+	o.num(k, *p)
+}
+
+func (o *jsonObject) flag(k string, v bool) {
+	o.key(k)
+	o.b = strconv.AppendBool(o.b, v)
+}
+
+func (o *jsonObject) text(k, v string) {
+	o.key(k)
+	o.b = appendJSONString(o.b, v)
 }
 
 // completions appends the window objectives: null, [] or one object each.
@@ -172,10 +168,8 @@ func (o *jsonObject) completions(cs []replay.Completion) {
 	for i := range cs {
 		o.item()
 		o.open('{')
-		o.key("turn")
-		o.b = strconv.AppendInt(o.b, int64(cs[i].Turn), 10)
-		o.key("objective")
-		o.b = appendJSONString(o.b, cs[i].Objective)
+		o.num("turn", cs[i].Turn)
+		o.text("objective", cs[i].Objective)
 		o.close('}')
 	}
 	o.close(']')

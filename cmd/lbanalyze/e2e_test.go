@@ -115,19 +115,8 @@ func TestE2EReport(t *testing.T) {
 	// The id as a JS string; "<" escaped, or its "</script>" would end the probe.
 	jsHostile := strings.ReplaceAll(strconv.Quote(hostileID), "<", `\u003c`)
 	probed = strings.Replace(probed, "</body>", strings.Replace(probe, "HOSTILE", jsHostile, 1)+"</body>", 1)
-	probePath := filepath.Join(work, "probe.html")
-	if err := os.WriteFile(probePath, []byte(probed), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dom := chrome(t, chromium, "--dump-dom", "file://"+probePath)
-	m := regexp.MustCompile(`<pre id="e2e">([^<]*)</pre>`).FindSubmatch(dom)
-	if m == nil {
-		t.Fatalf("the probe left no result: did the page's scripts run?\n%.2000s", dom)
-	}
 	var got probeResult
-	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &got); err != nil {
-		t.Fatal(err)
-	}
+	runProbe(t, chromium, work, probed, "", &got)
 
 	if got.Scripts != 3 || got.Alerted {
 		t.Errorf("%d scripts ran (want 3: the report's, the guard and the probe), alert called: %v", got.Scripts, got.Alerted)
@@ -250,6 +239,25 @@ func chrome(t *testing.T, chromium string, args ...string) []byte {
 	return stdout.Bytes()
 }
 
+// runProbe opens page, which holds a probe that writes what it found as JSON
+// into <pre id="e2e">, in headless Chromium (as dir/probe.html, with fragment
+// and the extra args) and decodes what it found into got.
+func runProbe(t *testing.T, chromium, dir, page, fragment string, got any, args ...string) {
+	t.Helper()
+	path := filepath.Join(dir, "probe.html")
+	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := chrome(t, chromium, append(args, "--dump-dom", "file://"+path+fragment)...)
+	m := regexp.MustCompile(`<pre id="e2e">([^<]*)</pre>`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the probe left no result: did the page's scripts run?\n%.2000s", dom)
+	}
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), got); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func copyFile(t *testing.T, src, dst string) {
 	t.Helper()
 	data, err := os.ReadFile(src)
@@ -335,25 +343,13 @@ func TestE2ESweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	probed := strings.Replace(string(html0), "</body>", sweepProbe+"</body>", 1)
-	probePath := filepath.Join(work, "probe.html")
-	if err := os.WriteFile(probePath, []byte(probed), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dom := chrome(t, chromium, "--dump-dom", "file://"+probePath)
-	m := regexp.MustCompile(`<pre id="e2e">([^<]*)</pre>`).FindSubmatch(dom)
-	if m == nil {
-		t.Fatalf("the probe left no result\n%.2000s", dom)
-	}
 	var got struct {
 		Scripts, Rows, Recommended, Now int
 		TOML                            string
 		Lines                           string
 		Charts                          []struct{ W, H, Texts int }
 	}
-	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &got); err != nil {
-		t.Fatal(err)
-	}
+	runProbe(t, chromium, work, strings.Replace(string(html0), "</body>", sweepProbe+"</body>", 1), "", &got)
 	if got.Scripts != 1 {
 		t.Errorf("%d scripts, want 1 (the probe's): the sweep page has none", got.Scripts)
 	}
@@ -420,23 +416,12 @@ setTimeout(function () {
 }, 2000);
 </script>
 `
-	probePath := filepath.Join(work, "probe.html")
-	if err := os.WriteFile(probePath, []byte(strings.Replace(string(page), "</body>", probe+"</body>", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dom := chrome(t, chromium, "--window-size=1280,1000", "--dump-dom", "file://"+probePath+"#ep-5")
-	m := regexp.MustCompile(`<pre id="e2e">([^<]*)</pre>`).FindSubmatch(dom)
-	if m == nil {
-		t.Fatalf("the probe left no result\n%.2000s", dom)
-	}
 	var got struct {
 		Open     bool
 		Texts, W int
 		Other    bool
 	}
-	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &got); err != nil {
-		t.Fatal(err)
-	}
+	runProbe(t, chromium, work, strings.Replace(string(page), "</body>", probe+"</body>", 1), "#ep-5", &got, "--window-size=1280,1000")
 	if !got.Open || got.Texts < 10 || got.W < 600 || got.Other {
 		t.Errorf("linked to #ep-5: open %v, its timeline %d texts at %d px; #ep-6 drawn too: %v (want open, drawn, and #ep-6 not)", got.Open, got.Texts, got.W, got.Other)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,16 +179,8 @@ func (e *env) writePlots(dir string, d *report.Dataset, jobs int) error {
 
 // writeHTML writes the HTML report of d to path.
 func (e *env) writeHTML(path string, d *report.Dataset) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return failure("--html: %v", err)
-	}
-	if err := charts.WriteHTML(f, d); err != nil {
-		f.Close()
-		return failure("--html: %v", err)
-	}
-	if err := f.Close(); err != nil {
-		return failure("--html: %v", err)
+	if err := createHTML(path, func(w io.Writer) error { return charts.WriteHTML(w, d) }); err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stderr, "lbanalyze: wrote the HTML report (%d episodes) to %s\n", len(d.Episodes), path)
 	return nil
@@ -222,17 +215,25 @@ func (e *env) writeSweepPlots(dir string, r *sweep.Result) error {
 
 // writeSweepHTML writes the HTML report of a sweep to path.
 func (e *env) writeSweepHTML(path string, r *sweep.Result) error {
+	if err := createHTML(path, func(w io.Writer) error { return charts.WriteSweepHTML(w, r) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote the sweep's HTML report (%d configs) to %s\n", len(r.Configs), path)
+	return nil
+}
+
+// createHTML writes an HTML page to path with write; a failure says --html.
+func createHTML(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return failure("--html: %v", err)
 	}
-	if err := charts.WriteSweepHTML(f, r); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return failure("--html: %v", err)
 	}
 	if err := f.Close(); err != nil {
 		return failure("--html: %v", err)
 	}
-	fmt.Fprintf(e.stderr, "lbanalyze: wrote the sweep's HTML report (%d configs) to %s\n", len(r.Configs), path)
 	return nil
 }
