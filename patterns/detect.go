@@ -38,17 +38,30 @@ func campingAt(seq []int, t, window, threshold int) (room, visits int, ok bool) 
 	if size < threshold || size < 1 {
 		return 0, 0, false
 	}
+	// At most HistoryLen entries: counting each entry's copies costs less
+	// than a map a turn.
 	w := h[len(h)-size:]
-	counts := map[int]int{}
-	for _, id := range w {
-		counts[id]++
-	}
-	for _, id := range w {
-		if counts[id] > visits {
-			room, visits = id, counts[id]
+	for i, id := range w {
+		count := 0
+		for _, other := range w[i:] {
+			if other == id {
+				count++
+			}
+		}
+		if count > visits && !seenBefore(w[:i], id) {
+			room, visits = id, count
 		}
 	}
 	return room, visits, visits >= threshold
+}
+
+func seenBefore(w []int, id int) bool {
+	for _, other := range w {
+		if other == id {
+			return true
+		}
+	}
+	return false
 }
 
 // revisitsAt is Phase 1B at turn t (09a7cc2's critic loop): how often the

@@ -1,6 +1,9 @@
 package patterns
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // seq builds a room sequence: seq(r1, r2, …)[t] is the room at the start of turn t.
 func seq(rooms ...int) []int { return append([]int{0}, rooms...) }
@@ -110,6 +113,47 @@ func TestLevel(t *testing.T) {
 	for left, want := range map[int]string{20: Important, 11: Important, 10: Urgent, 6: Urgent, 5: Critical, 0: Critical, -3: Critical} {
 		if got := Level(left); got != want {
 			t.Errorf("Level(%d) = %s, want %s", left, got, want)
+		}
+	}
+}
+
+// TestCampingAtRandom checks campingAt against the design's own way, a count
+// per room in a dict and the first room of the window with the most visits,
+// on random room sequences with few rooms (many ties).
+func TestCampingAtRandom(t *testing.T) {
+	want := func(seq []int, at, window, threshold int) (int, int, bool) {
+		h := seq[max(1, at-HistoryLen+1) : at+1]
+		size := min(window, len(h))
+		if size < threshold || size < 1 {
+			return 0, 0, false
+		}
+		counts, order := map[int]int{}, []int{}
+		for _, id := range h[len(h)-size:] {
+			if counts[id] == 0 {
+				order = append(order, id)
+			}
+			counts[id]++
+		}
+		room, visits := 0, 0
+		for _, id := range order {
+			if counts[id] > visits {
+				room, visits = id, counts[id]
+			}
+		}
+		return room, visits, visits >= threshold
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		n := 1 + rng.IntN(40)
+		s := make([]int, n+1)
+		for i := 1; i <= n; i++ {
+			s[i] = rng.IntN(4)
+		}
+		at, window, threshold := 1+rng.IntN(n), 1+rng.IntN(HistoryLen), 1+rng.IntN(8)
+		r1, v1, ok1 := campingAt(s, at, window, threshold)
+		r2, v2, ok2 := want(s, at, window, threshold)
+		if r1 != r2 || v1 != v2 || ok1 != ok2 {
+			t.Fatalf("campingAt(%v, %d, %d, %d) = (%d, %d, %v), want (%d, %d, %v)", s, at, window, threshold, r1, v1, ok1, r2, v2, ok2)
 		}
 	}
 }
