@@ -249,3 +249,71 @@ func FuzzScanObject(f *testing.F) {
 		}
 	})
 }
+
+// TestReaderReset: a reader Reset to a stream reads it as a new reader
+// would, whatever the stream before held (long lines, a giant one, a line
+// passed over, an unterminated end), and with the new options.
+func TestReaderReset(t *testing.T) {
+	type line struct {
+		text string
+		n    int
+		err  string
+	}
+	all := func(rd *Reader) []line {
+		var got []line
+		for {
+			b, n, err := rd.Next()
+			if err == io.EOF {
+				return got
+			}
+			l := line{string(b), n, ""}
+			if err != nil {
+				l.err = err.Error()
+			}
+			got = append(got, l)
+			if err != nil && !errors.Is(err, ErrLineTooLong) {
+				return got // the stream ends there
+			}
+		}
+	}
+	long := `{"event_type": "x", "text": "` + strings.Repeat("y", 3*bufSize) + `"}`
+	giantLine := `{"event_type": "keep", "text": "` + strings.Repeat("z", giantFrom+bufSize) + `"}`
+	streams := []string{
+		"\xef\xbb\xbf{\"a\": 1}\n" + long + "\n{\"b\": 2}",
+		giantLine + "\n" + long + "\n\n{\"c\": 3}\n",
+		"{\"d\": 4}\r\n" + strings.Repeat("w", 5*bufSize),
+		"\xef\xbb\xbf{\"e\": 5}\n",
+	}
+	opts := []LineOptions{
+		{},
+		{Key: "event_type", Skip: func(v []byte) bool { return string(v) == "x" }},
+		{MaxLine: 2 * bufSize, Within: true},
+	}
+	rd := NewReader(strings.NewReader(""))
+	defer rd.Close()
+	for i, s := range streams {
+		for j, opt := range opts {
+			fresh := NewReaderOptions(strings.NewReader(s), opt)
+			want := all(fresh)
+			fresh.Close()
+			rd.Reset(strings.NewReader(s), opt)
+			got := all(rd)
+			rd.Release() // the giant buffer, for the next new reader
+			if !slicesEqual(got, want) {
+				t.Errorf("stream %d, options %d: after Reset %d lines, a new reader %d", i, j, len(got), len(want))
+			}
+		}
+	}
+}
+
+func slicesEqual[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -34,6 +34,9 @@ type LineOptions struct {
 	// lines are returned whole, as that costs nothing.
 	Key, Nested string
 	Skip        func(value []byte) bool
+	// Within says the stream starts inside a file, at the start of a line:
+	// no byte order mark is looked for.
+	Within bool
 }
 
 // Reader yields the lines of a stream with their 1-based line numbers.
@@ -69,12 +72,29 @@ func NewReader(r io.Reader) *Reader { return NewReaderOptions(r, LineOptions{}) 
 
 // NewReaderOptions returns a Reader of r. Close returns its buffer for reuse.
 func NewReaderOptions(r io.Reader, opt LineOptions) *Reader {
+	br := linePool.Get().(*bufio.Reader)
+	br.Reset(r)
+	rd := readerOf(br, opt)
+	return &rd
+}
+
+func readerOf(br *bufio.Reader, opt LineOptions) Reader {
 	if opt.MaxLine <= 0 {
 		opt.MaxLine = DefaultMaxLine
 	}
-	br := linePool.Get().(*bufio.Reader)
-	br.Reset(r)
-	return &Reader{br: br, opt: opt, find: fieldFinder{key: opt.Key, nested: opt.Nested}}
+	return Reader{br: br, opt: opt, find: fieldFinder{key: opt.Key, nested: opt.Nested}}
+}
+
+// Reset makes r read src from its start with opt, keeping its buffers: a
+// reader of many streams (the regions of one file) allocates once.
+func (r *Reader) Reset(src io.Reader, opt LineOptions) {
+	if r.giant {
+		r.dropLong()
+	}
+	long := r.long[:0]
+	r.br.Reset(src)
+	*r = readerOf(r.br, opt)
+	r.long = long
 }
 
 // Close releases the Reader's buffer; the Reader must not be used after it.
@@ -98,7 +118,7 @@ func (r *Reader) Next() ([]byte, int, error) {
 	if r.err != nil {
 		return nil, r.line, r.err
 	}
-	if !r.begun {
+	if !r.begun && !r.opt.Within {
 		r.begun = true
 		if head, _ := r.br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
 			r.br.Discard(len(utf8BOM))
@@ -121,6 +141,12 @@ func (r *Reader) Next() ([]byte, int, error) {
 		return r.end(chunk, err)
 	}
 }
+
+// Release gives back the buffer of a long line before the next call to Next:
+// the line returned last must not be used after it. A reader that may wait
+// between lines calls it, so that it does not keep the one giant buffer
+// (budget.go) from another reader while it waits.
+func (r *Reader) Release() { r.dropLong() }
 
 // end returns line, the last (or only) piece of a line ending in err.
 func (r *Reader) end(line []byte, err error) ([]byte, int, error) {
@@ -197,7 +223,7 @@ func (r *Reader) notObject() ([]byte, bool, error) {
 	r.Unterminated = rerr != nil
 	switch {
 	case n > int64(r.opt.MaxLine):
-		r.err = fmt.Errorf("line %d: more than %s without a newline, and not JSON: not a log? stopped reading", r.line, Size(int64(r.opt.MaxLine)))
+		r.err = &StopError{Line: r.line, MaxLine: r.opt.MaxLine}
 	case rerr != nil:
 		r.stop(rerr)
 	}
@@ -208,9 +234,28 @@ func (r *Reader) notObject() ([]byte, bool, error) {
 func (r *Reader) stop(err error) {
 	r.err = err
 	if err != io.EOF {
-		r.err = fmt.Errorf("after line %d: %w", r.line, err)
+		r.err = &StopError{Line: r.line, Err: err}
 	}
 }
+
+// StopError ends a stream at line Line: a read error after it (Err), or a
+// line that cannot be a log's, of more than MaxLine bytes without a newline.
+// The line is a field so that a reader of part of a file (a region read on
+// its own core) can be given the file's line number.
+type StopError struct {
+	Line    int
+	Err     error
+	MaxLine int
+}
+
+func (e *StopError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("after line %d: %v", e.Line, e.Err)
+	}
+	return fmt.Sprintf("line %d: more than %s without a newline, and not JSON: not a log? stopped reading", e.Line, Size(int64(e.MaxLine)))
+}
+
+func (e *StopError) Unwrap() error { return e.Err }
 
 // grow appends chunk to buf. Past a few MiB it makes room for the whole
 // limit at once: append's doubling would hold twice the limit, with the

@@ -96,7 +96,7 @@ func DecompressLimited(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		return nil, err
 	}
 	head := magic[:n]
-	if !bytes.HasPrefix(head, gzipMagic) && !bytes.HasPrefix(head, zstdMagic) {
+	if !Compressed(head) {
 		return &plain{head: magic, n: n, r: rc}, nil
 	}
 	br := headPool.Get().(*bufio.Reader)
@@ -130,6 +130,12 @@ func DecompressLimited(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 	}
 	release()
 	return nil, errors.New("jsonl: unreachable")
+}
+
+// Compressed reports whether a stream that starts with head (its first four
+// bytes) is gzip or zstd, as Open would find it.
+func Compressed(head []byte) bool {
+	return bytes.HasPrefix(head, gzipMagic) || bytes.HasPrefix(head, zstdMagic)
 }
 
 // plain is a stream without compression: its first n bytes, read to look

@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -126,6 +127,22 @@ func BenchmarkReadTurns(b *testing.B) {
 	stop := benchdata.CPU(b)
 	for b.Loop() {
 		lg := Read(bytes.NewReader(data), "bench.jsonl", Options{})
+		if len(lg.Episodes) != 400 {
+			b.Fatalf("%d episodes", len(lg.Episodes))
+		}
+	}
+	stop()
+}
+
+// BenchmarkReadTurnsRegions reads the same lines in regions, on every core
+// (what ReadFile does with a large plain file).
+func BenchmarkReadTurnsRegions(b *testing.B) {
+	data := turnLines(2_000_000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	stop := benchdata.CPU(b)
+	for b.Loop() {
+		lg := readRegions(bytes.NewReader(data), int64(len(data)), "bench.jsonl", Options{}, regionSize, runtime.GOMAXPROCS(0))
 		if len(lg.Episodes) != 400 {
 			b.Fatalf("%d episodes", len(lg.Episodes))
 		}

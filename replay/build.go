@@ -59,8 +59,12 @@ const (
 	MaxScore = 1 << 53
 )
 
-// ReadFile reads the log at path ("-" for stdin).
+// ReadFile reads the log at path ("-" for stdin). A large plain file is read
+// on every core (parallel.go), with the same result.
 func ReadFile(path string, stdin io.Reader, opt Options) (*Log, error) {
+	if lg := readLarge(path, opt); lg != nil {
+		return lg, nil
+	}
 	rc, err := jsonl.OpenLimited(path, stdin, jsonl.Limits{MaxRatio: opt.MaxRatio})
 	if err != nil {
 		return nil, err
@@ -71,6 +75,36 @@ func ReadFile(path string, stdin io.Reader, opt Options) (*Log, error) {
 
 // Read reads one log from r; source names it in the episodes.
 func Read(r io.Reader, source string, opt Options) *Log {
+	b := newBuilder(source, opt)
+	rd := jsonl.NewReaderOptions(r, b.lineOptions(b.skip, false))
+	defer rd.Close()
+	for {
+		line, n, err := rd.Next()
+		if errors.Is(err, jsonl.ErrLineTooLong) {
+			b.tooLong(n)
+			continue
+		}
+		if err != nil {
+			b.stop(n, err)
+			break
+		}
+		b.bytes += int64(len(line)) + 1
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if b.records == 0 {
+			if reason := b.judge(startOf(line), n, rd.Unterminated); reason != "" {
+				return b.reject(rd.Line(), reason)
+			}
+		}
+		b.line(line, n, rd.Unterminated)
+	}
+	b.log.Lines = rd.Line()
+	b.finish()
+	return b.log
+}
+
+func newBuilder(source string, opt Options) *builder {
 	if opt.Codec == nil {
 		opt.Codec = jsonl.DefaultCodec
 	}
@@ -82,34 +116,32 @@ func Read(r io.Reader, source string, opt Options) *Log {
 	}
 	b := &builder{opt: opt, log: &Log{Source: source}, strs: map[string]string{}}
 	b.cur = b.newSegment()
-	rd := jsonl.NewReaderOptions(r, jsonl.LineOptions{MaxLine: opt.MaxLine, Key: "event_type", Nested: "extras", Skip: b.skip})
-	defer rd.Close()
-	for {
-		line, n, err := rd.Next()
-		if errors.Is(err, jsonl.ErrLineTooLong) {
-			b.cur.lines++
-			b.cur.problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(opt.MaxLine)))
-			continue
-		}
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				b.readErr = &Problem{Line: n, Msg: "read error: " + err.Error()}
-			}
-			break
-		}
-		b.bytes += int64(len(line)) + 1
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		if reason := b.notALog(line, n, rd.Unterminated); reason != "" {
-			b.log.Lines = rd.Line()
-			b.log.Rejected = []Rejected{{Segment: 1, Reason: reason}}
-			return b.log
-		}
-		b.line(line, n, rd.Unterminated)
+	return b
+}
+
+// lineOptions are how the lines of a log are read; within: the stream starts
+// inside the file.
+func (b *builder) lineOptions(skip func([]byte) bool, within bool) jsonl.LineOptions {
+	return jsonl.LineOptions{MaxLine: b.opt.MaxLine, Key: "event_type", Nested: "extras", Skip: skip, Within: within}
+}
+
+// tooLong notes line n, passed over for its length.
+func (b *builder) tooLong(n int) {
+	b.cur.lines++
+	b.cur.problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(b.opt.MaxLine)))
+}
+
+// stop notes what ended the reading at line n, unless it is the end.
+func (b *builder) stop(n int, err error) {
+	if !errors.Is(err, io.EOF) {
+		b.readErr = &Problem{Line: n, Msg: "read error: " + err.Error()}
 	}
-	b.log.Lines = rd.Line()
-	b.finish()
+}
+
+// reject gives up a file that is not a log, after its line lines.
+func (b *builder) reject(lines int, reason string) *Log {
+	b.log.Lines = lines
+	b.log.Rejected = []Rejected{{Segment: 1, Reason: reason}}
 	return b.log
 }
 
@@ -118,43 +150,67 @@ func Read(r io.Reader, source string, opt Options) *Log {
 // event type says of the era (final_action_selection lines, the longest of
 // all, mark E3b).
 func (b *builder) skip(eventType []byte) bool {
-	info := events[string(eventType)]
-	if info != nil && info.decode {
-		return false
+	info, ok := passOver(eventType)
+	if ok {
+		b.passed(info)
 	}
+	return ok
+}
+
+// passOver says whether a line of this event type is passed over, and its
+// event (nil when lbanalyze knows none).
+func passOver(eventType []byte) (*eventInfo, bool) {
+	info := events[string(eventType)]
+	return info, info == nil || !info.decode
+}
+
+// passed counts a line passed over by its event type.
+func (b *builder) passed(info *eventInfo) {
 	b.cur.lines++
 	b.records++
 	if info != nil {
 		b.mark(info)
 	}
-	return true
 }
 
 // recordsNeeded is how many non-blank lines may come before the first log
 // record: after that many, the file is not a ZorkGPT log.
 const recordsNeeded = 5
 
-// notALog says why a file is not a ZorkGPT log, judged from its first lines:
-// UTF-16 text, or JSON (a state dump, a config file) whose first lines are
-// not log records.
-func (b *builder) notALog(line []byte, n int, unterminated bool) string {
-	if b.records > 0 {
-		return ""
-	}
-	b.nonBlank++
-	if b.nonBlank == 1 && jsonl.LooksUTF16(line) {
-		return "looks like UTF-16, not UTF-8 (Windows PowerShell writes it with >): convert it first, e.g. iconv -f UTF-16 -t UTF-8"
-	}
-	if isRecord(line) {
-		b.records++
-		return ""
-	}
-	if b.firstBad == "" {
+// start is what a line says of whether its file is a log, as long as none
+// of the lines before it was a log record.
+type start struct {
+	utf16  bool
+	record bool
+	bad    string // why it is not a record
+}
+
+func startOf(line []byte) start {
+	s := start{utf16: jsonl.LooksUTF16(line), record: isRecord(line)}
+	if !s.record {
 		_, err := peek(line)
 		if err == nil {
 			err = errors.New("a JSON object without timestamp, level or event_type")
 		}
-		b.firstBad = fmt.Sprintf("line %d: %v", n, err)
+		s.bad = err.Error()
+	}
+	return s
+}
+
+// judge says why a file is not a ZorkGPT log, judged from its first lines
+// (while no record has been seen): UTF-16 text, or JSON (a state dump, a
+// config file) whose first lines are not log records.
+func (b *builder) judge(s start, n int, unterminated bool) string {
+	b.nonBlank++
+	if b.nonBlank == 1 && s.utf16 {
+		return "looks like UTF-16, not UTF-8 (Windows PowerShell writes it with >): convert it first, e.g. iconv -f UTF-16 -t UTF-8"
+	}
+	if s.record {
+		b.records++
+		return ""
+	}
+	if b.firstBad == "" {
+		b.firstBad = fmt.Sprintf("line %d: %s", n, s.bad)
 	}
 	if b.nonBlank < recordsNeeded || unterminated {
 		return ""
@@ -167,10 +223,9 @@ type builder struct {
 	log  *Log
 	cur  *segment
 	strs map[string]string // interned names and actions
-	// rec and arena hold the line being decoded: its strings may point into
-	// the line, so whatever is kept is cloned (keep, intern).
-	rec   record
-	arena [2]arena
+	// dec holds the line being decoded: its strings may point into the
+	// line, so whatever is kept is cloned (keep, intern).
+	dec decoded
 
 	segments int   // segments closed so far
 	bytes    int64 // bytes of the lines read
@@ -231,60 +286,8 @@ func (s *segment) problem(n int, skipped bool, format string, args ...any) {
 }
 
 func (b *builder) line(line []byte, n int, unterminated bool) {
-	b.cur.lines++
-	b.lineNo = n
-	// One scan finds the event type and decodes the fields: for nearly every
-	// line that matters, nothing is left to do.
-	rec := &b.rec
-	*rec = record{}
-	et, fast, err := b.scan(line, rec)
-	if err != nil {
-		if line, et, err = b.salvage(line, n, unterminated, err); err != nil {
-			return
-		}
-		*rec = record{}
-		fast = b.fastDecode(line, rec)
-	}
-	info := events[string(et)]
-	if info == nil {
-		return
-	}
-	if info.decode && (info.need == nil || bytes.Contains(line, info.need)) {
-		if !fast || !cleanText(line) {
-			*rec = record{}
-			rep, err := b.opt.Codec.Decode(line, rec)
-			if err != nil {
-				b.cur.problem(n, true, "cannot decode %s: %v", info.name, err)
-				return
-			}
-			if rep&jsonl.RepairedUTF8 != 0 {
-				b.cur.problem(n, false, "invalid UTF-8 in %s, replaced with U+FFFD", info.name)
-			}
-		}
-		rec.flatten()
-		b.mark(info)
-		b.event(info.name, rec, n)
-		return
-	}
-	b.mark(info)
-}
-
-// salvage handles a line that is not one JSON object. A killed run can leave a
-// partial record that the next run's first record continues on the same line:
-// the complete one is kept. Otherwise the line is reported and skipped.
-func (b *builder) salvage(line []byte, n int, unterminated bool, err error) ([]byte, []byte, error) {
-	if i := bytes.LastIndex(line, []byte(`{"timestamp": `)); i > 0 {
-		if et, err2 := peek(line[i:]); err2 == nil {
-			b.cur.problem(n, true, "a broken record (%v) runs into a complete one at column %d: only the complete one is used", err, i+1)
-			return line[i:], et, nil
-		}
-	}
-	if unterminated {
-		b.cur.problem(n, true, "truncated last line (no newline at the end of the file): %v", err)
-	} else {
-		b.cur.problem(n, true, "invalid JSON: %v", err)
-	}
-	return nil, nil, err
+	decodeLine(line, unterminated, b.opt.Codec, &b.dec)
+	b.apply(&b.dec, n)
 }
 
 // mark notes what an event type says of the era.

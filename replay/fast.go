@@ -19,7 +19,7 @@ import (
 // encoding/json would decode it; otherwise (control characters, an invalid
 // escape, invalid UTF-8, a key or value fastDecode declines) r is to be
 // decoded again by the codec. err is the line's syntax error, as peek gives it.
-func (b *builder) scan(line []byte, r *record) (eventType []byte, fast bool, err error) {
+func scan(line []byte, r *record, a *arenas) (eventType []byte, fast bool, err error) {
 	var nested []byte
 	ok := true
 	err = jsonl.ScanObject(line, func(key, value []byte) {
@@ -33,7 +33,7 @@ func (b *builder) scan(line []byte, r *record) (eventType []byte, fast bool, err
 			nested = value
 		}
 		if ok {
-			ok = b.field(r, &b.arena[0], key, value, true)
+			ok = field(r, a, key, value, true)
 		}
 	})
 	if err != nil {
@@ -118,14 +118,14 @@ func escapeLen(b []byte) int {
 // decode exactly as encoding/json would: a raw control character, invalid
 // UTF-8, a key in another case or with an escape, a value of the wrong type.
 // Those lines go to the codec, whose verdict and message stand.
-func (b *builder) fastDecode(line []byte, r *record) bool {
+func fastDecode(line []byte, r *record, a *arenas) bool {
 	if !cleanText(line) {
 		return false
 	}
 	ok := true
 	err := jsonl.ScanObject(line, func(key, value []byte) {
 		if ok {
-			ok = b.field(r, &b.arena[0], key, value, true)
+			ok = field(r, a, key, value, true)
 		}
 	})
 	return ok && err == nil
@@ -142,8 +142,16 @@ type arena struct {
 	extra record
 }
 
-// field sets the field of r named key from its raw value.
-func (b *builder) field(r *record, a *arena, key, value []byte, top bool) bool {
+// arenas are the values of a record (0) and of its extras (1).
+type arenas [2]arena
+
+// field sets the field of r named key from its raw value (top: r is the line's
+// record, not its extras).
+func field(r *record, as *arenas, key, value []byte, top bool) bool {
+	a := &as[0]
+	if !top {
+		a = &as[1]
+	}
 	null := isNull(value)
 	str := func(slot int, p **string) bool {
 		switch {
@@ -301,7 +309,7 @@ func (b *builder) field(r *record, a *arena, key, value []byte, top bool) bool {
 			ok := true
 			jsonl.ScanObject(value, func(k, v []byte) {
 				if ok {
-					ok = b.field(x, &b.arena[1], k, v, false)
+					ok = field(x, as, k, v, false)
 				}
 			})
 			r.Extras = x

@@ -14,18 +14,19 @@ import (
 // encoding/json decodes it.
 func sameAsCodec(t *testing.T, line []byte) {
 	t.Helper()
-	b := &builder{}
 	// The reader's one scan: the event type peek gives, and the fields
-	// fastDecode gives whenever it says they are exact.
+	// fastDecode gives whenever it says they are exact (each into arenas of
+	// its own, so that the comparison is of values written twice).
 	var scanned record
-	et, scanFast, scanErr := b.scan(line, &scanned)
+	var as1, as2 arenas
+	et, scanFast, scanErr := scan(line, &scanned, &as1)
 	scanFast = scanFast && cleanText(line)
 	pet, peekErr := peek(line)
 	if (scanErr == nil) != (peekErr == nil) || !bytes.Equal(et, pet) {
 		t.Fatalf("scan: event type %q (%v), peek: %q (%v): %s", et, scanErr, pet, peekErr, line)
 	}
 	var fast record
-	ok := b.fastDecode(line, &fast)
+	ok := fastDecode(line, &fast, &as2)
 	// A line that is not decoded: scan stops reading its fields at its event
 	// type, so only the lines that matter are compared.
 	if info := events[string(et)]; info != nil && info.decode {
@@ -110,8 +111,7 @@ func TestFastDecodeTakesEscapes(t *testing.T) {
 		{`{"event_type": "turn_completed", "` + "\xc5\xbf" + `core": 7, "score": 5}`, false},
 	} {
 		var r record
-		b := &builder{}
-		if got := b.fastDecode([]byte(c.line), &r); got != c.fast {
+		if got := fastDecode([]byte(c.line), &r, &arenas{}); got != c.fast {
 			t.Errorf("fastDecode = %v, want %v: %s", got, c.fast, c.line)
 		}
 		sameAsCodec(t, []byte(c.line))
@@ -122,8 +122,7 @@ func TestFastDecodeTakesEscapes(t *testing.T) {
 		}
 	}
 	var r record
-	b := &builder{}
-	b.fastDecode([]byte(`{"event_type": "turn_completed", "action": "say \"hi\"\u00e9"}`), &r)
+	fastDecode([]byte(`{"event_type": "turn_completed", "action": "say \"hi\"\u00e9"}`), &r, &arenas{})
 	if r.Action == nil || *r.Action != "say \"hi\"é" {
 		t.Errorf("action %v, want say \"hi\"é", r.Action)
 	}

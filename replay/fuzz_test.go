@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"os"
+	"reflect"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -23,6 +24,14 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"event_type": "turn_completed", "turn": 199999, "score": NaN}` + "\n" + `{"extras": {"event_type": "turn_exception", "turn": 1}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lg := Read(bytes.NewReader(data), "fuzz.jsonl", Options{})
+		// In regions (what ReadFile does with a large file), from regions of
+		// one byte to a region of the whole input: the same Log.
+		if len(data) > 0 {
+			region := 1 + int64(data[0])%int64(len(data))
+			if got := readRegions(bytes.NewReader(data), int64(len(data)), "fuzz.jsonl", Options{}, region, 2); !reflect.DeepEqual(got, lg) {
+				t.Fatalf("regions of %d bytes: differs from Read\n%s", region, firstDifference(got, lg))
+			}
+		}
 		for _, ep := range lg.Episodes {
 			if ep.N() < 1 || ep.N() > MaxTurn || ep.SkippedLines > lg.Lines || ep.MissingTurns > ep.N() {
 				t.Fatalf("episode with %d turns, %d skipped of %d lines, %d missing", ep.N(), ep.SkippedLines, lg.Lines, ep.MissingTurns)
