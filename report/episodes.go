@@ -144,9 +144,9 @@ func (ew *EpisodeWriter) Close() error {
 
 // held is a report rendered and waiting to be written, compressed (s2) a
 // block of heldBlock bytes at a time: a file's reports wait for its end, and
-// reports are much alike, from one result to the next, and compress 10 to 50
-// times (a grid's JSON most), so that a long file's cost little to hold; and
-// no report need be whole in memory.
+// reports, much alike from one result to the next, compress 10 to 50 times
+// (a grid's JSON most), so that a long file's reports cost little to hold,
+// and no report is ever whole in memory.
 type held struct {
 	blocks  [][]byte
 	buf     []byte // not yet compressed
