@@ -1,9 +1,9 @@
 // Package corpus turns the paths a user gives into episodes: it finds the logs
 // under directories (passing over what is not production data), reads every
 // file once — standard input included, and a file reached by two paths — in
-// parallel, and returns the episodes in an order that depends on the input
-// only, with what could not be read and why. Every command that reads logs
-// goes through it.
+// parallel, and returns the episodes, or hands them over as they are read, in
+// an order that depends on the input only, with what could not be read and
+// why. Every command that reads logs goes through it.
 package corpus
 
 import (
@@ -12,7 +12,6 @@ import (
 	"io"
 	"io/fs"
 	"strings"
-	"sync"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -52,55 +51,140 @@ func Read(paths []string, opt Options) *Corpus {
 // ReadFiles reads the files, Jobs at a time, and adds what they hold to c.
 // The result does not depend on the order the reads finish in.
 func (c *Corpus) ReadFiles(files []string, opt Options) {
-	results := make([]fileResult, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(max(opt.Jobs, 1), len(files)) {
-		wg.Add(1)
+	first := len(c.Episodes) // of the file being handed over
+	c.Stream(files, opt, Sink{
+		Episode: func(ep *replay.Episode) { c.Episodes = append(c.Episodes, ep) },
+		FileEnd: func(segments int) {
+			for _, ep := range c.Episodes[first:] {
+				ep.Segments = segments
+			}
+			first = len(c.Episodes)
+		},
+	})
+}
+
+// Sink is what Stream hands what it reads to, in discovery order: file by
+// file, segment by segment within a file, whatever order the reads go in.
+// Its functions are called one at a time, from the goroutine that called
+// Stream; they may block, and the reading waits.
+type Sink struct {
+	// Episode is given each episode as soon as its segment ends. Its Segments
+	// is 0 until the end of its file.
+	Episode func(*replay.Episode)
+	// FileEnd follows the episodes of each file read, with how many segments
+	// it holds: their Segments.
+	FileEnd func(segments int)
+	// Message, when set, is given each message as Stream adds it to c.Messages.
+	Message func(string)
+}
+
+// streamWindow is how many files may be read ahead, beyond Jobs, of the one
+// being handed over, and streamQueue how many episodes of each may wait,
+// built, for their turn: what Stream holds is bounded by these and Jobs, not
+// by the input.
+const (
+	streamWindow = 4
+	streamQueue  = 2
+)
+
+// Stream reads the files, Jobs at a time, and hands what they hold to sink
+// as soon as its turn comes in discovery order, adding to c what was left
+// out and the messages (ReadFiles's, in the same order), but not the
+// episodes: those are the sink's.
+func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
+	jobs := max(opt.Jobs, 1)
+	order := make(chan *fileRead, jobs+streamWindow) // a full window holds the next file back
+	next := make(chan *fileRead)
+	go func() {
+		for _, path := range files {
+			r := &fileRead{path: path, eps: make(chan *replay.Episode, streamQueue)}
+			order <- r
+			next <- r
+		}
+		close(order)
+		close(next)
+	}()
+	for range min(jobs, len(files)) {
 		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = readFile(files[i], opt)
+			for r := range next {
+				r.read(opt)
 				if opt.Progress != nil {
 					opt.Progress()
 				}
 			}
 		}()
 	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, r := range results { // in discovery order, whatever order the reads ended in
-		for _, s := range r.skipped {
-			c.Messages = append(c.Messages, s.Source+": "+s.Reason)
+	ids := &episodeIDs{sources: map[string][]string{}}
+	for r := range order {
+		for ep := range r.eps {
+			sink.Episode(ep)
 		}
-		c.Messages = append(c.Messages, r.problems...)
-		c.Episodes = append(c.Episodes, r.eps...)
+		for _, s := range r.skipped {
+			c.tell(sink, s.Source+": "+s.Reason)
+		}
+		for _, m := range r.problems {
+			c.tell(sink, m)
+		}
 		c.Skipped = append(c.Skipped, r.skipped...)
+		for _, ep := range r.named {
+			ids.add(ep)
+		}
+		if sink.FileEnd != nil {
+			sink.FileEnd(r.segments)
+		}
 	}
-	c.Messages = append(c.Messages, duplicateIDs(c.Episodes)...)
+	for _, m := range ids.duplicates() {
+		c.tell(sink, m)
+	}
 }
 
-// fileResult is what one file gives: its episodes, what was left out, and
-// the messages about its lines.
-type fileResult struct {
-	eps      []*replay.Episode
+// tell adds a message, and gives it to the sink.
+func (c *Corpus) tell(sink Sink, m string) {
+	c.Messages = append(c.Messages, m)
+	if sink.Message != nil {
+		sink.Message(m)
+	}
+}
+
+// fileRead is one file being read: its episodes as they come, then, once
+// eps is closed, what was left out of it and the messages about its lines.
+type fileRead struct {
+	path     string
+	eps      chan *replay.Episode
+	segments int
 	skipped  []Skip
 	problems []string
+	// named are the file's episodes as the messages need them: without their
+	// turns (named), so that what the sink lets go is freed.
+	named []*replay.Episode
 }
 
-func readFile(path string, opt Options) (r fileResult) {
-	lg, err := replay.ReadFile(path, opt.Stdin, opt.Replay)
+func (r *fileRead) read(opt Options) {
+	defer close(r.eps)
+	path := r.path
+	ro := opt.Replay
+	ro.OnEpisode = func(ep *replay.Episode) {
+		r.named = append(r.named, named(ep)) // before the sink has it
+		r.eps <- ep
+	}
+	lg, err := replay.ReadFile(path, opt.Stdin, ro)
 	if err != nil {
 		r.skipped = append(r.skipped, Skip{Source: jsonl.DisplayName(path), Reason: openReason(err)})
-		return r
+		return
 	}
-	r.skipped = rejections(path, lg)
-	r.problems = problems(lg)
-	r.eps = lg.Episodes
-	return r
+	r.segments = lg.Segments
+	for _, ep := range r.named {
+		ep.Segments = lg.Segments
+	}
+	r.skipped = rejections(path, lg, len(r.named))
+	r.problems = problems(r.named)
+}
+
+// named is what the messages about an episode need of it: its name (which
+// needs Segments, set once the file ends) and its problems.
+func named(ep *replay.Episode) *replay.Episode {
+	return &replay.Episode{ID: ep.ID, Source: ep.Source, Segment: ep.Segment,
+		Problems: ep.Problems, ProblemCount: ep.ProblemCount, SkippedLines: ep.SkippedLines}
 }
 
 // openReason says why a file could not be read, without repeating its path.
@@ -117,7 +201,7 @@ func openReason(err error) string {
 
 // rejections are the parts of a log that cannot be analysed: a read error that
 // ended it early, segments that cannot be replayed.
-func rejections(path string, lg *replay.Log) []Skip {
+func rejections(path string, lg *replay.Log, episodes int) []Skip {
 	name := jsonl.DisplayName(path)
 	var s []Skip
 	for _, p := range lg.Problems {
@@ -125,7 +209,7 @@ func rejections(path string, lg *replay.Log) []Skip {
 	}
 	for _, r := range lg.Rejected {
 		src := name
-		if len(lg.Rejected)+len(lg.Episodes) > 1 {
+		if len(lg.Rejected)+episodes > 1 {
 			src = fmt.Sprintf("%s (segment %d)", name, r.Segment)
 			if r.ID != "" {
 				src = fmt.Sprintf("%s (segment %d, %s)", name, r.Segment, r.ID)
@@ -138,9 +222,9 @@ func rejections(path string, lg *replay.Log) []Skip {
 
 // problems are the messages about the lines of a log's episodes: the first
 // few word for word with file and line, then how many lines were skipped.
-func problems(lg *replay.Log) []string {
+func problems(eps []*replay.Episode) []string {
 	var m []string
-	for _, ep := range lg.Episodes {
+	for _, ep := range eps {
 		m = append(m, ep.ProblemMessages()...)
 		if ep.SkippedLines > 0 {
 			m = append(m, fmt.Sprintf("%s: %s skipped in %s; the rest was analysed",
@@ -150,26 +234,32 @@ func problems(lg *replay.Log) []string {
 	return m
 }
 
-// duplicateIDs warns of an episode id found in two files (a .jsonl beside its
-// .jsonl.gz, a backup copy): both are analysed, and both count in n.
-func duplicateIDs(eps []*replay.Episode) []string {
-	sources := map[string][]string{}
-	var order []string
-	for _, ep := range eps {
-		if ep.ID == "" {
-			continue
-		}
-		s := sources[ep.ID]
-		if len(s) == 0 {
-			order = append(order, ep.ID)
-		}
-		if len(s) == 0 || s[len(s)-1] != ep.Source {
-			sources[ep.ID] = append(s, ep.Source)
-		}
+// episodeIDs finds an episode id in two files (a .jsonl beside its
+// .jsonl.gz, a backup copy), to warn of it: both are analysed, and both count
+// in n.
+type episodeIDs struct {
+	sources map[string][]string // of each id, in discovery order
+	order   []string            // the ids, as first found
+}
+
+func (d *episodeIDs) add(ep *replay.Episode) {
+	if ep.ID == "" {
+		return
 	}
+	s := d.sources[ep.ID]
+	if len(s) == 0 {
+		d.order = append(d.order, ep.ID)
+	}
+	if len(s) == 0 || s[len(s)-1] != ep.Source {
+		d.sources[ep.ID] = append(s, ep.Source)
+	}
+}
+
+// duplicates are the warnings, in the order the ids were found.
+func (d *episodeIDs) duplicates() []string {
 	var m []string
-	for _, id := range order {
-		if s := sources[id]; len(s) > 1 {
+	for _, id := range d.order {
+		if s := d.sources[id]; len(s) > 1 {
 			names := make([]string, len(s))
 			for i, p := range s {
 				names[i] = jsonl.DisplayName(p)

@@ -2,11 +2,16 @@ package corpus
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 // a tiny replayable log: two turns of one episode.
@@ -124,5 +129,143 @@ func TestOrderIndependentOfJobs(t *testing.T) {
 		} else if got.String() != want.String() {
 			t.Errorf("jobs %d: %s, want %s", jobs, got.String(), want.String())
 		}
+	}
+}
+
+// gatedReader gives data up to gate, then waits for open before the rest:
+// a file still being written, or a slow disk.
+type gatedReader struct {
+	data []byte
+	gate int
+	open <-chan struct{}
+	off  int
+	t    *testing.T
+}
+
+func (r *gatedReader) Read(p []byte) (int, error) {
+	if r.off == r.gate {
+		select {
+		case <-r.open:
+		case <-time.After(10 * time.Second):
+			r.t.Error("the first episode was not handed over before the rest of its file was read")
+		}
+	}
+	if r.off == len(r.data) {
+		return 0, io.EOF
+	}
+	end := len(r.data)
+	if r.off < r.gate {
+		end = r.gate
+	}
+	n := copy(p, r.data[r.off:end])
+	r.off += n
+	return n, nil
+}
+
+// Stream hands an episode over as soon as its segment ends, while the rest
+// of its file is still to be read.
+func TestStreamHandsOverWhileReading(t *testing.T) {
+	data := log("2025-11-12T10:00:00") + log("2025-11-12T11:00:00") + log("2025-11-12T12:00:00")
+	open := make(chan struct{})
+	stdin := &gatedReader{data: []byte(data), gate: 2 * len(log("2025-11-12T10:00:00")), open: open, t: t}
+	var got []string
+	c := &Corpus{}
+	c.Stream([]string{"-"}, Options{Jobs: 2, Stdin: stdin}, Sink{
+		Episode: func(ep *replay.Episode) {
+			if len(got) == 0 {
+				close(open)
+			}
+			got = append(got, ep.ID)
+		},
+		FileEnd: func(segments int) { got = append(got, fmt.Sprintf("end of %d segments", segments)) },
+	})
+	if want := "2025-11-12T10:00:00 2025-11-12T11:00:00 2025-11-12T12:00:00 end of 3 segments"; strings.Join(got, " ") != want {
+		t.Errorf("sink got %q, want %q", got, want)
+	}
+}
+
+// Stream hands over the same things in the same order whatever the number
+// of jobs: ReadFiles's episodes, one file after the other, each file's end
+// after its episodes, the messages as c.Messages has them.
+func TestStreamOrderIndependentOfJobs(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a", "episode_log.jsonl"), log("2025-11-12T10:00:00")+log("2025-11-12T10:30:00"))
+	write(t, filepath.Join(dir, "b", "episode_log.jsonl"), "not a log\n")
+	write(t, filepath.Join(dir, "c", "episode_log.jsonl"), log("2025-11-12T11:00:00")+"{broken\n"+log("2025-11-12T11:30:00")+log("2025-11-12T12:00:00"))
+	write(t, filepath.Join(dir, "d", "backup.jsonl"), log("2025-11-12T10:00:00"))
+	for i := range 6 {
+		write(t, filepath.Join(dir, "e", fmt.Sprintf("%d.jsonl", i)), log(fmt.Sprintf("2025-11-13T10:00:0%d", i)))
+	}
+	files, _ := Discover([]string{dir})
+	var want string
+	for _, jobs := range []int{1, 2, 5} {
+		var got strings.Builder
+		var eps []*replay.Episode
+		c := &Corpus{}
+		c.Stream(files, Options{Jobs: jobs}, Sink{
+			Episode: func(ep *replay.Episode) { eps = append(eps, ep) },
+			FileEnd: func(segments int) {
+				for _, ep := range eps {
+					ep.Segments = segments
+					fmt.Fprintf(&got, "%s %s %d\n", ep.Name(), ep.Source, ep.N())
+				}
+				eps = nil
+				fmt.Fprintf(&got, "end of %d segments\n", segments)
+			},
+			Message: func(m string) { fmt.Fprintf(&got, "message %s\n", m) },
+		})
+		var msgs strings.Builder
+		for _, m := range c.Messages {
+			fmt.Fprintf(&msgs, "message %s\n", m)
+		}
+		if !strings.Contains(got.String(), "message warning: episode 2025-11-12T10:00:00 is in 2 files") ||
+			!strings.Contains(got.String(), "(segment 2 of 3)") || !strings.Contains(got.String(), "does not look like") {
+			t.Fatalf("jobs %d: the test misses a case:\n%s", jobs, got.String())
+		}
+		var told strings.Builder
+		for _, line := range strings.SplitAfter(got.String(), "\n") {
+			if strings.HasPrefix(line, "message ") {
+				told.WriteString(line)
+			}
+		}
+		if told.String() != msgs.String() {
+			t.Errorf("jobs %d: messages given %q, c.Messages %q", jobs, told.String(), msgs.String())
+		}
+		if jobs == 1 {
+			want = got.String()
+			r := Read([]string{dir}, Options{Jobs: 3})
+			var names strings.Builder
+			for _, ep := range r.Episodes {
+				fmt.Fprintf(&names, "%s %s %d\n", ep.Name(), ep.Source, ep.N())
+			}
+			var streamed strings.Builder
+			for _, line := range strings.SplitAfter(want, "\n") {
+				if !strings.HasPrefix(line, "message ") && !strings.HasPrefix(line, "end of ") {
+					streamed.WriteString(line)
+				}
+			}
+			if streamed.String() != names.String() {
+				t.Errorf("Stream gave\n%s\nReadFiles\n%s", streamed.String(), names.String())
+			}
+		} else if got.String() != want {
+			t.Errorf("jobs %d:\n%s\nwant (jobs 1)\n%s", jobs, got.String(), want)
+		}
+	}
+}
+
+// A file's messages come as they always have: what of it was left out, then
+// the problems of its episodes, named once the file is read to its end.
+func TestMessagesOfAFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "order.jsonl")
+	lines := strings.SplitAfter(log("A"), "\n")
+	write(t, path, lines[0]+lines[1]+"{broken\n"+lines[2]+strings.SplitAfter(log("B"), "\n")[0])
+	c := Read([]string{path}, Options{Jobs: 1})
+	want := []string{
+		path + " (segment 2, B): no turns: the log ends with the start of an episode (line 5) and nothing after it",
+		path + ":3: invalid JSON: column 2: expected a key in quotes, found 'b'",
+		path + ": 1 line skipped in A (segment 1 of 2); the rest was analysed",
+	}
+	if strings.Join(c.Messages, "\n") != strings.Join(want, "\n") {
+		t.Errorf("messages\n%s\nwant\n%s", strings.Join(c.Messages, "\n"), strings.Join(want, "\n"))
 	}
 }

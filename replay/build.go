@@ -16,9 +16,12 @@ import (
 // segments that cannot be replayed.
 type Log struct {
 	Source   string
-	Episodes []*Episode
+	Episodes []*Episode // none when Options.OnEpisode takes them
 	Rejected []Rejected
 	Lines    int // lines read
+	// Segments is how many segments the file holds, replayable or not: the
+	// Segments of each of its episodes.
+	Segments int
 	// Problems are file-level: a read error that ended the file early.
 	Problems []Problem
 }
@@ -47,6 +50,11 @@ type Options struct {
 	// MaxRatio bounds the decompression ratio of a compressed file
 	// (jsonl.DefaultMaxRatio when 0, none when negative).
 	MaxRatio int
+	// OnEpisode, when set, is handed each replayable episode as soon as its
+	// segment ends, instead of Log.Episodes, so that a long log of many
+	// episodes need not be held whole. Its Segments is then 0: how many
+	// segments the file holds is known at its end only (Log.Segments).
+	OnEpisode func(*Episode)
 }
 
 // MaxTurn bounds turn numbers (ZorkGPT's max_turns was at most 5000), and
@@ -647,6 +655,7 @@ func (s *segment) death(t int, reason string) {
 // finish closes the last segment and gives the episodes their count.
 func (b *builder) finish() {
 	b.close(b.cur, true)
+	b.log.Segments = b.segments
 	for _, ep := range b.log.Episodes {
 		ep.Segments = b.segments
 	}
@@ -675,7 +684,11 @@ func (b *builder) close(s *segment, last bool) {
 	ep, reason := b.build(s)
 	if reason == "" {
 		ep.Segment = b.segments
-		b.log.Episodes = append(b.log.Episodes, ep)
+		if b.opt.OnEpisode != nil {
+			b.opt.OnEpisode(ep)
+		} else {
+			b.log.Episodes = append(b.log.Episodes, ep)
+		}
 		return
 	}
 	if n := len(b.log.Rejected); n > 0 {

@@ -2,11 +2,14 @@ package replay
 
 import (
 	"bytes"
+	"io"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/synth"
 )
 
 // The real June 2025 log (testdata/samples/README.md) reads as one E3a
@@ -239,5 +242,62 @@ func TestTaskName(t *testing.T) {
 func TestReadFileErrors(t *testing.T) {
 	if _, err := ReadFile("testdata/does-not-exist.jsonl", nil, Options{}); err == nil || !os.IsNotExist(err) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// chunkReader gives data 256 bytes a read, noting at each read, the last
+// (io.EOF) too, how many episodes had been handed over by then.
+type chunkReader struct {
+	data   []byte
+	off    int
+	handed *int
+	seen   [][2]int // offset read from, episodes handed over
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	r.seen = append(r.seen, [2]int{r.off, *r.handed})
+	if r.off == len(r.data) {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), 256)], r.data[r.off:])
+	r.off += n
+	return n, nil
+}
+
+// With OnEpisode, each episode is handed over as soon as its segment ends,
+// while the file is still being read, and the episodes are those
+// Log.Episodes would hold, but for Segments.
+func TestOnEpisodeHandsOverEachSegment(t *testing.T) {
+	var parts [][]byte
+	for _, e := range []*synth.Episode{plan{N: 30}.Episode(), plan{N: 45, ID: "2025-11-12T11:00:00"}.Episode(), plan{N: 20, ID: "2025-11-12T12:00:00"}.Episode()} {
+		parts = append(parts, write(t, e))
+	}
+	data := bytes.Join(parts, nil)
+	var got []*Episode
+	handed := 0
+	r := &chunkReader{data: data, handed: &handed}
+	lg := Read(r, "test.jsonl", Options{OnEpisode: func(ep *Episode) {
+		got = append(got, ep)
+		handed++
+	}})
+	// The first episode ends where the second begins, the second where the
+	// third does: before the third is read, and before the end is.
+	for _, s := range r.seen {
+		if s[0] >= len(parts[0])+len(parts[1]) && s[1] < 1 || s[0] == len(data) && s[1] < 2 {
+			t.Errorf("at byte %d of %d, %d episodes handed over (segments end at %d and %d)", s[0], len(data), s[1], len(parts[0]), len(parts[0])+len(parts[1]))
+		}
+	}
+	if len(lg.Episodes) != 0 || lg.Segments != 3 || len(got) != 3 {
+		t.Fatalf("Log.Episodes %d, Segments %d, handed over %d; want 0, 3, 3", len(lg.Episodes), lg.Segments, len(got))
+	}
+	want := read(t, data).Episodes
+	for i, ep := range got {
+		if ep.Segments != 0 {
+			t.Errorf("episode %d: Segments %d before the file's end, want 0", i+1, ep.Segments)
+		}
+		ep.Segments = lg.Segments
+		if !reflect.DeepEqual(ep, want[i]) {
+			t.Errorf("episode %d differs from Log.Episodes's", i+1)
+		}
 	}
 }

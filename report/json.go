@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -35,7 +36,7 @@ type EpisodeJSON struct {
 	// Patterns are how the episode was stuck (episode only; batch gives their
 	// summary over the dataset).
 	Patterns *patterns.Analysis `json:"patterns,omitempty"`
-	// Results stays the last field: WriteJSON writes it in place.
+	// Results stays the last field: jsonBody appends it in place.
 	Results []ResultJSON `json:"results"`
 }
 
@@ -162,15 +163,15 @@ func setResult(r *ResultJSON, v *resultValues, ep *replay.Episode, o *replay.Out
 
 // JSON is the documented JSON form of e.
 func (e *Episode) JSON() EpisodeJSON {
-	j := e.head()
+	j := e.fields()
 	for i := range e.Outcomes {
 		j.Results = append(j.Results, Result(e.Ep, &e.Outcomes[i], e.Options))
 	}
 	return j
 }
 
-// head is e's JSON form without its results.
-func (e *Episode) head() EpisodeJSON {
+// fields is e's JSON form without its results.
+func (e *Episode) fields() EpisodeJSON {
 	ep := e.Ep
 	j := EpisodeJSON{
 		EpisodeID: ep.ID, Source: ep.Source, Segment: ep.Segment, Segments: ep.Segments, Era: ep.Era,
@@ -208,103 +209,124 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 }
 
 // WriteJSON writes the episodes as one JSON array, whatever their number
-// (README, "JSON output"), streamed: what is held at a time is one episode's
-// JSON but its results, and at most about flushAt bytes of results, however
-// many episodes and results there are. The bytes are those of encoding/json
-// indenting the whole array by two spaces (a test holds them to it); the
-// results, most of the bytes with many configs, are appended directly
-// (appendResult).
-func WriteJSON(w io.Writer, eps []Episode) error {
-	if len(eps) == 0 {
-		_, err := io.WriteString(w, "[]\n")
-		return err
-	}
+// (README, "JSON output"): WriteEpisodes in json.
+func WriteJSON(w io.Writer, eps []Episode) error { return WriteEpisodes(w, "json", eps) }
+
+// An episode's JSON is written as encoding/json indents the whole array by
+// two spaces (a test holds it to those bytes), in two parts: its head, the
+// members that name it, once its file's segments are counted; and its body,
+// the members after "segments", as soon as it is analysed. The results, most
+// of the bytes with many configs, are appended directly (appendResult) and
+// written out as they come.
+
+// jsonHead appends the head of ep's object, indented as an element of the array.
+func jsonHead(b []byte, ep *replay.Episode) []byte {
+	b = append(b, "{\n    \"episode_id\": "...)
+	b = appendJSONString(b, ep.ID)
+	b = append(b, ",\n    \"source\": "...)
+	b = appendJSONString(b, ep.Source)
+	b = append(b, ",\n    \"segment\": "...)
+	b = strconv.AppendInt(b, int64(ep.Segment), 10)
+	b = append(b, ",\n    \"segments\": "...)
+	return strconv.AppendInt(b, int64(ep.Segments), 10)
+}
+
+// jsonAfterHead is where the body of an episode's object begins: the member
+// after "segments" (no raw newline is in a JSON string, so the first match is it).
+const jsonAfterHead = ",\n    \"era\": "
+
+// errJSONLayout: encoding/json no longer writes an episode as expected.
+var errJSONLayout = errors.New("report: unexpected JSON layout of an episode")
+
+// jsonBody writes the body of e's object to w: what follows its head. On an
+// error, it writes what it rendered before it.
+func jsonBody(w io.Writer, e *Episode) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("  ", "  ")
 	enc.SetEscapeHTML(false)
-	jw := jsonWriter{w: w}
-	jw.b = append(jw.b, "[\n"...)
-	for i := range eps {
-		e := &eps[i]
-		buf.Reset()
-		if err := enc.Encode(e.head()); err != nil { // "results": null
-			return err
-		}
-		head := buf.Bytes()[:buf.Len()-1] // Encode's newline
-		if len(e.Outcomes) > 0 {
-			// Results is the last field: "results": null, then the closing brace.
-			const tail = "null\n  }"
-			if !bytes.HasSuffix(head, []byte(tail)) {
-				return errors.New("report: unexpected JSON layout of an episode")
-			}
-			head = head[:len(head)-len(tail)]
-		}
-		jw.b = append(jw.b, "  "...)
-		jw.b = append(jw.b, head...)
-		if len(e.Outcomes) > 0 {
-			if err := jw.results(e, "    "); err != nil {
-				return err
-			}
-			jw.b = append(jw.b, "\n  }"...)
-		}
-		if i < len(eps)-1 {
-			jw.b = append(jw.b, ",\n"...)
-		} else {
-			jw.b = append(jw.b, "\n]\n"...)
-		}
-		if err := jw.flush(); err != nil {
-			return err
-		}
+	if err := enc.Encode(e.fields()); err != nil { // "results": null
+		return err
 	}
-	return nil
-}
-
-// flushAt is how many bytes of results jsonWriter holds before it writes them.
-const flushAt = 64 << 10
-
-// jsonWriter appends the results as encoding/json indents them, and writes
-// them to w as they come.
-type jsonWriter struct {
-	w io.Writer
-	b []byte // what is not written yet
-}
-
-func (jw *jsonWriter) flush() error {
-	_, err := jw.w.Write(jw.b)
-	jw.b = jw.b[:0]
+	b := buf.Bytes()[:buf.Len()-1] // Encode's newline
+	i := bytes.Index(b, []byte(jsonAfterHead))
+	if i < 0 {
+		return errJSONLayout
+	}
+	b = b[i:]
+	if len(e.Outcomes) > 0 {
+		// Results is the last field: "results": null, then the closing brace.
+		const tail = "null\n  }"
+		if !bytes.HasSuffix(b, []byte(tail)) {
+			return errJSONLayout
+		}
+		var err error
+		if b, err = appendResults(w, b[:len(b)-len(tail)], e, "    "); err != nil {
+			w.Write(b)
+			return err
+		}
+		b = append(b, "\n  }"...)
+	}
+	_, err := w.Write(b)
 	return err
 }
 
-// results appends the results array of e as the encoder writes it, indented
-// by ind, one result at a time, writing out every flushAt bytes.
-func (jw *jsonWriter) results(e *Episode, ind string) error {
+// jsonFlushAt is how many bytes of results appendResults holds before it
+// writes them out.
+const jsonFlushAt = 64 << 10
+
+// jsonWritten is how much of an episode's JSON b, from what precedes it in
+// the output, is written when one of its results fails it (a cost that is no
+// number): the output is written as appendResults writes, every jsonFlushAt
+// bytes or more at the end of a result, and what is not yet written then is
+// not. (b is rendered before it is written: this keeps what a failure leaves
+// as it was when episodes were written as they were rendered.)
+func jsonWritten(b []byte) int {
+	end := []byte("\n      },\n") // of a result, at its indentation in the array
+	out, at := 0, 0
+	for {
+		i := bytes.Index(b[at:], end)
+		if i < 0 {
+			return out
+		}
+		at += i + len(end)
+		if at-out >= jsonFlushAt {
+			out = at
+		}
+	}
+}
+
+// appendResults appends the results array of e as the encoder writes it,
+// indented by ind, one result at a time, writing out to w every jsonFlushAt
+// bytes; it gives what it has not written, on an error up to the result
+// that failed.
+func appendResults(w io.Writer, b []byte, e *Episode, ind string) ([]byte, error) {
 	in1 := ind + "  "
 	lines := resultLines(in1)
-	jw.b = append(jw.b, "[\n"...)
+	b = append(b, "[\n"...)
 	var (
 		r ResultJSON
 		v resultValues // r's pointers point here: no allocation a result
 	)
 	for i := range e.Outcomes {
 		setResult(&r, &v, e.Ep, &e.Outcomes[i], e.Options)
-		jw.b = append(jw.b, in1...)
 		if c := r.CostSaved; c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0)) {
 			_, err := json.Marshal(&r) // not JSON: the encoder says so, in its words
-			return err
+			return b, err
 		}
-		jw.b = appendResult(jw.b, &r, lines)
+		b = append(b, in1...)
+		b = appendResult(b, &r, lines)
 		if i < len(e.Outcomes)-1 {
-			jw.b = append(jw.b, ',')
+			b = append(b, ',')
 		}
-		jw.b = append(jw.b, '\n')
-		if len(jw.b) >= flushAt {
-			if err := jw.flush(); err != nil {
-				return err
+		b = append(b, '\n')
+		if len(b) >= jsonFlushAt {
+			if _, err := w.Write(b); err != nil {
+				return nil, err
 			}
+			b = b[:0]
 		}
 	}
-	jw.b = append(jw.b, ind...)
-	jw.b = append(jw.b, ']')
-	return nil
+	b = append(b, ind...)
+	return append(b, ']'), nil
 }

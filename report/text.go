@@ -16,33 +16,6 @@ import (
 // Formats are the output formats of the commands.
 var Formats = []string{"table", "markdown", "json", "csv"}
 
-// WriteEpisodes renders analysed episodes in format.
-func WriteEpisodes(w io.Writer, format string, eps []Episode) error {
-	switch format {
-	case "json":
-		return WriteJSON(w, eps)
-	case "csv":
-		return writeEpisodesCSV(w, eps)
-	case "markdown":
-		for i := range eps {
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			writeEpisodeMarkdown(w, &eps[i])
-		}
-		return nil
-	case "table":
-		for i := range eps {
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			writeEpisodeTable(w, &eps[i])
-		}
-		return nil
-	}
-	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
-}
-
 // sparkWidth is how many marks the score timeline has at most.
 const sparkWidth = 60
 
@@ -233,9 +206,14 @@ func selfCheckLines(e *Episode) []string {
 	return lines
 }
 
-func writeEpisodeTable(w io.Writer, e *Episode) {
-	ep := e.Ep
+// tableHead is the line that names an episode in a table.
+func tableHead(w io.Writer, ep *replay.Episode) {
 	fmt.Fprintf(w, "%s   %s\n", Printable(ep.Name()), Printable(jsonl.DisplayName(ep.Source)))
+}
+
+// tableBody is the rest of an episode's table: what follows its head.
+func tableBody(w io.Writer, e *Episode) {
+	ep := e.Ep
 	fmt.Fprintf(w, "  %s\n", summary(ep))
 	line, stops, per := Sparkline(ep, e.Outcomes, sparkWidth)
 	fmt.Fprintf(w, "  score %s %d→%d, %d turn%s a mark\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
@@ -292,9 +270,14 @@ func mdRow(r []string) []string {
 	return out
 }
 
-func writeEpisodeMarkdown(w io.Writer, e *Episode) {
-	ep := e.Ep
+// markdownHead is the heading that names an episode in markdown.
+func markdownHead(w io.Writer, ep *replay.Episode) {
 	fmt.Fprintf(w, "### %s\n\n", mdCell(ep.Name()))
+}
+
+// markdownBody is the rest of an episode's markdown: what follows its head.
+func markdownBody(w io.Writer, e *Episode) {
+	ep := e.Ep
 	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(jsonl.DisplayName(ep.Source)), summary(ep))
 	line, _, per := Sparkline(ep, e.Outcomes, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
@@ -367,14 +350,20 @@ func csvResult(r *ResultJSON) []string {
 		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), cost}
 }
 
-func writeEpisodesCSV(w io.Writer, eps []Episode) error {
+// csvHeader writes the header row of an episode's CSV.
+func csvHeader(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(append(slices.Clone(csvEpisodeHeader), csvResultHeader...))
-	for i := range eps {
-		j := eps[i].JSON()
-		for k := range j.Results {
-			cw.Write(append(csvEpisode(&j), csvResult(&j.Results[k])...))
-		}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvRows writes an episode's CSV rows, one a result.
+func csvRows(w io.Writer, e *Episode) error {
+	cw := csv.NewWriter(w)
+	j := e.JSON()
+	for k := range j.Results {
+		cw.Write(append(csvEpisode(&j), csvResult(&j.Results[k])...))
 	}
 	cw.Flush()
 	return cw.Error()

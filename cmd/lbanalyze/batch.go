@@ -184,10 +184,15 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool) *corpus.Corpus
 	bar, wait := e.progress(len(files))
 	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar})
 	wait()
-	for _, m := range c.Messages {
+	e.tell(c.Messages...)
+	return c
+}
+
+// tell writes messages about the input to stderr.
+func (e *env) tell(messages ...string) {
+	for _, m := range messages {
 		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", report.Printable(m)) // one line, whatever an id holds
 	}
-	return c
 }
 
 // analyse replays the policies over every episode.

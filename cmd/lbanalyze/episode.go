@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
 )
@@ -42,27 +43,43 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 			if err != nil {
 				return err
 			}
-			if plot != "" {
-				if err := checkPlotPath(plot); err != nil {
-					return err
-				}
+			if plot == "" {
+				return e.episodes(args, f.format, s, opts)
+			}
+			if err := checkPlotPath(plot); err != nil {
+				return err
 			}
 			c := e.readCorpus(args, runtime.GOMAXPROCS(0), true)
 			if len(c.Episodes) == 0 {
-				return failure("no episode could be read")
+				return errNoEpisode
 			}
 			eps := analyse(c.Episodes, s.policies, s.recording, opts)
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteEpisodes(w, f.format, eps) }); err != nil {
 				return err
 			}
-			if plot != "" {
-				return e.writeTimelines(plot, eps)
-			}
-			return nil
+			return e.writeTimelines(plot, eps) // they need every episode: a stream will not do
 		},
 	}
 	f.register(cmd.Flags(), []policy.Name{policy.Score, policy.ScoreOrObjective}, nil)
 	analysis.register(cmd.Flags())
 	cmd.Flags().StringVar(&plot, "plot", "", "write the score timeline to this .png or .svg file (several episodes: one file each, named after it and the episode id)")
 	return cmd
+}
+
+var errNoEpisode = failure("no episode could be read")
+
+// episodes writes the report of each episode of the files named in args, a
+// stream: episode by episode, never the whole input held.
+func (e *env) episodes(args []string, format string, s settings, opts report.Options) error {
+	files, c := corpus.Files(args)
+	n := 0
+	err := e.writeOutput(format, func(w io.Writer) error {
+		var err error
+		n, err = e.streamEpisodes(w, format, files, c, runtime.GOMAXPROCS(0), s.policies, s.recording, opts)
+		return err
+	})
+	if n == 0 {
+		return errNoEpisode // nothing was written
+	}
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -22,7 +23,8 @@ import (
 // replay.Run's, config by config (the sweep's fast path is exact); table and
 // markdown must hold no control character but newlines, JSON must be valid,
 // episode's the bytes of encoding/json, and CSV rows must all have the
-// header's width.
+// header's width; the episode command's stream must write what the whole
+// log read at once gives.
 func FuzzPipeline(f *testing.F) {
 	fixedLog, err := os.ReadFile("testdata/logs/premature.jsonl")
 	if err != nil {
@@ -73,6 +75,7 @@ func FuzzPipeline(f *testing.F) {
 		checkJSONBytes(t, gridEps)
 		for _, format := range report.Formats {
 			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps) })
+			checkStream(t, data, format, policies)
 		}
 		all := append(analyse(lg.Episodes, policies[:2], defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}), analyse(fixed.Episodes, policies[:2], defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30})...)
 		d := report.NewDataset(policies[0], policies[1], 4, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
@@ -80,6 +83,26 @@ func FuzzPipeline(f *testing.F) {
 			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false) })
 		}
 	})
+}
+
+// checkStream requires the episode command's stream to write what reading
+// the whole log, then analysing and writing every episode, writes.
+func checkStream(t *testing.T, data []byte, format string, policies []policy.Policy) {
+	opts := report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
+	var want, wantErr, got, gotErr bytes.Buffer
+	e := &env{stdin: bytes.NewReader(data), stdout: &want, stderr: &wantErr}
+	all := analyse(e.readCorpus([]string{"-"}, 1, true).Episodes, policies, policy.DefaultParams(), opts)
+	if err := report.WriteEpisodes(&want, format, all); err != nil {
+		t.Fatal(err)
+	}
+	e = &env{stdin: bytes.NewReader(data), stdout: &got, stderr: &gotErr}
+	files, c := corpus.Files([]string{"-"})
+	if _, err := e.streamEpisodes(&got, format, files, c, 2, policies, policy.DefaultParams(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) || gotErr.String() != wantErr.String() {
+		t.Fatalf("episode --format %s streamed:\n%s\n%s\nwhole:\n%s\n%s", format, got.Bytes(), gotErr.Bytes(), want.Bytes(), wantErr.Bytes())
+	}
 }
 
 // checkOutcomes requires the outcomes of eps to be replay.Run's of each

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/report"
+)
+
+// streamInputs are files of every kind episode may be given: the bundled
+// set and what it passes over, logs of several segments, bad lines, a file
+// that is not a log, a missing one, a copy (a duplicate id).
+func streamInputs(t *testing.T) []string {
+	args, _ := filepath.Glob("../../testdata/episodes/*/*")
+	logs, _ := filepath.Glob("testdata/logs/*")
+	dir := t.TempDir()
+	var multi []byte
+	for _, name := range []string{"two-episodes.jsonl", "bad-lines.jsonl", "two-episodes.jsonl", "premature.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("testdata/logs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		multi = append(multi, data...)
+	}
+	os.WriteFile(filepath.Join(dir, "multi.jsonl"), multi, 0o644)
+	premature, _ := os.ReadFile("testdata/logs/premature.jsonl")
+	os.WriteFile(filepath.Join(dir, "copy.jsonl"), premature, 0o644)
+	return append(append(args, logs...), filepath.Join(dir, "multi.jsonl"), filepath.Join(dir, "missing.jsonl"), filepath.Join(dir, "copy.jsonl"))
+}
+
+// The streamed episode command writes what reading the whole corpus, then
+// analysing, then writing every episode writes, on stdout and on stderr: in
+// every format, with few results and many, whatever the number of jobs.
+func TestStreamEqualsWholeCorpus(t *testing.T) {
+	args := streamInputs(t)
+	defaults := policy.DefaultParams()
+	grid := expand(policy.Window, [][]int{{5, 10, 20, 40, 80}, {1, 5, 10}, {20}})
+	opts := report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
+	for _, policies := range [][]policy.Policy{{{Name: policy.Score, Params: defaults}, {Name: policy.ScoreOrObjective, Params: defaults}}, grid} {
+		for _, format := range report.Formats {
+			var want, wantErr bytes.Buffer
+			e := &env{stdout: &want, stderr: &wantErr}
+			all := e.readCorpus(args, 2, true).Episodes
+			if err := report.WriteEpisodes(&want, format, analyse(all, policies, defaults, opts)); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(wantErr.Bytes(), []byte("is in 2 files")) || !bytes.Contains(want.Bytes(), []byte("multi.jsonl")) {
+				t.Fatalf("the inputs miss a case:\n%s", wantErr.String())
+			}
+			for _, jobs := range []int{1, 2, 5} {
+				var got, gotErr bytes.Buffer
+				e := &env{stdout: &got, stderr: &gotErr}
+				files, c := corpus.Files(args)
+				n, err := e.streamEpisodes(&got, format, files, c, jobs, policies, defaults, opts)
+				if err != nil || n != len(all) {
+					t.Fatalf("%s, jobs %d: %d episodes, %v", format, jobs, n, err)
+				}
+				if !bytes.Equal(got.Bytes(), want.Bytes()) {
+					t.Errorf("%s, %d policies, jobs %d: stdout differs (%d bytes, want %d)", format, len(policies), jobs, got.Len(), want.Len())
+				}
+				if gotErr.String() != wantErr.String() {
+					t.Errorf("%s, jobs %d: stderr\n%s\nwant\n%s", format, jobs, gotErr.String(), wantErr.String())
+				}
+			}
+		}
+	}
+}
+
+// segmentsReader is a log of many segments of many turns, made as it is read:
+// at its end, it notes how much of the heap is in use.
+type segmentsReader struct {
+	segments, turns int
+	seg, turn       int
+	buf             bytes.Buffer
+	heapAtEnd       uint64
+}
+
+func (r *segmentsReader) Read(p []byte) (int, error) {
+	for r.buf.Len() < len(p) && r.seg < r.segments {
+		id := fmt.Sprintf("2025-11-04T%02d:%02d:00", r.seg/60, r.seg%60)
+		if r.turn == 0 {
+			fmt.Fprintf(&r.buf, `{"timestamp": "2025-11-04T09:35:24", "level": "INFO", "event_type": "episode_initialized", "episode_id": "%s", "max_turns": 5000}`+"\n", id)
+		}
+		r.turn++
+		fmt.Fprintf(&r.buf, `{"timestamp": "2025-11-04T09:35:25", "level": "INFO", "event_type": "turn_completed", "episode_id": "%s", "turn": %d, "action": "go north", "score": %d, "location": "West of House"}`+"\n", id, r.turn, r.turn/100)
+		if r.turn == r.turns {
+			r.seg, r.turn = r.seg+1, 0
+		}
+	}
+	if r.buf.Len() == 0 {
+		if r.heapAtEnd == 0 {
+			r.heapAtEnd = liveHeap()
+		}
+		return 0, io.EOF
+	}
+	return r.buf.Read(p)
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// The episode command holds a few episodes at a time, not the whole input:
+// at the end of a log of 150 segments of 3,000 turns (30 MB of turns held
+// whole), the heap holds less than a third of that.
+func TestEpisodeStreamHoldsFewEpisodes(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // episodes in flight are a few a core
+	const whole = 150 * 3000 * 72                   // bytes of the turns (a replay.Turn is 72)
+	r := &segmentsReader{segments: 150, turns: 3000}
+	before := liveHeap()
+	var out, errb bytes.Buffer
+	if code := run([]string{"episode", "--format", "csv", "-"}, r, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if n := bytes.Count(out.Bytes(), []byte("\n")); n != 1+150*2 {
+		t.Fatalf("%d lines of CSV, want a header and 2 rows an episode", n)
+	}
+	held := int64(r.heapAtEnd) - int64(before)
+	t.Logf("%d KB more on the heap at the end of the log than before; the turns are %d KB", held>>10, whole>>10)
+	if held > whole/3 {
+		t.Errorf("at the end of the log, %d MB more on the heap than before (the turns are %d MB)", held>>20, whole>>20)
+	}
+}
