@@ -231,9 +231,10 @@ type builder struct {
 	log  *Log
 	cur  *segment
 	strs map[string]string // interned names and actions
-	// dec holds the line being decoded: its strings may point into the
-	// line, so whatever is kept is cloned (keep, intern).
+	// dec and as hold the line being decoded: its strings may point into
+	// the line, so whatever is kept is cloned (keep, intern).
 	dec decoded
+	as  arenas
 
 	segments int   // segments closed so far
 	bytes    int64 // bytes of the lines read
@@ -294,7 +295,7 @@ func (s *segment) problem(n int, skipped bool, format string, args ...any) {
 }
 
 func (b *builder) line(line []byte, n int, unterminated bool) {
-	decodeLine(line, unterminated, b.opt.Codec, &b.dec)
+	decodeLine(line, unterminated, b.opt.Codec, &b.dec, &b.as)
 	b.apply(&b.dec, n)
 }
 

@@ -30,8 +30,8 @@ const (
 	// region before it, so that the goroutines seldom wait.
 	regionSize = 512 << 10
 	// batchLines is how many decoded lines a region hands over at most at
-	// a time (3 MiB of them): a region of short lines in one batch or two.
-	batchLines = 2048
+	// a time (1.7 MiB of them): a region of short lines in two batches.
+	batchLines = 1024
 	// chunkLines is how many decoded lines a batch holds a piece: a region
 	// of long lines (LLM text) has few.
 	chunkLines = 64
@@ -81,12 +81,12 @@ type item struct {
 }
 
 // batch is what a region hands over at a time. Its decoded lines are in
-// pieces that never move: decoded records point into their own arenas.
+// pieces that never move, as are the values their records point to.
 type batch struct {
 	items []item
 	decs  []*[chunkLines]decoded
 	ndec  int
-	slab  []byte // the strings of the decoded records
+	vals  detached // what the decoded records point to
 	// The last batch of a region: its lines, and what ended it (io.EOF at
 	// its end; anything else ends the file there) after line errLine.
 	end     bool
@@ -305,7 +305,8 @@ func (p *regions) recycle(bt *batch) {
 	if bt.empty {
 		return // an empty region's end
 	}
-	*bt = batch{items: bt.items[:0], decs: bt.decs, slab: bt.slab[:0]}
+	bt.vals.reset()
+	*bt = batch{items: bt.items[:0], decs: bt.decs, vals: bt.vals}
 	select {
 	case p.free <- bt:
 	default:
@@ -327,6 +328,7 @@ type worker struct {
 	p       *regions
 	rd      *jsonl.Reader
 	scratch []byte // for start
+	as      arenas // for the line being decoded
 }
 
 func (w *worker) close() {
@@ -390,9 +392,9 @@ func (w *worker) read(k int, out chan<- *batch) (empty bool) {
 			}
 			var d *decoded
 			it.dec, d = bt.newDec()
-			decodeLine(line, rd.Unterminated, p.b.opt.Codec, d)
+			decodeLine(line, rd.Unterminated, p.b.opt.Codec, d, &w.as)
 			if d.use {
-				d.detach(&bt.slab)
+				d.detach(&bt.vals)
 			}
 			bt.items = append(bt.items, it)
 		}

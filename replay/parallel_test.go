@@ -169,41 +169,70 @@ func TestRegionsReadError(t *testing.T) {
 	}
 }
 
-// TestDetachCoversEveryString: every string a record holds is copied out of
-// the line, so that a region's next line cannot change it.
-func TestDetachCoversEveryString(t *testing.T) {
+// TestDetachCoversEveryField: every value a record holds or points to is
+// copied out of the line and the arenas, so that a region's next line cannot
+// change it.
+func TestDetachCoversEveryField(t *testing.T) {
 	line := []byte("0123456789")
 	alias := unsafe.String(&line[0], len(line))
 	var d decoded
 	v := reflect.ValueOf(&d.rec).Elem()
-	strs := 0
+	before := map[string]uintptr{} // where each pointer field points
 	for i := range v.NumField() {
-		f := v.Field(i)
-		switch f.Type() {
-		case reflect.TypeFor[string]():
+		f, name := v.Field(i), v.Type().Field(i).Name
+		switch {
+		case f.Kind() == reflect.String:
 			f.SetString(alias)
-			strs++
-		case reflect.TypeFor[*string]():
-			s := alias
-			f.Set(reflect.ValueOf(&s))
-			strs++
+		case name == "Extras": // folded in before (flatten)
+		case f.Kind() == reflect.Pointer:
+			p := reflect.New(f.Type().Elem())
+			p.Elem().Set(sample(p.Elem().Type(), i, alias))
+			f.Set(p)
+			before[name] = p.Pointer()
+		default:
+			t.Fatalf("record field %s of kind %s: detach does not know it", name, f.Kind())
 		}
 	}
-	if strs < 11 {
-		t.Fatalf("found %d string fields in record", strs)
+	if len(before) < 30 {
+		t.Fatalf("found %d pointer fields in record", len(before))
 	}
-	var slab []byte
-	d.detach(&slab)
+	var vals detached
+	d.detach(&vals)
 	copy(line, "xxxxxxxxxx")
 	for i := range v.NumField() {
-		f := v.Field(i)
-		if f.Kind() == reflect.Pointer && !f.IsNil() {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		if name == "Extras" {
+			continue
+		}
+		if f.Kind() == reflect.Pointer {
+			if f.Pointer() == before[name] {
+				t.Errorf("%s still points where it did: not detached", name)
+				continue
+			}
 			f = f.Elem()
 		}
-		if f.Kind() == reflect.String && f.String() != "0123456789" {
-			t.Errorf("%s is %q after the line changed: not detached", v.Type().Field(i).Name, f.String())
+		if want := sample(f.Type(), i, "0123456789"); !reflect.DeepEqual(f.Interface(), want.Interface()) {
+			t.Errorf("%s is %v after detach and a change of the line, want %v", name, f, want)
 		}
 	}
+}
+
+// sample is a value of type ty for field i, its strings s.
+func sample(ty reflect.Type, i int, s string) reflect.Value {
+	v := reflect.New(ty).Elem()
+	switch ty.Kind() {
+	case reflect.String:
+		v.SetString(s)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(int64(i + 1))
+	case reflect.Float64:
+		v.SetFloat(float64(i) + 0.5)
+	case reflect.Struct: // responseText
+		v.Set(reflect.ValueOf(responseText{hash: uint64(i + 1), died: true}))
+	}
+	return v
 }
 
 // TestReadFileLarge: ReadFile reads a large file in regions, with the result
