@@ -273,3 +273,26 @@ func TestReadFileLarge(t *testing.T) {
 		t.Fatalf("%d episodes; differs from Read: %s", len(want.Episodes), firstDifference(got, want))
 	}
 }
+
+// TestShortLines: regions are for logs of short lines; a log of LLM text is
+// read by one core.
+func TestShortLines(t *testing.T) {
+	lines := func(size, count int) []byte {
+		return bytes.Repeat([]byte(strings.Repeat("x", size-1)+"\n"), count)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want bool
+	}{
+		{"turn lines of 260 bytes", lines(260, 10000), true},
+		{"lines of 2 KiB", lines(2048, 1000), true},
+		{"lines of 2 KiB and a byte", lines(2049, 1000), false},
+		{"reasoning lines of 25 KB", lines(25000, 100), false},
+		{"a short file of short lines", lines(100, 100), false},
+	} {
+		if got := shortLines(bytes.NewReader(c.data)); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}

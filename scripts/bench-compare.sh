@@ -127,7 +127,7 @@ if [ "$SLOW" = 1 ]; then
 	t_jq=$(seconds jq -c "$JQ" "$DIR/turns.jsonl")
 	t_py=$(seconds python3 "$PYLOOP" "$DIR/turns.jsonl")
 fi
-t_allocs=$($GO test ./replay -run '^$' -bench '^BenchmarkReadTurns$' -benchmem -count 1 -benchtime 1x |
+t_allocs=$($GO test ./replay -run '^$' -bench '^BenchmarkReadTurnsRegions$' -benchmem -count 1 -benchtime 1x |
 	awk '/allocs\/op/ {for (i = 1; i < NF; i++) if ($(i+1) == "allocs/op") print $i / 2000000}')
 # 5. episode with 6,000 configs, JSON, over the 230 MB file.
 c_lb=$(seconds "$BIN" episode --format json "${CONFIGS[@]}" "$DIR/large.jsonl")
