@@ -60,13 +60,13 @@ func readLarge(path string, opt Options) *Log {
 	return readRegions(f, fi.Size(), path, opt, regionSize, runtime.GOMAXPROCS(0))
 }
 
-// shortLines reports whether the first MiB of f holds lines of 2 KiB or less
-// on average. Regions pay when decoding is the work: with lines of LLM text,
+// shortLines reports whether the first 256 KiB of f hold lines of 2 KiB or
+// less on average. Regions pay when decoding is the work: with lines of LLM text,
 // the scan passes over most bytes at memchr speed, the copy from the page
 // cache is the limit, and one core keeps up with it (a 230 MB log of
 // realistic episodes: 38 ms on one, 48 ms in regions; docs/PERFORMANCE.md).
 func shortLines(f io.ReaderAt) bool {
-	const sample = 1 << 20
+	const sample = 256 << 10
 	buf := make([]byte, sample)
 	n, _ := f.ReadAt(buf, 0)
 	return bytes.Count(buf[:n], []byte{'\n'}) >= sample/(2<<10)

@@ -286,8 +286,8 @@ func TestShortLines(t *testing.T) {
 		want bool
 	}{
 		{"turn lines of 260 bytes", lines(260, 10000), true},
-		{"lines of 2 KiB", lines(2048, 1000), true},
-		{"lines of 2 KiB and a byte", lines(2049, 1000), false},
+		{"lines of 2 KiB", lines(2048, 200), true},
+		{"lines of 2 KiB and a byte", lines(2049, 200), false},
 		{"reasoning lines of 25 KB", lines(25000, 100), false},
 		{"a short file of short lines", lines(100, 100), false},
 	} {
