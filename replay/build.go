@@ -246,6 +246,9 @@ type builder struct {
 	rejectedProblems []Problem
 	moreProblems     int
 	readErr          *Problem
+	// segments that cannot be replayed beyond the first MaxRejected: counted
+	// from the first of them on, not listed.
+	moreRejected, firstUnlisted int
 
 	lineNo   int    // the line being handled
 	records  int    // log records (JSON objects with a timestamp, level or event type) seen
@@ -665,6 +668,10 @@ func (b *builder) finish() {
 			r.Reason += fmt.Sprintf(" (as are the %d segments after it)", r.Alike)
 		}
 	}
+	if b.moreRejected > 0 {
+		b.log.Rejected = append(b.log.Rejected, Rejected{Segment: b.firstUnlisted,
+			Reason: fmt.Sprintf("cannot be replayed, nor can %d of the segments after it (a file's first %d such segments are listed one by one)", b.moreRejected-1, MaxRejected)})
+	}
 	if b.readErr != nil {
 		b.log.Problems = append(b.log.Problems, *b.readErr)
 	}
@@ -699,9 +706,22 @@ func (b *builder) close(s *segment, last bool) {
 			return
 		}
 	}
+	if len(b.log.Rejected) == MaxRejected {
+		if b.moreRejected == 0 {
+			b.firstUnlisted = b.segments
+		}
+		b.moreRejected++
+		b.keepProblems(s)
+		return
+	}
 	b.log.Rejected = append(b.log.Rejected, Rejected{Segment: b.segments, ID: s.ep.ID, Reason: reason})
 	b.keepProblems(s)
 }
+
+// MaxRejected is how many segments that cannot be replayed a file lists one
+// by one (alike ones in a row count as one); the rest are counted: a file of
+// a million init lines of distinct ids must not cost a million messages.
+const MaxRejected = 20
 
 // keepProblems keeps the problems of a segment that cannot be replayed, up
 // to MaxProblems over the whole file, and counts the rest.

@@ -225,3 +225,32 @@ func TestUTF16Detected(t *testing.T) {
 		}
 	}
 }
+
+// Segments that cannot be replayed, each with an id of its own so that none
+// merge, are listed up to MaxRejected and counted beyond: a file of init
+// lines alone cost a message and an entry a line (2,000,000 of them: 900 MB
+// before this bound, 37 MB after).
+func TestRejectedSegmentsBounded(t *testing.T) {
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, `{"timestamp": "2025-11-12T10:00:00", "level": "INFO", "event_type": "episode_initialized", "episode_id": "x%d"}`+"\n", i)
+	}
+	b.WriteString(turnsLog(3)) // turns for the last one: an episode, kept
+	lg := read(t, []byte(b.String()))
+	if len(lg.Episodes) != 1 || lg.Segments != 1000 {
+		t.Fatalf("%d episodes of %d segments, want 1 of 1000", len(lg.Episodes), lg.Segments)
+	}
+	if len(lg.Rejected) != MaxRejected+1 {
+		t.Fatalf("%d rejections listed, want %d and a count", len(lg.Rejected), MaxRejected+1)
+	}
+	for i, r := range lg.Rejected[:MaxRejected] {
+		if r.Segment != i+1 || r.ID != fmt.Sprintf("x%d", i) || !strings.Contains(r.Reason, "no turns") {
+			t.Errorf("rejection %d: %+v", i, r)
+		}
+	}
+	// Segments 21 to 999 are not listed: the 21st, and 978 after it.
+	last := lg.Rejected[MaxRejected]
+	if last.Segment != MaxRejected+1 || !strings.Contains(last.Reason, "nor can 978 of the segments after it") {
+		t.Errorf("the count: %+v", last)
+	}
+}
