@@ -121,29 +121,24 @@ func turnLines(n int) []byte {
 // BenchmarkReadTurns reads 2,000,000 short turn_completed lines: the cost of
 // the reader per decoded line, with nothing to pass over.
 func BenchmarkReadTurns(b *testing.B) {
-	data := turnLines(2_000_000)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	stop := benchdata.CPU(b)
-	for b.Loop() {
-		lg := Read(bytes.NewReader(data), "bench.jsonl", Options{})
-		if len(lg.Episodes) != 400 {
-			b.Fatalf("%d episodes", len(lg.Episodes))
-		}
-	}
-	stop()
+	benchReadTurns(b, func(data []byte) *Log { return Read(bytes.NewReader(data), "bench.jsonl", Options{}) })
 }
 
 // BenchmarkReadTurnsRegions reads the same lines in regions, on every core
 // (what ReadFile does with a large plain file).
 func BenchmarkReadTurnsRegions(b *testing.B) {
+	benchReadTurns(b, func(data []byte) *Log {
+		return readRegions(bytes.NewReader(data), int64(len(data)), "bench.jsonl", Options{}, regionSize, runtime.GOMAXPROCS(0))
+	})
+}
+
+func benchReadTurns(b *testing.B, read func([]byte) *Log) {
 	data := turnLines(2_000_000)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	stop := benchdata.CPU(b)
 	for b.Loop() {
-		lg := readRegions(bytes.NewReader(data), int64(len(data)), "bench.jsonl", Options{}, regionSize, runtime.GOMAXPROCS(0))
-		if len(lg.Episodes) != 400 {
+		if lg := read(data); len(lg.Episodes) != 400 {
 			b.Fatalf("%d episodes", len(lg.Episodes))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
 )
@@ -52,24 +53,26 @@ func readLarge(path string, opt Options) *Log {
 		return nil // the ordinary path says why
 	}
 	defer f.Close()
-	var head [4]byte
-	n, _ := f.ReadAt(head[:], 0)
-	if jsonl.Compressed(head[:n]) || !shortLines(f) {
+	head := make([]byte, headSize)
+	n, _ := f.ReadAt(head, 0)
+	if head = head[:n]; jsonl.Compressed(head) || !shortLines(head) {
 		return nil
 	}
 	return readRegions(f, fi.Size(), path, opt, regionSize, runtime.GOMAXPROCS(0))
 }
 
-// shortLines reports whether the first 256 KiB of f hold lines of 2 KiB or
-// less on average. Regions pay when decoding is the work: with lines of LLM text,
-// the scan passes over most bytes at memchr speed, the copy from the page
-// cache is the limit, and one core keeps up with it (a 230 MB log of
-// realistic episodes: 38 ms on one, 48 ms in regions; docs/PERFORMANCE.md).
-func shortLines(f io.ReaderAt) bool {
-	const sample = 256 << 10
-	buf := make([]byte, sample)
-	n, _ := f.ReadAt(buf, 0)
-	return bytes.Count(buf[:n], []byte{'\n'}) >= sample/(2<<10)
+// headSize is how much of a large file is looked at first: its magic bytes,
+// and whether its lines are short.
+const headSize = 256 << 10
+
+// shortLines reports whether the head of a file (headSize bytes) holds lines
+// of 2 KiB or less on average. Regions pay when decoding is the work: with
+// lines of LLM text, the scan passes over most bytes at memchr speed, the
+// copy from the page cache is the limit, and one core keeps up with it (a
+// 230 MB log of realistic episodes: 38 ms on one, 48 ms in regions;
+// docs/PERFORMANCE.md).
+func shortLines(head []byte) bool {
+	return bytes.Count(head, []byte{'\n'}) >= headSize/(2<<10)
 }
 
 type itemKind uint8
@@ -111,7 +114,6 @@ type batch struct {
 // regions reads a file in regions.
 type regions struct {
 	f      io.ReaderAt
-	size   int64
 	region int64
 	count  int
 	b      *builder // for its options only, in the goroutines
@@ -124,7 +126,7 @@ type regions struct {
 func readRegions(f io.ReaderAt, size int64, source string, opt Options, region int64, jobs int) *Log {
 	b := newBuilder(source, opt)
 	count := int(max(1, (size+region-1)/region))
-	p := &regions{f: f, size: size, region: region, count: count, b: b,
+	p := &regions{f: f, region: region, count: count, b: b,
 		free: make(chan *batch, 3*(jobs+1)), done: make(chan struct{})}
 	outs := make([]chan *batch, count)
 	for k := range outs {
@@ -134,8 +136,7 @@ func readRegions(f io.ReaderAt, size int64, source string, opt Options, region i
 	// behind it: the regions in hand are bounded, however fast the
 	// goroutines are.
 	window := make(chan struct{}, jobs+1)
-	var next sync.Mutex
-	first := 0
+	var next atomic.Int64 // the next region to begin
 	var wg sync.WaitGroup
 	for range min(jobs, count) {
 		wg.Go(func() {
@@ -147,10 +148,7 @@ func readRegions(f io.ReaderAt, size int64, source string, opt Options, region i
 				case <-p.done:
 					return
 				}
-				next.Lock()
-				k := first
-				first++
-				next.Unlock()
+				k := int(next.Add(1) - 1)
 				if k >= count {
 					return
 				}

@@ -87,24 +87,7 @@ func BenchmarkEpisodeLongLine(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	path := filepath.Join(b.TempDir(), "longline.jsonl")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := benchdata.LongLine(f, src, 50_000_000); err != nil {
-		b.Fatal(err)
-	}
-	f.Close()
-	info, _ := os.Stat(path)
-	b.SetBytes(info.Size())
-	stop := benchdata.CPU(b)
-	for b.Loop() {
-		if code := run([]string{"episode", path}, nil, io.Discard, io.Discard); code != 0 {
-			b.Fatalf("exit %d", code)
-		}
-	}
-	stop()
+	benchEpisodeFile(b, func(w io.Writer) error { return benchdata.LongLine(w, src, 50_000_000) })
 }
 
 // BenchmarkEpisodeTurns is `episode` on 400,000 short turn_completed lines
@@ -112,12 +95,18 @@ func BenchmarkEpisodeLongLine(b *testing.B) {
 // analysed and written episode by episode (make bench-compare times the
 // 2,000,000-line file beside wc -l).
 func BenchmarkEpisodeTurns(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "turns.jsonl")
+	benchEpisodeFile(b, func(w io.Writer) error { return benchdata.Turns(w, 400_000) })
+}
+
+// benchEpisodeFile runs `episode` b.N times on the log write writes (to a
+// file, as users read it), and reports the bytes of log read per second.
+func benchEpisodeFile(b *testing.B, write func(io.Writer) error) {
+	path := filepath.Join(b.TempDir(), "episode_log.jsonl")
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := benchdata.Turns(f, 400_000); err != nil {
+	if err := write(f); err != nil {
 		b.Fatal(err)
 	}
 	f.Close()
