@@ -115,6 +115,9 @@ func pastHorizon(o *replay.Outcome) string {
 	return fmt.Sprintf("; %s, past the %d-turn gain horizon", gainWords(o), o.GainHorizon)
 }
 
+// Count is n and the noun, plural unless n is 1: "1 episode", "75 episodes".
+func Count(n int, noun string) string { return strconv.Itoa(n) + " " + noun + plural(n) }
+
 func plural(n int) string {
 	if n == 1 {
 		return ""
