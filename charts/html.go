@@ -7,9 +7,11 @@ import (
 	"encoding/base64"
 	"html/template"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -123,31 +125,39 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		r.EpisodeClass[i] = "side" + strconv.Itoa((i-5)/3)
 	}
 
+	// The timelines are drawn, and their chunks gzipped, on every core, each
+	// into its own place: the same page as one at a time.
+	svgs := make([]template.HTML, len(d.Episodes))
+	if err := inParallel(len(d.Episodes), func(i int) (err error) {
+		svgs[i], err = inlineSVG(Timeline(&d.Episodes[i]))
+		return err
+	}); err != nil {
+		return err
+	}
 	anchor := map[*report.Episode]string{}
-	var chunk strings.Builder
 	for i := range d.Episodes {
 		e := &d.Episodes[i]
 		anchor[e] = "ep-" + strconv.Itoa(i+1)
-		svg, err := inlineSVG(Timeline(e))
-		if err != nil {
-			return err
-		}
 		he := htmlEpisode{Anchor: anchor[e], Label: d.Label(e), Source: e.Ep.Source, Cells: rows[i], Objectives: e.Ep.Objectives}
 		if r.Lazy {
 			he.Chunk, he.Part = i/timelinesPerChunk, i%timelinesPerChunk
-			chunk.WriteString(string(svg) + chunkSeparator)
-			if he.Part == timelinesPerChunk-1 || i == len(d.Episodes)-1 {
-				z, err := gzipBase64(chunk.String())
-				if err != nil {
-					return err
-				}
-				r.Chunks = append(r.Chunks, z)
-				chunk.Reset()
-			}
 		} else {
-			he.Timeline = svg
+			he.Timeline = svgs[i]
 		}
 		r.Episodes = append(r.Episodes, he)
+	}
+	if r.Lazy {
+		r.Chunks = make([]string, (len(svgs)+timelinesPerChunk-1)/timelinesPerChunk)
+		if err := inParallel(len(r.Chunks), func(k int) (err error) {
+			var chunk strings.Builder
+			for _, svg := range svgs[k*timelinesPerChunk : min((k+1)*timelinesPerChunk, len(svgs))] {
+				chunk.WriteString(string(svg) + chunkSeparator)
+			}
+			r.Chunks[k], err = gzipBase64(chunk.String())
+			return err
+		}); err != nil {
+			return err
+		}
 	}
 
 	r.PatternTables, r.PatternLines = d.PatternTables()
@@ -169,6 +179,28 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		r.Charts = append(r.Charts, svg)
 	}
 	return reportTemplate().Execute(w, r)
+}
+
+// inParallel runs f(0) … f(n−1) on every core and gives the first error in
+// the order of i, whatever order they ended in.
+func inParallel(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				errs[i] = f(i)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // inlineSVG is a chart as an <svg> element to put in HTML: the SVG without
