@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/report"
 )
 
@@ -75,7 +75,7 @@ type htmlEpisode struct {
 	Label      string
 	Source     string
 	Cells      []string
-	Objectives []replay.Completion
+	Objectives []episode.Completion
 	Timeline   template.HTML
 	Chunk      int // Lazy: the chunk holding the timeline, and its place in it
 	Part       int

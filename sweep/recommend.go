@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -80,7 +81,7 @@ type figures struct {
 }
 
 // recommend chooses within the targets and measures the choice.
-func (r *Result) recommend(eps []*replay.Episode) {
+func (r *Result) recommend(eps []*episode.Episode) {
 	all := make([]int, len(r.Configs))
 	for i := range all {
 		all[i] = i
@@ -162,7 +163,7 @@ func (r *Result) choose(idx []int, tally func(i int) Tally, n int, runnable bool
 }
 
 // figures replays the candidates over every episode (the fast path again).
-func (r *Result) figures(eps []*replay.Episode, cands []int) *figures {
+func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 	f := &figures{n: len(eps), turns: make([]int, len(eps))}
 	f.ft = make([][]int8, len(cands))
 	f.saved = make([][]int32, len(cands))
@@ -283,14 +284,14 @@ func (r *Result) stability(f *figures, cands []int, pick int) (float64, []Rival)
 // Fold is the cross-validation fold of an episode: a hash of its id (and
 // source and segment, so that copies split the same way wherever they lie),
 // independent of the order episodes are read in.
-func Fold(ep *replay.Episode, k int) int {
+func Fold(ep *episode.Episode, k int) int {
 	h := fnv.New64a()
 	h.Write([]byte(ep.ID + "\x00" + ep.Source + "\x00" + strconv.Itoa(ep.Segment)))
 	return int(h.Sum64() % uint64(k))
 }
 
 // crossValidate chooses on k−1 folds and measures on the one held out.
-func (r *Result) crossValidate(eps []*replay.Episode, f *figures, cands []int, pick int) CV {
+func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, pick int) CV {
 	cv := CV{Folds: r.Folds}
 	if r.Folds < 2 || f.n < r.Folds {
 		return cv
@@ -332,7 +333,7 @@ func (r *Result) crossValidate(eps []*replay.Episode, f *figures, cands []int, p
 
 // versus compares the current setting with the recommended one as batch
 // does: every metric, with paired bootstrap intervals.
-func (r *Result) versus(eps []*replay.Episode, rec policy.Policy) []report.Metric {
+func (r *Result) versus(eps []*episode.Episode, rec policy.Policy) []report.Metric {
 	pairs := make([]report.Episode, len(eps))
 	for i, ep := range eps {
 		pairs[i] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, r.Current.Policy), replay.Run(ep, rec)}}

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
 )
 
-func bundled(t testing.TB) []*replay.Episode {
+func bundled(t testing.TB) []*episode.Episode {
 	t.Helper()
 	c := corpus.Read([]string{"../testdata/episodes"}, corpus.Options{Jobs: 2})
 	if len(c.Episodes) != 75 {

@@ -16,8 +16,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
 )
 
@@ -180,7 +180,7 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool) *corpus.Corpus
 	if explicit {
 		discover = corpus.Files
 	}
-	files, c := discover(paths)
+	files, c := discover(paths, corpus.Registry())
 	bar, wait := e.progress(len(files))
 	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar})
 	wait()
@@ -196,7 +196,7 @@ func (e *env) tell(messages ...string) {
 }
 
 // analyse replays the policies over every episode.
-func analyse(eps []*replay.Episode, policies []policy.Policy, recording policy.Params, opts report.Options) []report.Episode {
+func analyse(eps []*episode.Episode, policies []policy.Policy, recording policy.Params, opts report.Options) []report.Episode {
 	out := make([]report.Episode, len(eps))
 	// Episodes in parallel, each into its own place: the same result as in
 	// order. Replaying is most of the work with many configs.
