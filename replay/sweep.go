@@ -27,11 +27,8 @@ import (
 // it stops at the first check turn whose TurnsStuck reaches max_turns_stuck.
 // Sweeper.Outcomes replays any other policy with Run.
 func ThresholdFree(name policy.Name) bool {
-	switch name {
-	case policy.Score, policy.ScoreOrObjective, policy.Window:
-		return true
-	}
-	return false
+	k, ok := policy.Lookup(name)
+	return ok && k.ThresholdFree
 }
 
 // Sweeper holds the per-episode tables of the fast path for one episode. It
