@@ -17,8 +17,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 var score30 = policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 30, CheckInterval: 10, WarningThreshold: 20}}
@@ -27,15 +27,15 @@ var score30 = policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsSt
 var (
 	// score stops at 40 (the recording's own loop break, score-only, cut the
 	// log there); score-or-objective does not stop by then: censored.
-	censored = plan{id: "2025-11-13T09:30:00", n: 40, objectives: map[int]string{30: "Open the window"}, end: replay.EndStuckTermination}
+	censored = plan{id: "2025-11-13T09:30:00", n: 40, objectives: map[int]string{30: "Open the window"}, end: episode.EndStuckTermination}
 	// Deaths (one with a penalty) and a game over; two settings of one policy.
 	deaths = plan{id: "2025-11-14T08:00:00", n: 120, changes: map[int]int{10: 5, 55: -5, 100: 20},
 		objectives: map[int]string{55: "Cross the chasm", 70: "Get the lamp", 71: "Light the lamp", 72: "Go down", 73: "Kill the troll", 74: "Take the sword", 75: "Go north"},
-		deaths:     []int{55, 120}, end: replay.EndGameOver}
+		deaths:     []int{55, 120}, end: episode.EndGameOver}
 	// Three policies stop at three turns: score at 50 (5 + 40 → the next check),
 	// window at 70 (30 + 40), score-or-objective at 80 (the completion at 30
 	// resets at 31, 31 + 40 → 80).
-	threeStops = plan{id: "2025-11-15T07:00:00", n: 200, changes: map[int]int{5: 5}, objectives: map[int]string{30: "Open the mailbox"}, end: replay.EndMaxTurns}
+	threeStops = plan{id: "2025-11-15T07:00:00", n: 200, changes: map[int]int{5: 5}, objectives: map[int]string{30: "Open the mailbox"}, end: episode.EndMaxTurns}
 )
 
 // TestGoldenSVG compares the SVG of each chart with testdata/NAME.svg, as

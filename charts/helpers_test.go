@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -29,35 +30,35 @@ type plan struct {
 	changes    map[int]int
 	objectives map[int]string
 	deaths     []int
-	end        replay.EndReason
+	end        episode.EndReason
 	source     string
 }
 
-func (p plan) episode() *replay.Episode {
-	ep := &replay.Episode{ID: p.id, Source: p.source, Segment: 1, Segments: 1, Era: "E3c", End: replay.End{Reason: p.end, Turn: p.n}}
+func (p plan) episode() *episode.Episode {
+	ep := &episode.Episode{ID: p.id, Source: p.source, Segment: 1, Segments: 1, Format: "zorkgpt", End: episode.End{Reason: p.end, Turn: p.n}}
 	if ep.Source == "" {
 		ep.Source = p.id + "/episode_log.jsonl"
 	}
 	if p.end == "" {
-		ep.End = replay.End{Reason: replay.EndNone}
+		ep.End = episode.End{Reason: episode.EndNone}
 	}
 	score := 0
 	for t := 1; t <= p.n; t++ {
 		if v, ok := p.changes[t]; ok {
 			score = v
 		}
-		tu := replay.Turn{Score: score, Action: fmt.Sprintf("action %d", t), Location: "West of House"}
+		tu := episode.Turn{Score: score, Action: fmt.Sprintf("action %d", t), Location: "West of House"}
 		if o, ok := p.objectives[t]; ok {
 			tu.Objectives = 1
-			ep.Objectives = append(ep.Objectives, replay.Completion{Turn: t, Objective: o})
+			ep.Objectives = append(ep.Objectives, episode.Completion{Turn: t, Objective: o})
 		}
 		ep.Turns = append(ep.Turns, tu)
 	}
 	for _, d := range p.deaths {
-		ep.Deaths = append(ep.Deaths, replay.Death{Turn: d, Reason: "Player death"})
+		ep.Deaths = append(ep.Deaths, episode.Death{Turn: d, Reason: "Player death"})
 	}
-	if p.end == replay.EndStuckTermination {
-		ep.Recorded.StuckTermination = &replay.StuckTermination{Turn: p.n, Score: score, TurnsStuck: 40}
+	if p.end == episode.EndStuckTermination {
+		ep.Recorded.Stop = &episode.Stop{Turn: p.n, Score: score, TurnsStuck: 40}
 		ep.End.TurnsStuck = 40
 	}
 	return ep
@@ -94,9 +95,9 @@ func dataset(t testing.TB, n int) *report.Dataset {
 		}
 		switch i % 5 {
 		case 0:
-			p.end = replay.EndMaxTurns
+			p.end = episode.EndMaxTurns
 		case 1:
-			p.end = replay.EndGameOver
+			p.end = episode.EndGameOver
 			p.deaths = []int{p.n}
 		case 2:
 			// Cut by the recording's own loop break (score-only): end the log
@@ -104,7 +105,7 @@ func dataset(t testing.TB, n int) *report.Dataset {
 			o := replay.Run(p.episode(), scorePolicy)
 			if o.Terminated() {
 				p.n = o.TerminationTurn
-				p.end = replay.EndStuckTermination
+				p.end = episode.EndStuckTermination
 			}
 		}
 		eps = append(eps, p.analyse(scorePolicy, v2Policy))

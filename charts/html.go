@@ -13,7 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/report"
 )
 
@@ -77,7 +77,7 @@ type htmlEpisode struct {
 	Label      string
 	Source     string
 	Cells      []string
-	Objectives []replay.Completion
+	Objectives []episode.Completion
 	Timeline   template.HTML
 	Chunk      int // Lazy: the chunk holding the timeline, and its place in it
 	Part       int

@@ -5,7 +5,7 @@ import (
 	"hash/fnv"
 	"strings"
 
-	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // maxIDBytes bounds the part of a file name taken from an episode id, so
@@ -21,7 +21,7 @@ const maxIDBytes = 100
 // episodes never get the same name, even when their ids are equal (they can
 // repeat across sources) or differ only in case (file systems that ignore
 // case): a later one gets "-2", "-3" … in the order given.
-func FileNames(eps []*replay.Episode, prefix, ext string) []string {
+func FileNames(eps []*episode.Episode, prefix, ext string) []string {
 	names := make([]string, len(eps))
 	used := map[string]bool{}
 	for i, ep := range eps {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // TestFileNamesHostile: whatever the id, the name stays in the directory it
@@ -34,9 +34,9 @@ func TestFileNamesHostile(t *testing.T) {
 		{long + "y", ""}, // cut to the same 100 bytes: the hash keeps them apart
 		{"<script>alert(1)</script>", "timeline-_script_alert_1___script_.png"},
 	}
-	eps := make([]*replay.Episode, len(tests))
+	eps := make([]*episode.Episode, len(tests))
 	for i, tc := range tests {
-		eps[i] = &replay.Episode{ID: tc.id, Segment: 1, Segments: 1}
+		eps[i] = &episode.Episode{ID: tc.id, Segment: 1, Segments: 1}
 	}
 	names := FileNames(eps, "timeline-", ".png")
 	dir := filepath.Join("out", "plots")
@@ -68,7 +68,7 @@ func TestFileNamesHostile(t *testing.T) {
 // TestFileNamesRepeats: an id that repeats across sources, and the segments
 // of one file, get distinct names in the order given.
 func TestFileNamesRepeats(t *testing.T) {
-	eps := []*replay.Episode{
+	eps := []*episode.Episode{
 		{ID: "2025-11-12T10:00:00", Source: "a.jsonl", Segment: 1, Segments: 1},
 		{ID: "2025-11-12T10:00:00", Source: "b.jsonl", Segment: 1, Segments: 1},
 		{ID: "2025-11-12T10:00:00", Source: "two.jsonl", Segment: 1, Segments: 2},

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/sweep"
 )
 
@@ -28,7 +28,7 @@ func sweepOf(t testing.TB) *sweep.Result {
 	t.Helper()
 	sweepOnce.Do(func() {
 		d := dataset(t, 40)
-		eps := make([]*replay.Episode, len(d.Episodes))
+		eps := make([]*episode.Episode, len(d.Episodes))
 		for i := range d.Episodes {
 			eps[i] = d.Episodes[i].Ep
 		}

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -191,7 +192,7 @@ func markerRoom(o objectiveMarks, hi, span float64) float64 {
 // in the agent's prompt (policy.Step.Warned: the stuck timer at or above the
 // warning threshold), merged into stretches from the first such turn to the
 // last, up to p's stop.
-func warningStretches(ep *replay.Episode, p policy.Policy) shade {
+func warningStretches(ep *episode.Episode, p policy.Policy) shade {
 	s := shade{color: warningColor}
 	replay.Trace(ep, p, func(st policy.Step) {
 		if !st.Warned {
@@ -234,7 +235,7 @@ func spreadCoincident(vs vlines) {
 
 // objectivesText is the legend entry of the objective markers: how many,
 // and the first few with their turns.
-func objectivesText(ep *replay.Episode) string {
+func objectivesText(ep *episode.Episode) string {
 	s := fmt.Sprintf("objective completed (%d), numbered in order\n(number · turn: objective)", len(ep.Objectives))
 	for i, c := range ep.Objectives {
 		if i == maxObjectivesListed {
@@ -250,7 +251,7 @@ func objectivesText(ep *replay.Episode) string {
 	return s
 }
 
-func deathsText(ep *replay.Episode) string {
+func deathsText(ep *episode.Episode) string {
 	if len(ep.Deaths) == 1 {
 		return fmt.Sprintf("death / game over (turn %d)", ep.Deaths[0].Turn)
 	}
@@ -276,30 +277,30 @@ func outcomeText(o *replay.Outcome) string {
 }
 
 // endText1 says in a few words how the log ends.
-func endWords(ep *replay.Episode) string {
+func endWords(ep *episode.Episode) string {
 	switch ep.End.Reason {
-	case replay.EndMaxTurns:
+	case episode.EndMaxTurns:
 		return "ended at max turns"
-	case replay.EndGameOver:
+	case episode.EndGameOver:
 		return "ended in game over"
-	case replay.EndStuckTermination:
+	case episode.EndStuckTermination:
 		return "cut by the recording's loop break"
-	case replay.EndException:
+	case episode.EndException:
 		return "ended in an exception"
-	case replay.EndInterrupted:
+	case episode.EndInterrupted:
 		return "interrupted"
 	}
 	return "no end event (truncated log)"
 }
 
 // endLegend is the legend entry of the end of the log.
-func endLegend(ep *replay.Episode) string {
+func endLegend(ep *episode.Episode) string {
 	return fmt.Sprintf("end of log, turn %d:\n%s", ep.N(), endWords(ep))
 }
 
 // endLabel is the label of the end of the log on its line.
-func endLabel(ep *replay.Episode) string {
-	if ep.End.Reason == replay.EndStuckTermination {
+func endLabel(ep *episode.Episode) string {
+	if ep.End.Reason == episode.EndStuckTermination {
 		return fmt.Sprintf("recorded loop break %d", ep.N())
 	}
 	return fmt.Sprintf("end %d", ep.N())
@@ -416,7 +417,7 @@ func (tr track) Thumbnail(c *draw.Canvas) {
 
 // patternTracks are the strips of oscillation, camping and revisit
 // penalties found by the patterns package in ep (patterns.Analysis.Spans).
-func patternTracks(ep *replay.Episode) []track {
+func patternTracks(ep *episode.Episode) []track {
 	tracks := []track{
 		{row: 2, color: oscillationColor, legend: "oscillation between rooms (strip)"},
 		{row: 1, color: campingColor, legend: "camping in few rooms (strip)"},

@@ -13,8 +13,9 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
-	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/source"
 )
 
 // Skip is an input, or part of one, that could not be analysed, and why.
@@ -27,7 +28,7 @@ type Skip struct {
 type Corpus struct {
 	// Episodes are in discovery order: file by file in lexical order of
 	// the paths found, segment by segment within a file.
-	Episodes []*replay.Episode
+	Episodes []*episode.Episode
 	Skipped  []Skip   // inputs (or segments) left out, with the reason
 	Passed   []string // test_*, test-*, unknown and *_error directories passed over
 	Messages []string // what to tell the user about the lines read, in discovery order
@@ -38,12 +39,15 @@ type Options struct {
 	Jobs     int       // files read at once (at least 1)
 	Stdin    io.Reader // what "-" reads
 	Progress func()    // called after each file; may be nil
-	Replay   replay.Options
+	Read     source.Options
+	// Sources are the sources asked to claim each input; the Registry when
+	// nil.
+	Sources *Sources
 }
 
 // Read discovers the logs under paths and reads each once, Jobs at a time.
 func Read(paths []string, opt Options) *Corpus {
-	files, c := Discover(paths)
+	files, c := Discover(paths, opt.sources())
 	c.ReadFiles(files, opt)
 	return c
 }
@@ -53,7 +57,7 @@ func Read(paths []string, opt Options) *Corpus {
 func (c *Corpus) ReadFiles(files []string, opt Options) {
 	first := len(c.Episodes) // of the file being handed over
 	c.Stream(files, opt, Sink{
-		Episode: func(ep *replay.Episode) { c.Episodes = append(c.Episodes, ep) },
+		Episode: func(ep *episode.Episode) { c.Episodes = append(c.Episodes, ep) },
 		FileEnd: func(segments int) {
 			for _, ep := range c.Episodes[first:] {
 				ep.Segments = segments
@@ -70,7 +74,7 @@ func (c *Corpus) ReadFiles(files []string, opt Options) {
 type Sink struct {
 	// Episode is given each episode as soon as its segment ends. Its Segments
 	// is 0 until the end of its file.
-	Episode func(*replay.Episode)
+	Episode func(*episode.Episode)
 	// FileEnd follows the episodes of each file read, with how many segments
 	// it holds: their Segments.
 	FileEnd func(segments int)
@@ -97,7 +101,7 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 	next := make(chan *fileRead)
 	go func() {
 		for _, path := range files {
-			r := &fileRead{path: path, eps: make(chan *replay.Episode, streamQueue)}
+			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue)}
 			order <- r
 			next <- r
 		}
@@ -150,40 +154,45 @@ func (c *Corpus) tell(sink Sink, m string) {
 // eps is closed, what was left out of it and the messages about its lines.
 type fileRead struct {
 	path     string
-	eps      chan *replay.Episode
+	eps      chan *episode.Episode
 	segments int
 	skipped  []Skip
 	problems []string
 	// named are the file's episodes as the messages need them: without their
 	// turns (named), so that what the sink lets go is freed.
-	named []*replay.Episode
+	named []*episode.Episode
 }
 
 func (r *fileRead) read(opt Options) {
 	defer close(r.eps)
 	path := r.path
-	ro := opt.Replay
-	ro.OnEpisode = func(ep *replay.Episode) {
+	res, err := opt.sources().read(path, opt.Stdin, opt.Read, func(ep *episode.Episode) {
 		r.named = append(r.named, named(ep)) // before the sink has it
 		r.eps <- ep
-	}
-	lg, err := replay.ReadFile(path, opt.Stdin, ro)
+	})
 	if err != nil {
 		r.skipped = append(r.skipped, Skip{Source: jsonl.DisplayName(path), Reason: openReason(err)})
 		return
 	}
-	r.segments = lg.Segments
+	r.segments = res.Segments
 	for _, ep := range r.named {
-		ep.Segments = lg.Segments
+		ep.Segments = res.Segments
 	}
-	r.skipped = rejections(path, lg, len(r.named))
+	r.skipped = rejections(path, res, len(r.named))
 	r.problems = problems(r.named)
+}
+
+func (opt Options) sources() *Sources {
+	if opt.Sources != nil {
+		return opt.Sources
+	}
+	return Registry()
 }
 
 // named is what the messages about an episode need of it: its name (which
 // needs Segments, set once the file ends) and its problems.
-func named(ep *replay.Episode) *replay.Episode {
-	return &replay.Episode{ID: ep.ID, Source: ep.Source, Segment: ep.Segment,
+func named(ep *episode.Episode) *episode.Episode {
+	return &episode.Episode{ID: ep.ID, Source: ep.Source, Segment: ep.Segment,
 		Problems: ep.Problems, ProblemCount: ep.ProblemCount, SkippedLines: ep.SkippedLines}
 }
 
@@ -201,7 +210,7 @@ func openReason(err error) string {
 
 // rejections are the parts of a log that cannot be analysed: a read error that
 // ended it early, segments that cannot be replayed.
-func rejections(path string, lg *replay.Log, episodes int) []Skip {
+func rejections(path string, lg *source.Result, episodes int) []Skip {
 	name := jsonl.DisplayName(path)
 	var s []Skip
 	for _, p := range lg.Problems {
@@ -222,7 +231,7 @@ func rejections(path string, lg *replay.Log, episodes int) []Skip {
 
 // problems are the messages about the lines of a log's episodes: the first
 // few word for word with file and line, then how many lines were skipped.
-func problems(eps []*replay.Episode) []string {
+func problems(eps []*episode.Episode) []string {
 	var m []string
 	for _, ep := range eps {
 		m = append(m, ep.ProblemMessages()...)
@@ -242,7 +251,7 @@ type episodeIDs struct {
 	order   []string            // the ids, as first found
 }
 
-func (d *episodeIDs) add(ep *replay.Episode) {
+func (d *episodeIDs) add(ep *episode.Episode) {
 	if ep.ID == "" {
 		return
 	}

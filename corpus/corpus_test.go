@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // a tiny replayable log: two turns of one episode.
@@ -34,7 +34,7 @@ func write(t *testing.T, path, data string) {
 
 func TestStdinReadOnce(t *testing.T) {
 	c := &Corpus{}
-	files, _ := Files([]string{"-", "-"})
+	files, _ := Files([]string{"-", "-"}, Registry())
 	if len(files) != 1 {
 		t.Fatalf("files %v, want one -", files)
 	}
@@ -42,7 +42,7 @@ func TestStdinReadOnce(t *testing.T) {
 	if len(c.Episodes) != 1 || c.Episodes[0].N() != 2 {
 		t.Fatalf("%d episodes, want 1 of 2 turns; messages %v", len(c.Episodes), c.Messages)
 	}
-	files, _ = Discover([]string{"-", "-"})
+	files, _ = Discover([]string{"-", "-"}, Registry())
 	if len(files) != 1 {
 		t.Errorf("Discover: files %v, want one -", files)
 	}
@@ -106,7 +106,7 @@ func TestFIFOInDirectoryPassedOver(t *testing.T) {
 
 func TestDirectoryGivenAsFile(t *testing.T) {
 	dir := t.TempDir()
-	files, c := Files([]string{dir})
+	files, c := Files([]string{dir}, Registry())
 	if len(files) != 0 || len(c.Messages) != 1 || !strings.Contains(c.Messages[0], "lbanalyze batch "+dir) ||
 		!strings.Contains(c.Messages[0], filepath.Join(dir, "episode_log.jsonl")) {
 		t.Errorf("files %v, messages %q", files, c.Messages)
@@ -171,7 +171,7 @@ func TestStreamHandsOverWhileReading(t *testing.T) {
 	var got []string
 	c := &Corpus{}
 	c.Stream([]string{"-"}, Options{Jobs: 2, Stdin: stdin}, Sink{
-		Episode: func(ep *replay.Episode) {
+		Episode: func(ep *episode.Episode) {
 			if len(got) == 0 {
 				close(open)
 			}
@@ -196,14 +196,14 @@ func TestStreamOrderIndependentOfJobs(t *testing.T) {
 	for i := range 6 {
 		write(t, filepath.Join(dir, "e", fmt.Sprintf("%d.jsonl", i)), log(fmt.Sprintf("2025-11-13T10:00:0%d", i)))
 	}
-	files, _ := Discover([]string{dir})
+	files, _ := Discover([]string{dir}, Registry())
 	var want string
 	for _, jobs := range []int{1, 2, 5} {
 		var got strings.Builder
-		var eps []*replay.Episode
+		var eps []*episode.Episode
 		c := &Corpus{}
 		c.Stream(files, Options{Jobs: jobs}, Sink{
-			Episode: func(ep *replay.Episode) { eps = append(eps, ep) },
+			Episode: func(ep *episode.Episode) { eps = append(eps, ep) },
 			FileEnd: func(segments int) {
 				for _, ep := range eps {
 					ep.Segments = segments

@@ -30,15 +30,17 @@ type discovery struct {
 	seen  map[any]bool
 	c     *Corpus
 	stdin bool
+	srcs  *Sources
 }
 
-// Discover finds the logs under paths, each directory's in lexical order. A
-// file named on the command line is read whatever its name and kind (a named
-// FIFO, "-"); in a directory only regular files are. A file reached twice —
-// the same directory given twice, a symbolic or hard link — is read once, and
-// so is "-".
-func Discover(paths []string) ([]string, *Corpus) {
-	d := &discovery{seen: map[any]bool{}, c: &Corpus{}}
+// Discover finds the logs under paths, each directory's in lexical order: the
+// files named like a log of one of srcs, and the directories a directory
+// source claims (a Burr application). A file named on the command line is
+// read whatever its name and kind (a named FIFO, "-"); in a directory only
+// regular files are. A file reached twice — the same directory given twice, a
+// symbolic or hard link — is read once, and so is "-".
+func Discover(paths []string, srcs *Sources) ([]string, *Corpus) {
+	d := &discovery{seen: map[any]bool{}, c: &Corpus{}, srcs: srcs}
 	for _, p := range paths {
 		d.arg(p)
 	}
@@ -81,7 +83,11 @@ func (d *discovery) arg(path string) {
 		case e.IsDir() && p != root && passedOver(e.Name()):
 			d.c.Passed = append(d.c.Passed, p)
 			return filepath.SkipDir
-		case !e.IsDir() && IsLog(e.Name()):
+		case e.IsDir() && d.srcs.dirSource(p) != nil:
+			found++
+			d.found(p)
+			return filepath.SkipDir
+		case !e.IsDir() && d.srcs.Names(e.Name()):
 			found++
 			d.found(p)
 		}
@@ -104,7 +110,7 @@ func (d *discovery) found(path string) {
 			return
 		}
 		d.skip(path, openReason(err))
-	case !info.Mode().IsRegular():
+	case !info.Mode().IsRegular() && !info.IsDir():
 		d.skip(path, "not a regular file ("+kind(info.Mode())+"), passed over; name it on the command line to read it")
 	default:
 		d.add(path, info)
@@ -132,11 +138,12 @@ func kind(m fs.FileMode) string {
 	return "mode " + m.String()
 }
 
-// Files takes paths that name log files (the episode command's): each is read
-// whatever its name and kind, once — "-" included; a directory is not searched
-// but named, with what to give instead.
-func Files(paths []string) ([]string, *Corpus) {
-	d := &discovery{seen: map[any]bool{}, c: &Corpus{}}
+// Files takes paths that name logs (the episode command's): each is read
+// whatever its name and kind, once — "-" included; a directory is read when a
+// source claims it as one log, else not searched but named, with what to
+// give instead.
+func Files(paths []string, srcs *Sources) ([]string, *Corpus) {
+	d := &discovery{seen: map[any]bool{}, c: &Corpus{}, srcs: srcs}
 	for _, p := range paths {
 		if p == jsonl.StdinName {
 			d.arg(p)
@@ -146,6 +153,8 @@ func Files(paths []string) ([]string, *Corpus) {
 		switch {
 		case err != nil:
 			d.skip(p, openReason(err))
+		case info.IsDir() && srcs.dirSource(p) != nil:
+			d.add(p, info)
 		case info.IsDir():
 			d.skip(p, fmt.Sprintf("is a directory: give %s, or run lbanalyze batch %s", filepath.Join(p, "episode_log.jsonl"), p))
 		default:

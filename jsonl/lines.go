@@ -34,9 +34,6 @@ type LineOptions struct {
 	// lines are returned whole, as that costs nothing.
 	Key, Nested string
 	Skip        func(value []byte) bool
-	// Within says the stream starts inside a file, at the start of a line:
-	// no byte order mark is looked for.
-	Within bool
 }
 
 // Reader yields the lines of a stream with their 1-based line numbers.
@@ -44,6 +41,7 @@ type LineOptions struct {
 // than MaxLine of it.
 type Reader struct {
 	br    *bufio.Reader
+	lent  bool   // br is the caller's (Buffered), not the pool's
 	long  []byte // holds a line longer than br's buffer
 	giant bool   // long is the shared giant buffer (budget.go)
 	line  int
@@ -71,11 +69,26 @@ var linePool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, bufSi
 func NewReader(r io.Reader) *Reader { return NewReaderOptions(r, LineOptions{}) }
 
 // NewReaderOptions returns a Reader of r. Close returns its buffer for reuse.
+// A reader from Buffered is read through, not copied into another buffer.
 func NewReaderOptions(r io.Reader, opt LineOptions) *Reader {
+	if br, ok := r.(*bufio.Reader); ok && br.Size() >= bufSize {
+		rd := readerOf(br, opt)
+		rd.lent = true
+		return &rd
+	}
 	br := linePool.Get().(*bufio.Reader)
 	br.Reset(r)
 	rd := readerOf(br, opt)
 	return &rd
+}
+
+// Buffered returns a buffered reader of r whose first bytes can be looked at
+// (Peek) before a Reader reads its lines through it, and the function that
+// gives its buffer back once done.
+func Buffered(r io.Reader) (*bufio.Reader, func()) {
+	br := linePool.Get().(*bufio.Reader)
+	br.Reset(r)
+	return br, func() { br.Reset(nil); linePool.Put(br) }
 }
 
 func readerOf(br *bufio.Reader, opt LineOptions) Reader {
@@ -85,24 +98,14 @@ func readerOf(br *bufio.Reader, opt LineOptions) Reader {
 	return Reader{br: br, opt: opt, find: fieldFinder{key: opt.Key, nested: opt.Nested}}
 }
 
-// Reset makes r read src from its start with opt, keeping its buffers: a
-// reader of many streams (the regions of one file) allocates once.
-func (r *Reader) Reset(src io.Reader, opt LineOptions) {
-	if r.giant {
-		r.dropLong()
-	}
-	long := r.long[:0]
-	r.br.Reset(src)
-	*r = readerOf(r.br, opt)
-	r.long = long
-}
-
 // Close releases the Reader's buffer; the Reader must not be used after it.
 func (r *Reader) Close() {
 	r.dropLong()
 	if r.br != nil {
-		r.br.Reset(nil)
-		linePool.Put(r.br)
+		if !r.lent {
+			r.br.Reset(nil)
+			linePool.Put(r.br)
+		}
 		r.br = nil
 		r.err = errors.New("jsonl: Reader used after Close")
 	}
@@ -118,7 +121,7 @@ func (r *Reader) Next() ([]byte, int, error) {
 	if r.err != nil {
 		return nil, r.line, r.err
 	}
-	if !r.begun && !r.opt.Within {
+	if !r.begun {
 		r.begun = true
 		if head, _ := r.br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
 			r.br.Discard(len(utf8BOM))
@@ -142,13 +145,6 @@ func (r *Reader) Next() ([]byte, int, error) {
 	}
 }
 
-// Release gives back the buffer of a long line before the next call to Next:
-// the line returned last must not be used after it. A reader that may wait
-// between lines calls it, so that it does not keep the one giant buffer
-// (budget.go) from another reader while it waits.
-func (r *Reader) Release() { r.dropLong() }
-
-// end returns line, the last (or only) piece of a line ending in err.
 func (r *Reader) end(line []byte, err error) ([]byte, int, error) {
 	if err != nil {
 		r.err = err
@@ -240,8 +236,6 @@ func (r *Reader) stop(err error) {
 
 // StopError ends a stream at line Line: a read error after it (Err), or a
 // line that cannot be a log's, of more than MaxLine bytes without a newline.
-// The line is a field so that a reader of part of a file (a region read on
-// its own core) can be given the file's line number.
 type StopError struct {
 	Line    int
 	Err     error

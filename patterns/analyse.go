@@ -3,6 +3,7 @@ package patterns
 import (
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -77,11 +78,11 @@ type Pattern struct {
 
 // Analyse finds the patterns of ep; policies are the ones whose stuck spells
 // and stops are wanted (any number, in the order given).
-func Analyse(ep *replay.Episode, opt Options, policies ...policy.Policy) *Analysis {
+func Analyse(ep *episode.Episode, opt Options, policies ...policy.Policy) *Analysis {
 	n := ep.N()
 	r := roomsOf(ep)
 	a := &Analysis{EpisodeID: ep.ID, Source: ep.Source, Turns: n, RoomKey: r.keyName(),
-		WarningsShown: ep.LoopBreak != ""}
+		WarningsShown: len(ep.Recorded.Rules) > 0}
 	ref := Reference(ep, opt)
 	a.Reference = ref.String()
 
@@ -102,19 +103,16 @@ func Analyse(ep *replay.Episode, opt Options, policies ...policy.Policy) *Analys
 // Reference is the policy an episode's warnings follow: the loop break the
 // recording ran (v1 → score, v2 → score-or-objective) with ZorkGPT's
 // settings, or opt.Unversioned for logs without one.
-func Reference(ep *replay.Episode, opt Options) policy.Policy {
+func Reference(ep *episode.Episode, opt Options) policy.Policy {
 	name := opt.Unversioned
-	switch ep.LoopBreak {
-	case "v1":
-		name = policy.Score
-	case "v2":
-		name = policy.ScoreOrObjective
+	if rules := ep.Recorded.Rules; len(rules) > 0 {
+		name = policy.Name(rules[0])
 	}
 	return policy.Policy{Name: name, Params: opt.Params}
 }
 
 // trace collects the steps of p over ep (index t−1), past the stop when on.
-func trace(ep *replay.Episode, p policy.Policy, on bool) []policy.Step {
+func trace(ep *episode.Episode, p policy.Policy, on bool) []policy.Step {
 	steps := make([]policy.Step, 0, ep.N())
 	visit := func(s policy.Step) { steps = append(steps, s) }
 	if on {
@@ -125,7 +123,7 @@ func trace(ep *replay.Episode, p policy.Policy, on bool) []policy.Step {
 	return steps
 }
 
-func (a *Analysis) oscillation(ep *replay.Episode, r *rooms) {
+func (a *Analysis) oscillation(ep *episode.Episode, r *rooms) {
 	n := ep.N()
 	hits := make([]hit, n+1)
 	a.osc = make([]bool, n+1)
@@ -136,7 +134,7 @@ func (a *Analysis) oscillation(ep *replay.Episode, r *rooms) {
 		}
 	}
 	a.Oscillation = patternOf(hits, r)
-	for _, o := range ep.CriticOverrides {
+	for _, o := range ep.Recorded.CriticOverrides {
 		if o.Reason != "breaking_oscillation" {
 			continue
 		}

@@ -2,12 +2,12 @@ package patterns
 
 import (
 	"encoding/json"
-	"os"
 	"reflect"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 var (
@@ -21,10 +21,11 @@ var (
 //   - every turn in room 1, except turns 40 and 42 which end in room 2, so the
 //     rooms at the start of turns 40..45 are 1, 2, 1, 2, 1, 1;
 //   - every turn "wait" with the same response.
-func handBuilt(objective bool) *replay.Episode {
-	ep := &replay.Episode{ID: "hand", InitialRoomID: 1, InitialRoom: "Room One", LoopBreak: "v1"}
+func handBuilt(objective bool) *episode.Episode {
+	ep := &episode.Episode{ID: "hand", InitialRoomID: 1, InitialRoom: "Room One",
+		Recorded: episode.Recorded{Rules: []string{"score", "score-or-objective"}}, Signals: episode.Signals(episode.Penalties)}
 	for t := 1; t <= 80; t++ {
-		tu := replay.Turn{RoomID: 1, Location: "Room One", Action: "wait", ResponseHash: 42}
+		tu := episode.Turn{RoomID: 1, Location: "Room One", Action: "wait", ResponseHash: 42}
 		if t >= 25 {
 			tu.Score = 5
 		}
@@ -129,7 +130,7 @@ func TestWarnings(t *testing.T) {
 	}
 	for _, c := range cases {
 		ep := handBuilt(c.objective)
-		ep.LoopBreak = c.loopBreak
+		ep.Recorded.Rules = map[string][]string{"v1": {"score", "score-or-objective"}, "v2": {"score-or-objective", "score"}}[c.loopBreak]
 		a := Analyse(ep, DefaultOptions())
 		if !reflect.DeepEqual(a.Warnings, c.want) {
 			g, _ := json.Marshal(a.Warnings)
@@ -171,10 +172,10 @@ func TestRoomPatternsAndRepeats(t *testing.T) {
 }
 
 func TestNovelty(t *testing.T) {
-	mk := func(actions ...string) *replay.Episode {
-		ep := &replay.Episode{}
+	mk := func(actions ...string) *episode.Episode {
+		ep := &episode.Episode{}
 		for _, a := range actions {
-			ep.Turns = append(ep.Turns, replay.Turn{Action: a})
+			ep.Turns = append(ep.Turns, episode.Turn{Action: a})
 		}
 		return ep
 	}
@@ -204,11 +205,11 @@ func TestRevisitDisagreements(t *testing.T) {
 	// Rooms at the start of turns 1..4: 1 (initial), 1, 2, 1. Visits: turn 1
 	// none before; turn 2 previous [1] → 1; turn 3 is room 2, previous [1 1]
 	// → 0; turn 4 previous min(5, 3) = 3 entries [1 1 2] → 2. Penalised: 2, 4.
-	ep := &replay.Episode{InitialRoomID: 1, LoopBreak: "v1"}
+	ep := &episode.Episode{InitialRoomID: 1, Recorded: episode.Recorded{Rules: []string{"score", "score-or-objective"}}, Signals: episode.Signals(episode.Penalties)}
 	for _, r := range []int{1, 2, 1, 1} {
-		ep.Turns = append(ep.Turns, replay.Turn{RoomID: r})
+		ep.Turns = append(ep.Turns, episode.Turn{RoomID: r})
 	}
-	ep.Recorded.Penalties = []replay.RecordedPenalty{
+	ep.Recorded.Penalties = []episode.Penalty{
 		{Turn: 2, LocationID: 1, RecentVisits: 1, BaseConfidence: 0.9, AdjustedConfidence: 0.7}, // agrees
 		{Turn: 4, LocationID: 1, RecentVisits: 1, BaseConfidence: 0.9, AdjustedConfidence: 0.5}, // replay says 2; and 0.9 − 0.2 ≠ 0.5
 	}
@@ -224,11 +225,11 @@ func TestRevisitDisagreements(t *testing.T) {
 // zork_response, no loop break). Rooms at the start of turns 1..5: West ×4,
 // North; after: West ×3, North, Forest.
 func TestSampleLog(t *testing.T) {
-	lg, err := replay.ReadFile("testdata/episode-2025-06-09T20-04-36.jsonl", os.Stdin, replay.Options{})
-	if err != nil || len(lg.Episodes) != 1 {
-		t.Fatalf("%v %+v", err, lg)
+	c := corpus.Read([]string{"testdata/episode-2025-06-09T20-04-36.jsonl"}, corpus.Options{Jobs: 1})
+	if len(c.Episodes) != 1 {
+		t.Fatalf("%+v", c)
 	}
-	a := Analyse(lg.Episodes[0], DefaultOptions(), scoreP)
+	a := Analyse(c.Episodes[0], DefaultOptions(), scoreP)
 	// Camping at turn 5: window min(10, 5) = 5 entries, West four times —
 	// threshold − 1, so none; at turn 4 the window (4) is under the threshold.
 	if a.RoomKey != "name" || a.Turns != 5 || a.WarningsShown || a.Camping.FirstTurn != 0 || a.Oscillation.FirstTurn != 0 {

@@ -1,35 +1,27 @@
 package patterns
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 // bundled reads every episode of testdata/episodes (ZorkGPT's layout, the
 // test directories included: they are logs like any other).
-func bundled(t testing.TB) []*replay.Episode {
+func bundled(t testing.TB) []*episode.Episode {
 	t.Helper()
 	files, err := filepath.Glob("../testdata/episodes/*/episode_log.jsonl")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no bundled episodes: %v", err)
 	}
 	sort.Strings(files)
-	var eps []*replay.Episode
-	for _, f := range files {
-		lg, err := replay.ReadFile(f, os.Stdin, replay.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		eps = append(eps, lg.Episodes...)
-	}
-	return eps
+	return corpus.Read(files, corpus.Options{Jobs: 2}).Episodes
 }
 
 var defaultPolicies = []policy.Policy{
@@ -66,8 +58,8 @@ func TestRevisitAgreesWithLog(t *testing.T) {
 
 // production drops ZorkGPT's test directories (test_*, test-*), which
 // game_files/CLAUDE.md says to ignore, as batch does.
-func production(eps []*replay.Episode) []*replay.Episode {
-	var out []*replay.Episode
+func production(eps []*episode.Episode) []*episode.Episode {
+	var out []*episode.Episode
 	for _, ep := range eps {
 		dir := filepath.Base(filepath.Dir(ep.Source))
 		if strings.HasPrefix(dir, "test_") || strings.HasPrefix(dir, "test-") || dir == "unknown" {

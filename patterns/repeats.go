@@ -3,15 +3,15 @@ package patterns
 import (
 	"sort"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 // Repeats are turns whose (action, game response) pair already occurred with
 // no progress since its last occurrence: the same thing tried again and the
 // same answer received. Progress is the reference policy's (a reset of its
 // timer on any turn after the last occurrence, this turn included). Responses
-// are compared by hash (replay.Turn.ResponseHash); logs before 61680e8 have no
+// are compared by hash (episode.Turn.ResponseHash); logs before 61680e8 have no
 // zork_response and no repeats.
 type Repeats struct {
 	Policy string `json:"policy"`
@@ -37,7 +37,7 @@ type pairKeyAR struct {
 	hash   uint64
 }
 
-func repeats(ep *replay.Episode, steps []policy.Step, p policy.Policy) (Repeats, []bool) {
+func repeats(ep *episode.Episode, steps []policy.Step, p policy.Policy) (Repeats, []bool) {
 	n := ep.N()
 	rp := Repeats{Policy: p.String(), Top: []RepeatedAction{}}
 	rep := make([]bool, n+1)
@@ -107,7 +107,7 @@ type Novelty struct {
 	Share  float64 `json:"share"`
 }
 
-func novelty(ep *replay.Episode, window int) Novelty {
+func novelty(ep *episode.Episode, window int) Novelty {
 	nv := Novelty{Window: window}
 	seen := map[string]int{} // action → last turn
 	for t := 1; t <= ep.N(); t++ {
@@ -139,9 +139,9 @@ type StateLoops struct {
 	InWarning      int `json:"in_warning"` // events on a turn with the countdown warning
 }
 
-func (a *Analysis) stateLoops(ep *replay.Episode) StateLoops {
+func (a *Analysis) stateLoops(ep *episode.Episode) StateLoops {
 	var sl StateLoops
-	for _, e := range ep.StateLoops {
+	for _, e := range ep.Recorded.StateLoops {
 		sl.Events++
 		if sl.FirstTurn == 0 || e.Turn < sl.FirstTurn {
 			sl.FirstTurn = e.Turn

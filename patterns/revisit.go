@@ -3,7 +3,7 @@ package patterns
 import (
 	"math"
 
-	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // Revisit is Phase 1B, the location revisit penalty, replayed and compared
@@ -47,9 +47,9 @@ type RevisitDisagreement struct {
 	ReplayedVisits int `json:"replayed_recent_visits"`
 }
 
-func revisit(ep *replay.Episode, r *rooms, opt Options) (Revisit, []bool) {
+func revisit(ep *episode.Episode, r *rooms, opt Options) (Revisit, []bool) {
 	n := ep.N()
-	rv := Revisit{Replayed: r.byID, Recorded: ep.LoopBreak != "", ByVisits: make([]int, max(opt.RevisitWindow, 0)),
+	rv := Revisit{Replayed: r.byID, Recorded: ep.Signals.Has(episode.Penalties), ByVisits: make([]int, max(opt.RevisitWindow, 0)),
 		LoggedEvents: len(ep.Recorded.Penalties), Disagreements: []RevisitDisagreement{}}
 	visits := make([]int, n+1)
 	pen := make([]bool, n+1)
@@ -69,7 +69,7 @@ func revisit(ep *replay.Episode, r *rooms, opt Options) (Revisit, []bool) {
 			rv.Share = float64(rv.Penalised) / float64(n)
 		}
 	}
-	logged := map[int]replay.RecordedPenalty{}
+	logged := map[int]episode.Penalty{}
 	for _, p := range ep.Recorded.Penalties {
 		logged[p.Turn] = p
 		want := clamp01(p.BaseConfidence + opt.RevisitPenalty*float64(p.RecentVisits))
@@ -106,7 +106,7 @@ func revisit(ep *replay.Episode, r *rooms, opt Options) (Revisit, []bool) {
 	return rv, pen
 }
 
-func lastTurn(ps []replay.RecordedPenalty) int {
+func lastTurn(ps []episode.Penalty) int {
 	m := 0
 	for _, p := range ps {
 		m = max(m, p.Turn)

@@ -4,12 +4,14 @@
 // A-B-A-B oscillation, camping, repeated (action, response) pairs and action
 // novelty, and how long before a policy's stop each of them began.
 //
-// It reads a replay.Episode and steps policies with the replay's tracker, so
+// It reads an episode.Episode and steps policies with the replay's tracker, so
 // every "progress" is the policy's own; it knows nothing of rendering. The
 // results carry JSON tags (snake_case) for the renderers.
 package patterns
 
-import "github.com/lbanalyze/lbanalyze/replay"
+import (
+	"github.com/lbanalyze/lbanalyze/episode"
+)
 
 // Room is a room as the output names it: the Jericho id when the log has ids
 // (E3c), and the name as logged.
@@ -30,7 +32,7 @@ type rooms struct {
 	names map[int]string
 }
 
-func roomsOf(ep *replay.Episode) *rooms {
+func roomsOf(ep *episode.Episode) *rooms {
 	n := ep.N()
 	r := &rooms{at: make([]int, n+1), after: make([]int, n+1), names: map[int]string{}}
 	r.byID = ep.InitialRoomID != 0

@@ -1,8 +1,8 @@
 package patterns
 
 import (
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 // How a stuck spell or a warning spell ended.
@@ -60,7 +60,7 @@ type Lead struct {
 	Repeat      *int `json:"repeat"`
 }
 
-func (a *Analysis) policyPatterns(ep *replay.Episode, r *rooms, p policy.Policy, opt Options) PolicyPatterns {
+func (a *Analysis) policyPatterns(ep *episode.Episode, r *rooms, p policy.Policy, opt Options) PolicyPatterns {
 	steps := trace(ep, p, true)
 	pp := PolicyPatterns{Policy: p.String(), Spells: []Spell{}}
 	for _, s := range steps {

@@ -1,8 +1,9 @@
 package patterns
 
 import (
-	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"sort"
+
+	"github.com/lbanalyze/lbanalyze/internal/stats"
 )
 
 // Summary is the patterns over a dataset: the building block of the batch

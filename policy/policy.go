@@ -12,6 +12,8 @@ import (
 	"image/color"
 	"slices"
 	"strings"
+
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // Name names a policy.
@@ -43,9 +45,20 @@ type Kind struct {
 	// Change is, for a policy ZorkGPT cannot run, the smallest change to its
 	// tracker that would run it, in one sentence.
 	Change string
-	// Variant: one of the variants of issue 9, listed after the policies of
-	// replay-semantics.md §6.1.
+	// Variant: one of the variants, listed after the shipped policies and
+	// window (docs/semantics.md, "6.1 Policies").
 	Variant bool
+	// ThresholdFree: its tracking depends on neither max_turns_stuck nor
+	// stuck_check_interval, and it stops at the first check turn whose
+	// TurnsStuck reaches max_turns_stuck, so a sweep may replay it once for
+	// every setting (replay.Sweeper).
+	ThresholdFree bool
+	// Settings are the keys of the settings it has beyond the three every
+	// policy has (Dimensions).
+	Settings []string
+	// Needs are the signals a log must record for it to be replayed as
+	// defined.
+	Needs episode.Signals
 }
 
 var registry = map[Name]*Kind{}
@@ -57,13 +70,14 @@ func yes() *bool { t := true; return &t }
 func no() *bool  { f := false; return &f }
 
 func init() {
-	register(Kind{Name: Score, New: newScore, ZorkGPT: no(),
+	register(Kind{Name: Score, New: newScore, ZorkGPT: no(), ThresholdFree: true,
 		Description: "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer",
 		Color:       color.NRGBA{0xD5, 0x5E, 0x00, 0xFF}}) // vermillion (Okabe–Ito)
-	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ZorkGPT: yes(),
+	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ZorkGPT: yes(), ThresholdFree: true,
+		Needs:       episode.Signals(episode.Objectives),
 		Description: "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1",
 		Color:       color.NRGBA{0x00, 0x72, 0xB2, 0xFF}}) // blue
-	register(Kind{Name: Window, New: newWindow,
+	register(Kind{Name: Window, New: newWindow, ThresholdFree: true, Needs: episode.Signals(episode.Objectives),
 		Description: "the rule as ZorkGPT's documents describe it: stop when neither the score changed nor an objective was completed in the last max_turns_stuck turns",
 		Change:      "anchor an objective completion at its own turn (t − completed_turn == 0) instead of within one turn, so that it counts as a score change at c rather than c+1",
 		Color:       color.NRGBA{0xCC, 0x79, 0xA7, 0xFF}}) // reddish purple

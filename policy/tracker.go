@@ -40,6 +40,12 @@ type Observation struct {
 	Objectives int
 	Room       int
 	Start      int
+	// Where the log records them (episode.Signals): the critic's score of the
+	// action taken, the proposals rejected before it, and whether the game
+	// began again at this turn.
+	Critic     float64
+	Rejections int
+	Restart    bool
 }
 
 // Step is what the loop break did on one turn.

@@ -2,10 +2,13 @@ package replay
 
 import (
 	"bytes"
-	"strings"
+	"os"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 	"github.com/lbanalyze/lbanalyze/synth"
 )
 
@@ -29,25 +32,23 @@ func write(t testing.TB, eps ...*synth.Episode) []byte {
 	return buf.Bytes()
 }
 
-func read(t testing.TB, data []byte) *Log {
+// one reads a ZorkGPT log that must hold exactly one episode.
+func one(t testing.TB, data []byte) *episode.Episode {
 	t.Helper()
-	return Read(bytes.NewReader(data), "test.jsonl", Options{})
+	eps, res := source.ReadAll(zorkgpt.Source{}, bytes.NewReader(data), "test.jsonl", source.Options{})
+	if len(eps) != 1 {
+		t.Fatalf("got %d episodes (rejected %v), want 1", len(eps), res.Rejected)
+	}
+	return eps[0]
 }
 
-// one reads data and requires exactly one episode.
-func one(t testing.TB, data []byte) *Episode {
+// readFile reads the episodes of a ZorkGPT log file.
+func readFile(t testing.TB, path string) []*episode.Episode {
 	t.Helper()
-	lg := read(t, data)
-	if len(lg.Episodes) != 1 {
-		t.Fatalf("got %d episodes (rejected %v), want 1", len(lg.Episodes), lg.Rejected)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return lg.Episodes[0]
-}
-
-func problems(ep *Episode) string {
-	var s []string
-	for _, p := range ep.Problems {
-		s = append(s, p.String())
-	}
-	return strings.Join(s, "\n")
+	eps, _ := source.ReadAll(zorkgpt.Source{}, bytes.NewReader(data), path, source.Options{})
+	return eps
 }

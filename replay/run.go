@@ -3,6 +3,7 @@ package replay
 import (
 	"hash/fnv"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -23,13 +24,18 @@ type Outcome struct {
 	LaterGain *Gain
 	// WindowObjectives are the completions c with T − W < c ≤ T
 	// (objective_progress when not empty).
-	WindowObjectives []Completion
+	WindowObjectives []episode.Completion
 	// Censored: the log ends with the recording's own stuck_termination at N and
 	// this policy does not stop at or before N, so its length is a lower bound.
 	Censored bool
 	// WarningStartTurn is the first turn the countdown warning would be in the
 	// agent's prompt (stuck_warning_threshold reached), 0 if never.
 	WarningStartTurn int
+	// Logged are the costs the log records per turn (episode.Tokens,
+	// episode.Calls), and TokensSaved and CallsSaved what the turns after T
+	// spent of them: 0 unless logged.
+	Logged                  episode.Signals
+	TokensSaved, CallsSaved int64
 	// GainHorizon is how many turns after T a later gain still counts as
 	// evidence of a premature stop (--gain-horizon); 0: any later gain. It is
 	// not the policy's: the classification below reads it, so that every
@@ -46,10 +52,11 @@ func SameResult(a, b *Outcome) bool {
 		a.ScoreAtTermination == b.ScoreAtTermination && a.TurnsSaved == b.TurnsSaved && a.Length == b.Length &&
 		a.ScoreForgone == b.ScoreForgone && (a.LaterGain == nil) == (b.LaterGain == nil) &&
 		(a.LaterGain == nil || *a.LaterGain == *b.LaterGain) && sameCompletions(a.WindowObjectives, b.WindowObjectives) &&
-		a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn && a.GainHorizon == b.GainHorizon
+		a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn && a.GainHorizon == b.GainHorizon &&
+		a.Logged == b.Logged && a.TokensSaved == b.TokensSaved && a.CallsSaved == b.CallsSaved
 }
 
-func sameCompletions(a, b []Completion) bool {
+func sameCompletions(a, b []episode.Completion) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -99,13 +106,22 @@ func (o *Outcome) FalseTerminationCandidate() bool {
 // TrulyStuck: terminated and not a false-termination candidate.
 func (o *Outcome) TrulyStuck() bool { return o.Terminated() && !o.FalseTerminationCandidate() }
 
-// LLMCallsSaved is the turns saved times the LLM calls a turn costs.
-func (o *Outcome) LLMCallsSaved(callsPerTurn int) int { return o.TurnsSaved * callsPerTurn }
+// LLMCallsSaved is the LLM calls the turns after T made, where the log
+// records them; else the turns saved times the calls a turn costs.
+func (o *Outcome) LLMCallsSaved(callsPerTurn int) int {
+	if o.Logged.Has(episode.Calls) {
+		return int(o.CallsSaved)
+	}
+	return o.TurnsSaved * callsPerTurn
+}
+
+// costs are the signals of what a turn spends.
+const costs = episode.Signals(episode.Tokens) | episode.Signals(episode.Calls)
 
 // Run replays p over ep and returns its Outcome. It never looks at the log's
 // own stuck_termination (§5.9 item 12): the replay stands on the per-turn data.
-func Run(ep *Episode, p policy.Policy) Outcome {
-	o := Outcome{Policy: p}
+func Run(ep *episode.Episode, p policy.Policy) Outcome {
+	o := Outcome{Policy: p, Logged: ep.Signals & costs}
 	Trace(ep, p, func(s policy.Step) {
 		if s.Warned && o.WarningStartTurn == 0 {
 			o.WarningStartTurn = s.Turn
@@ -117,8 +133,7 @@ func Run(ep *Episode, p policy.Policy) Outcome {
 	n := ep.N()
 	if !o.Terminated() {
 		o.Length = n
-		o.Censored = ep.End.Reason == EndStuckTermination && ep.Recorded.StuckTermination != nil &&
-			ep.Recorded.StuckTermination.Turn == n
+		o.Censored = ep.CutByRecording()
 		return o
 	}
 	t := o.TerminationTurn
@@ -126,6 +141,8 @@ func Run(ep *Episode, p policy.Policy) Outcome {
 	o.TurnsSaved = n - t
 	o.ScoreAtTermination = ep.Score(t)
 	for u := t + 1; u <= n; u++ {
+		o.TokensSaved += ep.Turns[u-1].Tokens
+		o.CallsSaved += int64(ep.Turns[u-1].Calls)
 		gain := ep.Score(u) - o.ScoreAtTermination
 		if gain > 0 && o.LaterGain == nil {
 			o.LaterGain = &Gain{Turn: u, Points: gain}

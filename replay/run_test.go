@@ -5,7 +5,10 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 )
 
 // Outcome fields by their definitions (docs/semantics.md §6.2), worked by hand.
@@ -15,7 +18,7 @@ func TestOutcomeFields(t *testing.T) {
 
 	o := Run(ep, v1) // score-only ignores the objective: stops at 40 with 40 stuck
 	want := Outcome{Policy: v1, TerminationTurn: 40, TurnsStuck: 40, ScoreAtTermination: 0, TurnsSaved: 60, Length: 40,
-		ScoreForgone: 10, LaterGain: &Gain{Turn: 75, Points: 10}, WindowObjectives: []Completion{{30, "Open the window"}},
+		ScoreForgone: 10, LaterGain: &Gain{Turn: 75, Points: 10}, WindowObjectives: []episode.Completion{{Turn: 30, Objective: "Open the window"}},
 		WarningStartTurn: 20}
 	check(t, "score", o, want)
 	if !o.FalseTerminationCandidate() || o.TrulyStuck() || !o.LaterScoreGain() || !o.ObjectiveProgress() || o.LLMCallsSaved(4) != 240 {
@@ -129,12 +132,12 @@ func TestQuirkGameOverTurnIsChecked(t *testing.T) { // §5.5.11, §5.9.11
 	// A game over on check turn 40 of a flat run: terminated there, 0 turns saved.
 	ep := one(t, write(t, plan{N: 60, GameOver: 40}.Episode()))
 	o := Run(ep, v1)
-	if ep.End.Reason != EndGameOver || o.TerminationTurn != 40 || o.TurnsSaved != 0 || o.Length != 40 {
+	if ep.End.Reason != episode.EndGameOver || o.TerminationTurn != 40 || o.TurnsSaved != 0 || o.Length != 40 {
 		t.Errorf("end %s, %+v", ep.End.Reason, o)
 	}
 	// The recording's own loop break replaces episode_completed on that turn.
 	ep = one(t, write(t, plan{N: 60, GameOver: 40, LoopBreak: &v1}.Episode()))
-	if ep.End.Reason != EndStuckTermination || ep.N() != 40 {
+	if ep.End.Reason != episode.EndStuckTermination || ep.N() != 40 {
 		t.Errorf("recorded: end %s at %d", ep.End.Reason, ep.N())
 	}
 }
@@ -162,7 +165,7 @@ func TestQuirkNeverCopyRecordedTermination(t *testing.T) { // §5.9.12
 	// Recorded by the score-only build, cut at 40; an objective at 35 keeps
 	// score-or-objective going past the end of the log: censored.
 	ep := one(t, write(t, plan{N: 100, Objectives: map[int][]string{35: {"Open the window"}}, LoopBreak: &v1}.Episode()))
-	if ep.N() != 40 || ep.End.Reason != EndStuckTermination {
+	if ep.N() != 40 || ep.End.Reason != episode.EndStuckTermination {
 		t.Fatalf("%d turns, end %s", ep.N(), ep.End.Reason)
 	}
 	if o := Run(ep, v1); o.TerminationTurn != 40 || o.Censored {
@@ -181,8 +184,8 @@ func TestQuirkStateIsPerEpisode(t *testing.T) { // §5.5.2
 	// Two episodes in one file: the second starts with a fresh tracker.
 	a := plan{N: 38, Changes: map[int]int{35: 5}}.Episode()
 	b := plan{N: 60, ID: "2025-11-12T11:00:00"}.Episode()
-	lg := read(t, write(t, a, b))
-	if o := Run(lg.Episodes[1], v1); o.TerminationTurn != 40 {
+	eps, _ := source.ReadAll(zorkgpt.Source{}, bytes.NewReader(write(t, a, b)), "test.jsonl", source.Options{})
+	if o := Run(eps[1], v1); o.TerminationTurn != 40 {
 		t.Errorf("second episode stops at %d, want 40", o.TerminationTurn)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -42,14 +43,17 @@ type Consistent struct {
 
 // Check runs the self-check of ep with the assumed settings params; nil when
 // the log holds no loop-break event of its own.
-func Check(ep *Episode, params policy.Params) *SelfCheck {
+func Check(ep *episode.Episode, params policy.Params) *SelfCheck {
 	rec := ep.Recorded
 	if !rec.Any() {
 		return nil
 	}
 	candidates := []policy.Name{policy.Score, policy.ScoreOrObjective}
-	if ep.LoopBreak == "v2" {
-		candidates = []policy.Name{policy.ScoreOrObjective, policy.Score}
+	if len(rec.Rules) > 0 {
+		candidates = candidates[:0]
+		for _, r := range rec.Rules {
+			candidates = append(candidates, policy.Name(r))
+		}
 	}
 	want := recordedResets(rec)
 	sc := &SelfCheck{Params: params}
@@ -74,12 +78,12 @@ func Check(ep *Episode, params policy.Params) *SelfCheck {
 	}
 	out := Run(ep, policy.Policy{Name: name, Params: params})
 	sc.ReplayedTurn, sc.ReplayedStuck = out.TerminationTurn, out.TurnsStuck
-	if st := rec.StuckTermination; st != nil {
+	if st := rec.Stop; st != nil {
 		sc.TerminationMatch = out.TerminationTurn == st.Turn && out.TurnsStuck == st.TurnsStuck
 	} else {
 		sc.TerminationMatch = !out.Terminated()
 	}
-	sc.Consistent = consistent(stuck, rec.StuckTermination)
+	sc.Consistent = consistent(stuck, rec.Stop)
 	for _, c := range sc.Consistent {
 		if c.CheckInterval == policy.DefaultCheckInterval &&
 			c.MaxTurnsStuckMin <= policy.DefaultMaxTurnsStuck && policy.DefaultMaxTurnsStuck <= c.MaxTurnsStuckMax {
@@ -95,13 +99,10 @@ type reset struct {
 	kind policy.Reset
 }
 
-func recordedResets(rec Recorded) []reset {
+func recordedResets(rec episode.Recorded) []reset {
 	var r []reset
-	for _, c := range rec.ScoreChanges {
-		r = append(r, reset{c.Turn, policy.ScoreChange})
-	}
-	for _, t := range rec.ObjectiveResets {
-		r = append(r, reset{t, policy.ObjectiveProgress})
+	for _, c := range rec.Resets {
+		r = append(r, reset{c.Turn, resetKind(c.Kind)})
 	}
 	slices.SortFunc(r, func(a, b reset) int { return a.turn - b.turn })
 	return r
@@ -109,7 +110,7 @@ func recordedResets(rec Recorded) []reset {
 
 // resets replays name with no termination and returns its resets and the
 // timer after each turn (stuck[t] = t − anchor, index t).
-func resets(ep *Episode, name policy.Name) ([]reset, []int) {
+func resets(ep *episode.Episode, name policy.Name) ([]reset, []int) {
 	never := policy.Policy{Name: name, Params: policy.Params{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: math.MaxInt}}
 	var r []reset
 	stuck := make([]int, ep.N()+1)
@@ -154,7 +155,7 @@ func diffResets(want, got []reset) []string {
 // (interval 1..100, max_turns_stuck 1..1000 and >= the interval, and above a
 // warning threshold of at least 5). Without a recorded stop every interval is
 // consistent with large enough values: only the default interval is listed.
-func consistent(stuck []int, st *StuckTermination) []Consistent {
+func consistent(stuck []int, st *episode.Stop) []Consistent {
 	n := len(stuck) - 1
 	var out []Consistent
 	for iv := 1; iv <= 100; iv++ {
@@ -176,4 +177,14 @@ func consistent(stuck []int, st *StuckTermination) []Consistent {
 		}
 	}
 	return out
+}
+
+// resetKind is the tracker's name for a recorded kind of reset.
+func resetKind(k episode.ResetKind) policy.Reset {
+	for _, r := range []policy.Reset{policy.ScoreChange, policy.ObjectiveProgress, policy.RoomProgress} {
+		if r.String() == string(k) {
+			return r
+		}
+	}
+	return policy.NoReset
 }

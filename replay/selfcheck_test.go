@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/synth"
 )
 
 // recorded appends loop-break events written by hand, with the values of
 // docs/semantics.md §5.6, to a log written with no loop break.
-func recorded(t *testing.T, p plan, events func(l *synth.Log)) *Episode {
+func recorded(t *testing.T, p plan, events func(l *synth.Log)) *episode.Episode {
 	t.Helper()
 	var buf bytes.Buffer
 	buf.Write(write(t, p.Episode()))
@@ -122,7 +123,7 @@ func TestSelfCheckOnRecordings(t *testing.T) {
 		ep := one(t, write(t, p.Episode()))
 		sc := Check(ep, policy.DefaultParams())
 		want := p.LoopBreak.Name
-		if sc == nil || sc.Policy != want && !(len(ep.Recorded.ObjectiveResets) == 0 && sc.Policy != "") ||
+		if sc == nil || sc.Policy != want && !(len(ep.Recorded.Turns(episode.ObjectiveReset)) == 0 && sc.Policy != "") ||
 			!sc.TerminationMatch || !sc.DefaultsConsistent {
 			t.Errorf("seed %d (%s): %+v", seed, want, sc)
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -26,25 +27,24 @@ import (
 // it stops at the first check turn whose TurnsStuck reaches max_turns_stuck.
 // Sweeper.Outcomes replays any other policy with Run.
 func ThresholdFree(name policy.Name) bool {
-	switch name {
-	case policy.Score, policy.ScoreOrObjective, policy.Window:
-		return true
-	}
-	return false
+	k, ok := policy.Lookup(name)
+	return ok && k.ThresholdFree
 }
 
 // Sweeper holds the per-episode tables of the fast path for one episode. It
 // builds the per-policy tables lazily, so it is not safe for concurrent use;
 // use one Sweeper per goroutine.
 type Sweeper struct {
-	ep       *Episode
+	ep       *episode.Episode
 	n        int
 	score    []int  // score[t] after turn t, t = 1..n
 	sufMax   []int  // sufMax[t] = max score over turns t..n, for t = 1..n
 	gain     []Gain // gain[t]: the first turn after t whose score is above score[t]; Turn 0 none
 	objTurns []int  // the turns of ep.Objectives, nil unless sorted by turn
 	censored bool   // the Outcome's Censored when the policy does not stop
-	tables   []*tracked
+	// tokens[t] and calls[t]: what turns t..n spent, nil unless logged.
+	tokens, calls []int64
+	tables        []*tracked
 }
 
 // tracked is one policy name's pass over the episode with W = ∞.
@@ -63,7 +63,7 @@ type warnStart struct{ threshold, turn int }
 type checkTable struct{ turn, stuck []int }
 
 // NewSweeper builds the per-turn tables of ep.
-func NewSweeper(ep *Episode) *Sweeper {
+func NewSweeper(ep *episode.Episode) *Sweeper {
 	n := ep.N()
 	s := &Sweeper{ep: ep, n: n, score: make([]int, n+1), sufMax: make([]int, n+2), gain: make([]Gain, n+1)}
 	for t := 1; t <= n; t++ {
@@ -85,14 +85,20 @@ func NewSweeper(ep *Episode) *Sweeper {
 		}
 		stack = append(stack, t)
 	}
-	if slices.IsSortedFunc(ep.Objectives, func(a, b Completion) int { return a.Turn - b.Turn }) {
+	if slices.IsSortedFunc(ep.Objectives, func(a, b episode.Completion) int { return a.Turn - b.Turn }) {
 		s.objTurns = make([]int, len(ep.Objectives))
 		for i, c := range ep.Objectives {
 			s.objTurns[i] = c.Turn
 		}
 	}
-	s.censored = ep.End.Reason == EndStuckTermination && ep.Recorded.StuckTermination != nil &&
-		ep.Recorded.StuckTermination.Turn == n
+	s.censored = ep.CutByRecording()
+	if ep.Signals&costs != 0 {
+		s.tokens, s.calls = make([]int64, n+2), make([]int64, n+2)
+		for t := n; t >= 1; t-- {
+			s.tokens[t] = s.tokens[t+1] + ep.Turns[t-1].Tokens
+			s.calls[t] = s.calls[t+1] + int64(ep.Turns[t-1].Calls)
+		}
+	}
 	return s
 }
 
@@ -208,10 +214,10 @@ func firstAbove(turns []int, x int) int {
 // window is Run's WindowObjectives: the completions c with t − w < c ≤ t, in
 // log order. When ep.Objectives is sorted by turn it is a subslice of it
 // (capped, so an append copies); otherwise it is built as Run builds it.
-func (s *Sweeper) window(t, w int) []Completion {
+func (s *Sweeper) window(t, w int) []episode.Completion {
 	objs := s.ep.Objectives
 	if s.objTurns == nil {
-		var in []Completion
+		var in []episode.Completion
 		for _, c := range objs {
 			if c.Turn > t-w && c.Turn <= t {
 				in = append(in, c)
@@ -262,7 +268,7 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 		}
 		at = chk.stop(p.MaxTurnsStuck, at)
 		o := &out[i]
-		o.Policy = *p
+		o.Policy, o.Logged, o.TokensSaved, o.CallsSaved = *p, s.ep.Signals&costs, 0, 0
 		if at == len(chk.turn) { // never stops within the log
 			o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = 0, 0, 0, 0
 			o.Length, o.ScoreForgone, o.LaterGain, o.WindowObjectives = s.n, 0, nil, nil
@@ -275,6 +281,9 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 		o.Censored, o.WarningStartTurn = false, 0
 		if t < s.n {
 			o.ScoreForgone = max(0, s.sufMax[t+1]-s.score[t])
+		}
+		if s.tokens != nil {
+			o.TokensSaved, o.CallsSaved = s.tokens[t+1], s.calls[t+1]
 		}
 		if s.gain[t].Turn > 0 {
 			o.LaterGain = &s.gain[t]
@@ -304,7 +313,7 @@ const SweepChunk = 1024
 // policy come from one worker, in episode order: what visit accumulates per
 // policy needs no lock, no merge, and does not depend on timing. out is the
 // worker's buffer, reused for its next call: valid during the call only.
-func Sweep(eps []*Episode, policies []policy.Policy, workers int, visit func(w, i, from int, out []Outcome)) {
+func Sweep(eps []*episode.Episode, policies []policy.Policy, workers int, visit func(w, i, from int, out []Outcome)) {
 	workers = max(1, workers)
 	chunk := min(SweepChunk, max(1, (len(policies)+workers-1)/workers))
 	var wg sync.WaitGroup

@@ -6,24 +6,21 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 var bundled struct {
 	once sync.Once
-	eps  []*Episode
+	eps  []*episode.Episode
 }
 
 // bundledEpisodes reads the 75 bundled episodes once.
-func bundledEpisodes(b *testing.B) []*Episode {
+func bundledEpisodes(b *testing.B) []*episode.Episode {
 	bundled.once.Do(func() {
 		paths, _ := filepath.Glob("../testdata/episodes/2025-*/episode_log.jsonl")
 		for _, p := range paths {
-			lg, err := ReadFile(p, nil, Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			bundled.eps = append(bundled.eps, lg.Episodes...)
+			bundled.eps = append(bundled.eps, readFile(b, p)...)
 		}
 	})
 	if len(bundled.eps) != 75 {
@@ -119,4 +116,26 @@ func BenchmarkSweepBruteForce(b *testing.B) {
 	perOutcome := float64(b.Elapsed().Nanoseconds()) / float64(b.N*len(eps)*len(ps))
 	b.ReportMetric(perOutcome, "ns/outcome")
 	b.ReportMetric(perOutcome*float64(len(eps)*len(all))/1e9, "extrapolated-s/op")
+}
+
+// BenchmarkRun is the replay's cost per turn, for each policy, over the
+// bundled episodes.
+func BenchmarkRun(b *testing.B) {
+	eps := bundledEpisodes(b)
+	turns := 0
+	for _, ep := range eps {
+		turns += ep.N()
+	}
+	for _, name := range policy.Names() {
+		b.Run("policy="+string(name), func(b *testing.B) {
+			p := policy.Policy{Name: name, Params: policy.DefaultParams()}
+			p.MaxTurnsStuck = 1000 // never stop: replay every turn
+			for b.Loop() {
+				for _, ep := range eps {
+					Run(ep, p)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*turns), "ns/turn")
+		})
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -42,7 +43,7 @@ func defaultGrid() []policy.Policy {
 }
 
 // sweepMatchesRun requires the fast path to equal Run on every policy.
-func sweepMatchesRun(t *testing.T, what string, ep *Episode, ps []policy.Policy) {
+func sweepMatchesRun(t *testing.T, what string, ep *episode.Episode, ps []policy.Policy) {
 	t.Helper()
 	out := make([]Outcome, len(ps))
 	NewSweeper(ep).Outcomes(ps, out)
@@ -82,11 +83,7 @@ func TestSweepMatchesRunOnDatasets(t *testing.T) {
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 	episodes, objectives := 0, 0
 	for _, path := range datasetLogs(t) {
-		lg, err := ReadFile(path, nil, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ep := range lg.Episodes {
+		for _, ep := range readFile(t, path) {
 			episodes++
 			objectives += len(ep.Objectives)
 			what := fmt.Sprintf("%s %s", path, ep.Name())
@@ -108,7 +105,7 @@ func TestSweepByHand(t *testing.T) {
 		p    policy.Policy
 		want Outcome // Policy filled in below
 	}
-	obj40 := []Completion{{40, "Open the window"}}
+	obj40 := []episode.Completion{{Turn: 40, Objective: "Open the window"}}
 	for _, tc := range []struct {
 		name  string
 		plan  plan
@@ -170,12 +167,12 @@ func TestSweepByHand(t *testing.T) {
 // randomEpisode is an episode built directly: a score that changes now and
 // then (up and down, back to old values), objectives (several in a turn, at
 // turn 1, sometimes out of log order), a recorded stuck termination at the end.
-func randomEpisode(rng *rand.Rand) *Episode {
+func randomEpisode(rng *rand.Rand) *episode.Episode {
 	n := rng.IntN(300)
 	if rng.IntN(10) == 0 {
 		n = rng.IntN(5)
 	}
-	ep := &Episode{ID: "random", Turns: make([]Turn, n), End: End{Reason: EndMaxTurns, Turn: n}}
+	ep := &episode.Episode{ID: "random", Turns: make([]episode.Turn, n), End: episode.End{Reason: episode.EndMaxTurns, Turn: n}}
 	pChange, pObj := rng.Float64()*0.2, rng.Float64()*0.1
 	score := rng.IntN(3) * 5
 	for i := range ep.Turns {
@@ -185,15 +182,15 @@ func randomEpisode(rng *rand.Rand) *Episode {
 		ep.Turns[i].Score = score
 		for rng.Float64() < pObj {
 			ep.Turns[i].Objectives++
-			ep.Objectives = append(ep.Objectives, Completion{Turn: i + 1, Objective: fmt.Sprintf("objective %d", len(ep.Objectives))})
+			ep.Objectives = append(ep.Objectives, episode.Completion{Turn: i + 1, Objective: fmt.Sprintf("objective %d", len(ep.Objectives))})
 		}
 	}
 	if rng.IntN(4) == 0 {
 		rng.Shuffle(len(ep.Objectives), func(i, j int) { ep.Objectives[i], ep.Objectives[j] = ep.Objectives[j], ep.Objectives[i] })
 	}
 	if n > 0 && rng.IntN(3) == 0 {
-		ep.End = End{Reason: EndStuckTermination, Turn: n}
-		ep.Recorded.StuckTermination = &StuckTermination{Turn: n - rng.IntN(2)}
+		ep.End = episode.End{Reason: episode.EndStuckTermination, Turn: n}
+		ep.Recorded.Stop = &episode.Stop{Turn: n - rng.IntN(2)}
 	}
 	return ep
 }
@@ -224,14 +221,14 @@ func TestSweepWindowIsCapped(t *testing.T) {
 	if len(w) != 2 || cap(w) != 2 || w[0].Objective != "a" {
 		t.Fatalf("window %+v (cap %d)", w, cap(w))
 	}
-	_ = append(w, Completion{99, "x"})
+	_ = append(w, episode.Completion{Turn: 99, Objective: "x"})
 	if ep.Objectives[2].Objective != "c" {
 		t.Error("append overwrote ep.Objectives")
 	}
 }
 
 func TestSweepParallel(t *testing.T) {
-	var eps []*Episode
+	var eps []*episode.Episode
 	rng := rand.New(rand.NewPCG(3, 5))
 	for range 11 {
 		eps = append(eps, randomEpisode(rng))

@@ -1,17 +1,21 @@
 package replay
 
-import "github.com/lbanalyze/lbanalyze/policy"
+import (
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
 
-// observe is what a tracker sees of turn t (1..N); start is the key of the
-// starting room.
-func (e *Episode) observe(t, start int) policy.Observation {
-	tu := &e.Turns[t-1]
-	return policy.Observation{Score: tu.Score, Objectives: tu.Objectives, Room: roomKey(tu.RoomID, tu.Location), Start: start}
+// observe is what a tracker sees of turn t (1..N) of ep; start is the key of
+// the starting room.
+func observe(ep *episode.Episode, t, start int) policy.Observation {
+	tu := &ep.Turns[t-1]
+	return policy.Observation{Score: tu.Score, Objectives: int(tu.Objectives), Room: roomKey(tu.RoomID, tu.Location), Start: start,
+		Critic: float64(tu.Critic), Rejections: int(tu.Rejections), Restart: tu.Restart}
 }
 
 // Trace steps p through every turn of ep, from 1 to N, calling visit after each
 // turn, and stops after the terminating turn.
-func Trace(ep *Episode, p policy.Policy, visit func(s policy.Step)) {
+func Trace(ep *episode.Episode, p policy.Policy, visit func(s policy.Step)) {
 	steps(ep, p, func(s policy.Step) bool { visit(s); return !s.Terminate })
 }
 
@@ -20,16 +24,16 @@ func Trace(ep *Episode, p policy.Policy, visit func(s policy.Step)) {
 // keeps its anchor, so every later check point that exceeds the threshold
 // shows as another Terminate). Patterns use it to list every check point at
 // which the policy would have stopped, as ZorkGPT's own analyse_episode.py did.
-func TraceOn(ep *Episode, p policy.Policy, visit func(s policy.Step)) {
+func TraceOn(ep *episode.Episode, p policy.Policy, visit func(s policy.Step)) {
 	steps(ep, p, func(s policy.Step) bool { visit(s); return true })
 }
 
 // steps feeds p's tracker every turn in order while visit says go on.
-func steps(ep *Episode, p policy.Policy, visit func(s policy.Step) bool) {
+func steps(ep *episode.Episode, p policy.Policy, visit func(s policy.Step) bool) {
 	tr := p.NewTracker()
 	start := roomKey(ep.InitialRoomID, ep.InitialRoom)
 	for t := 1; t <= ep.N(); t++ {
-		if !visit(tr.Step(t, ep.observe(t, start))) {
+		if !visit(tr.Step(t, observe(ep, t, start))) {
 			return
 		}
 	}

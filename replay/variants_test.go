@@ -4,29 +4,26 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // bundledAndFixtures reads every bundled episode and every fixture log.
-func bundledAndFixtures(t *testing.T) []*Episode {
+func bundledAndFixtures(t *testing.T) []*episode.Episode {
 	t.Helper()
 	a, _ := filepath.Glob("../testdata/episodes/*/episode_log.jsonl")
 	b, _ := filepath.Glob("../cmd/lbanalyze/testdata/logs/*.jsonl")
 	if len(a) == 0 || len(b) == 0 {
 		t.Fatalf("found %d bundled episodes and %d fixture logs", len(a), len(b))
 	}
-	var eps []*Episode
+	var eps []*episode.Episode
 	for _, f := range append(a, b...) {
-		lg, err := ReadFile(f, nil, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		eps = append(eps, lg.Episodes...)
+		eps = append(eps, readFile(t, f)...)
 	}
 	return eps
 }
 
-func allSteps(ep *Episode, p policy.Policy) []policy.Step {
+func allSteps(ep *episode.Episode, p policy.Policy) []policy.Step {
 	var s []policy.Step
 	Trace(ep, p, func(st policy.Step) { s = append(s, st) })
 	return s

@@ -1,6 +1,9 @@
 package report
 
-import "github.com/lbanalyze/lbanalyze/replay"
+import (
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
 
 // Defs are the dataset metrics of docs/semantics.md §6.3 for one price of a
 // turn in LLM calls, for commands that sum them over many policies at once
@@ -45,7 +48,7 @@ func (d Defs) NewSumsSlab(n int) []Sums {
 }
 
 // Add counts one episode with its outcome under the policy.
-func (d Defs) Add(s *Sums, ep *replay.Episode, o *replay.Outcome) {
+func (d Defs) Add(s *Sums, ep *episode.Episode, o *replay.Outcome) {
 	c := make(Contribution, 2*len(d.defs))
 	d.Contribute(c, ep, o)
 	c.AddTo(s)
@@ -60,7 +63,7 @@ type Contribution []float64
 func (d Defs) NewContribution() Contribution { return make(Contribution, 2*len(d.defs)) }
 
 // Contribute fills c for episode ep under outcome o.
-func (d Defs) Contribute(c Contribution, ep *replay.Episode, o *replay.Outcome) {
+func (d Defs) Contribute(c Contribution, ep *episode.Episode, o *replay.Outcome) {
 	k := len(d.defs)
 	for i := range d.defs {
 		df := &d.defs[i]

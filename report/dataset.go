@@ -509,6 +509,14 @@ type BatchEpisodeJSON struct {
 	After    ResultJSON   `json:"after"`
 }
 
+func (j BatchEpisodeJSON) MarshalJSON() ([]byte, error) {
+	return mergeObjects(j.EpisodeHead, facts(j.Facts), j.EpisodeBody, struct {
+		Results  []ResultJSON `json:"results,omitempty"`
+		Baseline ResultJSON   `json:"baseline"`
+		After    ResultJSON   `json:"after"`
+	}{j.Results, j.Baseline, j.After})
+}
+
 // MetricJSON is one metric; null for undefined values and missing intervals.
 type MetricJSON struct {
 	Name      string      `json:"name"`
@@ -553,6 +561,7 @@ func (d *Dataset) json(summary bool) DatasetJSON {
 		j.Episodes = append(j.Episodes, BatchEpisodeJSON{EpisodeJSON: e, Baseline: e.Results[0], After: e.Results[1]})
 		j.Episodes[i].EpisodeJSON.Results = nil
 		j.Episodes[i].EpisodeJSON.Patterns = nil
+		j.Episodes[i].EpisodeJSON.Timeline = nil
 	}
 	for i := range d.Metrics {
 		j.Metrics = append(j.Metrics, d.Metrics[i].JSON())

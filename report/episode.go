@@ -4,8 +4,7 @@
 package report
 
 import (
-	"fmt"
-
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -15,7 +14,7 @@ import (
 // asked for, and its self-check. Its JSON form is the `episode` command's
 // documented output.
 type Episode struct {
-	Ep        *replay.Episode
+	Ep        *episode.Episode
 	Outcomes  []replay.Outcome
 	SelfCheck *replay.SelfCheck
 	Options
@@ -44,12 +43,12 @@ func (opts Options) CostSaved(o *replay.Outcome) float64 {
 
 // Analyse replays every policy over ep; params are the settings the recording
 // is assumed to have run with, for the self-check.
-func Analyse(ep *replay.Episode, policies []policy.Policy, recording policy.Params, callsPerTurn int) Episode {
+func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, callsPerTurn int) Episode {
 	return AnalyseWith(ep, policies, recording, Options{CallsPerTurn: callsPerTurn})
 }
 
 // AnalyseWith is Analyse with every option.
-func AnalyseWith(ep *replay.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
+func AnalyseWith(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
 	e.Outcomes = outcomes(ep, policies, opts.GainHorizon)
 	return e
@@ -63,7 +62,7 @@ func AnalyseWith(ep *replay.Episode, policies []policy.Policy, recording policy.
 // episode instead of one each; fewer configs are replayed one by one. The
 // outcomes' later gains and window objectives may share memory with each
 // other and with ep: read them, do not change them.
-func outcomes(ep *replay.Episode, policies []policy.Policy, gainHorizon int) []replay.Outcome {
+func outcomes(ep *episode.Episode, policies []policy.Policy, gainHorizon int) []replay.Outcome {
 	if len(policies) == 0 {
 		return nil
 	}
@@ -99,23 +98,8 @@ const sweepFrom = 16
 // word for word and the rest counted.
 func (e *Episode) Problems() []string { return e.Ep.ProblemMessages() }
 
-// Notes say what limits the replay of this log.
-func (e *Episode) Notes() []string {
-	ep := e.Ep
-	var w []string
-	if ep.MissingTurns > 0 {
-		verb := "turns have"
-		if ep.MissingTurns == 1 {
-			verb = "turn has"
-		}
-		w = append(w, fmt.Sprintf("%d %s no turn_completed (%d with turn_exception): the score is carried forward, as the shipped tracker saw it",
-			ep.MissingTurns, verb, ep.ExceptionTurns))
-	}
-	if ep.Era != "E3c" {
-		w = append(w, fmt.Sprintf("era %s (before Jericho, 2025-10-17): scores were parsed from the status line and may be stale; no game over was detected", ep.Era))
-	}
-	return w
-}
+// Notes say what limits the replay of this log: its source's caveats.
+func (e *Episode) Notes() []string { return e.Ep.Notes }
 
 // Warnings are the problems, then the notes.
 func (e *Episode) Warnings() []string { return append(e.Problems(), e.Notes()...) }

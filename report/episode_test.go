@@ -6,31 +6,25 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 // bundledEpisodes are the episodes of the bundled dataset.
-func bundledEpisodes(t testing.TB) []*replay.Episode {
+func bundledEpisodes(t testing.TB) []*episode.Episode {
 	t.Helper()
 	logs, _ := filepath.Glob("../testdata/episodes/*/episode_log.jsonl")
 	if len(logs) < 70 {
 		t.Fatalf("%d bundled logs", len(logs))
 	}
-	var eps []*replay.Episode
-	for _, f := range logs {
-		lg, err := replay.ReadFile(f, nil, replay.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		eps = append(eps, lg.Episodes...)
-	}
-	return eps
+	return corpus.Read(logs, corpus.Options{Jobs: 1}).Episodes
 }
 
 // plainOutcomes is what AnalyseWith gave before the fast path: replay.Run
 // of each policy, one by one.
-func plainOutcomes(ep *replay.Episode, policies []policy.Policy, gainHorizon int) []replay.Outcome {
+func plainOutcomes(ep *episode.Episode, policies []policy.Policy, gainHorizon int) []replay.Outcome {
 	var out []replay.Outcome
 	for _, p := range policies {
 		o := replay.Run(ep, p)

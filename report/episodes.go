@@ -9,7 +9,7 @@ import (
 
 	"github.com/klauspost/compress/s2"
 
-	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // WriteEpisodes renders analysed episodes in format.
@@ -45,19 +45,19 @@ func NewEpisodeWriter(w io.Writer, format string) (*EpisodeWriter, error) {
 }
 
 // Rendered is an analysed episode's report, but its head: the lines that
-// name it (replay.Episode.Name, "segment 2 of 7") need how many segments its
+// name it (episode.Episode.Name, "segment 2 of 7") need how many segments its
 // file holds, known once the whole file is read, while the rest can be
 // rendered, and the episode and its turns let go, as soon as it is analysed.
 type Rendered struct {
-	name replay.Episode // its ID, Source and Segment
-	body held           // with err, what was rendered before it
-	err  error          // why it could not be rendered (a cost that is no number)
+	name episode.Episode // its ID, Source, Format and Segment
+	body held            // with err, what was rendered before it
+	err  error           // why it could not be rendered (a cost that is no number)
 }
 
 // Render renders e but its head. It may be called from several goroutines
 // at once.
 func (ew *EpisodeWriter) Render(e *Episode) *Rendered {
-	r := &Rendered{name: replay.Episode{ID: e.Ep.ID, Source: e.Ep.Source, Segment: e.Ep.Segment}}
+	r := &Rendered{name: episode.Episode{ID: e.Ep.ID, Source: e.Ep.Source, Format: e.Ep.Format, Segment: e.Ep.Segment}}
 	switch ew.format {
 	case "table":
 		tableBody(&r.body, e)
@@ -87,11 +87,7 @@ func (ew *EpisodeWriter) Write(r *Rendered, segments int) error {
 	var b bytes.Buffer
 	ew.head(&b, &ep)
 	ew.n++
-	if r.err != nil { // only JSON fails
-		r.body.writeTo(&b)
-		if _, err := ew.w.Write(b.Bytes()[:jsonWritten(b.Bytes())]); err != nil {
-			return err
-		}
+	if r.err != nil { // only JSON fails, before any of the episode is written
 		return r.err
 	}
 	if _, err := ew.w.Write(b.Bytes()); err != nil {
@@ -102,7 +98,7 @@ func (ew *EpisodeWriter) Write(r *Rendered, segments int) error {
 
 // head writes what comes before the body of the next episode: what divides it
 // from the one before, or begins the output, and the lines that name ep.
-func (ew *EpisodeWriter) head(b *bytes.Buffer, ep *replay.Episode) {
+func (ew *EpisodeWriter) head(b *bytes.Buffer, ep *episode.Episode) {
 	switch ew.format {
 	case "table":
 		if ew.n > 0 {

@@ -62,9 +62,9 @@ func TestCSVFormulaInjection(t *testing.T) {
 		}
 	}
 	// In a row, only the text columns are neutralised: a negative score stays a number.
-	j := EpisodeJSON{EpisodeID: "=cmd|' /C calc'!A0", Source: "@x.jsonl", FinalScore: -3, EndReason: "none"}
+	j := EpisodeJSON{EpisodeHead: EpisodeHead{EpisodeID: "=cmd|' /C calc'!A0", Source: "@x.jsonl"}, EpisodeBody: EpisodeBody{FinalScore: -3, EndReason: "none"}}
 	row := csvEpisode(&j)
-	if row[0] != "'=cmd|' /C calc'!A0" || row[1] != "'@x.jsonl" || row[4] != "-3" {
+	if row[0] != "'=cmd|' /C calc'!A0" || row[1] != "'@x.jsonl" || row[5] != "-3" {
 		t.Errorf("csvEpisode = %q", row)
 	}
 	loc := "-West"

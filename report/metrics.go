@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -74,7 +75,7 @@ type sides [2][]float64
 type metricDef struct {
 	name, label string
 	unit        unit
-	num, den    func(ep *replay.Episode, o *replay.Outcome) float64
+	num, den    func(ep *episode.Episode, o *replay.Outcome) float64
 	perEpisode  bool    // divide by n
 	scale       float64 // multiplies the value (100 for %, calls per turn)
 	expect      Expectation
@@ -107,47 +108,47 @@ func b2f(b bool) float64 {
 func metricDefs(callsPerTurn int) []metricDef {
 	return []metricDef{
 		{name: "episodes_terminated", label: "episodes terminated", unit: count, scale: 1,
-			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
 		{name: "false_termination_candidates", label: "false-termination candidates", unit: count, scale: 1,
-			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) }},
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) }},
 		{name: "false_termination_rate", label: "false-termination rate", unit: percent, perEpisode: true, scale: 100, better: -1,
-			num:    func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) },
+			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) },
 			expect: Expectation{Text: "-30% to -50%", Lo: -50, Hi: -30, Kind: expectRange}},
 		{name: "avg_turns_per_episode", label: "average turns per episode", unit: mean, perEpisode: true, scale: 1,
-			num:    func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(o.Length) },
+			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.Length) },
 			expect: Expectation{Text: "+10% to +20%", Lo: 10, Hi: 20, Kind: expectRange}},
 		{name: "avg_turns_stuck_at_termination", label: "average turns stuck at termination", unit: mean, scale: 1,
-			num: func(ep *replay.Episode, o *replay.Outcome) float64 {
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
 				if o.Terminated() {
 					return float64(o.TurnsStuck)
 				}
 				return 0
 			},
-			den: func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
+			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
 		{name: "objective_completions_in_terminated", label: "objective completions in terminated episodes", unit: count, scale: 1,
-			num: func(ep *replay.Episode, o *replay.Outcome) float64 {
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
 				return b2f(o.Terminated()) * float64(len(ep.Objectives))
 			}},
 		{name: "episodes_with_objective_completions", label: "episodes with objective completions", unit: count, scale: 1,
-			num: func(ep *replay.Episode, o *replay.Outcome) float64 {
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
 				length := o.Length
-				return b2f(slices.ContainsFunc(ep.Objectives, func(c replay.Completion) bool { return c.Turn <= length }))
+				return b2f(slices.ContainsFunc(ep.Objectives, func(c episode.Completion) bool { return c.Turn <= length }))
 			},
 			expect: Expectation{Text: "no change", Kind: expectSame}},
 		{name: "truly_stuck_terminations", label: "truly stuck terminations", unit: count, scale: 1,
-			num:    func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.TrulyStuck()) },
+			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.TrulyStuck()) },
 			expect: Expectation{Text: "no change", Kind: expectSame}},
 		{name: "turns_saved", label: "turns saved", unit: count, scale: 1, better: +1,
-			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
 		{name: "turns_saved_pct", label: "turns saved, share of logged turns", unit: percent, scale: 100,
-			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) },
-			den: func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(ep.N()) }},
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) },
+			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(ep.N()) }},
 		{name: "llm_calls_saved", label: "LLM calls saved", unit: count, scale: float64(callsPerTurn),
-			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
 		{name: "score_forgone", label: "score forgone", unit: count, scale: 1, better: -1,
-			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
 		{name: "censored", label: "censored outcomes", unit: count, scale: 1, better: -1,
-			num: func(ep *replay.Episode, o *replay.Outcome) float64 { return b2f(o.Censored) }},
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Censored) }},
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/synth"
@@ -17,18 +19,18 @@ var (
 	sor   = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
 )
 
-// episode reads the log a plan writes.
-func episode(t testing.TB, s synth.Steps) *replay.Episode {
+// readEpisode reads the log a plan writes.
+func readEpisode(t testing.TB, s synth.Steps) *episode.Episode {
 	t.Helper()
 	var buf bytes.Buffer
 	if _, err := synth.Write(&buf, s.Episode()); err != nil {
 		t.Fatal(err)
 	}
-	lg := replay.Read(&buf, "test.jsonl", replay.Options{})
-	if len(lg.Episodes) != 1 {
-		t.Fatalf("%d episodes", len(lg.Episodes))
+	eps := corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: &buf}).Episodes
+	if len(eps) != 1 {
+		t.Fatalf("%d episodes", len(eps))
 	}
-	return lg.Episodes[0]
+	return eps[0]
 }
 
 // handSet is six episodes whose outcomes under score and score-or-objective
@@ -57,7 +59,7 @@ func handSet(t testing.TB) []Episode {
 	}
 	var eps []Episode
 	for _, p := range plans {
-		eps = append(eps, Analyse(episode(t, p), []policy.Policy{score, sor}, policy.DefaultParams(), 4))
+		eps = append(eps, Analyse(readEpisode(t, p), []policy.Policy{score, sor}, policy.DefaultParams(), 4))
 	}
 	return eps
 }
@@ -102,7 +104,7 @@ func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 	var d []float64
 	for i := range 80 {
 		n := 60 + rng.IntN(200)
-		ep := &replay.Episode{ID: string(rune('a' + i)), Turns: make([]replay.Turn, n)}
+		ep := &episode.Episode{ID: string(rune('a' + i)), Turns: make([]episode.Turn, n)}
 		b := replay.Outcome{Length: n}
 		a := replay.Outcome{Length: n}
 		if rng.IntN(2) == 0 {

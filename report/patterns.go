@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 // maxPatternPolicies bounds the policies whose stuck spells an episode report
@@ -18,7 +18,7 @@ import (
 const maxPatternPolicies = 8
 
 // analysePatterns is the patterns section of an episode under its policies.
-func analysePatterns(ep *replay.Episode, policies []policy.Policy) *patterns.Analysis {
+func analysePatterns(ep *episode.Episode, policies []policy.Policy) *patterns.Analysis {
 	return patterns.Analyse(ep, patterns.DefaultOptions(), policies[:min(len(policies), maxPatternPolicies)]...)
 }
 

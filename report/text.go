@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -24,7 +25,7 @@ var sparkGlyphs = []rune("▁▂▃▄▅▆▇█")
 // Sparkline draws the score over the turns, one mark per group of turns (the
 // score at the group's last turn), scaled from the lowest to the highest
 // score; stops puts each result's number under the mark of its stop.
-func Sparkline(ep *replay.Episode, outcomes []replay.Outcome, width int) (line, stops string, perMark int) {
+func Sparkline(ep *episode.Episode, outcomes []replay.Outcome, width int) (line, stops string, perMark int) {
 	n := ep.N()
 	perMark = (n + width - 1) / width
 	marks := (n + perMark - 1) / perMark
@@ -57,21 +58,30 @@ func Sparkline(ep *replay.Episode, outcomes []replay.Outcome, width int) (line, 
 }
 
 // summary is the one-line description of an episode.
-func summary(ep *replay.Episode) string {
+func summary(ep *episode.Episode) string {
 	end := "ended " + string(ep.End.Reason)
 	switch {
-	case ep.End.Reason == replay.EndNone:
+	case ep.End.Reason == episode.EndNone:
 		end = "no end event (truncated)"
 	case ep.End.Turn > 0:
 		end += fmt.Sprintf(" at turn %d", ep.End.Turn)
 	}
-	lb := "no loop break recorded"
-	if ep.LoopBreak != "" {
-		lb = "recorded loop break " + ep.LoopBreak
-	}
-	return fmt.Sprintf("%d turn%s, final score %d, %s, %d objective completion%s, %d skipped line%s (era %s; %s)",
+	return fmt.Sprintf("%d turn%s, final score %d, %s, %d objective completion%s, %d skipped line%s (%s)",
 		ep.N(), plural(ep.N()), ep.FinalScore(), end, len(ep.Objectives), plural(len(ep.Objectives)),
-		ep.SkippedLines, plural(ep.SkippedLines), ep.Era, lb)
+		ep.SkippedLines, plural(ep.SkippedLines), factsText(ep))
+}
+
+// factsText is what the header says of the source's facts: "era E3c; no loop
+// break recorded", or the log's format when its source has none.
+func factsText(ep *episode.Episode) string {
+	var t []string
+	for _, f := range ep.Facts {
+		t = append(t, f.Text)
+	}
+	if len(t) == 0 {
+		return ep.Format
+	}
+	return strings.Join(t, "; ")
 }
 
 // verdict says in words what a result means for the episode.
@@ -164,8 +174,8 @@ func selfCheckLines(e *Episode) []string {
 	if sc == nil {
 		return nil
 	}
-	what := fmt.Sprintf("%d score_change, %d objective_progress_reset", len(rec.ScoreChanges), len(rec.ObjectiveResets))
-	if st := rec.StuckTermination; st != nil {
+	what := fmt.Sprintf("%d score_change, %d objective_progress_reset", len(rec.Turns(episode.ScoreChangeReset)), len(rec.Turns(episode.ObjectiveReset)))
+	if st := rec.Stop; st != nil {
 		what += fmt.Sprintf(", stuck_termination at %d (turns_stuck %d)", st.Turn, st.TurnsStuck)
 	}
 	lines := []string{fmt.Sprintf("self-check: the log records %s.", what)}
@@ -210,7 +220,7 @@ func selfCheckLines(e *Episode) []string {
 }
 
 // tableHead is the line that names an episode in a table.
-func tableHead(w io.Writer, ep *replay.Episode) {
+func tableHead(w io.Writer, ep *episode.Episode) {
 	fmt.Fprintf(w, "%s   %s\n", Printable(ep.Name()), Printable(jsonl.DisplayName(ep.Source)))
 }
 
@@ -274,7 +284,7 @@ func mdRow(r []string) []string {
 }
 
 // markdownHead is the heading that names an episode in markdown.
-func markdownHead(w io.Writer, ep *replay.Episode) {
+func markdownHead(w io.Writer, ep *episode.Episode) {
 	fmt.Fprintf(w, "### %s\n\n", mdCell(ep.Name()))
 }
 
@@ -305,12 +315,12 @@ func markdownBody(w io.Writer, e *Episode) {
 
 // The CSV columns: an episode's fields, then an outcome's (empty cells for null).
 var (
-	csvEpisodeHeader = []string{"episode_id", "source", "segment", "turns", "final_score", "end_reason",
+	csvEpisodeHeader = []string{"episode_id", "source", "log_format", "segment", "turns", "final_score", "end_reason",
 		"objective_completions", "skipped_lines"}
 	csvResultHeader = []string{"policy", "max_turns_stuck", "check_interval", "stuck_warning_threshold",
 		"termination_turn", "turns_stuck", "score_at_termination", "location_at_termination", "turns_saved", "length", "score_forgone",
 		"later_score_gain", "later_gain_turn", "later_gain_points", "later_gain_distance", "gain_horizon", "objective_progress", "window_objectives",
-		"false_termination_candidate", "truly_stuck", "censored", "warning_start_turn", "llm_calls_saved", "cost_saved"}
+		"false_termination_candidate", "truly_stuck", "censored", "warning_start_turn", "llm_calls_saved", "tokens_saved", "cost_saved"}
 )
 
 func opt(p *int) string {
@@ -318,6 +328,13 @@ func opt(p *int) string {
 		return ""
 	}
 	return strconv.Itoa(*p)
+}
+
+func opt64(p *int64) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.FormatInt(*p, 10)
 }
 
 func optS(p *string) string {
@@ -328,7 +345,7 @@ func optS(p *string) string {
 }
 
 func csvEpisode(j *EpisodeJSON) []string {
-	return []string{CSVText(j.EpisodeID), CSVText(j.Source), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
+	return []string{CSVText(j.EpisodeID), CSVText(j.Source), CSVText(j.LogFormat), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
 		CSVText(j.EndReason), strconv.Itoa(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
 }
 
@@ -350,7 +367,7 @@ func csvResult(r *ResultJSON) []string {
 		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
 		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
-		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), cost}
+		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), opt64(r.TokensSaved), cost}
 }
 
 // csvHeader writes the header row of an episode's CSV.

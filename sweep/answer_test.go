@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
 	"github.com/lbanalyze/lbanalyze/synth"
 )
@@ -28,9 +29,9 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata")
 //   - B: +5 at 15, 30, …, 90. W = 10 stops by turn 40 (40 − 30 = 10), with
 //     gains still to come: a false termination. W = 35 or 40 never stops: the
 //     longest flat run is 15 turns.
-func handSet(t testing.TB, a, b int) []*replay.Episode {
+func handSet(t testing.TB, a, b int) []*episode.Episode {
 	t.Helper()
-	var eps []*replay.Episode
+	var eps []*episode.Episode
 	for i := range a + b {
 		s := synth.Steps{ID: fmt.Sprintf("2025-11-12T%02d:%02d:00", 10+i/60, i%60), N: 100, Changes: map[int]int{5: 5}}
 		if i >= a {
@@ -43,11 +44,11 @@ func handSet(t testing.TB, a, b int) []*replay.Episode {
 		if _, err := synth.Write(&buf, s.Episode()); err != nil {
 			t.Fatal(err)
 		}
-		lg := replay.Read(&buf, s.ID+".jsonl", replay.Options{})
-		if len(lg.Episodes) != 1 {
-			t.Fatalf("%s: %d episodes", s.ID, len(lg.Episodes))
+		read := corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: &buf}).Episodes
+		if len(read) != 1 {
+			t.Fatalf("%s: %d episodes", s.ID, len(read))
 		}
-		eps = append(eps, lg.Episodes[0])
+		eps = append(eps, read[0])
 	}
 	return eps
 }

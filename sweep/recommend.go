@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -141,7 +142,7 @@ type figures struct {
 
 // answer chooses what to ship and measures the choice, or says why the data
 // cannot support a choice.
-func (r *Result) answer(eps []*replay.Episode) {
+func (r *Result) answer(eps []*episode.Episode) {
 	if r.N < MinEpisodes {
 		r.NoAnswer = fmt.Sprintf("%s, too few to choose a setting (an answer needs at least %d episodes, for its intervals and "+
 			"cross-validation to mean something): what follows describes the data, not what to ship.", episodes(r.N), MinEpisodes)
@@ -329,7 +330,7 @@ func (r *Result) choose(idx []int, tally func(i int) Tally, n int) (best int, me
 
 // figures replays the candidates and the current setting over every episode
 // (the fast path again); the current setting's column is the last.
-func (r *Result) figures(eps []*replay.Episode, cands []int) *figures {
+func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 	ps := make([]policy.Policy, 0, len(cands)+1)
 	for _, i := range cands {
 		ps = append(ps, r.Configs[i].Policy)
@@ -486,7 +487,7 @@ func summarise(picks, cands []int, i int) (float64, []Rival) {
 // Fold is the cross-validation fold of an episode: a hash of its id (and
 // source and segment, so that copies split the same way wherever they lie),
 // independent of the order episodes are read in.
-func Fold(ep *replay.Episode, k int) int {
+func Fold(ep *episode.Episode, k int) int {
 	h := fnv.New64a()
 	h.Write([]byte(ep.ID + "\x00" + ep.Source + "\x00" + strconv.Itoa(ep.Segment)))
 	return int(h.Sum64() % uint64(k))
@@ -495,7 +496,7 @@ func Fold(ep *replay.Episode, k int) int {
 // crossValidate chooses by the rule over each pool on k−1 folds and measures
 // the choice on the fold held out; picks[p] is the config pool p chose on all
 // the data (an index into Configs).
-func (r *Result) crossValidate(eps []*replay.Episode, f *figures, cands []int, pools [][]int, picks []int) []CV {
+func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, pools [][]int, picks []int) []CV {
 	cvs := make([]CV, len(pools))
 	if r.Folds < 2 || f.n < r.Folds {
 		return cvs
@@ -547,7 +548,7 @@ func (r *Result) crossValidate(eps []*replay.Episode, f *figures, cands []int, p
 
 // versus compares two settings as batch does: every metric, with paired
 // bootstrap intervals.
-func (r *Result) versus(eps []*replay.Episode, base, after policy.Policy) []report.Metric {
+func (r *Result) versus(eps []*episode.Episode, base, after policy.Policy) []report.Metric {
 	pairs := make([]report.Episode, len(eps))
 	for i, ep := range eps {
 		pairs[i] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, base), replay.Run(ep, after)}}

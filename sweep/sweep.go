@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -84,11 +85,11 @@ type Result struct {
 }
 
 // Run evaluates every config over the episodes and makes the recommendation.
-func Run(eps []*replay.Episode, configs []policy.Policy, current policy.Policy, opt Options) *Result {
+func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy, opt Options) *Result {
 	// Resamples draw episodes by position: put them in an order of their own,
 	// as batch does, so that the input's order changes nothing.
 	eps = slices.Clone(eps)
-	slices.SortStableFunc(eps, func(a, b *replay.Episode) int {
+	slices.SortStableFunc(eps, func(a, b *episode.Episode) int {
 		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Segment, b.Segment))
 	})
 	if opt.System == nil {
@@ -118,7 +119,7 @@ func Run(eps []*replay.Episode, configs []policy.Policy, current policy.Policy, 
 // evaluate sums every metric of every config over the episodes. Each config
 // is summed by one worker, in episode order (replay.Sweep), so the result does
 // not depend on the workers.
-func (r *Result) evaluate(eps []*replay.Episode, configs []policy.Policy) []Config {
+func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy) []Config {
 	// Configs of one policy and interval, by max_turns_stuck, side by side:
 	// neighbours then often have the same result on an episode (the stop moves
 	// only where the running maximum of turns stuck rises), and what it adds to

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
 )
 
-func bundled(t testing.TB) []*replay.Episode {
+func bundled(t testing.TB) []*episode.Episode {
 	t.Helper()
 	c := corpus.Read([]string{"../testdata/episodes"}, corpus.Options{Jobs: 2})
 	if len(c.Episodes) != 75 {
@@ -96,7 +97,7 @@ func TestChoose(t *testing.T) {
 // scan is an independent route to a choice: a plain scan of batch-style
 // replays over the grid's configs that keep, picking the most turns saved
 // within the targets (ties: fewer false terminations).
-func scan(eps []*replay.Episode, grid []policy.Policy, keep func(policy.Policy) bool, maxFalse float64) (saved, ft int) {
+func scan(eps []*episode.Episode, grid []policy.Policy, keep func(policy.Policy) bool, maxFalse float64) (saved, ft int) {
 	saved = -1
 	for _, p := range grid {
 		if !keep(p) {

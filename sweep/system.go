@@ -1,8 +1,9 @@
 package sweep
 
 import (
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 )
 
 // System is what ran the episodes and will run the setting shipped: an agent
@@ -46,9 +47,27 @@ type changeError struct{ s string }
 
 func (e changeError) Error() string { return e.s }
 
-// SystemOf is the system that ran the episodes. Every log lbanalyze reads
-// today is ZorkGPT's; a reader that tells other systems apart (ZorkGPT2, a
-// harness such as TALES) names the episode's system, and this picks its
-// entry, so that the answer names only configs that system runs and writes
-// its block.
-func SystemOf(eps []*replay.Episode) *System { return ZorkGPT }
+// systems are the systems by the log format of the episodes they run
+// (episode.Episode.Format, the source that read them). A source of another
+// system's logs adds its entry here: ZorkGPT2 a System whose Block writes
+// [tool.zorkburr] for its zorkburr policy (with the note that run_episode.py
+// must enforce the rule), a harness such as TALES one whose Block states the
+// rule in a sentence with its settings.
+var systems = map[string]*System{zorkgpt.Format: ZorkGPT}
+
+// SystemOf is the system that ran the episodes: the entry of their log
+// format, ZorkGPT for a format without one (every log read today is
+// ZorkGPT's) or for episodes of several formats.
+func SystemOf(eps []*episode.Episode) *System {
+	var format string
+	for i, ep := range eps {
+		if i > 0 && ep.Format != format {
+			return ZorkGPT
+		}
+		format = ep.Format
+	}
+	if s, ok := systems[format]; ok {
+		return s
+	}
+	return ZorkGPT
+}

@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
 )
 
@@ -187,7 +187,7 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool) *corpus.Corpus
 	if explicit {
 		discover = corpus.Files
 	}
-	files, c := discover(paths)
+	files, c := discover(paths, corpus.Registry())
 	bar, wait := e.progress("reading logs", len(files))
 	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar})
 	wait()
@@ -203,7 +203,7 @@ func (e *env) tell(messages ...string) {
 }
 
 // analyse replays the policies over every episode; step is told of each.
-func analyse(eps []*replay.Episode, policies []policy.Policy, recording policy.Params, opts report.Options, step func()) []report.Episode {
+func analyse(eps []*episode.Episode, policies []policy.Policy, recording policy.Params, opts report.Options, step func()) []report.Episode {
 	out := make([]report.Episode, len(eps))
 	// Episodes in parallel, each into its own place: the same result as in
 	// order. Replaying is most of the work with many configs.

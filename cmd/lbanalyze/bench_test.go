@@ -14,7 +14,7 @@ import (
 // the bytes of log read per second.
 func benchBatch(b *testing.B, dir string) {
 	var size int64 // of the logs batch reads, by its own rules
-	files, _ := corpus.Discover([]string{dir})
+	files, _ := corpus.Discover([]string{dir}, corpus.Registry())
 	for _, f := range files {
 		if info, err := os.Stat(f); err == nil {
 			size += info.Size()
@@ -50,7 +50,7 @@ func BenchmarkBatchLarge(b *testing.B) {
 // (3 policies × 200 max_turns_stuck × 10 intervals) over 5 bundled logs: the
 // replay and the JSON writer, 30,000 results.
 func BenchmarkEpisodeConfigsJSON(b *testing.B) {
-	files, _ := corpus.Discover([]string{"../../testdata/episodes"})
+	files, _ := corpus.Discover([]string{"../../testdata/episodes"}, corpus.Registry())
 	benchEpisodeConfigs(b, files[:5])
 }
 

@@ -73,7 +73,7 @@ var errNoEpisode = failure("no episode could be read")
 // episodes writes the report of each episode of the files named in args, a
 // stream: episode by episode, never the whole input held.
 func (e *env) episodes(args []string, format string, s settings, opts report.Options) error {
-	files, c := corpus.Files(args)
+	files, c := corpus.Files(args, corpus.Registry())
 	n := 0
 	err := e.writeOutput(format, func(w io.Writer) error {
 		var err error

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -30,7 +31,7 @@ func FuzzPipeline(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	fixed := replay.Read(bytes.NewReader(fixedLog), "fixed.jsonl", replay.Options{})
+	fixed := corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: bytes.NewReader(fixedLog)})
 	if len(fixed.Episodes) != 1 {
 		f.Fatal("the fixed log is not one episode")
 	}
@@ -62,7 +63,7 @@ func FuzzPipeline(f *testing.F) {
 		expand(policy.ScoreOrObjective, [][]int{{1, 3, 40}, {1, 10}, {2}}), expand(policy.Window, [][]int{{2, 40}, {1, 5}, {20}}),
 		expand(policy.Patience, [][]int{{3, 40}, {1, 10}, {20}, {5}, {10}, {1}, {2}, {3}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lg := replay.Read(bytes.NewReader(data), "fuzz.jsonl", replay.Options{})
+		lg := corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: bytes.NewReader(data)})
 		if len(lg.Episodes) == 0 {
 			return
 		}
@@ -96,7 +97,7 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 		t.Fatal(err)
 	}
 	e = &env{stdin: bytes.NewReader(data), stdout: &got, stderr: &gotErr}
-	files, c := corpus.Files([]string{"-"})
+	files, c := corpus.Files([]string{"-"}, corpus.Registry())
 	if _, err := e.streamEpisodes(&got, format, files, c, 2, policies, policy.DefaultParams(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 
 // checkOutcomes requires the outcomes of eps to be replay.Run's of each
 // policy with a gain horizon of 30.
-func checkOutcomes(t *testing.T, logged []*replay.Episode, policies []policy.Policy, eps []report.Episode) {
+func checkOutcomes(t *testing.T, logged []*episode.Episode, policies []policy.Policy, eps []report.Episode) {
 	for i, ep := range logged {
 		for k, p := range policies {
 			want := replay.Run(ep, p)
@@ -122,7 +123,7 @@ func checkOutcomes(t *testing.T, logged []*replay.Episode, policies []policy.Pol
 // checkJSONBytes requires report.WriteJSON to write what encoding/json writes.
 func checkJSONBytes(t *testing.T, eps []report.Episode) {
 	var got, want bytes.Buffer
-	if err := report.WriteJSON(&got, eps); err != nil {
+	if err := report.WriteEpisodes(&got, "json", eps); err != nil {
 		t.Fatal(err)
 	}
 	js := make([]report.EpisodeJSON, len(eps))

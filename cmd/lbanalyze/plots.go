@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/lbanalyze/lbanalyze/charts"
-	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/report"
 	"github.com/lbanalyze/lbanalyze/sweep"
 )
@@ -125,8 +125,8 @@ func (e *env) writeTimelines(path string, eps []report.Episode) error {
 	return nil
 }
 
-func episodesOf(eps []report.Episode) []*replay.Episode {
-	out := make([]*replay.Episode, len(eps))
+func episodesOf(eps []report.Episode) []*episode.Episode {
+	out := make([]*episode.Episode, len(eps))
 	for i := range eps {
 		out[i] = eps[i].Ep
 	}

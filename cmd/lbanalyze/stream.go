@@ -5,8 +5,8 @@ import (
 	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
 )
 
@@ -14,7 +14,7 @@ import (
 // an episode once it is analysed and rendered (done is closed then), end a
 // file (end), or tell a message (the rest).
 type step struct {
-	ep       *replay.Episode // to analyse; nil once rendered, so that it is freed
+	ep       *episode.Episode // to analyse; nil once rendered, so that it is freed
 	rendered *report.Rendered
 	done     chan struct{}
 
@@ -61,7 +61,7 @@ func (e *env) readSteps(files []string, c *corpus.Corpus, jobs int) (steps <-cha
 	st, wk := make(chan *step, 2*jobs), make(chan *step)
 	go func() {
 		c.Stream(files, corpus.Options{Jobs: jobs, Stdin: e.stdin}, corpus.Sink{
-			Episode: func(ep *replay.Episode) {
+			Episode: func(ep *episode.Episode) {
 				s := &step{ep: ep, done: make(chan struct{})}
 				st <- s
 				wk <- s

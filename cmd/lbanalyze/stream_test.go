@@ -57,7 +57,7 @@ func TestStreamEqualsWholeCorpus(t *testing.T) {
 			for _, jobs := range []int{1, 2, 5} {
 				var got, gotErr bytes.Buffer
 				e := &env{stdout: &got, stderr: &gotErr}
-				files, c := corpus.Files(args)
+				files, c := corpus.Files(args, corpus.Registry())
 				n, err := e.streamEpisodes(&got, format, files, c, jobs, policies, defaults, opts)
 				if err != nil || n != len(all) {
 					t.Fatalf("%s, jobs %d: %d episodes, %v", format, jobs, n, err)
@@ -115,7 +115,7 @@ func liveHeap() uint64 {
 // whole), the heap holds less than a third of that.
 func TestEpisodeStreamHoldsFewEpisodes(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // episodes in flight are a few a core
-	const whole = 150 * 3000 * 72                   // bytes of the turns (a replay.Turn is 72)
+	const whole = 150 * 3000 * 72                   // bytes of the turns (a episode.Turn is 72)
 	r := &segmentsReader{segments: 150, turns: 3000}
 	before := liveHeap()
 	var out, errb bytes.Buffer

@@ -13,8 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 	"github.com/lbanalyze/lbanalyze/synth"
 )
 
@@ -205,12 +208,12 @@ func spellsFit(spells []synth.Spell) bool {
 }
 
 // readOne reads a log that must hold one episode.
-func readOne(data []byte) (*replay.Episode, error) {
-	lg := replay.Read(bytes.NewReader(data), "episode_log.jsonl", replay.Options{})
-	if len(lg.Episodes) != 1 {
-		return nil, fmt.Errorf("the log reads as %d episodes", len(lg.Episodes))
+func readOne(data []byte) (*episode.Episode, error) {
+	eps, _ := source.ReadAll(zorkgpt.Source{}, bytes.NewReader(data), "episode_log.jsonl", source.Options{})
+	if len(eps) != 1 {
+		return nil, fmt.Errorf("the log reads as %d episodes", len(eps))
 	}
-	return lg.Episodes[0], nil
+	return eps[0], nil
 }
 
 // Large episodes are 10–20 MB.

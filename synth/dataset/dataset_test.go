@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,8 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 )
 
 // committed is the bundled set, made by `make testdata` with seed 1.
@@ -166,16 +170,16 @@ func TestLargeEpisode(t *testing.T) {
 	}
 }
 
-// episode is a committed episode as lbanalyze reads it, with its outcomes at
+// bundled is a committed episode as lbanalyze reads it, with its outcomes at
 // 40/10 under the two shipped policies.
-type episode struct {
+type bundled struct {
 	dir  string
-	ep   *replay.Episode
+	ep   *episode.Episode
 	s, o replay.Outcome
 	log  []byte
 }
 
-func readCommitted(t *testing.T) (eps []episode, tests []string, size int) {
+func readCommitted(t *testing.T) (eps []bundled, tests []string, size int) {
 	t.Helper()
 	entries, err := os.ReadDir(committed)
 	if err != nil {
@@ -194,12 +198,12 @@ func readCommitted(t *testing.T) (eps []episode, tests []string, size int) {
 			tests = append(tests, d.Name())
 			continue
 		}
-		lg := replay.Read(bytes.NewReader(data), d.Name(), replay.Options{})
-		if len(lg.Episodes) != 1 || len(lg.Rejected) > 0 {
-			t.Fatalf("%s: %d episodes, rejected %v", d.Name(), len(lg.Episodes), lg.Rejected)
+		lgEps, res := source.ReadAll(zorkgpt.Source{}, bytes.NewReader(data), d.Name(), source.Options{})
+		if len(lgEps) != 1 || len(res.Rejected) > 0 {
+			t.Fatalf("%s: %d episodes, rejected %v", d.Name(), len(lgEps), res.Rejected)
 		}
-		ep := lg.Episodes[0]
-		eps = append(eps, episode{dir: d.Name(), ep: ep, log: data,
+		ep := lgEps[0]
+		eps = append(eps, bundled{dir: d.Name(), ep: ep, log: data,
 			s: replay.Run(ep, policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}),
 			o: replay.Run(ep, policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()})})
 	}
@@ -230,34 +234,34 @@ func TestCommittedMakeUp(t *testing.T) {
 			t.Errorf("%s holds episode %s", e.dir, ep.ID)
 		}
 		switch {
-		case ep.LoopBreak == "" && !ep.Recorded.Any():
+		case ep.Fact("recorded_loop_break") == "" && !ep.Recorded.Any():
 			noLoopBreak++
-		case ep.End.Reason != replay.EndStuckTermination:
-			t.Errorf("%s: a recorded loop break (%s) that did not cut the episode", e.dir, ep.LoopBreak)
-		case ep.LoopBreak == "v1":
+		case ep.End.Reason != episode.EndStuckTermination:
+			t.Errorf("%s: a recorded loop break (%s) that did not cut the episode", e.dir, ep.Fact("recorded_loop_break"))
+		case ep.Fact("recorded_loop_break") == "v1":
 			v1++
-		case ep.LoopBreak == "v2":
+		case ep.Fact("recorded_loop_break") == "v2":
 			v2++
 		}
 		switch ep.End.Reason {
-		case replay.EndMaxTurns:
+		case episode.EndMaxTurns:
 			maxTurns++
 			if ep.N() != 500 {
 				t.Errorf("%s: max_turns at %d", e.dir, ep.N())
 			}
-		case replay.EndGameOver:
+		case episode.EndGameOver:
 			gameOver++
 			if len(ep.Deaths) != 1 || ep.Deaths[0].Turn != ep.N() || ep.Score(ep.N()) != ep.Score(ep.N()-1)-10 {
 				t.Errorf("%s: game over without a death costing 10 points on the last turn: %+v", e.dir, ep.Deaths)
 			}
-		case replay.EndNone:
+		case episode.EndNone:
 			killed++
 		}
 		// The killed run's truncated last line is the only bad line of the set.
-		if want := map[bool]int{true: 1, false: 0}[ep.End.Reason == replay.EndNone]; ep.SkippedLines != want || ep.ProblemCount != want {
+		if want := map[bool]int{true: 1, false: 0}[ep.End.Reason == episode.EndNone]; ep.SkippedLines != want || ep.ProblemCount != want {
 			t.Errorf("%s: %d skipped lines, %d problems: %v", e.dir, ep.SkippedLines, ep.ProblemCount, ep.Problems)
 		}
-		if c := replay.Check(ep, policy.DefaultParams()); c != nil && (string(c.Policy) != map[string]string{"v1": "score", "v2": "score-or-objective"}[ep.LoopBreak] || !c.TerminationMatch) {
+		if c := replay.Check(ep, policy.DefaultParams()); c != nil && (string(c.Policy) != map[string]string{"v1": "score", "v2": "score-or-objective"}[ep.Fact("recorded_loop_break")] || !c.TerminationMatch) {
 			t.Errorf("%s: the recording's own loop-break events are not what its policy does: %+v", e.dir, c)
 		}
 
@@ -287,8 +291,8 @@ func TestCommittedMakeUp(t *testing.T) {
 		}
 		if o.Censored {
 			censored++
-			if ep.LoopBreak != "v1" {
-				t.Errorf("%s: censored under score-or-objective, but recorded by %q", e.dir, ep.LoopBreak)
+			if ep.Fact("recorded_loop_break") != "v1" {
+				t.Errorf("%s: censored under score-or-objective, but recorded by %q", e.dir, ep.Fact("recorded_loop_break"))
 			}
 		}
 	}
@@ -349,7 +353,7 @@ func TestCommittedLooksReal(t *testing.T) {
 		date := func(y, m, d, h int) time.Time { return time.Date(y, time.Month(m), d, h, 0, 0, 0, time.UTC) }
 		has := func(s string) bool { return bytes.Contains(e.log, []byte(s)) }
 		// Era fingerprints match the date (docs/log-format.md §2.2).
-		switch ep.LoopBreak {
+		switch ep.Fact("recorded_loop_break") {
 		case "":
 			if !start.Before(date(2025, 11, 5, 13)) || start.Before(date(2025, 10, 17, 0)) {
 				t.Errorf("%s: no loop break, dated outside 2025-10-17 … 11-05 13:21", e.dir)
@@ -363,8 +367,8 @@ func TestCommittedLooksReal(t *testing.T) {
 				t.Errorf("%s: v2 loop break dated before 2025-11-10", e.dir)
 			}
 		}
-		if has(`"critic_enabled"`) != (ep.LoopBreak == "v2") {
-			t.Errorf("%s: critic_enabled, a v2 fingerprint, in a %q recording", e.dir, ep.LoopBreak)
+		if has(`"critic_enabled"`) != (ep.Fact("recorded_loop_break") == "v2") {
+			t.Errorf("%s: critic_enabled, a v2 fingerprint, in a %q recording", e.dir, ep.Fact("recorded_loop_break"))
 		}
 		if has(`"event_type": "room_description_captured"`) && start.Before(date(2025, 11, 4, 0)) {
 			t.Errorf("%s: room_description_captured before 994088f (2025-11-04)", e.dir)
@@ -373,9 +377,16 @@ func TestCommittedLooksReal(t *testing.T) {
 		if start.Before(date(2025, 11, 7, 0)) {
 			interval = 25
 		}
-		for _, u := range ep.ObjectiveUpdates {
-			if u.Turn%interval != 0 || u.Count == 0 {
-				t.Errorf("%s: objectives_updated at %d with %d objectives (interval %d)", e.dir, u.Turn, u.Count, interval)
+		for _, line := range bytes.Split(e.log, []byte("\n")) {
+			if !bytes.Contains(line, []byte(`"event_type": "objectives_updated"`)) {
+				continue
+			}
+			var u struct {
+				Turn       int
+				Objectives []string
+			}
+			if err := json.Unmarshal(line, &u); err != nil || u.Turn%interval != 0 || len(u.Objectives) == 0 {
+				t.Errorf("%s: objectives_updated at %d with %d objectives (interval %d, %v)", e.dir, u.Turn, len(u.Objectives), interval, err)
 			}
 		}
 		for _, c := range ep.Objectives {

@@ -3,6 +3,7 @@ package dataset
 import (
 	"math/rand/v2"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/synth"
 )
@@ -24,12 +25,12 @@ type Kind struct {
 // check is what a draw is judged on: the episode as read back, and the
 // outcomes of score (S) and score-or-objective (O) at 40/10.
 type check struct {
-	ep   *replay.Episode
+	ep   *episode.Episode
 	s, o replay.Outcome
 }
 
-func (c check) end() replay.EndReason { return c.ep.End.Reason }
-func (c check) n() int                { return c.ep.N() }
+func (c check) end() episode.EndReason { return c.ep.End.Reason }
+func (c check) n() int                 { return c.ep.N() }
 
 // between draws an int in [lo, hi].
 func between(r *rand.Rand, lo, hi int) int { return lo + r.IntN(hi-lo+1) }
@@ -61,7 +62,7 @@ var Kinds = []*Kind{
 		script: func(r *rand.Rand) synth.Script {
 			return synth.Script{Phases: []synth.Phase{progress(between(r, 15, 55))}, End: synth.Die}
 		},
-		accept: func(c check) bool { return !c.s.Terminated() && c.end() == replay.EndGameOver }},
+		accept: func(c check) bool { return !c.s.Terminated() && c.end() == episode.EndGameOver }},
 	{Name: "steady", Quota: 17,
 		About: "makes progress to its death; short stuck spells (under 40 turns without a score change) stop nothing",
 		script: func(r *rand.Rand) synth.Script {
@@ -72,13 +73,13 @@ var Kinds = []*Kind{
 			ph = append(ph, progress(between(r, 10, 45)))
 			return synth.Script{Phases: ph, End: synth.Die}
 		},
-		accept: func(c check) bool { return !c.s.Terminated() && c.end() == replay.EndGameOver }},
+		accept: func(c check) bool { return !c.s.Terminated() && c.end() == episode.EndGameOver }},
 	{Name: "killed", Quota: 1,
 		About: "makes progress until its run is killed: no end event and a truncated last line",
 		script: func(r *rand.Rand) synth.Script {
 			return synth.Script{Phases: []synth.Phase{progress(between(r, 50, 120))}, End: synth.Killed}
 		},
-		accept: func(c check) bool { return !c.s.Terminated() && c.end() == replay.EndNone }},
+		accept: func(c check) bool { return !c.s.Terminated() && c.end() == episode.EndNone }},
 	{Name: "stuck-to-the-end", Quota: 2,
 		About: "progress (with a short spell), then stuck for its last 200–250 turns, to max_turns (500): truly stuck under both policies",
 		script: func(r *rand.Rand) synth.Script {
@@ -86,7 +87,7 @@ var Kinds = []*Kind{
 			return synth.Script{Phases: ph, End: synth.RunOut}
 		},
 		accept: func(c check) bool {
-			return c.s.TrulyStuck() && c.o.TrulyStuck() && c.end() == replay.EndMaxTurns && c.n() == 500
+			return c.s.TrulyStuck() && c.o.TrulyStuck() && c.end() == episode.EndMaxTurns && c.n() == 500
 		}},
 	{Name: "stuck-then-death", Quota: 8,
 		About: "progress, then a stuck spell of 50–80 turns that ends in its death: truly stuck under both policies",
@@ -94,7 +95,7 @@ var Kinds = []*Kind{
 			return synth.Script{Phases: []synth.Phase{progress(between(r, 25, 70)), stuck(r, between(r, 50, 80), false, nil)}, End: synth.Die}
 		},
 		accept: func(c check) bool {
-			return c.s.TrulyStuck() && c.o.TrulyStuck() && c.end() == replay.EndGameOver
+			return c.s.TrulyStuck() && c.o.TrulyStuck() && c.end() == episode.EndGameOver
 		}},
 	{Name: "late-gain", Quota: 7,
 		About: "a stuck spell of 55–120 turns with no objective completed, ended by a late score gain: a false-termination candidate by later gain under both policies",
@@ -103,7 +104,7 @@ var Kinds = []*Kind{
 			return synth.Script{Phases: ph, End: synth.Die}
 		},
 		accept: func(c check) bool {
-			return c.s.LaterScoreGain() && !c.s.ObjectiveProgress() && c.o.LaterScoreGain() && c.end() == replay.EndGameOver
+			return c.s.LaterScoreGain() && !c.s.ObjectiveProgress() && c.o.LaterScoreGain() && c.end() == episode.EndGameOver
 		}},
 	{Name: "objective-rescue", Quota: 6,
 		About: "a stuck spell of 60–110 turns without a score change but with objectives completed every 12–30 turns, ended by a score gain: score stops it (a candidate), score-or-objective does not",
@@ -113,7 +114,7 @@ var Kinds = []*Kind{
 			return synth.Script{Phases: ph, End: synth.Die}
 		},
 		accept: func(c check) bool {
-			return c.s.FalseTerminationCandidate() && c.s.ObjectiveProgress() && !c.o.Terminated() && c.end() == replay.EndGameOver
+			return c.s.FalseTerminationCandidate() && c.s.ObjectiveProgress() && !c.o.Terminated() && c.end() == episode.EndGameOver
 		}},
 	{Name: "objective-delay", Quota: 6,
 		About: "a stuck spell of 80–130 turns with a few objectives completed in its first 35 turns, then nothing, to its death: score stops it with objectives in its window, score-or-objective later and truly stuck",
@@ -124,21 +125,21 @@ var Kinds = []*Kind{
 		},
 		accept: func(c check) bool {
 			return c.s.ObjectiveProgress() && !c.s.LaterScoreGain() && c.o.TrulyStuck() &&
-				c.o.TerminationTurn > c.s.TerminationTurn && c.end() == replay.EndGameOver
+				c.o.TerminationTurn > c.s.TerminationTurn && c.end() == episode.EndGameOver
 		}},
 	{Name: "v1-censored", Recording: "v1", Quota: 3,
 		About: "recorded by the score-only loop break (09a7cc2), which cut a stuck spell full of objective completions: score-or-objective would not have stopped by then (censored)",
 		script: func(r *rand.Rand) synth.Script {
 			return synth.Script{Phases: []synth.Phase{progress(between(r, 20, 70)), stuck(r, 0, false, every(r, between(r, 4, 12), 10, 25, 400))}, End: synth.RunOut}
 		},
-		accept: func(c check) bool { return c.end() == replay.EndStuckTermination && c.o.Censored }},
+		accept: func(c check) bool { return c.end() == episode.EndStuckTermination && c.o.Censored }},
 	{Name: "v1-stuck", Recording: "v1", Quota: 6,
 		About: "recorded by the score-only loop break (09a7cc2), which cut a stuck spell without objectives: score-or-objective stops at the same turn",
 		script: func(r *rand.Rand) synth.Script {
 			return synth.Script{Phases: []synth.Phase{progress(between(r, 20, 60)), stuck(r, 0, false, nil)}, End: synth.RunOut}
 		},
 		accept: func(c check) bool {
-			return c.end() == replay.EndStuckTermination && c.o.TerminationTurn == c.n() && c.s.TerminationTurn == c.n()
+			return c.end() == episode.EndStuckTermination && c.o.TerminationTurn == c.n() && c.s.TerminationTurn == c.n()
 		}},
 	{Name: "v2-objective", Recording: "v2", Quota: 3,
 		About: "recorded by HEAD's loop break (score-or-objective), which cut a stuck spell after objectives early in it had put the stop off: score would have stopped earlier",
@@ -146,7 +147,7 @@ var Kinds = []*Kind{
 			return synth.Script{Phases: []synth.Phase{progress(between(r, 20, 70)), stuck(r, 0, false, every(r, between(r, 8, 20), 8, 14, 35))}, End: synth.RunOut}
 		},
 		accept: func(c check) bool {
-			return c.end() == replay.EndStuckTermination && c.o.TerminationTurn == c.n() &&
+			return c.end() == episode.EndStuckTermination && c.o.TerminationTurn == c.n() &&
 				c.s.Terminated() && c.s.TerminationTurn < c.n() && c.s.ObjectiveProgress()
 		}},
 	{Name: "v2-stuck", Recording: "v2", Quota: 6,
@@ -155,6 +156,6 @@ var Kinds = []*Kind{
 			return synth.Script{Phases: []synth.Phase{progress(between(r, 20, 60)), stuck(r, 0, false, nil)}, End: synth.RunOut}
 		},
 		accept: func(c check) bool {
-			return c.end() == replay.EndStuckTermination && c.o.TerminationTurn == c.n() && c.s.TerminationTurn == c.n()
+			return c.end() == episode.EndStuckTermination && c.o.TerminationTurn == c.n() && c.s.TerminationTurn == c.n()
 		}},
 }

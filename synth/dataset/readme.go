@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
 
@@ -100,7 +101,7 @@ func recording(r string) string {
 
 // counts of the make-up.
 type counts struct {
-	ends                                              map[replay.EndReason]int
+	ends                                              map[episode.EndReason]int
 	recorded                                          map[string]int
 	turns, minTurns, maxTurns                         int
 	objectives, updates, spells, longest              int
@@ -110,7 +111,7 @@ type counts struct {
 }
 
 func (set *Set) count() counts {
-	c := counts{ends: map[replay.EndReason]int{}, recorded: map[string]int{}, minTurns: 1 << 30}
+	c := counts{ends: map[episode.EndReason]int{}, recorded: map[string]int{}, minTurns: 1 << 30}
 	for _, s := range set.Episodes {
 		n := s.Ep.N()
 		c.ends[s.Ep.End.Reason]++
@@ -118,7 +119,7 @@ func (set *Set) count() counts {
 		c.turns += n
 		c.minTurns, c.maxTurns = min(c.minTurns, n), max(c.maxTurns, n)
 		c.objectives += len(s.Ep.Objectives)
-		c.updates += len(s.Ep.ObjectiveUpdates)
+		c.updates += s.Ep.ObjectiveUpdates
 		c.spells += len(s.Spells)
 		for _, sp := range s.Spells {
 			c.longest = max(c.longest, sp.End-sp.Start+1)
@@ -176,7 +177,7 @@ func (set *Set) makeup(p printer) {
 	p("| recorded with no loop break (every policy replays them exactly) | %d |\n", c.recorded[""])
 	p("| cut by a recorded v1 loop break (score-only, 2025-11-05 … 11-09) | %d |\n", c.recorded["v1"])
 	p("| cut by a recorded v2 loop break (score-or-objective, 2025-11-10 on) | %d |\n", c.recorded["v2"])
-	for _, r := range []replay.EndReason{replay.EndGameOver, replay.EndMaxTurns, replay.EndStuckTermination, replay.EndNone} {
+	for _, r := range []episode.EndReason{episode.EndGameOver, episode.EndMaxTurns, episode.EndStuckTermination, episode.EndNone} {
 		p("| ends with %s | %d |\n", endName(r), c.ends[r])
 	}
 	p("\nLengths: %d to %d turns, %d in all (mean %.0f). Objectives: %d completions, %d `objectives_updated`.\n",
@@ -197,15 +198,15 @@ func (set *Set) makeup(p printer) {
 		c.rescuedLater, c.stillSame, c.stillLate)
 }
 
-func endName(r replay.EndReason) string {
+func endName(r episode.EndReason) string {
 	switch r {
-	case replay.EndGameOver:
+	case episode.EndGameOver:
 		return "a death (`episode_completed` game_over)"
-	case replay.EndMaxTurns:
+	case episode.EndMaxTurns:
 		return "max_turns 500"
-	case replay.EndStuckTermination:
+	case episode.EndStuckTermination:
 		return "the recording's `stuck_termination`"
-	case replay.EndNone:
+	case episode.EndNone:
 		return "no end event (the run was killed)"
 	}
 	return string(r)
@@ -216,7 +217,7 @@ func (set *Set) quirks(p printer) {
 	var killed []string
 	long, longest, nan, exc, task := 0, 0, 0, 0, 0
 	for _, s := range set.Episodes {
-		if s.Ep.End.Reason == replay.EndNone {
+		if s.Ep.End.Reason == episode.EndNone {
 			killed = append(killed, fmt.Sprintf("`%s` (%d skipped line)", s.Dir(), s.Ep.SkippedLines))
 		}
 		long += s.LongLines
@@ -257,7 +258,7 @@ func (set *Set) table(p printer) {
 			py = "3.12"
 		}
 		p("| `%s` | %s | %s | %d | %s | %d | %d / %d | %s | %s | %s |\n", s.Dir(), s.Kind.Name, py, s.Ep.N(), s.Ep.End.Reason,
-			s.Ep.FinalScore(), len(s.Ep.Objectives), len(s.Ep.ObjectiveUpdates), spells(s), verdict(s.S), verdict(s.O))
+			s.Ep.FinalScore(), len(s.Ep.Objectives), s.Ep.ObjectiveUpdates, spells(s), verdict(s.S), verdict(s.O))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/synth"
 )
@@ -23,7 +24,7 @@ const LogName = "episode_log.jsonl"
 // written (read back with replay.Read) and from the plan's stuck spells.
 type Summary struct {
 	Slot
-	Ep          *replay.Episode
+	Ep          *episode.Episode
 	S, O        replay.Outcome // score and score-or-objective at 40/10
 	Spells      []synth.Spell
 	Bytes       int

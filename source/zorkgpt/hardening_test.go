@@ -1,12 +1,11 @@
-package replay
+package zorkgpt
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
-	"unicode/utf16"
+
+	"github.com/lbanalyze/lbanalyze/source"
 )
 
 func tc(turn int, score any) string {
@@ -61,8 +60,8 @@ func TestLongLineSkipped(t *testing.T) {
 func TestLongIrrelevantLineNotHeld(t *testing.T) {
 	fas := `{"timestamp": "2025-11-12T10:00:01", "level": "INFO", "message": "x", "event_type": "final_action_selection", "turn": 1, "agent_reasoning": "` + strings.Repeat("why ", 1<<20) + `"}` + "\n"
 	ep := one(t, []byte(fas+turnsLog(2)))
-	if ep.N() != 2 || ep.Era != "E3b" || ep.ProblemCount != 0 {
-		t.Errorf("%d turns, era %s, problems %s", ep.N(), ep.Era, problems(ep))
+	if ep.N() != 2 || eraOf(ep) != "E3b" || ep.ProblemCount != 0 {
+		t.Errorf("%d turns, era %s, problems %s", ep.N(), eraOf(ep), problems(ep))
 	}
 }
 
@@ -159,39 +158,14 @@ func TestZorkResponseDeathTurnChecked(t *testing.T) {
 	}
 }
 
-// objectives_updated keeps the number of objectives, not the list.
+// objectives_updated is counted, whatever its list holds, nested under
+// extras too.
 func TestObjectiveUpdatesCounted(t *testing.T) {
 	upd := `{"timestamp": "2025-11-12T10:00:03", "level": "INFO", "message": "x", "event_type": "objectives_updated", "turn": 2, "objectives": ["Open the [mailbox], \"now\"", "Go north", {"x": [1, 2]}]}` + "\n" +
 		`{"timestamp": "2025-11-12T10:00:03", "level": "INFO", "message": "x", "extras": {"event_type": "objectives_updated", "turn": 3, "objectives": []}}` + "\n"
 	ep := one(t, []byte(turnsLog(3)+upd))
-	if len(ep.ObjectiveUpdates) != 2 || ep.ObjectiveUpdates[0] != (ObjectiveUpdate{Turn: 2, Count: 3}) || ep.ObjectiveUpdates[1] != (ObjectiveUpdate{Turn: 3, Count: 0}) {
-		t.Errorf("updates %+v", ep.ObjectiveUpdates)
-	}
-}
-
-// "empty file" is said only of a file without a byte; anything else says
-// what is wrong.
-func TestNotEmptyFileMessages(t *testing.T) {
-	init := `{"timestamp": "2025-11-12T10:00:00", "level": "INFO", "message": "Episode initialized", "event_type": "episode_initialized", "episode_id": "2025-11-12T10:00:00"}` + "\n"
-	for _, c := range []struct {
-		name   string
-		data   []byte
-		reason string
-	}{
-		{"empty", nil, "empty file"},
-		{"blank lines", []byte("\n \n"), "only blank lines (2)"},
-		{"ends with a new episode", []byte(init + turnsLog(3) + init), "the log ends with the start of an episode (line 5)"},
-		{"zstd window", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 18 << 3, 0x19, 0x00, 0x00, '{', '}', '\n'}, "nothing could be read before the read error"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			lg, err := ReadFile("-", bytes.NewReader(c.data), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(rejectedReasons(lg), c.reason) {
-				t.Errorf("rejected %q, want %q (problems %s)", rejectedReasons(lg), c.reason, logProblems(lg))
-			}
-		})
+	if ep.ObjectiveUpdates != 2 || ep.SkippedLines != 0 {
+		t.Errorf("%d updates, problems %s", ep.ObjectiveUpdates, problems(ep))
 	}
 }
 
@@ -210,24 +184,8 @@ func TestNotAZorkGPTLog(t *testing.T) {
 	}
 }
 
-func TestUTF16Detected(t *testing.T) {
-	text := turnsLog(2)
-	le := []byte{0xff, 0xfe}
-	noBOM := []byte{}
-	for _, u := range utf16.Encode([]rune(text)) {
-		le = append(le, byte(u), byte(u>>8))
-		noBOM = append(noBOM, byte(u), byte(u>>8))
-	}
-	for _, data := range [][]byte{le, noBOM} {
-		lg := Read(io.MultiReader(bytes.NewReader(data)), "test.jsonl", Options{})
-		if len(lg.Rejected) != 1 || !strings.Contains(lg.Rejected[0].Reason, "looks like UTF-16") || len(lg.Problems) != 0 {
-			t.Errorf("rejected %q, problems %s", rejectedReasons(lg), logProblems(lg))
-		}
-	}
-}
-
 // Segments that cannot be replayed, each with an id of its own so that none
-// merge, are listed up to MaxRejected and counted beyond: a file of init
+// merge, are listed up to source.MaxRejected and counted beyond: a file of init
 // lines alone cost a message and an entry a line (2,000,000 of them: 900 MB
 // before this bound, 37 MB after).
 func TestRejectedSegmentsBounded(t *testing.T) {
@@ -240,17 +198,17 @@ func TestRejectedSegmentsBounded(t *testing.T) {
 	if len(lg.Episodes) != 1 || lg.Segments != 1000 {
 		t.Fatalf("%d episodes of %d segments, want 1 of 1000", len(lg.Episodes), lg.Segments)
 	}
-	if len(lg.Rejected) != MaxRejected+1 {
-		t.Fatalf("%d rejections listed, want %d and a count", len(lg.Rejected), MaxRejected+1)
+	if len(lg.Rejected) != source.MaxRejected+1 {
+		t.Fatalf("%d rejections listed, want %d and a count", len(lg.Rejected), source.MaxRejected+1)
 	}
-	for i, r := range lg.Rejected[:MaxRejected] {
+	for i, r := range lg.Rejected[:source.MaxRejected] {
 		if r.Segment != i+1 || r.ID != fmt.Sprintf("x%d", i) || !strings.Contains(r.Reason, "no turns") {
 			t.Errorf("rejection %d: %+v", i, r)
 		}
 	}
 	// Segments 21 to 999 are not listed: the 21st, and 978 after it.
-	last := lg.Rejected[MaxRejected]
-	if last.Segment != MaxRejected+1 || !strings.Contains(last.Reason, "nor can 978 of the segments after it") {
+	last := lg.Rejected[source.MaxRejected]
+	if last.Segment != source.MaxRejected+1 || !strings.Contains(last.Reason, "nor can 978 of the segments after it") {
 		t.Errorf("the count: %+v", last)
 	}
 }

@@ -1,14 +1,12 @@
-package replay
+package zorkgpt
 
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
-	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -35,73 +33,20 @@ func largeLog(b *testing.B) []byte {
 	return write(b, e)
 }
 
-func benchRead(b *testing.B, codec jsonl.Codec) {
+// BenchmarkRead is the reader's throughput on a large realistic log; compare
+// `wc -l` over the same bytes (docs/PERFORMANCE.md).
+func BenchmarkRead(b *testing.B) {
 	data := largeLog(b)
 	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
+	b.ReportAllocs()
 	stop := benchdata.CPU(b)
 	for b.Loop() {
-		lg := Read(bytes.NewReader(data), "bench.jsonl", Options{Codec: codec})
+		lg := Read(bytes.NewReader(data), "bench.jsonl", Options{})
 		if len(lg.Episodes) != 1 || lg.Episodes[0].N() != 500 {
 			b.Fatal("wrong episode")
 		}
 	}
 	stop()
-}
-
-// BenchmarkRead is the reader's throughput on a large realistic log; compare
-// `wc -l` over the same bytes (see the README).
-func BenchmarkRead(b *testing.B) {
-	b.Run("codec=encoding-json", func(b *testing.B) { benchRead(b, jsonl.StdCodec) })
-	b.Run("codec=goccy", func(b *testing.B) { benchRead(b, jsonl.GoccyCodec) })
-}
-
-// BenchmarkDecode compares the two codecs on the lines that matter only
-// (the ones lbanalyze decodes), without the scan of the others.
-func BenchmarkDecode(b *testing.B) {
-	var lines [][]byte
-	total := 0
-	for _, l := range bytes.Split(largeLog(b), []byte("\n")) {
-		if et, err := peek(l); err == nil && events[string(et)] != nil && events[string(et)].decode {
-			lines = append(lines, l)
-			total += len(l)
-		}
-	}
-	for _, c := range []struct {
-		name  string
-		codec jsonl.Codec
-	}{{"encoding-json", jsonl.StdCodec}, {"goccy", jsonl.GoccyCodec}} {
-		b.Run("codec="+c.name, func(b *testing.B) {
-			b.SetBytes(int64(total))
-			stop := benchdata.CPU(b)
-			for b.Loop() {
-				for _, l := range lines {
-					var r record
-					if _, err := c.codec.Decode(l, &r); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			stop()
-		})
-	}
-}
-
-// BenchmarkRun is the replay's cost per turn, for each policy.
-func BenchmarkRun(b *testing.B) {
-	ep := one(b, largeLog(b))
-	for _, name := range policy.Names() {
-		b.Run("policy="+string(name), func(b *testing.B) {
-			p := policy.Policy{Name: name, Params: policy.DefaultParams()}
-			p.MaxTurnsStuck = 1000 // never stop: replay every turn
-			stop := benchdata.CPU(b)
-			for b.Loop() {
-				Run(ep, p)
-			}
-			stop()
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*ep.N()), "ns/turn")
-		})
-	}
 }
 
 // turnLines is n short turn_completed lines (the cheapest lines that matter),
@@ -121,24 +66,12 @@ func turnLines(n int) []byte {
 // BenchmarkReadTurns reads 2,000,000 short turn_completed lines: the cost of
 // the reader per decoded line, with nothing to pass over.
 func BenchmarkReadTurns(b *testing.B) {
-	benchReadTurns(b, func(data []byte) *Log { return Read(bytes.NewReader(data), "bench.jsonl", Options{}) })
-}
-
-// BenchmarkReadTurnsRegions reads the same lines in regions, on every core
-// (what ReadFile does with a large plain file).
-func BenchmarkReadTurnsRegions(b *testing.B) {
-	benchReadTurns(b, func(data []byte) *Log {
-		return readRegions(bytes.NewReader(data), int64(len(data)), "bench.jsonl", Options{}, regionSize, runtime.GOMAXPROCS(0))
-	})
-}
-
-func benchReadTurns(b *testing.B, read func([]byte) *Log) {
 	data := turnLines(2_000_000)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	stop := benchdata.CPU(b)
 	for b.Loop() {
-		if lg := read(data); len(lg.Episodes) != 400 {
+		if lg := Read(bytes.NewReader(data), "bench.jsonl", Options{}); len(lg.Episodes) != 400 {
 			b.Fatalf("%d episodes", len(lg.Episodes))
 		}
 	}

@@ -1,4 +1,4 @@
-package replay
+package zorkgpt
 
 import (
 	"bytes"
@@ -8,14 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/synth"
 )
 
 // The real June 2025 log (testdata/samples/README.md) reads as one E3a
 // episode of 5 turns that no policy stops (docs/log-format.md §8).
 func TestRealSample(t *testing.T) {
-	lg, err := ReadFile("../testdata/samples/episode-2025-06-09T20-04-36.jsonl", nil, Options{})
+	lg, err := readFile("../../testdata/samples/episode-2025-06-09T20-04-36.jsonl", nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,10 +25,10 @@ func TestRealSample(t *testing.T) {
 		t.Fatalf("%d episodes from %d lines, want 1 from 39", len(lg.Episodes), lg.Lines)
 	}
 	ep := lg.Episodes[0]
-	if ep.ID != "2025-06-09T20:04:36" || ep.N() != 5 || ep.Era != "E3a" || ep.End.Reason != EndNone ||
+	if ep.ID != "2025-06-09T20:04:36" || ep.N() != 5 || eraOf(ep) != "E3a" || ep.End.Reason != episode.EndNone ||
 		ep.MaxTurns != 5000 || ep.FinalScore() != 0 || ep.ProblemCount != 0 || ep.MissingTurns != 0 {
 		t.Errorf("got id %s, %d turns, era %s, end %s, max_turns %d, score %d, %d problems (%s), %d missing",
-			ep.ID, ep.N(), ep.Era, ep.End.Reason, ep.MaxTurns, ep.FinalScore(), ep.ProblemCount, problems(ep), ep.MissingTurns)
+			ep.ID, ep.N(), eraOf(ep), ep.End.Reason, ep.MaxTurns, ep.FinalScore(), ep.ProblemCount, problems(ep), ep.MissingTurns)
 	}
 	wantLoc := []string{"West Of White House", "West Of White House", "West Of White House", "North Of White House", "Dimly Lit Forest"}
 	for i, w := range wantLoc {
@@ -38,7 +40,7 @@ func TestRealSample(t *testing.T) {
 		t.Errorf("turn 1 action %q", ep.Turns[0].Action)
 	}
 	for _, p := range []policy.Policy{v1, v2, {Name: policy.Window, Params: policy.DefaultParams()}} {
-		if o := Run(ep, p); o.Terminated() || o.Length != 5 || o.Censored {
+		if o := replay.Run(ep, p); o.Terminated() || o.Length != 5 || o.Censored {
 			t.Errorf("%s: %+v, want no termination over 5 turns", p, o)
 		}
 	}
@@ -48,15 +50,15 @@ func TestEndReasons(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		p    plan
-		want EndReason
+		want episode.EndReason
 		n    int
 	}{
-		{"max turns", plan{N: 50, MaxTurns: 50}, EndMaxTurns, 50},
-		{"game over", plan{N: 60, GameOver: 37}, EndGameOver, 37},
-		{"recorded loop break", plan{N: 100, LoopBreak: &v1}, EndStuckTermination, 40},
-		{"exception", plan{N: 12, Ending: 1}, EndException, 12},
-		{"interrupted", plan{N: 12, Ending: 2}, EndInterrupted, 12},
-		{"truncated", plan{N: 12}, EndNone, 12},
+		{"max turns", plan{N: 50, MaxTurns: 50}, episode.EndMaxTurns, 50},
+		{"game over", plan{N: 60, GameOver: 37}, episode.EndGameOver, 37},
+		{"recorded loop break", plan{N: 100, LoopBreak: &v1}, episode.EndStuckTermination, 40},
+		{"exception", plan{N: 12, Ending: 1}, episode.EndException, 12},
+		{"interrupted", plan{N: 12, Ending: 2}, episode.EndInterrupted, 12},
+		{"truncated", plan{N: 12}, episode.EndNone, 12},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ep := one(t, write(t, c.p.Episode()))
@@ -73,12 +75,14 @@ func TestRecordedEvents(t *testing.T) {
 	r := ep.Recorded
 	// By hand: changes at 12 and 30 (anchor 30), the objective at 50 resets at 50 and 51,
 	// the check at 90 sees 90-51 = 39, at 100 sees 49.
-	if len(r.ScoreChanges) != 2 || r.ScoreChanges[1] != (RecordedChange{30, 5, 15}) ||
-		len(r.ObjectiveResets) != 2 || r.ObjectiveResets[0] != 50 || r.StuckTermination == nil ||
-		*r.StuckTermination != (StuckTermination{Turn: 100, Score: 15, TurnsStuck: 49}) || ep.LoopBreak != "v2" || ep.Era != "E3c" {
-		t.Errorf("recorded %+v (stuck %+v), loop break %q, era %s", r, r.StuckTermination, ep.LoopBreak, ep.Era)
+	changes, resets := r.Turns(episode.ScoreChangeReset), r.Turns(episode.ObjectiveReset)
+	if !reflect.DeepEqual(changes, []int{12, 30}) || r.Resets[1] != (episode.Reset{Turn: 30, Kind: episode.ScoreChangeReset, Old: 5, New: 15}) ||
+		!reflect.DeepEqual(resets, []int{50, 51}) || r.Stop == nil ||
+		*r.Stop != (episode.Stop{Turn: 100, Score: 15, TurnsStuck: 49}) || loopBreakOf(ep) != "v2" || eraOf(ep) != "E3c" ||
+		!reflect.DeepEqual(r.Rules, []string{"score-or-objective", "score"}) {
+		t.Errorf("recorded %+v (stuck %+v), loop break %q, era %s", r, r.Stop, loopBreakOf(ep), eraOf(ep))
 	}
-	if ep.End.Reason != EndStuckTermination || ep.End.TurnsStuck != 49 {
+	if ep.End.Reason != episode.EndStuckTermination || ep.End.TurnsStuck != 49 {
 		t.Errorf("end %+v", ep.End)
 	}
 }
@@ -89,7 +93,7 @@ func TestRoomsAndObjectives(t *testing.T) {
 	if ep.InitialRoomID != 180 || ep.Turns[0].RoomID != 81 || ep.Turns[1].RoomID != 180 || ep.Turns[0].Location != "North of House" {
 		t.Errorf("rooms: initial %d, turn 1 %d %q, turn 2 %d", ep.InitialRoomID, ep.Turns[0].RoomID, ep.Turns[0].Location, ep.Turns[1].RoomID)
 	}
-	if len(ep.Objectives) != 3 || ep.Objectives[1] != (Completion{3, "Read the leaflet"}) || ep.Turns[2].Objectives != 2 || ep.Turns[6].Objectives != 1 {
+	if len(ep.Objectives) != 3 || ep.Objectives[1] != (episode.Completion{Turn: 3, Objective: "Read the leaflet"}) || ep.Turns[2].Objectives != 2 || ep.Turns[6].Objectives != 1 {
 		t.Errorf("objectives %+v", ep.Objectives)
 	}
 }
@@ -220,7 +224,7 @@ func TestNestedExtras(t *testing.T) {
 {"timestamp": "2025-11-12T10:05:00.000002", "level": "INFO", "message": "Reasoning model response", "extras": {"event_type": "reasoning_model_response", "model": "x", "content_length": 10}}
 `
 	ep := one(t, append(data, nested...))
-	if len(ep.Objectives) != 1 || ep.Objectives[0] != (Completion{5, "Open the window"}) || ep.Turns[4].Objectives != 1 || ep.ProblemCount != 0 {
+	if len(ep.Objectives) != 1 || ep.Objectives[0] != (episode.Completion{Turn: 5, Objective: "Open the window"}) || ep.Turns[4].Objectives != 1 || ep.ProblemCount != 0 {
 		t.Errorf("objectives %+v, problems %s", ep.Objectives, problems(ep))
 	}
 }
@@ -240,7 +244,7 @@ func TestTaskName(t *testing.T) {
 }
 
 func TestReadFileErrors(t *testing.T) {
-	if _, err := ReadFile("testdata/does-not-exist.jsonl", nil, Options{}); err == nil || !os.IsNotExist(err) {
+	if _, err := readFile("testdata/does-not-exist.jsonl", nil, Options{}); err == nil || !os.IsNotExist(err) {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -264,22 +268,22 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// With OnEpisode, each episode is handed over as soon as its segment ends,
-// while the file is still being read, and the episodes are those
-// Log.Episodes would hold, but for Segments.
+// Each episode is handed over as soon as its segment ends, while the file is
+// still being read, and the episodes are those ReadAll gives, but for
+// Segments.
 func TestOnEpisodeHandsOverEachSegment(t *testing.T) {
 	var parts [][]byte
 	for _, e := range []*synth.Episode{plan{N: 30}.Episode(), plan{N: 45, ID: "2025-11-12T11:00:00"}.Episode(), plan{N: 20, ID: "2025-11-12T12:00:00"}.Episode()} {
 		parts = append(parts, write(t, e))
 	}
 	data := bytes.Join(parts, nil)
-	var got []*Episode
+	var got []*episode.Episode
 	handed := 0
 	r := &chunkReader{data: data, handed: &handed}
-	lg := Read(r, "test.jsonl", Options{OnEpisode: func(ep *Episode) {
+	res := Source{}.Read(r, "test.jsonl", Options{}, func(ep *episode.Episode) {
 		got = append(got, ep)
 		handed++
-	}})
+	})
 	// The first episode ends where the second begins, the second where the
 	// third does: before the third is read, and before the end is.
 	for _, s := range r.seen {
@@ -287,15 +291,15 @@ func TestOnEpisodeHandsOverEachSegment(t *testing.T) {
 			t.Errorf("at byte %d of %d, %d episodes handed over (segments end at %d and %d)", s[0], len(data), s[1], len(parts[0]), len(parts[0])+len(parts[1]))
 		}
 	}
-	if len(lg.Episodes) != 0 || lg.Segments != 3 || len(got) != 3 {
-		t.Fatalf("Log.Episodes %d, Segments %d, handed over %d; want 0, 3, 3", len(lg.Episodes), lg.Segments, len(got))
+	if res.Segments != 3 || len(got) != 3 {
+		t.Fatalf("Segments %d, handed over %d; want 3, 3", res.Segments, len(got))
 	}
 	want := read(t, data).Episodes
 	for i, ep := range got {
 		if ep.Segments != 0 {
 			t.Errorf("episode %d: Segments %d before the file's end, want 0", i+1, ep.Segments)
 		}
-		ep.Segments = lg.Segments
+		ep.Segments = res.Segments
 		if !reflect.DeepEqual(ep, want[i]) {
 			t.Errorf("episode %d differs from Log.Episodes's", i+1)
 		}

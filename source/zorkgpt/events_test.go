@@ -1,10 +1,12 @@
-package replay
+package zorkgpt
 
 import (
 	"math"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // TestPatternEvents: the events patterns reads, hand-written (E3c shapes of
@@ -27,11 +29,11 @@ func TestPatternEvents(t *testing.T) {
 	if len(p) != 1 || p[0].Turn != 1 || p[0].LocationID != 180 || p[0].RecentVisits != 2 || !math.IsNaN(p[0].BaseConfidence) || p[0].AdjustedConfidence != 0.5 {
 		t.Errorf("penalties %+v", p)
 	}
-	if want := []CriticOverride{{Turn: 1, Reason: "breaking_oscillation"}}; !reflect.DeepEqual(ep.CriticOverrides, want) {
-		t.Errorf("overrides %+v", ep.CriticOverrides)
+	if want := []episode.CriticOverride{{Turn: 1, Reason: "breaking_oscillation"}}; !reflect.DeepEqual(ep.Recorded.CriticOverrides, want) {
+		t.Errorf("overrides %+v", ep.Recorded.CriticOverrides)
 	}
-	if want := []StateLoop{{Turn: 1, LoopStartTurn: 1, TurnsInLoop: 3}}; !reflect.DeepEqual(ep.StateLoops, want) {
-		t.Errorf("state loops %+v", ep.StateLoops)
+	if want := []episode.StateLoop{{Turn: 1, LoopStartTurn: 1, TurnsInLoop: 3}}; !reflect.DeepEqual(ep.Recorded.StateLoops, want) {
+		t.Errorf("state loops %+v", ep.Recorded.StateLoops)
 	}
 	h := []uint64{ep.Turns[0].ResponseHash, ep.Turns[1].ResponseHash, ep.Turns[2].ResponseHash}
 	if h[0] == 0 || h[0] != h[1] || h[2] == h[0] || h[2] == 0 {
@@ -40,7 +42,7 @@ func TestPatternEvents(t *testing.T) {
 	if len(ep.Deaths) != 1 || ep.Deaths[0].Turn != 3 {
 		t.Errorf("deaths %+v", ep.Deaths)
 	}
-	if ep.LoopBreak != "v1" { // location_penalty_applied marks 09a7cc2+
-		t.Errorf("loop break %q", ep.LoopBreak)
+	if loopBreakOf(ep) != "v1" { // location_penalty_applied marks 09a7cc2+
+		t.Errorf("loop break %q", loopBreakOf(ep))
 	}
 }

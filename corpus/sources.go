@@ -1,0 +1,127 @@
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
+)
+
+// Sources are the sources a run asks to claim its inputs, in order: the
+// first that claims a file (or a directory) reads it.
+type Sources struct {
+	Files []source.Source
+	Dirs  []source.DirSource
+	// Names tells which files a directory walk takes to ask the sources: a
+	// file is claimed by its content, but a walk opens only files named like
+	// a log of some source.
+	Names func(name string) bool
+}
+
+// Registry is every source lbanalyze has, one line a source
+// (docs/sources.md, "Adding a source").
+func Registry() *Sources {
+	return &Sources{
+		Files: []source.Source{
+			zorkgpt.Source{},
+		},
+		Names: IsLog,
+	}
+}
+
+// formats lists the log formats srcs read, for a message about a file none
+// of them claims.
+func (srcs Sources) formats() string {
+	var f []string
+	for _, s := range srcs.Files {
+		f = append(f, s.Format())
+	}
+	for _, s := range srcs.Dirs {
+		f = append(f, s.Format()+" (a directory)")
+	}
+	return strings.Join(f, ", ")
+}
+
+// dirSource is the source that claims dir, nil when none does.
+func (srcs Sources) dirSource(dir string) source.DirSource {
+	for _, s := range srcs.Dirs {
+		if s.ClaimsDir(dir) {
+			return s
+		}
+	}
+	return nil
+}
+
+// read reads one input with the source that claims it: a directory, or a
+// file (decompressed) by its first bytes.
+func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, emit func(*episode.Episode)) (*source.Result, error) {
+	if path != jsonl.StdinName {
+		if info, err := os.Stat(path); err == nil && info.IsDir() {
+			if s := srcs.dirSource(path); s != nil {
+				return s.ReadDir(path, opt, emit), nil
+			}
+			return nil, fmt.Errorf("is a directory no source reads (%s)", srcs.formats())
+		}
+	}
+	rc, err := jsonl.OpenLimited(path, stdin, opt.Limits)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	br, release := jsonl.Buffered(rc)
+	defer release()
+	head, claimant, err := srcs.claim(br)
+	if err != nil {
+		return &source.Result{Problems: []episode.Problem{{Msg: "read error: " + err.Error()}}}, nil
+	}
+	switch {
+	case claimant != nil:
+		return claimant.Read(br, path, opt, emit), nil
+	case source.Unreadable(head) != "":
+		return rejected(source.Unreadable(head)), nil
+	case len(head) == 0:
+		return rejected("empty file"), nil
+	}
+	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s", srcs.formats(), source.Describe(head))), nil
+}
+
+// headLines is how many lines of a file are enough to say that no source
+// claims it (up to source.HeadSize bytes).
+const headLines = 8
+
+// claim finds the source that claims the stream br from its first bytes,
+// reading no more of it than it takes (a stream may still be being written):
+// a source claims it, or headLines lines or source.HeadSize bytes are read
+// and none does, or the stream ends. It consumes nothing, and gives the head
+// it judged.
+func (srcs Sources) claim(br *bufio.Reader) ([]byte, source.Source, error) {
+	for n := 1; ; n = min(br.Buffered()+1, source.HeadSize) {
+		_, err := br.Peek(n)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, nil, err
+		}
+		head, _ := br.Peek(min(br.Buffered(), source.HeadSize))
+		if source.Unreadable(head) == "" {
+			for _, s := range srcs.Files {
+				if s.Claims(head) {
+					return head, s, nil
+				}
+			}
+		}
+		if err != nil || len(head) == source.HeadSize || bytes.Count(head, []byte("\n")) >= headLines {
+			return head, nil, nil
+		}
+	}
+}
+
+func rejected(reason string) *source.Result {
+	return &source.Result{Segments: 0, Rejected: []source.Rejected{{Segment: 1, Reason: reason}}}
+}

@@ -1,0 +1,84 @@
+package corpus
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+// A file no source reads is said to be what it looks like, once, with no
+// message a line; an empty file is "empty file" and nothing else.
+func TestReadSaysWhatAFileIs(t *testing.T) {
+	turn := `{"timestamp": "2025-11-12T10:00:01", "level": "INFO", "message": "Turn 1 completed", "event_type": "turn_completed", "episode_id": "e", "turn": 1, "action": "look", "score": 0, "location": "West of House"}` + "\n"
+	init := `{"timestamp": "2025-11-12T10:00:00", "level": "INFO", "message": "Episode initialized", "event_type": "episode_initialized", "episode_id": "e"}` + "\n"
+	utf16le, utf16noBOM, utf32le := []byte{0xff, 0xfe}, []byte{}, []byte{0xff, 0xfe, 0, 0}
+	for _, u := range utf16.Encode([]rune(turn)) {
+		utf16le = append(utf16le, byte(u), byte(u>>8))
+		utf16noBOM = append(utf16noBOM, byte(u), byte(u>>8))
+	}
+	for _, r := range turn {
+		utf32le = append(utf32le, byte(r), 0, 0, 0)
+	}
+	const readable = "does not look like a log lbanalyze reads (zorkgpt): "
+	for _, c := range []struct {
+		name, data, reason string
+		episodes           int
+	}{
+		{"empty", "", "empty file", 0},
+		{"blank lines", "\n \n", readable + "only blank lines", 0},
+		{"ends with a new episode", init + turn + init, "no turns: the log ends with the start of an episode (line 3)", 1},
+		{"zstd window", string([]byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 18 << 3, 0x19, 0x00, 0x00, '{', '}', '\n'}), "zstd", 0},
+		{"UTF-16 with a byte order mark", string(utf16le), "looks like UTF-16, not UTF-8", 0},
+		{"UTF-16 without one", string(utf16noBOM), "looks like UTF-16, not UTF-8", 0},
+		{"UTF-32", string(utf32le), "looks like UTF-32, not UTF-8", 0},
+		{"carriage returns alone", strings.ReplaceAll(turn+turn, "\n", "\r"), "its lines end in a carriage return alone", 0},
+		{"a JSON document", "{\n  \"score\": 5,\n  \"rooms\": [1, 2]\n}\n", readable + "a JSON document, not JSON Lines", 0},
+		{"JSON Lines of other keys", strings.Repeat(`{"Step": 1, "Score": 0, "Action": "look"}`+"\n", 3), readable + `JSON Lines whose first object has the keys "Step", "Score", "Action"`, 0},
+		{"text", "[tool.zorkgpt.loop_break]\nmax_turns_stuck = 40\n", readable + `text; its first line: "[tool.zorkgpt.loop_break]"`, 0},
+		{"binary", "\x00\x01\x02garbage", readable + "binary data, not text", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []*episode.Episode
+			res, err := Registry().read("-", strings.NewReader(c.data), source.Options{}, func(ep *episode.Episode) { got = append(got, ep) })
+			var said []string
+			if err != nil {
+				said = append(said, err.Error())
+			}
+			if res != nil {
+				for _, r := range res.Rejected {
+					said = append(said, r.Reason)
+				}
+				for _, p := range res.Problems {
+					said = append(said, p.Msg)
+				}
+			}
+			if len(got) != c.episodes || len(said) == 0 || !strings.Contains(said[0], c.reason) {
+				t.Errorf("%d episodes; said %q, want %q", len(got), said, c.reason)
+			}
+		})
+	}
+}
+
+// A ZorkGPT log is claimed however it begins: a byte order mark, blank
+// lines, a few lines that are not records, a first line longer than the head.
+func TestZorkGPTClaimedByContent(t *testing.T) {
+	turn := `{"timestamp": "2025-11-12T10:00:01", "level": "INFO", "message": "Turn 1 completed", "event_type": "turn_completed", "episode_id": "e", "turn": 1, "action": "look", "score": 0, "location": "West of House"}` + "\n"
+	long := `{"timestamp": "2025-11-12T10:00:01", "level": "INFO", "message": "` + strings.Repeat("x", 2*source.HeadSize) + `", "event_type": "final_action_selection"}` + "\n"
+	for name, data := range map[string]string{
+		"plain":            turn,
+		"byte order mark":  "\ufeff" + turn,
+		"blank lines":      "\n\n" + turn,
+		"garbage first":    "not json\n{\"a\": 1}\n" + turn,
+		"a long line head": long + turn,
+	} {
+		var got []*episode.Episode
+		res, err := Registry().read("-", bytes.NewReader([]byte(data)), source.Options{}, func(ep *episode.Episode) { got = append(got, ep) })
+		if err != nil || len(got) != 1 || got[0].Format != "zorkgpt" || got[0].N() != 1 {
+			t.Errorf("%s: %d episodes (err %v, result %+v)", name, len(got), err, res)
+		}
+	}
+}

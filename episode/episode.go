@@ -1,0 +1,316 @@
+// Package episode is the one model of an episode that every source of logs
+// builds and everything after the sources reads (docs/sources.md, "The
+// Episode"): a compact record per turn, how the log ends, what the recording
+// did itself, and what the log does not say. It knows no log format.
+package episode
+
+import "fmt"
+
+// Episode is one episode of a log. Turns[t-1] is turn t.
+type Episode struct {
+	ID     string // the episode's id as its log names it, e.g. 2025-11-04T09:35:24
+	Source string // where it came from: the path as given ("-" for stdin)
+	Format string // the source that read it, its log_format (docs/sources.md)
+	// Segment is the position of this episode in its file, 1-based, and
+	// Segments how many the file holds; a file of one episode has 1 and 1.
+	Segment, Segments int
+	MaxTurns          int // the run's turn budget, where the log says; 0 unknown
+
+	Turns []Turn
+	// Signals are the optional per-turn signals this log records: a policy or
+	// pattern that needs one the log lacks says so, never reads it as zero.
+	Signals Signals
+
+	Objectives []Completion // objective completions, in log order
+	// ObjectiveUpdates counts the times the log shows the discovered
+	// objectives being updated.
+	ObjectiveUpdates int
+	Deaths           []Death // game overs, by turn
+	InitialRoomID    int     // the room the episode starts in; 0 unknown
+	InitialRoom      string
+
+	End      End
+	Recorded Recorded
+
+	// Facts are what the source knows of this episode that other sources do
+	// not (ZorkGPT's era and loop-break version): shown in the header, and in
+	// JSON under their keys, in order.
+	Facts []Fact
+	// Notes are the source's caveats about this episode, for the reader.
+	Notes []string
+
+	MissingTurns   int // turns 1..N the log does not complete (score carried forward)
+	ExceptionTurns int // of which the log records a failure
+	SkippedLines   int // lines of this episode that could not be used
+	Problems       []Problem
+	ProblemCount   int // all problems; Problems holds the first few
+}
+
+// Turn is the end-of-turn state of one turn.
+type Turn struct {
+	Score    int
+	RoomID   int    // the room after the action; 0 when unknown
+	Location string // the room's name after the action; "" unknown
+	Action   string
+	// ResponseHash identifies the game's response to the action (a 64-bit
+	// hash of its text, never the text); 0 when the log has none.
+	ResponseHash uint64
+	Tokens       int64   // LLM tokens the turn spent (Signals.Has(Tokens))
+	Critic       float32 // the critic's score of the action taken (Signals.Has(Critic))
+	Rejections   int32   // proposals rejected before the action (Signals.Has(Rejections))
+	Calls        int32   // LLM calls the turn made (Signals.Has(Calls))
+	Objectives   int32   // objectives completed this turn
+	Missing      bool    // the log does not complete the turn: score, room carried forward
+	Exception    bool    // the log records a failure of the turn
+	Restart      bool    // the game began again at this turn (Signals.Has(Restarts))
+}
+
+// Signal is one optional per-turn signal a log may record.
+type Signal uint16
+
+// Signals is a set of signals.
+type Signals uint16
+
+const (
+	Objectives Signal = 1 << iota // objective completions
+	Rooms                         // the room after each turn
+	Responses                     // the game's response
+	Critic                        // the critic's score of the action taken
+	Rejections                    // proposals rejected before the action
+	Tokens                        // LLM tokens spent
+	Calls                         // LLM calls made
+	Restarts                      // the game beginning again within the run
+	Penalties                     // ZorkGPT's location revisit penalty, where it applied (Recorded.Penalties)
+)
+
+var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties"}
+
+func (s Signal) String() string {
+	for i, n := range signalNames {
+		if s == 1<<i {
+			return n
+		}
+	}
+	return fmt.Sprintf("signal %#x", uint16(s))
+}
+
+// Has reports whether every signal of want is in s.
+func (s Signals) Has(want ...Signal) bool {
+	for _, w := range want {
+		if uint16(s)&uint16(w) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// With is s with the signals added.
+func (s Signals) With(add ...Signal) Signals {
+	for _, a := range add {
+		s |= Signals(a)
+	}
+	return s
+}
+
+// Lacking lists the signals of need that s does not have, in order.
+func (s Signals) Lacking(need Signals) []Signal {
+	var out []Signal
+	for i := range signalNames {
+		if w := Signal(1 << i); Signals(w)&need != 0 && !s.Has(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// N is the last turn number of the log.
+func (e *Episode) N() int { return len(e.Turns) }
+
+// Score is the score after turn t (0 before turn 1).
+func (e *Episode) Score(t int) int {
+	if t < 1 || t > len(e.Turns) {
+		return 0
+	}
+	return e.Turns[t-1].Score
+}
+
+// FinalScore is the score after the last turn.
+func (e *Episode) FinalScore() int { return e.Score(e.N()) }
+
+// Name is the episode id, with its position when the file holds several.
+func (e *Episode) Name() string {
+	if e.Segments > 1 {
+		return fmt.Sprintf("%s (segment %d of %d)", e.ID, e.Segment, e.Segments)
+	}
+	return e.ID
+}
+
+// CutByRecording reports whether the recording's own stop (its stop rule, or
+// a supervisor's kill) ended the log at its last turn: what a policy that
+// does not stop by then would have done is unknown beyond it.
+func (e *Episode) CutByRecording() bool {
+	st := e.Recorded.Stop
+	return st != nil && st.Turn == e.N() && (e.End.Reason == EndStuckTermination || e.End.Reason == EndKilled)
+}
+
+// Completion is one objective completed.
+type Completion struct {
+	Turn      int    `json:"turn"`
+	Objective string `json:"objective"`
+}
+
+// Death is a game over at a turn.
+type Death struct {
+	Turn   int
+	Reason string
+}
+
+// EndReason is how the log ends.
+type EndReason string
+
+const (
+	EndMaxTurns         EndReason = "max_turns"         // the turn budget ran out
+	EndGameOver         EndReason = "game_over"         // the game ended (death, victory)
+	EndStuckTermination EndReason = "stuck_termination" // the recording's own stop rule ended it
+	EndException        EndReason = "exception"         // the run failed
+	EndInterrupted      EndReason = "interrupted"       // stopped by hand (Ctrl-C), the log finalised
+	EndKilled           EndReason = "killed"            // cut off from outside, mid-turn (a supervisor's kill)
+	EndNone             EndReason = "none"              // no end recorded: the log is truncated
+)
+
+// End is the end of the log.
+type End struct {
+	Reason     EndReason
+	Turn       int // the turn the end record names; 0 for none
+	TurnsStuck int // stuck_termination only
+	Detail     string
+}
+
+// Recorded is what the recording's own stop rule did, where its log shows it:
+// the timer resets it made and its stop. A replay of the same rule must
+// reproduce them (replay.Check).
+type Recorded struct {
+	// Rules are the policies the recording may have run, most likely first
+	// (ZorkGPT's loop break v2 is score-or-objective, then score); nil when
+	// the log shows no rule ran.
+	Rules []string
+	// Resets are the timer resets the log records, in log order.
+	Resets []Reset
+	// Stop is the recording's own stop, nil when it made none.
+	Stop *Stop
+	// Penalties are ZorkGPT's location_penalty_applied events (they never
+	// touch the timer), StateLoops its state_loop_detected events and
+	// CriticOverrides its critic_override events, for the loop patterns.
+	Penalties       []Penalty
+	StateLoops      []StateLoop
+	CriticOverrides []CriticOverride
+}
+
+// Any reports whether the log records a reset or a stop of its own rule.
+func (r Recorded) Any() bool { return len(r.Resets) > 0 || r.Stop != nil }
+
+// Turns are the turns of the recorded resets of a kind, in log order.
+func (r Recorded) Turns(kind ResetKind) []int {
+	t := []int{}
+	for _, c := range r.Resets {
+		if c.Kind == kind {
+			t = append(t, c.Turn)
+		}
+	}
+	return t
+}
+
+// ResetKind names what reset the timer, as the recording names it.
+type ResetKind string
+
+const (
+	ScoreChangeReset ResetKind = "score_change"             // the score moved
+	ObjectiveReset   ResetKind = "objective_progress_reset" // an objective was completed
+)
+
+// Reset is one recorded timer reset.
+type Reset struct {
+	Turn     int
+	Kind     ResetKind
+	Old, New int // the scores of a score change
+}
+
+// Stop is the recording's own stop.
+type Stop struct {
+	Turn       int `json:"turn"`
+	Score      int `json:"score"`
+	TurnsStuck int `json:"turns_stuck"`
+}
+
+// Penalty is one location_penalty_applied event. The confidences are NaN
+// where the log has null (or NaN).
+type Penalty struct {
+	Turn               int
+	LocationID         int // the room at the start of the turn (0 = unknown)
+	RecentVisits       int
+	BaseConfidence     float64
+	AdjustedConfidence float64
+}
+
+// StateLoop is one state_loop_detected event: the game's exact state was seen
+// before.
+type StateLoop struct {
+	Turn          int
+	LoopStartTurn int
+	TurnsInLoop   int
+}
+
+// CriticOverride is one critic_override event.
+type CriticOverride struct {
+	Turn   int
+	Reason string
+}
+
+// Fact is one thing a source knows of an episode: its JSON key and value
+// (nil: null), and how the episode's header says it.
+type Fact struct {
+	Key   string
+	Value *string
+	Text  string
+}
+
+// Fact is the value of the episode's fact key, "" when it has none (or null).
+func (e *Episode) Fact(key string) string {
+	for _, f := range e.Facts {
+		if f.Key == key && f.Value != nil {
+			return *f.Value
+		}
+	}
+	return ""
+}
+
+// Problem is a line that could not be used, or was used with a repair.
+type Problem struct {
+	Line    int // 0 when not about one line
+	Msg     string
+	Skipped bool
+}
+
+func (p Problem) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%d: %s", p.Line, p.Msg)
+	}
+	return p.Msg
+}
+
+// ProblemMessages are the episode's problems as "file:line: message", the
+// first few word for word and the rest counted.
+func (e *Episode) ProblemMessages() []string {
+	var w []string
+	for _, p := range e.Problems {
+		if p.Line > 0 {
+			w = append(w, fmt.Sprintf("%s:%d: %s", e.Source, p.Line, p.Msg))
+		} else {
+			w = append(w, fmt.Sprintf("%s: %s", e.Source, p.Msg))
+		}
+	}
+	if more := e.ProblemCount - len(e.Problems); more > 0 {
+		w = append(w, fmt.Sprintf("%s: … and %d more problems", e.Source, more))
+	}
+	return w
+}

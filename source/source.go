@@ -1,0 +1,106 @@
+// Package source is the seam between the logs lbanalyze reads and the one
+// Episode everything else reads (docs/sources.md): a Source recognises its
+// files by their first bytes — never by name alone — and streams them into
+// episodes. Each source lives in a package of its own under source/; the list
+// of them is corpus's registry.
+package source
+
+import (
+	"io"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/jsonl"
+)
+
+// HeadSize is how many first bytes of a file (decompressed) a source is
+// shown to claim it: enough for the first few records of every log known,
+// and for the first keys of a line of tens of KB.
+const HeadSize = 64 << 10
+
+// Source reads one kind of log file.
+type Source interface {
+	// Format is the log_format of the episodes it reads.
+	Format() string
+	// Claims reports whether a file that begins with head is one of its
+	// logs. head holds the first HeadSize bytes, or the whole file when
+	// shorter; the last line may be cut.
+	Claims(head []byte) bool
+	// Read streams the log r into episodes, handing each to emit as soon as
+	// it ends; name is the path the user gave ("-" for stdin).
+	Read(r io.Reader, name string, opt Options, emit func(*episode.Episode)) *Result
+}
+
+// DirSource is a source whose logs are directories (a Burr application
+// directory is one run): corpus asks it of every directory it meets.
+type DirSource interface {
+	Format() string
+	// ClaimsDir reports whether dir is one of its logs, by what it holds.
+	ClaimsDir(dir string) bool
+	// ReadDir reads the log dir as Read reads a file.
+	ReadDir(dir string, opt Options, emit func(*episode.Episode)) *Result
+}
+
+// Options tune reading.
+type Options struct {
+	// MaxProblems is how many problems an episode keeps word for word (all
+	// are counted); 10 when 0. The parts that cannot be replayed keep as
+	// many between them.
+	MaxProblems int
+	// MaxLine bounds the length of a line that matters (jsonl.DefaultMaxLine
+	// when 0): a longer one is skipped with a problem. Lines that do not
+	// matter are passed over whatever their length.
+	MaxLine int
+	// Limits bound what a compressed file may cost (a source that opens
+	// files of its own, in a directory, opens them within these).
+	Limits jsonl.Limits
+}
+
+// WithDefaults is o with its zero values replaced by their defaults.
+func (o Options) WithDefaults() Options {
+	if o.MaxProblems == 0 {
+		o.MaxProblems = 10
+	}
+	if o.MaxLine <= 0 {
+		o.MaxLine = jsonl.DefaultMaxLine
+	}
+	return o
+}
+
+// Result is what a log yields besides its episodes.
+type Result struct {
+	Lines int // lines read
+	// Segments is how many episodes the log holds, those that cannot be
+	// replayed included: the Segments of each of its episodes.
+	Segments int
+	Rejected []Rejected
+	// Problems are about the log as a whole: a read error that ended it
+	// early, problems of the parts that cannot be replayed.
+	Problems []episode.Problem
+}
+
+// Rejected is a part of a log that cannot be replayed, and why.
+type Rejected struct {
+	Segment int
+	ID      string
+	Reason  string
+	// Alike is how many parts right after this one were rejected for the
+	// same reason; they are counted here (and in Reason) instead of listed.
+	Alike int
+}
+
+// MaxRejected is how many parts that cannot be replayed a log lists one by
+// one (alike ones in a row count as one); the rest are counted: a file of a
+// million init lines of distinct ids must not cost a million messages.
+const MaxRejected = 20
+
+// ReadAll reads the log r with src and returns its episodes, their Segments
+// set, and the rest of what it yields: for tests, and callers that hold a
+// whole log.
+func ReadAll(src Source, r io.Reader, name string, opt Options) ([]*episode.Episode, *Result) {
+	var eps []*episode.Episode
+	res := src.Read(r, name, opt, func(ep *episode.Episode) { eps = append(eps, ep) })
+	for _, ep := range eps {
+		ep.Segments = res.Segments
+	}
+	return eps, res
+}

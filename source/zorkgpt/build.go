@@ -1,0 +1,478 @@
+package zorkgpt
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+// MaxTurn bounds turn numbers (ZorkGPT's max_turns was at most 5000), and
+// MaxGap the jump from one turn to a later one: a corrupt line must not make
+// the reader allocate for turns that never were.
+const (
+	MaxTurn = 200_000
+	MaxGap  = 1000
+	// MaxScore bounds scores so that their differences are exact (2^53).
+	MaxScore = 1 << 53
+)
+
+// builder turns the lines of one log into episodes, a segment at a time.
+type builder struct {
+	opt    source.Options
+	name   string
+	res    *source.Result
+	emit   func(*episode.Episode)
+	cur    *segment
+	strs   map[string]string // interned names and actions
+	lineNo int               // the line being handled
+
+	bytes int64 // bytes of the lines read
+	// fabricated counts the turns made up for gaps in the turn numbers, over
+	// all segments: they are bounded by the size of the file.
+	fabricated int
+	// problems of the segments that cannot be replayed, the first few, and
+	// how many more there were.
+	rejectedProblems []episode.Problem
+	moreProblems     int
+	readErr          *episode.Problem
+	// segments that cannot be replayed beyond the first MaxRejected: counted
+	// from the first of them on, not listed.
+	moreRejected, firstUnlisted int
+
+	records  int    // log records (JSON objects with a timestamp, level or event type) seen
+	nonBlank int    // non-blank lines seen, up to the first record
+	firstBad string // what was wrong with the first line that is not a record
+}
+
+// segment is an episode being built.
+type segment struct {
+	ep       episode.Episode
+	problems []episode.Problem // the first MaxProblems
+	nProblem int               // all problems
+	skipped  int               // problems that skipped their line
+	starts   map[string]bool   // init events seen: a repeat starts a new segment
+	turns    []episode.Turn
+	have     []bool // turn_completed seen for turn t (index t-1)
+	last     int    // the highest turn_completed / turn_exception so far
+	ran      int    // the highest turn whose loop-break tracking ran, as logged
+	older    string // an E1/E2 event type seen
+	e3c, e3b bool
+	v1, v2   bool
+	finished bool // episode_finalized seen
+	end      episode.End
+	deaths   map[int]bool
+	content  bool // turn data seen: an init event after it starts a new segment
+	lines    int  // non-blank lines attributed to this segment
+	inits    int  // of which init events
+	first    int  // the line of its first init event
+	max      int  // MaxProblems
+}
+
+func newBuilder(name string, opt source.Options, emit func(*episode.Episode)) *builder {
+	b := &builder{opt: opt.WithDefaults(), name: name, res: &source.Result{}, emit: emit, strs: map[string]string{}}
+	b.cur = b.newSegment()
+	return b
+}
+
+func (b *builder) newSegment() *segment {
+	return &segment{starts: map[string]bool{}, deaths: map[int]bool{}, max: b.opt.MaxProblems}
+}
+
+// problem notes what was wrong with line n of the segment (skipped: the line
+// could not be used). Only the first few are kept word for word: a file of a
+// million bad lines must not cost a million messages.
+func (s *segment) problem(n int, skipped bool, format string, args ...any) {
+	s.nProblem++
+	if skipped {
+		s.skipped++
+	}
+	if len(s.problems) < s.max {
+		s.problems = append(s.problems, episode.Problem{Line: n, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
+	}
+}
+
+// apply hands line n's decoding to the segment being built.
+func (b *builder) apply(d *decoded, n int) {
+	b.cur.lines++
+	b.lineNo = n
+	for _, p := range d.problems {
+		b.cur.problem(n, p.skipped, "%s", p.msg)
+	}
+	if d.event == nil {
+		return
+	}
+	b.mark(d.event)
+	if d.use {
+		d.event.handle(b, &d.rec, n)
+	}
+}
+
+// mark notes what an event type says of the era.
+func (b *builder) mark(e *event) {
+	s := b.cur
+	switch e.era {
+	case eraOlder:
+		if e.name == "episode_start" {
+			b.start(e.name)
+			s = b.cur
+		}
+		if s.older == "" {
+			s.older = e.name
+		}
+	case eraJericho:
+		s.e3c = true
+	case eraAgent:
+		s.e3b = true
+	}
+	if e.v1 {
+		s.v1 = true
+	}
+}
+
+// start begins a new segment at an init event, unless the current one has no
+// turns yet and has not seen this kind of init event (HEAD writes
+// orchestrator_init, progress{episode_initialization} and episode_initialized
+// at the start of one episode).
+func (b *builder) start(kind string) {
+	if b.cur.content || b.cur.starts[kind] {
+		b.close(b.cur, false)
+		b.cur = b.newSegment()
+	}
+	if b.cur.first == 0 {
+		b.cur.first = b.lineNo
+	}
+	b.cur.starts[kind] = true
+	b.cur.inits++
+}
+
+// turnOf is the turn a per-turn event names, if it is usable: positive,
+// within MaxTurn, and not a jump that only corruption explains.
+func (b *builder) turnOf(r *record, n int, name string) (int, bool) {
+	s := b.cur
+	turn := turnField(r)
+	hi := max(s.ran, s.last)
+	switch {
+	case turn < 0:
+		s.problem(n, true, "%s without a turn", name)
+	case turn == 0:
+		s.problem(n, true, "%s for turn 0", name)
+	case turn > MaxTurn:
+		s.problem(n, true, "%s for turn %d, beyond %d", name, turn, MaxTurn)
+	case turn > hi+MaxGap:
+		s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt", name, turn, turn-hi, hi)
+	case turn > hi+1 && b.fabricated+turn-hi-1 > b.gapBudget():
+		s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt, as this file already skips %d turn numbers, more than its size allows",
+			name, turn, turn-hi, hi, b.fabricated)
+	default:
+		return turn, true
+	}
+	return turn, false
+}
+
+// plausible is turnOf without a word: whether a turn an end event names may
+// be reached.
+func (b *builder) plausible(turn int) bool {
+	s := b.cur
+	hi := max(s.ran, s.last)
+	return turn > 0 && turn <= MaxTurn && turn <= hi+MaxGap && b.fabricated+turn-hi-1 <= b.gapBudget()
+}
+
+// scoreOK checks that a score is small enough for differences of scores to
+// be exact; a larger one skips its line.
+func (b *builder) scoreOK(v int64, what, name string, n int) bool {
+	if v > MaxScore || v < -MaxScore {
+		b.cur.problem(n, true, "%s %d is absurd (beyond ±2^53): %s skipped", what, v, name)
+		return false
+	}
+	return true
+}
+
+// quiet reports whether t is a usable turn for an informational event, which
+// is dropped without a problem when it is not (its absence changes nothing of
+// the replay).
+func (s *segment) quiet(t int) bool {
+	return t >= 1 && t <= MaxTurn && t <= max(s.ran, s.last)+MaxGap
+}
+
+// turn returns the record of turn t, growing the table as needed (at once to
+// max_turns when it is known).
+func (s *segment) turn(t int) *episode.Turn {
+	if s.turns == nil && s.ep.MaxTurns > 0 && s.ep.MaxTurns <= MaxTurn {
+		s.turns = make([]episode.Turn, 0, s.ep.MaxTurns)
+		s.have = make([]bool, 0, s.ep.MaxTurns)
+	}
+	for len(s.turns) < t {
+		s.turns = append(s.turns, episode.Turn{})
+		s.have = append(s.have, false)
+	}
+	s.content = true
+	return &s.turns[t-1]
+}
+
+// reach notes that the tracking of turn t ran, counting the turns that a gap
+// before it makes up.
+func (b *builder) reach(t int) {
+	s := b.cur
+	if hi := max(s.ran, s.last); t > hi+1 {
+		b.fabricated += t - hi - 1
+	}
+	s.ran = max(s.ran, t)
+}
+
+// gapBudget is how many made-up turns (for gaps in the turn numbers) a file
+// may have: plenty for real gaps (a crashed turn, a run of exceptions), but
+// in proportion to its size, so that a small file of lines that jump 999
+// turns, restart and jump again cannot make the reader hold millions of turns.
+func (b *builder) gapBudget() int { return 10*MaxGap + int(b.bytes/16) }
+
+func (s *segment) death(t int, reason string) {
+	if s.deaths[t] {
+		return
+	}
+	s.deaths[t] = true
+	s.ep.Deaths = append(s.ep.Deaths, episode.Death{Turn: t, Reason: reason})
+}
+
+// finish closes the last segment and says what the file held.
+func (b *builder) finish() *source.Result {
+	b.close(b.cur, true)
+	res := b.res
+	for i := range res.Rejected {
+		if r := &res.Rejected[i]; r.Alike > 0 {
+			r.Reason += fmt.Sprintf(" (as are the %d segments after it)", r.Alike)
+		}
+	}
+	if b.moreRejected > 0 {
+		res.Rejected = append(res.Rejected, source.Rejected{Segment: b.firstUnlisted,
+			Reason: fmt.Sprintf("cannot be replayed, nor can %d of the segments after it (a file's first %d such segments are listed one by one)", b.moreRejected-1, source.MaxRejected)})
+	}
+	if b.readErr != nil {
+		res.Problems = append(res.Problems, *b.readErr)
+	}
+	res.Problems = append(res.Problems, b.rejectedProblems...)
+	if b.moreProblems > 0 {
+		res.Problems = append(res.Problems, episode.Problem{Msg: fmt.Sprintf("… and %d more problems in segments that cannot be replayed", b.moreProblems)})
+	}
+	return res
+}
+
+// close builds a segment as soon as it ends, so that only the episodes are
+// held: a file of a million init lines yields one rejection, not a million
+// segments.
+func (b *builder) close(s *segment, last bool) {
+	if b.res.Segments == 0 && s.lines == 0 && !last {
+		return // nothing before the first init event
+	}
+	b.res.Segments++
+	ep, reason := b.build(s)
+	if reason == "" {
+		ep.Segment = b.res.Segments
+		b.emit(ep)
+		return
+	}
+	b.keepProblems(s)
+	rej := b.res.Rejected
+	if n := len(rej); n > 0 {
+		if r := &rej[n-1]; r.Segment+r.Alike == b.res.Segments-1 && r.Reason == reason && r.ID == s.ep.ID {
+			r.Alike++
+			return
+		}
+	}
+	if len(rej) == source.MaxRejected {
+		if b.moreRejected == 0 {
+			b.firstUnlisted = b.res.Segments
+		}
+		b.moreRejected++
+		return
+	}
+	b.res.Rejected = append(rej, source.Rejected{Segment: b.res.Segments, ID: s.ep.ID, Reason: reason})
+}
+
+// keepProblems keeps the problems of a segment that cannot be replayed, up
+// to MaxProblems over the whole file, and counts the rest.
+func (b *builder) keepProblems(s *segment) {
+	room := max(b.opt.MaxProblems-len(b.rejectedProblems), 0)
+	keep := s.problems[:min(room, len(s.problems))]
+	b.rejectedProblems = append(b.rejectedProblems, keep...)
+	b.moreProblems += s.nProblem - len(keep)
+}
+
+// build makes the Episode of a segment, or says why it cannot.
+func (b *builder) build(s *segment) (*episode.Episode, string) {
+	ep := &s.ep
+	ep.Source, ep.Format = b.name, Format
+	n := s.ran
+	if s.older != "" && s.last == 0 {
+		return nil, fmt.Sprintf("unsupported era: this is a log of ZorkGPT before 2025-06-08 (era E1/E2, %s events), which lbanalyze cannot replay yet", s.older)
+	}
+	if n == 0 {
+		return nil, b.noTurns(s)
+	}
+	if ep.ID == "" {
+		ep.ID = "(no episode id)"
+	}
+	b.describe(s)
+	b.fillTurns(s, n)
+	b.notes(s)
+	for _, o := range ep.Objectives {
+		if o.Turn > n {
+			s.problem(0, false, "objective_completed for turn %d, after the last complete turn %d: not replayed", o.Turn, n)
+			continue
+		}
+		ep.Turns[o.Turn-1].Objectives++
+	}
+	slices.SortStableFunc(ep.Deaths, func(a, b episode.Death) int { return a.Turn - b.Turn })
+	switch {
+	case s.end.Reason != "":
+		ep.End = s.end
+	case s.finished:
+		ep.End = episode.End{Reason: episode.EndInterrupted, Turn: n}
+	default:
+		ep.End = episode.End{Reason: episode.EndNone}
+	}
+	if st := ep.Recorded.Stop; st != nil && st.Turn != n {
+		s.problem(0, false, "stuck_termination at turn %d but the log goes on to turn %d", st.Turn, n)
+	}
+	ep.SkippedLines = s.skipped
+	ep.ProblemCount = s.nProblem
+	ep.Problems = s.problems
+	return ep, ""
+}
+
+// describe sets what a ZorkGPT log says beyond the turns: its era, the loop
+// break it ran, and the signals it records (docs/log-format.md, "2. Eras").
+func (b *builder) describe(s *segment) {
+	ep := &s.ep
+	era := "E3a"
+	switch {
+	case s.e3c:
+		era = "E3c"
+	case s.e3b:
+		era = "E3b"
+	}
+	version := ""
+	switch {
+	case s.v2:
+		version = "v2"
+		ep.Recorded.Rules = []string{"score-or-objective", "score"}
+	case s.v1:
+		version = "v1"
+		ep.Recorded.Rules = []string{"score", "score-or-objective"}
+	}
+	ep.Facts = []episode.Fact{{Key: "era", Value: &era, Text: "era " + era}, loopBreakFact(version)}
+	ep.Signals = episode.Signals(0).With(episode.Objectives, episode.Rooms)
+	if era != "E3a" {
+		ep.Signals = ep.Signals.With(episode.Responses)
+	}
+	if version != "" {
+		ep.Signals = ep.Signals.With(episode.Penalties) // Phase 1B came with the loop break (09a7cc2)
+	}
+}
+
+// notes are the caveats of a ZorkGPT log: turns it does not complete, and an
+// era before Jericho.
+func (b *builder) notes(s *segment) {
+	ep := &s.ep
+	if ep.MissingTurns > 0 {
+		verb := "turns have"
+		if ep.MissingTurns == 1 {
+			verb = "turn has"
+		}
+		ep.Notes = append(ep.Notes, fmt.Sprintf("%d %s no turn_completed (%d with turn_exception): the score is carried forward, as the shipped tracker saw it",
+			ep.MissingTurns, verb, ep.ExceptionTurns))
+	}
+	if era := *ep.Facts[0].Value; era != "E3c" {
+		ep.Notes = append(ep.Notes, fmt.Sprintf("era %s (before Jericho, 2025-10-17): scores were parsed from the status line and may be stale; no game over was detected", era))
+	}
+}
+
+func loopBreakFact(version string) episode.Fact {
+	if version == "" {
+		return episode.Fact{Key: "recorded_loop_break", Text: "no loop break recorded"}
+	}
+	return episode.Fact{Key: "recorded_loop_break", Value: &version, Text: "recorded loop break " + version}
+}
+
+// fillTurns completes the turns 1..n: a turn whose tracking ran but whose
+// turn_completed is missing keeps the previous score (docs/semantics.md,
+// "5.5.10 Turns without turn_completed still count"), unless the recording's
+// own score_change for that turn tells the score the tracker saw; rooms carry
+// forward from the starting room.
+func (b *builder) fillTurns(s *segment, n int) {
+	ep := &s.ep
+	changed := map[int]int{}
+	for _, c := range ep.Recorded.Resets {
+		if c.Kind == episode.ScoreChangeReset {
+			changed[c.Turn] = c.New
+		}
+	}
+	s.turn(n)
+	score, room, loc := 0, ep.InitialRoomID, ep.InitialRoom
+	for t := 1; t <= n; t++ {
+		tu := &s.turns[t-1]
+		if !s.have[t-1] {
+			tu.Missing = true
+			ep.MissingTurns++
+			if tu.Exception {
+				ep.ExceptionTurns++
+			}
+			if v, ok := changed[t]; ok {
+				score = v
+			}
+			tu.Score = score
+		}
+		score = tu.Score
+		if tu.RoomID == 0 {
+			tu.RoomID = room
+		}
+		if tu.Location == "" {
+			tu.Location = loc
+		}
+		room, loc = tu.RoomID, tu.Location
+	}
+	if len(s.turns) > n {
+		// Events of a turn whose tracking never ran (the run was killed mid-turn).
+		s.turns, s.have = s.turns[:n], s.have[:n]
+	}
+	if cap(s.turns) > 2*n+64 {
+		// Sized from max_turns, but the episode ended early.
+		s.turns = slices.Clone(s.turns)
+	}
+	ep.Turns = s.turns
+}
+
+// noTurns says why a segment without turns is so, as precisely as it can.
+func (b *builder) noTurns(s *segment) string {
+	switch {
+	case b.records == 0 && b.firstBad != "":
+		return fmt.Sprintf("does not look like a ZorkGPT episode log: no line is a JSON log record (%s)", b.firstBad)
+	case s.lines > 0 || b.records > 0 && s.inits == 0:
+		return "no turns: no turn_completed or turn_exception (the run ended before turn 1?)"
+	case s.inits > 0:
+		return fmt.Sprintf("no turns: the log ends with the start of an episode (line %d) and nothing after it", s.first)
+	case b.readErr != nil && b.res.Lines == 0:
+		return "nothing could be read before the read error"
+	case b.readErr != nil:
+		return "no log records before the read error"
+	case b.res.Lines > 0:
+		return fmt.Sprintf("no log records: the file has only blank lines (%d)", b.res.Lines)
+	}
+	return "empty file"
+}
+
+// intern shares the strings that repeat turn after turn (room names, actions).
+// s may point into the line being read: what is kept is a copy.
+func (b *builder) intern(s string) string {
+	if len(s) > 64 {
+		return strings.Clone(s)
+	}
+	if v, ok := b.strs[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	b.strs[s] = s
+	return s
+}
