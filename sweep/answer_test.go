@@ -313,3 +313,44 @@ func TestFitTable(t *testing.T) {
 		}
 	}
 }
+
+// The system is chosen by the episodes' log format, and decides which configs
+// the answer may name and how its block is written: on logs of a harness
+// that runs any rule, window 35/10 is answered with its rule in a sentence;
+// on ZorkGPT's, the same grid of window configs gets no answer, as ZorkGPT
+// runs none of them as it is.
+func TestSystemSeam(t *testing.T) {
+	harness := &System{Name: "a harness", File: "the harness's settings", Lang: "text",
+		Block: func(p policy.Policy) (string, error) {
+			return fmt.Sprintf("%s; max_turns_stuck = %d, checked every %d turns\n", p.Kind().Description, p.MaxTurnsStuck, p.CheckInterval), nil
+		}}
+	systems["harness"] = harness
+	defer delete(systems, "harness")
+	window := func(w int) policy.Policy { p := sor(w, 10); p.Name = policy.Window; return p }
+	grid := []policy.Policy{window(10), window(35), window(40)}
+
+	eps := handSet(t, 12, 12)
+	if s := SystemOf(eps); s != ZorkGPT {
+		t.Fatalf("ZorkGPT's logs: system %s", s.Name)
+	}
+	if r := Run(eps, grid, sor(40, 10), opts()); r.Answer != nil || !strings.Contains(r.NoAnswer, "no config of this grid runs on ZorkGPT") {
+		t.Errorf("ZorkGPT, a grid of window: answer %v, no answer %q", r.Answer, r.NoAnswer)
+	}
+	for _, ep := range eps {
+		ep.Format = "harness"
+	}
+	if s := SystemOf(eps); s != harness {
+		t.Fatalf("the harness's logs: system %s", s.Name)
+	}
+	o := opts()
+	o.System = SystemOf(eps)
+	r := Run(eps, grid, sor(40, 10), o)
+	want := policy.Policy{Name: policy.Window}.Kind().Description + "; max_turns_stuck = 35, checked every 10 turns\n"
+	if a := r.Answer; a == nil || r.Configs[a.Config].Policy != window(35) || a.Block != want || r.BestOverall != nil {
+		t.Fatalf("the harness: answer %+v (%s), want window 35/10 with the block %q", a, r.NoAnswer, want)
+	}
+	eps[0].Format = "zorkgpt"
+	if s := SystemOf(eps); s != ZorkGPT {
+		t.Errorf("episodes of two formats: system %s, want ZorkGPT's default", s.Name)
+	}
+}
