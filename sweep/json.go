@@ -97,8 +97,8 @@ func pct6(v float64) float64 { return r6(100 * v) }
 func pctPair(p [2]float64) [2]float64 { return [2]float64{pct6(p[0]), pct6(p[1])} }
 
 // writeJSON writes {"n", "logged_turns", "calls_per_turn", "targets",
-// "system", "grid", "configs", "front", "current", "answer", "best_overall",
-// "no_answer"}, one config at a time.
+// "system", "answer", "best_overall", "no_answer", "current", "grid",
+// "configs", "front"}, one config at a time.
 func (r *Result) writeJSON(w io.Writer) error {
 	cols := r.columns()
 	put := func(s string) { io.WriteString(w, s) }
@@ -120,7 +120,18 @@ func (r *Result) writeJSON(w io.Writer) error {
 	enc(map[string]float64{"max_false_termination_rate": pct6(r.MaxFalseRate), "max_censored_pct": pct6(r.MaxCensored)})
 	put(`, "system": `)
 	enc(r.System.Name)
-	put(`, "grid": `)
+	// The answer first, as in every format; its indices point into configs.
+	put(",\n\"answer\": ")
+	enc(r.answerJSON())
+	put(",\n\"best_overall\": ")
+	enc(r.overallJSON())
+	put(",\n\"no_answer\": ")
+	enc(nilIfEmpty(r.NoAnswer))
+	put(",\n\"current\": ")
+	if err := r.writeRow(w, cols, r.Current); err != nil {
+		return err
+	}
+	put(",\n\"grid\": ")
 	enc(r.grid())
 	put(",\n\"configs\": [\n")
 	for i := range r.Configs {
@@ -133,16 +144,6 @@ func (r *Result) writeJSON(w io.Writer) error {
 	}
 	put("\n],\n\"front\": ")
 	enc(append([]int{}, r.Front...))
-	put(",\n\"current\": ")
-	if err := r.writeRow(w, cols, r.Current); err != nil {
-		return err
-	}
-	put(",\n\"answer\": ")
-	enc(r.answerJSON())
-	put(",\n\"best_overall\": ")
-	enc(r.overallJSON())
-	put(",\n\"no_answer\": ")
-	enc(nilIfEmpty(r.NoAnswer))
 	put("}\n")
 	return nil
 }

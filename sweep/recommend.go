@@ -262,8 +262,8 @@ func (r *Result) keep(a *Answer) (bool, string) {
 			return false, ""
 		}
 	}
-	return true, fmt.Sprintf("the best config %s runs as it is, %s, is not distinguishable from it: none of its changes "+
-		"below has a 95%% paired interval clear of 0 in its favour", r.System.Name, c.Policy)
+	return true, fmt.Sprintf("the best config %s runs as it is, %s, is not distinguishable from it: none of its changes from now "+
+		"has a 95%% paired interval clear of 0 in its favour", r.System.Name, c.Policy)
 }
 
 // limits says which target binds among the configs idx, none of which meets both.
