@@ -31,7 +31,7 @@ func (e *env) progress(name string, steps int) (step func(), end func()) {
 			mpb.PrependDecorators(decor.Name(name+" "), decor.CountersNoUnit("%d/%d")),
 			mpb.AppendDecorators(decor.Percentage(decor.WCSyncSpace)))
 	} else {
-		bar = p.AddSpinner(0, mpb.BarRemoveOnComplete(),
+		bar = p.New(0, mpb.SpinnerStyle().PositionLeft(), mpb.BarWidth(2), mpb.BarRemoveOnComplete(),
 			mpb.PrependDecorators(decor.Name(name+" ")), mpb.AppendDecorators(decor.Elapsed(decor.ET_STYLE_GO)))
 	}
 	return bar.Increment, func() {
