@@ -115,6 +115,9 @@ func (r *Result) trust(c *Choice, what string) []Line {
 			cv.Folds, what, cv.Folds-1, pct(cv.HeldOutFalseRate), pctRange(cv.HeldOutFalseCI), pct(cv.HeldOutSavedShare))
 	}
 	stab := fmt.Sprintf("%s chosen in %s of %d bootstrap resamples", name, pct(c.Stability), StabilityResamples)
+	if c.Candidates < len(r.Configs) { // a large grid: the resamples and folds choose among the front
+		stab += fmt.Sprintf(" (among %d configs: the front and the choices)", c.Candidates)
+	}
 	if cv := c.CV; cv.Folds > 0 {
 		stab += fmt.Sprintf(" and on %d of %d folds", cv.Agree, cv.Folds)
 		if cv.Undecided > 0 {
