@@ -8,7 +8,7 @@ import (
 
 // Text from a log (episode ids, sources, actions, locations, objectives,
 // problem messages) is data, never markup or terminal control: these helpers
-// are applied where it is written, at the cell helpers (TextTable, mdCell,
+// are applied where it is written, at the cell helpers (TextTable, MarkdownTable,
 // the CSV rows).
 
 // Printable shows the control characters of s as visible escapes — \n, \r,
@@ -87,14 +87,6 @@ func printableRow(r []string) []string {
 	out := make([]string, len(r))
 	for i, c := range r {
 		out[i] = Printable(c)
-	}
-	return out
-}
-
-func printableRows(rows [][]string) [][]string {
-	out := make([][]string, len(rows))
-	for i, r := range rows {
-		out[i] = printableRow(r)
 	}
 	return out
 }
