@@ -11,6 +11,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/vbauerster/mpb/v8 v8.9.3
+	github.com/yuin/goldmark v1.4.13
 	golang.org/x/image v0.30.0
 	golang.org/x/term v0.47.0
 	golang.org/x/tools v0.52.0

@@ -240,21 +240,18 @@ func (e *Episode) resultRows() [][]string {
 	return rows
 }
 
-// mdCell escapes what would break a markdown table cell (MarkdownText).
-func mdCell(s string) string { return MarkdownText(s) }
-
-// mdRow is mdCell of each cell.
+// mdRow is MarkdownText of each cell.
 func mdRow(r []string) []string {
 	out := make([]string, len(r))
 	for i, c := range r {
-		out[i] = mdCell(c)
+		out[i] = MarkdownText(c)
 	}
 	return out
 }
 
 // markdownHead is the heading that names an episode in markdown.
 func markdownHead(w io.Writer, ep *replay.Episode) {
-	fmt.Fprintf(w, "### %s\n\n", mdCell(ep.Name()))
+	fmt.Fprintf(w, "### %s\n\n", markdownLine(ep.Name()))
 }
 
 // markdownBody is the rest of an episode's markdown: what follows its head.
@@ -277,7 +274,7 @@ func markdownBody(w io.Writer, e *Episode) {
 	if ws := e.Warnings(); len(ws) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, s := range ws {
-			fmt.Fprintf(w, "- %s\n", mdCell(s))
+			fmt.Fprintf(w, "- %s\n", markdownLine(s))
 		}
 	}
 }
