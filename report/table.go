@@ -35,9 +35,9 @@ func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...Align
 }
 
 // The tables are drawn by tablewriter, each kind by tables reused from a
-// pool: a new tablewriter.Table costs 400 KB of caches, which made `episode`
-// (three tables an episode) 2.4× slower; reused, a table costs about
-// 0.15 ms (README, "Performance").
+// pool: a new tablewriter.Table makes 400 KB of caches, which made `episode`
+// (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
+// (docs/PERFORMANCE.md, "Tables back on tablewriter").
 var (
 	boxTables      = tablePool(func() tw.Renderer { return renderer.NewBlueprint() })
 	markdownTables = tablePool(func() tw.Renderer { return renderer.NewMarkdown() })
@@ -63,8 +63,9 @@ func tablePool(kind func() tw.Renderer) *sync.Pool {
 
 // draw draws a table with one of pool's tables and writes it to w.
 //
-// Widths are Unicode's East Asian Width, ambiguous runes (—, …, ≥, box
-// drawing) narrow as Unicode advises outside East Asian legacy text:
+// Widths are Unicode's East Asian Width, rune by rune (an emoji sequence
+// counts each of its runes), ambiguous runes (—, …, ≥, box drawing) narrow
+// as Unicode advises outside East Asian legacy text:
 // tablewriter guesses from LANG, LC_ALL, LC_CTYPE, TERM and more at start,
 // and the same report would come out with other bytes, misaligned, in a CJK
 // locale outside a terminal it knows. Cells hold no tab, newline or escape
