@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
 )
@@ -80,8 +79,8 @@ func (r *Result) writeText(w io.Writer, md bool) {
 		rows = append(rows, r.frontRow(strconv.Itoa(k+1), &r.Configs[i]))
 	}
 	rows = append(rows, r.frontRow("now", r.Current))
-	right, left := texttable.Right, texttable.Left
-	align := []texttable.Align{right, left, right, right, right, right, right, right, left}
+	right, left := report.Right, report.Left
+	align := []report.Align{right, left, right, right, right, right, right, right, left}
 	if md {
 		report.MarkdownTable(w, frontHeader, rows, align...)
 	} else {
