@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,8 +28,9 @@ var reportTemplate = sync.OnceValue(func() *template.Template {
 })
 
 // htmlReport is what the report template shows. Every string in it is
-// escaped by html/template; the charts are SVG written by vgsvg, which
-// escapes every text it writes, and are the only template.HTML.
+// escaped by html/template, and every text from a log is printable first
+// (pageText); the charts are SVG written by vgsvg, which escapes every text
+// it writes, and are the only template.HTML.
 type htmlReport struct {
 	Title         string
 	Summary       []string
@@ -101,7 +103,7 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 	sides := sidesOf(d)
 	r := htmlReport{
 		Title:        "Loop-break replay: " + sidesTitle(sides),
-		Summary:      summary,
+		Summary:      pageText(summary),
 		MetricsTitle: metricsTitle,
 		Lazy:         len(d.Episodes) > MaxEpisodeRows,
 	}
@@ -138,7 +140,11 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 	for i := range d.Episodes {
 		e := &d.Episodes[i]
 		anchor[e] = "ep-" + strconv.Itoa(i+1)
-		he := htmlEpisode{Anchor: anchor[e], Label: d.Label(e), Source: e.Ep.Source, Cells: rows[i], Objectives: e.Ep.Objectives}
+		he := htmlEpisode{Anchor: anchor[e], Label: report.Printable(d.Label(e)), Source: report.Printable(e.Ep.Source),
+			Cells: pageText(rows[i]), Objectives: slices.Clone(e.Ep.Objectives)}
+		for k := range he.Objectives {
+			he.Objectives[k].Objective = report.Printable(he.Objectives[k].Objective)
+		}
 		if r.Lazy {
 			he.Chunk, he.Part = i/timelinesPerChunk, i%timelinesPerChunk
 		} else {
@@ -161,12 +167,18 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 	}
 
 	r.PatternTables, r.PatternLines = d.PatternTables()
+	for _, t := range r.PatternTables {
+		for k, row := range t {
+			t[k] = pageText(row)
+		}
+	}
+	r.PatternLines = pageText(r.PatternLines)
 	review := d.ReviewList()
 	r.ReviewSummary, r.ReviewHeader, r.ReviewLegend = review.Summary, review.Header, review.Legend
 	for _, g := range review.Groups {
 		group := reviewGroup{Title: g.Title}
 		for _, e := range g.Episodes {
-			group.Items = append(group.Items, reviewItem{Anchor: anchor[e], Cells: d.ReviewRow(e)})
+			group.Items = append(group.Items, reviewItem{Anchor: anchor[e], Cells: pageText(d.ReviewRow(e))})
 		}
 		r.ReviewGroups = append(r.ReviewGroups, group)
 	}
@@ -201,6 +213,17 @@ func inParallel(n int, f func(i int) error) error {
 		}
 	}
 	return nil
+}
+
+// pageText is report.Printable of each text: a log's text shows in the page
+// as in the text output (control characters, bidi controls and line
+// separators as visible escapes), then html/template escapes it for HTML.
+func pageText(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, s := range texts {
+		out[i] = report.Printable(s)
+	}
+	return out
 }
 
 // inlineSVG is a chart as an <svg> element to put in HTML: the SVG without

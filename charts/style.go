@@ -21,7 +21,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	xfont "golang.org/x/image/font"
@@ -34,6 +33,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // DPI turns the charts' sizes in points into pixels: 96, the web's, so that a
@@ -200,14 +200,16 @@ func (ch *Chart) Save(path string) error {
 }
 
 // printable makes a text from a log fit for a chart: valid UTF-8 (a lone
-// surrogate is invalid UTF-8), no control characters (a newline would break
-// the layout; most are not even allowed in SVG), nothing XML forbids (U+FFFE
-// and U+FFFF are shown as U+FFFD), at most max runes with an ellipsis.
+// surrogate is invalid UTF-8), a space for each rune report.Printable
+// escapes (a newline would break the layout, most control characters are not
+// even allowed in SVG, a bidi control would reorder the label), nothing XML
+// forbids (U+FFFE and U+FFFF are shown as U+FFFD), at most max runes with an
+// ellipsis.
 func printable(s string, max int) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Map(func(r rune) rune {
 		switch {
-		case unicode.IsControl(r):
+		case report.Unprintable(r):
 			return ' '
 		case r == 0xFFFE || r == 0xFFFF:
 			return '\uFFFD'

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
-	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -236,12 +235,12 @@ func (d *Dataset) EpisodeTable() (header []string, rows [][]string) {
 // Column alignments of the tables, numbers right, for the text and markdown
 // renderers.
 var (
-	episodeAlign = []texttable.Align{txt, num, num, txt, num, num, num, txt, num, num, txt}
-	metricAlign  = []texttable.Align{txt, num, num, num, txt, num, txt}
-	reviewAlign  = []texttable.Align{txt, num, txt, num, txt}
+	episodeAlign = []Align{txt, num, num, txt, num, num, num, txt, num, num, txt}
+	metricAlign  = []Align{txt, num, num, num, txt, num, txt}
+	reviewAlign  = []Align{txt, num, txt, num, txt}
 )
 
-const txt, num = texttable.Left, texttable.Right
+const txt, num = Left, Right
 
 // Label names an episode in tables: its name, and its source when another
 // episode of the dataset has the same name.
@@ -437,7 +436,7 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	fmt.Fprintln(w, "## Loop-break replay: baseline vs after")
 	fmt.Fprintln(w)
 	for _, l := range d.Summary() {
-		fmt.Fprintln(w, mdCell(l)+"  ")
+		fmt.Fprintln(w, markdownLine(l)+"  ")
 	}
 	fmt.Fprintf(w, "\n### %s\n\n", d.MetricsTitle())
 	header, rows := d.MetricTable()

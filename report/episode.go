@@ -1,5 +1,5 @@
 // Package report turns episodes and outcomes into what users read: tables
-// (internal/texttable), markdown, CSV and JSON, and for datasets the
+// (drawn by tablewriter), markdown, CSV and JSON, and for datasets the
 // baseline/after metrics with bootstrap intervals.
 package report
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -141,7 +140,7 @@ func optLead(p *int) string {
 // writePatternsText is the patterns section of an episode's table output.
 func writePatternsText(w io.Writer, a *patterns.Analysis) {
 	fmt.Fprintln(w, "  patterns (how it was stuck):")
-	const l, r = texttable.Left, texttable.Right
+	const l, r = Left, Right
 	TextTable(w, patternHeader, patternRows(a), l, r, r, l)
 	TextTable(w, spellHeader, spellRows(a), l, r, r, r, l)
 }
@@ -218,7 +217,7 @@ func summaryLines(s *patterns.Summary) []string {
 
 func writePatternSummaryText(w io.Writer, s *patterns.Summary) {
 	fmt.Fprintf(w, "\nPatterns over the %s (how they were stuck):\n", Count(s.Episodes, "episode"))
-	const l, r = texttable.Left, texttable.Right
+	const l, r = Left, Right
 	TextTable(w, summaryHeader, summaryRows(s), l, r, r, r)
 	TextTable(w, leadHeader, leadRows(s), l, r, r, r, r, r, r)
 	for _, line := range summaryLines(s) {

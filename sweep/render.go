@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
 )
@@ -78,8 +77,8 @@ func (r *Result) writeText(w io.Writer, md bool, l Layout) {
 	for k := range rows {
 		cells[k] = rows[k].Cells
 	}
-	right, left := texttable.Right, texttable.Left
-	align := []texttable.Align{right, left, right, right, right, right, left}
+	right, left := report.Right, report.Left
+	align := []report.Align{right, left, right, right, right, right, left}
 	if md {
 		report.MarkdownTable(w, FrontHeader, cells, align...)
 		fmt.Fprintf(w, "\n%s\n", r.FrontLegend())
@@ -125,7 +124,7 @@ var dropOrder = []string{"score forgone", "censored"}
 
 // fitTable writes a bordered table; with width, it leaves out columns
 // (dropOrder) until its lines fit, and says which.
-func fitTable(w io.Writer, header []string, rows [][]string, align []texttable.Align, width int) {
+func fitTable(w io.Writer, header []string, rows [][]string, align []report.Align, width int) {
 	var b strings.Builder
 	report.TextTable(&b, header, rows, align...)
 	var dropped []string

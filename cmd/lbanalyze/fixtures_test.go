@@ -18,9 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files (fixture logs,
 var fixtures = map[string]func() []byte{
 	// Flat to 74, +10 at 75, an objective at 30: score-only stops at 40 with a
 	// later gain and an objective in its window; score-or-objective never stops.
-	"premature.jsonl": func() []byte {
-		return render(synth.Steps{N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}})
-	},
+	"premature.jsonl": premature,
 	// Recorded by HEAD (score-or-objective 40/10): an objective at 35 resets
 	// at 35 and 36, the run is stopped at 80 with 44 turns stuck (§5.6).
 	"recorded-v2.jsonl": func() []byte {
@@ -33,6 +31,22 @@ var fixtures = map[string]func() []byte{
 	"two-episodes.jsonl": func() []byte {
 		return render(synth.Steps{N: 30, Changes: map[int]int{25: 5}},
 			synth.Steps{ID: "2025-11-12T11:00:00", N: 60, GameOver: 60, Changes: map[int]int{59: 10}})
+	},
+	// premature.jsonl with text that must not act in any output: an id that
+	// markdown would show as a remote image, reversed by a bidi override,
+	// with ESC, BEL, NUL and CR; a room with line and paragraph separators
+	// and bidi isolates; an objective with markdown emphasis, strikethrough,
+	// math and a link.
+	"hostile-unicode.jsonl": func() []byte {
+		log := premature()
+		for _, r := range [][2]string{
+			{`"episode_id": "2025-11-12T10:00:00"`, `"episode_id": "![i](http://host/x.png)\u202egpj.exe\u001b]0;t\u0007\u0000\r"`},
+			{`West of House`, `West\u2028of\u2029House \u2066x\u2069`},
+			{`Open the window`, `Open *the* ~~window~~ $x$ [now](http://x) \\|`},
+		} {
+			log = bytes.ReplaceAll(log, []byte(r[0]), []byte(r[1]))
+		}
+		return log
 	},
 	// Every kind of bad line, each in a copy of a clean 45-turn log.
 	"bad-lines.jsonl": func() []byte {
@@ -53,6 +67,10 @@ var fixtures = map[string]func() []byte{
 		out := bytes.Join(lines, nil)
 		return append(out, `{"timestamp": "2025-11-12T10:25:00.100000", "level": "INFO", "message": "SELECTED ACTION: north`...) // truncated last line
 	},
+}
+
+func premature() []byte {
+	return render(synth.Steps{N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}})
 }
 
 func render(plans ...synth.Steps) []byte {
