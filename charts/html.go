@@ -127,13 +127,21 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		r.EpisodeClass[i] = "side" + strconv.Itoa((i-5)/3)
 	}
 
-	// The timelines are drawn, and their chunks gzipped, on every core, each
-	// into its own place: the same page as one at a time.
-	svgs := make([]template.HTML, len(d.Episodes))
-	if err := inParallel(len(d.Episodes), func(i int) (err error) {
-		svgs[i], err = inlineSVG(Timeline(&d.Episodes[i]))
-		return err
-	}); err != nil {
+	// The timelines are drawn (and, in a lazy page, gzipped a chunk at a
+	// time, so that only the chunks being drawn are held whole) on every
+	// core, each into its own place: the same page as one at a time.
+	var svgs []template.HTML
+	var err error
+	if r.Lazy {
+		r.Chunks, err = timelineChunks(d)
+	} else {
+		svgs = make([]template.HTML, len(d.Episodes))
+		err = inParallel(len(d.Episodes), func(i int) (err error) {
+			svgs[i], err = inlineSVG(Timeline(&d.Episodes[i]))
+			return err
+		})
+	}
+	if err != nil {
 		return err
 	}
 	anchor := map[*report.Episode]string{}
@@ -151,19 +159,6 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 			he.Timeline = svgs[i]
 		}
 		r.Episodes = append(r.Episodes, he)
-	}
-	if r.Lazy {
-		r.Chunks = make([]string, (len(svgs)+timelinesPerChunk-1)/timelinesPerChunk)
-		if err := inParallel(len(r.Chunks), func(k int) (err error) {
-			var chunk strings.Builder
-			for _, svg := range svgs[k*timelinesPerChunk : min((k+1)*timelinesPerChunk, len(svgs))] {
-				chunk.WriteString(string(svg) + chunkSeparator)
-			}
-			r.Chunks[k], err = gzipBase64(chunk.String())
-			return err
-		}); err != nil {
-			return err
-		}
 	}
 
 	r.PatternTables, r.PatternLines = d.PatternTables()
@@ -191,6 +186,27 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		r.Charts = append(r.Charts, svg)
 	}
 	return reportTemplate().Execute(w, r)
+}
+
+// timelineChunks are the timelines of d, timelinesPerChunk to a gzip
+// stream (base64url), each ending in chunkSeparator.
+func timelineChunks(d *report.Dataset) ([]string, error) {
+	n := len(d.Episodes)
+	chunks := make([]string, (n+timelinesPerChunk-1)/timelinesPerChunk)
+	err := inParallel(len(chunks), func(k int) error {
+		var chunk strings.Builder
+		for i := k * timelinesPerChunk; i < min((k+1)*timelinesPerChunk, n); i++ {
+			svg, err := inlineSVG(Timeline(&d.Episodes[i]))
+			if err != nil {
+				return err
+			}
+			chunk.WriteString(string(svg) + chunkSeparator)
+		}
+		var err error
+		chunks[k], err = gzipBase64(chunk.String())
+		return err
+	})
+	return chunks, err
 }
 
 // inParallel runs f(0) … f(n−1) on every core and gives the first error in
