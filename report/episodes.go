@@ -242,7 +242,7 @@ const heldBlock = 64 << 10
 
 // blockBuffers are the buffers a block is compressed into, or decompressed
 // into, shared: an episode's report is often far smaller than one.
-var blockBuffers = sync.Pool{New: func() any { return make([]byte, s2.MaxEncodedLen(heldBlock)) }}
+var blockBuffers = sync.Pool{New: func() any { b := make([]byte, s2.MaxEncodedLen(heldBlock)); return &b }}
 
 func (h *held) Write(p []byte) (int, error) {
 	n := len(p)
@@ -262,8 +262,8 @@ func (h *held) flush() {
 	if len(h.buf) == 0 {
 		return
 	}
-	scratch := blockBuffers.Get().([]byte)
-	h.blocks = append(h.blocks, h.sp.keep(s2.Encode(scratch, h.buf)))
+	scratch := blockBuffers.Get().(*[]byte)
+	h.blocks = append(h.blocks, h.sp.keep(s2.Encode(*scratch, h.buf)))
 	blockBuffers.Put(scratch)
 	h.buf = h.buf[:0]
 }
@@ -276,8 +276,9 @@ func (h *held) close() {
 
 // writeTo writes what h holds to w, and lets it go.
 func (h *held) writeTo(w io.Writer) error {
-	buf := blockBuffers.Get().([]byte)
-	defer blockBuffers.Put(buf)
+	scratch := blockBuffers.Get().(*[]byte)
+	defer blockBuffers.Put(scratch)
+	buf := *scratch
 	for i, c := range h.blocks {
 		data, err := h.sp.load(c)
 		if err != nil {
