@@ -396,3 +396,18 @@ func TestMarkerRoom(t *testing.T) {
 		}
 	}
 }
+
+// Every registered policy has a colour of its own, none the fallback grey.
+func TestEveryPolicyHasItsColour(t *testing.T) {
+	seen := map[color.NRGBA]policy.Name{}
+	for _, n := range policy.Names() {
+		c := PolicyColor(n)
+		if c == otherPolicyColor {
+			t.Errorf("%s has no colour in charts' policyColors", n)
+		}
+		if o, dup := seen[c]; dup {
+			t.Errorf("%s and %s share a colour", n, o)
+		}
+		seen[c] = n
+	}
+}

@@ -56,10 +56,20 @@ var (
 	gridColor        = color.NRGBA{0xDD, 0xDD, 0xDD, 0xFF}
 )
 
+// policyColors are the policies' colours, from the same palette; a policy not
+// listed is drawn in otherPolicyColor.
+var policyColors = map[policy.Name]color.NRGBA{
+	policy.Score:            {0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+	policy.ScoreOrObjective: {0x00, 0x72, 0xB2, 0xFF}, // blue
+	policy.Window:           {0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	policy.Increase:         {0x00, 0x9E, 0x73, 0xFF}, // bluish green
+	policy.Patience:         {0xE6, 0x9F, 0x00, 0xFF}, // orange
+}
+
 // PolicyColor is the colour of a policy in every chart and in the HTML report.
 func PolicyColor(n policy.Name) color.NRGBA {
-	if k, ok := policy.Lookup(n); ok {
-		return k.Color
+	if c, ok := policyColors[n]; ok {
+		return c
 	}
 	return otherPolicyColor
 }

@@ -37,14 +37,9 @@ type Dataset struct {
 // Skip is an input that could not be analysed, and why.
 type Skip = corpus.Skip
 
-// NewDataset sorts the episodes and computes the metrics.
-func NewDataset(baseline, after policy.Policy, callsPerTurn int, eps []Episode, skipped []Skip, passed []string) *Dataset {
-	return NewDatasetWith(baseline, after, Options{CallsPerTurn: callsPerTurn}, eps, skipped, passed)
-}
-
-// NewDatasetWith is NewDataset with every option; the episodes' outcomes are
-// to have been analysed with the same options (AnalyseWith).
-func NewDatasetWith(baseline, after policy.Policy, opts Options, eps []Episode, skipped []Skip, passed []string) *Dataset {
+// NewDataset sorts the episodes and computes the metrics; the episodes'
+// outcomes are to have been analysed with the same options (Analyse).
+func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skipped []Skip, passed []string) *Dataset {
 	slices.SortStableFunc(eps, func(a, b Episode) int {
 		return cmp.Or(cmp.Compare(a.Ep.ID, b.Ep.ID), cmp.Compare(a.Ep.Source, b.Ep.Source), cmp.Compare(a.Ep.Segment, b.Ep.Segment))
 	})

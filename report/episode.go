@@ -41,14 +41,9 @@ func (opts Options) CostSaved(o *replay.Outcome) float64 {
 	return float64(o.LLMCallsSaved(opts.CallsPerTurn)) * opts.CostPerCall
 }
 
-// Analyse replays every policy over ep; params are the settings the recording
-// is assumed to have run with, for the self-check.
-func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, callsPerTurn int) Episode {
-	return AnalyseWith(ep, policies, recording, Options{CallsPerTurn: callsPerTurn})
-}
-
-// AnalyseWith is Analyse with every option.
-func AnalyseWith(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
+// Analyse replays every policy over ep; recording are the settings the
+// recording is assumed to have run with, for the self-check.
+func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
 	e.Outcomes = outcomes(ep, policies, opts.GainHorizon)
 	return e

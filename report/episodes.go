@@ -262,7 +262,7 @@ func (h *held) flush() {
 	if len(h.buf) == 0 {
 		return
 	}
-	scratch := blockBuffers.Get().(*[]byte) // a pointer: a slice in an interface would be allocated (SA6002)
+	scratch := blockBuffers.Get().(*[]byte)
 	h.blocks = append(h.blocks, h.sp.keep(s2.Encode(*scratch, h.buf)))
 	blockBuffers.Put(scratch)
 	h.buf = h.buf[:0]
@@ -276,14 +276,15 @@ func (h *held) close() {
 
 // writeTo writes what h holds to w, and lets it go.
 func (h *held) writeTo(w io.Writer) error {
-	buf := blockBuffers.Get().(*[]byte)
-	defer blockBuffers.Put(buf)
+	scratch := blockBuffers.Get().(*[]byte)
+	defer blockBuffers.Put(scratch)
+	buf := *scratch
 	for i, c := range h.blocks {
 		data, err := h.sp.load(c)
 		if err != nil {
 			return err
 		}
-		b, err := s2.Decode(*buf, data)
+		b, err := s2.Decode(buf, data)
 		if err != nil {
 			return err
 		}

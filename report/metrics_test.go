@@ -59,7 +59,7 @@ func handSet(t testing.TB) []Episode {
 	}
 	var eps []Episode
 	for _, p := range plans {
-		eps = append(eps, Analyse(readEpisode(t, p), []policy.Policy{score, sor}, policy.DefaultParams(), 4))
+		eps = append(eps, Analyse(readEpisode(t, p), []policy.Policy{score, sor}, policy.DefaultParams(), Options{CallsPerTurn: 4}))
 	}
 	return eps
 }
@@ -149,8 +149,8 @@ func TestBootstrapIsDeterministic(t *testing.T) {
 	for i := range eps {
 		rev[len(eps)-1-i] = eps[i]
 	}
-	d1 := NewDataset(score, sor, 4, append([]Episode{}, eps...), nil, nil)
-	d2 := NewDataset(score, sor, 4, rev, nil, nil)
+	d1 := NewDataset(score, sor, Options{CallsPerTurn: 4}, append([]Episode{}, eps...), nil, nil)
+	d2 := NewDataset(score, sor, Options{CallsPerTurn: 4}, rev, nil, nil)
 	if !reflect.DeepEqual(d1.Metrics, d2.Metrics) {
 		t.Error("the order of the episodes changes the metrics")
 	}

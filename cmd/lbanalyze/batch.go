@@ -88,7 +88,7 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 			eps := analyse(c.Episodes, []policy.Policy{baseline, after}, recording, opts, step)
 			end()
 			_, end = e.progress("computing the intervals", 0)
-			d := report.NewDatasetWith(baseline, after, opts, eps, c.Skipped, c.Passed)
+			d := report.NewDataset(baseline, after, opts, eps, c.Skipped, c.Passed)
 			end()
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary) }); err != nil {
 				return err
@@ -212,7 +212,7 @@ func analyse(eps []*episode.Episode, policies []policy.Policy, recording policy.
 	for range min(len(eps), runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
-				out[i] = report.AnalyseWith(eps[i], policies, recording, opts)
+				out[i] = report.Analyse(eps[i], policies, recording, opts)
 				step()
 			}
 		})

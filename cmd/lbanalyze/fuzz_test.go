@@ -79,7 +79,7 @@ func FuzzPipeline(f *testing.F) {
 			checkStream(t, data, format, policies)
 		}
 		all := append(analyse(lg.Episodes, policies[:2], defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop), analyse(fixed.Episodes, policies[:2], defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)...)
-		d := report.NewDataset(policies[0], policies[1], 4, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
+		d := report.NewDataset(policies[0], policies[1], report.Options{CallsPerTurn: 4}, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
 		for _, format := range report.Formats {
 			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false) })
 		}

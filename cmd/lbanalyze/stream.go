@@ -45,7 +45,7 @@ func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corp
 		go func() {
 			for s := range work {
 				if !failed.Load() {
-					a := report.AnalyseWith(s.ep, policies, recording, opts)
+					a := report.Analyse(s.ep, policies, recording, opts)
 					s.rendered = ew.Render(&a)
 				}
 				s.ep = nil
