@@ -183,6 +183,23 @@ func (m *Metric) cells(n int) []string {
 	return []string{m.Label, val(m.Baseline, m.BaselineOK), val(m.After, m.AfterOK), change, m.Expected.Text, interval, m.Verdict}
 }
 
+// Words is the change in words, with its 95% interval when there is one,
+// for sentences: "turns saved +75 (95% CI +40 … +110)".
+func (m *Metric) Words() string {
+	if !m.BaselineOK || !m.AfterOK {
+		return m.Label + " undefined"
+	}
+	s := m.Label + " " + m.Unit.signed(m.Change)
+	if m.CI != nil {
+		s += " (95% CI " + m.Unit.interval(m.CI[0]) + " … " + m.Unit.interval(m.CI[1]) + ")"
+	}
+	return s
+}
+
+// Significant reports whether the 95% interval of the change lies on one
+// side of 0 (false without an interval).
+func (m *Metric) Significant() bool { return m.CI != nil && (m.CI[0] > 0 || m.CI[1] < 0) }
+
 // MetricTable is the metrics table, as every format shows it: its header and
 // one row a metric.
 func (d *Dataset) MetricTable() (header []string, rows [][]string) {

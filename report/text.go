@@ -124,6 +124,9 @@ func pastHorizon(o *replay.Outcome) string {
 	return fmt.Sprintf("; %s, past the %d-turn gain horizon", gainWords(o), o.GainHorizon)
 }
 
+// Count is n and the noun, plural unless n is 1: "1 episode", "75 episodes".
+func Count(n int, noun string) string { return strconv.Itoa(n) + " " + noun + plural(n) }
+
 func plural(n int) string {
 	if n == 1 {
 		return ""
@@ -277,8 +280,14 @@ func markdownBody(w io.Writer, e *Episode) {
 	}
 	if lines := selfCheckLines(e); len(lines) > 0 {
 		fmt.Fprintln(w)
-		for _, l := range lines {
-			fmt.Fprintf(w, "> %s\n", strings.TrimSpace(l))
+		// Two spaces end a line of the quote but its last: a renderer
+		// would join them into one paragraph otherwise.
+		for i, l := range lines {
+			end := "  "
+			if i == len(lines)-1 {
+				end = ""
+			}
+			fmt.Fprintf(w, "> %s%s\n", strings.TrimSpace(l), end)
 		}
 	}
 	if ws := e.Warnings(); len(ws) > 0 {

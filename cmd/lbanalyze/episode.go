@@ -53,7 +53,9 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 			if len(c.Episodes) == 0 {
 				return errNoEpisode
 			}
-			eps := analyse(c.Episodes, s.policies, s.recording, opts)
+			step, end := e.progress("replaying", len(c.Episodes))
+			eps := analyse(c.Episodes, s.policies, s.recording, opts, step)
+			end()
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteEpisodes(w, f.format, eps) }); err != nil {
 				return err
 			}

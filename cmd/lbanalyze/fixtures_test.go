@@ -26,6 +26,8 @@ var fixtures = map[string]func() []byte{
 		v2 := policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
 		return render(synth.Steps{N: 200, Changes: map[int]int{12: 5}, Objectives: map[int][]string{35: {"Open the window"}}, LoopBreak: &v2})
 	},
+	// A run of 5 turns, flat: no config of a sweep's grid stops it.
+	"five-turns.jsonl": func() []byte { return render(synth.Steps{N: 5}) },
 	// Two episodes in one monolithic file.
 	"two-episodes.jsonl": func() []byte {
 		return render(synth.Steps{N: 30, Changes: map[int]int{25: 5}},

@@ -20,6 +20,9 @@ type policyFlags struct {
 	config       string
 	callsPerTurn int
 	format       string
+	// configIsNow: --config names the current setting only, to compare
+	// with, and the flags alone make the grid (sweep).
+	configIsNow bool
 }
 
 // register adds the flags; grid gives a command's own default values for a
@@ -40,7 +43,11 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 		f.dims = append(f.dims, l)
 		fs.Var(l, d.Flag, d.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
 	}
-	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the policy and its settings (flags override it)")
+	configUsage := "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the policy and its settings (flags override it)"
+	if f.configIsNow {
+		configUsage = "a pyproject.toml whose [tool.zorkgpt.loop_break] is the current setting, to compare with (the grid stays the flags')"
+	}
+	fs.StringVar(&f.config, "config", "", configUsage)
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 }
@@ -84,11 +91,11 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		if cfg, err = loadConfig(f.config, e); err != nil {
 			return s, err
 		}
-		if !changed("policy") {
+		if !changed("policy") && !f.configIsNow {
 			names = []string{string(cfg.Policy().Name)}
 		}
 		for i, d := range policy.Dimensions() {
-			if !changed(d.Flag) {
+			if !changed(d.Flag) && !f.configIsNow {
 				vals[i] = []int{*d.Field(&cfg.Params)}
 			}
 		}
