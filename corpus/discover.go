@@ -38,7 +38,8 @@ type discovery struct {
 // source claims (a Burr application). A file named on the command line is
 // read whatever its name and kind (a named FIFO, "-"); in a directory only
 // regular files are. A file reached twice — the same directory given twice, a
-// symbolic or hard link — is read once, and so is "-".
+// symbolic or hard link — is read once, and so is "-", whatever name standard
+// input is given (isStdin).
 func Discover(paths []string, srcs *Sources) ([]string, *Corpus) {
 	d := &discovery{seen: map[any]bool{}, c: &Corpus{}, srcs: srcs}
 	for _, p := range paths {
@@ -53,10 +54,10 @@ func (d *discovery) skip(source, reason string) {
 }
 
 func (d *discovery) arg(path string) {
-	if path == jsonl.StdinName {
+	if isStdin(path) {
 		if !d.stdin {
 			d.stdin = true
-			d.files = append(d.files, path)
+			d.files = append(d.files, jsonl.StdinName)
 		}
 		return
 	}
@@ -145,7 +146,7 @@ func kind(m fs.FileMode) string {
 func Files(paths []string, srcs *Sources) ([]string, *Corpus) {
 	d := &discovery{seen: map[any]bool{}, c: &Corpus{}, srcs: srcs}
 	for _, p := range paths {
-		if p == jsonl.StdinName {
+		if isStdin(p) {
 			d.arg(p)
 			continue
 		}
