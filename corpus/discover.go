@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/filekind"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 )
 
@@ -112,7 +113,7 @@ func (d *discovery) found(path string) {
 		}
 		d.skip(path, openReason(err))
 	case !info.Mode().IsRegular() && !info.IsDir():
-		d.skip(path, "not a regular file ("+kind(info.Mode())+"), passed over; name it on the command line to read it")
+		d.skip(path, "not a regular file ("+filekind.Of(info.Mode())+"), passed over; name it on the command line to read it")
 	default:
 		d.add(path, info)
 	}
@@ -125,18 +126,6 @@ func (d *discovery) add(path string, info os.FileInfo) {
 	}
 	d.seen[id] = true
 	d.files = append(d.files, path)
-}
-
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
 }
 
 // Files takes paths that name logs (the episode command's): each is read

@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/lbanalyze/lbanalyze/internal/filekind"
 )
 
 // Bounds on a configuration file, checked before the TOML parser sees it: a
@@ -36,7 +38,7 @@ func readConfig(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s): give the pyproject.toml itself", path, fileKind(info.Mode()))
+		return nil, fmt.Errorf("%s: not a regular file (%s): give the pyproject.toml itself", path, filekind.Of(info.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -51,20 +53,6 @@ func readConfig(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: larger than %d KiB, which no pyproject.toml is: not read", path, MaxConfigSize>>10)
 	}
 	return data, nil
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
 }
 
 // tooDeep finds the first line of TOML data where a key or value nests deeper
