@@ -18,7 +18,7 @@ func isStdin(path string) bool {
 		return true
 	}
 	for range maxLinks {
-		if stdinNames[filepath.Clean(path)] || path == procStdin {
+		if clean := filepath.Clean(path); stdinNames[clean] || clean == procStdin {
 			return true
 		}
 		target, err := os.Readlink(path)

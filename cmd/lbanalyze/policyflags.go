@@ -136,7 +136,7 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	return s, nil
 }
 
-// distinct drops the --policy items and the values of each list flag given
+// dedupe drops the --policy items and the values of each list flag given
 // more than once (noting them): the grid they make then has no config twice
 // but where a policy written out with its settings is also in it.
 func dedupe(names []string, vals [][]int, e *env) ([]string, [][]int) {
