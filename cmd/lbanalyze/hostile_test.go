@@ -219,8 +219,8 @@ func TestJobsBounded(t *testing.T) {
 	if got, want := workers(1_000_000), maxJobsPerCore*runtime.GOMAXPROCS(0); got != want {
 		t.Errorf("workers(1000000) = %d, want %d", got, want)
 	}
-	if workers(1) != 1 {
-		t.Errorf("workers(1) = %d", workers(1))
+	if workers(1) != 1 || replayers(1) != 1 || replayers(1_000_000) != runtime.GOMAXPROCS(0) {
+		t.Errorf("workers(1) = %d, replayers(1) = %d, replayers(1000000) = %d", workers(1), replayers(1), replayers(1_000_000))
 	}
 	for _, cmd := range []string{"sweep", "batch"} {
 		_, one, _ := runCLI(nil, cmd, "--format", "json", "--jobs", "1", "testdata/logs")
