@@ -9,8 +9,7 @@ import (
 )
 
 // maxJobsPerCore bounds --jobs: past a few readers a core, more only cost
-// memory (each reader holds its buffers, each sweep worker its sums), and
-// the output does not depend on them.
+// memory (each holds its buffers), and the output does not depend on them.
 const maxJobsPerCore = 4
 
 // workers is how many files to read (or charts to draw) at once for --jobs n.
@@ -41,8 +40,8 @@ func gridTooLarge(names []string, vals [][]int) error {
 		maxConfigs, strings.Join(factors, " × "))
 }
 
-// distinct keeps the first of equal items, and notes on stderr what flag
-// gave more than once: each config is replayed once.
+// distinct keeps the first of equal items, and notes on stderr the values
+// flag gave more than once: each config is replayed once.
 func distinct[T comparable](flag string, items []T, show func(T) string, e *env) []T {
 	seen := make(map[T]int, len(items))
 	out := items[:0:0]
