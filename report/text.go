@@ -366,9 +366,11 @@ func csvHeader(w io.Writer) error {
 // csvRows writes an episode's CSV rows, one a result.
 func csvRows(w io.Writer, e *Episode) error {
 	cw := csv.NewWriter(w)
-	j := e.JSON()
-	for k := range j.Results {
-		cw.Write(append(csvEpisode(&j), csvResult(&j.Results[k])...))
+	j := e.fields()
+	head := csvEpisode(&j)
+	for k := range e.Outcomes { // a row at a time: a grid's results are not held twice
+		r := Result(e.Ep, &e.Outcomes[k], e.Options)
+		cw.Write(append(head[:len(head):len(head)], csvResult(&r)...))
 	}
 	cw.Flush()
 	return cw.Error()

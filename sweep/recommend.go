@@ -431,14 +431,6 @@ func (r *Result) levels(f *figures, c int) (ft, saved [2]float64) {
 // of f), on StabilityResamples bootstrap resamples: picks[pool][resample] is
 // the config chosen (an index into the candidates, -1 none).
 func (r *Result) resample(f *figures, pools [][]int) [][]int {
-	// The resamples are drawn in order from one seed, then chosen on in
-	// parallel: the same choices whatever the workers.
-	rng := rand.New(rand.NewPCG(report.BootstrapSeed+1, uint64(f.n)))
-	weights := make([][]int32, StabilityResamples)
-	for b := range weights {
-		weights[b] = make([]int32, f.n)
-		resample(rng, weights[b])
-	}
 	picks := make([][]int, len(pools))
 	for p := range picks {
 		picks[p] = make([]int, StabilityResamples)
@@ -446,17 +438,38 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 	step, end := r.steps("choosing again on bootstrap resamples", StabilityResamples)
 	defer end()
 	jobs := r.jobs()
+	// The resamples are drawn in order from one seed, then chosen on in
+	// parallel: the same choices whatever the workers. A few are held at a
+	// time, not all of them (4 bytes an episode each).
+	type draw struct {
+		b int
+		w []int32
+	}
+	draws, free := make(chan draw, jobs), make(chan []int32, 2*jobs)
+	for range 2 * jobs {
+		free <- make([]int32, f.n)
+	}
+	go func() {
+		rng := rand.New(rand.NewPCG(report.BootstrapSeed+1, uint64(f.n)))
+		for b := range StabilityResamples {
+			w := <-free
+			resample(rng, w)
+			draws <- draw{b, w}
+		}
+		close(draws)
+	}()
 	var wg sync.WaitGroup
-	for j := range jobs {
+	for range jobs {
 		wg.Go(func() {
 			tallies := make([]Tally, len(f.ft)-1)
-			for b := j; b < len(weights); b += jobs {
+			for d := range draws {
 				for c := range tallies {
-					tallies[c] = f.tally(c, weights[b])
+					tallies[c] = f.tally(c, d.w)
 				}
 				for p, pool := range pools {
-					picks[p][b], _ = r.choose(pool, func(c int) Tally { return tallies[c] }, f.n)
+					picks[p][d.b], _ = r.choose(pool, func(c int) Tally { return tallies[c] }, f.n)
 				}
+				free <- d.w
 				step()
 			}
 		})

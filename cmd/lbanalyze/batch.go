@@ -115,7 +115,7 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the after policy (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
-	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once")
+	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once; at most 4 a core")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the dataset charts and score timelines (timeline-ID.png; --timelines says whose)")
 	fs.StringVar(&f.timelines, "timelines", "auto", "whose timelines --plots draws: all, review (the episodes of the review list), none, or auto: all up to 100 episodes, none past that (the HTML report holds them)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (tables, review list, charts, timelines) to this file")
@@ -134,6 +134,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		err = usageError("--jobs must be at least 1")
 		return
 	}
+	f.jobs = workers(f.jobs)
 	changed := cmd.Flags().Changed
 	defaults := policy.DefaultParams()
 	for i, d := range policy.Dimensions() {

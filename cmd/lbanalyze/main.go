@@ -35,6 +35,11 @@ func (e *env) warnf(format string, args ...any) {
 	fmt.Fprintf(e.stderr, "lbanalyze: warning: "+format+"\n", args...)
 }
 
+// notef writes a note to stderr: what was done with a flag, not a problem.
+func (e *env) notef(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "lbanalyze: note: "+format+"\n", args...)
+}
+
 // Exit codes: every failure class carries its own.
 const (
 	exitOK      = 0

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"math"
-
 	"github.com/spf13/pflag"
 
 	"github.com/lbanalyze/lbanalyze/report"
@@ -22,8 +20,8 @@ func (f *analysisFlags) register(fs *pflag.FlagSet) {
 
 // options checks the flags and gives the analysis options.
 func (f *analysisFlags) options(callsPerTurn int) (report.Options, error) {
-	if f.costPerCall < 0 || math.IsNaN(f.costPerCall) || math.IsInf(f.costPerCall, 0) {
-		return report.Options{}, usageError("--cost-per-call must be a number of dollars, 0 or more, not %v", f.costPerCall)
+	if !inRange(f.costPerCall, 0, maxCostPerCall) {
+		return report.Options{}, usageError("--cost-per-call must be a number of dollars from 0 to %d, not %v", maxCostPerCall, f.costPerCall)
 	}
 	if f.gainHorizon < 0 {
 		return report.Options{}, usageError("--gain-horizon must be 0 (none) or a number of turns, not %d", f.gainHorizon)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -101,12 +102,16 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		}
 	}
 	s.recording, s.current = cfg.Params, cfg.Policy()
-	if n := gridSize(names, vals); n > maxConfigs {
-		return s, usageError("the grid has more than %d configs (the product of the values of each flag): narrow a range or raise its step", maxConfigs)
+	names, vals = dedupe(names, vals, e)
+	n := gridSize(names, vals)
+	if n > maxConfigs {
+		return s, gridTooLarge(names, vals)
 	}
-	warned := map[policy.Params]bool{}
+	s.policies = make([]policy.Policy, 0, n)
+	var refused refusals
+	written := map[policy.Policy]bool{} // the policies written out, NAME:SETTINGS
 	for _, n := range names {
-		grid, err := specs(strings.TrimSpace(n), vals)
+		grid, err := specs(n, vals)
 		if err != nil {
 			return s, usageError("--policy: %v", err)
 		}
@@ -114,17 +119,67 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 			if err := p.Usable(); err != nil {
 				return s, usageError("%v", err)
 			}
-			if !quiet && !warned[p.Params] {
-				warned[p.Params] = true
-				warnRefusals(p.Params, e)
+			if !quiet {
+				refused.add(p.Params, e)
+			}
+			if strings.ContainsAny(n, ":=") {
+				written[p] = true
 			}
 			s.policies = append(s.policies, p)
 		}
 	}
+	refused.done(e)
+	s.policies = dropRepeats(s.policies, written, e)
 	if len(s.policies) == 0 {
 		return s, usageError("no policy to replay")
 	}
 	return s, nil
+}
+
+// dedupe drops the --policy items and the values of each list flag given
+// more than once (noting them): the grid they make then has no config twice
+// but where a policy written out with its settings is also in it.
+func dedupe(names []string, vals [][]int, e *env) ([]string, [][]int) {
+	trimmed := make([]string, len(names))
+	for i, n := range names {
+		trimmed[i] = strings.TrimSpace(n)
+	}
+	names = distinct("policy", trimmed, func(n string) string { return n }, e)
+	for i, d := range policy.Dimensions() {
+		show := func(v int) string {
+			if v >= 0 && v < len(d.Names) {
+				return d.Names[v] // an enumeration's value by name
+			}
+			return strconv.Itoa(v)
+		}
+		vals[i] = distinct(d.Flag, vals[i], show, e)
+	}
+	return names, vals
+}
+
+// dropRepeats keeps the first of equal policies: only a policy written out
+// (score:40/10) can repeat another, of the grid or written out too.
+func dropRepeats(ps []policy.Policy, written map[policy.Policy]bool, e *env) []policy.Policy {
+	if len(written) == 0 {
+		return ps
+	}
+	seen := map[policy.Policy]bool{}
+	var twice []string
+	out := ps[:0]
+	for _, p := range ps {
+		if written[p] {
+			if seen[p] {
+				twice = append(twice, p.String())
+				continue
+			}
+			seen[p] = true
+		}
+		out = append(out, p)
+	}
+	if len(twice) > 0 {
+		e.notef("--policy asks for %s more than once: each is replayed once", listSome(twice, 3))
+	}
+	return out
 }
 
 // gridSize is how many policies the --policy items expand to, counted before

@@ -62,6 +62,7 @@ CSV and JSON.
 			if err := f.check(); err != nil {
 				return err
 			}
+			f.jobs = workers(f.jobs)
 			c := e.readCorpus(args, f.jobs, false)
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
@@ -73,7 +74,7 @@ CSV and JSON.
 					f.folds, report.Count(n, "episode"), n)
 			}
 			r := sweep.Run(c.Episodes, s.policies, s.current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
-				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: f.jobs,
+				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: replayers(f.jobs),
 				System: sweep.SystemOf(c.Episodes), Progress: e.progress})
 			layout := sweep.Layout{Rows: f.top, Width: e.width}
 			if f.all {
@@ -101,7 +102,7 @@ CSV and JSON.
 	fs.IntVar(&f.folds, "folds", 5, "k of the k-fold cross-validation (0: none; at most the number of episodes)")
 	fs.IntVar(&f.top, "top", sweep.DefaultRows, "rows of the Pareto front the table and markdown show, best first (the answer's and now are always shown)")
 	fs.BoolVar(&f.all, "all", false, "show every row of the Pareto front")
-	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and episodes to replay) at once")
+	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (at most 4 a core) and episodes to replay (at most 1 a core) at once")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the trade-off chart (tradeoff.png, .svg) and the heat map of the recommended policy (heatmap.png, .svg)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (recommendation, TOML block, charts, Pareto front) to this file")
 	return cmd
@@ -110,9 +111,9 @@ CSV and JSON.
 // check refuses settings that cannot give an answer, before any work.
 func (f *sweepFlags) check() error {
 	switch {
-	case f.maxFalse < 0 || f.maxFalse > 100:
+	case !inRange(f.maxFalse, 0, 100):
 		return usageError("--max-false-rate is a percentage, from 0 to 100, not %g", f.maxFalse)
-	case f.maxCensored < 0 || f.maxCensored > 100:
+	case !inRange(f.maxCensored, 0, 100):
 		return usageError("--max-censored is a percentage, from 0 to 100, not %g", f.maxCensored)
 	case f.folds < 0 || f.folds == 1 || f.folds > 100:
 		return usageError("--folds must be 0 (none) or from 2 to 100, not %d", f.folds)
