@@ -44,7 +44,7 @@ func WriteSweepHTML(w io.Writer, r *sweep.Result) error {
 		Summary: fmt.Sprintf("%d configs over %d episodes (%d logged turns); targets: false-termination rate ≤ %s, censored outcomes ≤ %s; %d LLM calls a turn.",
 			len(r.Configs), r.N, r.TotalTurns, pctText(r.MaxFalseRate), pctText(r.MaxCensored), r.CallsPerTurn),
 		Recommendation: r.RecommendationLines(),
-		FrontTitle:     fmt.Sprintf("Pareto front: %d of %d configs (turns saved up, false terminations and score forgone down), most turns saved first", len(r.Front), len(r.Configs)),
+		FrontTitle:     r.FrontTitle(),
 	}
 	s.TOML, s.TOMLWhat = r.PasteBlock()
 	var rows [][]string

@@ -23,7 +23,8 @@ var (
 //   - every turn "wait" with the same response.
 func handBuilt(objective bool) *episode.Episode {
 	ep := &episode.Episode{ID: "hand", InitialRoomID: 1, InitialRoom: "Room One",
-		Recorded: episode.Recorded{Rules: []string{"score", "score-or-objective"}}, Signals: episode.Signals(episode.Penalties)}
+		Recorded: episode.Recorded{Rules: []string{"score", "score-or-objective"}},
+		Signals:  episode.Signals(episode.Penalties).With(episode.Objectives, episode.Rooms)} // as ZorkGPT's source says
 	for t := 1; t <= 80; t++ {
 		tu := episode.Turn{RoomID: 1, Location: "Room One", Action: "wait", ResponseHash: 42}
 		if t >= 25 {
@@ -128,9 +129,24 @@ func TestWarnings(t *testing.T) {
 			}},
 		},
 	}
+	cases = append(cases, struct {
+		name      string
+		objective bool
+		loopBreak string
+		want      Warnings
+	}{
+		// A log that records no objectives (a harness's): score-or-objective
+		// cannot be replayed on it, so the warnings follow score, and the
+		// spells are v1's.
+		name: "no objectives recorded", loopBreak: "",
+		want: Warnings{Policy: "score 40/10", Threshold: 20, Escaped: 1, Stopped: 1, Spells: cases[2].want.Spells},
+	})
 	for _, c := range cases {
 		ep := handBuilt(c.objective)
 		ep.Recorded.Rules = map[string][]string{"v1": {"score", "score-or-objective"}, "v2": {"score-or-objective", "score"}}[c.loopBreak]
+		if c.name == "no objectives recorded" {
+			ep.Signals = 0
+		}
 		a := Analyse(ep, DefaultOptions())
 		if !reflect.DeepEqual(a.Warnings, c.want) {
 			g, _ := json.Marshal(a.Warnings)

@@ -11,7 +11,11 @@ import (
 type Defs struct{ defs []metricDef }
 
 // NewDefs returns the metric definitions.
-func NewDefs(callsPerTurn int) Defs { return Defs{metricDefs(callsPerTurn)} }
+func NewDefs(callsPerTurn int) Defs { return NewDefsWith(Options{CallsPerTurn: callsPerTurn}, false) }
+
+// NewDefsWith returns the metric definitions with every option (MetricsWith):
+// tokens says whether some log records tokens.
+func NewDefsWith(opts Options, tokens bool) Defs { return Defs{metricDefs(opts, tokens, true)} }
 
 // Len is the number of metrics.
 func (d Defs) Len() int { return len(d.defs) }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/olekukonko/tablewriter"
+
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
@@ -103,8 +105,7 @@ func TestTablesAsTablewriter(t *testing.T) {
 // BenchmarkTextTable draws an episode's result table, the table `episode`
 // draws for each episode, beside tablewriter drawing it as TextTable did.
 func BenchmarkTextTable(b *testing.B) {
-	opts := Options{CallsPerTurn: 4}
-	header, align := resultHeader(opts)
+	header, align := resultHeader(&Episode{Ep: &episode.Episode{}, Options: Options{CallsPerTurn: 4}})
 	rows := [][]string{
 		{"1", "score 40/10", "40", "40", "0", "60", "240", "10", "20", "premature? +10 at 75 (35 turns later); objective at 30"},
 		{"2", "score-or-objective 40/10", "—", "—", "—", "0", "0", "0", "20", "no stop"},

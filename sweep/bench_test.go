@@ -70,6 +70,6 @@ func BenchmarkEvaluate100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
 	r := &Result{Options: opts(), N: len(eps), Defs: report.NewDefs(opts().CallsPerTurn)}
 	for b.Loop() {
-		front(r.evaluate(eps, grid))
+		front(r.evaluate(eps, grid), r.saved)
 	}
 }

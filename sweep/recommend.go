@@ -78,6 +78,7 @@ type figures struct {
 	saved  [][]int32
 	forgo  [][]int32
 	censor [][]int8
+	tokens [][]int64 // when ranked by tokens
 }
 
 // recommend chooses within the targets and measures the choice.
@@ -112,7 +113,7 @@ func (r *Result) recommend(eps []*episode.Episode) {
 	rec.CV = r.crossValidate(eps, f, cands, pick)
 	rec.Versus = r.versus(eps, r.Configs[pick].Policy)
 	p := r.Configs[pick].Policy
-	if block, err := p.TOML(); err == nil {
+	if block, err := r.block(p); err == nil {
 		rec.TOML = block
 	} else {
 		rec.Change = err.Error()
@@ -139,7 +140,7 @@ func (r *Result) choose(idx []int, tally func(i int) Tally, n int, runnable bool
 			continue
 		}
 		if runnable {
-			if _, err := r.Configs[i].Policy.TOML(); err != nil {
+			if _, err := r.block(r.Configs[i].Policy); err != nil {
 				continue
 			}
 		}
@@ -149,10 +150,10 @@ func (r *Result) choose(idx []int, tally func(i int) Tally, n int, runnable bool
 		case best < 0 || within && !met:
 			c = 1
 		case met && within:
-			c = cmp.Or(cmp.Compare(t.TurnsSaved, bt.TurnsSaved), cmp.Compare(bt.FalseTerminations, t.FalseTerminations),
+			c = cmp.Or(cmp.Compare(r.saved(&t), r.saved(&bt)), cmp.Compare(bt.FalseTerminations, t.FalseTerminations),
 				cmp.Compare(bt.ScoreForgone, t.ScoreForgone))
 		case !met && !within:
-			c = cmp.Or(cmp.Compare(bt.FalseTerminations, t.FalseTerminations), cmp.Compare(t.TurnsSaved, bt.TurnsSaved),
+			c = cmp.Or(cmp.Compare(bt.FalseTerminations, t.FalseTerminations), cmp.Compare(r.saved(&t), r.saved(&bt)),
 				cmp.Compare(bt.ScoreForgone, t.ScoreForgone))
 		}
 		if c > 0 {
@@ -173,6 +174,12 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 		f.ft[c], f.censor[c] = make([]int8, len(eps)), make([]int8, len(eps))
 		f.saved[c], f.forgo[c] = make([]int32, len(eps)), make([]int32, len(eps))
 	}
+	if r.ByTokens {
+		f.tokens = make([][]int64, len(cands))
+		for c := range cands {
+			f.tokens[c] = make([]int64, len(eps))
+		}
+	}
 	ps := make([]policy.Policy, len(cands))
 	for c, i := range cands {
 		ps[c] = r.Configs[i].Policy
@@ -186,6 +193,9 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 			f.ft[c][e] = int8(b2i(o.FalseTerminationCandidate()))
 			f.censor[c][e] = int8(b2i(o.Censored))
 			f.saved[c][e], f.forgo[c][e] = int32(o.TurnsSaved), int32(o.ScoreForgone)
+			if f.tokens != nil {
+				f.tokens[c][e] = o.TokensSaved
+			}
 		}
 	}
 	return f
@@ -203,6 +213,9 @@ func (f *figures) tally(c int, w []int32) Tally {
 		t.TurnsSaved += int(k) * int(f.saved[c][e])
 		t.ScoreForgone += int(k) * int(f.forgo[c][e])
 		t.Censored += int(k) * int(f.censor[c][e])
+		if f.tokens != nil {
+			t.TokensSaved += int64(k) * f.tokens[c][e]
+		}
 	}
 	return t
 }
@@ -338,7 +351,7 @@ func (r *Result) versus(eps []*episode.Episode, rec policy.Policy) []report.Metr
 	for i, ep := range eps {
 		pairs[i] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, r.Current.Policy), replay.Run(ep, rec)}}
 	}
-	return report.Metrics(pairs, 0, 1, r.CallsPerTurn)
+	return report.MetricsWith(pairs, 0, 1, r.costs())
 }
 
 func b2i(b bool) int {

@@ -42,8 +42,29 @@ func pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%"
 
 func pctRange(ci [2]float64) string { return pct(ci[0]) + " … " + pct(ci[1]) }
 
-// frontHeader and frontRow are the columns of the front table.
-var frontHeader = []string{"#", "config", "turns saved", "share", "false terminations", "rate", "score forgone", "censored", ""}
+// frontHeader and frontRow are the columns of the front table: the tokens
+// saved beside the turns when some log records tokens.
+func (r *Result) frontHeader() []string {
+	h := []string{"#", "config", "turns saved", "share"}
+	if r.Tokens {
+		h = append(h, "tokens saved")
+	}
+	return append(h, "false terminations", "rate", "score forgone", "censored", "")
+}
+
+// savedWords name what the configs are ranked by.
+func (r *Result) savedWords() string {
+	if r.ByTokens {
+		return "tokens saved"
+	}
+	return "turns saved"
+}
+
+// FrontTitle heads the front table.
+func (r *Result) FrontTitle() string {
+	return fmt.Sprintf("Pareto front: %d of %d configs (%s up, false terminations and score forgone down), most %s first",
+		len(r.Front), len(r.Configs), r.savedWords(), r.savedWords())
+}
 
 func (r *Result) frontRow(label string, c *Config) []string {
 	note := ""
@@ -53,11 +74,18 @@ func (r *Result) frontRow(label string, c *Config) []string {
 	case r.Recommended != nil && c == &r.Configs[r.Recommended.Config]:
 		note = "recommended"
 	}
-	if _, err := c.Policy.TOML(); err != nil && note == "" {
+	if _, err := r.block(c.Policy); err != nil && note == "" {
 		note = "needs a ZorkGPT change"
+		if r.Harness {
+			note = "needs more than a score"
+		}
 	}
-	return []string{label, c.Policy.String(), strconv.Itoa(c.TurnsSaved), pct(r.SavedShare(c)), strconv.Itoa(c.FalseTerminations),
-		pct(r.FalseRate(c)), strconv.Itoa(c.ScoreForgone), fmt.Sprintf("%d (%s)", c.Censored, pct(r.CensoredShare(c))), note}
+	row := []string{label, c.Policy.String(), strconv.Itoa(c.TurnsSaved), pct(r.SavedShare(c))}
+	if r.Tokens {
+		row = append(row, strconv.FormatInt(c.TokensSaved, 10))
+	}
+	return append(row, strconv.Itoa(c.FalseTerminations),
+		pct(r.FalseRate(c)), strconv.Itoa(c.ScoreForgone), fmt.Sprintf("%d (%s)", c.Censored, pct(r.CensoredShare(c))), note)
 }
 
 func (r *Result) writeText(w io.Writer, md bool) {
@@ -74,18 +102,22 @@ func (r *Result) writeText(w io.Writer, md bool) {
 	}
 	fmt.Fprintf(w, "%d configs over %d episodes (%d logged turns); targets: false-termination rate <= %s, censored outcomes <= %s; %d LLM calls a turn.\n",
 		len(r.Configs), r.N, r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), r.CallsPerTurn)
-	head(fmt.Sprintf("Pareto front: %d of %d configs (turns saved up, false terminations and score forgone down), most turns saved first", len(r.Front), len(r.Configs)))
+	head(r.FrontTitle())
 	rows := [][]string{}
 	for k, i := range r.Front {
 		rows = append(rows, r.frontRow(strconv.Itoa(k+1), &r.Configs[i]))
 	}
 	rows = append(rows, r.frontRow("now", r.Current))
-	right, left := texttable.Right, texttable.Left
-	align := []texttable.Align{right, left, right, right, right, right, right, right, left}
+	header := r.frontHeader()
+	align := make([]texttable.Align, len(header))
+	for i := range align {
+		align[i] = texttable.Right
+	}
+	align[1], align[len(align)-1] = texttable.Left, texttable.Left
 	if md {
-		report.MarkdownTable(w, frontHeader, rows, align...)
+		report.MarkdownTable(w, header, rows, align...)
 	} else {
-		report.TextTable(w, frontHeader, rows, align...)
+		report.TextTable(w, header, rows, align...)
 	}
 	head("Recommendation")
 	for _, l := range r.recommendationLines() {
@@ -107,10 +139,12 @@ func (r *Result) pasteBlock() (block, what string) {
 	switch {
 	case rec == nil:
 		return "", ""
+	case rec.TOML != "" && r.Harness:
+		return rec.TOML, "Add to your harness's configuration, and stop the run as it says"
 	case rec.TOML != "":
 		return rec.TOML, "Paste into pyproject.toml"
-	case r.BestRunnable >= 0:
-		b, _ := r.Configs[r.BestRunnable].Policy.TOML()
+	case r.BestRunnable >= 0 && !r.Harness:
+		b, _ := r.block(r.Configs[r.BestRunnable].Policy)
 		return b, fmt.Sprintf("For %s, which ZorkGPT runs as it is, paste into pyproject.toml", r.Configs[r.BestRunnable].Policy)
 	}
 	return "", ""
@@ -123,7 +157,7 @@ func (r *Result) recommendationLines() []string {
 		return []string{fmt.Sprintf("Every config has censored outcomes in more than %s of the episodes: raise --max-censored to choose among them.", pct(r.MaxCensored))}
 	}
 	c := &r.Configs[rec.Config]
-	l := []string{fmt.Sprintf("%s: the most turns saved with a false-termination rate within %s.", c.Policy, pct(r.MaxFalseRate))}
+	l := []string{fmt.Sprintf("%s: the most %s with a false-termination rate within %s.", c.Policy, r.savedWords(), pct(r.MaxFalseRate))}
 	if !rec.MeetsTarget {
 		l = []string{fmt.Sprintf("No config keeps the false-termination rate within %s (with censored outcomes within %s). The nearest, the lowest rate:", pct(r.MaxFalseRate), pct(r.MaxCensored)),
 			fmt.Sprintf("%s. Raise --max-false-rate to trade more false terminations for turns, or widen the grid.", c.Policy)}

@@ -26,6 +26,25 @@ type Options struct {
 	Folds        int     // k of the cross-validation
 	CallsPerTurn int
 	Jobs         int
+	// CostPerCall and CostPerMTok price what a config saves
+	// (report.Options.CostSaved).
+	CostPerCall, CostPerMTok float64
+	// ByTokens ranks the configs by the tokens they save, not the turns: the
+	// front and the choice (where the logs record tokens).
+	ByTokens bool
+	// Harness: the episodes come from a harness with no stop rule of its
+	// own, whose block to paste is policy.Policy.HarnessBlock, not ZorkGPT's
+	// pyproject.toml (docs/sources.md, "Harness logs").
+	Harness bool
+}
+
+// block is the block to paste that makes the system that ran the episodes
+// run p, or why it cannot.
+func (o Options) block(p policy.Policy) (string, error) {
+	if o.Harness {
+		return p.HarnessBlock()
+	}
+	return p.TOML()
 }
 
 // Config is one setting of the grid and its metrics over the dataset.
@@ -42,6 +61,7 @@ type Tally struct {
 	TurnsSaved        int
 	ScoreForgone      int
 	Censored          int
+	TokensSaved       int64 // where the logs record tokens
 }
 
 // add counts sign times one episode's outcome.
@@ -50,6 +70,7 @@ func (t *Tally) add(o *replay.Outcome, sign int) {
 	t.TurnsSaved += sign * o.TurnsSaved
 	t.ScoreForgone += sign * o.ScoreForgone
 	t.Censored += sign * b2i(o.Censored)
+	t.TokensSaved += int64(sign) * o.TokensSaved
 }
 
 func (t *Tally) carry(u Tally) {
@@ -57,6 +78,15 @@ func (t *Tally) carry(u Tally) {
 	t.TurnsSaved += u.TurnsSaved
 	t.ScoreForgone += u.ScoreForgone
 	t.Censored += u.Censored
+	t.TokensSaved += u.TokensSaved
+}
+
+// saved is what the configs are ranked by: the turns saved, or the tokens.
+func (o Options) saved(t *Tally) int64 {
+	if o.ByTokens {
+		return t.TokensSaved
+	}
+	return int64(t.TurnsSaved)
 }
 
 // Result is a sweep over a dataset.
@@ -73,6 +103,8 @@ type Result struct {
 	// BestRunnable is the best config ZorkGPT can run as it is, when the
 	// recommendation needs a code change (an index into Configs, -1 if none).
 	BestRunnable int
+	// Tokens: some log records tokens.
+	Tokens bool
 }
 
 // Run evaluates every config over the episodes and makes the recommendation.
@@ -83,14 +115,15 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	slices.SortStableFunc(eps, func(a, b *episode.Episode) int {
 		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Segment, b.Segment))
 	})
-	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.CallsPerTurn), BestRunnable: -1}
+	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
+	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefsWith(opt.costs(), tokens), BestRunnable: -1, Tokens: tokens}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
 	}
 	r.Configs = r.evaluate(eps, configs)
 	cur := r.evaluate(eps, []policy.Policy{current})
 	r.Current = &cur[0]
-	r.Front = front(r.Configs)
+	r.Front = front(r.Configs, opt.saved)
 	for _, i := range r.Front {
 		r.Configs[i].Pareto = true
 	}
@@ -181,6 +214,11 @@ func evaluationOrder(configs []policy.Policy) []int {
 		order = append(order, g...)
 	}
 	return order
+}
+
+// costs are the options of the metrics.
+func (o Options) costs() report.Options {
+	return report.Options{CallsPerTurn: o.CallsPerTurn, CostPerCall: o.CostPerCall, CostPerMTok: o.CostPerMTok}
 }
 
 func (r *Result) jobs() int {

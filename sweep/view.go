@@ -14,7 +14,7 @@ func (r *Result) FrontTable() (header []string, rows [][]string, idx []int) {
 		idx = append(idx, i)
 	}
 	rows = append(rows, r.frontRow("now", r.Current))
-	return frontHeader, rows, append(idx, -1)
+	return r.frontHeader(), rows, append(idx, -1)
 }
 
 // RecommendationLines say what was chosen and how far to trust it.
