@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
 )
@@ -20,6 +22,7 @@ type policyFlags struct {
 	config       string
 	callsPerTurn int
 	format       string
+	fields       fieldsFlags
 }
 
 // register adds the flags; grid gives a command's own default values for a
@@ -43,6 +46,7 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the policy and its settings (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+	f.fields.register(fs)
 }
 
 func nameStrings() []string {
@@ -61,6 +65,21 @@ type settings struct {
 	recording policy.Params
 	// current is the setting ZorkGPT runs: the --config file's, else its defaults.
 	current policy.Policy
+	// harness are the policies a harness's log is offered, under the same
+	// settings (policy.HarnessDefaults); nil when the policies were asked
+	// for (--policy, --config).
+	harness []policy.Policy
+	// sources are asked to claim each input (--fields first).
+	sources *corpus.Sources
+}
+
+// policiesFor are the policies to replay over ep: those asked for, or
+// what a harness's log is offered.
+func (s settings) policiesFor(ep *episode.Episode) []policy.Policy {
+	if ep.Harness && s.harness != nil {
+		return s.harness
+	}
+	return s.policies
 }
 
 // resolve turns the flags (and --config) into the policies to replay, nested
@@ -117,7 +136,14 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	if len(s.policies) == 0 {
 		return s, usageError("no policy to replay")
 	}
-	return s, nil
+	if !changed("policy") && f.config == "" {
+		for _, n := range policy.HarnessDefaults() {
+			s.harness = append(s.harness, expand(n, vals)...)
+		}
+	}
+	var err error
+	s.sources, err = f.fields.sources()
+	return s, err
 }
 
 // gridSize is how many policies the --policy items expand to, counted before

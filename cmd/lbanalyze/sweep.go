@@ -3,10 +3,13 @@ package main
 import (
 	"io"
 	"runtime"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/report"
 	"github.com/lbanalyze/lbanalyze/sweep"
 )
 
@@ -15,6 +18,8 @@ type sweepFlags struct {
 	maxFalse, maxCensored float64
 	folds, jobs           int
 	plots, html           string
+	costs                 costFlags
+	rank                  string
 }
 
 func newSweepCmd(e *env) *cobra.Command {
@@ -38,7 +43,10 @@ lower bound on its length; it is marked and not recommended.
 
 Where ZorkGPT can run the config, the [tool.zorkgpt.loop_break] block to paste is
 printed; otherwise the change ZorkGPT would need, and the best config it can run as is.
-It is compared with the current setting: --config's, else ZorkGPT's defaults.`,
+It is compared with the current setting: --config's, else ZorkGPT's defaults. Logs of
+harnesses with no stop rule of their own (TALES, JSONL read with --fields) are swept over
+score and increase unless --policy says otherwise, compared with no stop rule, and the
+recommendation is the rule to add to the harness's step loop, in words and settings.`,
 		Example: `  lbanalyze sweep testdata/episodes
   lbanalyze sweep --config pyproject.toml --format markdown game_files/episodes
   lbanalyze sweep --policy score-or-objective --max-turns-stuck 20:120:5 --check-interval 1:10 game_files/episodes
@@ -58,12 +66,21 @@ It is compared with the current setting: --config's, else ZorkGPT's defaults.`,
 			if err := f.check(); err != nil {
 				return err
 			}
-			c := e.readCorpus(args, f.jobs, false)
+			costs, err := f.costs.options(f.callsPerTurn)
+			if err != nil {
+				return err
+			}
+			c := e.readCorpus(args, f.jobs, false, s.sources)
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			r := sweep.Run(c.Episodes, s.policies, s.current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
-				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: f.jobs})
+			configs, current, harness, err := f.grid(e, s, c.Episodes)
+			if err != nil {
+				return err
+			}
+			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
+				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: f.jobs,
+				CostPerCall: costs.CostPerCall, CostPerMTok: costs.CostPerMTok, ByTokens: f.rank == "tokens", Harness: harness})
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return sweep.Write(w, f.format, r) }); err != nil {
 				return err
 			}
@@ -87,7 +104,36 @@ It is compared with the current setting: --config's, else ZorkGPT's defaults.`,
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and episodes to replay) at once")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the trade-off chart (tradeoff.png, .svg) and the heat map of the recommended policy (heatmap.png, .svg)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (recommendation, TOML block, charts, Pareto front) to this file")
+	f.costs.register(fs)
+	fs.StringVar(&f.rank, "rank", "turns", "what the front and the recommendation rank configs by: turns (saved) or tokens (saved, from logs that record them)")
 	return cmd
+}
+
+// grid is what the sweep compares, once the episodes are read: the configs
+// their logs can replay (a note for the others), and the setting run now —
+// for harnesses' logs, with no policy asked for, the policies a harness can
+// run on its score, against no stop rule (docs/sources.md, "Harness logs").
+func (f *sweepFlags) grid(e *env, s settings, eps []*episode.Episode) (configs []policy.Policy, current policy.Policy, harness bool, err error) {
+	configs, current, harness = s.policies, s.current, harnessOnly(eps)
+	if harness {
+		current = noStop(policy.DefaultParams())
+		if s.harness != nil {
+			configs = s.harness
+		}
+	}
+	configs, notes := report.Sweepable(eps, configs)
+	if _, cur := report.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); len(cur) > 0 {
+		notes = append(notes, cur...)
+		current = noStop(current.Params)
+	}
+	e.tell(notes...)
+	if len(configs) == 0 {
+		return nil, current, harness, failure("no config of the grid can be replayed on these logs")
+	}
+	if f.rank == "tokens" && !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }) {
+		return nil, current, harness, usageError("--rank tokens: no log read records tokens")
+	}
+	return configs, current, harness, nil
 }
 
 // check refuses settings that cannot give an answer, before any work.
@@ -101,6 +147,8 @@ func (f *sweepFlags) check() error {
 		return usageError("--folds must be 0 (none) or from 2 to 100, not %d", f.folds)
 	case f.jobs < 1:
 		return usageError("--jobs must be at least 1")
+	case f.rank != "turns" && f.rank != "tokens":
+		return usageError("--rank must be turns or tokens, not %q", f.rank)
 	}
 	if f.plots != "" {
 		if err := checkDirPath("--plots", f.plots); err != nil {
