@@ -91,6 +91,7 @@ unless --baseline or --after say otherwise, as none (the run as logged) against 
 				return failure("no episode could be analysed")
 			}
 			baseline, after = f.harness(cmd, c.Episodes, baseline, after)
+			f.noteShared(cmd, e, baseline, after)
 			kept, unreplayed := report.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
 			e.tell(unreplayed...)
 			if len(kept) == 0 {
@@ -196,7 +197,6 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		err = usageError("--after: %v", err)
 		return
 	}
-	f.noteShared(cmd, e, baseline, after)
 	warnRefusals(baseline.Params, e)
 	if after.Params != baseline.Params {
 		warnRefusals(after.Params, e)
