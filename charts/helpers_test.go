@@ -66,7 +66,7 @@ func (p plan) episode() *episode.Episode {
 
 // analyse replays the policies over the plan's episode, as the commands do.
 func (p plan) analyse(policies ...policy.Policy) report.Episode {
-	return report.Analyse(p.episode(), policies, policy.DefaultParams(), 4)
+	return report.Analyse(p.episode(), policies, policy.DefaultParams(), report.Options{CallsPerTurn: 4})
 }
 
 // premature is the README's example: flat to 74, +10 at 75, an objective at
@@ -110,5 +110,5 @@ func dataset(t testing.TB, n int) *report.Dataset {
 		}
 		eps = append(eps, p.analyse(scorePolicy, v2Policy))
 	}
-	return report.NewDataset(scorePolicy, v2Policy, 4, eps, nil, nil)
+	return report.NewDataset(scorePolicy, v2Policy, report.Options{CallsPerTurn: 4}, eps, nil, nil)
 }

@@ -192,6 +192,18 @@ func (e *Episode) Name() string {
 	return e.ID
 }
 
+// AllHarness reports whether every one of eps (at least one) is a harness's:
+// then the commands offer what a harness runs (docs/sources.md, "Harness
+// logs").
+func AllHarness(eps []*Episode) bool {
+	for _, e := range eps {
+		if !e.Harness {
+			return false
+		}
+	}
+	return len(eps) > 0
+}
+
 // CutByRecording reports whether the recording's own stop (its stop rule, or
 // a supervisor's kill) ended the log at its last turn: what a policy that
 // does not stop by then would have done is unknown beyond it.

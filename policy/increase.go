@@ -1,7 +1,5 @@
 package policy
 
-import "image/color"
-
 // Increase is the score policy in mode max: only a new best score is progress.
 const Increase Name = "increase"
 
@@ -9,8 +7,7 @@ func init() {
 	register(Kind{Name: Increase, New: newIncrease, Variant: true, Settings: []string{"min_delta", "min_turns"}, Harness: true,
 		Rule:        func(p Params) string { return scoreRule(p, true) },
 		Description: "the score policy counting only a new best score as progress: a death penalty, or climbing back to a score already reached, does not reset the timer",
-		Change:      "in _track_score_for_progress_detection, reset the timer only when current_score exceeds _last_tracked_score, and leave _last_tracked_score alone when the score falls",
-		Color:       color.NRGBA{0x00, 0x9E, 0x73, 0xFF}}) // bluish green
+		Change:      "in _track_score_for_progress_detection, reset the timer only when current_score exceeds _last_tracked_score, and leave _last_tracked_score alone when the score falls"})
 }
 
 // increase is patience with its score source in mode increase and nothing

@@ -1,7 +1,5 @@
 package policy
 
-import "image/color"
-
 // None is no stop rule at all: the run as logged, which goes on to its
 // budget. It is the baseline of a harness that has no stop rule of its own
 // (docs/sources.md, "Harness logs").
@@ -11,8 +9,7 @@ func init() {
 	register(Kind{Name: None, New: newNone, Variant: true, ThresholdFree: true, Plain: true,
 		Description: "no stop rule: the run goes on to its budget, as a harness without one runs it (the baseline of a harness's log)",
 		Change:      "remove the stuck check from _run_game_loop",
-		Rule:        func(Params) string { return "Never stop the run before its budget: no stop rule." },
-		Color:       color.NRGBA{0x99, 0x99, 0x99, 0xFF}}) // grey
+		Rule:        func(Params) string { return "Never stop the run before its budget: no stop rule." }})
 }
 
 // none counts every turn as progress: every turn is its own anchor, so the

@@ -9,7 +9,6 @@ package policy
 
 import (
 	"fmt"
-	"image/color"
 	"slices"
 	"strings"
 
@@ -36,8 +35,7 @@ const (
 // and ZorkGPT need to know of it.
 type Kind struct {
 	Name        Name
-	Description string      // one sentence, for --help and the README
-	Color       color.NRGBA // its colour in every chart and in the HTML report
+	Description string // one sentence, for --help and the README
 	New         func(Policy) Tracker
 	// ZorkGPT is how ZorkGPT runs this policy as it is: the value of
 	// enable_objective_based_progress; nil when it cannot without a code change.
@@ -82,16 +80,13 @@ func no() *bool  { f := false; return &f }
 func init() {
 	register(Kind{Name: Score, New: newScore, ZorkGPT: no(), ThresholdFree: true, Harness: true,
 		Rule:        func(p Params) string { return scoreRule(p, false) },
-		Description: "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer",
-		Color:       color.NRGBA{0xD5, 0x5E, 0x00, 0xFF}}) // vermillion (Okabe–Ito)
+		Description: "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer"})
 	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ZorkGPT: yes(), ThresholdFree: true,
 		Needs:       episode.Signals(episode.Objectives),
-		Description: "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1",
-		Color:       color.NRGBA{0x00, 0x72, 0xB2, 0xFF}}) // blue
+		Description: "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1"})
 	register(Kind{Name: Window, New: newWindow, ThresholdFree: true, Needs: episode.Signals(episode.Objectives),
 		Description: "the rule as ZorkGPT's documents describe it: stop when neither the score changed nor an objective was completed in the last max_turns_stuck turns",
-		Change:      "anchor an objective completion at its own turn (t − completed_turn == 0) instead of within one turn, so that it counts as a score change at c rather than c+1",
-		Color:       color.NRGBA{0xCC, 0x79, 0xA7, 0xFF}}) // reddish purple
+		Change:      "anchor an objective completion at its own turn (t − completed_turn == 0) instead of within one turn, so that it counts as a score change at c rather than c+1"})
 }
 
 // Names lists every registered policy: those of §6.1 (the shipped rules and

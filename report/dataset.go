@@ -13,7 +13,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/corpus"
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -42,14 +41,9 @@ type Dataset struct {
 // Skip is an input that could not be analysed, and why.
 type Skip = corpus.Skip
 
-// NewDataset sorts the episodes and computes the metrics.
-func NewDataset(baseline, after policy.Policy, callsPerTurn int, eps []Episode, skipped []Skip, passed []string) *Dataset {
-	return NewDatasetWith(baseline, after, Options{CallsPerTurn: callsPerTurn}, eps, skipped, passed)
-}
-
-// NewDatasetWith is NewDataset with every option; the episodes' outcomes are
-// to have been analysed with the same options (AnalyseWith).
-func NewDatasetWith(baseline, after policy.Policy, opts Options, eps []Episode, skipped []Skip, passed []string) *Dataset {
+// NewDataset sorts the episodes and computes the metrics; the episodes'
+// outcomes are to have been analysed with the same options (Analyse).
+func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skipped []Skip, passed []string) *Dataset {
 	slices.SortStableFunc(eps, func(a, b Episode) int {
 		return cmp.Or(cmp.Compare(a.Ep.ID, b.Ep.ID), cmp.Compare(a.Ep.Source, b.Ep.Source), cmp.Compare(a.Ep.Segment, b.Ep.Segment))
 	})
@@ -60,7 +54,7 @@ func NewDatasetWith(baseline, after policy.Policy, opts Options, eps []Episode, 
 		names[eps[i].Ep.Name()]++
 	}
 	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: MetricsWith(eps, 0, 1, opts), names: names, Patterns: summarise(eps)}
+		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, opts), names: names, Patterns: summarise(eps)}
 	d.markCensored()
 	return d
 }
@@ -192,6 +186,23 @@ func (m *Metric) cells(n int) []string {
 	return []string{m.Label, val(m.Baseline, m.BaselineOK), val(m.After, m.AfterOK), change, m.Expected.Text, interval, m.Verdict}
 }
 
+// Words is the change in words, with its 95% interval when there is one,
+// for sentences: "turns saved +75 (95% CI +40 … +110)".
+func (m *Metric) Words() string {
+	if !m.BaselineOK || !m.AfterOK {
+		return m.Label + " undefined"
+	}
+	s := m.Label + " " + m.Unit.signed(m.Change)
+	if m.CI != nil {
+		s += " (95% CI " + m.Unit.interval(m.CI[0]) + " … " + m.Unit.interval(m.CI[1]) + ")"
+	}
+	return s
+}
+
+// Significant reports whether the 95% interval of the change lies on one
+// side of 0 (false without an interval).
+func (m *Metric) Significant() bool { return m.CI != nil && (m.CI[0] > 0 || m.CI[1] < 0) }
+
 // MetricTable is the metrics table, as every format shows it: its header and
 // one row a metric.
 func (d *Dataset) MetricTable() (header []string, rows [][]string) {
@@ -205,10 +216,10 @@ func (d *Dataset) MetricTable() (header []string, rows [][]string) {
 // EpisodeTable is the per-episode table: the stop turn, turns saved (and
 // tokens, where some log records them) and a compact verdict under each
 // policy; rows[i] is d.Episodes[i]. align aligns its columns.
-func (d *Dataset) EpisodeTable() (header []string, rows [][]string, align []texttable.Align) {
+func (d *Dataset) EpisodeTable() (header []string, rows [][]string, align []Align) {
 	tokens := slices.ContainsFunc(d.Episodes, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) })
 	header = []string{"episode", "turns", "score", "end", "obj"}
-	align = []texttable.Align{txt, num, num, txt, num}
+	align = []Align{txt, num, num, txt, num}
 	for _, side := range []string{"baseline", "after"} {
 		header, align = append(header, side, "saved"), append(align, num, num)
 		if tokens {
@@ -245,11 +256,11 @@ func tokensCell(o *replay.Outcome) string {
 // Column alignments of the tables, numbers right, for the text and markdown
 // renderers.
 var (
-	metricAlign = []texttable.Align{txt, num, num, num, txt, num, txt}
-	reviewAlign = []texttable.Align{txt, num, txt, num, txt}
+	metricAlign = []Align{txt, num, num, num, txt, num, txt}
+	reviewAlign = []Align{txt, num, txt, num, txt}
 )
 
-const txt, num = texttable.Left, texttable.Right
+const txt, num = Left, Right
 
 // Label names an episode in tables: its name, and its source when another
 // episode of the dataset has the same name.
@@ -451,7 +462,7 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	fmt.Fprintln(w, "## Loop-break replay: baseline vs after")
 	fmt.Fprintln(w)
 	for _, l := range d.Summary() {
-		fmt.Fprintln(w, mdCell(l)+"  ")
+		fmt.Fprintln(w, markdownLine(l)+"  ")
 	}
 	fmt.Fprintf(w, "\n### %s\n\n", d.MetricsTitle())
 	header, rows := d.MetricTable()

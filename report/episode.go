@@ -1,5 +1,5 @@
 // Package report turns episodes and outcomes into what users read: tables
-// (internal/texttable), markdown, CSV and JSON, and for datasets the
+// (drawn by tablewriter), markdown, CSV and JSON, and for datasets the
 // baseline/after metrics with bootstrap intervals.
 package report
 
@@ -56,24 +56,19 @@ func (opts Options) CostSaved(o *replay.Outcome) (float64, bool) {
 	return 0, false
 }
 
-// Analyse replays every policy over ep; params are the settings the recording
-// is assumed to have run with, for the self-check.
-func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, callsPerTurn int) Episode {
-	return AnalyseWith(ep, policies, recording, Options{CallsPerTurn: callsPerTurn})
-}
-
-// AnalyseWith is Analyse with every option.
-func AnalyseWith(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
+// Analyse replays every policy over ep; recording are the settings the
+// recording is assumed to have run with, for the self-check.
+func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
 	e.Outcomes = outcomes(ep, policies, opts.GainHorizon)
 	return e
 }
 
-// AnalyseReplayable is AnalyseWith of the policies ep's log can replay; the
+// AnalyseReplayable is Analyse of the policies ep's log can replay; the
 // others are named in its notes (Replayable).
 func AnalyseReplayable(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
 	kept, unreplayed := Replayable(ep, policies)
-	e := AnalyseWith(ep, kept, recording, opts)
+	e := Analyse(ep, kept, recording, opts)
 	e.Unreplayed = unreplayed
 	return e
 }

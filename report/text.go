@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -127,6 +126,9 @@ func pastHorizon(o *replay.Outcome) string {
 	return fmt.Sprintf("; %s, past the %d-turn gain horizon", gainWords(o), o.GainHorizon)
 }
 
+// Count is n and the noun, plural unless n is 1: "1 episode", "75 episodes".
+func Count(n int, noun string) string { return strconv.Itoa(n) + " " + noun + plural(n) }
+
 func plural(n int) string {
 	if n == 1 {
 		return ""
@@ -145,10 +147,10 @@ func dash(v int, ok bool) string {
 // and score there, turns and LLM calls (and tokens, when logged, and dollars,
 // when priced) saved, score forgone, the first turn with a countdown warning,
 // and what the result means; resultAlign aligns them.
-func resultHeader(e *Episode) (header []string, align []texttable.Align) {
-	const l, r = texttable.Left, texttable.Right
+func resultHeader(e *Episode) (header []string, align []Align) {
+	const l, r = Left, Right
 	header = []string{"#", "policy", "stop", "stuck", "score", "saved", "calls saved"}
-	align = []texttable.Align{r, l, r, r, r, r, r}
+	align = []Align{r, l, r, r, r, r, r}
 	if e.Ep.Signals.Has(episode.Tokens) {
 		header, align = append(header, "tokens saved"), append(align, r)
 	}
@@ -262,38 +264,18 @@ func (e *Episode) resultRows() [][]string {
 	return rows
 }
 
-// TextTable renders a bordered table, headers as given (not upper-cased),
-// cells printable (Printable) and never wrapped, each column aligned as align
-// says.
-func TextTable(w io.Writer, header []string, rows [][]string, align ...texttable.Align) {
-	texttable.Box(w, printableRow(header), printableRows(rows), align)
-}
-
-// mdCell escapes what would break a markdown table cell (MarkdownText).
-func mdCell(s string) string { return MarkdownText(s) }
-
-// MarkdownTable renders a markdown table, each column aligned as align says
-// (`---:` for numbers); left where align says nothing.
-func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...texttable.Align) {
-	esc := make([][]string, len(rows))
-	for i, r := range rows {
-		esc[i] = mdRow(r)
-	}
-	texttable.Markdown(w, mdRow(header), esc, align)
-}
-
-// mdRow is mdCell of each cell.
+// mdRow is MarkdownText of each cell.
 func mdRow(r []string) []string {
 	out := make([]string, len(r))
 	for i, c := range r {
-		out[i] = mdCell(c)
+		out[i] = MarkdownText(c)
 	}
 	return out
 }
 
 // markdownHead is the heading that names an episode in markdown.
 func markdownHead(w io.Writer, ep *episode.Episode) {
-	fmt.Fprintf(w, "### %s\n\n", mdCell(ep.Name()))
+	fmt.Fprintf(w, "### %s\n\n", markdownLine(ep.Name()))
 }
 
 // markdownBody is the rest of an episode's markdown: what follows its head.
@@ -309,14 +291,20 @@ func markdownBody(w io.Writer, e *Episode) {
 	}
 	if lines := selfCheckLines(e); len(lines) > 0 {
 		fmt.Fprintln(w)
-		for _, l := range lines {
-			fmt.Fprintf(w, "> %s\n", strings.TrimSpace(l))
+		// Two spaces end a line of the quote but its last: a renderer
+		// would join them into one paragraph otherwise.
+		for i, l := range lines {
+			end := "  "
+			if i == len(lines)-1 {
+				end = ""
+			}
+			fmt.Fprintf(w, "> %s%s\n", strings.TrimSpace(l), end)
 		}
 	}
 	if ws := e.Warnings(); len(ws) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, s := range ws {
-			fmt.Fprintf(w, "- %s\n", mdCell(s))
+			fmt.Fprintf(w, "- %s\n", markdownLine(s))
 		}
 	}
 }

@@ -8,11 +8,11 @@ import (
 
 // front returns the configs no other config dominates on (saved ↑: turns,
 // or tokens when ranked by them; false terminations ↓, score forgone ↓), most
-// saved first. A config
-// dominates another when it is at least as good on all three and better on
-// one; configs with the same three figures are all on the front.
+// saved first. A config dominates another when it is at least as good on all
+// three and better on one; configs with the same three figures are all on the
+// front.
 //
-// Sorted by turns saved, a config can only be dominated by one before it: a
+// Sorted by what they save, a config can only be dominated by one before it: a
 // prefix-minimum tree over the false-termination count answers "is there one
 // with no more false terminations and no more score forgone" in O(log n), so
 // the front of 100,000 configs takes milliseconds, not a quadratic scan.

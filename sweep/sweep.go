@@ -30,21 +30,13 @@ type Options struct {
 	// (report.Options.CostSaved).
 	CostPerCall, CostPerMTok float64
 	// ByTokens ranks the configs by the tokens they save, not the turns: the
-	// front and the choice (where the logs record tokens).
+	// front, the answer and the best overall (where the logs record tokens).
 	ByTokens bool
-	// Harness: the episodes come from a harness with no stop rule of its
-	// own, whose block to paste is policy.Policy.HarnessBlock, not ZorkGPT's
-	// pyproject.toml (docs/sources.md, "Harness logs").
-	Harness bool
-}
-
-// block is the block to paste that makes the system that ran the episodes
-// run p, or why it cannot.
-func (o Options) block(p policy.Policy) (string, error) {
-	if o.Harness {
-		return p.HarnessBlock()
-	}
-	return p.TOML()
+	// System runs the episodes and will run the answer (SystemOf when nil).
+	System *System
+	// Progress, when set, is told of each long phase: its name and how many
+	// steps it has (0: unknown); it returns the step and the end of the phase.
+	Progress func(phase string, steps int) (step func(), end func())
 }
 
 // Config is one setting of the grid and its metrics over the dataset.
@@ -97,12 +89,16 @@ type Result struct {
 	Defs       report.Defs
 	Configs    []Config
 	Front      []int   // indices into Configs, by turns saved, most first
-	Current    *Config // the setting ZorkGPT runs now (--config, else its defaults)
-	// Recommended is the choice, nil when no config meets the targets.
-	Recommended *Recommendation
-	// BestRunnable is the best config ZorkGPT can run as it is, when the
-	// recommendation needs a code change (an index into Configs, -1 if none).
-	BestRunnable int
+	Current    *Config // the setting the system runs now (--config, else its defaults)
+	// Runnable[i] says whether the system runs Configs[i] as it is.
+	Runnable []bool
+	// Answer is what to ship, among the configs the system runs as it is; nil
+	// when the data cannot support one, and NoAnswer says why.
+	Answer   *Answer
+	NoAnswer string
+	// BestOverall is the best config of the whole grid, when the system
+	// cannot run it as it is (nil otherwise, or without an answer).
+	BestOverall *Overall
 	// Tokens: some log records tokens.
 	Tokens bool
 }
@@ -115,19 +111,28 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	slices.SortStableFunc(eps, func(a, b *episode.Episode) int {
 		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Segment, b.Segment))
 	})
+	if opt.System == nil {
+		opt.System = SystemOf(eps)
+	}
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
-	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefsWith(opt.costs(), tokens), BestRunnable: -1, Tokens: tokens}
+	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.costs(), tokens), Tokens: tokens}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
 	}
+	end := r.phase("replaying every config", 0)
 	r.Configs = r.evaluate(eps, configs)
 	cur := r.evaluate(eps, []policy.Policy{current})
+	end()
 	r.Current = &cur[0]
 	r.Front = front(r.Configs, opt.saved)
 	for _, i := range r.Front {
 		r.Configs[i].Pareto = true
 	}
-	r.recommend(eps)
+	r.Runnable = make([]bool, len(r.Configs))
+	for i := range r.Configs {
+		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)
+	}
+	r.answer(eps)
 	return r
 }
 
@@ -219,6 +224,20 @@ func evaluationOrder(configs []policy.Policy) []int {
 // costs are the options of the metrics.
 func (o Options) costs() report.Options {
 	return report.Options{CallsPerTurn: o.CallsPerTurn, CostPerCall: o.CostPerCall, CostPerMTok: o.CostPerMTok}
+}
+
+// phase tells Progress of a phase and returns its end.
+func (r *Result) phase(name string, steps int) (end func()) {
+	_, end = r.steps(name, steps)
+	return end
+}
+
+// steps tells Progress of a phase of steps and returns its step and end.
+func (r *Result) steps(name string, steps int) (step, end func()) {
+	if r.Progress == nil {
+		return func() {}, func() {}
+	}
+	return r.Progress(name, steps)
 }
 
 func (r *Result) jobs() int {

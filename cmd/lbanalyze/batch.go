@@ -3,17 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
-	"golang.org/x/term"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -29,6 +26,7 @@ type batchFlags struct {
 	format          string
 	jobs            int
 	plots, html     string
+	timelines       string
 	summary         bool
 	analysis        analysisFlags
 	fields          fieldsFlags
@@ -72,6 +70,9 @@ unless --baseline or --after say otherwise, as none (the run as logged) against 
 			if f.summary && f.format == "csv" {
 				return usageError("--summary: csv is one row per episode and has no summary")
 			}
+			if !slices.Contains(timelineChoices, f.timelines) {
+				return usageError("--timelines %q: want %s", f.timelines, strings.Join(timelineChoices, ", "))
+			}
 			if f.plots != "" {
 				if err := checkDirPath("--plots", f.plots); err != nil {
 					return err
@@ -97,14 +98,18 @@ unless --baseline or --after say otherwise, as none (the run as logged) against 
 			if len(kept) == 0 {
 				return failure("no episode can be compared")
 			}
-			eps := analyse(kept, every([]policy.Policy{baseline, after}), recording, opts)
-			d := report.NewDatasetWith(baseline, after, opts, eps, c.Skipped, c.Passed)
+			step, end := e.progress("replaying", len(kept))
+			eps := analyse(kept, every([]policy.Policy{baseline, after}), recording, opts, step)
+			end()
+			_, end = e.progress("computing the intervals", 0)
+			d := report.NewDataset(baseline, after, opts, eps, c.Skipped, c.Passed)
+			end()
 			d.Unreplayed = unreplayed
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary) }); err != nil {
 				return err
 			}
 			if f.plots != "" {
-				if err := e.writePlots(f.plots, d, f.jobs); err != nil {
+				if err := e.writePlots(f.plots, d, f.jobs, f.timelines); err != nil {
 					return err
 				}
 			}
@@ -119,13 +124,15 @@ unless --baseline or --after say otherwise, as none (the run as logged) against 
 	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form")
 	f.dims = make([]int, len(policy.Dimensions()))
 	for i, d := range policy.Dimensions() {
-		fs.IntVar(&f.dims[i], d.Flag, d.Default, d.Key+" for both policies where --baseline or --after does not give it")
+		f.dims[i] = d.Default
+		fs.Var(namedInt{&f.dims[i], d.Names}, d.Flag, d.Key+" for both policies where --baseline or --after does not give it")
 	}
 	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the after policy (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once")
-	fs.StringVar(&f.plots, "plots", "", "write into this directory a score timeline of every episode (timeline-ID.png) and the dataset charts")
+	fs.StringVar(&f.plots, "plots", "", "write into this directory the dataset charts and score timelines (timeline-ID.png; --timelines says whose)")
+	fs.StringVar(&f.timelines, "timelines", "auto", "whose timelines --plots draws: all, review (the episodes of the review list), none, or auto: all up to 100 episodes, none past that (the HTML report holds them)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (tables, review list, charts, timelines) to this file")
 	fs.BoolVar(&f.summary, "summary", false, "print the metrics and the review list only, not the per-episode table (table, markdown, json)")
 	f.analysis.register(fs)
@@ -137,7 +144,7 @@ unless --baseline or --after say otherwise, as none (the run as logged) against 
 // no flag sets them: the run as logged (none) against increase, the rule a
 // harness can run on its score alone (docs/sources.md, "Harness logs").
 func (f *batchFlags) harness(cmd *cobra.Command, eps []*episode.Episode, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
-	if !harnessOnly(eps) {
+	if !episode.AllHarness(eps) {
 		return baseline, after
 	}
 	if !cmd.Flags().Changed("baseline") {
@@ -216,7 +223,7 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.S
 		srcs = corpus.Registry()
 	}
 	files, c := discover(paths, srcs)
-	bar, wait := e.progress(len(files))
+	bar, wait := e.progress("reading logs", len(files))
 	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar, Sources: srcs})
 	wait()
 	e.tell(c.Messages...)
@@ -230,8 +237,10 @@ func (e *env) tell(messages ...string) {
 	}
 }
 
-// analyse replays over every episode the policies policiesFor gives it.
-func analyse(eps []*episode.Episode, policiesFor func(*episode.Episode) []policy.Policy, recording policy.Params, opts report.Options) []report.Episode {
+// analyse replays over every episode the policies policiesFor gives it; step
+// is told of each.
+func analyse(eps []*episode.Episode, policiesFor func(*episode.Episode) []policy.Policy, recording policy.Params, opts report.Options,
+	step func()) []report.Episode {
 	out := make([]report.Episode, len(eps))
 	// Episodes in parallel, each into its own place: the same result as in
 	// order. Replaying is most of the work with many configs.
@@ -241,6 +250,7 @@ func analyse(eps []*episode.Episode, policiesFor func(*episode.Episode) []policy
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
 				out[i] = report.AnalyseReplayable(eps[i], policiesFor(eps[i]), recording, opts)
+				step()
 			}
 		})
 	}
@@ -253,34 +263,13 @@ func every(policies []policy.Policy) func(*episode.Episode) []policy.Policy {
 	return func(*episode.Episode) []policy.Policy { return policies }
 }
 
-// progress shows a bar on stderr when it is a terminal and the run lasts more
-// than a moment; it returns the step function and a wait for the bar's end.
-func (e *env) progress(total int) (step func(), wait func()) {
-	f, ok := e.terminal.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) || total < 2 {
-		return func() {}, func() {}
-	}
-	start := make(chan struct{})
-	timer := time.AfterFunc(300*time.Millisecond, func() { close(start) })
-	p := mpb.New(mpb.WithOutput(f), mpb.WithRenderDelay(start), mpb.WithWidth(40))
-	bar := p.AddBar(int64(total), mpb.BarRemoveOnComplete(),
-		mpb.PrependDecorators(decor.Name("reading logs "), decor.CountersNoUnit("%d/%d")),
-		mpb.AppendDecorators(decor.Percentage(decor.WCSyncSpace)))
-	return bar.Increment, func() {
-		if timer.Stop() {
-			close(start)
-		}
-		p.Wait()
-	}
-}
-
 // noteShared says what a bare parameter flag applied to: both sides, unless
 // --config set the after policy (then the baseline only and the after side).
 func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after policy.Policy) {
 	var set []string
 	for i, d := range policy.Dimensions() {
 		if cmd.Flags().Changed(d.Flag) {
-			set = append(set, fmt.Sprintf("--%s %d", d.Flag, f.dims[i]))
+			set = append(set, fmt.Sprintf("--%s %s", d.Flag, namedInt{&f.dims[i], d.Names}))
 		}
 	}
 	if len(set) == 0 {
@@ -288,4 +277,45 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after poli
 	}
 	fmt.Fprintf(e.stderr, "lbanalyze: note: %s applies to the baseline and the after policy where --baseline or --after does not set it: baseline %s, after %s. To change one side only, write NAME:MAX_TURNS_STUCK/CHECK_INTERVAL in --baseline or --after.\n",
 		strings.Join(set, ", "), baseline, after)
+}
+
+// namedInt is a flag of one whole number or, for an enumeration
+// (score_mode), one of its names, as the other commands take it.
+type namedInt struct {
+	v     *int
+	names []string
+}
+
+func (n namedInt) Type() string {
+	if n.names != nil {
+		return "name"
+	}
+	return "int"
+}
+
+func (n namedInt) String() string {
+	if n.v == nil {
+		return ""
+	}
+	if *n.v >= 0 && *n.v < len(n.names) {
+		return n.names[*n.v]
+	}
+	return strconv.Itoa(*n.v)
+}
+
+func (n namedInt) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if i := slices.Index(n.names, s); i >= 0 {
+		*n.v = i
+		return nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		if n.names != nil {
+			return fmt.Errorf("%q: want %s", s, strings.Join(n.names, " or "))
+		}
+		return fmt.Errorf("%q is not a whole number", s)
+	}
+	*n.v = v
+	return nil
 }

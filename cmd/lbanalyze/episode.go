@@ -56,7 +56,9 @@ increase, the policies it can run on its score alone.`,
 			if len(c.Episodes) == 0 {
 				return errNoEpisode
 			}
-			eps := analyse(c.Episodes, s.policiesFor, s.recording, opts)
+			step, end := e.progress("replaying", len(c.Episodes))
+			eps := analyse(c.Episodes, s.policiesFor, s.recording, opts, step)
+			end()
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteEpisodes(w, f.format, eps) }); err != nil {
 				return err
 			}

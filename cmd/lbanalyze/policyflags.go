@@ -23,6 +23,9 @@ type policyFlags struct {
 	callsPerTurn int
 	format       string
 	fields       fieldsFlags
+	// configIsNow: --config names the current setting only, to compare
+	// with, and the flags alone make the grid (sweep).
+	configIsNow bool
 }
 
 // register adds the flags; grid gives a command's own default values for a
@@ -43,7 +46,11 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 		f.dims = append(f.dims, l)
 		fs.Var(l, d.Flag, d.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
 	}
-	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the policy and its settings (flags override it)")
+	configUsage := "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the policy and its settings (flags override it)"
+	if f.configIsNow {
+		configUsage = "a pyproject.toml whose [tool.zorkgpt.loop_break] is the current setting, to compare with (the grid stays the flags')"
+	}
+	fs.StringVar(&f.config, "config", "", configUsage)
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	f.fields.register(fs)
@@ -63,11 +70,12 @@ type settings struct {
 	// recording is what the recorded runs are assumed to have used: ZorkGPT's
 	// defaults, or the --config file's values.
 	recording policy.Params
-	// current is the setting ZorkGPT runs: the --config file's, else its defaults.
+	// current is the setting run now: the --config file's, else ZorkGPT's
+	// defaults (sweep compares a harness's logs with none without --config).
 	current policy.Policy
 	// harness are the policies a harness's log is offered, under the same
 	// settings (policy.HarnessDefaults); nil when the policies were asked
-	// for (--policy, --config).
+	// for (--policy, or --config where it sets them).
 	harness []policy.Policy
 	// sources are asked to claim each input (--fields first).
 	sources *corpus.Sources
@@ -103,11 +111,11 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		if cfg, err = loadConfig(f.config, e); err != nil {
 			return s, err
 		}
-		if !changed("policy") {
+		if !changed("policy") && !f.configIsNow {
 			names = []string{string(cfg.Policy().Name)}
 		}
 		for i, d := range policy.Dimensions() {
-			if !changed(d.Flag) {
+			if !changed(d.Flag) && !f.configIsNow {
 				vals[i] = []int{*d.Field(&cfg.Params)}
 			}
 		}
@@ -136,7 +144,7 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	if len(s.policies) == 0 {
 		return s, usageError("no policy to replay")
 	}
-	if !changed("policy") && f.config == "" {
+	if !changed("policy") && (f.config == "" || f.configIsNow) {
 		for _, n := range policy.HarnessDefaults() {
 			s.harness = append(s.harness, expand(n, vals)...)
 		}

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"slices"
-
 	"github.com/spf13/pflag"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
-	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/steps"
@@ -45,13 +42,6 @@ func (f *fieldsFlags) sources() (*corpus.Sources, error) {
 	}
 	srcs.Files = append([]source.Source{steps.Source{Fields: fields}}, srcs.Files...)
 	return srcs, nil
-}
-
-// harnessOnly reports whether every episode comes from a harness with no
-// stop rule of its own: then batch and sweep offer what a harness runs
-// (docs/sources.md, "Harness logs").
-func harnessOnly(eps []*episode.Episode) bool {
-	return len(eps) > 0 && !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return !ep.Harness })
 }
 
 // noStop is a harness's setting as it is: no stop rule.

@@ -37,6 +37,7 @@ func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corp
 	if err != nil {
 		return 0, err
 	}
+	defer ew.Release()
 	e.tell(c.Messages...) // of discovery
 	steps, work := e.readSteps(files, c, jobs, srcs)
 	var failed atomic.Bool
@@ -82,21 +83,19 @@ func (e *env) readSteps(files []string, c *corpus.Corpus, jobs int, srcs *corpus
 func (e *env) writeSteps(steps <-chan *step, ew *report.EpisodeWriter, failed *atomic.Bool) (int, error) {
 	n := 0
 	var err error
-	var pending []*step
 	for s := range steps {
 		switch {
 		case s.done != nil:
 			<-s.done
-			pending = append(pending, s)
+			if err == nil {
+				err = ew.Hold(s.rendered)
+			}
+			s.rendered = nil
 			n++
 		case s.end:
-			for _, p := range pending {
-				if err == nil {
-					err = ew.Write(p.rendered, s.segments)
-				}
+			if err == nil {
+				err = ew.Flush(s.segments)
 			}
-			clear(pending)
-			pending = pending[:0]
 			failed.Store(err != nil)
 		default:
 			e.tell(s.message)

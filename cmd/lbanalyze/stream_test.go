@@ -48,7 +48,7 @@ func TestStreamEqualsWholeCorpus(t *testing.T) {
 			var want, wantErr bytes.Buffer
 			e := &env{stdout: &want, stderr: &wantErr}
 			all := e.readCorpus(args, 2, true, nil).Episodes
-			if err := report.WriteEpisodes(&want, format, analyse(all, every(policies), defaults, opts)); err != nil {
+			if err := report.WriteEpisodes(&want, format, analyse(all, every(policies), defaults, opts, nop)); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Contains(wantErr.Bytes(), []byte("is in 2 files")) || !bytes.Contains(want.Bytes(), []byte("multi.jsonl")) {
