@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -124,7 +123,7 @@ func (r *Result) writeJSON(w io.Writer) error {
 	put(`, "system": `)
 	enc(r.System.Name)
 	put(`, "rank": `)
-	enc(strings.TrimSuffix(r.savedWords(), " saved"))
+	enc(r.rank())
 	// The answer first, as in every format; its indices point into configs.
 	put(",\n\"answer\": ")
 	enc(r.answerJSON())

@@ -58,7 +58,7 @@ func (r *Result) answerSection() Section {
 		return r.withLimits(s)
 	}
 	s := Section{Headline: fmt.Sprintf("Answer for %s: ship %s (now %s): the most %s with a false-termination rate within %s and censored outcomes within %s.",
-		sys, c.Policy, r.Current.Policy, r.savedWords(), pct(r.MaxFalseRate), pct(r.MaxCensored))}
+		sys, c.Policy, r.Current.Policy, r.rank()+" saved", pct(r.MaxFalseRate), pct(r.MaxCensored))}
 	if !a.MeetsTarget {
 		s.Headline = fmt.Sprintf("Answer for %s: ship %s (now %s), the nearest to the targets, as no config %s runs as it is meets both.",
 			sys, c.Policy, r.Current.Policy, sys)
@@ -104,12 +104,12 @@ func (r *Result) inSample(f *Figures) string {
 	return s
 }
 
-// savedWords name what the configs are ranked by.
-func (r *Result) savedWords() string {
+// rank names what the configs are ranked by: "turns" (saved) or "tokens".
+func (r *Result) rank() string {
 	if r.ByTokens {
-		return "tokens saved"
+		return "tokens"
 	}
-	return "turns saved"
+	return "turns"
 }
 
 // trust are the held-out figures and the stability of a choice; what names
@@ -297,5 +297,5 @@ func (r *Result) FrontTitle(shown, ranks int) string {
 func (r *Result) FrontLegend() string {
 	return fmt.Sprintf("On the front: no other config saves more %s with no more false terminations and no more score forgone. "+
 		"needs a change: %s cannot run it as it is. over %s censored: the recording's own loop break cut so many logs before the "+
-		"config would stop that its lengths are lower bounds; never recommended.", strings.TrimSuffix(r.savedWords(), " saved"), r.System.Name, pct(r.MaxCensored))
+		"config would stop that its lengths are lower bounds; never recommended.", r.rank(), r.System.Name, pct(r.MaxCensored))
 }
