@@ -490,3 +490,29 @@ func answerOf(r *Result) string {
 	}
 	return "ship " + r.Configs[a.Config].Policy.String()
 }
+
+// Run leaves out, before it chooses anything, the configs the logs cannot
+// replay (score-or-objective needs objectives, which these logs are made to
+// lack), and replaces such a current setting with none: the answer is among
+// the configs kept. As in TestHarnessAnswer, score 35/10 saves 720 turns.
+func TestRunLeavesOutWhatLogsLack(t *testing.T) {
+	eps := handSet(t, 12, 12)
+	for _, ep := range eps {
+		ep.Signals &^= episode.Signals(episode.Objectives)
+	}
+	r := Run(eps, []policy.Policy{sor(35, 10), score(35, 10), score(40, 10)}, sor(40, 10), opts())
+	var kept []string
+	for _, c := range r.Configs {
+		kept = append(kept, c.Policy.String())
+	}
+	if fmt.Sprint(kept) != "[score 35/10 score 40/10]" || r.Current.Policy.Name != policy.None || len(r.LeftOut) != 2 {
+		t.Fatalf("kept %v, now %s, left out %q; want the score configs, none, and a note for each", kept, r.Current.Policy, r.LeftOut)
+	}
+	if a := r.Answer; a == nil || r.Configs[a.Config].Policy != score(35, 10) || a.In.TurnsSaved != 720 {
+		t.Errorf("answer %s (%s), want to ship score 35/10, saving 720 turns", answerOf(r), r.NoAnswer)
+	}
+	// Nothing the logs can replay: no config, and no answer.
+	if r := Run(eps, []policy.Policy{sor(35, 10)}, sor(40, 10), opts()); len(r.Configs) != 0 || r.Answer != nil || r.BestOverall != nil {
+		t.Errorf("a grid the logs cannot replay: %d configs, answer %s", len(r.Configs), answerOf(r))
+	}
+}

@@ -101,9 +101,17 @@ type Result struct {
 	BestOverall *Overall
 	// Tokens: some log records tokens.
 	Tokens bool
+	// LeftOut say which policies were left out of the grid, or replaced as
+	// the current setting, as some log lacks a signal they need.
+	LeftOut []string
 }
 
 // Run evaluates every config over the episodes and makes the recommendation.
+// A config that some episode's log cannot replay (it lacks a signal the
+// policy needs) is left out first, and a current setting that cannot be is
+// replaced by none (docs/sources.md, "Signals a policy needs"): the answer,
+// the best overall and the front are of the configs kept, and LeftOut says
+// what was left out.
 func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy, opt Options) *Result {
 	// Resamples draw episodes by position: put them in an order of their own,
 	// as batch does, so that the input's order changes nothing.
@@ -116,6 +124,11 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	}
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
 	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.costs(), tokens), Tokens: tokens}
+	configs, r.LeftOut = report.Sweepable(eps, configs)
+	if _, cur := report.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
+		r.LeftOut = append(r.LeftOut, cur...)
+		current = policy.Policy{Name: policy.None, Params: current.Params}
+	}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
 	}

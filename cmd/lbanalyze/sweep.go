@@ -87,15 +87,19 @@ before anything is chosen, and said so.
 				return usageError("--folds %d: more folds than the %s read, so some would hold none; give at most %d, or 0 for none",
 					f.folds, report.Count(n, "episode"), n)
 			}
-			system := sweep.SystemOf(c.Episodes)
-			configs, current, err := f.grid(e, s, c.Episodes, system)
-			if err != nil {
-				return err
+			if f.rank == "tokens" && !slices.ContainsFunc(c.Episodes, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }) {
+				return usageError("--rank tokens: no log read records tokens")
 			}
+			system := sweep.SystemOf(c.Episodes)
+			configs, current := f.grid(s, system)
 			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: f.jobs,
 				CostPerCall: costs.CostPerCall, CostPerMTok: costs.CostPerMTok, ByTokens: f.rank == "tokens",
 				System: system, Progress: e.progress})
+			e.tell(r.LeftOut...)
+			if len(r.Configs) == 0 {
+				return failure("no config of the grid can be replayed on these logs")
+			}
 			layout := sweep.Layout{Rows: f.top, Width: e.width}
 			if f.all {
 				layout.Rows = 0
@@ -130,13 +134,11 @@ before anything is chosen, and said so.
 	return cmd
 }
 
-// grid is what the sweep compares, once the episodes are read: the configs
-// their logs can replay (a note for the others), and the setting run now —
-// for a harness's logs, with no policy asked for, the policies a harness can
-// run on its score, and no stop rule unless --config names the current
-// setting (docs/sources.md, "Harness logs"). Configs the logs cannot replay
-// are left out here, before the sweep chooses anything.
-func (f *sweepFlags) grid(e *env, s settings, eps []*episode.Episode, system *sweep.System) (configs []policy.Policy, current policy.Policy, err error) {
+// grid is what the sweep compares: for a harness's logs, with no policy
+// asked for, the policies a harness can run on its score, and no stop rule
+// as now unless --config names it (docs/sources.md, "Harness logs").
+// sweep.Run leaves out what the logs cannot replay.
+func (f *sweepFlags) grid(s settings, system *sweep.System) (configs []policy.Policy, current policy.Policy) {
 	configs, current = s.policies, s.current
 	if system == sweep.Harness {
 		if f.config == "" {
@@ -146,19 +148,7 @@ func (f *sweepFlags) grid(e *env, s settings, eps []*episode.Episode, system *sw
 			configs = s.harness
 		}
 	}
-	configs, notes := report.Sweepable(eps, configs)
-	if _, cur := report.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); len(cur) > 0 {
-		notes = append(notes, cur...)
-		current = noStop(current.Params)
-	}
-	e.tell(notes...)
-	if len(configs) == 0 {
-		return nil, current, failure("no config of the grid can be replayed on these logs")
-	}
-	if f.rank == "tokens" && !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }) {
-		return nil, current, usageError("--rank tokens: no log read records tokens")
-	}
-	return configs, current, nil
+	return configs, current
 }
 
 // check refuses settings that cannot give an answer, before any work.
