@@ -119,12 +119,14 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		}
 	}
 	var rows [][]string
-	r.EpisodeHeader, rows = d.EpisodeTable()
+	r.EpisodeHeader, rows, _ = d.EpisodeTable()
 	r.Numeric = numericColumns(len(r.EpisodeHeader), rows)
-	// The episode table: five columns of the episode, then three a policy.
+	// The episode table: five columns of the episode, then as many a policy
+	// (three, four with tokens).
 	r.EpisodeClass = make([]string, len(r.EpisodeHeader))
-	for i := 5; i < len(r.EpisodeClass) && (i-5)/3 < len(sides); i++ {
-		r.EpisodeClass[i] = "side" + strconv.Itoa((i-5)/3)
+	per := max(1, (len(r.EpisodeHeader)-5)/len(sides))
+	for i := 5; i < len(r.EpisodeClass) && (i-5)/per < len(sides); i++ {
+		r.EpisodeClass[i] = "side" + strconv.Itoa((i-5)/per)
 	}
 
 	// The timelines are drawn (and, in a lazy page, gzipped a chunk at a

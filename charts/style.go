@@ -64,6 +64,7 @@ var policyColors = map[policy.Name]color.NRGBA{
 	policy.Window:           {0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
 	policy.Increase:         {0x00, 0x9E, 0x73, 0xFF}, // bluish green
 	policy.Patience:         {0xE6, 0x9F, 0x00, 0xFF}, // orange
+	policy.None:             {0x99, 0x99, 0x99, 0xFF}, // grey: no stop rule
 }
 
 // PolicyColor is the colour of a policy in every chart and in the HTML report.

@@ -183,6 +183,30 @@ func TestSweepHTML(t *testing.T) {
 	}
 }
 
+// TestSweepHTMLTokens: with a column of tokens saved the front table's note is
+// still the last cell of a row, of words, not a number: every row has as many
+// number cells as the header has columns but the config and the note.
+func TestSweepHTMLTokens(t *testing.T) {
+	r := sweepOf(t)
+	for _, tokens := range []bool{false, true} {
+		r.Tokens = tokens
+		var b bytes.Buffer
+		if err := WriteSweepHTML(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		table := page[strings.Index(page, `<table id="front-table">`):]
+		table = table[:strings.Index(table, "</table>")]
+		want := len(r.FrontHeader()) - 2
+		for i, row := range strings.Split(table, "<tr")[2:] { // the header row first
+			last := row[strings.LastIndex(row, "<td"):]
+			if got := strings.Count(row, `<td class="num">`); got != want || !strings.HasPrefix(last, "<td>") {
+				t.Errorf("tokens %v, row %d: %d number cells, want %d, and the last of words: %s", tokens, i, got, want, row)
+			}
+		}
+	}
+}
+
 // TestTimelineCap: a grid of many settings draws at most MaxResultsDrawn
 // results, says so in the legend, and stays a sane height.
 func TestTimelineCap(t *testing.T) {

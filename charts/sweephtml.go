@@ -24,6 +24,7 @@ type sweepReport struct {
 	Charts      []template.HTML
 	FrontTitle  string
 	FrontHeader []string
+	NoteColumn  int // the front table's last column, of words, not numbers
 	FrontRows   []frontRow
 	FrontLegend string
 	Policies    []htmlPolicy
@@ -43,9 +44,10 @@ func WriteSweepHTML(w io.Writer, r *sweep.Result) error {
 		Title:       fmt.Sprintf("Loop-break sweep: %d configs over %d episodes", len(r.Configs), r.N),
 		Sections:    r.Sections(),
 		Summary:     strings.ReplaceAll(r.Summary(), "<=", "≤"),
-		FrontHeader: sweep.FrontHeader,
+		FrontHeader: r.FrontHeader(),
 		FrontLegend: r.FrontLegend(),
 	}
+	s.NoteColumn = len(s.FrontHeader) - 1
 	rows, front := r.FrontTable(0)
 	s.FrontTitle = r.FrontTitle(len(rows)-1, front)
 	for _, row := range rows {

@@ -12,6 +12,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/tales"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 )
 
@@ -32,6 +33,7 @@ func Registry() *Sources {
 	return &Sources{
 		Files: []source.Source{
 			zorkgpt.Source{},
+			tales.Source,
 		},
 		Names: IsLog,
 	}

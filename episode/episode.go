@@ -15,6 +15,15 @@ type Episode struct {
 	// Segments how many the file holds; a file of one episode has 1 and 1.
 	Segment, Segments int
 	MaxTurns          int // the run's turn budget, where the log says; 0 unknown
+	// Scoring is how the run is scored: the score it is credited with had it
+	// stopped after a turn (Credited).
+	Scoring Scoring
+	// Harness: the log comes from a harness with no stop rule of its own (a
+	// benchmark such as TALES, a loop of the user's), not from an agent that
+	// ships one (ZorkGPT): it is offered the policies a harness can run on a
+	// score alone, and a block to paste worded for a harness
+	// (docs/sources.md, "Harness logs").
+	Harness bool
 
 	Turns []Turn
 	// Signals are the optional per-turn signals this log records: a policy or
@@ -112,6 +121,9 @@ func (s Signals) With(add ...Signal) Signals {
 	return s
 }
 
+// List lists the signals of s, in order.
+func (s Signals) List() []Signal { return Signals(0).Lacking(s) }
+
 // Lacking lists the signals of need that s does not have, in order.
 func (s Signals) Lacking(need Signals) []Signal {
 	var out []Signal
@@ -137,12 +149,59 @@ func (e *Episode) Score(t int) int {
 // FinalScore is the score after the last turn.
 func (e *Episode) FinalScore() int { return e.Score(e.N()) }
 
+// Scoring is how a run is scored (docs/sources.md, "How a run is scored").
+type Scoring uint8
+
+const (
+	// ScoredLast: the run is credited with its score after its last turn
+	// (ZorkGPT).
+	ScoredLast Scoring = iota
+	// ScoredBest: the run is credited with the best score after any of its
+	// turns, or 0 (TALES's highscore, which starts at 0): a game that ends and
+	// begins again within the run keeps what it reached before.
+	ScoredBest
+)
+
+// Credit is the score a run is credited with after a turn that ends on
+// score, when it was credited with prev before the turn (0 before turn 1).
+func (s Scoring) Credit(prev, score int) int {
+	if s == ScoredBest {
+		return max(prev, score)
+	}
+	return score
+}
+
+// Credited is the score the run is credited with had it stopped after turn t
+// (0 before turn 1): the score after t, or the best up to t.
+func (e *Episode) Credited(t int) int {
+	if e.Scoring == ScoredLast {
+		return e.Score(t)
+	}
+	c := 0
+	for u := 1; u <= min(t, e.N()); u++ {
+		c = e.Scoring.Credit(c, e.Turns[u-1].Score)
+	}
+	return c
+}
+
 // Name is the episode id, with its position when the file holds several.
 func (e *Episode) Name() string {
 	if e.Segments > 1 {
 		return fmt.Sprintf("%s (segment %d of %d)", e.ID, e.Segment, e.Segments)
 	}
 	return e.ID
+}
+
+// AllHarness reports whether every one of eps (at least one) is a harness's:
+// then the commands offer what a harness runs (docs/sources.md, "Harness
+// logs").
+func AllHarness(eps []*Episode) bool {
+	for _, e := range eps {
+		if !e.Harness {
+			return false
+		}
+	}
+	return len(eps) > 0
 }
 
 // CutByRecording reports whether the recording's own stop (its stop rule, or

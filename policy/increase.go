@@ -4,7 +4,8 @@ package policy
 const Increase Name = "increase"
 
 func init() {
-	register(Kind{Name: Increase, New: newIncrease, Variant: true, Settings: []string{"min_delta", "min_turns"},
+	register(Kind{Name: Increase, New: newIncrease, Variant: true, Settings: []string{"min_delta", "min_turns"}, Harness: true,
+		Rule:        func(p Params) string { return scoreRule(p, true) },
 		Description: "the score policy counting only a new best score as progress: a death penalty, or climbing back to a score already reached, does not reset the timer",
 		Change:      "in _track_score_for_progress_detection, reset the timer only when current_score exceeds _last_tracked_score, and leave _last_tracked_score alone when the score falls"})
 }

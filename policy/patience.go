@@ -5,7 +5,7 @@ package policy
 const Patience Name = "patience"
 
 func init() {
-	register(Kind{Name: Patience, New: newPatience, Variant: true,
+	register(Kind{Name: Patience, New: newPatience, Variant: true, SettingNeeds: patienceNeeds, Rule: patienceRule,
 		Settings:    []string{"objective_patience", "room_patience", "score_mode", "min_delta", "min_turns"},
 		Description: "stop at the first check turn T ≥ min_turns at which every enabled progress source (score changes, objective completions, first visits to a room) has gone its own patience (max_turns_stuck, objective_patience, room_patience) without progress",
 		Change:      "keep one last-progress turn per source in _track_score_for_progress_detection (score change, latest completed_turn, latest first visit to a room id) and let the stuck check fire only when each has exceeded its own patience setting"})

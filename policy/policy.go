@@ -55,8 +55,18 @@ type Kind struct {
 	// policy has (Dimensions).
 	Settings []string
 	// Needs are the signals a log must record for it to be replayed as
-	// defined.
-	Needs episode.Signals
+	// defined, and SettingNeeds those its settings turn on (Policy.Needs).
+	Needs        episode.Signals
+	SettingNeeds func(Params) episode.Signals
+	// Rule is the rule in one sentence, in the words of a harness that
+	// records a score per step (Policy.HarnessBlock); "" for settings that
+	// need more than the score, and nil for a policy that always does.
+	Rule func(Params) string
+	// Harness: a harness's log is offered it when no policy is asked for
+	// (HarnessDefaults).
+	Harness bool
+	// Plain: no setting changes what it does, so String names it alone.
+	Plain bool
 }
 
 var registry = map[Name]*Kind{}
@@ -68,7 +78,8 @@ func yes() *bool { t := true; return &t }
 func no() *bool  { f := false; return &f }
 
 func init() {
-	register(Kind{Name: Score, New: newScore, ZorkGPT: no(), ThresholdFree: true,
+	register(Kind{Name: Score, New: newScore, ZorkGPT: no(), ThresholdFree: true, Harness: true,
+		Rule:        func(p Params) string { return scoreRule(p, false) },
 		Description: "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer"})
 	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ZorkGPT: yes(), ThresholdFree: true,
 		Needs:       episode.Signals(episode.Objectives),
@@ -167,6 +178,9 @@ type Policy struct {
 // policy has: "patience 40/10 obj 20 room 30 increase delta 5 warm-up 50"
 // (variantString).
 func (p Policy) String() string {
+	if k := p.Kind(); k != nil && k.Plain {
+		return string(p.Name)
+	}
 	s := fmt.Sprintf("%s %d/%d", p.Name, p.MaxTurnsStuck, p.CheckInterval)
 	if p.WarningThreshold != DefaultWarningThreshold {
 		s += fmt.Sprintf("/%d", p.WarningThreshold)

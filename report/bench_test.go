@@ -17,7 +17,7 @@ func BenchmarkMetrics(b *testing.B) {
 	b.ReportAllocs()
 	stop := benchdata.CPU(b)
 	for b.Loop() {
-		Metrics(eps, 0, 1, 4)
+		Metrics(eps, 0, 1, Options{CallsPerTurn: 4})
 	}
 	stop()
 }

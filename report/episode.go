@@ -4,6 +4,8 @@
 package report
 
 import (
+	"slices"
+
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -20,25 +22,38 @@ type Episode struct {
 	Options
 	// Patterns are how the episode was stuck, under its first few policies.
 	Patterns *patterns.Analysis
+	// Unreplayed say which policies asked for were not replayed, as the log
+	// lacks a signal they need (NotReplayed).
+	Unreplayed []string
 }
 
 // Options are what an analysis is asked for besides the policies.
 type Options struct {
 	// CallsPerTurn prices a turn in LLM calls (agent, critic, extractor, synthesis).
 	CallsPerTurn int
-	// CostPerCall prices an LLM call in dollars; 0: no cost is shown.
-	CostPerCall float64
+	// CostPerCall prices an LLM call in dollars, and CostPerMTok a million
+	// LLM tokens; 0: no cost is shown (CostSaved says which applies).
+	CostPerCall, CostPerMTok float64
 	// GainHorizon: a later gain is evidence of a premature stop only within
 	// this many turns of the stop; 0: any later gain (replay.Outcome.GainHorizon).
 	GainHorizon int
 }
 
 // Priced reports whether costs are shown.
-func (opts Options) Priced() bool { return opts.CostPerCall > 0 }
+func (opts Options) Priced() bool { return opts.CostPerCall > 0 || opts.CostPerMTok > 0 }
 
-// CostSaved is the dollars the LLM calls saved by o would have cost.
-func (opts Options) CostSaved(o *replay.Outcome) float64 {
-	return float64(o.LLMCallsSaved(opts.CallsPerTurn)) * opts.CostPerCall
+// CostSaved is the dollars what o saves would have cost (docs/sources.md,
+// "Cost"): its tokens saved at CostPerMTok where the log records tokens and a
+// price is given, else its LLM calls saved at CostPerCall; false when neither
+// prices it.
+func (opts Options) CostSaved(o *replay.Outcome) (float64, bool) {
+	switch {
+	case opts.CostPerMTok > 0 && o.Logged.Has(episode.Tokens):
+		return float64(o.TokensSaved) * opts.CostPerMTok / 1e6, true
+	case opts.CostPerCall > 0:
+		return float64(o.LLMCallsSaved(opts.CallsPerTurn)) * opts.CostPerCall, true
+	}
+	return 0, false
 }
 
 // Analyse replays every policy over ep; recording are the settings the
@@ -46,6 +61,15 @@ func (opts Options) CostSaved(o *replay.Outcome) float64 {
 func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
 	e.Outcomes = outcomes(ep, policies, opts.GainHorizon)
+	return e
+}
+
+// AnalyseReplayable is Analyse of the policies ep's log can replay; the
+// others are named in its notes (Replayable).
+func AnalyseReplayable(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
+	kept, unreplayed := Replayable(ep, policies)
+	e := Analyse(ep, kept, recording, opts)
+	e.Unreplayed = unreplayed
 	return e
 }
 
@@ -93,8 +117,9 @@ const sweepFrom = 16
 // word for word and the rest counted.
 func (e *Episode) Problems() []string { return e.Ep.ProblemMessages() }
 
-// Notes say what limits the replay of this log: its source's caveats.
-func (e *Episode) Notes() []string { return e.Ep.Notes }
+// Notes say what limits the replay of this log: its source's caveats, and
+// the policies it cannot replay.
+func (e *Episode) Notes() []string { return append(slices.Clip(e.Ep.Notes), e.Unreplayed...) }
 
 // Warnings are the problems, then the notes.
 func (e *Episode) Warnings() []string { return append(e.Problems(), e.Notes()...) }

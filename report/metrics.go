@@ -104,8 +104,32 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// metricDefs are the metrics of §6.3 with their definitions.
-func metricDefs(callsPerTurn int) []metricDef {
+// metricDefs are the metrics of §6.3 with their definitions, and what a
+// dataset adds to them: the cost saved, when priced, and the tokens saved,
+// when some log records tokens. expect keeps the specification's expected
+// changes, which are ZorkGPT's (of its loop break v2): a harness's logs are
+// judged without them.
+func metricDefs(opts Options, tokens, expect bool) []metricDef {
+	defs := shippedDefs(opts.CallsPerTurn)
+	if !expect {
+		for i := range defs {
+			defs[i].expect = Expectation{}
+		}
+	}
+	at := slices.IndexFunc(defs, func(d metricDef) bool { return d.name == "llm_calls_saved" }) + 1
+	if tokens {
+		defs = slices.Insert(defs, at, metricDef{name: "tokens_saved", label: "tokens saved", unit: count, scale: 1, better: +1,
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TokensSaved) }}) // 0 unless logged
+	}
+	if opts.Priced() {
+		defs = slices.Insert(defs, at, metricDef{name: "cost_saved", label: "cost saved", unit: dollars, scale: 1,
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { c, _ := opts.CostSaved(o); return c }}) // 0 unless priced
+	}
+	return defs
+}
+
+// shippedDefs are the metrics of §6.3.
+func shippedDefs(callsPerTurn int) []metricDef {
 	return []metricDef{
 		{name: "episodes_terminated", label: "episodes terminated", unit: count, scale: 1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
@@ -154,10 +178,13 @@ func metricDefs(callsPerTurn int) []metricDef {
 
 // Metrics computes every metric over the episodes, comparing the policy of
 // column base (Outcomes[base]) with that of column after, with paired
-// bootstrap intervals (the same resampled episodes for both policies).
-func Metrics(eps []Episode, base, after, callsPerTurn int) []Metric {
+// bootstrap intervals (the same resampled episodes for both policies): the
+// cost saved as well when opts prices it, and the tokens saved when some
+// episode's log records tokens.
+func Metrics(eps []Episode, base, after int, opts Options) []Metric {
 	cols := [2]int{base, after}
-	defs := metricDefs(callsPerTurn)
+	defs := metricDefs(opts, slices.ContainsFunc(eps, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) }),
+		slices.ContainsFunc(eps, func(e Episode) bool { return !e.Ep.Harness }))
 	n := len(eps)
 	// Per-episode numerators and denominators, per metric and side.
 	type vals struct{ num, den sides }

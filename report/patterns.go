@@ -36,11 +36,15 @@ func patternRows(a *patterns.Analysis) [][]string {
 		return strings.Join(names, ", ")
 	}
 	first := func(t int) string { return dash(t, t > 0) }
+	spells := func(p *patterns.Pattern) string {
+		if a.RoomKey == "none" {
+			return "no rooms in this log: cannot tell"
+		}
+		return spellsIn(len(p.Spells), rooms(p.Rooms))
+	}
 	rows := [][]string{
-		{"oscillation (A-B-A-B)", first(a.Oscillation.FirstTurn), strconv.Itoa(a.Oscillation.Turns),
-			spellsIn(len(a.Oscillation.Spells), rooms(a.Oscillation.Rooms))},
-		{"camping", first(a.Camping.FirstTurn), strconv.Itoa(a.Camping.Turns),
-			spellsIn(len(a.Camping.Spells), rooms(a.Camping.Rooms))},
+		{"oscillation (A-B-A-B)", first(a.Oscillation.FirstTurn), strconv.Itoa(a.Oscillation.Turns), spells(&a.Oscillation)},
+		{"camping", first(a.Camping.FirstTurn), strconv.Itoa(a.Camping.Turns), spells(&a.Camping)},
 		{"repeats", first(a.Repeats.FirstTurn), strconv.Itoa(a.Repeats.Turns), repeatDetail(&a.Repeats)},
 		{"action novelty", "", strconv.Itoa(a.Novelty.Turns),
 			fmt.Sprintf("%s of actions not taken in the previous %d turns", share(a.Novelty.Share), a.Novelty.Window)},

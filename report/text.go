@@ -60,6 +60,8 @@ func Sparkline(ep *episode.Episode, outcomes []replay.Outcome, width int) (line,
 func summary(ep *episode.Episode) string {
 	end := "ended " + string(ep.End.Reason)
 	switch {
+	case ep.End.Reason == episode.EndNone && ep.Harness:
+		end = "its end not recorded" // a harness's log need not say how a run ended
 	case ep.End.Reason == episode.EndNone:
 		end = "no end event (truncated)"
 	case ep.End.Turn > 0:
@@ -142,27 +144,36 @@ func dash(v int, ok bool) string {
 }
 
 // resultHeader names the columns of a result row: the stop turn, turns stuck
-// and score there, turns and LLM calls (and dollars, when priced) saved, score
-// forgone, the first turn with a countdown warning, and what the result means;
-// resultAlign aligns them.
-func resultHeader(opts Options) (header []string, align []Align) {
+// and score there, turns and LLM calls (and tokens, when logged, and dollars,
+// when priced) saved, score forgone, the first turn with a countdown warning,
+// and what the result means; resultAlign aligns them.
+func resultHeader(e *Episode) (header []string, align []Align) {
 	const l, r = Left, Right
 	header = []string{"#", "policy", "stop", "stuck", "score", "saved", "calls saved"}
 	align = []Align{r, l, r, r, r, r, r}
-	if opts.Priced() {
+	if e.Ep.Signals.Has(episode.Tokens) {
+		header, align = append(header, "tokens saved"), append(align, r)
+	}
+	if e.Priced() {
 		header, align = append(header, "cost saved"), append(align, r)
 	}
 	return append(header, "forgone", "warned", "verdict"), append(align, r, r, l)
 }
 
-func resultRow(i int, o *replay.Outcome, opts Options) []string {
+func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 	t := o.Terminated()
 	row := []string{
 		strconv.Itoa(i + 1), o.Policy.String(), dash(o.TerminationTurn, t), dash(o.TurnsStuck, t),
-		dash(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(opts.CallsPerTurn)),
+		dash(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(e.CallsPerTurn)),
 	}
-	if opts.Priced() {
-		row = append(row, dollars.format(opts.CostSaved(o)))
+	if e.Ep.Signals.Has(episode.Tokens) {
+		row = append(row, strconv.FormatInt(o.TokensSaved, 10))
+	}
+	if e.Priced() {
+		row = append(row, "—")
+		if cost, ok := e.CostSaved(o); ok {
+			row[len(row)-1] = dollars.format(cost)
+		}
 	}
 	return append(row, strconv.Itoa(o.ScoreForgone), dash(o.WarningStartTurn, o.WarningStartTurn > 0), verdict(o))
 }
@@ -232,7 +243,7 @@ func tableBody(w io.Writer, e *Episode) {
 	if stops != "" {
 		fmt.Fprintf(w, "  stops %s\n", stops)
 	}
-	header, align := resultHeader(e.Options)
+	header, align := resultHeader(e)
 	TextTable(w, header, e.resultRows(), align...)
 	for _, l := range selfCheckLines(e) {
 		fmt.Fprintln(w, l)
@@ -248,7 +259,7 @@ func tableBody(w io.Writer, e *Episode) {
 func (e *Episode) resultRows() [][]string {
 	rows := make([][]string, len(e.Outcomes))
 	for i := range e.Outcomes {
-		rows[i] = resultRow(i, &e.Outcomes[i], e.Options)
+		rows[i] = resultRow(i, &e.Outcomes[i], e)
 	}
 	return rows
 }
@@ -273,7 +284,7 @@ func markdownBody(w io.Writer, e *Episode) {
 	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(jsonl.DisplayName(ep.Source)), summary(ep))
 	line, _, per := Sparkline(ep, e.Outcomes, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
-	header, align := resultHeader(e.Options)
+	header, align := resultHeader(e)
 	MarkdownTable(w, header, e.resultRows(), align...)
 	if e.Patterns != nil {
 		writePatternsMarkdown(w, e.Patterns)

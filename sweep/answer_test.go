@@ -200,11 +200,11 @@ func TestLimits(t *testing.T) {
 		tallies             []Tally
 		lowest, leastCensor int
 	}{
-		{"the false-termination rate", []Tally{{2, 100, 0, 0}, {3, 300, 0, 1}}, 0, -1},
+		{"the false-termination rate", []Tally{{2, 100, 0, 0, 0}, {3, 300, 0, 1, 0}}, 0, -1},
 		// 0 and 1 meet the false-termination target, censored 3 and 5: 0 is the
 		// least censored; within the censoring limit only 2, at 2 of 20.
-		{"censoring", []Tally{{0, 100, 0, 3}, {1, 200, 0, 5}, {2, 50, 0, 0}}, 2, 0},
-		{"censoring alone", []Tally{{0, 100, 0, 3}}, -1, 0},
+		{"censoring", []Tally{{0, 100, 0, 3, 0}, {1, 200, 0, 5, 0}, {2, 50, 0, 0, 0}}, 2, 0},
+		{"censoring alone", []Tally{{0, 100, 0, 3, 0}}, -1, 0},
 	}
 	for _, c := range cases {
 		r := &Result{Options: opts(), N: 20}
@@ -224,11 +224,11 @@ func TestLimits(t *testing.T) {
 // target by its rate, the censored last.
 func TestFrontRanked(t *testing.T) {
 	tallies := []Tally{
-		{0, 100, 0, 0},  // 0: meets both
-		{1, 150, 0, 0},  // 1: meets both, more saved
-		{4, 380, 0, 0},  // 2: 20% false terminations
-		{0, 400, 50, 5}, // 3: censored 25%
-		{3, 350, 0, 0},  // 4: 15% false terminations
+		{0, 100, 0, 0, 0},  // 0: meets both
+		{1, 150, 0, 0, 0},  // 1: meets both, more saved
+		{4, 380, 0, 0, 0},  // 2: 20% false terminations
+		{0, 400, 50, 5, 0}, // 3: censored 25%
+		{3, 350, 0, 0, 0},  // 4: 15% false terminations
 	}
 	o := opts()
 	o.System = ZorkGPT
@@ -237,7 +237,7 @@ func TestFrontRanked(t *testing.T) {
 		r.Configs = append(r.Configs, Config{Policy: sor(10+5*i, 10), Tally: tl})
 		r.Runnable = append(r.Runnable, true)
 	}
-	r.Front = front(r.Configs)
+	r.Front = front(r.Configs, r.saved)
 	r.Current = &r.Configs[0]
 	rows, ranks := r.FrontTable(3)
 	var got []int
@@ -352,5 +352,167 @@ func TestSystemSeam(t *testing.T) {
 	eps[0].Format = "zorkgpt"
 	if s := SystemOf(eps); s != ZorkGPT {
 		t.Errorf("episodes of two formats: system %s, want ZorkGPT's default", s.Name)
+	}
+}
+
+func score(w, interval int) policy.Policy {
+	p := policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
+	p.MaxTurnsStuck, p.CheckInterval = w, interval
+	return p
+}
+
+// A harness's logs (every episode marked Harness) are the Harness system's:
+// the answer is a config it runs on the score alone, its block the rule in
+// words, and now is no stop rule. On handSet, score is score-or-objective
+// (no objective): 35/10 saves 60 turns on every A, 720 of 2400, with no false
+// termination, as in TestAnswerShipsAChange; none saves nothing.
+func TestHarnessAnswer(t *testing.T) {
+	eps := handSet(t, 12, 12)
+	for _, ep := range eps {
+		ep.Harness = true
+	}
+	if s := SystemOf(eps); s != Harness {
+		t.Fatalf("a harness's logs: system %s", s.Name)
+	}
+	window := sor(35, 10)
+	window.Name = policy.Window
+	grid := []policy.Policy{score(10, 10), score(35, 10), score(40, 10), sor(35, 10), window}
+	none := policy.Policy{Name: policy.None, Params: policy.DefaultParams()}
+	r := Run(eps, grid, none, opts()) // the system from the episodes
+	if r.System != Harness {
+		t.Fatalf("Run chose the system %s", r.System.Name)
+	}
+	if want := []bool{true, true, true, false, false}; fmt.Sprint(r.Runnable) != fmt.Sprint(want) {
+		t.Errorf("runnable %v, want %v (score-or-objective and window need objectives)", r.Runnable, want)
+	}
+	a := r.Answer
+	if a == nil || r.Configs[a.Config].Policy != score(35, 10) || a.KeepCurrent {
+		t.Fatalf("answer %s (%s), want to ship score 35/10", answerOf(r), r.NoAnswer)
+	}
+	if a.In.TurnsSaved != 720 || a.In.FalseTerminations != 0 || a.Now.TurnsSaved != 0 {
+		t.Errorf("saved %d with %d false terminations (now %d), want 720, 0 (0)", a.In.TurnsSaved, a.In.FalseTerminations, a.Now.TurnsSaved)
+	}
+	if block, err := score(35, 10).HarnessBlock(); err != nil || a.Block != block {
+		t.Errorf("block %q, want the harness's %q (%v)", a.Block, block, err)
+	}
+	// score-or-objective 35/10 ties with score 35/10 and comes later: no better
+	// config overall.
+	if r.BestOverall != nil {
+		t.Errorf("best overall %s, want none", r.Configs[r.BestOverall.Config].Policy)
+	}
+	var out bytes.Buffer
+	if err := Write(&out, "table", r, Layout{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Answer for your harness: ship score 35/10 (now none)", "Paste into your harness's configuration (stop the run in its step loop as the rule says):",
+		`stop_rule = "score"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, out.String())
+		}
+	}
+	// One log of ZorkGPT among them: ZorkGPT's system.
+	eps[0].Harness = false
+	if s := SystemOf(eps); s != ZorkGPT {
+		t.Errorf("a harness's logs and ZorkGPT's: system %s, want ZorkGPT", s.Name)
+	}
+}
+
+// --rank tokens ranks by the tokens saved in the one rule of the answer, the
+// best overall and the front. Under score at W = 20 and no later gain:
+//
+//   - 12 episodes gain at turn 5: interval 10 stops at 30 (saving 70 of 100),
+//     7 at 28 (72); a turn costs 1,000 tokens.
+//   - 12 gain at turn 10: interval 10 stops at 30 (70), 7 at 35 (65); a turn
+//     costs 1 token.
+//
+// By turns 20/10 saves 1,680 and 20/7 1,644; by tokens 20/10 saves
+// 12 × 70,000 + 12 × 70 = 840,840 and 20/7 12 × 72,000 + 12 × 65 = 864,780.
+// Now, 40/10, stops both kinds at 50.
+func TestAnswerRanksByTokens(t *testing.T) {
+	var eps []*episode.Episode
+	for i := range 24 {
+		at, cost := 5, int64(1000)
+		if i >= 12 {
+			at, cost = 10, 1
+		}
+		var buf bytes.Buffer
+		s := synth.Steps{ID: fmt.Sprintf("2025-11-12T10:%02d:00", i), N: 100, Changes: map[int]int{at: 5}}
+		if _, err := synth.Write(&buf, s.Episode()); err != nil {
+			t.Fatal(err)
+		}
+		ep := corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: &buf}).Episodes[0]
+		ep.Signals = ep.Signals.With(episode.Tokens)
+		for k := range ep.Turns {
+			ep.Turns[k].Tokens = cost
+		}
+		eps = append(eps, ep)
+	}
+	grid := []policy.Policy{score(20, 10), score(20, 7)}
+	for _, c := range []struct {
+		byTokens        bool
+		want            policy.Policy
+		turns           int
+		tokens, heldOut int64
+	}{
+		{false, score(20, 10), 1680, 840_840, 0},
+		{true, score(20, 7), 1644, 864_780, 864_780}, // every fold holds an episode of each kind: each chooses 20/7
+	} {
+		o := opts()
+		o.ByTokens = c.byTokens
+		r := Run(eps, grid, score(40, 10), o)
+		a := r.Answer
+		if a == nil || a.KeepCurrent || r.Configs[a.Config].Policy != c.want {
+			t.Fatalf("by tokens %v: answer %s (%s), want to ship %s", c.byTokens, answerOf(r), r.NoAnswer, c.want)
+		}
+		if a.In.TurnsSaved != c.turns || a.In.TokensSaved != c.tokens {
+			t.Errorf("by tokens %v: %d turns and %d tokens saved, want %d and %d", c.byTokens, a.In.TurnsSaved, a.In.TokensSaved, c.turns, c.tokens)
+		}
+		if c.byTokens && (a.CV.Agree != a.CV.Folds || a.CV.HeldOutTokensSaved != c.heldOut) {
+			t.Errorf("held out: %d of %d folds agree, %d tokens saved, want all and %d", a.CV.Agree, a.CV.Folds, a.CV.HeldOutTokensSaved, c.heldOut)
+		}
+		if rows, _ := r.FrontTable(0); r.Configs[rows[0].Config].Policy != c.want {
+			t.Errorf("by tokens %v: the front's first row is %s, want %s", c.byTokens, r.Configs[rows[0].Config].Policy, c.want)
+		}
+		if r.BestOverall != nil {
+			t.Errorf("by tokens %v: a best overall, %s, where ZorkGPT runs both", c.byTokens, r.Configs[r.BestOverall.Config].Policy)
+		}
+	}
+}
+
+// answerOf names the answer's config in a message, and whether it is kept.
+func answerOf(r *Result) string {
+	a := r.Answer
+	switch {
+	case a == nil:
+		return "none"
+	case a.KeepCurrent:
+		return "keep " + r.Current.Policy.String()
+	}
+	return "ship " + r.Configs[a.Config].Policy.String()
+}
+
+// Run leaves out, before it chooses anything, the configs the logs cannot
+// replay (score-or-objective needs objectives, which these logs are made to
+// lack), and replaces such a current setting with none: the answer is among
+// the configs kept. As in TestHarnessAnswer, score 35/10 saves 720 turns.
+func TestRunLeavesOutWhatLogsLack(t *testing.T) {
+	eps := handSet(t, 12, 12)
+	for _, ep := range eps {
+		ep.Signals &^= episode.Signals(episode.Objectives)
+	}
+	r := Run(eps, []policy.Policy{sor(35, 10), score(35, 10), score(40, 10)}, sor(40, 10), opts())
+	var kept []string
+	for _, c := range r.Configs {
+		kept = append(kept, c.Policy.String())
+	}
+	if fmt.Sprint(kept) != "[score 35/10 score 40/10]" || r.Current.Policy.Name != policy.None || len(r.LeftOut) != 2 {
+		t.Fatalf("kept %v, now %s, left out %q; want the score configs, none, and a note for each", kept, r.Current.Policy, r.LeftOut)
+	}
+	if a := r.Answer; a == nil || r.Configs[a.Config].Policy != score(35, 10) || a.In.TurnsSaved != 720 {
+		t.Errorf("answer %s (%s), want to ship score 35/10, saving 720 turns", answerOf(r), r.NoAnswer)
+	}
+	// Nothing the logs can replay: no config, and no answer.
+	if r := Run(eps, []policy.Policy{sor(35, 10)}, sor(40, 10), opts()); len(r.Configs) != 0 || r.Answer != nil || r.BestOverall != nil {
+		t.Errorf("a grid the logs cannot replay: %d configs, answer %s", len(r.Configs), answerOf(r))
 	}
 }

@@ -19,6 +19,7 @@ type figuresJSON struct {
 	ScoreForgone      int     `json:"score_forgone"`
 	Censored          int     `json:"censored"`
 	CensoredPct       float64 `json:"censored_pct"`
+	TokensSaved       *int64  `json:"tokens_saved,omitempty"` // where some log records tokens
 }
 
 type cvJSON struct {
@@ -28,6 +29,7 @@ type cvJSON struct {
 	HeldOutTurnsSavedPct float64    `json:"held_out_turns_saved_pct"`
 	FoldsAgreeing        int        `json:"folds_agreeing"`
 	FoldsUndecided       int        `json:"folds_undecided"`
+	HeldOutTokensSaved   *int64     `json:"held_out_tokens_saved,omitempty"` // when ranked by tokens
 }
 
 type rivalJSON struct {
@@ -97,7 +99,7 @@ func pct6(v float64) float64 { return r6(100 * v) }
 func pctPair(p [2]float64) [2]float64 { return [2]float64{pct6(p[0]), pct6(p[1])} }
 
 // writeJSON writes {"n", "logged_turns", "calls_per_turn", "targets",
-// "system", "answer", "best_overall", "no_answer", "current", "grid",
+// "system", "rank", "answer", "best_overall", "no_answer", "current", "grid",
 // "configs", "front"}, one config at a time.
 func (r *Result) writeJSON(w io.Writer) error {
 	cols := r.columns()
@@ -120,6 +122,8 @@ func (r *Result) writeJSON(w io.Writer) error {
 	enc(map[string]float64{"max_false_termination_rate": pct6(r.MaxFalseRate), "max_censored_pct": pct6(r.MaxCensored)})
 	put(`, "system": `)
 	enc(r.System.Name)
+	put(`, "rank": `)
+	enc(r.rank())
 	// The answer first, as in every format; its indices point into configs.
 	put(",\n\"answer\": ")
 	enc(r.answerJSON())
@@ -205,8 +209,12 @@ func nilIfEmpty(s string) *string {
 }
 
 func (r *Result) figuresJSON(c *Config) figuresJSON {
-	return figuresJSON{N: r.N, FalseTerminations: c.FalseTerminations, FalseRate: pct6(r.FalseRate(c)), TurnsSaved: c.TurnsSaved,
+	j := figuresJSON{N: r.N, FalseTerminations: c.FalseTerminations, FalseRate: pct6(r.FalseRate(c)), TurnsSaved: c.TurnsSaved,
 		TurnsSavedPct: pct6(r.SavedShare(c)), ScoreForgone: c.ScoreForgone, Censored: c.Censored, CensoredPct: pct6(r.CensoredShare(c))}
+	if r.Tokens {
+		j.TokensSaved = &c.TokensSaved
+	}
+	return j
 }
 
 // choiceJSON describes config c with figures f, and the rule's choice ch.
@@ -216,6 +224,9 @@ func (r *Result) choiceJSON(c *Config, f *Figures, ch *Choice) choiceJSON {
 		Stability: r6(ch.Stability), Rivals: []rivalJSON{},
 		CV: cvJSON{Folds: ch.CV.Folds, HeldOutFalseRate: pct6(ch.CV.HeldOutFalseRate), HeldOutFalseRateCI: pctPair(ch.CV.HeldOutFalseCI),
 			HeldOutTurnsSavedPct: pct6(ch.CV.HeldOutSavedShare), FoldsAgreeing: ch.CV.Agree, FoldsUndecided: ch.CV.Undecided}}
+	if r.ByTokens {
+		j.CV.HeldOutTokensSaved = &ch.CV.HeldOutTokensSaved
+	}
 	for _, rv := range ch.Rivals {
 		j.Rivals = append(j.Rivals, rivalJSON{r.Configs[rv.Config].Policy.String(), rv.Config, r6(rv.Share)})
 	}

@@ -122,6 +122,9 @@ type CV struct {
 	HeldOutFalseRate  float64    // false-termination candidates on held-out episodes ÷ n
 	HeldOutFalseCI    [2]float64 // Wilson 95% interval of that share
 	HeldOutSavedShare float64    // turns saved on held-out episodes ÷ their logged turns
+	// HeldOutTokensSaved is the tokens saved on held-out episodes, summed
+	// over the folds (when they rank the configs).
+	HeldOutTokensSaved int64
 	// Agree is how many folds chose the config chosen on all the data;
 	// Undecided, how many found no config within the censoring limit (held
 	// out with no loop break at all).
@@ -138,6 +141,7 @@ type figures struct {
 	saved  [][]int32
 	forgo  [][]int32
 	censor [][]int8
+	tokens [][]int64 // when ranked by tokens
 }
 
 // answer chooses what to ship and measures the choice, or says why the data
@@ -289,9 +293,10 @@ func (r *Result) withinCensored(t Tally, n int) bool {
 
 // better is the rule of the answer, comparing two configs' tallies over n
 // episodes: > 0 when a is better. Within the false-termination target, the
-// more turns saved the better; a config within it is better than one beyond
-// it; beyond it, the lower rate, then the more turns saved. Remaining ties go
-// to fewer false terminations, then less score forgone.
+// more saved the better (turns, or tokens with ByTokens); a config within it
+// is better than one beyond it; beyond it, the lower rate, then the more
+// saved. Remaining ties go to fewer false terminations, then less score
+// forgone.
 func (r *Result) better(a, b Tally, n int) int {
 	wa, wb := r.withinFalse(a, n), r.withinFalse(b, n)
 	switch {
@@ -301,10 +306,10 @@ func (r *Result) better(a, b Tally, n int) int {
 		}
 		return -1
 	case wa:
-		return cmp.Or(cmp.Compare(a.TurnsSaved, b.TurnsSaved), cmp.Compare(b.FalseTerminations, a.FalseTerminations),
+		return cmp.Or(cmp.Compare(r.saved(&a), r.saved(&b)), cmp.Compare(b.FalseTerminations, a.FalseTerminations),
 			cmp.Compare(b.ScoreForgone, a.ScoreForgone))
 	}
-	return cmp.Or(cmp.Compare(b.FalseTerminations, a.FalseTerminations), cmp.Compare(a.TurnsSaved, b.TurnsSaved),
+	return cmp.Or(cmp.Compare(b.FalseTerminations, a.FalseTerminations), cmp.Compare(r.saved(&a), r.saved(&b)),
 		cmp.Compare(b.ScoreForgone, a.ScoreForgone))
 }
 
@@ -345,6 +350,12 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 		f.ft[c], f.censor[c] = make([]int8, len(eps)), make([]int8, len(eps))
 		f.saved[c], f.forgo[c] = make([]int32, len(eps)), make([]int32, len(eps))
 	}
+	if r.ByTokens {
+		f.tokens = make([][]int64, len(ps))
+		for c := range ps {
+			f.tokens[c] = make([]int64, len(eps))
+		}
+	}
 	out := make([]replay.Outcome, len(ps))
 	for e, ep := range eps {
 		f.turns[e] = ep.N()
@@ -354,6 +365,9 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 			f.ft[c][e] = int8(b2i(o.FalseTerminationCandidate()))
 			f.censor[c][e] = int8(b2i(o.Censored))
 			f.saved[c][e], f.forgo[c][e] = int32(o.TurnsSaved), int32(o.ScoreForgone)
+			if f.tokens != nil {
+				f.tokens[c][e] = o.TokensSaved
+			}
 		}
 	}
 	return f
@@ -386,6 +400,9 @@ func (f *figures) tally(c int, w []int32) Tally {
 		t.TurnsSaved += int(k) * int(f.saved[c][e])
 		t.ScoreForgone += int(k) * int(f.forgo[c][e])
 		t.Censored += int(k) * int(f.censor[c][e])
+		if f.tokens != nil {
+			t.TokensSaved += int64(k) * f.tokens[c][e]
+		}
 	}
 	return t
 }
@@ -520,7 +537,10 @@ func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, 
 	for e, ep := range eps {
 		fold[e] = Fold(ep, r.Folds)
 	}
-	type held struct{ ft, saved int }
+	type held struct {
+		ft, saved int
+		tokens    int64
+	}
 	sums := make([]held, len(pools))
 	train, test := make([]int32, f.n), make([]int32, f.n)
 	tallies := make([]Tally, len(cands))
@@ -547,6 +567,7 @@ func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, 
 			t := f.tally(c, test)
 			sums[p].ft += t.FalseTerminations
 			sums[p].saved += t.TurnsSaved
+			sums[p].tokens += t.TokensSaved
 		}
 	}
 	for p := range cvs {
@@ -555,6 +576,7 @@ func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, 
 		cv.HeldOutFalseRate = share(sums[p].ft, f.n)
 		cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1] = stats.Wilson(sums[p].ft, f.n)
 		cv.HeldOutSavedShare = share(sums[p].saved, heldTurns)
+		cv.HeldOutTokensSaved = sums[p].tokens
 	}
 	return cvs
 }
@@ -566,7 +588,7 @@ func (r *Result) versus(eps []*episode.Episode, base, after policy.Policy) []rep
 	for i, ep := range eps {
 		pairs[i] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, base), replay.Run(ep, after)}}
 	}
-	return report.Metrics(pairs, 0, 1, r.CallsPerTurn)
+	return report.Metrics(pairs, 0, 1, r.costs())
 }
 
 // episodes is "1 episode", "75 episodes".

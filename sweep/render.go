@@ -77,14 +77,18 @@ func (r *Result) writeText(w io.Writer, md bool, l Layout) {
 	for k := range rows {
 		cells[k] = rows[k].Cells
 	}
-	right, left := report.Right, report.Left
-	align := []report.Align{right, left, right, right, right, right, left}
+	header := r.FrontHeader()
+	align := make([]report.Align, len(header)) // numbers right; the config and the note left
+	for k := range align {
+		align[k] = report.Right
+	}
+	align[1], align[len(align)-1] = report.Left, report.Left
 	if md {
-		report.MarkdownTable(w, FrontHeader, cells, align...)
+		report.MarkdownTable(w, header, cells, align...)
 		fmt.Fprintf(w, "\n%s\n", r.FrontLegend())
 		return
 	}
-	fitTable(w, FrontHeader, cells, align, l.Width)
+	fitTable(w, header, cells, align, l.Width)
 	fmt.Fprintln(w, r.FrontLegend())
 }
 

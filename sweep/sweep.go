@@ -26,7 +26,13 @@ type Options struct {
 	Folds        int     // k of the cross-validation
 	CallsPerTurn int
 	Jobs         int
-	// System runs the episodes and will run the answer (ZorkGPT when nil).
+	// CostPerCall and CostPerMTok price what a config saves
+	// (report.Options.CostSaved).
+	CostPerCall, CostPerMTok float64
+	// ByTokens ranks the configs by the tokens they save, not the turns: the
+	// front, the answer and the best overall (where the logs record tokens).
+	ByTokens bool
+	// System runs the episodes and will run the answer (SystemOf when nil).
 	System *System
 	// Progress, when set, is told of each long phase: its name and how many
 	// steps it has (0: unknown); it returns the step and the end of the phase.
@@ -47,6 +53,7 @@ type Tally struct {
 	TurnsSaved        int
 	ScoreForgone      int
 	Censored          int
+	TokensSaved       int64 // where the logs record tokens
 }
 
 // add counts sign times one episode's outcome.
@@ -55,6 +62,7 @@ func (t *Tally) add(o *replay.Outcome, sign int) {
 	t.TurnsSaved += sign * o.TurnsSaved
 	t.ScoreForgone += sign * o.ScoreForgone
 	t.Censored += sign * b2i(o.Censored)
+	t.TokensSaved += int64(sign) * o.TokensSaved
 }
 
 func (t *Tally) carry(u Tally) {
@@ -62,6 +70,15 @@ func (t *Tally) carry(u Tally) {
 	t.TurnsSaved += u.TurnsSaved
 	t.ScoreForgone += u.ScoreForgone
 	t.Censored += u.Censored
+	t.TokensSaved += u.TokensSaved
+}
+
+// saved is what the configs are ranked by: the turns saved, or the tokens.
+func (o Options) saved(t *Tally) int64 {
+	if o.ByTokens {
+		return t.TokensSaved
+	}
+	return int64(t.TurnsSaved)
 }
 
 // Result is a sweep over a dataset.
@@ -82,9 +99,19 @@ type Result struct {
 	// BestOverall is the best config of the whole grid, when the system
 	// cannot run it as it is (nil otherwise, or without an answer).
 	BestOverall *Overall
+	// Tokens: some log records tokens.
+	Tokens bool
+	// LeftOut say which policies were left out of the grid, or replaced as
+	// the current setting, as some log lacks a signal they need.
+	LeftOut []string
 }
 
 // Run evaluates every config over the episodes and makes the recommendation.
+// A config that some episode's log cannot replay (it lacks a signal the
+// policy needs) is left out first, and a current setting that cannot be is
+// replaced by none (docs/sources.md, "Signals a policy needs"): the answer,
+// the best overall and the front are of the configs kept, and LeftOut says
+// what was left out.
 func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy, opt Options) *Result {
 	// Resamples draw episodes by position: put them in an order of their own,
 	// as batch does, so that the input's order changes nothing.
@@ -93,9 +120,15 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Segment, b.Segment))
 	})
 	if opt.System == nil {
-		opt.System = ZorkGPT
+		opt.System = SystemOf(eps)
 	}
-	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.CallsPerTurn)}
+	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
+	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.costs(), tokens), Tokens: tokens}
+	configs, r.LeftOut = report.Sweepable(eps, configs)
+	if _, cur := report.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
+		r.LeftOut = append(r.LeftOut, cur...)
+		current = policy.Policy{Name: policy.None, Params: current.Params}
+	}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
 	}
@@ -104,7 +137,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	cur := r.evaluate(eps, []policy.Policy{current})
 	end()
 	r.Current = &cur[0]
-	r.Front = front(r.Configs)
+	r.Front = front(r.Configs, opt.saved)
 	for _, i := range r.Front {
 		r.Configs[i].Pareto = true
 	}
@@ -199,6 +232,11 @@ func evaluationOrder(configs []policy.Policy) []int {
 		order = append(order, g...)
 	}
 	return order
+}
+
+// costs are the options of the metrics.
+func (o Options) costs() report.Options {
+	return report.Options{CallsPerTurn: o.CallsPerTurn, CostPerCall: o.CostPerCall, CostPerMTok: o.CostPerMTok}
 }
 
 // phase tells Progress of a phase and returns its end.

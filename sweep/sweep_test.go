@@ -55,7 +55,7 @@ func TestConfigsEqualBatch(t *testing.T) {
 		for e, ep := range eps {
 			pairs[e] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, current), replay.Run(ep, grid[i])}}
 		}
-		for k, m := range report.Metrics(pairs, 0, 1, 4) {
+		for k, m := range report.Metrics(pairs, 0, 1, report.Options{CallsPerTurn: 4}) {
 			got, ok := r.Defs.Value(&r.Configs[i].Sums, k)
 			if ok != m.AfterOK || got != m.After {
 				t.Errorf("%s: %s = %v (%v), batch says %v (%v)", grid[i], m.Name, got, ok, m.After, m.AfterOK)
@@ -74,13 +74,13 @@ func TestChoose(t *testing.T) {
 		want    int
 		met     bool
 	}{
-		{"most saved within the target", []Tally{{1, 100, 0, 0}, {1, 150, 9, 0}, {2, 300, 0, 0}}, 1, true},
-		{"a tie on turns goes to fewer false terminations", []Tally{{1, 150, 0, 0}, {0, 150, 5, 0}}, 1, true},
-		{"then to less score forgone", []Tally{{1, 150, 5, 0}, {1, 150, 2, 0}}, 1, true},
-		{"then to the first", []Tally{{1, 150, 2, 0}, {1, 150, 2, 0}}, 0, true},
-		{"censored beyond the limit is not chosen", []Tally{{0, 500, 0, 3}, {1, 100, 0, 2}}, 1, true},
-		{"none within: the lowest rate", []Tally{{4, 500, 0, 0}, {2, 100, 0, 0}, {2, 200, 0, 0}}, 2, false},
-		{"all censored: none", []Tally{{0, 500, 0, 3}}, -1, false},
+		{"most saved within the target", []Tally{{1, 100, 0, 0, 0}, {1, 150, 9, 0, 0}, {2, 300, 0, 0, 0}}, 1, true},
+		{"a tie on turns goes to fewer false terminations", []Tally{{1, 150, 0, 0, 0}, {0, 150, 5, 0, 0}}, 1, true},
+		{"then to less score forgone", []Tally{{1, 150, 5, 0, 0}, {1, 150, 2, 0, 0}}, 1, true},
+		{"then to the first", []Tally{{1, 150, 2, 0, 0}, {1, 150, 2, 0, 0}}, 0, true},
+		{"censored beyond the limit is not chosen", []Tally{{0, 500, 0, 3, 0}, {1, 100, 0, 2, 0}}, 1, true},
+		{"none within: the lowest rate", []Tally{{4, 500, 0, 0, 0}, {2, 100, 0, 0, 0}, {2, 200, 0, 0, 0}}, 2, false},
+		{"all censored: none", []Tally{{0, 500, 0, 3, 0}}, -1, false},
 	}
 	for _, c := range cases {
 		idx := make([]int, len(c.tallies))
@@ -92,6 +92,26 @@ func TestChoose(t *testing.T) {
 			t.Errorf("%s: chose %d (met %v), want %d (%v)", c.name, got, met, c.want, c.met)
 		}
 	}
+	// Ranked by tokens: the most tokens saved within the target (1 false
+	// termination in 20), whatever the turns; the one with 9,000 is not within.
+	r.ByTokens = true
+	tallies := []Tally{{1, 300, 0, 0, 1000}, {1, 100, 0, 0, 5000}, {3, 50, 0, 0, 9000}}
+	if got, met := r.choose([]int{0, 1, 2}, func(i int) Tally { return tallies[i] }, 20); got != 1 || !met {
+		t.Errorf("by tokens: chose %d (met %v), want 1 (true)", got, met)
+	}
+	// 1 dominates 0 (more tokens, as few false terminations, as little
+	// forgone), though 0 saves more turns.
+	if got := front(configsOf(tallies), r.saved); !slices.Equal(got, []int{2, 1}) {
+		t.Errorf("by tokens: front %v, want [2 1] (most tokens first)", got)
+	}
+}
+
+func configsOf(ts []Tally) []Config {
+	cs := make([]Config, len(ts))
+	for i, t := range ts {
+		cs[i].Tally = t
+	}
+	return cs
 }
 
 // scan is an independent route to a choice: a plain scan of batch-style

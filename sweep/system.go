@@ -43,22 +43,33 @@ func zorkGPTBlock(p policy.Policy) (string, error) {
 	return block, err
 }
 
+// Harness is a benchmark harness or an agent loop of the user's own with no
+// stop rule of its own (TALES, or JSONL read through a field map): it runs
+// any policy that needs only the score per step, in words and settings added
+// to its step loop (policy.Policy.HarnessBlock; docs/sources.md, "Harness
+// logs").
+var Harness = &System{Name: "your harness", File: "your harness's configuration", Lang: "toml",
+	Block: policy.Policy.HarnessBlock, Note: "stop the run in its step loop as the rule says"}
+
 type changeError struct{ s string }
 
 func (e changeError) Error() string { return e.s }
 
-// systems are the systems by the log format of the episodes they run
+// systems are the agents by the log format of the episodes they run
 // (episode.Episode.Format, the source that read them). A source of another
-// system's logs adds its entry here: ZorkGPT2 a System whose Block writes
+// agent's logs adds its entry here: ZorkGPT2 a System whose Block writes
 // [tool.zorkburr] for its zorkburr policy (with the note that run_episode.py
-// must enforce the rule), a harness such as TALES one whose Block states the
-// rule in a sentence with its settings.
+// must enforce the rule). A harness's logs need no entry: the source marks
+// them (episode.Episode.Harness), whatever their format.
 var systems = map[string]*System{zorkgpt.Format: ZorkGPT}
 
-// SystemOf is the system that ran the episodes: the entry of their log
-// format, ZorkGPT for a format without one (every log read today is
-// ZorkGPT's) or for episodes of several formats.
+// SystemOf is the system that ran the episodes: Harness when every one is a
+// harness's; else the entry of their log format, ZorkGPT for a format
+// without one or for episodes of several formats.
 func SystemOf(eps []*episode.Episode) *System {
+	if episode.AllHarness(eps) {
+		return Harness
+	}
 	var format string
 	for i, ep := range eps {
 		if i > 0 && ep.Format != format {

@@ -57,8 +57,8 @@ func (r *Result) answerSection() Section {
 		s.Lines = append(s.Lines, r.trust(&a.Choice, "the best config "+sys+" runs as it is")...)
 		return r.withLimits(s)
 	}
-	s := Section{Headline: fmt.Sprintf("Answer for %s: ship %s (now %s): the most turns saved with a false-termination rate within %s and censored outcomes within %s.",
-		sys, c.Policy, r.Current.Policy, pct(r.MaxFalseRate), pct(r.MaxCensored))}
+	s := Section{Headline: fmt.Sprintf("Answer for %s: ship %s (now %s): the most %s with a false-termination rate within %s and censored outcomes within %s.",
+		sys, c.Policy, r.Current.Policy, r.rank()+" saved", pct(r.MaxFalseRate), pct(r.MaxCensored))}
 	if !a.MeetsTarget {
 		s.Headline = fmt.Sprintf("Answer for %s: ship %s (now %s), the nearest to the targets, as no config %s runs as it is meets both.",
 			sys, c.Policy, r.Current.Policy, sys)
@@ -93,10 +93,23 @@ func (r *Result) overallSection(o *Overall) Section {
 	return s
 }
 
-// inSample is a config's figures with their intervals.
+// inSample is a config's figures with their intervals (and the tokens
+// saved, when they rank the configs).
 func (r *Result) inSample(f *Figures) string {
-	return fmt.Sprintf("n = %d: false-termination rate %s (95%% CI %s), turns saved %s (95%% CI %s)",
+	s := fmt.Sprintf("n = %d: false-termination rate %s (95%% CI %s), turns saved %s (95%% CI %s)",
 		r.N, pct(f.FalseRate), pctRange(f.FalseRateCI), pct(f.SavedShare), pctRange(f.SavedShareCI))
+	if r.ByTokens {
+		s += fmt.Sprintf(", tokens saved %d", f.TokensSaved)
+	}
+	return s
+}
+
+// rank names what the configs are ranked by: "turns" (saved) or "tokens".
+func (r *Result) rank() string {
+	if r.ByTokens {
+		return "tokens"
+	}
+	return "turns"
 }
 
 // trust are the held-out figures and the stability of a choice; what names
@@ -108,11 +121,11 @@ func (r *Result) trust(c *Choice, what string) []Line {
 	case cv.Folds == 0:
 		held = "none (--folds 0): the in-sample figures are optimistic, as the config was chosen on the same episodes"
 	case what == "":
-		held = fmt.Sprintf("%d-fold: false-termination rate %s (95%% CI %s), turns saved %s: expect these on new episodes",
-			cv.Folds, pct(cv.HeldOutFalseRate), pctRange(cv.HeldOutFalseCI), pct(cv.HeldOutSavedShare))
+		held = fmt.Sprintf("%d-fold: false-termination rate %s (95%% CI %s), turns saved %s%s: expect these on new episodes",
+			cv.Folds, pct(cv.HeldOutFalseRate), pctRange(cv.HeldOutFalseCI), pct(cv.HeldOutSavedShare), r.heldOutTokens(&cv, ", tokens saved "))
 	default:
-		held = fmt.Sprintf("%d-fold: %s, chosen on %d folds, gives a false-termination rate of %s (95%% CI %s) and saves %s of the turns on the fold held out",
-			cv.Folds, what, cv.Folds-1, pct(cv.HeldOutFalseRate), pctRange(cv.HeldOutFalseCI), pct(cv.HeldOutSavedShare))
+		held = fmt.Sprintf("%d-fold: %s, chosen on %d folds, gives a false-termination rate of %s (95%% CI %s) and saves %s of the turns%s on the fold held out",
+			cv.Folds, what, cv.Folds-1, pct(cv.HeldOutFalseRate), pctRange(cv.HeldOutFalseCI), pct(cv.HeldOutSavedShare), r.heldOutTokens(&cv, " and tokens "))
 	}
 	stab := fmt.Sprintf("%s chosen in %s of %d bootstrap resamples", name, pct(c.Stability), StabilityResamples)
 	if c.Candidates < len(r.Configs) { // a large grid: the resamples and folds choose among the front
@@ -132,6 +145,15 @@ func (r *Result) trust(c *Choice, what string) []Line {
 		stab += "; also " + strings.Join(rivals, ", ")
 	}
 	return []Line{{"held out", held}, {"stability", stab}}
+}
+
+// heldOutTokens are the tokens the held-out folds saved, after lead, when
+// they rank the configs; "" otherwise.
+func (r *Result) heldOutTokens(cv *CV, lead string) string {
+	if !r.ByTokens {
+		return ""
+	}
+	return lead + strconv.FormatInt(cv.HeldOutTokensSaved, 10)
 }
 
 // withLimits adds, when no config the system runs meets both targets, which
@@ -174,8 +196,15 @@ func headline(ms []report.Metric) string {
 	return strings.Join(parts, ", ")
 }
 
-// FrontHeader names the columns of the front table; FrontTable gives its rows.
-var FrontHeader = []string{"#", "config", "turns saved", "false terminations", "score forgone", "censored", "note"}
+// FrontHeader names the columns of the front table, the tokens saved beside
+// the turns when some log records tokens; FrontTable gives its rows.
+func (r *Result) FrontHeader() []string {
+	h := []string{"#", "config", "turns saved"}
+	if r.Tokens {
+		h = append(h, "tokens saved")
+	}
+	return append(h, "false terminations", "score forgone", "censored", "note")
+}
 
 // FrontRow is one row of the front table.
 type FrontRow struct {
@@ -246,9 +275,12 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 	if r.CensoredShare(c) > r.MaxCensored {
 		notes = append(notes, "over "+pct(r.MaxCensored)+" censored")
 	}
-	row.Cells = []string{label, c.Policy.String(), fmt.Sprintf("%d (%s)", c.TurnsSaved, pct(r.SavedShare(c))),
-		fmt.Sprintf("%d (%s)", c.FalseTerminations, pct(r.FalseRate(c))), strconv.Itoa(c.ScoreForgone),
-		fmt.Sprintf("%d (%s)", c.Censored, pct(r.CensoredShare(c))), strings.Join(notes, "; ")}
+	row.Cells = []string{label, c.Policy.String(), fmt.Sprintf("%d (%s)", c.TurnsSaved, pct(r.SavedShare(c)))}
+	if r.Tokens {
+		row.Cells = append(row.Cells, strconv.FormatInt(c.TokensSaved, 10))
+	}
+	row.Cells = append(row.Cells, fmt.Sprintf("%d (%s)", c.FalseTerminations, pct(r.FalseRate(c))), strconv.Itoa(c.ScoreForgone),
+		fmt.Sprintf("%d (%s)", c.Censored, pct(r.CensoredShare(c))), strings.Join(notes, "; "))
 	return row
 }
 
@@ -263,7 +295,7 @@ func (r *Result) FrontTitle(shown, ranks int) string {
 
 // FrontLegend says what the front is and what its notes mean.
 func (r *Result) FrontLegend() string {
-	return fmt.Sprintf("On the front: no other config saves more turns with no more false terminations and no more score forgone. "+
+	return fmt.Sprintf("On the front: no other config saves more %s with no more false terminations and no more score forgone. "+
 		"needs a change: %s cannot run it as it is. over %s censored: the recording's own loop break cut so many logs before the "+
-		"config would stop that its lengths are lower bounds; never recommended.", r.System.Name, pct(r.MaxCensored))
+		"config would stop that its lengths are lower bounds; never recommended.", r.rank(), r.System.Name, pct(r.MaxCensored))
 }

@@ -29,6 +29,7 @@ type batchFlags struct {
 	timelines       string
 	summary         bool
 	analysis        analysisFlags
+	fields          fieldsFlags
 }
 
 func newBatchCmd(e *env) *cobra.Command {
@@ -44,7 +45,9 @@ review first.
 
 A policy is NAME or NAME:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]], e.g.
 score-or-objective:60/10. Settings a policy does not give come from --max-turns-stuck,
---check-interval and --warning-threshold, or for the after side from --config.`,
+--check-interval and --warning-threshold, or for the after side from --config. Logs of
+harnesses with no stop rule of their own (TALES, JSONL read with --fields) are compared,
+unless --baseline or --after say otherwise, as none (the run as logged) against increase.`,
 		Example: `  lbanalyze batch testdata/episodes
   lbanalyze batch --after score-or-objective:60 --format markdown game_files/episodes
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
@@ -80,16 +83,28 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 					return err
 				}
 			}
-			c := e.readCorpus(args, f.jobs, false)
+			srcs, err := f.fields.sources()
+			if err != nil {
+				return err
+			}
+			c := e.readCorpus(args, f.jobs, false, srcs)
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			step, end := e.progress("replaying", len(c.Episodes))
-			eps := analyse(c.Episodes, []policy.Policy{baseline, after}, recording, opts, step)
+			baseline, after = f.harness(cmd, c.Episodes, baseline, after)
+			f.noteShared(cmd, e, baseline, after)
+			kept, unreplayed := report.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
+			e.tell(unreplayed...)
+			if len(kept) == 0 {
+				return failure("no episode can be compared")
+			}
+			step, end := e.progress("replaying", len(kept))
+			eps := analyse(kept, every([]policy.Policy{baseline, after}), recording, opts, step)
 			end()
 			_, end = e.progress("computing the intervals", 0)
 			d := report.NewDataset(baseline, after, opts, eps, c.Skipped, c.Passed)
 			end()
+			d.Unreplayed = unreplayed
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary) }); err != nil {
 				return err
 			}
@@ -121,7 +136,24 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (tables, review list, charts, timelines) to this file")
 	fs.BoolVar(&f.summary, "summary", false, "print the metrics and the review list only, not the per-episode table (table, markdown, json)")
 	f.analysis.register(fs)
+	f.fields.register(fs)
 	return cmd
+}
+
+// harness gives the sides a dataset of harnesses' logs is compared on where
+// no flag sets them: the run as logged (none) against increase, the rule a
+// harness can run on its score alone (docs/sources.md, "Harness logs").
+func (f *batchFlags) harness(cmd *cobra.Command, eps []*episode.Episode, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
+	if !episode.AllHarness(eps) {
+		return baseline, after
+	}
+	if !cmd.Flags().Changed("baseline") {
+		baseline = noStop(baseline.Params)
+	}
+	if !cmd.Flags().Changed("after") && f.config == "" {
+		after.Name = policy.Increase
+	}
+	return baseline, after
 }
 
 // resolve gives the baseline and after policies and the settings recordings
@@ -173,7 +205,6 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		err = usageError("--after: %v", err)
 		return
 	}
-	f.noteShared(cmd, e, baseline, after)
 	warnRefusals(baseline.Params, e)
 	if after.Params != baseline.Params {
 		warnRefusals(after.Params, e)
@@ -182,15 +213,19 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 }
 
 // readCorpus reads the logs found under paths (or, explicit, the files
-// named), each once, jobs at a time, and tells on stderr what could not be used.
-func (e *env) readCorpus(paths []string, jobs int, explicit bool) *corpus.Corpus {
+// named), each once, jobs at a time, with the sources srcs (the registry's
+// when nil), and tells on stderr what could not be used.
+func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.Sources) *corpus.Corpus {
 	discover := corpus.Discover
 	if explicit {
 		discover = corpus.Files
 	}
-	files, c := discover(paths, corpus.Registry())
+	if srcs == nil {
+		srcs = corpus.Registry()
+	}
+	files, c := discover(paths, srcs)
 	bar, wait := e.progress("reading logs", len(files))
-	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar})
+	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar, Sources: srcs})
 	wait()
 	e.tell(c.Messages...)
 	return c
@@ -203,8 +238,10 @@ func (e *env) tell(messages ...string) {
 	}
 }
 
-// analyse replays the policies over every episode; step is told of each.
-func analyse(eps []*episode.Episode, policies []policy.Policy, recording policy.Params, opts report.Options, step func()) []report.Episode {
+// analyse replays over every episode the policies policiesFor gives it; step
+// is told of each.
+func analyse(eps []*episode.Episode, policiesFor func(*episode.Episode) []policy.Policy, recording policy.Params, opts report.Options,
+	step func()) []report.Episode {
 	out := make([]report.Episode, len(eps))
 	// Episodes in parallel, each into its own place: the same result as in
 	// order. Replaying is most of the work with many configs.
@@ -213,13 +250,18 @@ func analyse(eps []*episode.Episode, policies []policy.Policy, recording policy.
 	for range min(len(eps), runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
-				out[i] = report.Analyse(eps[i], policies, recording, opts)
+				out[i] = report.AnalyseReplayable(eps[i], policiesFor(eps[i]), recording, opts)
 				step()
 			}
 		})
 	}
 	wg.Wait()
 	return out
+}
+
+// every is policiesFor of the same policies for every episode.
+func every(policies []policy.Policy) func(*episode.Episode) []policy.Policy {
+	return func(*episode.Episode) []policy.Policy { return policies }
 }
 
 // noteShared says what a bare parameter flag applied to: both sides, unless

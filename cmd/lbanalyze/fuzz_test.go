@@ -67,18 +67,18 @@ func FuzzPipeline(f *testing.F) {
 		if len(lg.Episodes) == 0 {
 			return
 		}
-		eps := analyse(lg.Episodes, policies, defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)
+		eps := analyse(lg.Episodes, every(policies), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)
 		checkOutcomes(t, lg.Episodes, policies, eps)
 		checkJSONBytes(t, eps)
 		// A grid large enough for the sweep's fast path.
-		gridEps := analyse(lg.Episodes, grid, defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)
+		gridEps := analyse(lg.Episodes, every(grid), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)
 		checkOutcomes(t, lg.Episodes, grid, gridEps)
 		checkJSONBytes(t, gridEps)
 		for _, format := range report.Formats {
 			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps) })
 			checkStream(t, data, format, policies)
 		}
-		all := append(analyse(lg.Episodes, policies[:2], defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop), analyse(fixed.Episodes, policies[:2], defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)...)
+		all := append(analyse(lg.Episodes, every(policies[:2]), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop), analyse(fixed.Episodes, every(policies[:2]), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)...)
 		d := report.NewDataset(policies[0], policies[1], report.Options{CallsPerTurn: 4}, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
 		for _, format := range report.Formats {
 			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false) })
@@ -92,13 +92,13 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 	opts := report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
 	var want, wantErr, got, gotErr bytes.Buffer
 	e := &env{stdin: bytes.NewReader(data), stdout: &want, stderr: &wantErr}
-	all := analyse(e.readCorpus([]string{"-"}, 1, true).Episodes, policies, policy.DefaultParams(), opts, nop)
+	all := analyse(e.readCorpus([]string{"-"}, 1, true, nil).Episodes, every(policies), policy.DefaultParams(), opts, nop)
 	if err := report.WriteEpisodes(&want, format, all); err != nil {
 		t.Fatal(err)
 	}
 	e = &env{stdin: bytes.NewReader(data), stdout: &got, stderr: &gotErr}
 	files, c := corpus.Files([]string{"-"}, corpus.Registry())
-	if _, err := e.streamEpisodes(&got, format, files, c, 2, policies, policy.DefaultParams(), opts); err != nil {
+	if _, err := e.streamEpisodes(&got, format, files, c, 2, nil, every(policies), policy.DefaultParams(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) || gotErr.String() != wantErr.String() {

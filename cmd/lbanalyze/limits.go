@@ -20,9 +20,13 @@ func workers(n int) int { return min(n, maxJobsPerCore*runtime.GOMAXPROCS(0)) }
 // 20,000 episodes of 20 to 80 turns: 431 MB peak RSS with 1, 982 MB with 8).
 func replayers(n int) int { return min(n, runtime.GOMAXPROCS(0)) }
 
-// maxCostPerCall bounds --cost-per-call: a thousand dollars a call is beyond
-// any model's price, and keeps every sum of costs a finite number.
-const maxCostPerCall = 1000
+// maxCostPerCall and maxCostPerMTok bound the prices: a thousand dollars a
+// call, or a hundred thousand a million tokens, is beyond any model's price,
+// and keeps every sum of costs a finite number.
+const (
+	maxCostPerCall = 1000
+	maxCostPerMTok = 100_000
+)
 
 // inRange says whether v is within [lo, hi]: NaN is not.
 func inRange(v, lo, hi float64) bool { return v >= lo && v <= hi }

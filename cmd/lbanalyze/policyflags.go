@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
 )
@@ -21,6 +23,7 @@ type policyFlags struct {
 	config       string
 	callsPerTurn int
 	format       string
+	fields       fieldsFlags
 	// configIsNow: --config names the current setting only, to compare
 	// with, and the flags alone make the grid (sweep).
 	configIsNow bool
@@ -51,6 +54,7 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	fs.StringVar(&f.config, "config", "", configUsage)
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+	f.fields.register(fs)
 }
 
 func nameStrings() []string {
@@ -67,8 +71,24 @@ type settings struct {
 	// recording is what the recorded runs are assumed to have used: ZorkGPT's
 	// defaults, or the --config file's values.
 	recording policy.Params
-	// current is the setting ZorkGPT runs: the --config file's, else its defaults.
+	// current is the setting run now: the --config file's, else ZorkGPT's
+	// defaults (sweep compares a harness's logs with none without --config).
 	current policy.Policy
+	// harness are the policies a harness's log is offered, under the same
+	// settings (policy.HarnessDefaults); nil when the policies were asked
+	// for (--policy, or --config where it sets them).
+	harness []policy.Policy
+	// sources are asked to claim each input (--fields first).
+	sources *corpus.Sources
+}
+
+// policiesFor are the policies to replay over ep: those asked for, or
+// what a harness's log is offered.
+func (s settings) policiesFor(ep *episode.Episode) []policy.Policy {
+	if ep.Harness && s.harness != nil {
+		return s.harness
+	}
+	return s.policies
 }
 
 // resolve turns the flags (and --config) into the policies to replay, nested
@@ -133,7 +153,14 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	if len(s.policies) == 0 {
 		return s, usageError("no policy to replay")
 	}
-	return s, nil
+	if !changed("policy") && (f.config == "" || f.configIsNow) {
+		for _, n := range policy.HarnessDefaults() {
+			s.harness = append(s.harness, expand(n, vals)...)
+		}
+	}
+	var err error
+	s.sources, err = f.fields.sources()
+	return s, err
 }
 
 // dedupe drops the --policy items and the values of each list flag given

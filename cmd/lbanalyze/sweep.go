@@ -3,9 +3,11 @@ package main
 import (
 	"io"
 	"runtime"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
 	"github.com/lbanalyze/lbanalyze/sweep"
@@ -18,6 +20,8 @@ type sweepFlags struct {
 	plots, html           string
 	top                   int
 	all                   bool
+	costs                 costFlags
+	rank                  string
 }
 
 func newSweepCmd(e *env) *cobra.Command {
@@ -41,7 +45,14 @@ the best config overall, that one follows, with the change it needs and what it 
 Fewer than 20 episodes, or too few stops to tell the configs apart, get a description and
 no answer. Then the Pareto front of turns saved against false terminations and score
 forgone, best first (--top rows, --all); every metric of batch for every config is in the
-CSV and JSON.
+CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs record them.
+
+Logs of harnesses with no stop rule of their own (TALES, JSONL read with --fields) are
+swept over score and increase unless --policy says otherwise and compared with no stop
+rule unless --config says otherwise; the answer is then a config the harness can run on
+its score alone, as the rule to add to its step loop, in words and settings. A policy
+that needs a signal some log does not record (objectives, rooms) is left out of the grid
+before anything is chosen, and said so.
 `,
 		Example: `  lbanalyze sweep testdata/episodes
   lbanalyze sweep --config pyproject.toml --format markdown game_files/episodes
@@ -62,8 +73,12 @@ CSV and JSON.
 			if err := f.check(); err != nil {
 				return err
 			}
+			costs, err := f.costs.options(f.callsPerTurn)
+			if err != nil {
+				return err
+			}
 			f.jobs = workers(f.jobs)
-			c := e.readCorpus(args, f.jobs, false)
+			c := e.readCorpus(args, f.jobs, false, s.sources)
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
@@ -73,9 +88,19 @@ CSV and JSON.
 				return usageError("--folds %d: more folds than the %s read, so some would hold none; give at most %d, or 0 for none",
 					f.folds, report.Count(n, "episode"), n)
 			}
-			r := sweep.Run(c.Episodes, s.policies, s.current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
+			if f.rank == "tokens" && !slices.ContainsFunc(c.Episodes, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }) {
+				return usageError("--rank tokens: no log read records tokens")
+			}
+			system := sweep.SystemOf(c.Episodes)
+			configs, current := f.grid(s, system)
+			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: replayers(f.jobs),
-				System: sweep.SystemOf(c.Episodes), Progress: e.progress})
+				CostPerCall: costs.CostPerCall, CostPerMTok: costs.CostPerMTok, ByTokens: f.rank == "tokens",
+				System: system, Progress: e.progress})
+			e.tell(r.LeftOut...)
+			if len(r.Configs) == 0 {
+				return failure("no config of the grid can be replayed on these logs")
+			}
 			layout := sweep.Layout{Rows: f.top, Width: e.width}
 			if f.all {
 				layout.Rows = 0
@@ -105,7 +130,26 @@ CSV and JSON.
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (at most 4 a core) and episodes to replay (at most 1 a core) at once")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the trade-off chart (tradeoff.png, .svg) and the heat map of the recommended policy (heatmap.png, .svg)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (recommendation, TOML block, charts, Pareto front) to this file")
+	f.costs.register(fs)
+	fs.StringVar(&f.rank, "rank", "turns", "what the answer and the front rank configs by: turns (saved) or tokens (saved, from logs that record them)")
 	return cmd
+}
+
+// grid is what the sweep compares: for a harness's logs, with no policy
+// asked for, the policies a harness can run on its score, and no stop rule
+// as now unless --config names it (docs/sources.md, "Harness logs").
+// sweep.Run leaves out what the logs cannot replay.
+func (f *sweepFlags) grid(s settings, system *sweep.System) (configs []policy.Policy, current policy.Policy) {
+	configs, current = s.policies, s.current
+	if system == sweep.Harness {
+		if f.config == "" {
+			current = noStop(policy.DefaultParams())
+		}
+		if s.harness != nil {
+			configs = s.harness
+		}
+	}
+	return configs, current
 }
 
 // check refuses settings that cannot give an answer, before any work.
@@ -121,6 +165,8 @@ func (f *sweepFlags) check() error {
 		return usageError("--jobs must be at least 1")
 	case f.top < 1:
 		return usageError("--top must be at least 1 (--all shows every row), not %d", f.top)
+	case f.rank != "turns" && f.rank != "tokens":
+		return usageError("--rank must be turns or tokens, not %q", f.rank)
 	}
 	if f.plots != "" {
 		if err := checkDirPath("--plots", f.plots); err != nil {

@@ -3,7 +3,6 @@ package zorkgpt
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -26,17 +25,15 @@ type builder struct {
 	res    *source.Result
 	emit   func(*episode.Episode)
 	cur    *segment
-	strs   map[string]string // interned names and actions
-	lineNo int               // the line being handled
+	strs   source.Interner // names and actions
+	lineNo int             // the line being handled
 
 	// fabricated counts the turns made up for gaps in the turn numbers, over
 	// all segments, and turnLines the turns the file completes: the one is
 	// bounded by the other.
 	fabricated, turnLines int
-	// problems of the segments that cannot be replayed, the first few, and
-	// how many more there were.
-	rejectedProblems []episode.Problem
-	moreProblems     int
+	// problems of the segments that cannot be replayed
+	rejectedProblems source.Leftovers
 	readErr          *episode.Problem
 	// segments that cannot be replayed beyond the first MaxRejected: counted
 	// from the first of them on, not listed.
@@ -50,10 +47,8 @@ type builder struct {
 // segment is an episode being built.
 type segment struct {
 	ep       episode.Episode
-	problems []episode.Problem // the first MaxProblems
-	nProblem int               // all problems
-	skipped  int               // problems that skipped their line
-	starts   map[string]bool   // init events seen: a repeat starts a new segment
+	problems source.Problems
+	starts   map[string]bool // init events seen: a repeat starts a new segment
 	turns    []episode.Turn
 	have     []bool // turn_completed seen for turn t (index t-1)
 	last     int    // the highest turn_completed / turn_exception so far
@@ -69,30 +64,23 @@ type segment struct {
 	lines    int   // non-blank lines attributed to this segment
 	inits    int   // of which init events
 	first    int   // the line of its first init event
-	max      int   // MaxProblems
 }
 
 func newBuilder(name string, opt source.Options, emit func(*episode.Episode)) *builder {
-	b := &builder{opt: opt.WithDefaults(), name: name, res: &source.Result{}, emit: emit, strs: map[string]string{}}
+	b := &builder{opt: opt.WithDefaults(), name: name, res: &source.Result{}, emit: emit, strs: source.Interner{}}
+	b.rejectedProblems.Max = b.opt.MaxProblems
 	b.cur = b.newSegment()
 	return b
 }
 
 func (b *builder) newSegment() *segment {
-	return &segment{starts: map[string]bool{}, deaths: map[int]bool{}, max: b.opt.MaxProblems}
+	return &segment{starts: map[string]bool{}, deaths: map[int]bool{}, problems: source.Problems{Max: b.opt.MaxProblems}}
 }
 
 // problem notes what was wrong with line n of the segment (skipped: the line
-// could not be used). Only the first few are kept word for word: a file of a
-// million bad lines must not cost a million messages.
+// could not be used).
 func (s *segment) problem(n int, skipped bool, format string, args ...any) {
-	s.nProblem++
-	if skipped {
-		s.skipped++
-	}
-	if len(s.problems) < s.max {
-		s.problems = append(s.problems, episode.Problem{Line: n, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
-	}
+	s.problems.Add(n, skipped, format, args...)
 }
 
 // apply hands line n's decoding to the segment being built.
@@ -335,10 +323,7 @@ func (b *builder) finish() *source.Result {
 	if b.readErr != nil {
 		res.Problems = append(res.Problems, *b.readErr)
 	}
-	res.Problems = append(res.Problems, b.rejectedProblems...)
-	if b.moreProblems > 0 {
-		res.Problems = append(res.Problems, episode.Problem{Msg: fmt.Sprintf("… and %d more problems in segments that cannot be replayed", b.moreProblems)})
-	}
+	b.rejectedProblems.AddTo(res)
 	return res
 }
 
@@ -356,7 +341,7 @@ func (b *builder) close(s *segment, last bool) {
 		b.emit(ep)
 		return
 	}
-	b.keepProblems(s)
+	b.rejectedProblems.Keep(&s.problems)
 	rej := b.res.Rejected
 	if n := len(rej); n > 0 {
 		if r := &rej[n-1]; r.Segment+r.Alike == b.res.Segments-1 && r.Reason == reason && r.ID == s.ep.ID {
@@ -372,15 +357,6 @@ func (b *builder) close(s *segment, last bool) {
 		return
 	}
 	b.res.Rejected = append(rej, source.Rejected{Segment: b.res.Segments, ID: s.ep.ID, Reason: reason})
-}
-
-// keepProblems keeps the problems of a segment that cannot be replayed, up
-// to MaxProblems over the whole file, and counts the rest.
-func (b *builder) keepProblems(s *segment) {
-	room := max(b.opt.MaxProblems-len(b.rejectedProblems), 0)
-	keep := s.problems[:min(room, len(s.problems))]
-	b.rejectedProblems = append(b.rejectedProblems, keep...)
-	b.moreProblems += s.nProblem - len(keep)
 }
 
 // build makes the Episode of a segment, or says why it cannot.
@@ -419,9 +395,7 @@ func (b *builder) build(s *segment) (*episode.Episode, string) {
 	if st := ep.Recorded.Stop; st != nil && st.Turn != n {
 		s.problem(0, false, "stuck_termination at turn %d but the log goes on to turn %d", st.Turn, n)
 	}
-	ep.SkippedLines = s.skipped
-	ep.ProblemCount = s.nProblem
-	ep.Problems = s.problems
+	s.problems.Set(ep)
 	return ep, ""
 }
 
@@ -546,16 +520,5 @@ func (b *builder) noTurns(s *segment) string {
 	return "empty file"
 }
 
-// intern shares the strings that repeat turn after turn (room names, actions).
-// s may point into the line being read: what is kept is a copy.
-func (b *builder) intern(s string) string {
-	if len(s) > 64 {
-		return strings.Clone(s)
-	}
-	if v, ok := b.strs[s]; ok {
-		return v
-	}
-	s = strings.Clone(s)
-	b.strs[s] = s
-	return s
-}
+// intern shares the strings that repeat turn after turn.
+func (b *builder) intern(s string) string { return b.strs.Intern(s) }

@@ -1,0 +1,135 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// The rule for a signal a log does not record (docs/sources.md, "Signals a
+// policy needs"), for every command: a policy that needs it is not replayed on
+// that log — never with the signal read as zero — and that is said once, in
+// the words of NotReplayed. episode leaves the policy out of that episode's
+// results (Replayable), batch leaves the episode out of the comparison
+// (Comparable), sweep leaves the policy's configs out of the grid
+// (Sweepable).
+
+// Lacking lists the signals p needs that ep's log does not record.
+func Lacking(ep *episode.Episode, p policy.Policy) []episode.Signal {
+	return ep.Signals.Lacking(p.Needs())
+}
+
+// NotReplayed says that policy was not replayed on logs that lack signals,
+// and what came of it: whose is "this log does" or "the logs of 3 episodes
+// (tales) do"; fate "not replayed", "left out of the comparison".
+func NotReplayed(policy string, lacking []episode.Signal, whose, fate string) string {
+	names := make([]string, len(lacking))
+	for i, s := range lacking {
+		names[i] = s.String()
+	}
+	return fmt.Sprintf("%s needs %s, which %s not record: %s", policy, strings.Join(names, " and "), whose, fate)
+}
+
+// Replayable are the policies ep's log can replay, in order, and a note for
+// each policy it cannot (once a name, whatever its settings).
+func Replayable(ep *episode.Episode, policies []policy.Policy) ([]policy.Policy, []string) {
+	kept := policies[:0:0]
+	var notes []string
+	var named []policy.Name
+	for _, p := range policies {
+		lacking := Lacking(ep, p)
+		switch {
+		case len(lacking) == 0:
+			kept = append(kept, p)
+		case !slices.Contains(named, p.Name):
+			named = append(named, p.Name)
+			notes = append(notes, NotReplayed(string(p.Name), lacking, "this log does", "not replayed"))
+		}
+	}
+	if notes == nil {
+		return policies, nil
+	}
+	return kept, notes
+}
+
+// Whose names the logs of some episodes in a note: "the logs of 3
+// episodes (tales) do", or for one, "the log of ID (tales) does".
+func Whose(eps []*episode.Episode) string {
+	if len(eps) == 1 {
+		return fmt.Sprintf("the log of %s (%s) does", eps[0].Name(), eps[0].Format)
+	}
+	var formats []string
+	for _, ep := range eps {
+		if !slices.Contains(formats, ep.Format) {
+			formats = append(formats, ep.Format)
+		}
+	}
+	slices.Sort(formats)
+	return fmt.Sprintf("the logs of %d episodes (%s) do", len(eps), strings.Join(formats, ", "))
+}
+
+// Comparable are the episodes whose logs can replay every one of policies
+// (a baseline and an after policy are compared over the same episodes), and
+// a note for each policy that cannot be replayed on some, saying their fate.
+func Comparable(eps []*episode.Episode, policies []policy.Policy, fate string) (kept []*episode.Episode, notes []string) {
+	short := make([][]*episode.Episode, len(policies))
+	for _, ep := range eps {
+		ok := true
+		for i, p := range policies {
+			if len(Lacking(ep, p)) > 0 {
+				ok = false
+				short[i] = append(short[i], ep)
+			}
+		}
+		if ok {
+			kept = append(kept, ep)
+		}
+	}
+	for i, lack := range short {
+		if len(lack) > 0 {
+			notes = append(notes, NotReplayed(policies[i].String(), lackingOf(lack, policies[i]), Whose(lack), fate))
+		}
+	}
+	return kept, notes
+}
+
+// Sweepable are the configs of a grid that every episode's log can replay,
+// in order (a sweep compares configs over the same episodes), and a note for
+// each policy whose configs are left out.
+func Sweepable(eps []*episode.Episode, configs []policy.Policy) ([]policy.Policy, []string) {
+	short := map[episode.Signals][]*episode.Episode{} // by what a config needs: the episodes that lack it
+	var kept []policy.Policy
+	var notes []string
+	var named []policy.Name
+	for _, p := range configs {
+		lack, seen := short[p.Needs()]
+		if !seen {
+			for _, ep := range eps {
+				if len(Lacking(ep, p)) > 0 {
+					lack = append(lack, ep)
+				}
+			}
+			short[p.Needs()] = lack
+		}
+		switch {
+		case len(lack) == 0:
+			kept = append(kept, p)
+		case !slices.Contains(named, p.Name):
+			named = append(named, p.Name)
+			notes = append(notes, NotReplayed(string(p.Name), lackingOf(lack, p), Whose(lack), "its configs are left out of the grid"))
+		}
+	}
+	return kept, notes
+}
+
+// lackingOf is every signal p needs that one of eps lacks.
+func lackingOf(eps []*episode.Episode, p policy.Policy) []episode.Signal {
+	var all episode.Signals
+	for _, ep := range eps {
+		all = all.With(Lacking(ep, p)...)
+	}
+	return all.List()
+}
