@@ -52,4 +52,3 @@ func (f *costFlags) options(callsPerTurn int) (report.Options, error) {
 	}
 	return report.Options{CallsPerTurn: callsPerTurn, CostPerCall: f.perCall, CostPerMTok: f.perMTok}, nil
 }
-
