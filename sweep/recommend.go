@@ -136,12 +136,33 @@ type CV struct {
 // episodes.
 type figures struct {
 	n      int
-	turns  []int    // logged turns of episode i
-	ft     [][]int8 // [candidate][episode] false-termination candidate
-	saved  [][]int32
-	forgo  [][]int32
-	censor [][]int8
+	turns  []int     // logged turns of episode i
+	cells  [][]cell  // [candidate][episode]
 	tokens [][]int64 // when ranked by tokens
+	lv     map[int][2][2]float64
+}
+
+// cell is one config's outcome on one episode, as the tallies read it: one
+// read of memory a cell, for the millions a resampling sums.
+type cell struct {
+	saved, forgo int32
+	ft, censor   int8
+}
+
+// weights are the episodes a tally counts and how many times each: a
+// bootstrap resample, or a subset. Only those counted are listed, so a sum
+// skips the rest (a resample leaves out a third of the episodes).
+type weights struct{ e, k []int32 }
+
+// of lists the episodes with a count in w.
+func (ws *weights) of(w []int32) *weights {
+	ws.e, ws.k = ws.e[:0], ws.k[:0]
+	for e, k := range w {
+		if k != 0 {
+			ws.e, ws.k = append(ws.e, int32(e)), append(ws.k, k)
+		}
+	}
+	return ws
 }
 
 // answer chooses what to ship and measures the choice, or says why the data
@@ -194,6 +215,13 @@ func (r *Result) answer(eps []*episode.Episode) {
 		}
 	}
 	pools, picks := [][]int{localRunnable, local}, []int{pick, best}
+	cols := []int{len(cands)} // now's, the answer's and the best overall's, on the same resamples
+	for _, i := range picks {
+		if c := slices.Index(cands, i); c >= 0 && !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	f.levels(cols...)
 	resampled := r.resample(f, pools)
 	cvs := r.crossValidate(eps, f, cands, pools, picks)
 	choice := func(k, i int, met bool) Choice {
@@ -341,14 +369,9 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 		ps = append(ps, r.Configs[i].Policy)
 	}
 	ps = append(ps, r.Current.Policy)
-	f := &figures{n: len(eps), turns: make([]int, len(eps))}
-	f.ft = make([][]int8, len(ps))
-	f.saved = make([][]int32, len(ps))
-	f.forgo = make([][]int32, len(ps))
-	f.censor = make([][]int8, len(ps))
+	f := &figures{n: len(eps), turns: make([]int, len(eps)), cells: make([][]cell, len(ps))}
 	for c := range ps {
-		f.ft[c], f.censor[c] = make([]int8, len(eps)), make([]int8, len(eps))
-		f.saved[c], f.forgo[c] = make([]int32, len(eps)), make([]int32, len(eps))
+		f.cells[c] = make([]cell, len(eps))
 	}
 	if r.ByTokens {
 		f.tokens = make([][]int64, len(ps))
@@ -362,9 +385,8 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 		replay.NewSweeper(ep).Outcomes(ps, out)
 		for c := range out {
 			o := &out[c]
-			f.ft[c][e] = int8(b2i(o.FalseTerminationCandidate()))
-			f.censor[c][e] = int8(b2i(o.Censored))
-			f.saved[c][e], f.forgo[c][e] = int32(o.TurnsSaved), int32(o.ScoreForgone)
+			f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: int32(o.ScoreForgone),
+				ft: int8(b2i(o.FalseTerminationCandidate())), censor: int8(b2i(o.Censored))}
 			if f.tokens != nil {
 				f.tokens[c][e] = o.TokensSaved
 			}
@@ -379,7 +401,7 @@ func (f *figures) telling(k int) int {
 	n := 0
 	for e := range f.n {
 		for c := 1; c < k; c++ {
-			if f.ft[c][e] != f.ft[0][e] || f.saved[c][e] != f.saved[0][e] || f.censor[c][e] != f.censor[0][e] {
+			if a, b := f.cells[c][e], f.cells[0][e]; a.ft != b.ft || a.saved != b.saved || a.censor != b.censor {
 				n++
 				break
 			}
@@ -390,18 +412,20 @@ func (f *figures) telling(k int) int {
 
 // tally sums column c's figures over the episodes weighted by w (a count a
 // resampled episode, 1 or 0 for a subset).
-func (f *figures) tally(c int, w []int32) Tally {
-	var t Tally
-	for e, k := range w {
-		if k == 0 {
-			continue
-		}
-		t.FalseTerminations += int(k) * int(f.ft[c][e])
-		t.TurnsSaved += int(k) * int(f.saved[c][e])
-		t.ScoreForgone += int(k) * int(f.forgo[c][e])
-		t.Censored += int(k) * int(f.censor[c][e])
-		if f.tokens != nil {
-			t.TokensSaved += int64(k) * f.tokens[c][e]
+func (f *figures) tally(c int, w *weights) Tally {
+	var ft, saved, forgo, censor int
+	cells, ks := f.cells[c], w.k[:len(w.e)]
+	for i, e := range w.e {
+		k, x := int(ks[i]), &cells[e]
+		ft += k * int(x.ft)
+		saved += k * int(x.saved)
+		forgo += k * int(x.forgo)
+		censor += k * int(x.censor)
+	}
+	t := Tally{FalseTerminations: ft, TurnsSaved: saved, ScoreForgone: forgo, Censored: censor}
+	if f.tokens != nil {
+		for i, e := range w.e {
+			t.TokensSaved += int64(w.k[i]) * f.tokens[c][e]
 		}
 	}
 	return t
@@ -418,30 +442,48 @@ func resample(rng *rand.Rand, w []int32) {
 // figuresOf are the figures of a config with tally t, column c of f.
 func (r *Result) figuresOf(t Tally, f *figures, c int) Figures {
 	g := Figures{Tally: t, FalseRate: share(t.FalseTerminations, r.N), SavedShare: share(t.TurnsSaved, r.TotalTurns)}
-	g.FalseRateCI, g.SavedShareCI = r.levels(f, c)
+	if _, ok := f.lv[c]; !ok {
+		f.levels(c)
+	}
+	g.FalseRateCI, g.SavedShareCI = f.lv[c][0], f.lv[c][1]
 	return g
 }
 
-// levels are the bootstrap intervals of column c's false-termination rate
-// and turns-saved share.
-func (r *Result) levels(f *figures, c int) (ft, saved [2]float64) {
+// levels sets the bootstrap intervals of the false-termination rate and
+// turns-saved share of the columns cs, all on the same resamples (drawn once
+// for all of them: a column's intervals are those it would have alone).
+func (f *figures) levels(cs ...int) {
+	if f.lv == nil {
+		f.lv = map[int][2][2]float64{}
+	}
 	if f.n < report.MinN {
+		for _, c := range cs {
+			f.lv[c] = [2][2]float64{}
+		}
 		return
 	}
 	rng := rand.New(rand.NewPCG(report.BootstrapSeed, uint64(f.n)))
-	w := make([]int32, f.n)
-	fr, sv := make([]float64, report.Resamples), make([]float64, report.Resamples)
+	w, ws := make([]int32, f.n), &weights{}
+	fr, sv := make([][]float64, len(cs)), make([][]float64, len(cs))
+	for i := range cs {
+		fr[i], sv[i] = make([]float64, report.Resamples), make([]float64, report.Resamples)
+	}
 	for b := range report.Resamples {
 		resample(rng, w)
-		t := f.tally(c, w)
+		ws.of(w)
 		turns := 0
-		for e, k := range w {
-			turns += int(k) * f.turns[e]
+		for i, e := range ws.e {
+			turns += int(ws.k[i]) * f.turns[e]
 		}
-		fr[b] = share(t.FalseTerminations, f.n)
-		sv[b] = share(t.TurnsSaved, turns)
+		for i, c := range cs {
+			t := f.tally(c, ws)
+			fr[i][b] = share(t.FalseTerminations, f.n)
+			sv[i][b] = share(t.TurnsSaved, turns)
+		}
 	}
-	return stats.Percentiles(fr), stats.Percentiles(sv)
+	for i, c := range cs {
+		f.lv[c] = [2][2]float64{stats.Percentiles(fr[i]), stats.Percentiles(sv[i])}
+	}
 }
 
 // resample chooses again, by the rule over each pool of candidates (columns
@@ -478,10 +520,11 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Go(func() {
-			tallies := make([]Tally, len(f.ft)-1)
+			tallies, ws := make([]Tally, len(f.cells)-1), &weights{}
 			for d := range draws {
+				ws.of(d.w)
 				for c := range tallies {
-					tallies[c] = f.tally(c, d.w)
+					tallies[c] = f.tally(c, ws)
 				}
 				for p, pool := range pools {
 					picks[p][d.b], _ = r.choose(pool, func(c int) Tally { return tallies[c] }, f.n)
@@ -552,8 +595,9 @@ func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, 
 			nTrain += int(train[e])
 			heldTurns += int(test[e]) * f.turns[e]
 		}
+		trainW, testW := (&weights{}).of(train), (&weights{}).of(test)
 		for c := range tallies {
-			tallies[c] = f.tally(c, train)
+			tallies[c] = f.tally(c, trainW)
 		}
 		for p, pool := range pools {
 			c, _ := r.choose(pool, func(c int) Tally { return tallies[c] }, nTrain)
@@ -564,7 +608,7 @@ func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, 
 			if cands[c] == picks[p] {
 				cvs[p].Agree++
 			}
-			t := f.tally(c, test)
+			t := f.tally(c, testW)
 			sums[p].ft += t.FalseTerminations
 			sums[p].saved += t.TurnsSaved
 			sums[p].tokens += t.TokensSaved

@@ -63,13 +63,15 @@ func (dc *decoder) decode(line []byte, unterminated bool) *decoded {
 	}
 	d.rec = record{}
 	dc.known = dc.known[:0]
-	var long [2]*responseText // responses too long to copy, hashed where they are
+	var hashed [2]*responseText // the responses, hashed where they lie
 	for _, m := range dc.members {
+		if i := dc.response(d, m[0]); i >= 0 {
+			hashed[i] = new(responseText)
+			hashed[i].UnmarshalJSON(m[1])
+			continue
+		}
 		if len(m[1]) > maxValue {
-			if i := dc.longValue(d, m[0], m[1]); i >= 0 {
-				long[i] = new(responseText)
-				long[i].UnmarshalJSON(m[1])
-			}
+			dc.tooLong(d, m[0], m[1])
 			continue
 		}
 		dc.known, _ = members.Append(dc.known, m[0], m[1])
@@ -79,11 +81,11 @@ func (dc *decoder) decode(line []byte, unterminated bool) *decoded {
 		d.problem(true, "cannot decode %s: %v", d.event.name, err)
 		return d
 	}
-	if long[0] != nil {
-		d.rec.ZorkResponse = long[0]
+	if hashed[0] != nil {
+		d.rec.ZorkResponse = hashed[0]
 	}
-	if long[1] != nil {
-		d.rec.RawZorkResponse = long[1]
+	if hashed[1] != nil {
+		d.rec.RawZorkResponse = hashed[1]
 	}
 	if rep&jsonl.RepairedUTF8 != 0 {
 		d.problem(false, "invalid UTF-8 in %s, replaced with U+FFFD", d.event.name)
@@ -98,21 +100,29 @@ func (dc *decoder) decode(line []byte, unterminated bool) *decoded {
 // MiB is read whole) would be copied four times over to be kept whole.
 const maxValue = 64 << 10
 
-// longValue handles a member longer than maxValue: a game response is hashed
-// where it is (its index in record's two responses is returned); any other
-// that the record names is left out, with a word.
-func (dc *decoder) longValue(d *decoded, key, value []byte) int {
-	name, ok := members.Name(key)
-	switch {
-	case !ok:
-	case name == "zork_response":
+// response is the index of a member's key among the game responses of a
+// zork_response line (0 zork_response, 1 raw_zork_response), -1 for any
+// other: a response is only hashed, from its bytes where they lie, never
+// copied to be decoded (it is most of the bytes of the lines that matter).
+func (dc *decoder) response(d *decoded, key []byte) int {
+	if d.event.name != "zork_response" {
+		return -1
+	}
+	switch name, _ := members.Name(key); name {
+	case "zork_response":
 		return 0
-	case name == "raw_zork_response":
+	case "raw_zork_response":
 		return 1
-	default:
-		d.problem(false, "%s of %s is %s, longer than %s: not kept", name, d.event.name, jsonl.Size(int64(len(value))), jsonl.Size(maxValue))
 	}
 	return -1
+}
+
+// tooLong leaves out a member longer than maxValue that the record names,
+// with a word.
+func (dc *decoder) tooLong(d *decoded, key, value []byte) {
+	if name, ok := members.Name(key); ok {
+		d.problem(false, "%s of %s is %s, longer than %s: not kept", name, d.event.name, jsonl.Size(int64(len(value))), jsonl.Size(maxValue))
+	}
 }
 
 // scan checks that line is one JSON object, gathers its members, and
