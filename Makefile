@@ -32,9 +32,10 @@ test:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(PKGS) | tee bench.out
 
-# lbanalyze beside wc -l, jq and Python on every shape of input (issue 13's
-# goals), with peak RSS: docs/PERFORMANCE.md. Inputs go to /tmp/lbanalyze-bench
-# (about 800 MB; BENCH_DIR to change), RUNS=5 runs each.
+# lbanalyze before (BEFORE, a git revision; main by default) and after (the
+# working tree), beside wc -l and jq, with peak RSS: docs/PERFORMANCE.md.
+# Inputs go to /tmp/lbanalyze-bench (about 1 GB; BENCH_DIR to change), RUNS=5
+# runs each.
 bench-compare:
 	scripts/bench-compare.sh
 
