@@ -227,9 +227,13 @@ func keyLine(data []byte, key string) int {
 // TOML is the [tool.zorkgpt.loop_break] block that makes ZorkGPT run p as it
 // is, to paste into pyproject.toml. The warning threshold is p's when
 // ZorkGPT's validation accepts it, else the highest it accepts up to 20. The
-// error says why ZorkGPT cannot run p without a code change.
+// error says why ZorkGPT cannot run p without a code change. A policy another
+// system runs (Kind.Runner: zorkburr) gets that system's block.
 func (p Policy) TOML() (string, error) {
 	k := p.Kind()
+	if k != nil && k.Runner != nil {
+		return k.Runner.Block(p)
+	}
 	if k == nil || k.ZorkGPT == nil {
 		return "", fmt.Errorf("ZorkGPT cannot run %s without a code change", p.Name)
 	}

@@ -8,6 +8,7 @@
 package policy
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"slices"
@@ -59,6 +60,31 @@ type Kind struct {
 	// Needs are the signals a log must record for it to be replayed as
 	// defined.
 	Needs episode.Signals
+	// Lacks are the keys of the settings every other policy has that this
+	// one does not (the supervisor has no stuck timer: no max_turns_stuck,
+	// check_interval or stuck_warning_threshold).
+	Lacks []string
+	// Window is how many turns before a stop count as its recent past (an
+	// objective completed within them makes the stop a candidate false
+	// termination); nil: max_turns_stuck.
+	Window func(Params) int
+	// System is the system whose rule this is, in sentences ("ZorkGPT2");
+	// "" for ZorkGPT's rules and lbanalyze's variants of them.
+	System string
+	// Runner says how System runs this policy as it is (ZorkGPT's own say
+	// it in ZorkGPT); nil when it cannot without a code change.
+	Runner *Runner
+}
+
+// Runner is how a system runs a policy as it is: where its setting goes,
+// and the block that sets it.
+type Runner struct {
+	File string // where the block goes: "pyproject.toml"
+	Lang string // the block's language, for markdown fences: "toml"
+	// Block is the text that makes the system run p, or why it cannot.
+	Block func(p Policy) (string, error)
+	// Note is what else must hold for the block to take effect; "" if nothing.
+	Note string
 }
 
 var registry = map[Name]*Kind{}
@@ -84,20 +110,24 @@ func init() {
 }
 
 // Names lists every registered policy: those of §6.1 (the shipped rules and
-// window), then the variants, each group in alphabetical order.
+// window), then the rules of other systems (ZorkGPT2's), then the variants,
+// each group in alphabetical order.
 func Names() []Name {
 	names := make([]Name, 0, len(registry))
 	for n := range registry {
 		names = append(names, n)
 	}
-	slices.SortFunc(names, func(a, b Name) int {
-		if va, vb := registry[a].Variant, registry[b].Variant; va != vb {
-			if va {
-				return 1
-			}
-			return -1
+	group := func(k *Kind) int {
+		switch {
+		case k.Variant:
+			return 2
+		case k.System != "":
+			return 1
 		}
-		return strings.Compare(string(a), string(b))
+		return 0
+	}
+	slices.SortFunc(names, func(a, b Name) int {
+		return cmp.Or(cmp.Compare(group(registry[a]), group(registry[b])), strings.Compare(string(a), string(b)))
 	})
 	return names
 }
@@ -146,6 +176,17 @@ type Params struct {
 	MinDelta int `json:"min_delta,omitempty"`
 	// MinTurns is M, the warm-up: no stop before turn M (increase, patience).
 	MinTurns int `json:"min_turns,omitempty"`
+
+	// The supervisor's settings (supervisor.go). Each field holds 0 for its
+	// default and -1 for off (Dimension.Get and Set translate), so that a
+	// Params built field by field has the supervisor's thresholds; JSON
+	// writes them through their Dimensions, never as these fields.
+	Checkpoint       int `json:"-"` // C: reviews at C, 2C, …, of the last C turns
+	FlatCheckpoints  int `json:"-"` // stop when the score did not change over this many checkpoints
+	MinCritic        int `json:"-"` // stop when the mean critic score is below this, in hundredths
+	MaxRejectedTurns int `json:"-"` // stop when more turns than this had a rejected proposal
+	SpiralRejections int `json:"-"` // stop when one turn had this many rejected proposals
+	RoomStreak       int `json:"-"` // stop when this many consecutive turns ended in the same room
 }
 
 // ZorkGPT's defaults; none was ever changed (docs/semantics.md §5.1).
@@ -170,13 +211,26 @@ type Policy struct {
 // every further parameter that differs from its default: "score 40/10/30" for a
 // warning threshold of 30, as --policy writes it, then the variant settings the
 // policy has: "patience 40/10 obj 20 room 30 increase delta 5 warm-up 50"
-// (variantString).
+// (variantString). A policy without a stuck timer shows only its own
+// settings: "supervisor", "supervisor checkpoint 50 critic 0.4".
 func (p Policy) String() string {
-	s := fmt.Sprintf("%s %d/%d", p.Name, p.MaxTurnsStuck, p.CheckInterval)
-	if p.WarningThreshold != DefaultWarningThreshold {
-		s += fmt.Sprintf("/%d", p.WarningThreshold)
+	s := string(p.Name)
+	if has("max_turns_stuck", p.Name) {
+		s += fmt.Sprintf(" %d/%d", p.MaxTurnsStuck, p.CheckInterval)
+		if p.WarningThreshold != DefaultWarningThreshold && has("stuck_warning_threshold", p.Name) {
+			s += fmt.Sprintf("/%d", p.WarningThreshold)
+		}
 	}
 	return s + p.variantString()
+}
+
+// Window is how many turns before a stop count as its recent past: its
+// Kind's Window, else max_turns_stuck.
+func (p Policy) Window() int {
+	if k := p.Kind(); k != nil && k.Window != nil {
+		return k.Window(p.Params)
+	}
+	return p.MaxTurnsStuck
 }
 
 // NewTracker returns a fresh tracker for one episode.
@@ -196,7 +250,10 @@ func (p Params) Usable() error {
 	if p.WarningThreshold < 0 {
 		return fmt.Errorf("stuck_warning_threshold must not be negative, not %d", p.WarningThreshold)
 	}
-	return p.variantsUsable()
+	if err := p.variantsUsable(); err != nil {
+		return err
+	}
+	return p.supervisorUsable()
 }
 
 // Refusals lists why ZorkGPT's GameConfiguration would refuse these settings
@@ -219,4 +276,15 @@ func (p Params) Refusals() []string {
 		r = append(r, fmt.Sprintf("stuck_warning_threshold (%d) must be < max_turns_stuck (%d)", p.WarningThreshold, p.MaxTurnsStuck))
 	}
 	return r
+}
+
+// Refusals lists why the system that runs p would refuse its settings:
+// ZorkGPT's bounds (Params.Refusals) for the policies ZorkGPT runs or could
+// run with a change; none for a policy another system runs (Kind.Runner),
+// which checks its own, or one without a stuck timer.
+func (p Policy) Refusals() []string {
+	if k := p.Kind(); k != nil && k.Runner != nil || !has("max_turns_stuck", p.Name) {
+		return nil
+	}
+	return p.Params.Refusals()
 }

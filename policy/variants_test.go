@@ -109,7 +109,7 @@ func TestVariantDimensions(t *testing.T) {
 
 func TestVariantsRegistry(t *testing.T) {
 	names := Names()
-	if len(names) != 5 || names[3] != Increase || names[4] != Patience {
+	if len(names) != 7 || names[5] != Increase || names[6] != Patience {
 		t.Errorf("Names() = %v, want the variants increase, patience last", names)
 	}
 	for _, n := range []Name{Increase, Patience} {
