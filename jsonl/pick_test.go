@@ -77,8 +77,8 @@ func TestPickerKeepsWhatAppendKeeps(t *testing.T) {
 		`{}`,
 		`{"type":"end_entry","action":"execute_action","state":{"turn_count":3,"score":10,"action_history":[{"turn":1,"a":"x \"quoted\" \\ back"}],"deep":{"x":[1,{"y":"}"}],"z":2}},"sequence_id":7}`,
 		`{ "type" : "t" , "state" : { "score" : -1.5e3 , "deep" : { "x" : { "a" : [ ] } } } , "tail" : [ "]" , { } , null ] }`,
-		`{"state":null,"type":"x"}`,                      // a nested struct's value that is no object: kept raw
-		`{"state":{"score":1},"state":{"score":2}}`,      // both kept, as Append keeps both
+		`{"state":null,"type":"x"}`,                       // a nested struct's value that is no object: kept raw
+		`{"state":{"score":1},"state":{"score":2}}`,       // both kept, as Append keeps both
 		`{"sta\u0074e":{"turn_count":4},"Type":"folded"}`, // keys matched exactly, escapes undone
 		`{"type":"é \ud83d\ude00","tail":"\\\\"}`,
 		`{"action":null,"tail":true,"other":false,"state":{"turn_count":0}}`,
