@@ -23,7 +23,7 @@ func TestReadSaysWhatAFileIs(t *testing.T) {
 	for _, r := range turn {
 		utf32le = append(utf32le, byte(r), 0, 0, 0)
 	}
-	const readable = "does not look like a log lbanalyze reads (zorkgpt): "
+	readable := "does not look like a log lbanalyze reads (" + Registry().formats() + "): "
 	for _, c := range []struct {
 		name, data, reason string
 		episodes           int

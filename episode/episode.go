@@ -147,10 +147,11 @@ func (e *Episode) Name() string {
 
 // CutByRecording reports whether the recording's own stop (its stop rule, or
 // a supervisor's kill) ended the log at its last turn: what a policy that
-// does not stop by then would have done is unknown beyond it.
+// does not stop by then would have done is unknown beyond it. A kill always
+// cuts the log where it ends.
 func (e *Episode) CutByRecording() bool {
 	st := e.Recorded.Stop
-	return st != nil && st.Turn == e.N() && (e.End.Reason == EndStuckTermination || e.End.Reason == EndKilled)
+	return e.End.Reason == EndKilled || st != nil && st.Turn == e.N() && e.End.Reason == EndStuckTermination
 }
 
 // Completion is one objective completed.
@@ -198,6 +199,13 @@ type Recorded struct {
 	Resets []Reset
 	// Stop is the recording's own stop, nil when it made none.
 	Stop *Stop
+	// CounterOnly: the recording kept the rule's counter, but its runner did
+	// not stop on it (ZorkGPT2's run_episode.py): the self-check compares the
+	// resets, and says what the rule would have done.
+	CounterOnly bool
+	// Through is the last turn the recorded resets cover (a runner that
+	// stops right after a turn's action records no counter for it); 0: all.
+	Through int
 	// Penalties are ZorkGPT's location_penalty_applied events (they never
 	// touch the timer), StateLoops its state_loop_detected events and
 	// CriticOverrides its critic_override events, for the loop patterns.

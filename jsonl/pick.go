@@ -20,14 +20,15 @@ import (
 // reports what breaks it; the values it keeps are checked by the codec that
 // decodes them, and those it passes over only as far as their structure.
 type Picker struct {
-	m    *Members
-	max  int
-	gate string
-	skip func(value []byte) bool
+	m            *Members
+	max          int
+	gate, before string
+	skip         func(value []byte) bool
 
 	out                  []byte
 	stack                []frame
 	begun, done, skipped bool
+	passing              bool // the gate said so: pass over the rest from before on
 	fed                  int // bytes fed before the current piece, for columns
 
 	tok     token
@@ -78,12 +79,16 @@ func NewPicker(m *Members, max int) *Picker {
 
 // SetGate makes the top-level string member key a gate: as soon as its value
 // is read, skip is asked about it (unescaped), and when it says so the rest
-// of the object is passed over (Skipped).
-func (p *Picker) SetGate(key string, skip func(value []byte) bool) { p.gate, p.skip = key, skip }
+// of the object is passed over (Skipped) — at once, or from the top-level
+// member before on when before is not "" (the members before it are still
+// kept: a Burr entry's exception, before its state).
+func (p *Picker) SetGate(key, before string, skip func(value []byte) bool) {
+	p.gate, p.before, p.skip = key, before, skip
+}
 
 // Reset makes p ready for another object.
 func (p *Picker) Reset() {
-	*p = Picker{m: p.m, max: p.max, gate: p.gate, skip: p.skip, out: p.out[:0], stack: p.stack[:0], capture: p.capture[:0]}
+	*p = Picker{m: p.m, max: p.max, gate: p.gate, before: p.before, skip: p.skip, out: p.out[:0], stack: p.stack[:0], capture: p.capture[:0]}
 }
 
 // Begun reports whether anything but white space was fed.
@@ -92,8 +97,8 @@ func (p *Picker) Begun() bool { return p.begun }
 // Done reports whether the object has ended (or its gate passed it over).
 func (p *Picker) Done() bool { return p.done }
 
-// Skipped reports whether the gate passed over the rest of the object.
-func (p *Picker) Skipped() bool { return p.skipped }
+// Skipped reports whether the gate said to pass over the rest of the object.
+func (p *Picker) Skipped() bool { return p.skipped || p.passing }
 
 // Object is the members kept, as a compact object ("{}" for none): after a
 // skip, those read before the gate decided. Valid until the next Reset.
@@ -172,7 +177,7 @@ func (p *Picker) structure(b []byte, i int) (int, error) {
 		if c != '"' {
 			return i, p.fail(b, i, "expected a key in quotes, found %s")
 		}
-		p.startString(f.keep, f.pick != nil && !f.array || p.gate != "" && len(p.stack) == 1, false)
+		p.startString(f.keep, f.pick != nil && !f.array || len(p.stack) == 1 && (p.gate != "" || p.passing), false)
 		return i + 1, nil
 	case wantColon:
 		if c != ':' {
@@ -327,12 +332,20 @@ func (p *Picker) endString() error {
 			if f.pick != nil {
 				f.next, _ = f.pick.field(p.capture)
 			}
-			f.gate = len(p.stack) == 1 && p.gate != "" && string(unescape(p.capture)) == p.gate
+			top := len(p.stack) == 1
+			f.gate = top && p.gate != "" && string(unescape(p.capture)) == p.gate
+			if top && p.passing && string(unescape(p.capture)) == p.before {
+				p.skipped, p.done = true, true
+			}
 		}
 		return nil
 	}
 	if p.gating && len(p.capture) <= maxCapture && p.skip(unescape(p.capture)) {
-		p.skipped, p.done = true, true
+		if p.before == "" {
+			p.skipped, p.done = true, true
+		} else {
+			p.passing = true
+		}
 	}
 	return nil
 }
@@ -397,7 +410,7 @@ func (r *Reader) Pick(p *Picker) (int, error) {
 				body = chunk[:len(chunk)-1]
 			}
 			switch {
-			case perr != nil || p.skipped:
+			case perr != nil || p.skipped && p.done:
 			case p.done:
 				if len(bytes.TrimSpace(body)) > 0 {
 					perr = &SyntaxError{Column: p.fed + 1, Msg: "data after the end of the object (two records run together?)"}
@@ -439,6 +452,51 @@ func (r *Reader) Pick(p *Picker) (int, error) {
 		}
 		if r.err != nil {
 			return r.line, r.err
+		}
+	}
+}
+
+// PickDocument reads r, one JSON object over any number of lines (a state
+// snapshot written with indent), through p, holding no more of it than a
+// buffer and what p keeps. An error names the line where the object broke,
+// or says what follows it.
+func PickDocument(r io.Reader, p *Picker) error {
+	br, release := Buffered(r)
+	defer release()
+	if head, _ := br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
+		br.Discard(len(utf8BOM))
+	}
+	p.Reset()
+	line := 1
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if p.done {
+			if len(bytes.TrimSpace(chunk)) > 0 {
+				return fmt.Errorf("line %d: data after the end of the object", line)
+			}
+		} else if n, ferr := p.Feed(chunk); ferr != nil {
+			var se *SyntaxError
+			if errors.As(ferr, &se) {
+				return fmt.Errorf("line %d: %s", line+bytes.Count(chunk[:min(n, len(chunk))], []byte("\n")), se.Msg)
+			}
+			return fmt.Errorf("line %d: %w", line, ferr)
+		} else if p.done && len(bytes.TrimSpace(chunk[n:])) > 0 {
+			return fmt.Errorf("line %d: data after the end of the object", line)
+		}
+		if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+			line++
+		}
+		switch {
+		case err == bufio.ErrBufferFull || err == nil:
+		case err == io.EOF && !p.begun:
+			return errors.New("empty")
+		case err == io.EOF:
+			if ferr := p.Finish(); ferr != nil {
+				return fmt.Errorf("line %d: the object is cut (truncated?)", line)
+			}
+			return nil
+		default:
+			return fmt.Errorf("after line %d: %w", line, err)
 		}
 	}
 }

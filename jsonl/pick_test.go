@@ -50,7 +50,7 @@ func pickPieces(p *Picker, line []byte, cuts []int) ([]byte, error) {
 			return nil, err
 		}
 		if p.Done() {
-			if rest := bytes.TrimSpace(line[prev+n:]); len(rest) > 0 {
+			if rest := bytes.TrimSpace(line[prev+n:]); len(rest) > 0 && !p.Skipped() {
 				return nil, errors.New("data after the object")
 			}
 			break
@@ -135,7 +135,7 @@ func TestPickerSliceOfStructs(t *testing.T) {
 func TestPickerGate(t *testing.T) {
 	var asked []string
 	p := NewPicker(pickedMembers, 0)
-	p.SetGate("action", func(v []byte) bool { asked = append(asked, string(v)); return string(v) != "execute_action" })
+	p.SetGate("action", "", func(v []byte) bool { asked = append(asked, string(v)); return string(v) != "execute_action" })
 	line := `{"type":"end_entry","action":"assemble_\u0063ontext","state":{"turn_count":1}, "not": [json at all`
 	n, err := p.Feed([]byte(line))
 	if err != nil || !p.Skipped() || !p.Done() || n != strings.Index(line, `,"state"`) {
@@ -150,6 +150,18 @@ func TestPickerGate(t *testing.T) {
 	got, err := pickPieces(p, []byte(`{"action":"execute_action","state":{"turn_count":2}}`), []int{12, 20})
 	if err != nil || p.Skipped() || compact(t, got) != `{"action":"execute_action","state":{"turn_count":2}}` {
 		t.Errorf("a wanted line: %s, %v (skipped %v)", got, err, p.Skipped())
+	}
+	// Passed over from "state" on: what comes before it is still kept.
+	p.SetGate("action", "state", func(v []byte) bool { return string(v) != "execute_action" })
+	line = `{"type":"end_entry","action":"record_memory","tail":"boom","state":{"turn_count":1,"x":[never read`
+	got, err = pickPieces(p, []byte(line), []int{40})
+	if err != nil || !p.Skipped() || string(got) != `{"type":"end_entry","action":"record_memory","tail":"boom"}` {
+		t.Errorf("passed over from state: %s, %v (skipped %v)", got, err, p.Skipped())
+	}
+	// A line without the member before: read to its end, and still skipped.
+	got, err = pickPieces(p, []byte(`{"action":"x","type":"y"}`), nil)
+	if err != nil || !p.Skipped() || string(got) != `{"action":"x","type":"y"}` {
+		t.Errorf("no state: %s, %v (skipped %v)", got, err, p.Skipped())
 	}
 }
 
@@ -234,4 +246,22 @@ func FuzzPicker(f *testing.F) {
 			t.Fatalf("%q: picked %s, appended %s", line, jb, ja)
 		}
 	})
+}
+
+func TestPickDocument(t *testing.T) {
+	doc := "\xef\xbb\xbf{\n  \"type\": \"snapshot\",\n  \"state\": {\n    \"turn_count\": 7,\n    \"history\": [\"" + strings.Repeat("z", 2*bufSize) + "\"]\n  }\n}\n\n"
+	p := NewPicker(pickedMembers, 0)
+	if err := PickDocument(strings.NewReader(doc), p); err != nil || compact(t, p.Object()) != `{"type":"snapshot","state":{"turn_count":7}}` {
+		t.Fatalf("%s, %v", p.Object(), err)
+	}
+	for _, c := range []struct{ doc, want string }{
+		{"{\n  \"type\": \"x\",\n  \"state\": {\n", "line 4: the object is cut"},
+		{"{\n  \"type\": \"x\"\n}\n{}\n", "line 4: data after the end of the object"},
+		{"{\n  \"type\": \"x\",\n  ]\n}", "line 3: expected a key in quotes"},
+		{"  \n", "empty"},
+	} {
+		if err := PickDocument(strings.NewReader(c.doc), p); err == nil || err.Error() != c.want && !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.doc, err, c.want)
+		}
+	}
 }

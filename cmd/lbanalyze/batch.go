@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -104,7 +105,8 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form")
 	f.dims = make([]int, len(policy.Dimensions()))
 	for i, d := range policy.Dimensions() {
-		fs.IntVar(&f.dims[i], d.Flag, d.Default, d.Key+" for both policies where --baseline or --after does not give it")
+		f.dims[i] = d.Default
+		fs.Var(&dimValue{&d, &f.dims[i]}, d.Flag, d.Key+" for both policies where --baseline or --after does not give it")
 	}
 	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the after policy (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
@@ -131,7 +133,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 	defaults := policy.DefaultParams()
 	for i, d := range policy.Dimensions() {
 		if changed(d.Flag) {
-			*d.Field(&defaults) = f.dims[i]
+			d.Set(&defaults, f.dims[i])
 		}
 	}
 	if err = defaults.Usable(); err != nil {
@@ -150,7 +152,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		afterDefaults = cfg.Params
 		for i, d := range policy.Dimensions() {
 			if changed(d.Flag) {
-				*d.Field(&afterDefaults) = f.dims[i]
+				d.Set(&afterDefaults, f.dims[i])
 			}
 		}
 		if !changed("after") {
@@ -240,7 +242,7 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after poli
 	var set []string
 	for i, d := range policy.Dimensions() {
 		if cmd.Flags().Changed(d.Flag) {
-			set = append(set, fmt.Sprintf("--%s %d", d.Flag, f.dims[i]))
+			set = append(set, fmt.Sprintf("--%s %s", d.Flag, d.Format(f.dims[i])))
 		}
 	}
 	if len(set) == 0 {
@@ -248,4 +250,33 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after poli
 	}
 	fmt.Fprintf(e.stderr, "lbanalyze: note: %s applies to the baseline and the after policy where --baseline or --after does not set it: baseline %s, after %s. To change one side only, write NAME:MAX_TURNS_STUCK/CHECK_INTERVAL in --baseline or --after.\n",
 		strings.Join(set, ", "), baseline, after)
+}
+
+// dimValue is a flag of one value of a parameter, read as its Dimension
+// reads it (min_critic 0.5).
+type dimValue struct {
+	d *policy.Dimension
+	v *int
+}
+
+func (f *dimValue) Type() string {
+	if f.d.Scale > 1 {
+		return "decimal"
+	}
+	return "int"
+}
+
+func (f *dimValue) String() string {
+	if f.d.Scale > 1 {
+		return f.d.Format(*f.v)
+	}
+	return strconv.Itoa(*f.v)
+}
+
+func (f *dimValue) Set(s string) error {
+	v, err := f.d.Parse(s)
+	if err == nil {
+		*f.v = v
+	}
+	return err
 }

@@ -32,8 +32,7 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	known := strings.Join(nameStrings(), ", ")
 	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known)
 	for _, d := range policy.Dimensions() {
-		l := newIntList(d.Default)
-		l.names = d.Names
+		l := newIntList(&d)
 		if vals, ok := grid[d.Key]; ok {
 			l.vals = vals
 		}
@@ -89,7 +88,7 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		}
 		for i, d := range policy.Dimensions() {
 			if !changed(d.Flag) {
-				vals[i] = []int{*d.Field(&cfg.Params)}
+				vals[i] = []int{d.Get(&cfg.Params)}
 			}
 		}
 	}
@@ -160,7 +159,7 @@ func expand(name policy.Name, vals [][]int) []policy.Policy {
 		next := make([]policy.Policy, 0, len(out)*len(vals[i]))
 		for _, p := range out {
 			for _, v := range vals[i] {
-				*d.Field(&p.Params) = v
+				d.Set(&p.Params, v)
 				next = append(next, p)
 			}
 		}
