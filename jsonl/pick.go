@@ -29,7 +29,7 @@ type Picker struct {
 	stack                []frame
 	begun, done, skipped bool
 	passing              bool // the gate said so: pass over the rest from before on
-	fed                  int // bytes fed before the current piece, for columns
+	fed                  int  // bytes fed before the current piece, for columns
 
 	tok     token
 	keep    bool   // the token's bytes go to out
