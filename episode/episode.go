@@ -214,8 +214,9 @@ type Recorded struct {
 	CriticOverrides []CriticOverride
 }
 
-// Any reports whether the log records a reset or a stop of its own rule.
-func (r Recorded) Any() bool { return len(r.Resets) > 0 || r.Stop != nil }
+// Any reports whether the log records a reset or a stop of its own rule, or
+// its counter (whose resets may be none).
+func (r Recorded) Any() bool { return len(r.Resets) > 0 || r.Stop != nil || r.CounterOnly }
 
 // Turns are the turns of the recorded resets of a kind, in log order.
 func (r Recorded) Turns(kind ResetKind) []int {

@@ -21,10 +21,17 @@ type Config struct {
 	ObjectiveBasedProgress bool
 	// Warnings are about keys ZorkGPT ignores (it ignores them silently).
 	Warnings []string
+	// Zorkburr: the file is ZorkGPT2's, its [tool.zorkburr] read
+	// (zorkburr_config.go): the policy is zorkburr.
+	Zorkburr bool
 }
 
-// Policy is the policy this configuration runs in ZorkGPT.
+// Policy is the policy this configuration runs in ZorkGPT (in ZorkGPT2 for
+// a [tool.zorkburr] table).
 func (c Config) Policy() Policy {
+	if c.Zorkburr {
+		return Policy{Name: Zorkburr, Params: c.Params}
+	}
 	if c.ObjectiveBasedProgress {
 		return Policy{Name: ScoreOrObjective, Params: c.Params}
 	}
@@ -73,6 +80,11 @@ func ParseConfig(path string, data []byte) (Config, error) {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
 	table, ok := dig(doc, "tool", "zorkgpt", "loop_break")
+	if zb, isZorkGPT2 := dig(doc, "tool", "zorkburr"); isZorkGPT2 && !ok {
+		return parseZorkburr(path, data, zb)
+	} else if isZorkGPT2 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: [tool.zorkburr] ignored: the file also has [tool.zorkgpt.loop_break], which is read", path))
+	}
 	if !ok {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: no [tool.zorkgpt.loop_break] table: ZorkGPT's defaults apply", path))
 		return c, nil
@@ -205,12 +217,15 @@ var tableHeader = regexp.MustCompile(`^\s*\[\s*tool\s*\.\s*zorkgpt\s*\.\s*loop_b
 
 // keyLine finds the line of key inside the [tool.zorkgpt.loop_break] table, for
 // messages; 0 when it cannot tell.
-func keyLine(data []byte, key string) int {
+func keyLine(data []byte, key string) int { return keyLineIn(data, tableHeader, key) }
+
+// keyLineIn finds the line of key inside the table that header opens.
+func keyLineIn(data []byte, header *regexp.Regexp, key string) int {
 	in := false
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		t := bytes.TrimSpace(line)
 		switch {
-		case tableHeader.Match(line):
+		case header.Match(line):
 			in = true
 		case len(t) > 0 && t[0] == '[':
 			in = false

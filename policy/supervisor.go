@@ -95,8 +95,9 @@ func newSupervisor(p Policy) Tracker {
 }
 
 func (s *supervisor) Step(t int, o Observation) Step {
+	reset := NoReset
 	if o.Score != s.score {
-		s.score, s.anchor = o.Score, t
+		s.score, s.anchor, reset = o.Score, t, ScoreChange
 	}
 	i := t % s.c
 	s.critics[i] = int(math.RoundToEven(o.Critic * 100)) // exact: a float32 times 100 fits a float64
@@ -109,7 +110,7 @@ func (s *supervisor) Step(t int, o Observation) Step {
 		}
 	}
 	s.runs[i], s.room = run, o.Location
-	st := Step{Turn: t, Anchor: s.anchor, TurnsStuck: t - s.anchor, Checked: i == 0}
+	st := Step{Turn: t, Reset: reset, Anchor: s.anchor, TurnsStuck: t - s.anchor, Checked: i == 0}
 	if !st.Checked {
 		return st
 	}

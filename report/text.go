@@ -88,7 +88,7 @@ func factsText(ep *episode.Episode) string {
 // verdict says in words what a result means for the episode.
 func verdict(o *replay.Outcome) string {
 	if o.StopReason != "" && o.Terminated() {
-		return outcomeVerdict(o) + " (" + o.StopReason + ")"
+		return outcomeVerdict(o) + " — " + o.StopReason
 	}
 	return outcomeVerdict(o)
 }

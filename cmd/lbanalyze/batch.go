@@ -108,7 +108,7 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 		f.dims[i] = d.Default
 		fs.Var(&dimValue{&d, &f.dims[i]}, d.Flag, d.Key+" for both policies where --baseline or --after does not give it")
 	}
-	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the after policy (flags override it)")
+	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the after policy (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once")
@@ -168,9 +168,9 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		return
 	}
 	f.noteShared(cmd, e, baseline, after)
-	warnRefusals(baseline.Params, e)
-	if after.Params != baseline.Params {
-		warnRefusals(after.Params, e)
+	warnRefusals(baseline, e)
+	if after.Params != baseline.Params || len(baseline.Refusals()) == 0 {
+		warnRefusals(after, e)
 	}
 	return
 }

@@ -39,7 +39,7 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 		f.dims = append(f.dims, l)
 		fs.Var(l, d.Flag, d.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
 	}
-	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the policy and its settings (flags override it)")
+	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the policy and its settings (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 }
@@ -106,9 +106,9 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 			if err := p.Usable(); err != nil {
 				return s, usageError("%v", err)
 			}
-			if !quiet && !warned[p.Params] {
+			if !quiet && !warned[p.Params] && len(p.Refusals()) > 0 {
 				warned[p.Params] = true
-				warnRefusals(p.Params, e)
+				warnRefusals(p, e)
 			}
 			s.policies = append(s.policies, p)
 		}
@@ -200,7 +200,7 @@ func loadConfig(path string, e *env) (policy.Config, error) {
 
 // warnRefusals warns about settings ZorkGPT's configuration would refuse:
 // asked for with flags, they are replayed all the same.
-func warnRefusals(p policy.Params, e *env) {
+func warnRefusals(p policy.Policy, e *env) {
 	if r := p.Refusals(); len(r) > 0 {
 		e.warnf("%d/%d with stuck_warning_threshold %d: ZorkGPT would refuse this setting (%s); replayed anyway",
 			p.MaxTurnsStuck, p.CheckInterval, p.WarningThreshold, strings.Join(r, "; "))

@@ -329,7 +329,7 @@ func (b *burr) finish(meta *metadata) (*episode.Episode, string) {
 	}
 	ep.ObjectiveUpdates = b.updates
 	if b.through >= 1 { // the counter is recorded: the self-check compares it with the rule's replay
-		ep.Recorded.Rules, ep.Recorded.CounterOnly = []string{Rule}, true
+		ep.Recorded.CounterOnly = true
 		if b.through < n {
 			ep.Recorded.Through = b.through
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
+	"regexp"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
@@ -145,6 +147,10 @@ func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Epis
 		ep.ID = *s.State.EpisodeID
 	case s.Meta != nil && s.Meta.AppID != nil:
 		ep.ID = *s.Meta.AppID
+	default: // extract_fixtures.py names the file {episode_id}_t{turn}_{action}.json
+		if m := snapshotName.FindStringSubmatch(filepath.Base(name)); m != nil {
+			ep.ID = m[1]
+		}
 	}
 	if s.Meta != nil && s.Meta.AppID != nil {
 		ep.Facts = append(ep.Facts, episode.Fact{Key: "app_id", Value: s.Meta.AppID, Text: "Burr app " + *s.Meta.AppID})
@@ -179,6 +185,8 @@ func idOfRoom(hist []historyEntry, room string) int {
 	}
 	return id
 }
+
+var snapshotName = regexp.MustCompile(`^(.+)_t[0-9]+_[a-z_]+\.json$`)
 
 func deref[T any](p *T) T {
 	var zero T

@@ -148,6 +148,9 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 	if ep.ID == "" {
 		ep.ID = "(no episode id)"
 	}
+	// Every ZorkGPT2 run kept the rule's counter and showed its countdown in
+	// the prompt, whichever form records it (the Burr log also the counter).
+	ep.Recorded.Rules = []string{Rule}
 	ep.Signals = signals
 	if signals.Has(episode.Critic, episode.Rejections) {
 		ep.Signals = ep.Signals.With(episode.Calls)
