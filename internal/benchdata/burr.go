@@ -36,8 +36,8 @@ type burrGen struct {
 	history []byte // the action_history array's entries, comma-separated
 	// per turn, as the state holds it
 	turnCount, rejections, preScore int
-	critic                string
-	room, preRoom         int
+	critic                          string
+	room, preRoom                   int
 }
 
 var rooms = []string{"West House", "North House", "Behind House", "Kitchen", "Living ", "Cellar", "Troll ", "East-West Passage", "Round ", "Loud "}
