@@ -4,6 +4,10 @@
 package report
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -98,8 +102,29 @@ const sweepFrom = 16
 // word for word and the rest counted.
 func (e *Episode) Problems() []string { return e.Ep.ProblemMessages() }
 
-// Notes say what limits the replay of this log: its source's caveats.
-func (e *Episode) Notes() []string { return e.Ep.Notes }
+// Notes say what limits the replay of this log: its source's caveats, then,
+// once for each policy asked for, the signals it needs that the log lacks
+// (policy.Kind.Needs: the supervisor's triggers on them are off).
+func (e *Episode) Notes() []string {
+	notes := slices.Clone(e.Ep.Notes)
+	var seen []policy.Name
+	for i := range e.Outcomes {
+		k := e.Outcomes[i].Policy.Kind()
+		if k == nil || slices.Contains(seen, k.Name) {
+			continue
+		}
+		seen = append(seen, k.Name)
+		if lack := e.Ep.Signals.Lacking(k.Needs); len(lack) > 0 {
+			names := make([]string, len(lack))
+			for j, s := range lack {
+				names[j] = s.String()
+			}
+			notes = append(notes, fmt.Sprintf("%s needs %s, which this log does not record: what depends on them is left out of its replay",
+				k.Name, strings.Join(names, " and ")))
+		}
+	}
+	return notes
+}
 
 // Warnings are the problems, then the notes.
 func (e *Episode) Warnings() []string { return append(e.Problems(), e.Notes()...) }

@@ -108,7 +108,11 @@ func (r *Result) pasteBlock() (block, what string) {
 	case rec == nil:
 		return "", ""
 	case rec.TOML != "":
-		return rec.TOML, "Paste into pyproject.toml"
+		what = "Paste into pyproject.toml"
+		if k := r.Configs[rec.Config].Policy.Kind(); k != nil && k.Runner != nil && k.Runner.Note != "" {
+			what += " (" + k.Runner.Note + ")" // zorkburr: the runner must enforce it
+		}
+		return rec.TOML, what
 	case r.BestRunnable >= 0:
 		b, _ := r.Configs[r.BestRunnable].Policy.TOML()
 		return b, fmt.Sprintf("For %s, which ZorkGPT runs as it is, paste into pyproject.toml", r.Configs[r.BestRunnable].Policy)
