@@ -2,6 +2,7 @@ package zorkgpt2
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -25,21 +26,12 @@ type Burr struct{}
 
 func (Burr) Format() string { return BurrFormat }
 
-// Claims takes a file one of whose first lines is a Burr entry: a JSON
-// object that begins with "type" begin_entry or end_entry, as Burr's
-// tracking client writes them.
+// Claims takes a file whose first line is a Burr entry: a JSON object that
+// begins with "type" begin_entry or end_entry, as Burr's tracking client
+// writes them (a cut line is judged by its beginning).
 func (Burr) Claims(head []byte) bool {
-	for i := 0; len(head) > 0 && i < 5; i++ {
-		line, rest, _ := bytes.Cut(head, []byte("\n"))
-		head = rest
-		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")))
-		if len(line) == 0 {
-			i--
-			continue
-		}
-		return bytes.HasPrefix(line, []byte(`{"type":"begin_entry",`)) || bytes.HasPrefix(line, []byte(`{"type":"end_entry",`))
-	}
-	return false
+	line := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	return bytes.HasPrefix(line, []byte(`{"type":"begin_entry",`)) || bytes.HasPrefix(line, []byte(`{"type":"end_entry",`))
 }
 
 func (Burr) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
@@ -232,8 +224,8 @@ func (b *burr) entry(e *entry, n int) {
 		return
 	}
 	if e.Exception != nil && b.exception == "" {
-		first, _, _ := strings.Cut(strings.TrimSpace(*e.Exception), "\n")
-		b.exception = fmt.Sprintf("%s failed at line %d: %s", e.Action, n, first)
+		tb := strings.Split(strings.TrimSpace(*e.Exception), "\n") // a Python traceback: the error is its last line
+		b.exception = fmt.Sprintf("%s failed at line %d: %s", e.Action, n, tb[len(tb)-1])
 	}
 	switch {
 	case e.Action == updateObj:
@@ -259,7 +251,11 @@ func (b *burr) execute(s *state, n int) {
 		return
 	}
 	t := int(*s.Turn)
-	if t != len(b.turns)+1 {
+	if t <= len(b.turns) {
+		b.problem(n, true, "execute_action of turn %d after turn %d: skipped", t, len(b.turns))
+		return
+	}
+	if t > len(b.turns)+1 {
 		b.problem(n, false, "execute_action of turn %d after turn %d", t, len(b.turns))
 	}
 	tu := b.at(t, n)
@@ -319,7 +315,7 @@ func (b *burr) finish(meta *metadata) (*episode.Episode, string) {
 	}
 	n := len(b.turns)
 	if n == 0 {
-		ep.ID = cmpOr(ep.ID, "(no episode id)")
+		ep.ID = cmp.Or(ep.ID, "(no episode id)")
 		return b.build(0), "no turns: no execute_action entry"
 	}
 	for _, c := range b.completed {
@@ -373,11 +369,4 @@ func (b *burr) end(n int) {
 	default:
 		b.killed("the Burr log ends mid-turn, with no turn_complete")
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -141,6 +141,9 @@ func TestBurrEnds(t *testing.T) {
 			if ep.End.Reason != c.end || ep.N() != c.turns || (ep.Recorded.Stop != nil) != c.stop || ep.Recorded.CounterOnly == c.stop {
 				t.Errorf("end %+v, %d turns, stop %+v, counter only %v", ep.End, ep.N(), ep.Recorded.Stop, ep.Recorded.CounterOnly)
 			}
+			if c.end == episode.EndException && ep.End.Detail != "extract_info failed at line 22: ValueError: boom" {
+				t.Errorf("detail %q", ep.End.Detail)
+			}
 			if ep.ID != "ep7" || ep.Score(2) != 5 || ep.InitialRoom != "Room 0" || ep.Turns[1].Location != "Room 2" {
 				t.Errorf("%s: score %d, start %q, room after 2 %q", ep.ID, ep.Score(2), ep.InitialRoom, ep.Turns[1].Location)
 			}
@@ -217,5 +220,16 @@ func BenchmarkBurrLog(b *testing.B) {
 		if len(eps) != 1 || eps[0].N() != 200 {
 			b.Fatal(len(eps))
 		}
+	}
+}
+
+// A turn logged twice (a resumed application appends to its log) keeps its
+// first record.
+func TestBurrTurnTwice(t *testing.T) {
+	lines := append(turnLines(1, 0, 0, "record_results", nil), turnLines(1, 0, 7, "record_results", nil)...)
+	eps, _ := readBurrBytes(t, []byte(strings.Join(lines, "\n")+"\n"))
+	ep := eps[0]
+	if ep.N() != 1 || ep.Score(1) != 0 || ep.ProblemCount != 1 || !strings.Contains(ep.Problems[0].Msg, "execute_action of turn 1 after turn 1: skipped") {
+		t.Errorf("%d turns, score %d, problems %q", ep.N(), ep.Score(1), ep.ProblemMessages())
 	}
 }
