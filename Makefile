@@ -51,7 +51,6 @@ fuzz:
 	$(GO) test ./replay -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./replay -run '^$$' -fuzz '^FuzzFastDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./cmd/lbanalyze -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
-	$(GO) test ./internal/texttable -run '^$$' -fuzz '^FuzzTables$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 
 # The bundled dataset, byte for byte (a test in synth/dataset checks it).
 testdata:

@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -371,5 +372,42 @@ func TestTerminationsManyEpisodes(t *testing.T) {
 		if h < Px(600) || h > Px(130+maxRowsHeight) {
 			t.Errorf("%d episodes: %v px high, want 600 to %d", n, float64(h/Px(1)), 130+maxRowsHeight)
 		}
+	}
+}
+
+// The stop lines' labels sit in rows above the highest score; objective
+// markers there take room too (triangle and number, 20.8 px; lifted over a
+// death's cross, 16 px more), so that a label does not cover them. Markers
+// lower than a tenth of the score range below the top take none.
+func TestMarkerRoom(t *testing.T) {
+	cases := []struct {
+		pts  []objectiveMark
+		want float64
+	}{
+		{nil, 0},
+		{[]objectiveMark{{x: 10, y: 50}}, 20.8},
+		{[]objectiveMark{{x: 10, y: 46}}, 20.8},
+		{[]objectiveMark{{x: 10, y: 44}}, 0},
+		{[]objectiveMark{{x: 10, y: 44}, {x: 90, y: 50, lifted: true}}, 36.8},
+	}
+	for _, c := range cases {
+		if got := markerRoom(objectiveMarks{pts: c.pts}, 50, 50); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%+v: %v px, want %v", c.pts, got, c.want)
+		}
+	}
+}
+
+// Every registered policy has a colour of its own, none the fallback grey.
+func TestEveryPolicyHasItsColour(t *testing.T) {
+	seen := map[color.NRGBA]policy.Name{}
+	for _, n := range policy.Names() {
+		c := PolicyColor(n)
+		if c == otherPolicyColor {
+			t.Errorf("%s has no colour in charts' policyColors", n)
+		}
+		if o, dup := seen[c]; dup {
+			t.Errorf("%s and %s share a colour", n, o)
+		}
+		seen[c] = n
 	}
 }

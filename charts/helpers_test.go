@@ -35,7 +35,9 @@ type plan struct {
 }
 
 func (p plan) episode() *episode.Episode {
-	ep := &episode.Episode{ID: p.id, Source: p.source, Segment: 1, Segments: 1, Format: "zorkgpt", End: episode.End{Reason: p.end, Turn: p.n}}
+	// A ZorkGPT log records objectives: score-or-objective and window replay on it.
+	ep := &episode.Episode{ID: p.id, Source: p.source, Segment: 1, Segments: 1, Format: "zorkgpt", End: episode.End{Reason: p.end, Turn: p.n},
+		Signals: episode.Signals(episode.Objectives)}
 	if ep.Source == "" {
 		ep.Source = p.id + "/episode_log.jsonl"
 	}
@@ -66,7 +68,7 @@ func (p plan) episode() *episode.Episode {
 
 // analyse replays the policies over the plan's episode, as the commands do.
 func (p plan) analyse(policies ...policy.Policy) report.Episode {
-	return report.Analyse(p.episode(), policies, policy.DefaultParams(), 4)
+	return report.Analyse(p.episode(), policies, policy.DefaultParams(), report.Options{CallsPerTurn: 4})
 }
 
 // premature is the README's example: flat to 74, +10 at 75, an objective at
@@ -110,5 +112,5 @@ func dataset(t testing.TB, n int) *report.Dataset {
 		}
 		eps = append(eps, p.analyse(scorePolicy, v2Policy))
 	}
-	return report.NewDataset(scorePolicy, v2Policy, 4, eps, nil, nil)
+	return report.NewDataset(scorePolicy, v2Policy, report.Options{CallsPerTurn: 4}, eps, nil, nil)
 }

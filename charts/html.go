@@ -7,9 +7,12 @@ import (
 	"encoding/base64"
 	"html/template"
 	"io"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -25,8 +28,9 @@ var reportTemplate = sync.OnceValue(func() *template.Template {
 })
 
 // htmlReport is what the report template shows. Every string in it is
-// escaped by html/template; the charts are SVG written by vgsvg, which
-// escapes every text it writes, and are the only template.HTML.
+// escaped by html/template, and every text from a log is printable first
+// (pageText); the charts are SVG written by vgsvg, which escapes every text
+// it writes, and are the only template.HTML.
 type htmlReport struct {
 	Title         string
 	Summary       []string
@@ -99,7 +103,7 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 	sides := sidesOf(d)
 	r := htmlReport{
 		Title:        "Loop-break replay: " + sidesTitle(sides),
-		Summary:      summary,
+		Summary:      pageText(summary),
 		MetricsTitle: metricsTitle,
 		Lazy:         len(d.Episodes) > MaxEpisodeRows,
 	}
@@ -115,48 +119,63 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		}
 	}
 	var rows [][]string
-	r.EpisodeHeader, rows = d.EpisodeTable()
+	r.EpisodeHeader, rows, _ = d.EpisodeTable()
 	r.Numeric = numericColumns(len(r.EpisodeHeader), rows)
-	// The episode table: five columns of the episode, then three a policy.
+	// The episode table: five columns of the episode, then as many a policy
+	// (three, four with tokens).
 	r.EpisodeClass = make([]string, len(r.EpisodeHeader))
-	for i := 5; i < len(r.EpisodeClass) && (i-5)/3 < len(sides); i++ {
-		r.EpisodeClass[i] = "side" + strconv.Itoa((i-5)/3)
+	per := max(1, (len(r.EpisodeHeader)-5)/len(sides))
+	for i := 5; i < len(r.EpisodeClass) && (i-5)/per < len(sides); i++ {
+		r.EpisodeClass[i] = "side" + strconv.Itoa((i-5)/per)
 	}
 
+	// The timelines are drawn (and, in a lazy page, gzipped a chunk at a
+	// time, so that only the chunks being drawn are held whole) on every
+	// core, each into its own place: the same page as one at a time.
+	var svgs []template.HTML
+	var err error
+	if r.Lazy {
+		r.Chunks, err = timelineChunks(d)
+	} else {
+		svgs = make([]template.HTML, len(d.Episodes))
+		err = inParallel(len(d.Episodes), func(i int) (err error) {
+			svgs[i], err = inlineSVG(Timeline(&d.Episodes[i]))
+			return err
+		})
+	}
+	if err != nil {
+		return err
+	}
 	anchor := map[*report.Episode]string{}
-	var chunk strings.Builder
 	for i := range d.Episodes {
 		e := &d.Episodes[i]
 		anchor[e] = "ep-" + strconv.Itoa(i+1)
-		svg, err := inlineSVG(Timeline(e))
-		if err != nil {
-			return err
+		he := htmlEpisode{Anchor: anchor[e], Label: report.Printable(d.Label(e)), Source: report.Printable(e.Ep.Source),
+			Cells: pageText(rows[i]), Objectives: slices.Clone(e.Ep.Objectives)}
+		for k := range he.Objectives {
+			he.Objectives[k].Objective = report.Printable(he.Objectives[k].Objective)
 		}
-		he := htmlEpisode{Anchor: anchor[e], Label: d.Label(e), Source: e.Ep.Source, Cells: rows[i], Objectives: e.Ep.Objectives}
 		if r.Lazy {
 			he.Chunk, he.Part = i/timelinesPerChunk, i%timelinesPerChunk
-			chunk.WriteString(string(svg) + chunkSeparator)
-			if he.Part == timelinesPerChunk-1 || i == len(d.Episodes)-1 {
-				z, err := gzipBase64(chunk.String())
-				if err != nil {
-					return err
-				}
-				r.Chunks = append(r.Chunks, z)
-				chunk.Reset()
-			}
 		} else {
-			he.Timeline = svg
+			he.Timeline = svgs[i]
 		}
 		r.Episodes = append(r.Episodes, he)
 	}
 
 	r.PatternTables, r.PatternLines = d.PatternTables()
+	for _, t := range r.PatternTables {
+		for k, row := range t {
+			t[k] = pageText(row)
+		}
+	}
+	r.PatternLines = pageText(r.PatternLines)
 	review := d.ReviewList()
 	r.ReviewSummary, r.ReviewHeader, r.ReviewLegend = review.Summary, review.Header, review.Legend
 	for _, g := range review.Groups {
 		group := reviewGroup{Title: g.Title}
 		for _, e := range g.Episodes {
-			group.Items = append(group.Items, reviewItem{Anchor: anchor[e], Cells: d.ReviewRow(e)})
+			group.Items = append(group.Items, reviewItem{Anchor: anchor[e], Cells: pageText(d.ReviewRow(e))})
 		}
 		r.ReviewGroups = append(r.ReviewGroups, group)
 	}
@@ -169,6 +188,60 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 		r.Charts = append(r.Charts, svg)
 	}
 	return reportTemplate().Execute(w, r)
+}
+
+// timelineChunks are the timelines of d, timelinesPerChunk to a gzip
+// stream (base64url), each ending in chunkSeparator.
+func timelineChunks(d *report.Dataset) ([]string, error) {
+	n := len(d.Episodes)
+	chunks := make([]string, (n+timelinesPerChunk-1)/timelinesPerChunk)
+	err := inParallel(len(chunks), func(k int) error {
+		var chunk strings.Builder
+		for i := k * timelinesPerChunk; i < min((k+1)*timelinesPerChunk, n); i++ {
+			svg, err := inlineSVG(Timeline(&d.Episodes[i]))
+			if err != nil {
+				return err
+			}
+			chunk.WriteString(string(svg) + chunkSeparator)
+		}
+		var err error
+		chunks[k], err = gzipBase64(chunk.String())
+		return err
+	})
+	return chunks, err
+}
+
+// inParallel runs f(0) … f(n−1) on every core and gives the first error in
+// the order of i, whatever order they ended in.
+func inParallel(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				errs[i] = f(i)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pageText is report.Printable of each text: a log's text shows in the page
+// as in the text output (control characters, bidi controls and line
+// separators as visible escapes), then html/template escapes it for HTML.
+func pageText(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, s := range texts {
+		out[i] = report.Printable(s)
+	}
+	return out
 }
 
 // inlineSVG is a chart as an <svg> element to put in HTML: the SVG without

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // TestHTMLReport checks the report's structure: one row, one section and
@@ -62,6 +64,40 @@ func TestHTMLReport(t *testing.T) {
 	for _, want := range []string{hexColor(PolicyColor(d.Baseline.Name)), hexColor(PolicyColor(d.After.Name))} {
 		if !strings.Contains(page, "border-top: 4px solid "+want) {
 			t.Errorf("the page does not use the policy colour %s", want)
+		}
+	}
+}
+
+// TestHTMLShowsLogTextAsText: the page shows a log's id, source, room and
+// objective as the text output does, control characters, bidi controls and
+// line separators as visible escapes (html/template escapes < & " after):
+// no rune of them reaches the page, the charts' SVG included.
+func TestHTMLShowsLogTextAsText(t *testing.T) {
+	const id = "![i](http://host/x.png)\u202egpj.exe\x1b]0;t\x07\x00\r"
+	p := plan{id: id, source: "logs/\u2028a\x1b.jsonl", n: 100, changes: map[int]int{75: 10},
+		objectives: map[int]string{30: "Open\x1b[2J \u202e the <b>window</b>\n"}}
+	e := p.analyse(scorePolicy, v2Policy)
+	for i := range e.Ep.Turns {
+		e.Ep.Turns[i].Location = "West\u2029of House\u2066"
+	}
+	d := report.NewDataset(scorePolicy, v2Policy, report.Options{CallsPerTurn: 4}, []report.Episode{e, premature.analyse(scorePolicy, v2Policy)}, nil, nil)
+	var b bytes.Buffer
+	if err := WriteHTML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for i, r := range page {
+		if report.Unprintable(r) && r != '\n' {
+			t.Fatalf("the page holds %U: %q", r, page[max(0, i-60):min(len(page), i+60)])
+		}
+	}
+	for text, want := range map[string]int{
+		`![i](http://host/x.png)\u202egpj.exe\x1b]0;t\x07\x00\r`: 3, // the review list, the episode table, the section's heading
+		`logs/\u2028a\x1b.jsonl`:                                 1, // the section's source
+		`Open\x1b[2J \u202e the &lt;b&gt;window&lt;/b&gt;\n`:     1, // the objectives completed
+	} {
+		if got := strings.Count(page, text); got != want {
+			t.Errorf("%d × %q in the page, want %d", got, text, want)
 		}
 	}
 }

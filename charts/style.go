@@ -10,15 +10,17 @@
 package charts
 
 import (
+	"bufio"
 	"fmt"
 	"image/color"
+	"image/png"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
+	"sync"
 	"unicode/utf8"
 
 	xfont "golang.org/x/image/font"
@@ -31,6 +33,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // DPI turns the charts' sizes in points into pixels: 96, the web's, so that a
@@ -53,10 +56,23 @@ var (
 	gridColor        = color.NRGBA{0xDD, 0xDD, 0xDD, 0xFF}
 )
 
+// policyColors are the policies' colours, from the same palette; a policy not
+// listed is drawn in otherPolicyColor.
+var policyColors = map[policy.Name]color.NRGBA{
+	policy.Score:            {0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+	policy.ScoreOrObjective: {0x00, 0x72, 0xB2, 0xFF}, // blue
+	policy.Window:           {0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	policy.Increase:         {0x00, 0x9E, 0x73, 0xFF}, // bluish green
+	policy.Patience:         {0xE6, 0x9F, 0x00, 0xFF}, // orange
+	policy.Zorkburr:         {0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+	policy.Supervisor:       {0x90, 0x89, 0x28, 0xFF}, // dark yellow: the yellow F0E442 at 60%, as light lines on white are hard to see (contrast 1.3:1; this 3.6:1)
+	policy.None:             {0x99, 0x99, 0x99, 0xFF}, // grey: no stop rule
+}
+
 // PolicyColor is the colour of a policy in every chart and in the HTML report.
 func PolicyColor(n policy.Name) color.NRGBA {
-	if k, ok := policy.Lookup(n); ok {
-		return k.Color
+	if c, ok := policyColors[n]; ok {
+		return c
 	}
 	return otherPolicyColor
 }
@@ -140,8 +156,11 @@ func (ch *Chart) Write(w io.Writer, f Format) error {
 	case PNG:
 		c := vgimg.NewWith(vgimg.UseWH(ch.Width, ch.Height), vgimg.UseDPI(DPI))
 		ch.draw(draw.New(c))
-		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
-		return err
+		bw := bufio.NewWriter(w)
+		if err := pngEncoder.Encode(bw, c.Image()); err != nil {
+			return err
+		}
+		return bw.Flush()
 	case SVG:
 		c := vgsvg.New(ch.Width, ch.Height)
 		ch.draw(draw.New(c))
@@ -154,6 +173,20 @@ func (ch *Chart) Write(w io.Writer, f Format) error {
 	}
 	return fmt.Errorf("unknown image format %q", f)
 }
+
+// pngEncoder compresses for speed: a chart's flat colours compress about as
+// well (a timeline 58 → 60 KB) in a third less time (19 → 13 ms), which is
+// much of drawing a thousand timelines. Its buffers are pooled.
+var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngBuffers{}}
+
+type pngBuffers struct{ sync.Pool }
+
+func (p *pngBuffers) Get() *png.EncoderBuffer {
+	b, _ := p.Pool.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (p *pngBuffers) Put(b *png.EncoderBuffer) { p.Pool.Put(b) }
 
 // withFallbackFonts lets a viewer without the Liberation fonts use their
 // metric-compatible twins (Arial, Helvetica) rather than its default serif,
@@ -180,14 +213,16 @@ func (ch *Chart) Save(path string) error {
 }
 
 // printable makes a text from a log fit for a chart: valid UTF-8 (a lone
-// surrogate is invalid UTF-8), no control characters (a newline would break
-// the layout; most are not even allowed in SVG), nothing XML forbids (U+FFFE
-// and U+FFFF are shown as U+FFFD), at most max runes with an ellipsis.
+// surrogate is invalid UTF-8), a space for each rune report.Printable
+// escapes (a newline would break the layout, most control characters are not
+// even allowed in SVG, a bidi control would reorder the label), nothing XML
+// forbids (U+FFFE and U+FFFF are shown as U+FFFD), at most max runes with an
+// ellipsis.
 func printable(s string, max int) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Map(func(r rune) rune {
 		switch {
-		case unicode.IsControl(r):
+		case report.Unprintable(r):
 			return ' '
 		case r == 0xFFFE || r == 0xFFFF:
 			return '\uFFFD'

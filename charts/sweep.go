@@ -13,12 +13,13 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/report"
 	"github.com/lbanalyze/lbanalyze/sweep"
 )
 
 // The charts of a sweep: the trade-off of turns saved against false
 // terminations over every config, and the grid of max_turns_stuck ×
-// check_interval of the recommended policy as a heat map.
+// check_interval of the answer's policy as a heat map.
 
 var (
 	frontLineColor = color.NRGBA{0x44, 0x44, 0x44, 0xFF}
@@ -206,8 +207,8 @@ func pctOf(v float64) float64 { return 100 * v }
 // the turns it saves: the faint cloud of the grid, the Pareto front solid
 // with the line of the most turns saved at each rate, one colour a policy,
 // configs censored beyond the limit hollow, the target rate, the current
-// setting, the recommendation and (when ZorkGPT cannot run it) the best config
-// ZorkGPT can run, each marked and named.
+// setting, the answer and (when the system cannot run it) the best config
+// overall, each marked and named.
 func TradeOff(r *sweep.Result) *Chart {
 	p := newPlot("false-termination rate (% of episodes)", "turns saved (% of logged turns)")
 	p.X.Tick.Marker = intTicks{target: 10}
@@ -238,7 +239,7 @@ func TradeOff(r *sweep.Result) *Chart {
 	}
 	var lg legend
 	for _, n := range sweepPolicies(r) {
-		lg.add(fmt.Sprintf("%s (%d configs)", n, counts[n]), sweepPoint{color: PolicyColor(n), front: true})
+		lg.add(fmt.Sprintf("%s (%s)", n, report.Count(counts[n], "config")), sweepPoint{color: PolicyColor(n), front: true})
 	}
 	black := color.NRGBA{A: 0xFF}
 	lg.add("a config (faint); on the Pareto front (solid):\nno other saves more turns with no more false\nterminations and no more score forgone",
@@ -247,27 +248,37 @@ func TradeOff(r *sweep.Result) *Chart {
 	lg.add(fmt.Sprintf("hollow: censored in more than %s of the\nepisodes (lengths are lower bounds; not\nrecommended)", pctText(r.MaxCensored)),
 		sweepPoint{color: otherPolicyColor, front: true, censored: true})
 	lg.add("the target false-termination rate", target)
-	if rec := r.Recommended; rec != nil {
-		c := &r.Configs[rec.Config]
-		what := "recommended"
-		if !rec.MeetsTarget {
-			what = "nearest the target"
+	now, nowMark := "now (--config, else "+r.System.Name+"'s defaults)", "now: "
+	if a := r.Answer; a != nil {
+		c := &r.Configs[a.Config]
+		switch {
+		case !a.KeepCurrent:
+			what := "the answer"
+			if !a.MeetsTarget {
+				what = "the answer, nearest the target"
+			}
+			mk(c, circle, 11, black, "answer: "+c.Policy.String())
+			lg.add(what+": "+c.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
+		case c.Policy != r.Current.Policy:
+			mk(c, circle, 11, black, "best "+r.System.Name+" runs: "+c.Policy.String())
+			lg.add("the best config "+r.System.Name+" runs as it is,\nnot distinguishable from now: "+c.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
 		}
-		mk(c, circle, 11, black, what+": "+c.Policy.String())
-		lg.add(what+": "+c.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
-		if rec.TOML == "" && r.BestRunnable >= 0 {
-			b := &r.Configs[r.BestRunnable]
-			mk(b, square, 10, PolicyColor(b.Policy.Name), "ZorkGPT runs as is: "+b.Policy.String())
-			lg.add("the best config ZorkGPT runs as it is:\n"+b.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
+		if a.KeepCurrent {
+			now, nowMark = "now, and the answer: keep it", "now, the answer: "
+		}
+		if o := r.BestOverall; o != nil {
+			b := &r.Configs[o.Config]
+			mk(b, square, 10, PolicyColor(b.Policy.Name), "best overall: "+b.Policy.String())
+			lg.add("the best config overall, which "+r.System.Name+"\ncannot run as it is: "+b.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
 		}
 	}
-	mk(r.Current, diamond, 10, otherPolicyColor, "now: "+r.Current.Policy.String())
-	lg.add("now (--config, else ZorkGPT's defaults):\n"+r.Current.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
+	mk(r.Current, diamond, 10, otherPolicyColor, nowMark+r.Current.Policy.String())
+	lg.add(now+":\n"+r.Current.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
 
 	p.X.Min, p.X.Max = 0, math.Min(100, maxX*1.04+1)
 	p.Y.Min, p.Y.Max = 0, math.Min(100, maxY*1.08+1)
 	p.Add(gridLines{}, target, pts, stairs, marks)
-	title := fmt.Sprintf("Turns saved vs false terminations: %d configs over %d episodes (front: %d)", len(r.Configs), r.N, len(r.Front))
+	title := fmt.Sprintf("Turns saved vs false terminations: %s over %s (front: %d)", report.Count(len(r.Configs), "config"), report.Count(r.N, "episode"), len(r.Front))
 
 	// Near the target the configs that matter crowd together: a second
 	// panel shows that corner, from no false terminations to a few times the
@@ -338,7 +349,7 @@ type heatCell struct {
 	saved, rate float64
 	over        bool // false-termination rate above the target
 	censored    bool
-	recommended bool
+	answer      bool
 	current     bool
 }
 
@@ -402,7 +413,7 @@ func (h heatCells) Plot(c draw.Canvas, p *plot.Plot) {
 		if hc.current {
 			c.StrokeLines(draw.LineStyle{Color: otherPolicyColor, Width: Px(2.5), Dashes: []vg.Length{Px(4), Px(3)}}, rect(hc, Px(2)))
 		}
-		if hc.recommended {
+		if hc.answer {
 			c.StrokeLines(draw.LineStyle{Color: color.White, Width: Px(5)}, rect(hc, Px(1)))
 			c.StrokeLines(draw.LineStyle{Color: color.Black, Width: Px(2.5)}, rect(hc, Px(1)))
 		}
@@ -437,18 +448,18 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	}
 }
 
-// HeatMap draws, for the recommended policy (the current one when there is
-// no recommendation) with its other settings, the turns saved of every
+// HeatMap draws, for the policy of the answer's choice (the current one when
+// there is no answer) with its other settings, the turns saved of every
 // max_turns_stuck × check_interval of the grid: a viridis colour a cell, the
 // share written in where it fits, cells whose false-termination rate exceeds
 // the target hatched, those censored beyond the limit ringed, the
-// recommended cell outlined. Nil when the grid has fewer than two such configs.
+// answer's cell outlined. Nil when the grid has fewer than two such configs.
 func HeatMap(r *sweep.Result) *Chart {
 	ref := r.Current.Policy
 	what := "the current setting's policy"
-	if r.Recommended != nil {
-		ref = r.Configs[r.Recommended.Config].Policy
-		what = "the recommended policy"
+	if r.Answer != nil {
+		ref = r.Configs[r.Answer.Config].Policy
+		what = "the answer's policy"
 	}
 	key := func(p policy.Policy) policy.Policy { p.MaxTurnsStuck, p.CheckInterval = 0, 0; return p }
 	var idx []int
@@ -470,7 +481,7 @@ func HeatMap(r *sweep.Result) *Chart {
 			saved: pctOf(r.SavedShare(c)), rate: r.FalseRate(c)}
 		hc.over = hc.rate > r.MaxFalseRate+1e-12
 		hc.censored = r.CensoredShare(c) > r.MaxCensored
-		hc.recommended = r.Recommended != nil && i == r.Recommended.Config
+		hc.answer = r.Answer != nil && i == r.Answer.Config
 		hc.current = c.Policy == r.Current.Policy
 		h.cells = append(h.cells, hc)
 		h.lo, h.hi = min(h.lo, hc.saved), max(h.hi, hc.saved)
@@ -493,8 +504,8 @@ func HeatMap(r *sweep.Result) *Chart {
 	mid := h.color((h.lo + h.hi) / 2)
 	lg.add("hatched: false-termination rate above the\ntarget "+pctText(r.MaxFalseRate), swatch{fill: mid, hatch: true})
 	lg.add(fmt.Sprintf("ringed: censored in more than %s of the\nepisodes (a lower bound; not recommended)", pctText(r.MaxCensored)), swatch{fill: mid, circle: true})
-	if r.Recommended != nil {
-		lg.add("outlined: recommended, "+r.Configs[r.Recommended.Config].Policy.String(),
+	if r.Answer != nil {
+		lg.add("outlined: the best config "+r.System.Name+" runs,\n"+r.Configs[r.Answer.Config].Policy.String(),
 			swatch{fill: mid, outline: &draw.LineStyle{Color: color.Black, Width: Px(2.5)}})
 	}
 	if key(r.Current.Policy) == key(ref) {

@@ -42,7 +42,7 @@ func sweepOf(t testing.TB) *sweep.Result {
 				}
 			}
 		}
-		sweepResult = sweep.Run(eps, grid, v2Policy, sweep.Options{MaxFalseRate: 0.30, MaxCensored: 0.10, Folds: 5, CallsPerTurn: 4, Jobs: 2})
+		sweepResult = sweep.Run(eps, grid, scorePolicy, sweep.Options{MaxFalseRate: 0.30, MaxCensored: 0.10, Folds: 5, CallsPerTurn: 4, Jobs: 2})
 	})
 	return sweepResult
 }
@@ -51,8 +51,8 @@ func sweepOf(t testing.TB) *sweep.Result {
 // in the trade-off's plot area, and the viridis cells of the heat map.
 func TestSweepPNG(t *testing.T) {
 	r := sweepOf(t)
-	if r.Recommended == nil {
-		t.Fatal("the test sweep has no recommendation: the charts would not show one")
+	if r.Answer == nil {
+		t.Fatalf("the test sweep has no answer (%s): the charts would not show one", r.NoAnswer)
 	}
 	for _, tc := range []struct {
 		name  string
@@ -124,9 +124,10 @@ func TestViridis(t *testing.T) {
 	}
 }
 
-// TestSweepHTML: the sweep page holds the front table (a row a front config
-// and the current setting), the recommendation, the TOML block, the two
-// charts inline, and nothing fetched from anywhere.
+// TestSweepHTML: the sweep page holds the front table (a row a front config,
+// the answer's and the current setting), the answer as HTML (each line a row
+// of a table, not terminal text), the TOML block, the two charts inline, and
+// nothing fetched from anywhere.
 func TestSweepHTML(t *testing.T) {
 	r := sweepOf(t)
 	var a, b bytes.Buffer
@@ -140,16 +141,20 @@ func TestSweepHTML(t *testing.T) {
 	page := a.String()
 	table := page[strings.Index(page, `<table id="front-table">`):]
 	table = table[:strings.Index(table, "</table>")]
-	if got := strings.Count(table, "<tr") - 1; got != len(r.Front)+1 {
-		t.Errorf("%d front rows, want %d (the front and now)", got, len(r.Front)+1)
+	rows := len(r.Front) + 1
+	if a := r.Answer; !r.Configs[a.Config].Pareto {
+		rows++
 	}
-	if n := strings.Count(table, `class="recommended"`); n != 1 {
-		t.Errorf("%d recommended rows, want 1", n)
+	if got := strings.Count(table, "<tr") - 1; got != rows {
+		t.Errorf("%d front rows, want %d (the front, the answer's and now)", got, rows)
+	}
+	if n := strings.Count(table, `class="answer`); n != 1 {
+		t.Errorf("%d answer rows, want 1", n)
 	}
 	if n := strings.Count(page, "<svg"); n != 2 {
 		t.Errorf("%d charts, want 2", n)
 	}
-	block, _ := r.PasteBlock()
+	block := r.Answer.Block
 	if block == "" || !strings.Contains(html.UnescapeString(page), `<pre id="toml"><code>`+block) {
 		t.Errorf("the page lacks the TOML block %q", block)
 	}
@@ -157,15 +162,47 @@ func TestSweepHTML(t *testing.T) {
 		t.Error("no [tool.zorkgpt.loop_break] in the page")
 	}
 	text := html.UnescapeString(page)
-	for _, l := range r.RecommendationLines() {
-		if !strings.Contains(text, l) {
-			t.Errorf("the page lacks the line %q", l)
+	for _, s := range r.Sections() {
+		if !strings.Contains(text, `<p class="headline">`+s.Headline+"</p>") {
+			t.Errorf("the page lacks the headline %q", s.Headline)
 		}
+		for _, l := range s.Lines {
+			if !strings.Contains(text, "<tr><th>"+l.Label+"</th><td>"+l.Text+"</td></tr>") {
+				t.Errorf("the page lacks the line %q as a table row", l.Label+": "+l.Text)
+			}
+		}
+	}
+	if strings.Contains(page, `class="lines"`) || strings.Contains(page, "\n  ") {
+		t.Error("the answer is pasted terminal text")
 	}
 	rest := strings.NewReplacer(`xmlns="http://www.w3.org/2000/svg"`, "", `xmlns:xlink="http://www.w3.org/1999/xlink"`, "").Replace(page)
 	for _, bad := range []string{"http:", "https:", "src=", "<link", "url(", "<script"} {
 		if strings.Contains(rest, bad) {
 			t.Errorf("the page holds %q", bad)
+		}
+	}
+}
+
+// TestSweepHTMLTokens: with a column of tokens saved the front table's note is
+// still the last cell of a row, of words, not a number: every row has as many
+// number cells as the header has columns but the config and the note.
+func TestSweepHTMLTokens(t *testing.T) {
+	r := sweepOf(t)
+	for _, tokens := range []bool{false, true} {
+		r.Tokens = tokens
+		var b bytes.Buffer
+		if err := WriteSweepHTML(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		table := page[strings.Index(page, `<table id="front-table">`):]
+		table = table[:strings.Index(table, "</table>")]
+		want := len(r.FrontHeader()) - 2
+		for i, row := range strings.Split(table, "<tr")[2:] { // the header row first
+			last := row[strings.LastIndex(row, "<td"):]
+			if got := strings.Count(row, `<td class="num">`); got != want || !strings.HasPrefix(last, "<td>") {
+				t.Errorf("tokens %v, row %d: %d number cells, want %d, and the last of words: %s", tokens, i, got, want, row)
+			}
 		}
 	}
 }

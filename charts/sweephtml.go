@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strings"
 
 	"github.com/lbanalyze/lbanalyze/sweep"
 )
@@ -17,53 +18,55 @@ var sweepTemplate = template.Must(template.New("sweep").Parse(sweepHTML))
 // sweepReport is what the sweep page shows; as in the batch report, the
 // charts (SVG written by vgsvg) are the only template.HTML.
 type sweepReport struct {
-	Title           string
-	Summary         string
-	Recommendation  []string
-	TOML, TOMLWhat  string
-	Charts          []template.HTML
-	FrontTitle      string
-	FrontHeader     []string
-	FrontRows       []frontRow
-	Policies        []htmlPolicy
-	MaxFalse, MaxCS string
+	Title       string
+	Sections    []sweep.Section
+	Summary     string
+	Charts      []template.HTML
+	FrontTitle  string
+	FrontHeader []string
+	NoteColumn  int // the front table's last column, of words, not numbers
+	FrontRows   []frontRow
+	FrontLegend string
+	Policies    []htmlPolicy
 }
 
 type frontRow struct {
 	Cells []string
-	Class string // recommended, now, best-runnable
+	Class string // answer, best-overall, now
 	Color template.CSS
 }
 
 // WriteSweepHTML writes the report of a sweep as one self-contained HTML page:
-// the recommendation and the block to paste, the trade-off chart and the heat
-// map (inline SVG), and the Pareto front table.
+// the answer and the block to paste, the trade-off chart and the heat map
+// (inline SVG), and the Pareto front table, every row of it.
 func WriteSweepHTML(w io.Writer, r *sweep.Result) error {
 	s := sweepReport{
-		Title: fmt.Sprintf("Loop-break sweep: %d configs over %d episodes", len(r.Configs), r.N),
-		Summary: fmt.Sprintf("%d configs over %d episodes (%d logged turns); targets: false-termination rate ≤ %s, censored outcomes ≤ %s; %d LLM calls a turn.",
-			len(r.Configs), r.N, r.TotalTurns, pctText(r.MaxFalseRate), pctText(r.MaxCensored), r.CallsPerTurn),
-		Recommendation: r.RecommendationLines(),
-		FrontTitle:     fmt.Sprintf("Pareto front: %d of %d configs (turns saved up, false terminations and score forgone down), most turns saved first", len(r.Front), len(r.Configs)),
+		Title:       fmt.Sprintf("Loop-break sweep: %d configs over %d episodes", len(r.Configs), r.N),
+		Sections:    r.Sections(),
+		Summary:     strings.ReplaceAll(r.Summary(), "<=", "≤"),
+		FrontHeader: r.FrontHeader(),
+		FrontLegend: r.FrontLegend(),
 	}
-	s.TOML, s.TOMLWhat = r.PasteBlock()
-	var rows [][]string
-	var idx []int
-	s.FrontHeader, rows, idx = r.FrontTable()
-	for k, row := range rows {
-		fr := frontRow{Cells: row}
-		switch i := idx[k]; {
-		case i < 0:
-			fr.Class = "now"
-			fr.Color = template.CSS(hexColor(PolicyColor(r.Current.Policy.Name)))
-		default:
-			fr.Color = template.CSS(hexColor(PolicyColor(r.Configs[i].Policy.Name)))
-			if r.Recommended != nil && i == r.Recommended.Config {
-				fr.Class = "recommended"
-			} else if r.Recommended != nil && r.Recommended.TOML == "" && i == r.BestRunnable {
-				fr.Class = "best-runnable"
-			}
+	s.NoteColumn = len(s.FrontHeader) - 1
+	rows, front := r.FrontTable(0)
+	s.FrontTitle = r.FrontTitle(len(rows)-1, front)
+	for _, row := range rows {
+		fr := frontRow{Cells: row.Cells}
+		var class []string
+		if row.Answer {
+			class = append(class, "answer")
 		}
+		if row.Best {
+			class = append(class, "best-overall")
+		}
+		c := r.Current
+		if row.Config >= 0 {
+			c = &r.Configs[row.Config]
+		} else {
+			class = append(class, "now")
+		}
+		fr.Class = strings.Join(class, " ")
+		fr.Color = template.CSS(hexColor(PolicyColor(c.Policy.Name)))
 		s.FrontRows = append(s.FrontRows, fr)
 	}
 	for _, n := range sweepPolicies(r) {

@@ -144,6 +144,7 @@ func Timeline(e *report.Episode) *Chart {
 		}
 	}
 	span := float64(max(hi-lo, 1))
+	top += markerRoom(objs, float64(hi), span)
 	unit := span / (plotHeight - top - bottom) // score a pixel
 	p.X.Min, p.X.Max = 0, xMax
 	p.Y.Min = float64(lo) - bottom*unit
@@ -167,6 +168,24 @@ func Timeline(e *report.Episode) *Chart {
 	// A long legend (a grid of settings) makes the chart taller, not cut.
 	height := max(timelineHeight, lg.height()+Px(60))
 	return newChart(timelineWidth, height, title, lg, p.Draw)
+}
+
+// markerRoom is the room, in px, that objective markers at or near the
+// highest score take above it — the triangle, lifted over a death's cross,
+// and its number — so that the stop lines' labels, in rows above the scores,
+// stay clear of them.
+func markerRoom(o objectiveMarks, hi, span float64) float64 {
+	room := 0.0
+	for _, m := range o.pts {
+		if hi-m.y <= span/10 {
+			h := 6*1.3 + 1 + 12.0 // the triangle's top and a row of numbers (objectiveMarks.Plot)
+			if m.lifted {
+				h += 16
+			}
+			room = max(room, h)
+		}
+	}
+	return room
 }
 
 // warningStretches are the turns at whose start the countdown warning of p is

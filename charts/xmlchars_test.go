@@ -39,7 +39,7 @@ func TestSVGForbiddenCharacters(t *testing.T) {
 	if !strings.Contains(texts.String(), "ep") || strings.ContainsAny(texts.String(), "\uFFFE\uFFFF\x1b\x0b") {
 		t.Errorf("the SVG's text is %q", texts.String())
 	}
-	for in, want := range map[string]string{"x\uFFFEy\uFFFFz": "x\uFFFDy\uFFFDz", "\xed\xa0\x80": "\uFFFD", "\x1b[1m": " [1m"} {
+	for in, want := range map[string]string{"x\uFFFEy\uFFFFz": "x\uFFFDy\uFFFDz", "\xed\xa0\x80": "\uFFFD", "\x1b[1m": " [1m", "\u202egpj\u2028": " gpj "} {
 		if got := printable(in, 40); got != want {
 			t.Errorf("printable(%q) = %q, want %q", in, got, want)
 		}

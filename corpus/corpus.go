@@ -7,12 +7,16 @@
 package corpus
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
+	"slices"
 	"strings"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -118,9 +122,10 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 			}
 		}()
 	}
-	ids := &episodeIDs{sources: map[string][]string{}}
+	ids := &episodeIDs{seen: map[uint64]firstSeen{}}
 	for r := range order {
 		for ep := range r.eps {
+			ids.add(ep.ID, ep.Source)
 			sink.Episode(ep)
 		}
 		for _, s := range r.skipped {
@@ -130,9 +135,6 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 			c.tell(sink, m)
 		}
 		c.Skipped = append(c.Skipped, r.skipped...)
-		for _, ep := range r.named {
-			ids.add(ep)
-		}
 		if sink.FileEnd != nil {
 			sink.FileEnd(r.segments)
 		}
@@ -158,16 +160,23 @@ type fileRead struct {
 	segments int
 	skipped  []Skip
 	problems []string
-	// named are the file's episodes as the messages need them: without their
-	// turns (named), so that what the sink lets go is freed.
-	named []*episode.Episode
+	// named are the file's episodes that the messages name (those with
+	// problems), without their turns, so that what the sink lets go is freed:
+	// the first maxNamed, and how many more there were and lines they skipped.
+	named                []*episode.Episode
+	moreNamed, moreLines int
+	episodes             int // handed over
 }
+
+// maxNamed is how many episodes of a file the messages name one by one.
+const maxNamed = 100
 
 func (r *fileRead) read(opt Options) {
 	defer close(r.eps)
 	path := r.path
 	res, err := opt.sources().read(path, opt.Stdin, opt.Read, func(ep *episode.Episode) {
-		r.named = append(r.named, named(ep)) // before the sink has it
+		r.episodes++
+		r.name(ep) // before the sink has it
 		r.eps <- ep
 	})
 	if err != nil {
@@ -178,8 +187,25 @@ func (r *fileRead) read(opt Options) {
 	for _, ep := range r.named {
 		ep.Segments = res.Segments
 	}
-	r.skipped = rejections(path, res, len(r.named))
+	r.skipped = rejections(path, res, r.episodes)
 	r.problems = problems(r.named)
+	if r.moreNamed > 0 {
+		r.problems = append(r.problems, fmt.Sprintf("%s: %s more with problems (%s skipped); the rest of each was analysed",
+			jsonl.DisplayName(path), plural(r.moreNamed, "episode"), plural(r.moreLines, "line")))
+	}
+}
+
+// name keeps what the messages need of an episode with problems.
+func (r *fileRead) name(ep *episode.Episode) {
+	if ep.ProblemCount == 0 && ep.SkippedLines == 0 {
+		return
+	}
+	if len(r.named) == maxNamed {
+		r.moreNamed++
+		r.moreLines += ep.SkippedLines
+		return
+	}
+	r.named = append(r.named, named(ep))
 }
 
 func (opt Options) sources() *Sources {
@@ -245,37 +271,70 @@ func problems(eps []*episode.Episode) []string {
 
 // episodeIDs finds an episode id in two files (a .jsonl beside its
 // .jsonl.gz, a backup copy), to warn of it: both are analysed, and both count
-// in n.
+// in n. It keeps a 64-bit hash of each id, and the id itself only of those
+// found twice: up to maxIDs ids, so that a file of millions of episodes does
+// not hold millions of ids.
 type episodeIDs struct {
-	sources map[string][]string // of each id, in discovery order
-	order   []string            // the ids, as first found
+	seen    map[uint64]firstSeen
+	sources []string          // the files met, in order
+	dups    map[uint64]*dupID // the ids found in more than one file
+	full    bool              // maxIDs reached: later ids are not checked
 }
 
-func (d *episodeIDs) add(ep *episode.Episode) {
-	if ep.ID == "" {
+type firstSeen struct{ order, source int32 }
+
+type dupID struct {
+	id      string
+	order   int32
+	sources []int32
+}
+
+const maxIDs = 1 << 18
+
+func (d *episodeIDs) add(id, source string) {
+	if id == "" {
 		return
 	}
-	s := d.sources[ep.ID]
-	if len(s) == 0 {
-		d.order = append(d.order, ep.ID)
+	if n := len(d.sources); n == 0 || d.sources[n-1] != source {
+		d.sources = append(d.sources, source)
 	}
-	if len(s) == 0 || s[len(s)-1] != ep.Source {
-		d.sources[ep.ID] = append(s, ep.Source)
+	src := int32(len(d.sources) - 1)
+	h := xxhash.Sum64String(id)
+	first, ok := d.seen[h]
+	switch {
+	case !ok && len(d.seen) == maxIDs:
+		d.full = true
+	case !ok:
+		d.seen[h] = firstSeen{int32(len(d.seen)), src}
+	case first.source != src:
+		if d.dups == nil {
+			d.dups = map[uint64]*dupID{}
+		}
+		dup := d.dups[h]
+		if dup == nil {
+			dup = &dupID{id: id, order: first.order, sources: []int32{first.source}}
+			d.dups[h] = dup
+		}
+		if dup.sources[len(dup.sources)-1] != src {
+			dup.sources = append(dup.sources, src)
+		}
 	}
 }
 
 // duplicates are the warnings, in the order the ids were found.
 func (d *episodeIDs) duplicates() []string {
+	dups := slices.SortedFunc(maps.Values(d.dups), func(a, b *dupID) int { return cmp.Compare(a.order, b.order) })
 	var m []string
-	for _, id := range d.order {
-		if s := d.sources[id]; len(s) > 1 {
-			names := make([]string, len(s))
-			for i, p := range s {
-				names[i] = jsonl.DisplayName(p)
-			}
-			m = append(m, fmt.Sprintf("warning: episode %s is in %d files (%s): each is analysed and counted; remove the copies you do not mean",
-				id, len(s), strings.Join(names, ", ")))
+	for _, dup := range dups {
+		names := make([]string, len(dup.sources))
+		for i, s := range dup.sources {
+			names[i] = jsonl.DisplayName(d.sources[s])
 		}
+		m = append(m, fmt.Sprintf("warning: episode %s is in %d files (%s): each is analysed and counted; remove the copies you do not mean",
+			dup.id, len(names), strings.Join(names, ", ")))
+	}
+	if d.full {
+		m = append(m, fmt.Sprintf("note: episode ids were checked for copies in other files among the first %d only", maxIDs))
 	}
 	return m
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/filekind"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 )
 
@@ -38,7 +39,8 @@ type discovery struct {
 // source claims (a Burr application). A file named on the command line is
 // read whatever its name and kind (a named FIFO, "-"); in a directory only
 // regular files are. A file reached twice — the same directory given twice, a
-// symbolic or hard link — is read once, and so is "-".
+// symbolic or hard link — is read once, and so is "-", whatever name standard
+// input is given (isStdin).
 func Discover(paths []string, srcs *Sources) ([]string, *Corpus) {
 	d := &discovery{seen: map[any]bool{}, c: &Corpus{}, srcs: srcs}
 	for _, p := range paths {
@@ -53,10 +55,10 @@ func (d *discovery) skip(source, reason string) {
 }
 
 func (d *discovery) arg(path string) {
-	if path == jsonl.StdinName {
+	if isStdin(path) {
 		if !d.stdin {
 			d.stdin = true
-			d.files = append(d.files, path)
+			d.files = append(d.files, jsonl.StdinName)
 		}
 		return
 	}
@@ -111,7 +113,7 @@ func (d *discovery) found(path string) {
 		}
 		d.skip(path, openReason(err))
 	case !info.Mode().IsRegular() && !info.IsDir():
-		d.skip(path, "not a regular file ("+kind(info.Mode())+"), passed over; name it on the command line to read it")
+		d.skip(path, "not a regular file ("+filekind.Of(info.Mode())+"), passed over; name it on the command line to read it")
 	default:
 		d.add(path, info)
 	}
@@ -126,18 +128,6 @@ func (d *discovery) add(path string, info os.FileInfo) {
 	d.files = append(d.files, path)
 }
 
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
-}
-
 // Files takes paths that name logs (the episode command's): each is read
 // whatever its name and kind, once — "-" included; a directory is read when a
 // source claims it as one log, else not searched but named, with what to
@@ -145,7 +135,7 @@ func kind(m fs.FileMode) string {
 func Files(paths []string, srcs *Sources) ([]string, *Corpus) {
 	d := &discovery{seen: map[any]bool{}, c: &Corpus{}, srcs: srcs}
 	for _, p := range paths {
-		if p == jsonl.StdinName {
+		if isStdin(p) {
 			d.arg(p)
 			continue
 		}

@@ -15,6 +15,13 @@ type Episode struct {
 	// Segments how many the file holds; a file of one episode has 1 and 1.
 	Segment, Segments int
 	MaxTurns          int // the run's turn budget, where the log says; 0 unknown
+	// Scoring is how the run is scored: the score it is credited with had it
+	// stopped after a turn (Credited).
+	Scoring Scoring
+	// System is what ran the episode and wrote its log, as its source knows
+	// it: which stop it runs, which policies it is offered and the block to
+	// paste for it (docs/sources.md, "Which system ran a log").
+	System System
 
 	Turns []Turn
 	// Signals are the optional per-turn signals this log records: a policy or
@@ -112,6 +119,9 @@ func (s Signals) With(add ...Signal) Signals {
 	return s
 }
 
+// List lists the signals of s, in order.
+func (s Signals) List() []Signal { return Signals(0).Lacking(s) }
+
 // Lacking lists the signals of need that s does not have, in order.
 func (s Signals) Lacking(need Signals) []Signal {
 	var out []Signal
@@ -137,12 +147,91 @@ func (e *Episode) Score(t int) int {
 // FinalScore is the score after the last turn.
 func (e *Episode) FinalScore() int { return e.Score(e.N()) }
 
+// Scoring is how a run is scored (docs/sources.md, "How a run is scored").
+type Scoring uint8
+
+const (
+	// ScoredLast: the run is credited with its score after its last turn
+	// (ZorkGPT).
+	ScoredLast Scoring = iota
+	// ScoredBest: the run is credited with the best score after any of its
+	// turns, or 0 (TALES's highscore, which starts at 0): a game that ends and
+	// begins again within the run keeps what it reached before.
+	ScoredBest
+)
+
+// Credit is the score a run is credited with after a turn that ends on
+// score, when it was credited with prev before the turn (0 before turn 1).
+func (s Scoring) Credit(prev, score int) int {
+	if s == ScoredBest {
+		return max(prev, score)
+	}
+	return score
+}
+
+// Credited is the score the run is credited with had it stopped after turn t
+// (0 before turn 1): the score after t, or the best up to t.
+func (e *Episode) Credited(t int) int {
+	if e.Scoring == ScoredLast {
+		return e.Score(t)
+	}
+	c := 0
+	for u := 1; u <= min(t, e.N()); u++ {
+		c = e.Scoring.Credit(c, e.Turns[u-1].Score)
+	}
+	return c
+}
+
 // Name is the episode id, with its position when the file holds several.
 func (e *Episode) Name() string {
 	if e.Segments > 1 {
 		return fmt.Sprintf("%s (segment %d of %d)", e.ID, e.Segment, e.Segments)
 	}
 	return e.ID
+}
+
+// System is what ran an episode and wrote its log (docs/sources.md, "Which
+// system ran a log").
+type System uint8
+
+const (
+	// ZorkGPT, whose loop break stops its runs: the zero value, for the logs
+	// lbanalyze read first.
+	ZorkGPT System = iota
+	// ZorkGPT2, whose runner does not stop on its stuck rule
+	// (docs/zorkgpt2.md, "The stuck rule").
+	ZorkGPT2
+	// Harness is a harness with no stop rule of its own: a benchmark such as
+	// TALES, or an agent loop of the user's (per-step JSONL).
+	Harness
+)
+
+// Systems are every system, in order.
+var Systems = []System{ZorkGPT, ZorkGPT2, Harness}
+
+// String names the system in sentences.
+func (s System) String() string {
+	switch s {
+	case ZorkGPT2:
+		return "ZorkGPT2"
+	case Harness:
+		return "your harness"
+	}
+	return "ZorkGPT"
+}
+
+// SystemOf is the system that ran every one of eps; ZorkGPT when they were
+// run by several, or there are none.
+func SystemOf(eps []*Episode) System {
+	for _, e := range eps {
+		if e.System != eps[0].System {
+			return ZorkGPT
+		}
+	}
+	if len(eps) == 0 {
+		return ZorkGPT
+	}
+	return eps[0].System
 }
 
 // CutByRecording reports whether the recording's own stop (its stop rule, or

@@ -120,8 +120,9 @@ func (m *Members) field(key []byte) (field, bool) {
 	return f, ok
 }
 
-// Has reports whether the struct names key exactly.
-func (m *Members) Has(key string) bool {
-	_, ok := m.fields[key]
-	return ok
+// Name is the field a member's key (raw, as ScanObject gives it) names, its
+// escapes undone, if the struct names one.
+func (m *Members) Name(key []byte) (string, bool) {
+	f, ok := m.field(key)
+	return f.name, ok
 }

@@ -7,6 +7,7 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -115,9 +116,9 @@ func DecompressLimited(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		return &closers{r: bounded(zr, in, ratio, "gzip"), inner: zr, outer: rc, release: release}, nil
-	case bytes.HasPrefix(head, zstdMagic):
-		fh, _ := br.Peek(18) // the frame header: its window, for the process's budget
-		held := zstdWindows.acquire(zstdWindow(fh))
+	default: // zstd
+		fh, _ := br.Peek(64) // the frame header: its window, for the process's budget
+		held := zstdWindows.acquire(zstdWindow(pastSkippable(fh)))
 		in := &counter{r: br}
 		zr, err := newZstd(in)
 		if err != nil {
@@ -128,14 +129,35 @@ func DecompressLimited(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		done := func() { zstdWindows.release(held); release() }
 		return &closers{r: bounded(zstdErrors{zr}, in, ratio, "zstd"), inner: zstdCloser{zr}, outer: rc, release: done}, nil
 	}
-	release()
-	return nil, errors.New("jsonl: unreachable")
 }
 
 // Compressed reports whether a stream that starts with head (its first four
 // bytes) is gzip or zstd, as Open would find it.
 func Compressed(head []byte) bool {
-	return bytes.HasPrefix(head, gzipMagic) || bytes.HasPrefix(head, zstdMagic)
+	return bytes.HasPrefix(head, gzipMagic) || bytes.HasPrefix(head, zstdMagic) || skippable(head)
+}
+
+// skippable says whether head starts a zstd skippable frame (magic
+// 0x184D2A50 to 0x184D2A5F, little-endian), which a zstd stream may begin
+// with: pzstd writes one before each frame, holding the frame's size.
+func skippable(head []byte) bool {
+	return len(head) >= 4 && head[0]&0xf0 == 0x50 && head[1] == 0x2a && head[2] == 0x4d && head[3] == 0x18
+}
+
+// pastSkippable is head past the skippable frames it starts with, up to the
+// first frame that holds data (empty when head ends first).
+func pastSkippable(head []byte) []byte {
+	for skippable(head) && len(head) >= 8 {
+		n := uint64(binary.LittleEndian.Uint32(head[4:])) + 8
+		if n > uint64(len(head)) {
+			return nil
+		}
+		head = head[n:]
+	}
+	if skippable(head) {
+		return nil // cut inside a skippable frame's header
+	}
+	return head
 }
 
 // plain is a stream without compression: its first n bytes, read to look

@@ -40,7 +40,9 @@ type Analysis struct {
 	EpisodeID string `json:"episode_id"`
 	Source    string `json:"source"`
 	Turns     int    `json:"turns"`
-	// RoomKey says how rooms are told apart: "id" (Jericho ids, E3c) or "name".
+	// RoomKey says how rooms are told apart: "id" (Jericho ids, E3c) or
+	// "name"; "none" when the log names no room (oscillation and camping
+	// cannot be told).
 	RoomKey string `json:"room_key"`
 	// WarningsShown: the recording ran ZorkGPT's loop break (v1/v2, from
 	// 2025-11-05), so the countdown warnings were in the agent's prompt.
@@ -102,13 +104,16 @@ func Analyse(ep *episode.Episode, opt Options, policies ...policy.Policy) *Analy
 
 // Reference is the policy an episode's warnings follow: the loop break the
 // recording ran (v1 → score, v2 → score-or-objective) with ZorkGPT's
-// settings, or opt.Unversioned for logs without one.
+// settings, or opt.Unversioned for logs without one, or score for a log that
+// lacks what opt.Unversioned needs (a harness's: no objectives).
 func Reference(ep *episode.Episode, opt Options) policy.Policy {
-	name := opt.Unversioned
+	p := policy.Policy{Name: opt.Unversioned, Params: opt.Params}
 	if rules := ep.Recorded.Rules; len(rules) > 0 {
-		name = policy.Name(rules[0])
+		p.Name = policy.Name(rules[0])
+	} else if len(ep.Signals.Lacking(p.Needs())) > 0 {
+		p.Name = policy.Score
 	}
-	return policy.Policy{Name: name, Params: opt.Params}
+	return p
 }
 
 // trace collects the steps of p over ep (index t−1), past the stop when on.
@@ -127,7 +132,7 @@ func (a *Analysis) oscillation(ep *episode.Episode, r *rooms) {
 	n := ep.N()
 	hits := make([]hit, n+1)
 	a.osc = make([]bool, n+1)
-	for t := 1; t <= n; t++ {
+	for t := 1; t <= n && !r.none; t++ {
 		if x, y, ok := oscillationAt(r.at, t); ok {
 			hits[t] = hit{on: true, key: pairKey(x, y)}
 			a.osc[t] = true
@@ -149,7 +154,7 @@ func (a *Analysis) camping(r *rooms, opt Options) {
 	n := len(r.at) - 1
 	hits := make([]hit, n+1)
 	a.camp = make([]bool, n+1)
-	for t := 1; t <= n; t++ {
+	for t := 1; t <= n && !r.none; t++ {
 		if room, _, ok := campingAt(r.at, t, opt.CampingWindow, opt.CampingThreshold); ok {
 			hits[t] = hit{on: true, key: [2]int{room, -1}}
 			a.camp[t] = true

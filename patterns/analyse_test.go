@@ -23,7 +23,8 @@ var (
 //   - every turn "wait" with the same response.
 func handBuilt(objective bool) *episode.Episode {
 	ep := &episode.Episode{ID: "hand", InitialRoomID: 1, InitialRoom: "Room One",
-		Recorded: episode.Recorded{Rules: []string{"score", "score-or-objective"}}, Signals: episode.Signals(episode.Penalties)}
+		Recorded: episode.Recorded{Rules: []string{"score", "score-or-objective"}},
+		Signals:  episode.Signals(episode.Penalties).With(episode.Objectives, episode.Rooms)} // as ZorkGPT's source says
 	for t := 1; t <= 80; t++ {
 		tu := episode.Turn{RoomID: 1, Location: "Room One", Action: "wait", ResponseHash: 42}
 		if t >= 25 {
@@ -92,6 +93,7 @@ func TestWarnings(t *testing.T) {
 		name      string
 		objective bool
 		loopBreak string
+		noSignals bool // the log records no objectives (a harness's)
 		want      Warnings
 	}{
 		{
@@ -127,10 +129,23 @@ func TestWarnings(t *testing.T) {
 				{Start: 45, End: 70, Turns: 26, UrgentFrom: 55, CriticalFrom: 60, MaxLevel: Critical, MinTurnsLeft: -5, Outcome: EndStop},
 			}},
 		},
+		{
+			// A log that records no objectives (a harness's): score-or-objective
+			// cannot be replayed on it, so the warnings follow score: the same
+			// spells, under score.
+			name: "no objectives recorded", loopBreak: "", noSignals: true,
+			want: Warnings{Policy: "score 40/10", Threshold: 20, Escaped: 1, Stopped: 1, Spells: []WarningSpell{
+				{Start: 20, End: 25, Turns: 6, MaxLevel: Important, MinTurnsLeft: 15, Outcome: Escaped},
+				{Start: 45, End: 70, Turns: 26, UrgentFrom: 55, CriticalFrom: 60, MaxLevel: Critical, MinTurnsLeft: -5, Outcome: EndStop},
+			}},
+		},
 	}
 	for _, c := range cases {
 		ep := handBuilt(c.objective)
 		ep.Recorded.Rules = map[string][]string{"v1": {"score", "score-or-objective"}, "v2": {"score-or-objective", "score"}}[c.loopBreak]
+		if c.noSignals {
+			ep.Signals = 0
+		}
 		a := Analyse(ep, DefaultOptions())
 		if !reflect.DeepEqual(a.Warnings, c.want) {
 			g, _ := json.Marshal(a.Warnings)
@@ -269,5 +284,22 @@ func TestSpans(t *testing.T) {
 	}
 	if got := a.Spans(); !reflect.DeepEqual(got, want) {
 		t.Errorf("spans\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// A log that names no room (a harness's) has no room pattern: the unknown
+// room is not a room one camps in.
+func TestNoRooms(t *testing.T) {
+	ep := &episode.Episode{ID: "harness"}
+	for range 40 {
+		ep.Turns = append(ep.Turns, episode.Turn{Action: "look"})
+	}
+	a := Analyse(ep, DefaultOptions())
+	if a.RoomKey != "none" || a.Camping.Turns != 0 || a.Oscillation.Turns != 0 {
+		t.Errorf("room key %q, camping %d turns, oscillation %d turns", a.RoomKey, a.Camping.Turns, a.Oscillation.Turns)
+	}
+	ep.Turns[3].Location = "Kitchen" // one room named: rooms are told by name
+	if a := Analyse(ep, DefaultOptions()); a.RoomKey != "name" {
+		t.Errorf("room key %q, want name", a.RoomKey)
 	}
 }

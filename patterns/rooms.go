@@ -27,6 +27,7 @@ type Room struct {
 // has no ids (E3a/E3b: names come from an LLM extractor and are less stable).
 type rooms struct {
 	byID  bool
+	none  bool  // the log names no room at all (a harness's): no room pattern can be told
 	at    []int // index t, 1..N (at[0] unused)
 	after []int
 	names map[int]string
@@ -62,11 +63,13 @@ func roomsOf(ep *episode.Episode) *rooms {
 		return k
 	}
 	prev := key(ep.InitialRoomID, ep.InitialRoom)
+	r.none = prev == 0
 	for t := 1; t <= n; t++ {
 		tu := &ep.Turns[t-1]
 		r.at[t] = prev
 		r.after[t] = key(tu.RoomID, tu.Location)
 		prev = r.after[t]
+		r.none = r.none && prev == 0
 	}
 	return r
 }
@@ -78,8 +81,12 @@ func (r *rooms) room(k int) Room {
 	return Room{Name: r.names[k]}
 }
 
-// keyName says what identifies a room: "id" or "name".
+// keyName says what identifies a room: "id" or "name", or "none" when the
+// log names no room.
 func (r *rooms) keyName() string {
+	if r.none {
+		return "none"
+	}
 	if r.byID {
 		return "id"
 	}

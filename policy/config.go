@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -65,7 +64,7 @@ var configKeys = []configKey{
 // max_turns_stuck. Missing keys take ZorkGPT's defaults; the rest of the file
 // is ignored. Errors name the file, the line where it can be found, and the key.
 func LoadConfig(path string) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readConfig(path)
 	if err != nil {
 		return Config{}, err
 	}
@@ -75,6 +74,9 @@ func LoadConfig(path string) (Config, error) {
 // ParseConfig is LoadConfig of data read from path.
 func ParseConfig(path string, data []byte) (Config, error) {
 	c := Config{Params: DefaultParams(), ObjectiveBasedProgress: true}
+	if line := tooDeep(data, MaxConfigDepth); line > 0 {
+		return c, fmt.Errorf("%s:%d: nested more than %d deep (tables, dotted keys, arrays and inline tables): not read", path, line, MaxConfigDepth)
+	}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)
@@ -89,8 +91,9 @@ func ParseConfig(path string, data []byte) (Config, error) {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: no [tool.zorkgpt.loop_break] table: ZorkGPT's defaults apply", path))
 		return c, nil
 	}
+	lines := keyLines(data, tableHeader)
 	where := func(key string) string {
-		if line := keyLine(data, key); line > 0 {
+		if line := lines[key]; line > 0 {
 			return fmt.Sprintf("%s:%d: [tool.zorkgpt.loop_break] %s", path, line, key)
 		}
 		return fmt.Sprintf("%s: [tool.zorkgpt.loop_break] %s", path, key)
@@ -143,8 +146,11 @@ func ParseConfig(path string, data []byte) (Config, error) {
 		}
 	}
 	sort.Strings(unknown)
-	for _, k := range unknown {
+	for _, k := range unknown[:min(len(unknown), maxUnknownKeys)] {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown key, ignored (ZorkGPT ignores it too)", where(k)))
+	}
+	if n := len(unknown) - maxUnknownKeys; n > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: %d more unknown keys in [tool.zorkgpt.loop_break], ignored (the first %d are named above)", path, n, maxUnknownKeys))
 	}
 	return c, nil
 }
@@ -215,12 +221,15 @@ func show(v any) string {
 
 var tableHeader = regexp.MustCompile(`^\s*\[\s*tool\s*\.\s*zorkgpt\s*\.\s*loop_break\s*\]`)
 
-// keyLine finds the line of key inside the [tool.zorkgpt.loop_break] table, for
-// messages; 0 when it cannot tell.
-func keyLine(data []byte, key string) int { return keyLineIn(data, tableHeader, key) }
+// maxUnknownKeys is how many unknown keys are named one by one; the rest are
+// counted.
+const maxUnknownKeys = 10
 
-// keyLineIn finds the line of key inside the table that header opens.
-func keyLineIn(data []byte, header *regexp.Regexp, key string) int {
+// keyLines finds the line of each key written KEY = … inside the table that
+// header opens, for messages (the first, when a key is written twice); a key
+// it does not find has none. One pass, however many keys.
+func keyLines(data []byte, header *regexp.Regexp) map[string]int {
+	lines := map[string]int{}
 	in := false
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		t := bytes.TrimSpace(line)
@@ -229,26 +238,22 @@ func keyLineIn(data []byte, header *regexp.Regexp, key string) int {
 			in = true
 		case len(t) > 0 && t[0] == '[':
 			in = false
-		case in && bytes.HasPrefix(t, []byte(key)):
-			rest := bytes.TrimSpace(t[len(key):])
-			if len(rest) > 0 && rest[0] == '=' {
-				return i + 1
+		case in:
+			key, _, ok := bytes.Cut(t, []byte("="))
+			if k := string(bytes.TrimSpace(key)); ok && k != "" && lines[k] == 0 {
+				lines[k] = i + 1
 			}
 		}
 	}
-	return 0
+	return lines
 }
 
 // TOML is the [tool.zorkgpt.loop_break] block that makes ZorkGPT run p as it
 // is, to paste into pyproject.toml. The warning threshold is p's when
 // ZorkGPT's validation accepts it, else the highest it accepts up to 20. The
-// error says why ZorkGPT cannot run p without a code change. A policy another
-// system runs (Kind.Runner: zorkburr) gets that system's block.
+// error says why ZorkGPT cannot run p without a code change.
 func (p Policy) TOML() (string, error) {
 	k := p.Kind()
-	if k != nil && k.Runner != nil {
-		return k.Runner.Block(p)
-	}
 	if k == nil || k.ZorkGPT == nil {
 		return "", fmt.Errorf("ZorkGPT cannot run %s without a code change", p.Name)
 	}

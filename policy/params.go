@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // Dimension is one whole-number parameter of the policies: a column of every
@@ -34,6 +36,10 @@ type Dimension struct {
 	// for min_critic, kept in hundredths and written as a decimal (0.5). 0
 	// for a whole number.
 	Scale int
+	// Reads is the signal the setting reads where a log records it (0:
+	// none): on a log that lacks it the setting is off, never read as zero
+	// (the supervisor's triggers; Policy.Off).
+	Reads episode.Signal
 }
 
 // Has says whether policy n has the parameter.
@@ -145,6 +151,21 @@ func (d *Dimension) Value(v int) any {
 	return v
 }
 
+// Off are the settings of p that are on but read a signal a log recording
+// only have lacks, so that they are off on it, and the signals they lack.
+func (p Policy) Off(have episode.Signals) (keys []string, lacking []episode.Signal) {
+	var lack episode.Signals
+	for i := range dimensions {
+		d := &dimensions[i]
+		if d.Reads == 0 || !d.Has(p.Name) || have.Has(d.Reads) || d.Off && d.Get(&p.Params) == 0 {
+			continue
+		}
+		keys = append(keys, d.Key)
+		lack = lack.With(d.Reads)
+	}
+	return keys, lack.List()
+}
+
 // Dimensions lists the parameters in the order tables show them.
 func Dimensions() []Dimension { return dimensions }
 
@@ -182,16 +203,16 @@ var dimensions = []Dimension{
 	{Key: "flat_checkpoints", Flag: "flat-checkpoints", Default: 2, Min: 0, Held: true, Off: true,
 		Usage: "flat_checkpoints K (supervisor): stop when the score did not change over the last K checkpoints; 0: off",
 		Field: func(p *Params) *int { return &p.FlatCheckpoints }},
-	{Key: "min_critic", Flag: "min-critic", Default: 50, Min: 0, Held: true, Off: true, Scale: 100,
+	{Key: "min_critic", Flag: "min-critic", Default: 50, Min: 0, Held: true, Off: true, Scale: 100, Reads: episode.Critic,
 		Usage: "min_critic (supervisor): stop when the mean critic score of the last C turns is below it, e.g. 0.5; 0: off",
 		Field: func(p *Params) *int { return &p.MinCritic }},
-	{Key: "max_rejected_turns", Flag: "max-rejected-turns", Default: 7, Min: 0, Held: true, Off: true,
+	{Key: "max_rejected_turns", Flag: "max-rejected-turns", Default: 7, Min: 0, Held: true, Off: true, Reads: episode.Rejections,
 		Usage: "max_rejected_turns (supervisor): stop when more of the last C turns than this had a rejected proposal; 0: off",
 		Field: func(p *Params) *int { return &p.MaxRejectedTurns }},
-	{Key: "spiral_rejections", Flag: "spiral-rejections", Default: 3, Min: 0, Held: true, Off: true,
+	{Key: "spiral_rejections", Flag: "spiral-rejections", Default: 3, Min: 0, Held: true, Off: true, Reads: episode.Rejections,
 		Usage: "spiral_rejections (supervisor): stop when one of the last C turns had this many rejected proposals; 0: off",
 		Field: func(p *Params) *int { return &p.SpiralRejections }},
-	{Key: "room_streak", Flag: "room-streak", Default: 10, Min: 0, Held: true, Off: true,
+	{Key: "room_streak", Flag: "room-streak", Default: 10, Min: 0, Held: true, Off: true, Reads: episode.Rooms,
 		Usage: "room_streak (supervisor): stop when this many consecutive turns of the last C ended in the same room; 0: off",
 		Field: func(p *Params) *int { return &p.RoomStreak }},
 }

@@ -10,7 +10,6 @@ package policy
 import (
 	"cmp"
 	"fmt"
-	"image/color"
 	"slices"
 	"strings"
 
@@ -34,18 +33,33 @@ const (
 )
 
 // Kind is one policy of the registry: how to build its tracker, and what users
-// and ZorkGPT need to know of it.
+// and the systems that may run it need to know of it.
 type Kind struct {
 	Name        Name
-	Description string      // one sentence, for --help and the README
-	Color       color.NRGBA // its colour in every chart and in the HTML report
+	Description string // one sentence, for --help and the README
 	New         func(Policy) Tracker
+	// System is the system whose rule it is: ZorkGPT (its loop breaks, the
+	// rule its documents describe, and lbanalyze's variants of them) or
+	// ZorkGPT2 (zorkburr, supervisor). Names lists ZorkGPT's first.
+	System episode.System
 	// ZorkGPT is how ZorkGPT runs this policy as it is: the value of
-	// enable_objective_based_progress; nil when it cannot without a code change.
+	// enable_objective_based_progress; nil when it cannot without a code
+	// change, and Change is then the smallest change to its tracker that
+	// would run it, in one sentence.
 	ZorkGPT *bool
-	// Change is, for a policy ZorkGPT cannot run, the smallest change to its
-	// tracker that would run it, in one sentence.
-	Change string
+	Change  string
+	// ZorkGPT2: ZorkGPT2 runs it as it is, set by [tool.zorkburr]
+	// (Policy.ZorkburrTOML), once its runner stops on the rule; otherwise
+	// ZorkGPT2Change is the smallest change to ZorkGPT2 that would run it.
+	ZorkGPT2       bool
+	ZorkGPT2Change string
+	// Rule is the rule in one sentence, in the words of a harness that
+	// records a score per step (Policy.HarnessBlock); "" for settings that
+	// need more than the score, and nil for a policy that always does.
+	Rule func(Params) string
+	// Offered are the systems that stop no run on a rule of their own whose
+	// logs are replayed under it when no policy is asked for (Offered).
+	Offered []episode.System
 	// Variant: one of the variants, listed after the shipped policies and
 	// window (docs/semantics.md, "6.1 Policies").
 	Variant bool
@@ -55,37 +69,26 @@ type Kind struct {
 	// every setting (replay.Sweeper).
 	ThresholdFree bool
 	// Settings are the keys of the settings it has beyond the three every
-	// policy has (Dimensions).
+	// policy has (Dimensions), and Lacks the keys of those three it has not
+	// (the supervisor has no stuck timer, zorkburr no warning threshold,
+	// none no setting at all: String names it alone).
 	Settings []string
+	Lacks    []string
 	// Needs are the signals a log must record for it to be replayed as
-	// defined.
-	Needs episode.Signals
-	// Lacks are the keys of the settings every other policy has that this
-	// one does not (the supervisor has no stuck timer: no max_turns_stuck,
-	// check_interval or stuck_warning_threshold).
-	Lacks []string
+	// defined, and SettingNeeds those its settings turn on (Policy.Needs). A
+	// setting that only reads a signal where the log records it says so
+	// itself (Dimension.Reads).
+	Needs        episode.Signals
+	SettingNeeds func(Params) episode.Signals
 	// Window is how many turns before a stop count as its recent past (an
 	// objective completed within them makes the stop a candidate false
 	// termination); nil: max_turns_stuck.
 	Window func(Params) int
-	// System is the system whose rule this is, in sentences ("ZorkGPT2");
-	// "" for ZorkGPT's rules and lbanalyze's variants of them.
-	System string
-	// Runner says how System runs this policy as it is (ZorkGPT's own say
-	// it in ZorkGPT); nil when it cannot without a code change.
-	Runner *Runner
 }
 
-// Runner is how a system runs a policy as it is: where its setting goes,
-// and the block that sets it.
-type Runner struct {
-	File string // where the block goes: "pyproject.toml"
-	Lang string // the block's language, for markdown fences: "toml"
-	// Block is the text that makes the system run p, or why it cannot.
-	Block func(p Policy) (string, error)
-	// Note is what else must hold for the block to take effect; "" if nothing.
-	Note string
-}
+// timer are the keys of the stuck timer's settings, which every policy has
+// but those that lack them (Kind.Lacks).
+var timer = []string{"max_turns_stuck", "check_interval", "stuck_warning_threshold"}
 
 var registry = map[Name]*Kind{}
 
@@ -95,18 +98,25 @@ func register(k Kind) { registry[k.Name] = &k }
 func yes() *bool { t := true; return &t }
 func no() *bool  { f := false; return &f }
 
+// afterResults is the part of the change to ZorkGPT2 that every rule of
+// ZorkGPT's needs: its check sees the counter after the turn, not the larger
+// of the turn before's and this one's (docs/zorkgpt2.md, "The stuck rule").
+const afterResults = "and check it once a turn, after record_results, rather than after every Burr step (zorkburr/main.py)"
+
 func init() {
 	register(Kind{Name: Score, New: newScore, ZorkGPT: no(), ThresholdFree: true,
-		Description: "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer",
-		Color:       color.NRGBA{0xD5, 0x5E, 0x00, 0xFF}}) // vermillion (Okabe–Ito)
+		Offered:        []episode.System{episode.Harness, episode.ZorkGPT2},
+		Rule:           func(p Params) string { return scoreRule(p, false) },
+		ZorkGPT2Change: "in record_results, let a score change during turn 1 leave turns_since_progress alone, " + afterResults,
+		Description:    "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer"})
 	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ZorkGPT: yes(), ThresholdFree: true,
-		Needs:       episode.Signals(episode.Objectives),
-		Description: "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1",
-		Color:       color.NRGBA{0x00, 0x72, 0xB2, 0xFF}}) // blue
+		Needs:          episode.Signals(episode.Objectives),
+		ZorkGPT2Change: "in record_results, let a score change during turn 1 leave turns_since_progress alone and reset it at a turn c that completes an objective and again at c+1, " + afterResults,
+		Description:    "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1"})
 	register(Kind{Name: Window, New: newWindow, ThresholdFree: true, Needs: episode.Signals(episode.Objectives),
-		Description: "the rule as ZorkGPT's documents describe it: stop when neither the score changed nor an objective was completed in the last max_turns_stuck turns",
-		Change:      "anchor an objective completion at its own turn (t − completed_turn == 0) instead of within one turn, so that it counts as a score change at c rather than c+1",
-		Color:       color.NRGBA{0xCC, 0x79, 0xA7, 0xFF}}) // reddish purple
+		Description:    "the rule as ZorkGPT's documents describe it: stop when neither the score changed nor an objective was completed in the last max_turns_stuck turns",
+		Change:         "anchor an objective completion at its own turn (t − completed_turn == 0) instead of within one turn, so that it counts as a score change at c rather than c+1",
+		ZorkGPT2Change: "in record_results, let a score change during turn 1 leave turns_since_progress alone and reset it at a turn that completes an objective, " + afterResults})
 }
 
 // Names lists every registered policy: those of §6.1 (the shipped rules and
@@ -121,7 +131,7 @@ func Names() []Name {
 		switch {
 		case k.Variant:
 			return 2
-		case k.System != "":
+		case k.System != episode.ZorkGPT:
 			return 1
 		}
 		return 0
@@ -278,12 +288,11 @@ func (p Params) Refusals() []string {
 	return r
 }
 
-// Refusals lists why the system that runs p would refuse its settings:
-// ZorkGPT's bounds (Params.Refusals) for the policies ZorkGPT runs or could
-// run with a change; none for a policy another system runs (Kind.Runner),
-// which checks its own, or one without a stuck timer.
+// Refusals lists why ZorkGPT would refuse p's settings (Params.Refusals),
+// for a rule of ZorkGPT's with a stuck timer; none for another system's rule
+// (ZorkGPT2 checks its own as --config reads it) or a policy without a timer.
 func (p Policy) Refusals() []string {
-	if k := p.Kind(); k != nil && k.Runner != nil || !has("max_turns_stuck", p.Name) {
+	if k := p.Kind(); k != nil && k.System != episode.ZorkGPT || !has("max_turns_stuck", p.Name) {
 		return nil
 	}
 	return p.Params.Refusals()

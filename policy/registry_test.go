@@ -27,11 +27,14 @@ func TestRegistry(t *testing.T) {
 	}
 	for _, n := range names {
 		k, ok := Lookup(n)
-		if !ok || k.New == nil || k.Description == "" || k.Color.A == 0 {
+		if !ok || k.New == nil || k.Description == "" {
 			t.Errorf("%s: incomplete registry entry %+v", n, k)
 		}
-		if (k.ZorkGPT == nil && k.Runner == nil) == (k.Change == "") {
-			t.Errorf("%s: a policy no system runs as it is says what change would run it, and only then", n)
+		if (k.ZorkGPT == nil) == (k.Change == "") {
+			t.Errorf("%s: a policy ZorkGPT cannot run says what change would run it, and only then", n)
+		}
+		if k.ZorkGPT2 == (k.ZorkGPT2Change != "") {
+			t.Errorf("%s: a policy ZorkGPT2 cannot run says what change would run it, and only then", n)
 		}
 		if _, err := ParseName(string(n)); err != nil {
 			t.Errorf("ParseName(%q): %v", n, err)

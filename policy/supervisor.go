@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"strings"
 
@@ -21,15 +20,14 @@ const DefaultCheckpoint = 25
 var supervisorSettings = []string{"checkpoint", "flat_checkpoints", "min_critic", "max_rejected_turns", "spiral_rejections", "room_streak"}
 
 func init() {
-	register(Kind{Name: Supervisor, New: newSupervisor, System: "ZorkGPT2", Settings: supervisorSettings,
-		Lacks:  []string{"max_turns_stuck", "check_interval", "stuck_warning_threshold"},
-		Needs:  episode.Signals(0).With(episode.Critic, episode.Rejections, episode.Rooms),
-		Window: func(p Params) int { return p.checkpoint() },
+	register(Kind{Name: Supervisor, New: newSupervisor, System: episode.ZorkGPT2, Settings: supervisorSettings, Lacks: timer,
+		Offered: []episode.System{episode.ZorkGPT2},
+		Window:  func(p Params) int { return p.checkpoint() },
 		Description: "the checkpoint rules of ZorkGPT2's LLM supervisor: at turns C, 2C, … it stops the episode when, over the last C turns, " +
 			"the score did not change for flat_checkpoints checkpoints, the mean critic score is below min_critic, more than max_rejected_turns turns had a rejected proposal, " +
 			"a turn had spiral_rejections rejected proposals, or room_streak consecutive turns ended in the same room",
-		Change: "stop the run in the runner at every C-th turn when one of the triggers holds over the last C TURN lines, instead of leaving the kill to the LLM supervisor",
-		Color:  color.NRGBA{0x6A, 0x3D, 0x9A, 0xFF}}) // purple (ColorBrewer Paired)
+		Change:         "stop the episode in _run_game_loop at every C-th turn when one of the triggers holds over the last C turns",
+		ZorkGPT2Change: "stop the run in the runner at every C-th turn when one of the triggers holds over the last C TURN lines, instead of leaving the kill to the LLM supervisor"})
 }
 
 // setting is the value of the supervisor's setting key in p, as users give
@@ -71,10 +69,12 @@ func (p Params) supervisorUsable() error {
 //   - streak: room_streak consecutive turns of the window ended in the same
 //     room, by name as loc= prints it (an unknown room matches none).
 //
-// A trigger whose signal the log lacks is off (Observation.Signals); the
-// report says so. Step's Reason names the triggers that fired, TurnsStuck is
+// A trigger whose signal the log lacks is off (Policy.Off, from the first
+// Observation's Signals); the report says so. Step's Reason names the triggers that fired, TurnsStuck is
 // the turns since the score last changed, and there is no warning.
 type supervisor struct {
+	p                                         Policy
+	started                                   bool // the triggers the log cannot feed are off
 	c, flat, critic, rejected, spiral, streak int
 
 	score, anchor int // the score after the last turn, and the turn it last changed
@@ -88,13 +88,21 @@ type supervisor struct {
 
 func newSupervisor(p Policy) Tracker {
 	q := p.Params
-	s := &supervisor{c: q.checkpoint(), flat: q.setting("flat_checkpoints"), critic: q.setting("min_critic"),
+	s := &supervisor{p: p, c: q.checkpoint(), flat: q.setting("flat_checkpoints"), critic: q.setting("min_critic"),
 		rejected: q.setting("max_rejected_turns"), spiral: q.setting("spiral_rejections"), streak: q.setting("room_streak")}
 	s.critics, s.rejections, s.runs = make([]int, s.c), make([]int, s.c), make([]int, s.c)
 	return s
 }
 
 func (s *supervisor) Step(t int, o Observation) Step {
+	if !s.started {
+		s.started = true
+		off, _ := s.p.Off(o.Signals)
+		trigger := map[string]*int{"min_critic": &s.critic, "max_rejected_turns": &s.rejected, "spiral_rejections": &s.spiral, "room_streak": &s.streak}
+		for _, key := range off {
+			*trigger[key] = 0
+		}
+	}
 	reset := NoReset
 	if o.Score != s.score {
 		s.score, s.anchor, reset = o.Score, t, ScoreChange
@@ -135,7 +143,7 @@ func (s *supervisor) triggers(t int, o Observation) []string {
 		}
 		why = append(why, fmt.Sprintf("score %d unchanged over %d checkpoint%s (since turn %d)", s.score, s.flatRun, plural, t-s.flatRun*s.c))
 	}
-	if s.critic > 0 && o.Signals.Has(episode.Critic) {
+	if s.critic > 0 {
 		sum := 0
 		for _, h := range s.critics {
 			sum += h
@@ -144,7 +152,7 @@ func (s *supervisor) triggers(t int, o Observation) []string {
 			why = append(why, fmt.Sprintf("mean critic %.3f < %s", float64(sum)/float64(100*s.c), hundredths(s.critic)))
 		}
 	}
-	if o.Signals.Has(episode.Rejections) {
+	if s.rejected > 0 || s.spiral > 0 {
 		turns, most, at := 0, 0, 0
 		for k := range s.c {
 			u := t - s.c + 1 + k // the window's turns in order
@@ -163,7 +171,7 @@ func (s *supervisor) triggers(t int, o Observation) []string {
 			why = append(why, fmt.Sprintf("turn %d had %d rejections (>= %d)", at, most, s.spiral))
 		}
 	}
-	if s.streak > 0 && o.Signals.Has(episode.Rooms) {
+	if s.streak > 0 {
 		longest := 0
 		for k := range s.c {
 			u := t - s.c + 1 + k

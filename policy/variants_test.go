@@ -109,10 +109,10 @@ func TestVariantDimensions(t *testing.T) {
 
 func TestVariantsRegistry(t *testing.T) {
 	names := Names()
-	if len(names) != 7 || names[5] != Increase || names[6] != Patience {
-		t.Errorf("Names() = %v, want the variants increase, patience last", names)
+	if len(names) != 8 || names[5] != Increase || names[6] != None || names[7] != Patience {
+		t.Errorf("Names() = %v, want the variants increase, none, patience last", names)
 	}
-	for _, n := range []Name{Increase, Patience} {
+	for _, n := range []Name{Increase, None, Patience} {
 		if k, _ := Lookup(n); k.ZorkGPT != nil || k.Change == "" || !k.Variant {
 			t.Errorf("%s: %+v: ZorkGPT cannot run it; Change says what would", n, k)
 		}

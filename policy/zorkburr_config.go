@@ -28,8 +28,9 @@ var zorkburrHeader = regexp.MustCompile(`^\s*\[\s*tool\s*\.\s*zorkburr\s*\]`)
 // % is 0 at the same turns), with a warning.
 func parseZorkburr(path string, data []byte, table map[string]any) (Config, error) {
 	c := Config{Params: DefaultParams(), Zorkburr: true}
+	lines := keyLines(data, zorkburrHeader)
 	where := func(key string) string {
-		if line := keyLineIn(data, zorkburrHeader, key); line > 0 {
+		if line := lines[key]; line > 0 {
 			return fmt.Sprintf("%s:%d: [tool.zorkburr] %s", path, line, key)
 		}
 		return fmt.Sprintf("%s: [tool.zorkburr] %s", path, key)

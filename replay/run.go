@@ -12,15 +12,21 @@ import (
 type Outcome struct {
 	Policy policy.Policy
 	// TerminationTurn is T, 0 when the policy never fires within the log.
-	TerminationTurn    int
-	TurnsStuck         int // T − anchor at T (can exceed W: §5.9 item 10)
+	TerminationTurn int
+	TurnsStuck      int // T − anchor at T (can exceed W: §5.9 item 10)
+	// ScoreAtTermination is the score the run is credited with had it
+	// stopped at T (episode.Episode.Credited): the score after T, or for a
+	// run scored by its best, the best up to T.
 	ScoreAtTermination int
 	TurnsSaved         int // N − T, or 0
 	Length             int // T if terminated, else N
-	// ScoreForgone is max(score over T+1..N) − score at T, floored at 0.
+	// ScoreForgone is max(credited score over T+1..N) − credited score at T,
+	// floored at 0: for a run scored by its best, the best after the stop
+	// against the best before it.
 	ScoreForgone int
-	// LaterGain is the first turn after T whose score is above the score at T,
-	// and by how much; nil when there is none (later_score_gain false).
+	// LaterGain is the first turn after T whose credited score is above the
+	// one at T, and by how much; nil when there is none (later_score_gain
+	// false).
 	LaterGain *Gain
 	// WindowObjectives are the completions c with T − W < c ≤ T, W the
 	// policy's Window (objective_progress when not empty).
@@ -142,11 +148,13 @@ func Run(ep *episode.Episode, p policy.Policy) Outcome {
 	t := o.TerminationTurn
 	o.Length = t
 	o.TurnsSaved = n - t
-	o.ScoreAtTermination = ep.Score(t)
+	o.ScoreAtTermination = ep.Credited(t)
+	credited := o.ScoreAtTermination
 	for u := t + 1; u <= n; u++ {
 		o.TokensSaved += ep.Turns[u-1].Tokens
 		o.CallsSaved += int64(ep.Turns[u-1].Calls)
-		gain := ep.Score(u) - o.ScoreAtTermination
+		credited = ep.Scoring.Credit(credited, ep.Score(u))
+		gain := credited - o.ScoreAtTermination
 		if gain > 0 && o.LaterGain == nil {
 			o.LaterGain = &Gain{Turn: u, Points: gain}
 		}

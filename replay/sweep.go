@@ -37,7 +37,7 @@ func ThresholdFree(name policy.Name) bool {
 type Sweeper struct {
 	ep       *episode.Episode
 	n        int
-	score    []int  // score[t] after turn t, t = 1..n
+	score    []int  // score[t]: the credited score after turn t, t = 1..n (episode.Episode.Credited)
 	sufMax   []int  // sufMax[t] = max score over turns t..n, for t = 1..n
 	gain     []Gain // gain[t]: the first turn after t whose score is above score[t]; Turn 0 none
 	objTurns []int  // the turns of ep.Objectives, nil unless sorted by turn
@@ -67,7 +67,7 @@ func NewSweeper(ep *episode.Episode) *Sweeper {
 	n := ep.N()
 	s := &Sweeper{ep: ep, n: n, score: make([]int, n+1), sufMax: make([]int, n+2), gain: make([]Gain, n+1)}
 	for t := 1; t <= n; t++ {
-		s.score[t] = ep.Score(t)
+		s.score[t] = ep.Scoring.Credit(s.score[t-1], ep.Score(t))
 	}
 	s.sufMax[n+1] = math.MinInt
 	for t := n; t >= 1; t-- {

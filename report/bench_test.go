@@ -12,12 +12,12 @@ import (
 func BenchmarkMetrics(b *testing.B) {
 	var eps []Episode
 	for _, ep := range bundledEpisodes(b) {
-		eps = append(eps, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultParams(), 4))
+		eps = append(eps, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultParams(), Options{CallsPerTurn: 4}))
 	}
 	b.ReportAllocs()
 	stop := benchdata.CPU(b)
 	for b.Loop() {
-		Metrics(eps, 0, 1, 4)
+		Metrics(eps, 0, 1, Options{CallsPerTurn: 4})
 	}
 	stop()
 }

@@ -2,39 +2,18 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
+
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
-// What a batch report adds to the metrics of §6.3: their price in dollars,
-// and the caveat of censored outcomes.
-
-// priceMetrics adds, when calls are priced, the cost saved beside the LLM
-// calls saved: the same metric in dollars (its change, interval and verdict
-// scale with it).
-func (d *Dataset) priceMetrics() {
-	if !d.Priced() {
-		return
-	}
-	for i, m := range d.Metrics {
-		if m.Name != "llm_calls_saved" {
-			continue
-		}
-		c := d.CostPerCall
-		m.Name, m.Label, m.Unit = "cost_saved", "cost saved", dollars
-		m.Baseline, m.After, m.Change = m.Baseline*c, m.After*c, m.Change*c
-		if m.CI != nil {
-			m.CI = &[2]float64{m.CI[0] * c, m.CI[1] * c}
-		}
-		d.Metrics = slices.Insert(d.Metrics, i+1, m)
-		return
-	}
-}
+// What a batch report adds to the metrics of §6.3: the caveats of censored
+// outcomes, and of tokens and costs only some logs record.
 
 // lengthMetrics are the metrics that rest on the lengths of the episodes,
 // which a censored outcome makes lower bounds.
 var lengthMetrics = map[string]bool{"avg_turns_per_episode": true, "turns_saved": true, "turns_saved_pct": true,
-	"llm_calls_saved": true, "cost_saved": true}
+	"llm_calls_saved": true, "cost_saved": true, "tokens_saved": true}
 
 // Censored counts the episodes with a censored outcome under either policy.
 func (d *Dataset) Censored() (either, baseline, after int) {
@@ -63,11 +42,28 @@ func (d *Dataset) markCensored() {
 
 // MetricNotes are the notes under the metrics table.
 func (d *Dataset) MetricNotes() []string {
-	n, b, a := d.Censored()
-	if n == 0 {
-		return nil
+	var notes []string
+	if n, b, a := d.Censored(); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %d episodes have a censored outcome (baseline %d, after %d): the recording's own loop break "+
+			"cut the log before the policy would have stopped, so their lengths are only lower bounds, and the verdicts on "+
+			"average turns, turns saved and LLM calls saved (marked) rest on them.", n, len(d.Episodes), b, a))
 	}
-	return []string{fmt.Sprintf("%d of %d episodes have a censored outcome (baseline %d, after %d): the recording's own loop break "+
-		"cut the log before the policy would have stopped, so their lengths are only lower bounds, and the verdicts on "+
-		"average turns, turns saved and LLM calls saved (marked) rest on them.", n, len(d.Episodes), b, a)}
+	k, n := 0, len(d.Episodes)
+	for i := range d.Episodes {
+		k += int(b2f(d.Episodes[i].Ep.Signals.Has(episode.Tokens)))
+	}
+	if k > 0 && k < n {
+		notes = append(notes, fmt.Sprintf("tokens saved counts the %d of %d episodes whose logs record tokens; the others count none.", k, n))
+	}
+	if d.CostPerMTok > 0 && k < n {
+		rest := "the others are not priced (--cost-per-call would price their LLM calls)"
+		if d.CostPerCall > 0 {
+			rest = fmt.Sprintf("the LLM calls of the other %d at %s a call", n-k, money(d.CostPerCall))
+		}
+		notes = append(notes, fmt.Sprintf("cost saved prices the tokens of the %d episodes whose logs record them at %s a million; %s.", k, money(d.CostPerMTok), rest))
+	}
+	return notes
 }
+
+// money is a price as given: "$2.5".
+func money(v float64) string { return "$" + strconv.FormatFloat(v, 'f', -1, 64) }

@@ -10,8 +10,9 @@ import (
 // (sweep): the same definitions batch's tables use.
 type Defs struct{ defs []metricDef }
 
-// NewDefs returns the metric definitions.
-func NewDefs(callsPerTurn int) Defs { return Defs{metricDefs(callsPerTurn)} }
+// NewDefs returns the metric definitions with every option (as Metrics):
+// tokens says whether some log records tokens.
+func NewDefs(opts Options, tokens bool) Defs { return Defs{metricDefs(opts, tokens, true)} }
 
 // Len is the number of metrics.
 func (d Defs) Len() int { return len(d.defs) }

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
-	"github.com/lbanalyze/lbanalyze/internal/texttable"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -29,8 +29,11 @@ type Dataset struct {
 	Episodes []Episode
 	Skipped  []Skip   // inputs that could not be analysed, left out of n
 	Passed   []string // test_*, test-*, unknown and *_error directories passed over
-	Metrics  []Metric
-	names    map[string]int // how many episodes have each name, for Label
+	// Unreplayed say which episodes were left out of n as their logs lack a
+	// signal a policy needs (NotReplayed).
+	Unreplayed []string
+	Metrics    []Metric
+	names      map[string]int // how many episodes have each name, for Label
 	// Patterns summarise how the episodes were stuck.
 	Patterns patterns.Summary
 }
@@ -38,14 +41,9 @@ type Dataset struct {
 // Skip is an input that could not be analysed, and why.
 type Skip = corpus.Skip
 
-// NewDataset sorts the episodes and computes the metrics.
-func NewDataset(baseline, after policy.Policy, callsPerTurn int, eps []Episode, skipped []Skip, passed []string) *Dataset {
-	return NewDatasetWith(baseline, after, Options{CallsPerTurn: callsPerTurn}, eps, skipped, passed)
-}
-
-// NewDatasetWith is NewDataset with every option; the episodes' outcomes are
-// to have been analysed with the same options (AnalyseWith).
-func NewDatasetWith(baseline, after policy.Policy, opts Options, eps []Episode, skipped []Skip, passed []string) *Dataset {
+// NewDataset sorts the episodes and computes the metrics; the episodes'
+// outcomes are to have been analysed with the same options (Analyse).
+func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skipped []Skip, passed []string) *Dataset {
 	slices.SortStableFunc(eps, func(a, b Episode) int {
 		return cmp.Or(cmp.Compare(a.Ep.ID, b.Ep.ID), cmp.Compare(a.Ep.Source, b.Ep.Source), cmp.Compare(a.Ep.Segment, b.Ep.Segment))
 	})
@@ -56,8 +54,7 @@ func NewDatasetWith(baseline, after policy.Policy, opts Options, eps []Episode, 
 		names[eps[i].Ep.Name()]++
 	}
 	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, opts.CallsPerTurn), names: names, Patterns: summarise(eps)}
-	d.priceMetrics()
+		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, opts), names: names, Patterns: summarise(eps)}
 	d.markCensored()
 	return d
 }
@@ -189,6 +186,23 @@ func (m *Metric) cells(n int) []string {
 	return []string{m.Label, val(m.Baseline, m.BaselineOK), val(m.After, m.AfterOK), change, m.Expected.Text, interval, m.Verdict}
 }
 
+// Words is the change in words, with its 95% interval when there is one,
+// for sentences: "turns saved +75 (95% CI +40 … +110)".
+func (m *Metric) Words() string {
+	if !m.BaselineOK || !m.AfterOK {
+		return m.Label + " undefined"
+	}
+	s := m.Label + " " + m.Unit.signed(m.Change)
+	if m.CI != nil {
+		s += " (95% CI " + m.Unit.interval(m.CI[0]) + " … " + m.Unit.interval(m.CI[1]) + ")"
+	}
+	return s
+}
+
+// Significant reports whether the 95% interval of the change lies on one
+// side of 0 (false without an interval).
+func (m *Metric) Significant() bool { return m.CI != nil && (m.CI[0] > 0 || m.CI[1] < 0) }
+
 // MetricTable is the metrics table, as every format shows it: its header and
 // one row a metric.
 func (d *Dataset) MetricTable() (header []string, rows [][]string) {
@@ -199,9 +213,20 @@ func (d *Dataset) MetricTable() (header []string, rows [][]string) {
 	return []string{"metric", "baseline", "after", "change", "expected", "95% interval of the change", "verdict"}, rows
 }
 
-// EpisodeTable is the per-episode table: the stop turn, turns saved and a
-// compact verdict under each policy; rows[i] is d.Episodes[i].
-func (d *Dataset) EpisodeTable() (header []string, rows [][]string) {
+// EpisodeTable is the per-episode table: the stop turn, turns saved (and
+// tokens, where some log records them) and a compact verdict under each
+// policy; rows[i] is d.Episodes[i]. align aligns its columns.
+func (d *Dataset) EpisodeTable() (header []string, rows [][]string, align []Align) {
+	tokens := slices.ContainsFunc(d.Episodes, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) })
+	header = []string{"episode", "turns", "score", "end", "obj"}
+	align = []Align{txt, num, num, txt, num}
+	for _, side := range []string{"baseline", "after"} {
+		header, align = append(header, side, "saved"), append(align, num, num)
+		if tokens {
+			header, align = append(header, "tokens"), append(align, num)
+		}
+		header, align = append(header, side+" verdict"), append(align, txt)
+	}
 	rows = make([][]string, len(d.Episodes))
 	for i := range d.Episodes {
 		e := &d.Episodes[i]
@@ -209,22 +234,33 @@ func (d *Dataset) EpisodeTable() (header []string, rows [][]string) {
 		row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason), strconv.Itoa(len(ep.Objectives))}
 		for s := range 2 {
 			o := &e.Outcomes[s]
-			row = append(row, dash(o.TerminationTurn, o.Terminated()), strconv.Itoa(o.TurnsSaved), shortVerdict(o))
+			row = append(row, dash(o.TerminationTurn, o.Terminated()), strconv.Itoa(o.TurnsSaved))
+			if tokens {
+				row = append(row, tokensCell(o))
+			}
+			row = append(row, shortVerdict(o))
 		}
 		rows[i] = row
 	}
-	return []string{"episode", "turns", "score", "end", "obj", "baseline", "saved", "baseline verdict", "after", "saved", "after verdict"}, rows
+	return header, rows, align
+}
+
+// tokensCell is an outcome's tokens saved, "—" when its log records none.
+func tokensCell(o *replay.Outcome) string {
+	if !o.Logged.Has(episode.Tokens) {
+		return "—"
+	}
+	return strconv.FormatInt(o.TokensSaved, 10)
 }
 
 // Column alignments of the tables, numbers right, for the text and markdown
 // renderers.
 var (
-	episodeAlign = []texttable.Align{txt, num, num, txt, num, num, num, txt, num, num, txt}
-	metricAlign  = []texttable.Align{txt, num, num, num, txt, num, txt}
-	reviewAlign  = []texttable.Align{txt, num, txt, num, txt}
+	metricAlign = []Align{txt, num, num, num, txt, num, txt}
+	reviewAlign = []Align{txt, num, txt, num, txt}
 )
 
-const txt, num = texttable.Left, texttable.Right
+const txt, num = Left, Right
 
 // Label names an episode in tables: its name, and its source when another
 // episode of the dataset has the same name.
@@ -276,8 +312,11 @@ func shortPastHorizon(o *replay.Outcome) string {
 func (d *Dataset) Summary() []string {
 	first := fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %d LLM calls a turn",
 		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, d.CallsPerTurn)
-	if d.Priced() {
-		first += " at $" + strconv.FormatFloat(d.CostPerCall, 'f', -1, 64) + " a call"
+	if d.CostPerCall > 0 {
+		first += " at " + money(d.CostPerCall) + " a call"
+	}
+	if d.CostPerMTok > 0 {
+		first += "; tokens at " + money(d.CostPerMTok) + " a million"
 	}
 	if h := d.GainHorizon; h > 0 {
 		first += fmt.Sprintf("; a later gain is evidence within %d turn%s of the stop", h, plural(h))
@@ -303,6 +342,9 @@ func (d *Dataset) Summary() []string {
 	}
 	for _, s := range d.Skipped {
 		out = append(out, fmt.Sprintf("left out: %s: %s", s.Source, s.Reason))
+	}
+	for _, u := range d.Unreplayed {
+		out = append(out, "left out: "+u+".")
 	}
 	return out
 }
@@ -411,8 +453,8 @@ func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Episodes")
-	header, rows = d.EpisodeTable()
-	TextTable(w, header, rows, episodeAlign...)
+	header, rows, align := d.EpisodeTable()
+	TextTable(w, header, rows, align...)
 	writePatternSummaryText(w, &d.Patterns)
 }
 
@@ -420,7 +462,7 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	fmt.Fprintln(w, "## Loop-break replay: baseline vs after")
 	fmt.Fprintln(w)
 	for _, l := range d.Summary() {
-		fmt.Fprintln(w, mdCell(l)+"  ")
+		fmt.Fprintln(w, markdownLine(l)+"  ")
 	}
 	fmt.Fprintf(w, "\n### %s\n\n", d.MetricsTitle())
 	header, rows := d.MetricTable()
@@ -447,8 +489,8 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 		return
 	}
 	fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
-	header, rows = d.EpisodeTable()
-	MarkdownTable(w, header, rows, episodeAlign...)
+	header, rows, align := d.EpisodeTable()
+	MarkdownTable(w, header, rows, align...)
 	fmt.Fprintln(w, "\n</details>")
 	writePatternSummaryMarkdown(w, &d.Patterns)
 }
@@ -464,6 +506,7 @@ type DatasetJSON struct {
 	N                  int                `json:"n"`
 	Skipped            []Skip             `json:"skipped"`
 	SkippedDirectories []string           `json:"skipped_directories"`
+	NotReplayed        []string           `json:"not_replayed,omitempty"` // episodes left out: their logs lack what a policy needs
 	Baseline           PolicyJSON         `json:"baseline"`
 	After              PolicyJSON         `json:"after"`
 	CallsPerTurn       int                `json:"calls_per_turn"`
@@ -472,6 +515,7 @@ type DatasetJSON struct {
 	Metrics            []MetricJSON       `json:"metrics"`
 	Review             ReviewJSON         `json:"review"`
 	CostPerCall        *float64           `json:"cost_per_call"`
+	CostPerMTok        *float64           `json:"cost_per_mtok"`
 	GainHorizon        *int               `json:"gain_horizon"`
 	Patterns           *patterns.Summary  `json:"patterns"`
 }
@@ -527,13 +571,16 @@ func (d *Dataset) JSON() DatasetJSON {
 
 // json is d's JSON form, without the episodes for a summary.
 func (d *Dataset) json(summary bool) DatasetJSON {
-	j := DatasetJSON{N: len(d.Episodes), Skipped: append([]Skip{}, d.Skipped...), SkippedDirectories: append([]string{}, d.Passed...),
+	j := DatasetJSON{N: len(d.Episodes), Skipped: append([]Skip{}, d.Skipped...), SkippedDirectories: append([]string{}, d.Passed...), NotReplayed: d.Unreplayed,
 		Baseline: PolicyJSON{string(d.Baseline.Name), d.Baseline.Params}, After: PolicyJSON{string(d.After.Name), d.After.Params},
 		CallsPerTurn: d.CallsPerTurn, Bootstrap: BootstrapJSON{Resamples, BootstrapSeed, MinN},
 		Episodes: []BatchEpisodeJSON{}, Metrics: []MetricJSON{}, GainHorizon: nonZero(d.GainHorizon),
 		Review: ReviewJSON{Rescued: []string{}, StillTerminated: []string{}, NewCandidates: []string{}}}
-	if d.Priced() {
+	if d.CostPerCall > 0 {
 		j.CostPerCall = &d.CostPerCall
+	}
+	if d.CostPerMTok > 0 {
+		j.CostPerMTok = &d.CostPerMTok
 	}
 	for i := range d.Episodes {
 		if summary {

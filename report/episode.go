@@ -1,12 +1,10 @@
 // Package report turns episodes and outcomes into what users read: tables
-// (internal/texttable), markdown, CSV and JSON, and for datasets the
+// (drawn by tablewriter), markdown, CSV and JSON, and for datasets the
 // baseline/after metrics with bootstrap intervals.
 package report
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/patterns"
@@ -24,37 +22,54 @@ type Episode struct {
 	Options
 	// Patterns are how the episode was stuck, under its first few policies.
 	Patterns *patterns.Analysis
+	// Unreplayed say which policies asked for were not replayed, as the log
+	// lacks a signal they need (NotReplayed).
+	Unreplayed []string
 }
 
 // Options are what an analysis is asked for besides the policies.
 type Options struct {
 	// CallsPerTurn prices a turn in LLM calls (agent, critic, extractor, synthesis).
 	CallsPerTurn int
-	// CostPerCall prices an LLM call in dollars; 0: no cost is shown.
-	CostPerCall float64
+	// CostPerCall prices an LLM call in dollars, and CostPerMTok a million
+	// LLM tokens; 0: no cost is shown (CostSaved says which applies).
+	CostPerCall, CostPerMTok float64
 	// GainHorizon: a later gain is evidence of a premature stop only within
 	// this many turns of the stop; 0: any later gain (replay.Outcome.GainHorizon).
 	GainHorizon int
 }
 
 // Priced reports whether costs are shown.
-func (opts Options) Priced() bool { return opts.CostPerCall > 0 }
+func (opts Options) Priced() bool { return opts.CostPerCall > 0 || opts.CostPerMTok > 0 }
 
-// CostSaved is the dollars the LLM calls saved by o would have cost.
-func (opts Options) CostSaved(o *replay.Outcome) float64 {
-	return float64(o.LLMCallsSaved(opts.CallsPerTurn)) * opts.CostPerCall
+// CostSaved is the dollars what o saves would have cost (docs/sources.md,
+// "Cost"): its tokens saved at CostPerMTok where the log records tokens and a
+// price is given, else its LLM calls saved at CostPerCall; false when neither
+// prices it.
+func (opts Options) CostSaved(o *replay.Outcome) (float64, bool) {
+	switch {
+	case opts.CostPerMTok > 0 && o.Logged.Has(episode.Tokens):
+		return float64(o.TokensSaved) * opts.CostPerMTok / 1e6, true
+	case opts.CostPerCall > 0:
+		return float64(o.LLMCallsSaved(opts.CallsPerTurn)) * opts.CostPerCall, true
+	}
+	return 0, false
 }
 
-// Analyse replays every policy over ep; params are the settings the recording
-// is assumed to have run with, for the self-check.
-func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, callsPerTurn int) Episode {
-	return AnalyseWith(ep, policies, recording, Options{CallsPerTurn: callsPerTurn})
-}
-
-// AnalyseWith is Analyse with every option.
-func AnalyseWith(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
+// Analyse replays every policy over ep; recording are the settings the
+// recording is assumed to have run with, for the self-check.
+func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
 	e.Outcomes = outcomes(ep, policies, opts.GainHorizon)
+	return e
+}
+
+// AnalyseReplayable is Analyse of the policies ep's log can replay; the
+// others are named in its notes (Replayable).
+func AnalyseReplayable(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
+	kept, unreplayed := Replayable(ep, policies)
+	e := Analyse(ep, kept, recording, opts)
+	e.Unreplayed = unreplayed
 	return e
 }
 
@@ -102,29 +117,9 @@ const sweepFrom = 16
 // word for word and the rest counted.
 func (e *Episode) Problems() []string { return e.Ep.ProblemMessages() }
 
-// Notes say what limits the replay of this log: its source's caveats, then,
-// once for each policy asked for, the signals it needs that the log lacks
-// (policy.Kind.Needs: the supervisor's triggers on them are off).
-func (e *Episode) Notes() []string {
-	notes := slices.Clone(e.Ep.Notes)
-	var seen []policy.Name
-	for i := range e.Outcomes {
-		k := e.Outcomes[i].Policy.Kind()
-		if k == nil || slices.Contains(seen, k.Name) {
-			continue
-		}
-		seen = append(seen, k.Name)
-		if lack := e.Ep.Signals.Lacking(k.Needs); len(lack) > 0 {
-			names := make([]string, len(lack))
-			for j, s := range lack {
-				names[j] = s.String()
-			}
-			notes = append(notes, fmt.Sprintf("%s needs %s, which this log does not record: what depends on them is left out of its replay",
-				k.Name, strings.Join(names, " and ")))
-		}
-	}
-	return notes
-}
+// Notes say what limits the replay of this log: its source's caveats, and
+// the policies it cannot replay or replays with settings off (Replayable).
+func (e *Episode) Notes() []string { return append(slices.Clip(e.Ep.Notes), e.Unreplayed...) }
 
 // Warnings are the problems, then the notes.
 func (e *Episode) Warnings() []string { return append(e.Problems(), e.Notes()...) }

@@ -95,7 +95,7 @@ func TestAnalyseWithFastPathEqualsRun(t *testing.T) {
 			policies []policy.Policy
 			horizon  int
 		}{{"issue 13", issue13, 0}, {"edge", edge, 0}, {"edge, horizon 15", edge, 15}} {
-			got := AnalyseWith(ep, c.policies, policy.DefaultParams(), Options{CallsPerTurn: 4, GainHorizon: c.horizon}).Outcomes
+			got := Analyse(ep, c.policies, policy.DefaultParams(), Options{CallsPerTurn: 4, GainHorizon: c.horizon}).Outcomes
 			want := plainOutcomes(ep, c.policies, c.horizon)
 			if len(got) != len(want) {
 				t.Fatalf("%s, %s: %d outcomes, want %d", ep.Name(), c.name, len(got), len(want))

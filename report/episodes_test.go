@@ -41,7 +41,7 @@ func TestRenderBeforeSegmentsCounted(t *testing.T) {
 	for _, policies := range [][]policy.Policy{{score, sor}, grid} {
 		var all []Episode
 		for _, ep := range eps {
-			all = append(all, AnalyseWith(ep, policies, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: 0.01}))
+			all = append(all, Analyse(ep, policies, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: 0.01}))
 		}
 		for _, format := range Formats {
 			var want, got bytes.Buffer
@@ -84,7 +84,7 @@ func TestRenderBeforeSegmentsCounted(t *testing.T) {
 func TestWriteJSONFailsBeforeTheEpisode(t *testing.T) {
 	eps := bundledEpisodes(t)[:2]
 	finite := Options{CallsPerTurn: 4, CostPerCall: 0.01}
-	ok := AnalyseWith(eps[0], []policy.Policy{score, sor}, policy.DefaultParams(), finite)
+	ok := Analyse(eps[0], []policy.Policy{score, sor}, policy.DefaultParams(), finite)
 	var whole bytes.Buffer
 	if err := WriteEpisodes(&whole, "json", []Episode{ok}); err != nil {
 		t.Fatal(err)
@@ -98,8 +98,8 @@ func TestWriteJSONFailsBeforeTheEpisode(t *testing.T) {
 	}
 	policies = append(policies, policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 3, CheckInterval: 1}})
 	for _, bad := range []Episode{
-		AnalyseWith(eps[1], []policy.Policy{score, sor}, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: math.Inf(1)}),
-		AnalyseWith(eps[1], policies, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}),
+		Analyse(eps[1], []policy.Policy{score, sor}, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: math.Inf(1)}),
+		Analyse(eps[1], policies, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}),
 	} {
 		var got bytes.Buffer
 		if err := WriteEpisodes(&got, "json", []Episode{ok, bad}); err == nil {

@@ -4,14 +4,21 @@ import "testing"
 
 func TestPrintable(t *testing.T) {
 	for in, want := range map[string]string{
-		"West of House":        "West of House",
-		"é → ✓":                "é → ✓",
-		"\x1b[31mred\x1b[0m":   `\x1b[31mred\x1b[0m`,
-		"a\r\nb\tc":            `a\r\nb\tc`,
-		"\x00\x07\x7f":         `\x00\x07\x7f`,
-		"c1 \u009b2J \u0085":   `c1 \u009b2J \u0085`,
-		"bad \xff\xfe byte":    `bad \xff\xfe byte`,
-		`already \x1b as text`: `already \x1b as text`,
+		"West of House": "West of House",
+		"é → ✓ 漢字 👨‍👩‍👧 e\u0301": "é → ✓ 漢字 👨‍👩‍👧 e\u0301", // joiners and combining marks kept
+		"\x1b[31mred\x1b[0m":     `\x1b[31mred\x1b[0m`,
+		"a\r\nb\tc":              `a\r\nb\tc`,
+		"\x00\x07\x7f":           `\x00\x07\x7f`,
+		"c1 \u009b2J \u0085":     `c1 \u009b2J \u0085`,
+		"bad \xff\xfe byte":      `bad \xff\xfe byte`,
+		`already \x1b as text`:   `already \x1b as text`,
+		// Bidi controls: the override that makes "gpj.exe" read "exe.jpg",
+		// embeddings, marks, isolates, the Arabic letter mark.
+		"\u202egpj.exe":                           `\u202egpj.exe`,
+		"\u202a\u202b\u202c\u202d\u200e\u200f":    `\u202a\u202b\u202c\u202d\u200e\u200f`,
+		"\u2066a\u2069\u2067b\u2069\u2068c\u061c": `\u2066a\u2069\u2067b\u2069\u2068c\u061c`,
+		// Line and paragraph separators.
+		"a\u2028b\u2029c": `a\u2028b\u2029c`,
 	} {
 		if got := Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
@@ -19,13 +26,32 @@ func TestPrintable(t *testing.T) {
 	}
 }
 
+// TestMarkdownText: each construct that markdown (CommonMark, GitHub's
+// tables, strikethrough and math) would act on is escaped; what cannot act
+// is left as it is, so that ordinary text reads as it did.
 func TestMarkdownText(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain":                           "plain",
-		`<img src=x onerror=alert(1)>`:    `&lt;img src=x onerror=alert(1)&gt;`,
-		"a & b | c `code`":                "a &amp; b \\| c \\`code\\`",
-		"id\r\nwith lines\x1b[2J":         `id\r\nwith lines\x1b[2J`,
-		"&lt; stays literal, not an &lt;": "&amp;lt; stays literal, not an &amp;lt;",
+		"plain":                        "plain",
+		`<img src=x onerror=alert(1)>`: `&lt;img src=x onerror=alert(1)&gt;`,
+		"a & b | c `code`":             "a &amp; b \\| c \\`code\\`",
+		"id\r\nwith lines\x1b[2J":      `id\r\nwith lines\x1b[2J`, // \ before a letter is no escape
+		"&lt; stays literal":           "&amp;lt; stays literal",
+		// Images and links: the ] that would end their text is escaped.
+		"![i](http://host/x.png)": `![i\](http://host/x.png)`,
+		"[a][b] and [c]":          `[a\][b] and [c]`,
+		"[x] (y)":                 "[x] (y)",
+		// Emphasis, strikethrough, math; a backslash that would escape.
+		"*the* _window_ ~~now~~ $x$": `\*the\* \_window\_ \~\~now\~\~ \$x\$`,
+		`a\|b \* c\d`:                `a\\\|b \\\* c\d`,
+		// What cannot act stays: a delimiter between spaces, _ inside a
+		// word, $ before a digit.
+		"~ (expected -30% to -50%)":          "~ (expected -30% to -50%)",
+		"episode_log.jsonl 2025-11-01_error": "episode_log.jsonl 2025-11-01_error",
+		"$0.05 a call, 3 * 4":                "$0.05 a call, 3 * 4",
+		"_x x_ a_ _b":                        `\_x x\_ a\_ \_b`,
+		"*_error":                            `\*\_error`,
+		// Printable first: a bidi override is shown, not obeyed.
+		"\u202e[i](x)": `\u202e[i\](x)`,
 	} {
 		if got := MarkdownText(in); got != want {
 			t.Errorf("MarkdownText(%q) = %q, want %q", in, got, want)
@@ -42,16 +68,50 @@ func TestMarkdownText(t *testing.T) {
 	}
 }
 
-// TestCSVFormulaInjection: text cells a spreadsheet would run as a formula
-// get a leading quote; numbers (in number columns) and ordinary text do not.
-func TestCSVFormulaInjection(t *testing.T) {
+// TestMarkdownLine: a text that begins a line (a heading, a list item)
+// cannot begin another block, nor lose a final # to a heading.
+func TestMarkdownLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"2025-11-04T09:35:24":  "2025-11-04T09:35:24",
+		"# title":              `\# title`,
+		"- item":               `\- item`,
+		"+ item":               `\+ item`,
+		"* item":               `\* item`,
+		"===":                  `\===`,
+		"---":                  `\---`,
+		"[ ] task":             `\[ ] task`,
+		"[x]: http://host":     `\[x]: http://host`,
+		"> quote":              "&gt; quote",
+		"1. first":             `1\. first`,
+		"12) twelfth":          `12\) twelfth`,
+		"3.5 turns":            `3\.5 turns`,
+		"40 turns":             "40 turns",
+		"    code":             "&#32;   code",
+		"```":                  "\\`\\`\\`",
+		"~~~":                  `\~\~\~`,
+		"episode #":            `episode \#`,
+		"75 episodes analysed": "75 episodes analysed",
+		"":                     "",
+	} {
+		if got := markdownLine(in); got != want {
+			t.Errorf("markdownLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestCSVText: text cells are printable (one line each, nothing a terminal
+// acts on), and those a spreadsheet would run as a formula get a leading
+// quote; numbers (in number columns) and ordinary text do not.
+func TestCSVText(t *testing.T) {
 	for in, want := range map[string]string{
 		"=HYPERLINK(\"http://x\")": "'=HYPERLINK(\"http://x\")",
 		"+1+2":                     "'+1+2",
 		"-2+3":                     "'-2+3",
 		"@SUM(A1)":                 "'@SUM(A1)",
-		"\t=1":                     "'\t=1",
-		"\r=1":                     "'\r=1",
+		"\t=1":                     `\t=1`, // a backslash leads: no formula
+		"\r=1":                     `\r=1`,
+		"id\x1b[2J\x07\x00\r\n":    `id\x1b[2J\x07\x00\r\n`,
+		"\u202egpj.exe":            `\u202egpj.exe`,
 		"West of House":            "West of House",
 		"-":                        "-", // standard input's name
 		"":                         "",
@@ -61,16 +121,16 @@ func TestCSVFormulaInjection(t *testing.T) {
 			t.Errorf("CSVText(%q) = %q, want %q", in, got, want)
 		}
 	}
-	// In a row, only the text columns are neutralised: a negative score stays a number.
+	// In a row, only the text columns are changed: a negative score stays a number.
 	j := EpisodeJSON{EpisodeHead: EpisodeHead{EpisodeID: "=cmd|' /C calc'!A0", Source: "@x.jsonl"}, EpisodeBody: EpisodeBody{FinalScore: -3, EndReason: "none"}}
 	row := csvEpisode(&j)
 	if row[0] != "'=cmd|' /C calc'!A0" || row[1] != "'@x.jsonl" || row[5] != "-3" {
 		t.Errorf("csvEpisode = %q", row)
 	}
-	loc := "-West"
+	loc := "-West\u2028"
 	r := ResultJSON{Policy: "score", LocationAtTermination: &loc, ScoreForgone: -5}
 	row = csvResult(&r)
-	if row[7] != "'-West" || row[10] != "-5" {
+	if row[7] != `'-West\u2028` || row[10] != "-5" {
 		t.Errorf("csvResult = %q", row)
 	}
 }

@@ -231,8 +231,8 @@ func setResult(r *ResultJSON, v *resultValues, ep *episode.Episode, o *replay.Ou
 		v.gain = GainJSON{g.Turn, g.Points, o.GainDistance()}
 		r.LaterGain = &v.gain
 	}
-	if opts.Priced() {
-		v.cost = *Round6(opts.CostSaved(o))
+	if cost, ok := opts.CostSaved(o); ok {
+		v.cost = *Round6(cost)
 		r.CostSaved = &v.cost
 	}
 	if o.Logged.Has(episode.Tokens) {

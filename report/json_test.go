@@ -41,7 +41,7 @@ func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 	}
 	var all []Episode
 	for _, ep := range eps {
-		all = append(all, Analyse(ep, policies, policy.DefaultParams(), 4))
+		all = append(all, Analyse(ep, policies, policy.DefaultParams(), Options{CallsPerTurn: 4}))
 	}
 	for _, set := range [][]Episode{all, all[:1], all[len(all)-1:], nil} {
 		var got, want bytes.Buffer

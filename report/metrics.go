@@ -37,6 +37,10 @@ type Metric struct {
 	CI, CIPct *[2]float64
 	Expected  Expectation
 	Verdict   string
+	// Headline: one of the few figures a sweep states beside its answer;
+	// Better says which way such a figure improves: +1 up, -1 down.
+	Headline bool
+	Better   int
 }
 
 type unit int
@@ -75,6 +79,10 @@ type metricDef struct {
 	perEpisode  bool    // divide by n
 	scale       float64 // multiplies the value (100 for %, calls per turn)
 	expect      Expectation
+	// better, for a headline figure (one a sweep states beside its answer,
+	// and compares to tell two configs apart): +1 when more is better, -1
+	// when less is; 0 for the rest.
+	better int
 }
 
 // value is the metric from its summed numerator and denominator; false when
@@ -96,14 +104,38 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// metricDefs are the metrics of §6.3 with their definitions.
-func metricDefs(callsPerTurn int) []metricDef {
+// metricDefs are the metrics of §6.3 with their definitions, and what a
+// dataset adds to them: the cost saved, when priced, and the tokens saved,
+// when some log records tokens. expect keeps the specification's expected
+// changes, which are ZorkGPT's (of its loop break v2): the logs of other
+// systems (a harness's, ZorkGPT2's) are judged without them.
+func metricDefs(opts Options, tokens, expect bool) []metricDef {
+	defs := shippedDefs(opts.CallsPerTurn)
+	if !expect {
+		for i := range defs {
+			defs[i].expect = Expectation{}
+		}
+	}
+	at := slices.IndexFunc(defs, func(d metricDef) bool { return d.name == "llm_calls_saved" }) + 1
+	if tokens {
+		defs = slices.Insert(defs, at, metricDef{name: "tokens_saved", label: "tokens saved", unit: count, scale: 1, better: +1,
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TokensSaved) }}) // 0 unless logged
+	}
+	if opts.Priced() {
+		defs = slices.Insert(defs, at, metricDef{name: "cost_saved", label: "cost saved", unit: dollars, scale: 1,
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { c, _ := opts.CostSaved(o); return c }}) // 0 unless priced
+	}
+	return defs
+}
+
+// shippedDefs are the metrics of §6.3.
+func shippedDefs(callsPerTurn int) []metricDef {
 	return []metricDef{
 		{name: "episodes_terminated", label: "episodes terminated", unit: count, scale: 1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
 		{name: "false_termination_candidates", label: "false-termination candidates", unit: count, scale: 1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) }},
-		{name: "false_termination_rate", label: "false-termination rate", unit: percent, perEpisode: true, scale: 100,
+		{name: "false_termination_rate", label: "false-termination rate", unit: percent, perEpisode: true, scale: 100, better: -1,
 			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) },
 			expect: Expectation{Text: "-30% to -50%", Lo: -50, Hi: -30, Kind: expectRange}},
 		{name: "avg_turns_per_episode", label: "average turns per episode", unit: mean, perEpisode: true, scale: 1,
@@ -130,26 +162,29 @@ func metricDefs(callsPerTurn int) []metricDef {
 		{name: "truly_stuck_terminations", label: "truly stuck terminations", unit: count, scale: 1,
 			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.TrulyStuck()) },
 			expect: Expectation{Text: "no change", Kind: expectSame}},
-		{name: "turns_saved", label: "turns saved", unit: count, scale: 1,
+		{name: "turns_saved", label: "turns saved", unit: count, scale: 1, better: +1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
 		{name: "turns_saved_pct", label: "turns saved, share of logged turns", unit: percent, scale: 100,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) },
 			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(ep.N()) }},
 		{name: "llm_calls_saved", label: "LLM calls saved", unit: count, scale: float64(callsPerTurn),
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
-		{name: "score_forgone", label: "score forgone", unit: count, scale: 1,
+		{name: "score_forgone", label: "score forgone", unit: count, scale: 1, better: -1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
-		{name: "censored", label: "censored outcomes", unit: count, scale: 1,
+		{name: "censored", label: "censored outcomes", unit: count, scale: 1, better: -1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Censored) }},
 	}
 }
 
 // Metrics computes every metric over the episodes, comparing the policy of
 // column base (Outcomes[base]) with that of column after, with paired
-// bootstrap intervals (the same resampled episodes for both policies).
-func Metrics(eps []Episode, base, after, callsPerTurn int) []Metric {
+// bootstrap intervals (the same resampled episodes for both policies): the
+// cost saved as well when opts prices it, and the tokens saved when some
+// episode's log records tokens.
+func Metrics(eps []Episode, base, after int, opts Options) []Metric {
 	cols := [2]int{base, after}
-	defs := metricDefs(callsPerTurn)
+	defs := metricDefs(opts, slices.ContainsFunc(eps, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) }),
+		slices.ContainsFunc(eps, func(e Episode) bool { return e.Ep.System == episode.ZorkGPT }))
 	n := len(eps)
 	// Per-episode numerators and denominators, per metric and side.
 	type vals struct{ num, den sides }
@@ -186,6 +221,7 @@ func Metrics(eps []Episode, base, after, callsPerTurn int) []Metric {
 	for k, d := range defs {
 		m := &metrics[k]
 		m.Name, m.Label, m.Unit, m.Expected = d.name, d.label, d.unit, d.expect
+		m.Headline, m.Better = d.better != 0, d.better
 		m.Baseline, m.BaselineOK = value(k, 0, all)
 		m.After, m.AfterOK = value(k, 1, all)
 		if m.BaselineOK && m.AfterOK {
@@ -366,7 +402,7 @@ func verdictOf(m *Metric, n int) string {
 		}
 		return "no interval"
 	}
-	significant := m.CI[0] > 0 || m.CI[1] < 0
+	significant := m.Significant()
 	switch m.Expected.Kind {
 	case expectSame:
 		if significant {

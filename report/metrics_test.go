@@ -59,7 +59,7 @@ func handSet(t testing.TB) []Episode {
 	}
 	var eps []Episode
 	for _, p := range plans {
-		eps = append(eps, Analyse(readEpisode(t, p), []policy.Policy{score, sor}, policy.DefaultParams(), 4))
+		eps = append(eps, Analyse(readEpisode(t, p), []policy.Policy{score, sor}, policy.DefaultParams(), Options{CallsPerTurn: 4}))
 	}
 	return eps
 }
@@ -67,7 +67,7 @@ func handSet(t testing.TB) []Episode {
 func TestMetricDefinitions(t *testing.T) {
 	eps := handSet(t)
 	m := map[string]Metric{}
-	for _, x := range Metrics(eps, 0, 1, 4) {
+	for _, x := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
 		m[x.Name] = x
 	}
 	// By hand from handSet's comments; n = 6, logged turns 100+100+200+120+40+30 = 590.
@@ -123,7 +123,7 @@ func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 	}
 	se := math.Sqrt(ss/float64(len(d)-1)) / math.Sqrt(float64(len(d)))
 	var m Metric
-	for _, x := range Metrics(eps, 0, 1, 4) {
+	for _, x := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
 		if x.Name == "avg_turns_per_episode" {
 			m = x
 		}
@@ -139,8 +139,8 @@ func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 
 func TestBootstrapIsDeterministic(t *testing.T) {
 	eps := handSet(t)
-	a := Metrics(eps, 0, 1, 4)
-	b := Metrics(eps, 0, 1, 4)
+	a := Metrics(eps, 0, 1, Options{CallsPerTurn: 4})
+	b := Metrics(eps, 0, 1, Options{CallsPerTurn: 4})
 	if !reflect.DeepEqual(a, b) {
 		t.Error("two runs differ")
 	}
@@ -149,8 +149,8 @@ func TestBootstrapIsDeterministic(t *testing.T) {
 	for i := range eps {
 		rev[len(eps)-1-i] = eps[i]
 	}
-	d1 := NewDataset(score, sor, 4, append([]Episode{}, eps...), nil, nil)
-	d2 := NewDataset(score, sor, 4, rev, nil, nil)
+	d1 := NewDataset(score, sor, Options{CallsPerTurn: 4}, append([]Episode{}, eps...), nil, nil)
+	d2 := NewDataset(score, sor, Options{CallsPerTurn: 4}, rev, nil, nil)
 	if !reflect.DeepEqual(d1.Metrics, d2.Metrics) {
 		t.Error("the order of the episodes changes the metrics")
 	}
@@ -163,7 +163,7 @@ func TestBootstrapIsDeterministic(t *testing.T) {
 
 func TestTooFewForAnInterval(t *testing.T) {
 	eps := handSet(t)[:MinN-1]
-	for _, m := range Metrics(eps, 0, 1, 4) {
+	for _, m := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
 		if m.CI != nil || m.BaselineOK && m.AfterOK && m.Verdict != "n too small" {
 			t.Errorf("%s: interval %v, verdict %q", m.Name, m.CI, m.Verdict)
 		}

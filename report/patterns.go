@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -37,11 +36,15 @@ func patternRows(a *patterns.Analysis) [][]string {
 		return strings.Join(names, ", ")
 	}
 	first := func(t int) string { return dash(t, t > 0) }
+	spells := func(p *patterns.Pattern) string {
+		if a.RoomKey == "none" {
+			return "no rooms in this log: cannot tell"
+		}
+		return spellsIn(len(p.Spells), rooms(p.Rooms))
+	}
 	rows := [][]string{
-		{"oscillation (A-B-A-B)", first(a.Oscillation.FirstTurn), strconv.Itoa(a.Oscillation.Turns),
-			spellsIn(len(a.Oscillation.Spells), rooms(a.Oscillation.Rooms))},
-		{"camping", first(a.Camping.FirstTurn), strconv.Itoa(a.Camping.Turns),
-			spellsIn(len(a.Camping.Spells), rooms(a.Camping.Rooms))},
+		{"oscillation (A-B-A-B)", first(a.Oscillation.FirstTurn), strconv.Itoa(a.Oscillation.Turns), spells(&a.Oscillation)},
+		{"camping", first(a.Camping.FirstTurn), strconv.Itoa(a.Camping.Turns), spells(&a.Camping)},
 		{"repeats", first(a.Repeats.FirstTurn), strconv.Itoa(a.Repeats.Turns), repeatDetail(&a.Repeats)},
 		{"action novelty", "", strconv.Itoa(a.Novelty.Turns),
 			fmt.Sprintf("%s of actions not taken in the previous %d turns", share(a.Novelty.Share), a.Novelty.Window)},
@@ -141,7 +144,7 @@ func optLead(p *int) string {
 // writePatternsText is the patterns section of an episode's table output.
 func writePatternsText(w io.Writer, a *patterns.Analysis) {
 	fmt.Fprintln(w, "  patterns (how it was stuck):")
-	const l, r = texttable.Left, texttable.Right
+	const l, r = Left, Right
 	TextTable(w, patternHeader, patternRows(a), l, r, r, l)
 	TextTable(w, spellHeader, spellRows(a), l, r, r, r, l)
 }
@@ -199,13 +202,13 @@ func leadRows(s *patterns.Summary) [][]string {
 // summaryLines are the dataset's revisit-penalty and warning-escape figures.
 func summaryLines(s *patterns.Summary) []string {
 	rv := s.Revisit
-	l := []string{fmt.Sprintf("Revisit penalty (1B): %d of %d turns (%s) would lower the critic's confidence — not its verdict, so this share, not an effect on actions, is what the logs can show; %d of %d logged penalties in %d episodes agree with the replay (%d disagree).",
-		rv.Penalised, rv.Turns, share(rv.Share), rv.Agree, rv.LoggedEvents, rv.Compared, rv.Disagreements)}
+	l := []string{fmt.Sprintf("Revisit penalty (1B): %d of %d turns (%s) would lower the critic's confidence — not its verdict, so this share, not an effect on actions, is what the logs can show; %d of %d logged penalties in %s agree with the replay (%d disagree).",
+		rv.Penalised, rv.Turns, share(rv.Share), rv.Agree, rv.LoggedEvents, Count(rv.Compared, "episode"), rv.Disagreements)}
 	rate := func(r patterns.Rate) string {
 		if r.Rate == nil {
-			return fmt.Sprintf("no spell (n = 0, %d episodes)", r.Episodes)
+			return fmt.Sprintf("no spell (n = 0, %s)", Count(r.Episodes, "episode"))
 		}
-		return fmt.Sprintf("%d/%d = %s (95%% CI %s–%s, %d episodes)", r.Escaped, r.N, share(r.Rate.Estimate), share(r.Rate.Low), share(r.Rate.High), r.Episodes)
+		return fmt.Sprintf("%d/%d = %s (95%% CI %s–%s, %s)", r.Escaped, r.N, share(r.Rate.Estimate), share(r.Rate.Low), share(r.Rate.High), Count(r.Episodes, "episode"))
 	}
 	e := s.Escape
 	l = append(l, fmt.Sprintf("Warning escapes (1C): warning spells that ended in progress before the stop — logs that showed the warnings %s; older logs, replayed %s.",
@@ -217,8 +220,8 @@ func summaryLines(s *patterns.Summary) []string {
 }
 
 func writePatternSummaryText(w io.Writer, s *patterns.Summary) {
-	fmt.Fprintf(w, "\nPatterns over the %d episodes (how they were stuck):\n", s.Episodes)
-	const l, r = texttable.Left, texttable.Right
+	fmt.Fprintf(w, "\nPatterns over the %s (how they were stuck):\n", Count(s.Episodes, "episode"))
+	const l, r = Left, Right
 	TextTable(w, summaryHeader, summaryRows(s), l, r, r, r)
 	TextTable(w, leadHeader, leadRows(s), l, r, r, r, r, r, r)
 	for _, line := range summaryLines(s) {
@@ -227,7 +230,7 @@ func writePatternSummaryText(w io.Writer, s *patterns.Summary) {
 }
 
 func writePatternSummaryMarkdown(w io.Writer, s *patterns.Summary) {
-	fmt.Fprintf(w, "\n### Patterns over the %d episodes\n\n", s.Episodes)
+	fmt.Fprintf(w, "\n### Patterns over the %s\n\n", Count(s.Episodes, "episode"))
 	MarkdownTable(w, summaryHeader, summaryRows(s))
 	fmt.Fprintln(w)
 	MarkdownTable(w, leadHeader, leadRows(s))

@@ -4,121 +4,161 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
-	"github.com/lbanalyze/lbanalyze/internal/texttable"
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
-// tablewriterTable is TextTable (md false) or MarkdownTable as they were
-// with tablewriter v1.1.5, before internal/texttable replaced it.
-func tablewriterTable(w io.Writer, md bool, header []string, rows [][]string, align ...texttable.Align) {
+// The width settings tablewriter may have guessed at start: none (ASCII
+// locale, or a terminal it knows), East Asian (a CJK locale), East Asian
+// with box drawing narrow (RUNEWIDTH_EASTASIAN=1 in a terminal it knows).
+var widthSettings = []twwidth.Options{{}, {EastAsianWidth: true}, {EastAsianWidth: true, ForceNarrowBorders: true}}
+
+// TestTablesAlignByDisplayWidth: wide runes (CJK, an emoji) take two
+// columns, an ambiguous one (—) one, whatever tablewriter guessed from the
+// environment. The expected tables are worked out by hand: column 1 is
+// "👍 ok" wide (2+1+2) plus a space either side, column 2 "turns" (5) plus
+// two; "漢字" (4) is padded with 1+2 spaces, "—" with 1+5.
+func TestTablesAlignByDisplayWidth(t *testing.T) {
+	t.Cleanup(func() { twwidth.SetOptions(twwidth.Options{}) })
+	header := []string{"room", "turns"}
+	rows := [][]string{{"漢字", "5"}, {"👍 ok", "12"}, {"—", "—"}}
+	const box = "" +
+		"┌───────┬───────┐\n" +
+		"│ room  │ turns │\n" +
+		"├───────┼───────┤\n" +
+		"│ 漢字  │     5 │\n" +
+		"│ 👍 ok │    12 │\n" +
+		"│ —     │     — │\n" +
+		"└───────┴───────┘\n"
+	const md = "" +
+		"| room  | turns |\n" +
+		"|:------|------:|\n" +
+		"| 漢字  |     5 |\n" +
+		"| 👍 ok |    12 |\n" +
+		"| —     |     — |\n"
+	for _, set := range widthSettings {
+		twwidth.SetOptions(set)
+		var b, m bytes.Buffer
+		TextTable(&b, header, rows, Left, Right)
+		MarkdownTable(&m, header, rows, Left, Right)
+		if b.String() != box {
+			t.Errorf("%+v: text table\n%s\nwant\n%s", set, b.String(), box)
+		}
+		if m.String() != md {
+			t.Errorf("%+v: markdown table\n%s\nwant\n%s", set, m.String(), md)
+		}
+	}
+}
+
+// TestTableCellsEscaped: a cell cannot break its table: a newline, a tab
+// and an escape sequence are shown escaped (text: 14 characters wide, plus a
+// space either side), a | is escaped (markdown).
+func TestTableCellsEscaped(t *testing.T) {
+	var b, m bytes.Buffer
+	TextTable(&b, []string{"id"}, [][]string{{"a\nb\tc\x1b[2J"}})
+	MarkdownTable(&m, []string{"id"}, [][]string{{"a|b"}})
+	const box = "" +
+		"┌────────────────┐\n" +
+		"│ id             │\n" +
+		"├────────────────┤\n" +
+		"│ a\\nb\\tc\\x1b[2J │\n" +
+		"└────────────────┘\n"
+	const md = "" +
+		"| id   |\n" +
+		"|:-----|\n" +
+		"| a\\|b |\n"
+	if b.String() != box {
+		t.Errorf("text table\n%s\nwant\n%s", b.String(), box)
+	}
+	if m.String() != md {
+		t.Errorf("markdown table\n%s\nwant\n%s", m.String(), md)
+	}
+}
+
+// freshTable draws a table with a new tablewriter table, configured as the
+// pooled ones are.
+func freshTable(md bool, header []string, rows [][]string, align []Align) string {
 	aligns := make([]tw.Align, len(align))
 	for i, a := range align {
-		aligns[i] = tw.AlignLeft
-		if a == texttable.Right {
-			aligns[i] = tw.AlignRight
-		}
+		aligns[i] = map[Align]tw.Align{Left: tw.AlignLeft, Right: tw.AlignRight}[a]
 	}
-	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: aligns})}
-	if !md {
-		t := tablewriter.NewTable(w, opts...)
-		t.Header(printableRow(header))
-		t.Bulk(printableRows(rows))
-		t.Render()
-		return
+	var r tw.Renderer = renderer.NewBlueprint()
+	if md {
+		r = renderer.NewMarkdown()
 	}
-	t := tablewriter.NewTable(w, append([]tablewriter.Option{tablewriter.WithRenderer(renderer.NewMarkdown())}, opts...)...)
-	t.Header(mdRow(header))
-	for _, r := range rows {
-		t.Append(mdRow(r))
-	}
+	var b bytes.Buffer
+	t := tablewriter.NewTable(&b, tablewriter.WithRenderer(r), tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone), tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: aligns}))
+	t.Header(header)
+	t.Bulk(rows)
 	t.Render()
+	return b.String()
 }
 
-// rawFragments are pieces of text as a log may hold them: what Printable and
-// MarkdownText escape (control characters, ANSI sequences, tabs, line
-// breaks, C1, invalid UTF-8, markdown and HTML specials) beside wide, zero
-// width and ambiguous runes, and spaces to trim.
-var rawFragments = []string{
-	"West of House", "40", "—", "…", " ", "\u00a0", "\u3000", "\t", "\n", "\r\n", "\x1b[31m", "\x1b]0;t\x07", "\x00",
-	"\x7f", "\u0085", "\u009b2J", "\xff", "|", "`", "<b>", "&amp;", "漢字", "👍🏽", "❤️", "e\u0301", "\u200b", "─┼", "▁█",
-}
-
-func rawTable(r *rand.Rand) (header []string, rows [][]string, align []texttable.Align) {
-	cell := func() string {
-		var b strings.Builder
-		for range r.IntN(4) {
-			b.WriteString(rawFragments[r.IntN(len(rawFragments))])
-		}
-		return b.String()
-	}
-	cols := 1 + r.IntN(5)
-	line := func() []string {
-		l := make([]string, cols)
-		for i := range l {
-			l[i] = cell()
-		}
-		return l
-	}
-	header = line()
-	for range r.IntN(5) {
-		rows = append(rows, line())
-	}
-	for range r.IntN(cols + 1) {
-		align = append(align, texttable.Align(r.IntN(2)))
-	}
-	return header, rows, align
-}
-
-// TestTablesAsTablewriter draws tables of raw log text through TextTable and
-// MarkdownTable, escaping included, and through tablewriter as they did
-// before: the bytes must be the same (internal/texttable's tests compare the
-// renderers themselves, in every width setting).
-func TestTablesAsTablewriter(t *testing.T) {
+// TestPooledTablesForgetTheLast: a table drawn by a reused tablewriter table
+// is the one a new table draws, whatever was drawn before it (more or fewer
+// columns, other alignments, no rows).
+func TestPooledTablesForgetTheLast(t *testing.T) {
+	twwidth.SetOptions(twwidth.Options{})
 	r := rand.New(rand.NewPCG(5, 6))
-	for range 1000 {
-		header, rows, align := rawTable(r)
+	words := []string{"West of House", "40", "—", "漢字", "👍", "", " padded ", "score-or-objective 40/10"}
+	for range 500 {
+		cols := 1 + r.IntN(5)
+		line := func() []string {
+			l := make([]string, cols)
+			for i := range l {
+				l[i] = words[r.IntN(len(words))]
+			}
+			return l
+		}
+		header := line()
+		var rows [][]string
+		for range r.IntN(4) {
+			rows = append(rows, line())
+		}
+		var align []Align
+		for range r.IntN(cols + 1) {
+			align = append(align, Align(r.IntN(2)))
+		}
 		for _, md := range []bool{false, true} {
-			var got, want bytes.Buffer
+			var got bytes.Buffer
 			if md {
 				MarkdownTable(&got, header, rows, align...)
 			} else {
 				TextTable(&got, header, rows, align...)
 			}
-			tablewriterTable(&want, md, header, rows, align...)
-			if got.String() != want.String() {
-				t.Fatalf("markdown %v, header %q, rows %q, align %v:\ngot\n%s\nwant\n%s", md, header, rows, align, got.String(), want.String())
+			if want := freshTable(md, header, rows, align); got.String() != want {
+				t.Fatalf("markdown %v, header %q, rows %q, align %v:\ngot\n%s\nwant\n%s", md, header, rows, align, got.String(), want)
 			}
 		}
 	}
 }
 
 // BenchmarkTextTable draws an episode's result table, the table `episode`
-// draws for each episode, beside tablewriter drawing it as TextTable did.
+// draws for each episode, with a pooled table and with a new one.
 func BenchmarkTextTable(b *testing.B) {
-	opts := Options{CallsPerTurn: 4}
-	header, align := resultHeader(opts)
+	header, align := resultHeader(&Episode{Ep: &episode.Episode{}, Options: Options{CallsPerTurn: 4}})
 	rows := [][]string{
 		{"1", "score 40/10", "40", "40", "0", "60", "240", "10", "20", "premature? +10 at 75 (35 turns later); objective at 30"},
 		{"2", "score-or-objective 40/10", "—", "—", "—", "0", "0", "0", "20", "no stop"},
 	}
-	b.Run("texttable", func(b *testing.B) {
+	b.Run("pooled", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			TextTable(io.Discard, header, rows, align...)
 		}
 	})
-	b.Run("tablewriter", func(b *testing.B) {
+	b.Run("new", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			tablewriterTable(io.Discard, false, header, rows, align...)
+			io.WriteString(io.Discard, freshTable(false, header, rows, align))
 		}
 	})
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/texttable"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -62,6 +61,8 @@ func Sparkline(ep *episode.Episode, outcomes []replay.Outcome, width int) (line,
 func summary(ep *episode.Episode) string {
 	end := "ended " + string(ep.End.Reason)
 	switch {
+	case ep.End.Reason == episode.EndNone && ep.System == episode.Harness:
+		end = "its end not recorded" // a harness's log need not say how a run ended
 	case ep.End.Reason == episode.EndNone:
 		end = "no end event (truncated)"
 	case ep.End.Turn > 0:
@@ -133,6 +134,9 @@ func pastHorizon(o *replay.Outcome) string {
 	return fmt.Sprintf("; %s, past the %d-turn gain horizon", gainWords(o), o.GainHorizon)
 }
 
+// Count is n and the noun, plural unless n is 1: "1 episode", "75 episodes".
+func Count(n int, noun string) string { return strconv.Itoa(n) + " " + noun + plural(n) }
+
 func plural(n int) string {
 	if n == 1 {
 		return ""
@@ -148,27 +152,36 @@ func dash(v int, ok bool) string {
 }
 
 // resultHeader names the columns of a result row: the stop turn, turns stuck
-// and score there, turns and LLM calls (and dollars, when priced) saved, score
-// forgone, the first turn with a countdown warning, and what the result means;
-// resultAlign aligns them.
-func resultHeader(opts Options) (header []string, align []texttable.Align) {
-	const l, r = texttable.Left, texttable.Right
+// and score there, turns and LLM calls (and tokens, when logged, and dollars,
+// when priced) saved, score forgone, the first turn with a countdown warning,
+// and what the result means; resultAlign aligns them.
+func resultHeader(e *Episode) (header []string, align []Align) {
+	const l, r = Left, Right
 	header = []string{"#", "policy", "stop", "stuck", "score", "saved", "calls saved"}
-	align = []texttable.Align{r, l, r, r, r, r, r}
-	if opts.Priced() {
+	align = []Align{r, l, r, r, r, r, r}
+	if e.Ep.Signals.Has(episode.Tokens) {
+		header, align = append(header, "tokens saved"), append(align, r)
+	}
+	if e.Priced() {
 		header, align = append(header, "cost saved"), append(align, r)
 	}
 	return append(header, "forgone", "warned", "verdict"), append(align, r, r, l)
 }
 
-func resultRow(i int, o *replay.Outcome, opts Options) []string {
+func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 	t := o.Terminated()
 	row := []string{
 		strconv.Itoa(i + 1), o.Policy.String(), dash(o.TerminationTurn, t), dash(o.TurnsStuck, t),
-		dash(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(opts.CallsPerTurn)),
+		dash(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(e.CallsPerTurn)),
 	}
-	if opts.Priced() {
-		row = append(row, dollars.format(opts.CostSaved(o)))
+	if e.Ep.Signals.Has(episode.Tokens) {
+		row = append(row, strconv.FormatInt(o.TokensSaved, 10))
+	}
+	if e.Priced() {
+		row = append(row, "—")
+		if cost, ok := e.CostSaved(o); ok {
+			row[len(row)-1] = dollars.format(cost)
+		}
 	}
 	return append(row, strconv.Itoa(o.ScoreForgone), dash(o.WarningStartTurn, o.WarningStartTurn > 0), verdict(o))
 }
@@ -229,11 +242,11 @@ func selfCheckLines(e *Episode) []string {
 }
 
 // systemOf names the system whose rule n is: its registry entry's, or ZorkGPT.
-func systemOf(n policy.Name) string {
-	if k, ok := policy.Lookup(n); ok && k.System != "" {
+func systemOf(n policy.Name) episode.System {
+	if k, ok := policy.Lookup(n); ok {
 		return k.System
 	}
-	return "ZorkGPT"
+	return episode.ZorkGPT
 }
 
 // tableHead is the line that names an episode in a table.
@@ -250,7 +263,7 @@ func tableBody(w io.Writer, e *Episode) {
 	if stops != "" {
 		fmt.Fprintf(w, "  stops %s\n", stops)
 	}
-	header, align := resultHeader(e.Options)
+	header, align := resultHeader(e)
 	TextTable(w, header, e.resultRows(), align...)
 	for _, l := range selfCheckLines(e) {
 		fmt.Fprintln(w, l)
@@ -266,43 +279,23 @@ func tableBody(w io.Writer, e *Episode) {
 func (e *Episode) resultRows() [][]string {
 	rows := make([][]string, len(e.Outcomes))
 	for i := range e.Outcomes {
-		rows[i] = resultRow(i, &e.Outcomes[i], e.Options)
+		rows[i] = resultRow(i, &e.Outcomes[i], e)
 	}
 	return rows
 }
 
-// TextTable renders a bordered table, headers as given (not upper-cased),
-// cells printable (Printable) and never wrapped, each column aligned as align
-// says.
-func TextTable(w io.Writer, header []string, rows [][]string, align ...texttable.Align) {
-	texttable.Box(w, printableRow(header), printableRows(rows), align)
-}
-
-// mdCell escapes what would break a markdown table cell (MarkdownText).
-func mdCell(s string) string { return MarkdownText(s) }
-
-// MarkdownTable renders a markdown table, each column aligned as align says
-// (`---:` for numbers); left where align says nothing.
-func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...texttable.Align) {
-	esc := make([][]string, len(rows))
-	for i, r := range rows {
-		esc[i] = mdRow(r)
-	}
-	texttable.Markdown(w, mdRow(header), esc, align)
-}
-
-// mdRow is mdCell of each cell.
+// mdRow is MarkdownText of each cell.
 func mdRow(r []string) []string {
 	out := make([]string, len(r))
 	for i, c := range r {
-		out[i] = mdCell(c)
+		out[i] = MarkdownText(c)
 	}
 	return out
 }
 
 // markdownHead is the heading that names an episode in markdown.
 func markdownHead(w io.Writer, ep *episode.Episode) {
-	fmt.Fprintf(w, "### %s\n\n", mdCell(ep.Name()))
+	fmt.Fprintf(w, "### %s\n\n", markdownLine(ep.Name()))
 }
 
 // markdownBody is the rest of an episode's markdown: what follows its head.
@@ -311,21 +304,27 @@ func markdownBody(w io.Writer, e *Episode) {
 	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(jsonl.DisplayName(ep.Source)), summary(ep))
 	line, _, per := Sparkline(ep, e.Outcomes, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
-	header, align := resultHeader(e.Options)
+	header, align := resultHeader(e)
 	MarkdownTable(w, header, e.resultRows(), align...)
 	if e.Patterns != nil {
 		writePatternsMarkdown(w, e.Patterns)
 	}
 	if lines := selfCheckLines(e); len(lines) > 0 {
 		fmt.Fprintln(w)
-		for _, l := range lines {
-			fmt.Fprintf(w, "> %s\n", strings.TrimSpace(l))
+		// Two spaces end a line of the quote but its last: a renderer
+		// would join them into one paragraph otherwise.
+		for i, l := range lines {
+			end := "  "
+			if i == len(lines)-1 {
+				end = ""
+			}
+			fmt.Fprintf(w, "> %s%s\n", strings.TrimSpace(l), end)
 		}
 	}
 	if ws := e.Warnings(); len(ws) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, s := range ws {
-			fmt.Fprintf(w, "- %s\n", mdCell(s))
+			fmt.Fprintf(w, "- %s\n", markdownLine(s))
 		}
 	}
 }
@@ -398,9 +397,11 @@ func csvHeader(w io.Writer) error {
 // csvRows writes an episode's CSV rows, one a result.
 func csvRows(w io.Writer, e *Episode) error {
 	cw := csv.NewWriter(w)
-	j := e.JSON()
-	for k := range j.Results {
-		cw.Write(append(csvEpisode(&j), csvResult(&j.Results[k])...))
+	j := e.fields()
+	head := csvEpisode(&j)
+	for k := range e.Outcomes { // a row at a time: a grid's results are not held twice
+		r := Result(e.Ep, &e.Outcomes[k], e.Options)
+		cw.Write(append(head[:len(head):len(head)], csvResult(&r)...))
 	}
 	cw.Flush()
 	return cw.Error()

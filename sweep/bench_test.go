@@ -52,7 +52,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
 	o := opts()
 	for b.Loop() {
-		defs := report.NewDefs(o.CallsPerTurn)
+		defs := report.NewDefs(report.Options{CallsPerTurn: o.CallsPerTurn}, false)
 		for i := 0; i < len(grid); i += 100 {
 			sums := defs.NewSums()
 			for _, ep := range eps {
@@ -68,8 +68,8 @@ func BenchmarkBruteForce100k(b *testing.B) {
 // recommendation (bootstrap, stability, cross-validation), the parse excluded.
 func BenchmarkEvaluate100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
-	r := &Result{Options: opts(), N: len(eps), Defs: report.NewDefs(opts().CallsPerTurn)}
+	r := &Result{Options: opts(), N: len(eps), Defs: report.NewDefs(report.Options{CallsPerTurn: opts().CallsPerTurn}, false)}
 	for b.Loop() {
-		front(r.evaluate(eps, grid))
+		front(r.evaluate(eps, grid), r.saved)
 	}
 }

@@ -6,16 +6,17 @@ import (
 	"slices"
 )
 
-// front returns the configs no other config dominates on (turns saved ↑,
-// false terminations ↓, score forgone ↓), most turns saved first. A config
-// dominates another when it is at least as good on all three and better on
-// one; configs with the same three figures are all on the front.
+// front returns the configs no other config dominates on (saved ↑: turns,
+// or tokens when ranked by them; false terminations ↓, score forgone ↓), most
+// saved first. A config dominates another when it is at least as good on all
+// three and better on one; configs with the same three figures are all on the
+// front.
 //
-// Sorted by turns saved, a config can only be dominated by one before it: a
+// Sorted by what they save, a config can only be dominated by one before it: a
 // prefix-minimum tree over the false-termination count answers "is there one
 // with no more false terminations and no more score forgone" in O(log n), so
 // the front of 100,000 configs takes milliseconds, not a quadratic scan.
-func front(cs []Config) []int {
+func front(cs []Config, saved func(*Tally) int64) []int {
 	order := make([]int, len(cs))
 	maxFT := 0
 	for i := range order {
@@ -24,14 +25,14 @@ func front(cs []Config) []int {
 	}
 	slices.SortFunc(order, func(a, b int) int {
 		x, y := &cs[a].Tally, &cs[b].Tally
-		return cmp.Or(cmp.Compare(y.TurnsSaved, x.TurnsSaved), cmp.Compare(x.FalseTerminations, y.FalseTerminations),
+		return cmp.Or(cmp.Compare(saved(y), saved(x)), cmp.Compare(x.FalseTerminations, y.FalseTerminations),
 			cmp.Compare(x.ScoreForgone, y.ScoreForgone), cmp.Compare(a, b))
 	})
 	better := newPrefixMin(maxFT + 1) // configs with strictly more turns saved
 	var out []int
 	for g := 0; g < len(order); {
 		end := g
-		for end < len(order) && cs[order[end]].TurnsSaved == cs[order[g]].TurnsSaved {
+		for end < len(order) && saved(&cs[order[end]].Tally) == saved(&cs[order[g]].Tally) {
 			end++
 		}
 		// Within the group (same turns saved), sorted by false terminations then

@@ -42,7 +42,7 @@ func TestFrontHandWorked(t *testing.T) {
 		{Tally: Tally{TurnsSaved: 0, FalseTerminations: 0, ScoreForgone: 0}},    // 6: never stops: front
 		{Tally: Tally{TurnsSaved: 80, FalseTerminations: 2, ScoreForgone: 11}},  // 7: dominated by 1 (same saved and false)
 	}
-	got := front(cs)
+	got := front(cs, Options{}.saved)
 	want := []int{0, 1, 3, 4, 6}
 	if !slices.Equal(got, want) {
 		t.Errorf("front %v, want %v", got, want)
@@ -56,7 +56,7 @@ func TestFrontEqualsDefinition(t *testing.T) {
 		for i := range cs {
 			cs[i].Tally = Tally{TurnsSaved: rng.IntN(8) * 10, FalseTerminations: rng.IntN(6), ScoreForgone: rng.IntN(5)}
 		}
-		got, want := front(cs), quadratic(cs)
+		got, want := front(cs, Options{}.saved), quadratic(cs)
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d: front %v, want %v for %+v", trial, got, want, cs)

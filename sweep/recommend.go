@@ -2,10 +2,12 @@ package sweep
 
 import (
 	"cmp"
+	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -16,7 +18,7 @@ import (
 )
 
 // Settings of the resampling: fixed, so that the same episodes give the same
-// recommendation.
+// answer.
 const (
 	// StabilityResamples is how many bootstrap resamples the choice is made
 	// again on.
@@ -26,29 +28,86 @@ const (
 	maxCandidateCells = 4_000_000
 )
 
-// Recommendation is the config chosen, with what is known of its error.
-type Recommendation struct {
-	Config int // index into Result.Configs
-	// MeetsTarget is false when no config keeps the false-termination rate
-	// within the target: Config is then the nearest, the lowest rate.
-	MeetsTarget bool
-	// 95% paired-bootstrap intervals of its false-termination rate and its
-	// turns saved (shares), over the same resamples as batch's intervals.
+// Below these the sweep describes the episodes and answers nothing.
+const (
+	// MinEpisodes: with fewer episodes the intervals are wide and the folds of
+	// the cross-validation hold a handful each, too few to trust a choice
+	// among hundreds of configs.
+	MinEpisodes = 20
+	// MinTelling: the configs must have different outcomes on at least this
+	// many episodes; on the others every config stops at the same turn, or
+	// none stops, and they say nothing about which to choose.
+	MinTelling = 10
+)
+
+// Figures are a config's figures over the n episodes, in sample, with 95%
+// paired-bootstrap intervals of the false-termination rate and the share of
+// turns saved (over the same resamples as batch's intervals).
+type Figures struct {
+	Tally
+	FalseRate, SavedShare     float64
 	FalseRateCI, SavedShareCI [2]float64
-	// Stability is the share of StabilityResamples bootstrap resamples in which
-	// the same config is chosen; Rivals the others chosen most often.
+}
+
+// Choice is the config a rule chose, and what is known of its error.
+type Choice struct {
+	Config int // index into Result.Configs
+	// MeetsTarget is false when no config of the rule's pool meets both
+	// targets: Config is then the nearest, the lowest false-termination rate.
+	MeetsTarget bool
+	In          Figures
+	// Stability is the share of StabilityResamples bootstrap resamples in
+	// which the rule chooses Config again; Rivals the others chosen most.
 	Stability float64
 	Rivals    []Rival
-	// Candidates is how many configs the resampled and cross-validated choices
-	// were made among (every config, or the front for a large grid).
+	// Candidates is how many configs the resampled and cross-validated
+	// choices were made among (every config, or the front for a large grid).
 	Candidates int
 	CV         CV
-	// Versus compares the current setting (baseline) with the recommendation
-	// (after) on every metric of batch, with paired bootstrap intervals.
-	Versus []report.Metric
-	TOML   string // the block to paste; empty when ZorkGPT cannot run it
-	Change string // why not, and the smallest change to ZorkGPT that would
 }
+
+// Answer is what to ship: the best config the system runs as it is (the
+// Choice), or the current setting when that config is the current one, or
+// does no better by the rule, or cannot be told apart from it.
+type Answer struct {
+	Choice
+	KeepCurrent bool
+	Why         string // why the current setting is kept
+	// Now are the current setting's figures.
+	Now Figures
+	// Block is the text to paste (System.Block); empty when KeepCurrent.
+	Block string
+	// Versus compares the current setting (baseline) with the choice (after)
+	// on every metric of batch, with paired bootstrap intervals.
+	Versus []report.Metric
+	// Limits, when no config the system runs meets both targets, say which
+	// target keeps them out.
+	Limits *Limits
+}
+
+// Config is the config the answer tells to run: the choice, or the current
+// setting when it is kept.
+func (a *Answer) config(r *Result) *Config {
+	if a.KeepCurrent {
+		return r.Current
+	}
+	return &r.Configs[a.Config]
+}
+
+// Overall is the best config of the whole grid when the system cannot run it
+// as it is: the change it would need, and what it would add.
+type Overall struct {
+	Choice
+	Change string // why the system cannot run it, and the smallest change that would
+	// Over compares the answer's config (baseline) with this one (after).
+	Over []report.Metric
+}
+
+// Limits say which target keeps out every config a pool has: those within
+// the censoring limit all exceed the false-termination target, the lowest
+// being LowestFalse; and LeastCensored, when some meet that target, is the
+// least censored of them, beyond the limit all the same. -1: none.
+type Limits struct{ LowestFalse, LeastCensored int }
 
 // Rival is another config chosen in some resamples.
 type Rival struct {
@@ -56,21 +115,25 @@ type Rival struct {
 	Share  float64 `json:"share"`
 }
 
-// CV is the k-fold cross-validation of the choice: chosen on k−1 folds,
+// CV is the k-fold cross-validation of a rule's choice: chosen on k−1 folds,
 // measured on the fold held out, summed over the folds.
 type CV struct {
 	Folds             int
 	HeldOutFalseRate  float64    // false-termination candidates on held-out episodes ÷ n
 	HeldOutFalseCI    [2]float64 // Wilson 95% interval of that share
 	HeldOutSavedShare float64    // turns saved on held-out episodes ÷ their logged turns
+	// HeldOutTokensSaved is the tokens saved on held-out episodes, summed
+	// over the folds (when they rank the configs).
+	HeldOutTokensSaved int64
 	// Agree is how many folds chose the config chosen on all the data;
-	// Undecided, how many found no config within the targets (held out with no
-	// loop break at all).
+	// Undecided, how many found no config within the censoring limit (held
+	// out with no loop break at all).
 	Agree, Undecided int
 }
 
-// figures are the per-episode figures of the candidates: what the choice
-// needs, for any subset or resample of the episodes.
+// figures are the per-episode figures of the candidates (and, last, the
+// current setting): what a choice needs, for any subset or resample of the
+// episodes.
 type figures struct {
 	n      int
 	turns  []int    // logged turns of episode i
@@ -78,106 +141,222 @@ type figures struct {
 	saved  [][]int32
 	forgo  [][]int32
 	censor [][]int8
+	tokens [][]int64 // when ranked by tokens
 }
 
-// recommend chooses within the targets and measures the choice.
-func (r *Result) recommend(eps []*episode.Episode) {
-	all := make([]int, len(r.Configs))
-	for i := range all {
-		all[i] = i
-	}
-	whole := func(i int) Tally { return r.Configs[i].Tally }
-	pick, met := r.choose(all, whole, r.N, false)
-	r.BestRunnable, _ = r.choose(all, whole, r.N, true)
-	if pick < 0 {
+// answer chooses what to ship and measures the choice, or says why the data
+// cannot support a choice.
+func (r *Result) answer(eps []*episode.Episode) {
+	if r.N < MinEpisodes {
+		r.NoAnswer = fmt.Sprintf("%s, too few to choose a setting (an answer needs at least %d episodes, for its intervals and "+
+			"cross-validation to mean something): what follows describes the data, not what to ship.", episodes(r.N), MinEpisodes)
 		return
 	}
-	rec := &Recommendation{Config: pick, MeetsTarget: met}
-	r.Recommended = rec
+	var all, runnable []int
+	for i := range r.Configs {
+		all = append(all, i)
+		if r.Runnable[i] {
+			runnable = append(runnable, i)
+		}
+	}
+	whole := func(i int) Tally { return r.Configs[i].Tally }
+	pick, met := r.choose(runnable, whole, r.N)
+	best, bestMet := r.choose(all, whole, r.N)
 	cands := all
 	if len(all)*len(eps) > maxCandidateCells {
 		cands = slices.Clone(r.Front)
-		for _, i := range []int{pick, r.BestRunnable} {
+		for _, i := range []int{pick, best} {
 			if i >= 0 && !slices.Contains(cands, i) {
 				cands = append(cands, i)
 			}
 		}
 		slices.Sort(cands)
 	}
-	rec.Candidates = len(cands)
 	f := r.figures(eps, cands)
-	local := slices.Index(cands, pick)
-	rec.FalseRateCI, rec.SavedShareCI = r.levels(f, local)
-	rec.Stability, rec.Rivals = r.stability(f, cands, pick)
-	rec.CV = r.crossValidate(eps, f, cands, pick)
-	rec.Versus = r.versus(eps, r.Configs[pick].Policy)
-	p := r.Configs[pick].Policy
-	if block, err := p.TOML(); err == nil {
-		rec.TOML = block
-	} else {
-		rec.Change = err.Error()
-		if c := p.Kind().Change; c != "" {
-			rec.Change += ": " + c
+	if t := f.telling(len(cands)); t < MinTelling {
+		r.NoAnswer = fmt.Sprintf("only %d of the %s have outcomes that differ between the configs (on the others every config "+
+			"stops at the same turn, or none stops): too few stops to tell the configs apart, so this describes the "+
+			"episodes and recommends nothing.", t, episodes(r.N))
+		return
+	}
+	if best < 0 {
+		r.NoAnswer = fmt.Sprintf("every config has censored outcomes in more than %s of the episodes (their lengths are "+
+			"lower bounds), so none is recommended.", pct(r.MaxCensored))
+		return
+	}
+	// Each rule chosen again on resamples and on folds: the answer's (the
+	// configs the system runs) and the whole grid's.
+	var local, localRunnable []int
+	for c, i := range cands {
+		local = append(local, c)
+		if r.Runnable[i] {
+			localRunnable = append(localRunnable, c)
 		}
+	}
+	pools, picks := [][]int{localRunnable, local}, []int{pick, best}
+	resampled := r.resample(f, pools)
+	cvs := r.crossValidate(eps, f, cands, pools, picks)
+	choice := func(k, i int, met bool) Choice {
+		c := Choice{Config: i, MeetsTarget: met, In: r.figuresOf(r.Configs[i].Tally, f, slices.Index(cands, i)), CV: cvs[k],
+			Candidates: len(cands)}
+		c.Stability, c.Rivals = summarise(resampled[k], cands, i)
+		return c
+	}
+	end := r.phase("comparing with the current setting", 0)
+	defer end()
+	base := r.Current.Policy // what the best overall is compared with: what the answer runs
+	switch {
+	case len(runnable) == 0:
+		r.NoAnswer = fmt.Sprintf("no config of this grid runs on %s as it is: add one it runs to --policy (%s) to find the best that does.",
+			r.System.Name, strings.Join(r.runnableNames(), ", "))
+	case pick < 0:
+		r.NoAnswer = fmt.Sprintf("every config %s runs as it is has censored outcomes in more than %s of the episodes "+
+			"(their lengths are lower bounds), so none is recommended.", r.System.Name, pct(r.MaxCensored))
+	default:
+		a := &Answer{Choice: choice(0, pick, met), Now: r.figuresOf(r.Current.Tally, f, len(cands))}
+		a.Versus = r.versus(eps, r.Current.Policy, r.Configs[pick].Policy)
+		a.KeepCurrent, a.Why = r.keep(a)
+		if !a.KeepCurrent {
+			a.Block, _ = r.System.Block(r.Configs[pick].Policy)
+		}
+		if !met {
+			a.Limits = r.limits(runnable)
+		}
+		r.Answer = a
+		base = a.config(r).Policy
+	}
+	if best != pick {
+		o := &Overall{Choice: choice(1, best, bestMet)}
+		if _, err := r.System.Block(r.Configs[best].Policy); err != nil {
+			o.Change = err.Error()
+		}
+		o.Over = r.versus(eps, base, r.Configs[best].Policy)
+		r.BestOverall = o
 	}
 }
 
-// choose is the rule of the recommendation, applied alike to the whole
-// dataset, to bootstrap resamples and to training folds. Among the configs idx
-// whose censored outcomes are within MaxCensored (and, if runnable, that
-// ZorkGPT can run as it is), it picks the one that saves the most turns with a
-// false-termination rate within MaxFalseRate (met); when none is within it,
-// the nearest: the lowest rate, then the most turns saved. Remaining ties go
-// to less score forgone, then the first in the grid. -1 when no config is
+// runnableNames are the policies of the registry the system runs as it is,
+// at ZorkGPT's default settings.
+func (r *Result) runnableNames() []string {
+	var out []string
+	for _, n := range policy.Names() {
+		if r.System.Runs(policy.Policy{Name: n, Params: policy.DefaultParams()}) {
+			out = append(out, string(n))
+		}
+	}
+	return out
+}
+
+// keep says whether to keep the current setting rather than ship the
+// answer's choice, and why: the choice is the current setting; or the
+// current setting does at least as well by the same rule; or no figure of
+// the choice is better than now's by more than chance.
+func (r *Result) keep(a *Answer) (bool, string) {
+	c := &r.Configs[a.Config]
+	if c.Policy == r.Current.Policy {
+		return true, fmt.Sprintf("it is the best config %s runs as it is", r.System.Name)
+	}
+	pair := func(i int) Tally { return []Tally{r.Current.Tally, c.Tally}[i] }
+	if k, _ := r.choose([]int{0, 1}, pair, r.N); k == 0 {
+		return true, fmt.Sprintf("it does at least as well, by the same rule, as %s, the best config of the grid %s runs as it is",
+			c.Policy, r.System.Name)
+	}
+	for i := range a.Versus {
+		if m := &a.Versus[i]; m.Headline && m.Significant() && (m.Change > 0) == (m.Better > 0) {
+			return false, ""
+		}
+	}
+	return true, fmt.Sprintf("the best config %s runs as it is, %s, is not distinguishable from it: none of its changes from now "+
+		"has a 95%% paired interval clear of 0 in its favour", r.System.Name, c.Policy)
+}
+
+// limits says which target binds among the configs idx, none of which meets both.
+func (r *Result) limits(idx []int) *Limits {
+	l := &Limits{LowestFalse: -1, LeastCensored: -1}
+	l.LowestFalse, _ = r.choose(idx, func(i int) Tally { return r.Configs[i].Tally }, r.N)
+	for _, i := range idx {
+		t := r.Configs[i].Tally
+		if r.withinFalse(t, r.N) && (l.LeastCensored < 0 || t.Censored < r.Configs[l.LeastCensored].Censored) {
+			l.LeastCensored = i
+		}
+	}
+	return l
+}
+
+func (r *Result) withinFalse(t Tally, n int) bool {
+	return float64(t.FalseTerminations) <= r.MaxFalseRate*float64(n)+1e-9
+}
+
+func (r *Result) withinCensored(t Tally, n int) bool {
+	return float64(t.Censored) <= r.MaxCensored*float64(n)+1e-9
+}
+
+// better is the rule of the answer, comparing two configs' tallies over n
+// episodes: > 0 when a is better. Within the false-termination target, the
+// more saved the better (turns, or tokens with ByTokens); a config within it
+// is better than one beyond it; beyond it, the lower rate, then the more
+// saved. Remaining ties go to fewer false terminations, then less score
+// forgone.
+func (r *Result) better(a, b Tally, n int) int {
+	wa, wb := r.withinFalse(a, n), r.withinFalse(b, n)
+	switch {
+	case wa != wb:
+		if wa {
+			return 1
+		}
+		return -1
+	case wa:
+		return cmp.Or(cmp.Compare(r.saved(&a), r.saved(&b)), cmp.Compare(b.FalseTerminations, a.FalseTerminations),
+			cmp.Compare(b.ScoreForgone, a.ScoreForgone))
+	}
+	return cmp.Or(cmp.Compare(b.FalseTerminations, a.FalseTerminations), cmp.Compare(r.saved(&a), r.saved(&b)),
+		cmp.Compare(b.ScoreForgone, a.ScoreForgone))
+}
+
+// choose applies the rule alike to the whole dataset, to bootstrap resamples
+// and to training folds: among the configs idx whose censored outcomes are
+// within MaxCensored, the best by better, the first in idx on a tie. met says
+// whether it is within the false-termination target; -1 when no config is
 // within MaxCensored.
-func (r *Result) choose(idx []int, tally func(i int) Tally, n int, runnable bool) (best int, met bool) {
+func (r *Result) choose(idx []int, tally func(i int) Tally, n int) (best int, met bool) {
 	best = -1
 	var bt Tally
 	for _, i := range idx {
 		t := tally(i)
-		if float64(t.Censored) > r.MaxCensored*float64(n)+1e-9 {
+		if !r.withinCensored(t, n) {
 			continue
 		}
-		if runnable {
-			if _, err := r.Configs[i].Policy.TOML(); err != nil {
-				continue
-			}
-		}
-		within := float64(t.FalseTerminations) <= r.MaxFalseRate*float64(n)+1e-9
-		var c int
-		switch {
-		case best < 0 || within && !met:
-			c = 1
-		case met && within:
-			c = cmp.Or(cmp.Compare(t.TurnsSaved, bt.TurnsSaved), cmp.Compare(bt.FalseTerminations, t.FalseTerminations),
-				cmp.Compare(bt.ScoreForgone, t.ScoreForgone))
-		case !met && !within:
-			c = cmp.Or(cmp.Compare(bt.FalseTerminations, t.FalseTerminations), cmp.Compare(t.TurnsSaved, bt.TurnsSaved),
-				cmp.Compare(bt.ScoreForgone, t.ScoreForgone))
-		}
-		if c > 0 {
-			best, bt, met = i, t, within
+		if best < 0 || r.better(t, bt, n) > 0 {
+			best, bt = i, t
 		}
 	}
-	return best, met
+	return best, best >= 0 && r.withinFalse(bt, n)
 }
 
-// figures replays the candidates over every episode (the fast path again).
+// figures replays the candidates and the current setting over every episode
+// (the fast path again); the current setting's column is the last.
 func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
+	ps := make([]policy.Policy, 0, len(cands)+1)
+	for _, i := range cands {
+		ps = append(ps, r.Configs[i].Policy)
+	}
+	ps = append(ps, r.Current.Policy)
 	f := &figures{n: len(eps), turns: make([]int, len(eps))}
-	f.ft = make([][]int8, len(cands))
-	f.saved = make([][]int32, len(cands))
-	f.forgo = make([][]int32, len(cands))
-	f.censor = make([][]int8, len(cands))
-	for c := range cands {
+	f.ft = make([][]int8, len(ps))
+	f.saved = make([][]int32, len(ps))
+	f.forgo = make([][]int32, len(ps))
+	f.censor = make([][]int8, len(ps))
+	for c := range ps {
 		f.ft[c], f.censor[c] = make([]int8, len(eps)), make([]int8, len(eps))
 		f.saved[c], f.forgo[c] = make([]int32, len(eps)), make([]int32, len(eps))
 	}
-	ps := make([]policy.Policy, len(cands))
-	for c, i := range cands {
-		ps[c] = r.Configs[i].Policy
+	if r.ByTokens {
+		f.tokens = make([][]int64, len(ps))
+		for c := range ps {
+			f.tokens[c] = make([]int64, len(eps))
+		}
 	}
-	out := make([]replay.Outcome, len(cands))
+	out := make([]replay.Outcome, len(ps))
 	for e, ep := range eps {
 		f.turns[e] = ep.N()
 		replay.NewSweeper(ep).Outcomes(ps, out)
@@ -186,13 +365,31 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 			f.ft[c][e] = int8(b2i(o.FalseTerminationCandidate()))
 			f.censor[c][e] = int8(b2i(o.Censored))
 			f.saved[c][e], f.forgo[c][e] = int32(o.TurnsSaved), int32(o.ScoreForgone)
+			if f.tokens != nil {
+				f.tokens[c][e] = o.TokensSaved
+			}
 		}
 	}
 	return f
 }
 
-// tally sums candidate c's figures over the episodes weighted by w (a count
-// a resampled episode, 1 or 0 for a subset).
+// telling counts the episodes on which the first k columns' outcomes are not
+// all the same.
+func (f *figures) telling(k int) int {
+	n := 0
+	for e := range f.n {
+		for c := 1; c < k; c++ {
+			if f.ft[c][e] != f.ft[0][e] || f.saved[c][e] != f.saved[0][e] || f.censor[c][e] != f.censor[0][e] {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// tally sums column c's figures over the episodes weighted by w (a count a
+// resampled episode, 1 or 0 for a subset).
 func (f *figures) tally(c int, w []int32) Tally {
 	var t Tally
 	for e, k := range w {
@@ -203,6 +400,9 @@ func (f *figures) tally(c int, w []int32) Tally {
 		t.TurnsSaved += int(k) * int(f.saved[c][e])
 		t.ScoreForgone += int(k) * int(f.forgo[c][e])
 		t.Censored += int(k) * int(f.censor[c][e])
+		if f.tokens != nil {
+			t.TokensSaved += int64(k) * f.tokens[c][e]
+		}
 	}
 	return t
 }
@@ -215,7 +415,14 @@ func resample(rng *rand.Rand, w []int32) {
 	}
 }
 
-// levels are the bootstrap intervals of candidate c's false-termination rate
+// figuresOf are the figures of a config with tally t, column c of f.
+func (r *Result) figuresOf(t Tally, f *figures, c int) Figures {
+	g := Figures{Tally: t, FalseRate: share(t.FalseTerminations, r.N), SavedShare: share(t.TurnsSaved, r.TotalTurns)}
+	g.FalseRateCI, g.SavedShareCI = r.levels(f, c)
+	return g
+}
+
+// levels are the bootstrap intervals of column c's false-termination rate
 // and turns-saved share.
 func (r *Result) levels(f *figures, c int) (ft, saved [2]float64) {
 	if f.n < report.MinN {
@@ -237,34 +444,60 @@ func (r *Result) levels(f *figures, c int) (ft, saved [2]float64) {
 	return stats.Percentiles(fr), stats.Percentiles(sv)
 }
 
-// stability chooses again on StabilityResamples bootstrap resamples.
-func (r *Result) stability(f *figures, cands []int, pick int) (float64, []Rival) {
-	if f.n < report.MinN {
-		return 0, nil
+// resample chooses again, by the rule over each pool of candidates (columns
+// of f), on StabilityResamples bootstrap resamples: picks[pool][resample] is
+// the config chosen (an index into the candidates, -1 none).
+func (r *Result) resample(f *figures, pools [][]int) [][]int {
+	picks := make([][]int, len(pools))
+	for p := range picks {
+		picks[p] = make([]int, StabilityResamples)
 	}
-	// The resamples are drawn in order from one seed, then chosen on in
-	// parallel: the same choices whatever the workers.
-	rng := rand.New(rand.NewPCG(report.BootstrapSeed+1, uint64(f.n)))
-	weights := make([][]int32, StabilityResamples)
-	for b := range weights {
-		weights[b] = make([]int32, f.n)
-		resample(rng, weights[b])
-	}
-	local := make([]int, len(cands))
-	for c := range local {
-		local[c] = c
-	}
-	picks := make([]int, StabilityResamples)
+	step, end := r.steps("choosing again on bootstrap resamples", StabilityResamples)
+	defer end()
 	jobs := r.jobs()
+	// The resamples are drawn in order from one seed, then chosen on in
+	// parallel: the same choices whatever the workers. A few are held at a
+	// time, not all of them (4 bytes an episode each).
+	type draw struct {
+		b int
+		w []int32
+	}
+	draws, free := make(chan draw, jobs), make(chan []int32, 2*jobs)
+	for range 2 * jobs {
+		free <- make([]int32, f.n)
+	}
+	go func() {
+		rng := rand.New(rand.NewPCG(report.BootstrapSeed+1, uint64(f.n)))
+		for b := range StabilityResamples {
+			w := <-free
+			resample(rng, w)
+			draws <- draw{b, w}
+		}
+		close(draws)
+	}()
 	var wg sync.WaitGroup
-	for j := range jobs {
+	for range jobs {
 		wg.Go(func() {
-			for b := j; b < len(weights); b += jobs {
-				picks[b], _ = r.choose(local, func(c int) Tally { return f.tally(c, weights[b]) }, f.n, false)
+			tallies := make([]Tally, len(f.ft)-1)
+			for d := range draws {
+				for c := range tallies {
+					tallies[c] = f.tally(c, d.w)
+				}
+				for p, pool := range pools {
+					picks[p][d.b], _ = r.choose(pool, func(c int) Tally { return tallies[c] }, f.n)
+				}
+				free <- d.w
+				step()
 			}
 		})
 	}
 	wg.Wait()
+	return picks
+}
+
+// summarise is how often picks (indices into cands) chose config i, and the
+// three others chosen most.
+func summarise(picks, cands []int, i int) (float64, []Rival) {
 	chosen := map[int]int{}
 	for _, c := range picks {
 		if c >= 0 {
@@ -272,13 +505,13 @@ func (r *Result) stability(f *figures, cands []int, pick int) (float64, []Rival)
 		}
 	}
 	var rivals []Rival
-	for i, k := range chosen {
-		if i != pick && i >= 0 {
-			rivals = append(rivals, Rival{Config: i, Share: float64(k) / StabilityResamples})
+	for k, times := range chosen {
+		if k != i {
+			rivals = append(rivals, Rival{Config: k, Share: float64(times) / StabilityResamples})
 		}
 	}
 	slices.SortFunc(rivals, func(a, b Rival) int { return cmp.Or(cmp.Compare(b.Share, a.Share), cmp.Compare(a.Config, b.Config)) })
-	return float64(chosen[pick]) / StabilityResamples, rivals[:min(3, len(rivals))]
+	return float64(chosen[i]) / StabilityResamples, rivals[:min(3, len(rivals))]
 }
 
 // Fold is the cross-validation fold of an episode: a hash of its id (and
@@ -290,22 +523,28 @@ func Fold(ep *episode.Episode, k int) int {
 	return int(h.Sum64() % uint64(k))
 }
 
-// crossValidate chooses on k−1 folds and measures on the one held out.
-func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, pick int) CV {
-	cv := CV{Folds: r.Folds}
+// crossValidate chooses by the rule over each pool on k−1 folds and measures
+// the choice on the fold held out; picks[p] is the config pool p chose on all
+// the data (an index into Configs).
+func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, pools [][]int, picks []int) []CV {
+	cvs := make([]CV, len(pools))
 	if r.Folds < 2 || f.n < r.Folds {
-		return cv
+		return cvs
 	}
+	end := r.phase("cross-validating", 0)
+	defer end()
 	fold := make([]int, f.n)
 	for e, ep := range eps {
 		fold[e] = Fold(ep, r.Folds)
 	}
-	local := make([]int, len(cands))
-	for c := range local {
-		local[c] = c
+	type held struct {
+		ft, saved int
+		tokens    int64
 	}
+	sums := make([]held, len(pools))
 	train, test := make([]int32, f.n), make([]int32, f.n)
-	var heldFT, heldSaved, heldTurns int
+	tallies := make([]Tally, len(cands))
+	heldTurns := 0
 	for k := range r.Folds {
 		nTrain := 0
 		for e := range fold {
@@ -313,33 +552,47 @@ func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, 
 			nTrain += int(train[e])
 			heldTurns += int(test[e]) * f.turns[e]
 		}
-		c, _ := r.choose(local, func(c int) Tally { return f.tally(c, train) }, nTrain, false)
-		if c < 0 {
-			cv.Undecided++
-			continue
+		for c := range tallies {
+			tallies[c] = f.tally(c, train)
 		}
-		if cands[c] == pick {
-			cv.Agree++
+		for p, pool := range pools {
+			c, _ := r.choose(pool, func(c int) Tally { return tallies[c] }, nTrain)
+			if c < 0 {
+				cvs[p].Undecided++
+				continue
+			}
+			if cands[c] == picks[p] {
+				cvs[p].Agree++
+			}
+			t := f.tally(c, test)
+			sums[p].ft += t.FalseTerminations
+			sums[p].saved += t.TurnsSaved
+			sums[p].tokens += t.TokensSaved
 		}
-		t := f.tally(c, test)
-		heldFT += t.FalseTerminations
-		heldSaved += t.TurnsSaved
 	}
-	cv.HeldOutFalseRate = share(heldFT, f.n)
-	cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1] = stats.Wilson(heldFT, f.n)
-	cv.HeldOutSavedShare = share(heldSaved, heldTurns)
-	return cv
+	for p := range cvs {
+		cv := &cvs[p]
+		cv.Folds = r.Folds
+		cv.HeldOutFalseRate = share(sums[p].ft, f.n)
+		cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1] = stats.Wilson(sums[p].ft, f.n)
+		cv.HeldOutSavedShare = share(sums[p].saved, heldTurns)
+		cv.HeldOutTokensSaved = sums[p].tokens
+	}
+	return cvs
 }
 
-// versus compares the current setting with the recommended one as batch
-// does: every metric, with paired bootstrap intervals.
-func (r *Result) versus(eps []*episode.Episode, rec policy.Policy) []report.Metric {
+// versus compares two settings as batch does: every metric, with paired
+// bootstrap intervals.
+func (r *Result) versus(eps []*episode.Episode, base, after policy.Policy) []report.Metric {
 	pairs := make([]report.Episode, len(eps))
 	for i, ep := range eps {
-		pairs[i] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, r.Current.Policy), replay.Run(ep, rec)}}
+		pairs[i] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, base), replay.Run(ep, after)}}
 	}
-	return report.Metrics(pairs, 0, 1, r.CallsPerTurn)
+	return report.Metrics(pairs, 0, 1, r.costs())
 }
+
+// episodes is "1 episode", "75 episodes".
+func episodes(n int) string { return report.Count(n, "episode") }
 
 func b2i(b bool) int {
 	if b {

@@ -26,6 +26,17 @@ type Options struct {
 	Folds        int     // k of the cross-validation
 	CallsPerTurn int
 	Jobs         int
+	// CostPerCall and CostPerMTok price what a config saves
+	// (report.Options.CostSaved).
+	CostPerCall, CostPerMTok float64
+	// ByTokens ranks the configs by the tokens they save, not the turns: the
+	// front, the answer and the best overall (where the logs record tokens).
+	ByTokens bool
+	// System runs the episodes and will run the answer (SystemOf when nil).
+	System *System
+	// Progress, when set, is told of each long phase: its name and how many
+	// steps it has (0: unknown); it returns the step and the end of the phase.
+	Progress func(phase string, steps int) (step func(), end func())
 }
 
 // Config is one setting of the grid and its metrics over the dataset.
@@ -42,6 +53,7 @@ type Tally struct {
 	TurnsSaved        int
 	ScoreForgone      int
 	Censored          int
+	TokensSaved       int64 // where the logs record tokens
 }
 
 // add counts sign times one episode's outcome.
@@ -50,6 +62,7 @@ func (t *Tally) add(o *replay.Outcome, sign int) {
 	t.TurnsSaved += sign * o.TurnsSaved
 	t.ScoreForgone += sign * o.ScoreForgone
 	t.Censored += sign * b2i(o.Censored)
+	t.TokensSaved += int64(sign) * o.TokensSaved
 }
 
 func (t *Tally) carry(u Tally) {
@@ -57,6 +70,15 @@ func (t *Tally) carry(u Tally) {
 	t.TurnsSaved += u.TurnsSaved
 	t.ScoreForgone += u.ScoreForgone
 	t.Censored += u.Censored
+	t.TokensSaved += u.TokensSaved
+}
+
+// saved is what the configs are ranked by: the turns saved, or the tokens.
+func (o Options) saved(t *Tally) int64 {
+	if o.ByTokens {
+		return t.TokensSaved
+	}
+	return int64(t.TurnsSaved)
 }
 
 // Result is a sweep over a dataset.
@@ -67,15 +89,29 @@ type Result struct {
 	Defs       report.Defs
 	Configs    []Config
 	Front      []int   // indices into Configs, by turns saved, most first
-	Current    *Config // the setting ZorkGPT runs now (--config, else its defaults)
-	// Recommended is the choice, nil when no config meets the targets.
-	Recommended *Recommendation
-	// BestRunnable is the best config ZorkGPT can run as it is, when the
-	// recommendation needs a code change (an index into Configs, -1 if none).
-	BestRunnable int
+	Current    *Config // the setting the system runs now (--config, else its defaults)
+	// Runnable[i] says whether the system runs Configs[i] as it is.
+	Runnable []bool
+	// Answer is what to ship, among the configs the system runs as it is; nil
+	// when the data cannot support one, and NoAnswer says why.
+	Answer   *Answer
+	NoAnswer string
+	// BestOverall is the best config of the whole grid, when the system
+	// cannot run it as it is (nil otherwise, or without an answer).
+	BestOverall *Overall
+	// Tokens: some log records tokens.
+	Tokens bool
+	// LeftOut say which policies were left out of the grid, or replaced as
+	// the current setting, as some log lacks a signal they need.
+	LeftOut []string
 }
 
 // Run evaluates every config over the episodes and makes the recommendation.
+// A config that some episode's log cannot replay (it lacks a signal the
+// policy needs) is left out first, and a current setting that cannot be is
+// replaced by none (docs/sources.md, "Signals a policy needs"): the answer,
+// the best overall and the front are of the configs kept, and LeftOut says
+// what was left out.
 func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy, opt Options) *Result {
 	// Resamples draw episodes by position: put them in an order of their own,
 	// as batch does, so that the input's order changes nothing.
@@ -83,18 +119,33 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	slices.SortStableFunc(eps, func(a, b *episode.Episode) int {
 		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Segment, b.Segment))
 	})
-	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.CallsPerTurn), BestRunnable: -1}
+	if opt.System == nil {
+		opt.System = SystemOf(eps)
+	}
+	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
+	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.costs(), tokens), Tokens: tokens}
+	configs, r.LeftOut = report.Sweepable(eps, configs)
+	if _, cur := report.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
+		r.LeftOut = append(r.LeftOut, cur...)
+		current = policy.Policy{Name: policy.None, Params: current.Params}
+	}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
 	}
+	end := r.phase("replaying every config", 0)
 	r.Configs = r.evaluate(eps, configs)
 	cur := r.evaluate(eps, []policy.Policy{current})
+	end()
 	r.Current = &cur[0]
-	r.Front = front(r.Configs)
+	r.Front = front(r.Configs, opt.saved)
 	for _, i := range r.Front {
 		r.Configs[i].Pareto = true
 	}
-	r.recommend(eps)
+	r.Runnable = make([]bool, len(r.Configs))
+	for i := range r.Configs {
+		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)
+	}
+	r.answer(eps)
 	return r
 }
 
@@ -181,6 +232,25 @@ func evaluationOrder(configs []policy.Policy) []int {
 		order = append(order, g...)
 	}
 	return order
+}
+
+// costs are the options of the metrics.
+func (o Options) costs() report.Options {
+	return report.Options{CallsPerTurn: o.CallsPerTurn, CostPerCall: o.CostPerCall, CostPerMTok: o.CostPerMTok}
+}
+
+// phase tells Progress of a phase and returns its end.
+func (r *Result) phase(name string, steps int) (end func()) {
+	_, end = r.steps(name, steps)
+	return end
+}
+
+// steps tells Progress of a phase of steps and returns its step and end.
+func (r *Result) steps(name string, steps int) (step, end func()) {
+	if r.Progress == nil {
+		return func() {}, func() {}
+	}
+	return r.Progress(name, steps)
 }
 
 func (r *Result) jobs() int {

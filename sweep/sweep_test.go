@@ -55,7 +55,7 @@ func TestConfigsEqualBatch(t *testing.T) {
 		for e, ep := range eps {
 			pairs[e] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, current), replay.Run(ep, grid[i])}}
 		}
-		for k, m := range report.Metrics(pairs, 0, 1, 4) {
+		for k, m := range report.Metrics(pairs, 0, 1, report.Options{CallsPerTurn: 4}) {
 			got, ok := r.Defs.Value(&r.Configs[i].Sums, k)
 			if ok != m.AfterOK || got != m.After {
 				t.Errorf("%s: %s = %v (%v), batch says %v (%v)", grid[i], m.Name, got, ok, m.After, m.AfterOK)
@@ -74,63 +74,114 @@ func TestChoose(t *testing.T) {
 		want    int
 		met     bool
 	}{
-		{"most saved within the target", []Tally{{1, 100, 0, 0}, {1, 150, 9, 0}, {2, 300, 0, 0}}, 1, true},
-		{"a tie on turns goes to fewer false terminations", []Tally{{1, 150, 0, 0}, {0, 150, 5, 0}}, 1, true},
-		{"then to less score forgone", []Tally{{1, 150, 5, 0}, {1, 150, 2, 0}}, 1, true},
-		{"then to the first", []Tally{{1, 150, 2, 0}, {1, 150, 2, 0}}, 0, true},
-		{"censored beyond the limit is not chosen", []Tally{{0, 500, 0, 3}, {1, 100, 0, 2}}, 1, true},
-		{"none within: the lowest rate", []Tally{{4, 500, 0, 0}, {2, 100, 0, 0}, {2, 200, 0, 0}}, 2, false},
-		{"all censored: none", []Tally{{0, 500, 0, 3}}, -1, false},
+		{"most saved within the target", []Tally{{1, 100, 0, 0, 0}, {1, 150, 9, 0, 0}, {2, 300, 0, 0, 0}}, 1, true},
+		{"a tie on turns goes to fewer false terminations", []Tally{{1, 150, 0, 0, 0}, {0, 150, 5, 0, 0}}, 1, true},
+		{"then to less score forgone", []Tally{{1, 150, 5, 0, 0}, {1, 150, 2, 0, 0}}, 1, true},
+		{"then to the first", []Tally{{1, 150, 2, 0, 0}, {1, 150, 2, 0, 0}}, 0, true},
+		{"censored beyond the limit is not chosen", []Tally{{0, 500, 0, 3, 0}, {1, 100, 0, 2, 0}}, 1, true},
+		{"none within: the lowest rate", []Tally{{4, 500, 0, 0, 0}, {2, 100, 0, 0, 0}, {2, 200, 0, 0, 0}}, 2, false},
+		{"all censored: none", []Tally{{0, 500, 0, 3, 0}}, -1, false},
 	}
 	for _, c := range cases {
 		idx := make([]int, len(c.tallies))
 		for i := range idx {
 			idx[i] = i
 		}
-		got, met := r.choose(idx, func(i int) Tally { return c.tallies[i] }, 20, false)
+		got, met := r.choose(idx, func(i int) Tally { return c.tallies[i] }, 20)
 		if got != c.want || met != c.met {
 			t.Errorf("%s: chose %d (met %v), want %d (%v)", c.name, got, met, c.want, c.met)
 		}
 	}
+	// Ranked by tokens: the most tokens saved within the target (1 false
+	// termination in 20), whatever the turns; the one with 9,000 is not within.
+	r.ByTokens = true
+	tallies := []Tally{{1, 300, 0, 0, 1000}, {1, 100, 0, 0, 5000}, {3, 50, 0, 0, 9000}}
+	if got, met := r.choose([]int{0, 1, 2}, func(i int) Tally { return tallies[i] }, 20); got != 1 || !met {
+		t.Errorf("by tokens: chose %d (met %v), want 1 (true)", got, met)
+	}
+	// 1 dominates 0 (more tokens, as few false terminations, as little
+	// forgone), though 0 saves more turns.
+	if got := front(configsOf(tallies), r.saved); !slices.Equal(got, []int{2, 1}) {
+		t.Errorf("by tokens: front %v, want [2 1] (most tokens first)", got)
+	}
 }
 
-// The result on the bundled set, checked by an independent route: the
-// recommendation is the config a plain scan of batch-style replays picks.
-func TestRecommendationBundled(t *testing.T) {
+func configsOf(ts []Tally) []Config {
+	cs := make([]Config, len(ts))
+	for i, t := range ts {
+		cs[i].Tally = t
+	}
+	return cs
+}
+
+// scan is an independent route to a choice: a plain scan of batch-style
+// replays over the grid's configs that keep, picking the most turns saved
+// within the targets (ties: fewer false terminations).
+func scan(eps []*episode.Episode, grid []policy.Policy, keep func(policy.Policy) bool, maxFalse float64) (saved, ft int) {
+	saved = -1
+	for _, p := range grid {
+		if !keep(p) {
+			continue
+		}
+		f, s, cens := 0, 0, 0
+		for _, ep := range eps {
+			out := replay.Run(ep, p)
+			f += b2i(out.FalseTerminationCandidate())
+			s += out.TurnsSaved
+			cens += b2i(out.Censored)
+		}
+		if float64(f) > maxFalse*float64(len(eps)) || 10*cens > len(eps) {
+			continue
+		}
+		if s > saved || s == saved && f < ft {
+			saved, ft = s, f
+		}
+	}
+	return saved, ft
+}
+
+// The answer on the bundled set, checked by an independent route: the best
+// config ZorkGPT runs and the best overall are the configs a plain scan of
+// batch-style replays picks, among score and score-or-objective and among
+// every policy; the block to paste is ZorkGPT's for the answer.
+func TestAnswerBundled(t *testing.T) {
 	eps := bundled(t)
 	grid := defaultGrid()
 	o := opts()
 	o.MaxFalseRate = 0.10 // the bundled set has no config at 5%
 	r := Run(eps, grid, current, o)
-	best, bestSaved, bestFT := -1, -1, 0
-	for i, p := range grid {
-		ft, saved, cens := 0, 0, 0
-		for _, ep := range eps {
-			out := replay.Run(ep, p)
-			ft += b2i(out.FalseTerminationCandidate())
-			saved += out.TurnsSaved
-			cens += b2i(out.Censored)
+	zork := func(p policy.Policy) bool { return p.Name != policy.Window }
+	saved, ft := scan(eps, grid, zork, o.MaxFalseRate)
+	a := r.Answer
+	if a == nil || !a.MeetsTarget || r.Configs[a.Config].TurnsSaved != saved || r.Configs[a.Config].FalseTerminations != ft {
+		t.Fatalf("answer %+v (%s); a plain scan of score and score-or-objective picks %d saved, %d false", a, r.NoAnswer, saved, ft)
+	}
+	if a.KeepCurrent || a.Block == "" || !strings.Contains(a.Block, "enable_objective_based_progress") {
+		t.Errorf("a change is answered (%s saves %d turns more than now) without its block: keep %v, block %q",
+			r.Configs[a.Config].Policy, saved-r.Current.TurnsSaved, a.KeepCurrent, a.Block)
+	}
+	if want, _ := r.Configs[a.Config].Policy.TOML(); a.Block != want {
+		t.Errorf("block %q, want ZorkGPT's %q", a.Block, want)
+	}
+	bestSaved, bestFT := scan(eps, grid, func(policy.Policy) bool { return true }, o.MaxFalseRate)
+	if bestSaved == saved && bestFT == ft {
+		if r.BestOverall != nil {
+			t.Errorf("best overall %s, though the answer is as good", r.Configs[r.BestOverall.Config].Policy)
 		}
-		if 10*ft > len(eps) || 10*cens > len(eps) {
-			continue
+	} else if b := r.BestOverall; b == nil || r.Configs[b.Config].TurnsSaved != bestSaved || r.Configs[b.Config].FalseTerminations != bestFT ||
+		r.Runnable[b.Config] || b.Change == "" {
+		t.Errorf("best overall %+v; a plain scan of every policy picks %d saved, %d false", b, bestSaved, bestFT)
+	}
+	for _, f := range []Figures{a.In, a.Now} {
+		if f.FalseRate < f.FalseRateCI[0] || f.FalseRate > f.FalseRateCI[1] || f.SavedShare < f.SavedShareCI[0] || f.SavedShare > f.SavedShareCI[1] {
+			t.Errorf("figures outside their intervals: %+v", f)
 		}
-		if saved > bestSaved || saved == bestSaved && ft < bestFT {
-			best, bestSaved, bestFT = i, saved, ft
-		}
 	}
-	rec := r.Recommended
-	if rec == nil || !rec.MeetsTarget || r.Configs[rec.Config].TurnsSaved != bestSaved || r.Configs[rec.Config].FalseTerminations != bestFT {
-		t.Fatalf("recommended %+v; a plain scan picks %s (%d saved, %d false)", rec, grid[best], bestSaved, bestFT)
+	if a.Now.Tally != r.Current.Tally {
+		t.Errorf("now %+v, the current setting %+v", a.Now.Tally, r.Current.Tally)
 	}
-	c := &r.Configs[rec.Config]
-	if fr := r.FalseRate(c); fr < rec.FalseRateCI[0] || fr > rec.FalseRateCI[1] {
-		t.Errorf("false rate %v outside its interval %v", fr, rec.FalseRateCI)
-	}
-	if rec.Stability <= 0 || rec.Stability > 1 || rec.CV.Folds != 5 || rec.CV.Agree+rec.CV.Undecided > 5 {
-		t.Errorf("stability %v, cv %+v", rec.Stability, rec.CV)
-	}
-	if !c.Pareto && c.Censored == 0 {
-		t.Errorf("the recommendation %s is dominated", c.Policy)
+	if a.Stability <= 0 || a.Stability > 1 || a.CV.Folds != 5 || a.CV.Agree+a.CV.Undecided > 5 {
+		t.Errorf("stability %v, cv %+v", a.Stability, a.CV)
 	}
 }
 
@@ -148,7 +199,7 @@ func TestDeterministic(t *testing.T) {
 		}
 		for _, format := range report.Formats {
 			var b bytes.Buffer
-			if err := Write(&b, format, Run(in, grid, current, o)); err != nil {
+			if err := Write(&b, format, Run(in, grid, current, o), Layout{}); err != nil {
 				t.Fatal(err)
 			}
 			if format == "json" && jobs == 1 {
@@ -166,7 +217,7 @@ func TestJSONShape(t *testing.T) {
 	eps := bundled(t)
 	grid := defaultGrid()[:30]
 	var b bytes.Buffer
-	if err := Write(&b, "json", Run(eps, grid, current, opts())); err != nil {
+	if err := Write(&b, "json", Run(eps, grid, current, opts()), Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	var j struct {
@@ -175,16 +226,16 @@ func TestJSONShape(t *testing.T) {
 		Configs []map[string]any `json:"configs"`
 		Front   []int            `json:"front"`
 		Current map[string]any   `json:"current"`
-		Rec     map[string]any   `json:"recommended"`
+		Answer  map[string]any   `json:"answer"`
 	}
 	if err := json.Unmarshal(b.Bytes(), &j); err != nil {
 		t.Fatalf("invalid json: %v\n%s", err, b.String()[:min(b.Len(), 500)])
 	}
-	if j.N != 75 || len(j.Configs) != 30 || len(j.Front) == 0 || j.Current == nil || j.Rec == nil {
-		t.Fatalf("n %d, %d configs, front %v, current %v, recommended %v", j.N, len(j.Configs), j.Front, j.Current, j.Rec)
+	if j.N != 75 || len(j.Configs) != 30 || len(j.Front) == 0 || j.Current == nil || j.Answer == nil {
+		t.Fatalf("n %d, %d configs, front %v, current %v, answer %v", j.N, len(j.Configs), j.Front, j.Current, j.Answer)
 	}
 	for _, key := range []string{"policy", "max_turns_stuck", "check_interval", "objective_patience", "false_termination_rate",
-		"turns_saved_pct", "censored_share", "pareto"} {
+		"turns_saved_pct", "censored_pct", "pareto"} {
 		if _, ok := j.Configs[0][key]; !ok {
 			t.Errorf("configs[0] has no %q", key)
 		}
@@ -192,13 +243,16 @@ func TestJSONShape(t *testing.T) {
 	if j.Configs[0]["objective_patience"] != nil {
 		t.Errorf("score has no objective patience, yet %v", j.Configs[0]["objective_patience"])
 	}
-	for _, key := range []string{"config", "toml", "ci95", "stability", "cv"} {
-		if _, ok := j.Rec[key]; !ok {
-			t.Errorf("recommended has no %q", key)
+	for _, key := range []string{"config", "keep_current", "toml", "figures", "ci95", "cv", "stability", "versus_current"} {
+		if _, ok := j.Answer[key]; !ok {
+			t.Errorf("answer has no %q", key)
 		}
 	}
-	if cv, _ := j.Rec["cv"].(map[string]any); cv["held_out_false_termination_rate"] == nil || cv["held_out_turns_saved_pct"] == nil {
+	if cv, _ := j.Answer["cv"].(map[string]any); cv["held_out_false_termination_rate"] == nil || cv["held_out_turns_saved_pct"] == nil {
 		t.Errorf("cv %v", cv)
+	}
+	if j.Answer["keep_current"] == false && j.Answer["toml"] == nil {
+		t.Errorf("a change is answered without its block: %v", j.Answer)
 	}
 	if !strings.HasSuffix(b.String(), "}\n") {
 		t.Error("json does not end with a newline")

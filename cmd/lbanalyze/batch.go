@@ -3,23 +3,19 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime"
-	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
-	"golang.org/x/term"
 
 	"github.com/lbanalyze/lbanalyze/corpus"
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
+	"github.com/lbanalyze/lbanalyze/sweep"
 )
 
 type batchFlags struct {
@@ -30,8 +26,10 @@ type batchFlags struct {
 	format          string
 	jobs            int
 	plots, html     string
+	timelines       string
 	summary         bool
 	analysis        analysisFlags
+	fields          fieldsFlags
 }
 
 func newBatchCmd(e *env) *cobra.Command {
@@ -47,7 +45,10 @@ review first.
 
 A policy is NAME or NAME:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]], e.g.
 score-or-objective:60/10. Settings a policy does not give come from --max-turns-stuck,
---check-interval and --warning-threshold, or for the after side from --config.`,
+--check-interval and --warning-threshold, or for the after side from --config. Logs of
+systems that stop no run on a rule of their own are compared, unless --baseline or
+--after say otherwise, as none (the run as logged) against the rule they would add:
+increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.`,
 		Example: `  lbanalyze batch testdata/episodes
   lbanalyze batch --after score-or-objective:60 --format markdown game_files/episodes
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
@@ -70,6 +71,9 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 			if f.summary && f.format == "csv" {
 				return usageError("--summary: csv is one row per episode and has no summary")
 			}
+			if !slices.Contains(timelineChoices, f.timelines) {
+				return usageError("--timelines %q: want %s", f.timelines, strings.Join(timelineChoices, ", "))
+			}
 			if f.plots != "" {
 				if err := checkDirPath("--plots", f.plots); err != nil {
 					return err
@@ -80,17 +84,37 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 					return err
 				}
 			}
-			c := e.readCorpus(args, f.jobs, false)
+			srcs, err := f.fields.sources()
+			if err != nil {
+				return err
+			}
+			c := e.readCorpus(args, f.jobs, false, srcs)
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			eps := analyse(c.Episodes, []policy.Policy{baseline, after}, recording, opts)
-			d := report.NewDatasetWith(baseline, after, opts, eps, c.Skipped, c.Passed)
+			baseline, after = f.sides(cmd, c.Episodes, baseline, after)
+			warnRefusals(baseline, e)
+			if after.Params != baseline.Params || len(baseline.Refusals()) == 0 {
+				warnRefusals(after, e)
+			}
+			f.noteShared(cmd, e, baseline, after)
+			kept, unreplayed := report.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
+			e.tell(unreplayed...)
+			if len(kept) == 0 {
+				return failure("no episode can be compared")
+			}
+			step, end := e.progress("replaying", len(kept))
+			eps := analyse(kept, every([]policy.Policy{baseline, after}), recording, opts, step)
+			end()
+			_, end = e.progress("computing the intervals", 0)
+			d := report.NewDataset(baseline, after, opts, eps, c.Skipped, c.Passed)
+			end()
+			d.Unreplayed = unreplayed
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary) }); err != nil {
 				return err
 			}
 			if f.plots != "" {
-				if err := e.writePlots(f.plots, d, f.jobs); err != nil {
+				if err := e.writePlots(f.plots, d, f.jobs, f.timelines); err != nil {
 					return err
 				}
 			}
@@ -111,12 +135,33 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the after policy (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
-	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once")
-	fs.StringVar(&f.plots, "plots", "", "write into this directory a score timeline of every episode (timeline-ID.png) and the dataset charts")
+	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once; at most 4 a core")
+	fs.StringVar(&f.plots, "plots", "", "write into this directory the dataset charts and score timelines (timeline-ID.png; --timelines says whose)")
+	fs.StringVar(&f.timelines, "timelines", "auto", "whose timelines --plots draws: all, review (the episodes of the review list), none, or auto: all up to 100 episodes, none past that (the HTML report holds them)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (tables, review list, charts, timelines) to this file")
 	fs.BoolVar(&f.summary, "summary", false, "print the metrics and the review list only, not the per-episode table (table, markdown, json)")
 	f.analysis.register(fs)
+	f.fields.register(fs)
 	return cmd
+}
+
+// sides gives the sides a dataset is compared on where no flag sets them,
+// when the system that ran it stops no run on a rule of its own (a harness,
+// ZorkGPT2): the run as logged (none) against the rule it would add
+// (sweep.System.Adds: increase for a harness, zorkburr for ZorkGPT2;
+// docs/sources.md, "Which system ran a log").
+func (f *batchFlags) sides(cmd *cobra.Command, eps []*episode.Episode, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
+	system := sweep.SystemOf(eps)
+	if system.Stops {
+		return baseline, after
+	}
+	if !cmd.Flags().Changed("baseline") {
+		baseline = noStop(baseline.Params)
+	}
+	if !cmd.Flags().Changed("after") && f.config == "" {
+		after.Name = system.Adds
+	}
+	return baseline, after
 }
 
 // resolve gives the baseline and after policies and the settings recordings
@@ -129,6 +174,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		err = usageError("--jobs must be at least 1")
 		return
 	}
+	f.jobs = workers(f.jobs)
 	changed := cmd.Flags().Changed
 	defaults := policy.DefaultParams()
 	for i, d := range policy.Dimensions() {
@@ -167,24 +213,23 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		err = usageError("--after: %v", err)
 		return
 	}
-	f.noteShared(cmd, e, baseline, after)
-	warnRefusals(baseline, e)
-	if after.Params != baseline.Params || len(baseline.Refusals()) == 0 {
-		warnRefusals(after, e)
-	}
 	return
 }
 
 // readCorpus reads the logs found under paths (or, explicit, the files
-// named), each once, jobs at a time, and tells on stderr what could not be used.
-func (e *env) readCorpus(paths []string, jobs int, explicit bool) *corpus.Corpus {
+// named), each once, jobs at a time, with the sources srcs (the registry's
+// when nil), and tells on stderr what could not be used.
+func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.Sources) *corpus.Corpus {
 	discover := corpus.Discover
 	if explicit {
 		discover = corpus.Files
 	}
-	files, c := discover(paths, corpus.Registry())
-	bar, wait := e.progress(len(files))
-	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar})
+	if srcs == nil {
+		srcs = corpus.Registry()
+	}
+	files, c := discover(paths, srcs)
+	bar, wait := e.progress("reading logs", len(files))
+	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar, Sources: srcs})
 	wait()
 	e.tell(c.Messages...)
 	return c
@@ -197,8 +242,10 @@ func (e *env) tell(messages ...string) {
 	}
 }
 
-// analyse replays the policies over every episode.
-func analyse(eps []*episode.Episode, policies []policy.Policy, recording policy.Params, opts report.Options) []report.Episode {
+// analyse replays over every episode the policies policiesFor gives it; step
+// is told of each.
+func analyse(eps []*episode.Episode, policiesFor func(*episode.Episode) []policy.Policy, recording policy.Params, opts report.Options,
+	step func()) []report.Episode {
 	out := make([]report.Episode, len(eps))
 	// Episodes in parallel, each into its own place: the same result as in
 	// order. Replaying is most of the work with many configs.
@@ -207,7 +254,8 @@ func analyse(eps []*episode.Episode, policies []policy.Policy, recording policy.
 	for range min(len(eps), runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
-				out[i] = report.AnalyseWith(eps[i], policies, recording, opts)
+				out[i] = report.AnalyseReplayable(eps[i], policiesFor(eps[i]), recording, opts)
+				step()
 			}
 		})
 	}
@@ -215,25 +263,9 @@ func analyse(eps []*episode.Episode, policies []policy.Policy, recording policy.
 	return out
 }
 
-// progress shows a bar on stderr when it is a terminal and the run lasts more
-// than a moment; it returns the step function and a wait for the bar's end.
-func (e *env) progress(total int) (step func(), wait func()) {
-	f, ok := e.terminal.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) || total < 2 {
-		return func() {}, func() {}
-	}
-	start := make(chan struct{})
-	timer := time.AfterFunc(300*time.Millisecond, func() { close(start) })
-	p := mpb.New(mpb.WithOutput(f), mpb.WithRenderDelay(start), mpb.WithWidth(40))
-	bar := p.AddBar(int64(total), mpb.BarRemoveOnComplete(),
-		mpb.PrependDecorators(decor.Name("reading logs "), decor.CountersNoUnit("%d/%d")),
-		mpb.AppendDecorators(decor.Percentage(decor.WCSyncSpace)))
-	return bar.Increment, func() {
-		if timer.Stop() {
-			close(start)
-		}
-		p.Wait()
-	}
+// every is policiesFor of the same policies for every episode.
+func every(policies []policy.Policy) func(*episode.Episode) []policy.Policy {
+	return func(*episode.Episode) []policy.Policy { return policies }
 }
 
 // noteShared says what a bare parameter flag applied to: both sides, unless
@@ -253,24 +285,28 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after poli
 }
 
 // dimValue is a flag of one value of a parameter, read as its Dimension
-// reads it (min_critic 0.5).
+// reads it and as the other commands take it: a whole number, a name of an
+// enumeration (score_mode), a decimal of a scaled setting (min_critic 0.5).
 type dimValue struct {
 	d *policy.Dimension
 	v *int
 }
 
 func (f *dimValue) Type() string {
-	if f.d.Scale > 1 {
+	switch {
+	case f.d != nil && f.d.Names != nil:
+		return "name"
+	case f.d != nil && f.d.Scale > 1:
 		return "decimal"
 	}
 	return "int"
 }
 
 func (f *dimValue) String() string {
-	if f.d.Scale > 1 {
-		return f.d.Format(*f.v)
+	if f.d == nil || f.v == nil {
+		return ""
 	}
-	return strconv.Itoa(*f.v)
+	return f.d.Format(*f.v)
 }
 
 func (f *dimValue) Set(s string) error {

@@ -290,17 +290,17 @@ func reversed(s []int) []int {
 }
 
 // sweepProbe records what the sweep page shows: its front table, the TOML
-// block, the recommendation and the charts as laid out.
+// block, the answer's figures (rows of a table) and the charts as laid out.
 const sweepProbe = `<script>
 (function () {
   var out = {scripts: document.scripts.length};
   var t = document.getElementById("front-table");
   out.rows = t.tBodies[0].rows.length;
-  out.recommended = t.querySelectorAll("tr.recommended").length;
+  out.answer = t.querySelectorAll("tr.answer").length;
   out.now = t.querySelectorAll("tr.now").length;
   var toml = document.getElementById("toml");
   out.toml = toml ? toml.textContent : "";
-  out.lines = document.getElementById("recommendation-lines").textContent;
+  out.lines = Array.prototype.map.call(document.querySelectorAll("table.figures th"), function (th) { return th.textContent; }).join(",");
   out.charts = Array.prototype.map.call(document.querySelectorAll("svg"), function (s) {
     var r = s.getBoundingClientRect();
     return {w: Math.round(r.width), h: Math.round(r.height), texts: s.querySelectorAll("text").length};
@@ -329,7 +329,13 @@ func TestE2ESweep(t *testing.T) {
 		t.Fatalf("sweep: exit %d: %s", code, stderr.String())
 	}
 	var res struct {
-		Front []json.RawMessage `json:"front"`
+		Front   []json.RawMessage `json:"front"`
+		Configs []struct {
+			Pareto bool `json:"pareto"`
+		} `json:"configs"`
+		Answer struct {
+			Index int `json:"index"`
+		} `json:"answer"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatal(err)
@@ -344,23 +350,27 @@ func TestE2ESweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct {
-		Scripts, Rows, Recommended, Now int
-		TOML                            string
-		Lines                           string
-		Charts                          []struct{ W, H, Texts int }
+		Scripts, Rows, Answer, Now int
+		TOML                       string
+		Lines                      string
+		Charts                     []struct{ W, H, Texts int }
 	}
 	runProbe(t, chromium, work, strings.Replace(string(html0), "</body>", sweepProbe+"</body>", 1), "", &got)
 	if got.Scripts != 1 {
 		t.Errorf("%d scripts, want 1 (the probe's): the sweep page has none", got.Scripts)
 	}
-	if got.Rows != len(res.Front)+1 || got.Now != 1 || got.Recommended != 1 {
-		t.Errorf("front table: %d rows (want %d, the front and now), %d recommended, %d now", got.Rows, len(res.Front)+1, got.Recommended, got.Now)
+	rows := len(res.Front) + 1 // and now
+	if !res.Configs[res.Answer.Index].Pareto {
+		rows++ // the answer's, ranked among them
+	}
+	if got.Rows != rows || got.Now != 1 || got.Answer != 1 {
+		t.Errorf("front table: %d rows (want %d: the front, the answer's and now), %d answer rows, %d now", got.Rows, rows, got.Answer, got.Now)
 	}
 	if !strings.Contains(got.TOML, "[tool.zorkgpt.loop_break]") || !strings.Contains(got.TOML, "max_turns_stuck = ") {
 		t.Errorf("the TOML block shows %q", got.TOML)
 	}
-	if !strings.Contains(got.Lines, "held out") {
-		t.Errorf("the recommendation lines show %q", got.Lines)
+	if !strings.Contains(got.Lines, "held out") || !strings.Contains(got.Lines, "versus now") {
+		t.Errorf("the answer's figures are labelled %q", got.Lines)
 	}
 	if len(got.Charts) != 2 {
 		t.Errorf("%d charts, want 2 (trade-off and heat map)", len(got.Charts))

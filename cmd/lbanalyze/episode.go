@@ -23,11 +23,15 @@ plain, gzip or zstd; - for stdin) and report, for each episode and each policy, 
 would have stopped, what that saves and what it would have lost.
 
 By default the two policies ZorkGPT shipped are replayed at its defaults, 40/10:
-score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
+score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today); on the log of a
+harness with no stop rule of its own (TALES, or JSONL read with --fields), score and
+increase, the policies it can run on its score alone; on ZorkGPT2's, score, supervisor,
+zorkburr and increase.`,
 		Example: `  lbanalyze episode game_files/episodes/2025-11-04T09:35:24/episode_log.jsonl
   lbanalyze episode --policy score,window --max-turns-stuck 30,40,60 log.jsonl
   lbanalyze episode --config pyproject.toml --format json log.jsonl.gz
-  lbanalyze episode --policy score,score-or-objective,window --plot timeline.png log.jsonl`,
+  lbanalyze episode --policy score,score-or-objective,window --plot timeline.png log.jsonl
+  lbanalyze episode --fields turn=step,score=info.score,tokens=usage.total_tokens run.jsonl`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("episode needs at least one log file (or - for stdin)")
@@ -49,11 +53,13 @@ score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today).`,
 			if err := checkPlotPath(plot); err != nil {
 				return err
 			}
-			c := e.readCorpus(args, runtime.GOMAXPROCS(0), true)
+			c := e.readCorpus(args, runtime.GOMAXPROCS(0), true, s.sources)
 			if len(c.Episodes) == 0 {
 				return errNoEpisode
 			}
-			eps := analyse(c.Episodes, s.policies, s.recording, opts)
+			step, end := e.progress("replaying", len(c.Episodes))
+			eps := analyse(c.Episodes, s.policiesFor, s.recording, opts, step)
+			end()
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteEpisodes(w, f.format, eps) }); err != nil {
 				return err
 			}
@@ -71,11 +77,11 @@ var errNoEpisode = failure("no episode could be read")
 // episodes writes the report of each episode of the files named in args, a
 // stream: episode by episode, never the whole input held.
 func (e *env) episodes(args []string, format string, s settings, opts report.Options) error {
-	files, c := corpus.Files(args, corpus.Registry())
+	files, c := corpus.Files(args, s.sources)
 	n := 0
 	err := e.writeOutput(format, func(w io.Writer) error {
 		var err error
-		n, err = e.streamEpisodes(w, format, files, c, runtime.GOMAXPROCS(0), s.policies, s.recording, opts)
+		n, err = e.streamEpisodes(w, format, files, c, runtime.GOMAXPROCS(0), s.sources, s.policiesFor, s.recording, opts)
 		return err
 	})
 	if n == 0 {

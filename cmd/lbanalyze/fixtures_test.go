@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,19 +19,58 @@ var update = flag.Bool("update", false, "rewrite the golden files (fixture logs,
 var fixtures = map[string]func() []byte{
 	// Flat to 74, +10 at 75, an objective at 30: score-only stops at 40 with a
 	// later gain and an objective in its window; score-or-objective never stops.
-	"premature.jsonl": func() []byte {
-		return render(synth.Steps{N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}})
-	},
+	"premature.jsonl": premature,
 	// Recorded by HEAD (score-or-objective 40/10): an objective at 35 resets
 	// at 35 and 36, the run is stopped at 80 with 44 turns stuck (§5.6).
 	"recorded-v2.jsonl": func() []byte {
 		v2 := policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
 		return render(synth.Steps{N: 200, Changes: map[int]int{12: 5}, Objectives: map[int][]string{35: {"Open the window"}}, LoopBreak: &v2})
 	},
+	// A run of 5 turns, flat: no config of a sweep's grid stops it.
+	"five-turns.jsonl": func() []byte { return render(synth.Steps{N: 5}) },
 	// Two episodes in one monolithic file.
 	"two-episodes.jsonl": func() []byte {
 		return render(synth.Steps{N: 30, Changes: map[int]int{25: 5}},
 			synth.Steps{ID: "2025-11-12T11:00:00", N: 60, GameOver: 60, Changes: map[int]int{59: 10}})
+	},
+	// premature.jsonl with text that must not act in any output: an id that
+	// markdown would show as a remote image, reversed by a bidi override,
+	// with ESC, BEL, NUL and CR; a room with line and paragraph separators
+	// and bidi isolates; an objective with markdown emphasis, strikethrough,
+	// math and a link.
+	"hostile-unicode.jsonl": func() []byte {
+		log := premature()
+		for _, r := range [][2]string{
+			{`"episode_id": "2025-11-12T10:00:00"`, `"episode_id": "![i](http://host/x.png)\u202egpj.exe\u001b]0;t\u0007\u0000\r"`},
+			{`West of House`, `West\u2028of\u2029House \u2066x\u2069`},
+			{`Open the window`, `Open *the* ~~window~~ $x$ [now](http://x) \\|`},
+		} {
+			log = bytes.ReplaceAll(log, []byte(r[0]), []byte(r[1]))
+		}
+		return log
+	},
+	// Twelve episodes in one file, for the batch cases that need a dataset:
+	// four cut by a recorded loop break (censored under a more patient
+	// policy), late gains that make 40/10 premature and 30/10 more so,
+	// objectives, and runs that no policy stops.
+	"dozen.jsonl": func() []byte {
+		v1 := policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
+		v2 := policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+		id := func(i int) string { return fmt.Sprintf("2025-11-%02dT10:00:00", i+1) }
+		return render(
+			synth.Steps{ID: id(0), N: 100, LoopBreak: &v1, Changes: map[int]int{5: 5}},
+			synth.Steps{ID: id(1), N: 120, LoopBreak: &v1, Changes: map[int]int{20: 5}, Objectives: map[int][]string{45: {"Open the window"}}},
+			synth.Steps{ID: id(2), N: 150, LoopBreak: &v2, Changes: map[int]int{12: 5}, Objectives: map[int][]string{35: {"Read the leaflet"}}},
+			synth.Steps{ID: id(3), N: 90, LoopBreak: &v2, Changes: map[int]int{30: 10}},
+			synth.Steps{ID: id(4), N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}},
+			synth.Steps{ID: id(5), N: 80, Changes: map[int]int{10: 5, 65: 15}},
+			synth.Steps{ID: id(6), N: 60, Changes: map[int]int{8: 5, 20: 10, 33: 15, 47: 20}},
+			synth.Steps{ID: id(7), N: 140, Changes: map[int]int{35: 5, 110: 25}, Objectives: map[int][]string{70: {"Light the lamp"}, 95: {"Go down"}}},
+			synth.Steps{ID: id(8), N: 50, GameOver: 50, Changes: map[int]int{49: -10}},
+			synth.Steps{ID: id(9), N: 200, MaxTurns: 200, Changes: map[int]int{40: 5, 90: 10, 150: 15}},
+			synth.Steps{ID: id(10), N: 45, Changes: map[int]int{40: 5}},
+			synth.Steps{ID: id(11), N: 130, Changes: map[int]int{25: 5, 64: 10}, Objectives: map[int][]string{100: {"Kill the troll"}}},
+		)
 	},
 	// Every kind of bad line, each in a copy of a clean 45-turn log.
 	"bad-lines.jsonl": func() []byte {
@@ -51,6 +91,10 @@ var fixtures = map[string]func() []byte{
 		out := bytes.Join(lines, nil)
 		return append(out, `{"timestamp": "2025-11-12T10:25:00.100000", "level": "INFO", "message": "SELECTED ACTION: north`...) // truncated last line
 	},
+}
+
+func premature() []byte {
+	return render(synth.Steps{N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}})
 }
 
 func render(plans ...synth.Steps) []byte {

@@ -36,7 +36,7 @@ func FuzzPipeline(f *testing.F) {
 		f.Fatal("the fixed log is not one episode")
 	}
 	for _, p := range []string{"testdata/logs/recorded-v2.jsonl", "testdata/logs/bad-lines.jsonl", "testdata/logs/hostile-text.jsonl",
-		"testdata/logs/two-episodes.jsonl", "../../testdata/samples/episode-2025-06-09T20-04-36.jsonl"} {
+		"testdata/logs/hostile-unicode.jsonl", "testdata/logs/two-episodes.jsonl", "../../testdata/samples/episode-2025-06-09T20-04-36.jsonl"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -67,19 +67,19 @@ func FuzzPipeline(f *testing.F) {
 		if len(lg.Episodes) == 0 {
 			return
 		}
-		eps := analyse(lg.Episodes, policies, defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30})
+		eps := analyse(lg.Episodes, every(policies), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)
 		checkOutcomes(t, lg.Episodes, policies, eps)
 		checkJSONBytes(t, eps)
 		// A grid large enough for the sweep's fast path.
-		gridEps := analyse(lg.Episodes, grid, defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30})
+		gridEps := analyse(lg.Episodes, every(grid), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)
 		checkOutcomes(t, lg.Episodes, grid, gridEps)
 		checkJSONBytes(t, gridEps)
 		for _, format := range report.Formats {
 			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps) })
 			checkStream(t, data, format, policies)
 		}
-		all := append(analyse(lg.Episodes, policies[:2], defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}), analyse(fixed.Episodes, policies[:2], defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30})...)
-		d := report.NewDataset(policies[0], policies[1], 4, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
+		all := append(analyse(lg.Episodes, every(policies[:2]), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop), analyse(fixed.Episodes, every(policies[:2]), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)...)
+		d := report.NewDataset(policies[0], policies[1], report.Options{CallsPerTurn: 4}, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
 		for _, format := range report.Formats {
 			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false) })
 		}
@@ -92,13 +92,13 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 	opts := report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
 	var want, wantErr, got, gotErr bytes.Buffer
 	e := &env{stdin: bytes.NewReader(data), stdout: &want, stderr: &wantErr}
-	all := analyse(e.readCorpus([]string{"-"}, 1, true).Episodes, policies, policy.DefaultParams(), opts)
+	all := analyse(e.readCorpus([]string{"-"}, 1, true, nil).Episodes, every(policies), policy.DefaultParams(), opts, nop)
 	if err := report.WriteEpisodes(&want, format, all); err != nil {
 		t.Fatal(err)
 	}
 	e = &env{stdin: bytes.NewReader(data), stdout: &got, stderr: &gotErr}
 	files, c := corpus.Files([]string{"-"}, corpus.Registry())
-	if _, err := e.streamEpisodes(&got, format, files, c, 2, policies, policy.DefaultParams(), opts); err != nil {
+	if _, err := e.streamEpisodes(&got, format, files, c, 2, nil, every(policies), policy.DefaultParams(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) || gotErr.String() != wantErr.String() {
@@ -152,23 +152,24 @@ func check(t *testing.T, cmd, format string, write func(*outWriter) error) {
 		t.Fatalf("%s --format %s: %v", cmd, format, err)
 	}
 	out := b.Bytes()
-	switch format {
-	case "table", "markdown":
+	if format != "json" { // JSON keeps the log's text, escaped as JSON escapes it
 		for i := 0; i < len(out); {
 			r, size := utf8.DecodeRune(out[i:])
-			if (r == utf8.RuneError && size == 1) || (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) {
+			if (r == utf8.RuneError && size == 1) || (report.Unprintable(r) && r != '\n') {
 				t.Fatalf("%s --format %s: %U at byte %d: %q", cmd, format, r, i, out[max(0, i-40):min(len(out), i+40)])
 			}
 			i += size
 		}
+	}
+	switch format {
 	case "json":
 		if !json.Valid(out) {
 			t.Fatalf("%s --format json: invalid JSON", cmd)
 		}
 	case "csv":
 		rows, err := csv.NewReader(bytes.NewReader(out)).ReadAll() // FieldsPerRecord: every row as wide as the header
-		if err != nil || len(rows) < 2 {
-			t.Fatalf("%s --format csv: %d rows, %v", cmd, len(rows), err)
+		if err != nil || len(rows) < 2 || len(rows) != bytes.Count(out, []byte("\n")) {
+			t.Fatalf("%s --format csv: %d rows in %d lines, %v", cmd, len(rows), bytes.Count(out, []byte("\n")), err)
 		}
 	}
 }

@@ -95,12 +95,16 @@ func parseRange(item string, d *policy.Dimension) ([]int, error) {
 		return nil, fmt.Errorf("%q: the step must be at least 1", item)
 	case to < from:
 		return nil, fmt.Errorf("%q: the range ends before it starts", item)
-	case (to-from)/step >= maxGrid:
+	}
+	// Counted in unsigned arithmetic, and stepped by index: near the limits
+	// of an int, to-from and from+step overflow.
+	steps := (uint64(to) - uint64(from)) / uint64(step)
+	if steps >= maxGrid {
 		return nil, fmt.Errorf("%q: more than %d values", item, maxGrid)
 	}
-	var vals []int
-	for v := from; v <= to; v += step {
-		vals = append(vals, v)
+	vals := make([]int, steps+1)
+	for i := range vals {
+		vals[i] = from + i*step
 	}
 	return vals, nil
 }

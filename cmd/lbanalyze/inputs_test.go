@@ -14,11 +14,11 @@ import (
 
 func runOK(t *testing.T, stdin []byte, args ...string) string {
 	t.Helper()
-	var out, errb bytes.Buffer
-	if code := run(args, bytes.NewReader(stdin), &out, &errb); code != 0 {
-		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	code, stdout, stderr := runCLI(stdin, args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, stderr)
 	}
-	return out.String()
+	return stdout
 }
 
 // The same log plain, gzip, zstd (whatever the file is called) and on stdin

@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"golang.org/x/term"
 )
 
 func main() {
@@ -22,11 +25,19 @@ type env struct {
 	// terminal is stderr as given, for the progress bar; stderr shows the
 	// control characters of messages (a log's ids, a file's name) escaped.
 	terminal io.Writer
+	// width is the columns of the terminal stdout is, 0 when it is none (a
+	// file, a pipe, a test): tables fit a terminal, and are whole elsewhere.
+	width int
 }
 
 // warnf writes a warning to stderr.
 func (e *env) warnf(format string, args ...any) {
 	fmt.Fprintf(e.stderr, "lbanalyze: warning: "+format+"\n", args...)
+}
+
+// notef writes a note to stderr: what was done with a flag, not a problem.
+func (e *env) notef(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "lbanalyze: note: "+format+"\n", args...)
 }
 
 // Exit codes: every failure class carries its own.
@@ -64,7 +75,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stderr = flushFirst{out, stderr}
 	msgs := &outWriter{w: stderr, escape: true}
 	defer msgs.Flush()
-	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal}
+	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: terminalWidth(stdout)}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -82,11 +93,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.As(err, &ex) {
 		code = ex.code
 	}
-	fmt.Fprintf(msgs, "lbanalyze: %v\n", err)
+	// Shown escaped, but for its tabs: cobra indents its "Did you mean this?"
+	// suggestions with one.
+	for i, part := range strings.Split("lbanalyze: "+err.Error()+"\n", "\t") {
+		if i > 0 {
+			msgs.Flush()
+			io.WriteString(stderr, "\t")
+		}
+		io.WriteString(msgs, part)
+	}
 	if code == exitUsage {
 		fmt.Fprintln(stderr, "Run 'lbanalyze --help' for usage.")
 	}
 	return code
+}
+
+// terminalWidth is the columns of w when it is a terminal, else 0.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return width
 }
 
 // flushFirst writes to w after flushing out.

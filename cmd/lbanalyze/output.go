@@ -91,8 +91,9 @@ func incompleteTail(b []byte) int {
 
 // writeOutput writes a report to stdout by write, in format, and fails the
 // command when any part of it could not be written. Table and markdown are
-// for people, and are escaped; CSV and JSON are data, as the log has it
-// (JSON escapes control characters itself).
+// for people, and are escaped here as a whole; CSV escapes its text cells
+// itself (report.CSVText), JSON keeps the log's text exactly (and escapes
+// control characters as JSON does).
 func (e *env) writeOutput(format string, write func(io.Writer) error) error {
 	w := &outWriter{w: e.stdout, escape: format == "table" || format == "markdown"}
 	err := write(w)

@@ -141,10 +141,48 @@ const (
 	timelinePrefix   = "timeline-"
 )
 
-// writePlots writes into dir (made if need be) the timeline of every episode
-// of d under the baseline and after policies, and the dataset charts, as
-// PNG, jobs at a time.
-func (e *env) writePlots(dir string, d *report.Dataset, jobs int) error {
+// timelineChoices are the values of batch's --timelines.
+var timelineChoices = []string{"auto", "all", "review", "none"}
+
+// timelinesOf are the episodes of d whose timeline --plots draws: every one,
+// none, or those of the review list (in d's order). auto is every one up to
+// charts.MaxEpisodeRows episodes and none past that: a directory of
+// thousands of PNGs takes long to draw (about 30 ms each) and longer to look
+// through, and the HTML report holds every timeline, drawn when opened.
+func timelinesOf(d *report.Dataset, which string) []int {
+	if which == "auto" {
+		which = "all"
+		if len(d.Episodes) > charts.MaxEpisodeRows {
+			which = "none"
+		}
+	}
+	var out []int
+	switch which {
+	case "all":
+		for i := range d.Episodes {
+			out = append(out, i)
+		}
+	case "review":
+		rescued, still, fresh := d.Review()
+		review := map[*report.Episode]bool{}
+		for _, g := range [][]*report.Episode{rescued, still, fresh} {
+			for _, e := range g {
+				review[e] = true
+			}
+		}
+		for i := range d.Episodes {
+			if review[&d.Episodes[i]] {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// writePlots writes into dir (made if need be) the dataset charts and the
+// timelines (under the baseline and after policies) of the episodes which
+// says (timelinesOf), as PNG, jobs at a time.
+func (e *env) writePlots(dir string, d *report.Dataset, jobs int, which string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return failure("--plots: %v", err)
 	}
@@ -153,9 +191,11 @@ func (e *env) writePlots(dir string, d *report.Dataset, jobs int) error {
 		func() error { return charts.Terminations(d).Save(filepath.Join(dir, terminationsFile)) },
 		func() error { return charts.TurnsSaved(d).Save(filepath.Join(dir, turnsSavedFile)) },
 	}
-	for i := range d.Episodes {
+	drawn := timelinesOf(d, which)
+	for _, i := range drawn {
 		work = append(work, func() error { return charts.Timeline(&d.Episodes[i]).Save(filepath.Join(dir, names[i])) })
 	}
+	step, end := e.progress("drawing charts", len(work))
 	errs := make([]error, len(work))
 	running := make(chan struct{}, jobs) // at most jobs charts drawn at once
 	var wg sync.WaitGroup
@@ -163,26 +203,40 @@ func (e *env) writePlots(dir string, d *report.Dataset, jobs int) error {
 		running <- struct{}{}
 		wg.Go(func() {
 			errs[i] = work[i]()
+			step()
 			<-running
 		})
 	}
 	wg.Wait()
+	end()
 	for _, err := range errs { // the first in a fixed order, whatever order the work ended in
 		if err != nil {
 			return failure("--plots: %v", err)
 		}
 	}
-	fmt.Fprintf(e.stderr, "lbanalyze: wrote %d charts to %s: %s, %s and %d timelines (%s*.png)\n",
-		len(work), dir, terminationsFile, turnsSavedFile, len(names), timelinePrefix)
+	wrote := fmt.Sprintf("%s, %s and %s (%s*.png)", terminationsFile, turnsSavedFile, report.Count(len(drawn), "timeline"), timelinePrefix)
+	switch {
+	case len(drawn) == 0:
+		wrote = terminationsFile + " and " + turnsSavedFile + "; no timeline"
+		if which == "auto" {
+			wrote += fmt.Sprintf(" past %d episodes (the HTML report holds them; --timelines review or all draws them here)", charts.MaxEpisodeRows)
+		}
+	case len(drawn) < len(d.Episodes):
+		wrote += fmt.Sprintf(", those of the review list, %d of %d episodes", len(drawn), len(d.Episodes))
+	}
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote %s to %s: %s\n", report.Count(2+len(drawn), "chart"), dir, wrote)
 	return nil
 }
 
 // writeHTML writes the HTML report of d to path.
 func (e *env) writeHTML(path string, d *report.Dataset) error {
-	if err := createHTML(path, func(w io.Writer) error { return charts.WriteHTML(w, d) }); err != nil {
+	_, end := e.progress("writing the HTML report", 0)
+	err := createHTML(path, func(w io.Writer) error { return charts.WriteHTML(w, d) })
+	end()
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "lbanalyze: wrote the HTML report (%d episodes) to %s\n", len(d.Episodes), path)
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote the HTML report (%s) to %s\n", report.Count(len(d.Episodes), "episode"), path)
 	return nil
 }
 
@@ -215,10 +269,13 @@ func (e *env) writeSweepPlots(dir string, r *sweep.Result) error {
 
 // writeSweepHTML writes the HTML report of a sweep to path.
 func (e *env) writeSweepHTML(path string, r *sweep.Result) error {
-	if err := createHTML(path, func(w io.Writer) error { return charts.WriteSweepHTML(w, r) }); err != nil {
+	_, end := e.progress("writing the HTML report", 0)
+	err := createHTML(path, func(w io.Writer) error { return charts.WriteSweepHTML(w, r) })
+	end()
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "lbanalyze: wrote the sweep's HTML report (%d configs) to %s\n", len(r.Configs), path)
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote the sweep's HTML report (%s) to %s\n", report.Count(len(r.Configs), "config"), path)
 	return nil
 }
 

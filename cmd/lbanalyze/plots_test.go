@@ -118,7 +118,7 @@ func TestSweepPlotFiles(t *testing.T) {
 	}
 	plots, page := filepath.Join(work, "plots"), filepath.Join(work, "sweep.html")
 	var stderr bytes.Buffer
-	if code := run([]string{"sweep", "--plots", plots, "--html", page, "--max-turns-stuck", "20:60:10", ds}, nil, io.Discard, &stderr); code != 0 {
+	if code := run([]string{"sweep", "--folds", "2", "--plots", plots, "--html", page, "--max-turns-stuck", "20:60:10", ds}, nil, io.Discard, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	for _, name := range []string{"heatmap.png", "heatmap.svg", "tradeoff.png", "tradeoff.svg"} {
@@ -139,7 +139,8 @@ func TestSweepPlotFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for what, n := range map[string]int{"<svg": 2, `<table id="front-table">`: 1, "[tool.zorkgpt.loop_break]": 1} {
+	// Two episodes: a description, and no block to paste.
+	for what, n := range map[string]int{"<svg": 2, `<table id="front-table">`: 1, "[tool.zorkgpt.loop_break]": 0, "No answer: 2 episodes, too few": 1} {
 		if got := bytes.Count(data, []byte(what)); got != n {
 			t.Errorf("sweep.html holds %d %q, want %d", got, what, n)
 		}

@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
 )
@@ -20,6 +22,10 @@ type policyFlags struct {
 	config       string
 	callsPerTurn int
 	format       string
+	fields       fieldsFlags
+	// configIsNow: --config names the current setting only, to compare
+	// with, and the flags alone make the grid (sweep).
+	configIsNow bool
 }
 
 // register adds the flags; grid gives a command's own default values for a
@@ -39,9 +45,14 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 		f.dims = append(f.dims, l)
 		fs.Var(l, d.Flag, d.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
 	}
-	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the policy and its settings (flags override it)")
+	configUsage := "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the policy and its settings (flags override it)"
+	if f.configIsNow {
+		configUsage = "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) is the current setting, to compare with (the grid stays the flags')"
+	}
+	fs.StringVar(&f.config, "config", "", configUsage)
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+	f.fields.register(fs)
 }
 
 func nameStrings() []string {
@@ -58,8 +69,26 @@ type settings struct {
 	// recording is what the recorded runs are assumed to have used: ZorkGPT's
 	// defaults, or the --config file's values.
 	recording policy.Params
-	// current is the setting ZorkGPT runs: the --config file's, else its defaults.
+	// current is the setting run now: the --config file's, else ZorkGPT's
+	// defaults (sweep compares the logs of a system that stops no run itself
+	// with none without --config).
 	current policy.Policy
+	// offered are the policies the logs of a system that stops no run on a
+	// rule of its own are offered, under the same settings (policy.Offered);
+	// nil when the policies were asked for (--policy, or --config where it
+	// sets them).
+	offered map[episode.System][]policy.Policy
+	// sources are asked to claim each input (--fields first).
+	sources *corpus.Sources
+}
+
+// policiesFor are the policies to replay over ep: those asked for, or
+// what the logs of the system that ran it are offered.
+func (s settings) policiesFor(ep *episode.Episode) []policy.Policy {
+	if offered := s.offered[ep.System]; offered != nil {
+		return offered
+	}
+	return s.policies
 }
 
 // resolve turns the flags (and --config) into the policies to replay, nested
@@ -83,22 +112,38 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		if cfg, err = loadConfig(f.config, e); err != nil {
 			return s, err
 		}
-		if !changed("policy") {
+		if !changed("policy") && !f.configIsNow {
 			names = []string{string(cfg.Policy().Name)}
 		}
 		for i, d := range policy.Dimensions() {
-			if !changed(d.Flag) {
+			if !changed(d.Flag) && !f.configIsNow {
 				vals[i] = []int{d.Get(&cfg.Params)}
 			}
 		}
 	}
 	s.recording, s.current = cfg.Params, cfg.Policy()
-	if n := gridSize(names, vals); n > maxConfigs {
-		return s, usageError("the grid has more than %d configs (the product of the values of each flag): narrow a range or raise its step", maxConfigs)
+	names, vals = dedupe(names, vals, e)
+	offer := !changed("policy") && (f.config == "" || f.configIsNow)
+	n := gridSize(names, vals)
+	if n > maxConfigs {
+		return s, gridTooLarge(names, vals)
 	}
-	warned := map[policy.Params]bool{}
+	if offer {
+		for _, sys := range episode.Systems {
+			var offered []string
+			for _, o := range policy.Offered(sys) {
+				offered = append(offered, string(o))
+			}
+			if gridSize(offered, vals) > maxConfigs {
+				return s, gridTooLarge(offered, vals)
+			}
+		}
+	}
+	s.policies = make([]policy.Policy, 0, n)
+	var refused refusals
+	written := map[policy.Policy]bool{} // the policies written out, NAME:SETTINGS
 	for _, n := range names {
-		grid, err := specs(strings.TrimSpace(n), vals)
+		grid, err := specs(n, vals)
 		if err != nil {
 			return s, usageError("--policy: %v", err)
 		}
@@ -106,17 +151,71 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 			if err := p.Usable(); err != nil {
 				return s, usageError("%v", err)
 			}
-			if !quiet && !warned[p.Params] && len(p.Refusals()) > 0 {
-				warned[p.Params] = true
-				warnRefusals(p, e)
+			if !quiet {
+				refused.add(p, e)
+			}
+			if strings.ContainsAny(n, ":=") {
+				written[p] = true
 			}
 			s.policies = append(s.policies, p)
 		}
 	}
+	refused.done(e)
+	s.policies = dropRepeats(s.policies, written, e)
 	if len(s.policies) == 0 {
 		return s, usageError("no policy to replay")
 	}
-	return s, nil
+	if offer {
+		s.offered = map[episode.System][]policy.Policy{}
+		for _, sys := range episode.Systems {
+			for _, n := range policy.Offered(sys) {
+				s.offered[sys] = append(s.offered[sys], expand(n, vals)...)
+			}
+		}
+	}
+	var err error
+	s.sources, err = f.fields.sources()
+	return s, err
+}
+
+// dedupe drops the --policy items and the values of each list flag given
+// more than once (noting them): the grid they make then has no config twice
+// but where a policy written out with its settings is also in it.
+func dedupe(names []string, vals [][]int, e *env) ([]string, [][]int) {
+	trimmed := make([]string, len(names))
+	for i, n := range names {
+		trimmed[i] = strings.TrimSpace(n)
+	}
+	names = distinct("policy", trimmed, func(n string) string { return n }, e)
+	for i, d := range policy.Dimensions() {
+		vals[i] = distinct(d.Flag, vals[i], d.Format, e)
+	}
+	return names, vals
+}
+
+// dropRepeats keeps the first of equal policies: only a policy written out
+// (score:40/10) can repeat another, of the grid or written out too.
+func dropRepeats(ps []policy.Policy, written map[policy.Policy]bool, e *env) []policy.Policy {
+	if len(written) == 0 {
+		return ps
+	}
+	seen := map[policy.Policy]bool{}
+	var twice []string
+	out := ps[:0]
+	for _, p := range ps {
+		if written[p] {
+			if seen[p] {
+				twice = append(twice, p.String())
+				continue
+			}
+			seen[p] = true
+		}
+		out = append(out, p)
+	}
+	if len(twice) > 0 {
+		e.notef("--policy asks for %s more than once: each is replayed once", listSome(twice, 3))
+	}
+	return out
 }
 
 // gridSize is how many policies the --policy items expand to, counted before

@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 const version = "0.1.0"
@@ -17,14 +19,23 @@ which stops look premature.`,
 		Version:       version,
 		SilenceErrors: true, // run prints errors, once, and maps them to exit codes
 		SilenceUsage:  true,
-		CompletionOptions: cobra.CompletionOptions{
-			DisableDefaultCmd: true,
-		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	root.AddCommand(newEpisodeCmd(e))
 	root.AddCommand(newSynthCmd(e))
 	root.AddCommand(newBatchCmd(e))
 	root.AddCommand(newSweepCmd(e))
+	// cobra's completion command (bash, zsh, fish, powershell), made now
+	// rather than when the command line is run, so that it is listed like the
+	// others; flags that take names complete them.
+	root.InitDefaultCompletionCmd()
+	for _, cmd := range root.Commands() {
+		names := map[string][]string{"format": report.Formats, "policy": nameStrings(), "baseline": nameStrings(), "after": nameStrings()}
+		for flag, values := range names {
+			if cmd.Flags().Lookup(flag) != nil {
+				cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+			}
+		}
+	}
 	return root
 }

@@ -31,20 +31,21 @@ type step struct {
 // rendered reports of one file, which are written when it ends (their names
 // need how many segments it holds). It gives how many episodes it analysed.
 // When a write fails, analysis stops but reading goes on, for the messages.
-func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corpus.Corpus, jobs int,
-	policies []policy.Policy, recording policy.Params, opts report.Options) (int, error) {
+func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corpus.Corpus, jobs int, srcs *corpus.Sources,
+	policiesFor func(*episode.Episode) []policy.Policy, recording policy.Params, opts report.Options) (int, error) {
 	ew, err := report.NewEpisodeWriter(w, format)
 	if err != nil {
 		return 0, err
 	}
+	defer ew.Release()
 	e.tell(c.Messages...) // of discovery
-	steps, work := e.readSteps(files, c, jobs)
+	steps, work := e.readSteps(files, c, jobs, srcs)
 	var failed atomic.Bool
 	for range jobs {
 		go func() {
 			for s := range work {
 				if !failed.Load() {
-					a := report.AnalyseWith(s.ep, policies, recording, opts)
+					a := report.AnalyseReplayable(s.ep, policiesFor(s.ep), recording, opts)
 					s.rendered = ew.Render(&a)
 				}
 				s.ep = nil
@@ -57,10 +58,10 @@ func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corp
 
 // readSteps streams the files into steps, in order, and their episodes into work
 // as well, to be analysed; steps is the bound on the episodes in flight.
-func (e *env) readSteps(files []string, c *corpus.Corpus, jobs int) (steps <-chan *step, work <-chan *step) {
+func (e *env) readSteps(files []string, c *corpus.Corpus, jobs int, srcs *corpus.Sources) (steps <-chan *step, work <-chan *step) {
 	st, wk := make(chan *step, 2*jobs), make(chan *step)
 	go func() {
-		c.Stream(files, corpus.Options{Jobs: jobs, Stdin: e.stdin}, corpus.Sink{
+		c.Stream(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Sources: srcs}, corpus.Sink{
 			Episode: func(ep *episode.Episode) {
 				s := &step{ep: ep, done: make(chan struct{})}
 				st <- s
@@ -82,21 +83,19 @@ func (e *env) readSteps(files []string, c *corpus.Corpus, jobs int) (steps <-cha
 func (e *env) writeSteps(steps <-chan *step, ew *report.EpisodeWriter, failed *atomic.Bool) (int, error) {
 	n := 0
 	var err error
-	var pending []*step
 	for s := range steps {
 		switch {
 		case s.done != nil:
 			<-s.done
-			pending = append(pending, s)
+			if err == nil {
+				err = ew.Hold(s.rendered)
+			}
+			s.rendered = nil
 			n++
 		case s.end:
-			for _, p := range pending {
-				if err == nil {
-					err = ew.Write(p.rendered, s.segments)
-				}
+			if err == nil {
+				err = ew.Flush(s.segments)
 			}
-			clear(pending)
-			pending = pending[:0]
 			failed.Store(err != nil)
 		default:
 			e.tell(s.message)

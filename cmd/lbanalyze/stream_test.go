@@ -47,8 +47,8 @@ func TestStreamEqualsWholeCorpus(t *testing.T) {
 		for _, format := range report.Formats {
 			var want, wantErr bytes.Buffer
 			e := &env{stdout: &want, stderr: &wantErr}
-			all := e.readCorpus(args, 2, true).Episodes
-			if err := report.WriteEpisodes(&want, format, analyse(all, policies, defaults, opts)); err != nil {
+			all := e.readCorpus(args, 2, true, nil).Episodes
+			if err := report.WriteEpisodes(&want, format, analyse(all, every(policies), defaults, opts, nop)); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Contains(wantErr.Bytes(), []byte("is in 2 files")) || !bytes.Contains(want.Bytes(), []byte("multi.jsonl")) {
@@ -58,7 +58,7 @@ func TestStreamEqualsWholeCorpus(t *testing.T) {
 				var got, gotErr bytes.Buffer
 				e := &env{stdout: &got, stderr: &gotErr}
 				files, c := corpus.Files(args, corpus.Registry())
-				n, err := e.streamEpisodes(&got, format, files, c, jobs, policies, defaults, opts)
+				n, err := e.streamEpisodes(&got, format, files, c, jobs, nil, every(policies), defaults, opts)
 				if err != nil || n != len(all) {
 					t.Fatalf("%s, jobs %d: %d episodes, %v", format, jobs, n, err)
 				}

@@ -3,10 +3,13 @@ package main
 import (
 	"io"
 	"runtime"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/report"
 	"github.com/lbanalyze/lbanalyze/sweep"
 )
 
@@ -15,30 +18,45 @@ type sweepFlags struct {
 	maxFalse, maxCensored float64
 	folds, jobs           int
 	plots, html           string
+	top                   int
+	all                   bool
+	costs                 costFlags
+	rank                  string
 }
 
 func newSweepCmd(e *env) *cobra.Command {
-	var f sweepFlags
+	f := sweepFlags{policyFlags: policyFlags{configIsNow: true}}
 	cmd := &cobra.Command{
 		Use:   "sweep DIR|FILE...",
-		Short: "Search the loop-break settings over a dataset and recommend the one to ship",
+		Short: "Search the loop-break settings over a dataset and answer which one to ship",
 		Long: `Replay every config of a grid — policies × max_turns_stuck × check_interval (× the
-parameters of the variants) — over every episode found, as batch finds them, and report
-every metric of batch for each config, the Pareto front of turns saved against the
-false-termination rate and the score forgone, and the config that saves the most turns
-with a false-termination rate within --max-false-rate.
+parameters of the variants) — over every episode found, as batch finds them, and answer
+first: the config to ship among those ZorkGPT runs as it is (the most turns saved with a
+false-termination rate within --max-false-rate and censored outcomes within
+--max-censored), or "keep your current setting" when that is the current one or cannot be
+told apart from it, with the [tool.zorkgpt.loop_break] block to paste.
 
-The recommendation comes with what is known of its error: 95% bootstrap intervals,
-how often the same config is chosen on bootstrap resamples, and its false-termination
-rate and turns saved out of sample, by k-fold cross-validation (chosen on k-1 folds,
-measured on the fold held out). The held-out figures are the ones to expect on new
-episodes. A config whose outcomes are censored in more than --max-censored of the
-episodes (the recording's own loop break cut the log before it would stop) has only a
-lower bound on its length; it is marked and not recommended.
+The answer comes with what is known of its error: 95% bootstrap intervals, its
+false-termination rate and turns saved out of sample by k-fold cross-validation (chosen on
+k-1 folds, measured on the fold held out: the figures to expect on new episodes), how
+often it is chosen again on bootstrap resamples, and its change from the current setting
+(--config's, else ZorkGPT's defaults; the grid stays the flags'). When ZorkGPT cannot run
+the best config overall, that one follows, with the change it needs and what it would add.
+Fewer than 20 episodes, or too few stops to tell the configs apart, get a description and
+no answer. Then the Pareto front of turns saved against false terminations and score
+forgone, best first (--top rows, --all); every metric of batch for every config is in the
+CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs record them.
 
-Where ZorkGPT can run the config, the [tool.zorkgpt.loop_break] block to paste is
-printed; otherwise the change ZorkGPT would need, and the best config it can run as is.
-It is compared with the current setting: --config's, else ZorkGPT's defaults.`,
+Logs of harnesses with no stop rule of their own (TALES, JSONL read with --fields) are
+swept over score and increase unless --policy says otherwise and compared with no stop
+rule unless --config says otherwise; the answer is then a config the harness can run on
+its score alone, as the rule to add to its step loop, in words and settings. ZorkGPT2's
+logs are swept over score, supervisor, zorkburr and increase, against no stop rule (its
+runner enforces none) unless --config names its [tool.zorkburr]; the answer is then a
+zorkburr config and its [tool.zorkburr] block. A policy that needs a signal some log does
+not record (objectives, rooms) is left out of the grid before anything is chosen, and a
+setting that reads one (the supervisor's triggers) is off; each is said so.
+`,
 		Example: `  lbanalyze sweep testdata/episodes
   lbanalyze sweep --config pyproject.toml --format markdown game_files/episodes
   lbanalyze sweep --policy score-or-objective --max-turns-stuck 20:120:5 --check-interval 1:10 game_files/episodes
@@ -58,13 +76,39 @@ It is compared with the current setting: --config's, else ZorkGPT's defaults.`,
 			if err := f.check(); err != nil {
 				return err
 			}
-			c := e.readCorpus(args, f.jobs, false)
+			costs, err := f.costs.options(f.callsPerTurn)
+			if err != nil {
+				return err
+			}
+			f.jobs = workers(f.jobs)
+			c := e.readCorpus(args, f.jobs, false, s.sources)
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			r := sweep.Run(c.Episodes, s.policies, s.current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
-				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: f.jobs})
-			if err := e.writeOutput(f.format, func(w io.Writer) error { return sweep.Write(w, f.format, r) }); err != nil {
+			// The default of 5 folds on fewer episodes is no error: so few
+			// get no answer, and so no cross-validation, anyway.
+			if n := len(c.Episodes); f.folds > n && cmd.Flags().Changed("folds") {
+				return usageError("--folds %d: more folds than the %s read, so some would hold none; give at most %d, or 0 for none",
+					f.folds, report.Count(n, "episode"), n)
+			}
+			if f.rank == "tokens" && !slices.ContainsFunc(c.Episodes, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }) {
+				return usageError("--rank tokens: no log read records tokens")
+			}
+			system := sweep.SystemOf(c.Episodes)
+			configs, current := f.grid(s, c.Episodes, system)
+			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
+				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: replayers(f.jobs),
+				CostPerCall: costs.CostPerCall, CostPerMTok: costs.CostPerMTok, ByTokens: f.rank == "tokens",
+				System: system, Progress: e.progress})
+			e.tell(r.LeftOut...)
+			if len(r.Configs) == 0 {
+				return failure("no config of the grid can be replayed on these logs")
+			}
+			layout := sweep.Layout{Rows: f.top, Width: e.width}
+			if f.all {
+				layout.Rows = 0
+			}
+			if err := e.writeOutput(f.format, func(w io.Writer) error { return sweep.Write(w, f.format, r, layout) }); err != nil {
 				return err
 			}
 			if f.plots != "" {
@@ -83,24 +127,48 @@ It is compared with the current setting: --config's, else ZorkGPT's defaults.`,
 		map[string][]int{"max_turns_stuck": seq(10, 150, 5), "check_interval": {1, 5, 10}})
 	fs.Float64Var(&f.maxFalse, "max-false-rate", 5, "the highest false-termination rate to recommend, in % (the loop-break design's target)")
 	fs.Float64Var(&f.maxCensored, "max-censored", 10, "the highest share of censored outcomes, in %, of a config to recommend")
-	fs.IntVar(&f.folds, "folds", 5, "k of the k-fold cross-validation (0: none)")
-	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and episodes to replay) at once")
+	fs.IntVar(&f.folds, "folds", 5, "k of the k-fold cross-validation (0: none; at most the number of episodes)")
+	fs.IntVar(&f.top, "top", sweep.DefaultRows, "rows of the Pareto front the table and markdown show, best first (the answer's and now are always shown)")
+	fs.BoolVar(&f.all, "all", false, "show every row of the Pareto front")
+	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (at most 4 a core) and episodes to replay (at most 1 a core) at once")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the trade-off chart (tradeoff.png, .svg) and the heat map of the recommended policy (heatmap.png, .svg)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (recommendation, TOML block, charts, Pareto front) to this file")
+	f.costs.register(fs)
+	fs.StringVar(&f.rank, "rank", "turns", "what the answer and the front rank configs by: turns (saved) or tokens (saved, from logs that record them)")
 	return cmd
+}
+
+// grid is what the sweep compares: with no policy asked for, the policies
+// the logs of the system that ran them are offered (policy.Offered); and for
+// a system that stops no run on a rule of its own (a harness, ZorkGPT2), no
+// stop rule as now unless --config names it (docs/sources.md, "Which system
+// ran a log"). sweep.Run leaves out what the logs cannot replay.
+func (f *sweepFlags) grid(s settings, eps []*episode.Episode, system *sweep.System) (configs []policy.Policy, current policy.Policy) {
+	configs, current = s.policies, s.current
+	if offered := s.offered[episode.SystemOf(eps)]; offered != nil {
+		configs = offered
+	}
+	if !system.Stops && f.config == "" {
+		current = noStop(policy.DefaultParams())
+	}
+	return configs, current
 }
 
 // check refuses settings that cannot give an answer, before any work.
 func (f *sweepFlags) check() error {
 	switch {
-	case f.maxFalse < 0 || f.maxFalse > 100:
+	case !inRange(f.maxFalse, 0, 100):
 		return usageError("--max-false-rate is a percentage, from 0 to 100, not %g", f.maxFalse)
-	case f.maxCensored < 0 || f.maxCensored > 100:
+	case !inRange(f.maxCensored, 0, 100):
 		return usageError("--max-censored is a percentage, from 0 to 100, not %g", f.maxCensored)
 	case f.folds < 0 || f.folds == 1 || f.folds > 100:
 		return usageError("--folds must be 0 (none) or from 2 to 100, not %d", f.folds)
 	case f.jobs < 1:
 		return usageError("--jobs must be at least 1")
+	case f.top < 1:
+		return usageError("--top must be at least 1 (--all shows every row), not %d", f.top)
+	case f.rank != "turns" && f.rank != "tokens":
+		return usageError("--rank must be turns or tokens, not %q", f.rank)
 	}
 	if f.plots != "" {
 		if err := checkDirPath("--plots", f.plots); err != nil {

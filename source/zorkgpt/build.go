@@ -3,7 +3,6 @@ package zorkgpt
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -26,17 +25,15 @@ type builder struct {
 	res    *source.Result
 	emit   func(*episode.Episode)
 	cur    *segment
-	strs   map[string]string // interned names and actions
-	lineNo int               // the line being handled
+	strs   source.Interner // names and actions
+	lineNo int             // the line being handled
 
-	bytes int64 // bytes of the lines read
 	// fabricated counts the turns made up for gaps in the turn numbers, over
-	// all segments: they are bounded by the size of the file.
-	fabricated int
-	// problems of the segments that cannot be replayed, the first few, and
-	// how many more there were.
-	rejectedProblems []episode.Problem
-	moreProblems     int
+	// all segments, and turnLines the turns the file completes: the one is
+	// bounded by the other.
+	fabricated, turnLines int
+	// problems of the segments that cannot be replayed
+	rejectedProblems source.Leftovers
 	readErr          *episode.Problem
 	// segments that cannot be replayed beyond the first MaxRejected: counted
 	// from the first of them on, not listed.
@@ -50,10 +47,8 @@ type builder struct {
 // segment is an episode being built.
 type segment struct {
 	ep       episode.Episode
-	problems []episode.Problem // the first MaxProblems
-	nProblem int               // all problems
-	skipped  int               // problems that skipped their line
-	starts   map[string]bool   // init events seen: a repeat starts a new segment
+	problems source.Problems
+	starts   map[string]bool // init events seen: a repeat starts a new segment
 	turns    []episode.Turn
 	have     []bool // turn_completed seen for turn t (index t-1)
 	last     int    // the highest turn_completed / turn_exception so far
@@ -64,34 +59,28 @@ type segment struct {
 	finished bool // episode_finalized seen
 	end      episode.End
 	deaths   map[int]bool
-	content  bool // turn data seen: an init event after it starts a new segment
-	lines    int  // non-blank lines attributed to this segment
-	inits    int  // of which init events
-	first    int  // the line of its first init event
-	max      int  // MaxProblems
+	jump     *jump // the last jump in the turn numbers, until a later line confirms it
+	content  bool  // turn data seen: an init event after it starts a new segment
+	lines    int   // non-blank lines attributed to this segment
+	inits    int   // of which init events
+	first    int   // the line of its first init event
 }
 
 func newBuilder(name string, opt source.Options, emit func(*episode.Episode)) *builder {
-	b := &builder{opt: opt.WithDefaults(), name: name, res: &source.Result{}, emit: emit, strs: map[string]string{}}
+	b := &builder{opt: opt.WithDefaults(), name: name, res: &source.Result{}, emit: emit, strs: source.Interner{}}
+	b.rejectedProblems.Max = b.opt.MaxProblems
 	b.cur = b.newSegment()
 	return b
 }
 
 func (b *builder) newSegment() *segment {
-	return &segment{starts: map[string]bool{}, deaths: map[int]bool{}, max: b.opt.MaxProblems}
+	return &segment{starts: map[string]bool{}, deaths: map[int]bool{}, problems: source.Problems{Max: b.opt.MaxProblems}}
 }
 
 // problem notes what was wrong with line n of the segment (skipped: the line
-// could not be used). Only the first few are kept word for word: a file of a
-// million bad lines must not cost a million messages.
+// could not be used).
 func (s *segment) problem(n int, skipped bool, format string, args ...any) {
-	s.nProblem++
-	if skipped {
-		s.skipped++
-	}
-	if len(s.problems) < s.max {
-		s.problems = append(s.problems, episode.Problem{Line: n, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
-	}
+	s.problems.Add(n, skipped, format, args...)
 }
 
 // apply hands line n's decoding to the segment being built.
@@ -105,9 +94,29 @@ func (b *builder) apply(d *decoded, n int) {
 		return
 	}
 	b.mark(d.event)
-	if d.use {
+	if d.use && !b.foreign(d, n) {
+		if t := turnField(&d.rec); t > 0 {
+			b.settle(t)
+		}
 		d.event.handle(b, &d.rec, n)
 	}
+}
+
+// foreign says whether a line belongs to another episode than the segment
+// it falls in, and skips it with a word if so: two runs writing to one file,
+// or one line of another, must not merge into one episode. A line that
+// starts an episode, or turn 1 again (a restored session), begins a segment
+// of its own.
+func (b *builder) foreign(d *decoded, n int) bool {
+	id, cur := d.rec.EpisodeID, b.cur.ep.ID
+	if id == nil || *id == "" || cur == "" || *id == cur || d.event.starts {
+		return false
+	}
+	if d.event.turns && turnField(&d.rec) == 1 && b.cur.last > 1 {
+		return false
+	}
+	b.cur.problem(n, true, "%s of episode %s in episode %s: skipped (lines of another run)", d.event.name, *id, cur)
+	return true
 }
 
 // mark notes what an event type says of the era.
@@ -164,12 +173,73 @@ func (b *builder) turnOf(r *record, n int, name string) (int, bool) {
 	case turn > hi+MaxGap:
 		s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt", name, turn, turn-hi, hi)
 	case turn > hi+1 && b.fabricated+turn-hi-1 > b.gapBudget():
-		s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt, as this file already skips %d turn numbers, more than its size allows",
+		s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt, as this file already skips %d turn numbers, more than its turns allow",
 			name, turn, turn-hi, hi, b.fabricated)
 	default:
+		if turn > hi+1 && s.jump == nil {
+			s.jump = b.before(n, name, hi, turn)
+		}
 		return turn, true
 	}
 	return turn, false
+}
+
+// jump is a line that took the turn numbers forward by more than one, and
+// what the segment was before it: a crash skips turns, but so does a corrupt
+// turn number, which the lines after it contradict by going on from where
+// the numbers were (docs/log-format.md, "9. Bad lines and other problems
+// lbanalyze reports").
+type jump struct {
+	line                  int
+	event                 string
+	from, to              int // the highest turn before the line, and the line's
+	turns, last, ran      int
+	fabricated, turnLines int
+	objectives, deaths    int
+	resets, penalties     int
+	overrides, loops      int
+	stop                  *episode.Stop
+	end                   episode.End
+}
+
+// before is the state of the current segment before line n, of event name,
+// jumps from turn from to turn to.
+func (b *builder) before(n int, name string, from, to int) *jump {
+	s := b.cur
+	rec := &s.ep.Recorded
+	return &jump{line: n, event: name, from: from, to: to, turns: len(s.turns), last: s.last, ran: s.ran,
+		fabricated: b.fabricated, turnLines: b.turnLines, objectives: len(s.ep.Objectives), deaths: len(s.ep.Deaths),
+		resets: len(rec.Resets), penalties: len(rec.Penalties), overrides: len(rec.CriticOverrides), loops: len(rec.StateLoops),
+		stop: rec.Stop, end: s.end}
+}
+
+// settle judges the last jump by a later line's turn t: a turn at or past
+// the jump confirms it; a turn between where the numbers were and the jump
+// shows the jump's line was the corrupt one, and it is undone, with a word.
+func (b *builder) settle(t int) {
+	s := b.cur
+	j := s.jump
+	switch {
+	case j == nil:
+		return
+	case t >= j.to:
+		s.jump = nil
+		return
+	case t <= j.from:
+		return // an event of a turn already past: no word on the jump yet
+	}
+	s.jump = nil
+	rec := &s.ep.Recorded
+	s.turns, s.have = s.turns[:j.turns], s.have[:j.turns]
+	s.last, s.ran, b.fabricated, b.turnLines = j.last, j.ran, j.fabricated, j.turnLines
+	s.ep.Objectives, rec.Resets = s.ep.Objectives[:j.objectives], rec.Resets[:j.resets]
+	rec.Penalties, rec.CriticOverrides, rec.StateLoops = rec.Penalties[:j.penalties], rec.CriticOverrides[:j.overrides], rec.StateLoops[:j.loops]
+	for _, d := range s.ep.Deaths[j.deaths:] {
+		delete(s.deaths, d.Turn)
+	}
+	s.ep.Deaths, rec.Stop, s.end = s.ep.Deaths[:j.deaths], j.stop, j.end
+	s.problem(j.line, true, "%s for turn %d, after turn %d, while the lines after it go on from turn %d: ignored as a corrupt turn number",
+		j.event, j.to, j.from, t)
 }
 
 // plausible is turnOf without a word: whether a turn an end event names may
@@ -224,9 +294,10 @@ func (b *builder) reach(t int) {
 
 // gapBudget is how many made-up turns (for gaps in the turn numbers) a file
 // may have: plenty for real gaps (a crashed turn, a run of exceptions), but
-// in proportion to its size, so that a small file of lines that jump 999
-// turns, restart and jump again cannot make the reader hold millions of turns.
-func (b *builder) gapBudget() int { return 10*MaxGap + int(b.bytes/16) }
+// no more than the turns it completes and 10,000, so that a file of lines
+// that jump 999 turns, restart and jump again costs at most twice the
+// memory of its real turns.
+func (b *builder) gapBudget() int { return 10*MaxGap + b.turnLines }
 
 func (s *segment) death(t int, reason string) {
 	if s.deaths[t] {
@@ -252,10 +323,7 @@ func (b *builder) finish() *source.Result {
 	if b.readErr != nil {
 		res.Problems = append(res.Problems, *b.readErr)
 	}
-	res.Problems = append(res.Problems, b.rejectedProblems...)
-	if b.moreProblems > 0 {
-		res.Problems = append(res.Problems, episode.Problem{Msg: fmt.Sprintf("… and %d more problems in segments that cannot be replayed", b.moreProblems)})
-	}
+	b.rejectedProblems.AddTo(res)
 	return res
 }
 
@@ -273,7 +341,7 @@ func (b *builder) close(s *segment, last bool) {
 		b.emit(ep)
 		return
 	}
-	b.keepProblems(s)
+	b.rejectedProblems.Keep(&s.problems)
 	rej := b.res.Rejected
 	if n := len(rej); n > 0 {
 		if r := &rej[n-1]; r.Segment+r.Alike == b.res.Segments-1 && r.Reason == reason && r.ID == s.ep.ID {
@@ -289,15 +357,6 @@ func (b *builder) close(s *segment, last bool) {
 		return
 	}
 	b.res.Rejected = append(rej, source.Rejected{Segment: b.res.Segments, ID: s.ep.ID, Reason: reason})
-}
-
-// keepProblems keeps the problems of a segment that cannot be replayed, up
-// to MaxProblems over the whole file, and counts the rest.
-func (b *builder) keepProblems(s *segment) {
-	room := max(b.opt.MaxProblems-len(b.rejectedProblems), 0)
-	keep := s.problems[:min(room, len(s.problems))]
-	b.rejectedProblems = append(b.rejectedProblems, keep...)
-	b.moreProblems += s.nProblem - len(keep)
 }
 
 // build makes the Episode of a segment, or says why it cannot.
@@ -336,9 +395,7 @@ func (b *builder) build(s *segment) (*episode.Episode, string) {
 	if st := ep.Recorded.Stop; st != nil && st.Turn != n {
 		s.problem(0, false, "stuck_termination at turn %d but the log goes on to turn %d", st.Turn, n)
 	}
-	ep.SkippedLines = s.skipped
-	ep.ProblemCount = s.nProblem
-	ep.Problems = s.problems
+	s.problems.Set(ep)
 	return ep, ""
 }
 
@@ -463,16 +520,5 @@ func (b *builder) noTurns(s *segment) string {
 	return "empty file"
 }
 
-// intern shares the strings that repeat turn after turn (room names, actions).
-// s may point into the line being read: what is kept is a copy.
-func (b *builder) intern(s string) string {
-	if len(s) > 64 {
-		return strings.Clone(s)
-	}
-	if v, ok := b.strs[s]; ok {
-		return v
-	}
-	s = strings.Clone(s)
-	b.strs[s] = s
-	return s
-}
+// intern shares the strings that repeat turn after turn.
+func (b *builder) intern(s string) string { return b.strs.Intern(s) }

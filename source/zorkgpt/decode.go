@@ -30,8 +30,9 @@ func (d *decoded) problem(skipped bool, format string, args ...any) {
 // decoder reads lines; it keeps its buffers from one line to the next.
 type decoder struct {
 	codec   jsonl.Codec
-	known   []byte // the members of the line that record names, as an object
-	extras  []byte // the line's "extras" object, if any
+	members [][2][]byte // the line's members, key and value, as ScanObject gives them
+	known   []byte      // the members record names, as an object
+	extras  []byte      // the line's "extras" object, if any
 	decoded decoded
 }
 
@@ -61,10 +62,28 @@ func (dc *decoder) decode(line []byte, unterminated bool) *decoded {
 		return d
 	}
 	d.rec = record{}
+	dc.known = dc.known[:0]
+	var long [2]*responseText // responses too long to copy, hashed where they are
+	for _, m := range dc.members {
+		if len(m[1]) > maxValue {
+			if i := dc.longValue(d, m[0], m[1]); i >= 0 {
+				long[i] = new(responseText)
+				long[i].UnmarshalJSON(m[1])
+			}
+			continue
+		}
+		dc.known, _ = members.Append(dc.known, m[0], m[1])
+	}
 	rep, err := dc.codec.Decode(jsonl.Object(dc.known), &d.rec)
 	if err != nil {
 		d.problem(true, "cannot decode %s: %v", d.event.name, err)
 		return d
+	}
+	if long[0] != nil {
+		d.rec.ZorkResponse = long[0]
+	}
+	if long[1] != nil {
+		d.rec.RawZorkResponse = long[1]
 	}
 	if rep&jsonl.RepairedUTF8 != 0 {
 		d.problem(false, "invalid UTF-8 in %s, replaced with U+FFFD", d.event.name)
@@ -74,11 +93,33 @@ func (dc *decoder) decode(line []byte, unterminated bool) *decoded {
 	return d
 }
 
-// scan checks that line is one JSON object, gathers the members record
-// names, and returns its event type: top-level, or nested under "extras" when
+// maxValue bounds the value of a member that is decoded: an action, a room
+// or an objective is a few words, and a longer value (a line of up to 16
+// MiB is read whole) would be copied four times over to be kept whole.
+const maxValue = 64 << 10
+
+// longValue handles a member longer than maxValue: a game response is hashed
+// where it is (its index in record's two responses is returned); any other
+// that the record names is left out, with a word.
+func (dc *decoder) longValue(d *decoded, key, value []byte) int {
+	name, ok := members.Name(key)
+	switch {
+	case !ok:
+	case name == "zork_response":
+		return 0
+	case name == "raw_zork_response":
+		return 1
+	default:
+		d.problem(false, "%s of %s is %s, longer than %s: not kept", name, d.event.name, jsonl.Size(int64(len(value))), jsonl.Size(maxValue))
+	}
+	return -1
+}
+
+// scan checks that line is one JSON object, gathers its members, and
+// returns its event type: top-level, or nested under "extras" when
 // the top level has none (docs/log-format.md, "1.1 Lines").
 func (dc *decoder) scan(line []byte) (eventType []byte, err error) {
-	dc.known, dc.extras = dc.known[:0], nil
+	dc.members, dc.extras = dc.members[:0], nil
 	err = jsonl.ScanObject(line, func(key, value []byte) {
 		switch {
 		case bytes.Equal(key, keyEventType):
@@ -86,7 +127,7 @@ func (dc *decoder) scan(line []byte) (eventType []byte, err error) {
 		case bytes.Equal(key, keyExtras) && len(value) > 0 && value[0] == '{':
 			dc.extras = value
 		}
-		dc.known, _ = members.Append(dc.known, key, value)
+		dc.members = append(dc.members, [2][]byte{key, value})
 	})
 	if err == nil && len(eventType) == 0 && dc.extras != nil {
 		eventType = nestedEventType(dc.extras)

@@ -15,6 +15,8 @@ type event struct {
 	// checked for structure and passed over (most bytes of a log are LLM
 	// text in lines that do not matter).
 	handle func(b *builder, r *record, n int)
+	starts bool   // it begins an episode
+	turns  bool   // it completes a turn (turn_completed, turn_exception)
 	need   []byte // when set, only lines containing it are decoded
 	era    era    // what the event type says of the log's era (docs/log-format.md, "2.2 Fingerprints for dating a file")
 	v1     bool   // the loop break of 09a7cc2 or later ran (location_penalty_applied)
@@ -39,11 +41,11 @@ var events = func() map[string]*event {
 			m[n] = &e
 		}
 	}
-	add(event{handle: (*builder).orchestratorInit}, "orchestrator_init")
-	add(event{handle: (*builder).episodeInitialized}, "episode_initialized")
-	add(event{handle: (*builder).progress, need: []byte(`"episode_initialization"`)}, "progress") // only this stage starts a segment
-	add(event{handle: (*builder).turnCompleted}, "turn_completed")
-	add(event{handle: (*builder).turnException}, "turn_exception")
+	add(event{handle: (*builder).orchestratorInit, starts: true}, "orchestrator_init")
+	add(event{handle: (*builder).episodeInitialized, starts: true}, "episode_initialized")
+	add(event{handle: (*builder).progress, starts: true, need: []byte(`"episode_initialization"`)}, "progress") // only this stage starts a segment
+	add(event{handle: (*builder).turnCompleted, turns: true}, "turn_completed")
+	add(event{handle: (*builder).turnException, turns: true}, "turn_exception")
 	add(event{handle: (*builder).mapMovement}, "map_movement_update")
 	add(event{handle: (*builder).initialRoom}, "map_initial_room_added")
 	add(event{handle: (*builder).objectiveCompleted}, "objective_completed")
@@ -112,7 +114,6 @@ func (b *builder) takeID(r *record) {
 }
 
 func (b *builder) turnCompleted(r *record, n int) {
-	b.takeID(r)
 	turn, ok := b.turnOf(r, n, "turn_completed")
 	if !ok || r.Score != nil && !b.scoreOK(*r.Score, "score", "turn_completed", n) {
 		return
@@ -121,6 +122,7 @@ func (b *builder) turnCompleted(r *record, n int) {
 	if !ok {
 		return
 	}
+	b.takeID(r)
 	t := s.turn(turn)
 	if s.have[turn-1] {
 		s.problem(n, false, "turn_completed for turn %d again: the later one is used", turn)
@@ -140,12 +142,12 @@ func (b *builder) turnCompleted(r *record, n int) {
 	}
 	b.reach(turn)
 	s.last = max(s.last, turn)
+	b.turnLines++
 }
 
 // A turn_exception turn still consumed its turn number and ran the tracker
 // (docs/semantics.md, "5.5.10 Turns without turn_completed still count").
 func (b *builder) turnException(r *record, n int) {
-	b.takeID(r)
 	turn, ok := b.turnOf(r, n, "turn_exception")
 	if !ok {
 		return
@@ -154,9 +156,11 @@ func (b *builder) turnException(r *record, n int) {
 	if !ok {
 		return
 	}
+	b.takeID(r)
 	s.turn(turn).Exception = true
 	b.reach(turn)
 	s.last = max(s.last, turn)
+	b.turnLines++
 }
 
 // inOrder checks that a turn comes after the last one: turn numbers that

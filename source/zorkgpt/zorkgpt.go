@@ -70,7 +70,6 @@ func (Source) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 			b.stop(n, err)
 			break
 		}
-		b.bytes += int64(len(line)) + 1
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}

@@ -111,7 +111,7 @@ type run struct {
 }
 
 func newRun(name, format string, opt source.Options) *run {
-	return &run{ep: episode.Episode{Source: name, Format: format, Segment: 1, Segments: 1}, max: opt.WithDefaults().MaxProblems}
+	return &run{ep: episode.Episode{Source: name, Format: format, Segment: 1, Segments: 1, System: episode.ZorkGPT2}, max: opt.WithDefaults().MaxProblems}
 }
 
 func (r *run) problem(line int, skipped bool, format string, args ...any) {

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/steps"
+)
+
+// fieldsFlags read any per-step JSONL through a field map (docs/sources.md,
+// "Any per-step JSONL").
+type fieldsFlags struct{ fields, file string }
+
+func (f *fieldsFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.fields, "fields", "", "read JSONL of one object per step through this field map, asked before the known formats: "+
+		"score=KEY and any of turn, action, room, response, tokens, calls, restart, restart_marker, death_marker, episode, max_score, scored=last|best "+
+		"(e.g. turn=Step,score=Score,tokens=Token Usage; info.score for a nested key)")
+	fs.StringVar(&f.file, "fields-file", "", "a TOML file of the same keys (score = \"Score\"), for a field map used again and again")
+}
+
+// sources are the sources to ask of each input: the registry's, after the
+// field map's when one is given.
+func (f *fieldsFlags) sources() (*corpus.Sources, error) {
+	srcs := corpus.Registry()
+	var fields steps.Fields
+	var err error
+	switch {
+	case f.fields != "" && f.file != "":
+		return nil, usageError("give --fields or --fields-file, not both")
+	case f.fields != "":
+		if fields, err = steps.ParseFields(f.fields); err != nil {
+			return nil, usageError("--fields: %v", err)
+		}
+	case f.file != "":
+		if fields, err = steps.LoadFields(f.file); err != nil {
+			return nil, usageError("--fields-file: %v", err)
+		}
+	default:
+		return srcs, nil
+	}
+	srcs.Files = append([]source.Source{steps.Source{Fields: fields}}, srcs.Files...)
+	return srcs, nil
+}
+
+// noStop is the setting as it is of a system that stops no run on a rule of
+// its own (a harness, ZorkGPT2): no stop rule.
+func noStop(p policy.Params) policy.Policy { return policy.Policy{Name: policy.None, Params: p} }

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSweepConfigIsNow: --config names the current setting, not the grid:
+// with it, sweep searches the very configs it searches without it, and only
+// "current" changes, to the file's setting.
+func TestSweepConfigIsNow(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "pyproject.toml")
+	os.WriteFile(config, []byte("[tool.zorkgpt.loop_break]\nmax_turns_stuck = 60\nstuck_check_interval = 15\n"), 0o644)
+	type out struct {
+		Configs []map[string]any `json:"configs"`
+		Current map[string]any   `json:"current"`
+	}
+	sweep := func(args ...string) out {
+		var stdout, stderr bytes.Buffer
+		args = append(append([]string{"sweep", "--format", "json"}, args...), "testdata/logs/premature.jsonl", "testdata/logs/two-episodes.jsonl")
+		if code := run(args, nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+		}
+		var o out
+		if err := json.Unmarshal(stdout.Bytes(), &o); err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	policies := func(o out) []string {
+		var s []string
+		for _, c := range o.Configs {
+			s = append(s, fmt.Sprint(c["policy"], c["max_turns_stuck"], c["check_interval"]))
+		}
+		return s
+	}
+	plain, withConfig := sweep(), sweep("--config", config)
+	// The default grid: 3 policies × max_turns_stuck 10 to 150 by 5 (29) × 3 intervals.
+	if len(plain.Configs) != 261 || !slices.Equal(policies(plain), policies(withConfig)) {
+		t.Errorf("%d configs without --config, %d with: the grid changed", len(plain.Configs), len(withConfig.Configs))
+	}
+	if c := withConfig.Current; c["policy"] != "score-or-objective" || c["max_turns_stuck"] != 60.0 || c["check_interval"] != 15.0 {
+		t.Errorf("current %v, want score-or-objective 60/15", c)
+	}
+	if c := plain.Current; c["max_turns_stuck"] != 40.0 || c["check_interval"] != 10.0 {
+		t.Errorf("current without --config %v, want ZorkGPT's defaults 40/10", c)
+	}
+}

@@ -1,0 +1,164 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/lbanalyze/lbanalyze/internal/filekind"
+)
+
+// Bounds on a configuration file, checked before the TOML parser sees it: a
+// pyproject.toml is a few KiB and nests tables five or six deep
+// ([tool.poetry.group.dev.dependencies], then an inline table). The parser
+// recurses once per level of arrays and inline tables, and holds every key's
+// whole path, so that what a file costs grows with its size times its depth:
+// a 1 MiB file of keys eight parts long took 230 MB, a 128 KiB file of keys or
+// inline tables 16 deep takes 55-62 MB (peak RSS, the run included).
+const (
+	// MaxConfigSize is the largest configuration file read.
+	MaxConfigSize = 128 << 10
+	// MaxConfigDepth bounds how deeply a key or value nests: the parts of
+	// its table's header and its dotted key, and the arrays and inline
+	// tables around it.
+	MaxConfigDepth = 16
+)
+
+// readConfig reads a configuration file: a regular file of MaxConfigSize
+// bytes at most. A FIFO would block, and /dev/zero never end.
+func readConfig(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path once, not "stat PATH"
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s): give the pyproject.toml itself", path, filekind.Of(info.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(data) > MaxConfigSize {
+		return nil, fmt.Errorf("%s: larger than %d KiB, which no pyproject.toml is: not read", path, MaxConfigSize>>10)
+	}
+	return data, nil
+}
+
+// tooDeep finds the first line of TOML data where a key or value nests deeper
+// than limit (0 when none does), by a scan of its brackets, braces and dots
+// outside strings and comments. The depth at a point is the parts of the
+// current table header, the arrays and inline tables open, and the dots since
+// the last '=', ',', bracket or brace: in a value a number has one dot at
+// most, so that the count overstates a value's depth by one, and a dotted key
+// is counted part by part.
+func tooDeep(data []byte, limit int) int {
+	line, open, header, dots := 1, 0, 0, 0
+	lineStart, inHeader := true, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch c {
+		case '\n':
+			line++
+			lineStart, dots = true, 0
+			continue
+		case ' ', '\t', '\r':
+			continue
+		case '#':
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
+			}
+			continue
+		case '"', '\'':
+			end, lines := skipString(data, i)
+			i, line = end, line+lines
+		case '[':
+			if lineStart && open == 0 { // a table header, [a.b] or [[a.b]]
+				inHeader = true
+				if i+1 < len(data) && data[i+1] == '[' {
+					i++
+				}
+			} else {
+				open++
+			}
+			dots = 0
+		case ']':
+			if inHeader { // its depth was checked part by part
+				inHeader, header, dots, lineStart = false, dots+1, 0, false
+				if i+1 < len(data) && data[i+1] == ']' {
+					i++
+				}
+				continue
+			}
+			open = max(open-1, 0)
+			dots = 0
+		case '{':
+			open++
+			dots = 0
+		case '}':
+			open = max(open-1, 0)
+			dots = 0
+		case '=', ',':
+			dots = 0
+		case '.':
+			dots++
+		}
+		lineStart = false
+		depth := open + dots + 1
+		if !inHeader {
+			depth += header
+		}
+		if depth > limit {
+			return line
+		}
+	}
+	return 0
+}
+
+// skipString gives the index of the last byte of the string that starts at
+// data[i] (a quote), and how many newlines it holds. Basic strings (in double
+// quotes, one or three) have backslash escapes, literal ones (in single
+// quotes) none; a multi-line string (three quotes) may end with one or two
+// quotes before its closing three. An unterminated string runs to the end of
+// its line, or of data when multi-line: the parser reports it.
+func skipString(data []byte, i int) (end, lines int) {
+	q := data[i]
+	multi := i+2 < len(data) && data[i+1] == q && data[i+2] == q
+	j := i + 1
+	if multi {
+		j = i + 3
+	}
+	for ; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '\\' && q == '"':
+			if j+1 < len(data) && data[j+1] == '\n' {
+				lines++
+			}
+			j++
+		case c == '\n':
+			if !multi {
+				return j - 1, lines // the parser reports it; the newline is the caller's
+			}
+			lines++
+		case c == q && !multi:
+			return j, lines
+		case c == q && j+2 < len(data) && data[j+1] == q && data[j+2] == q:
+			j += 2
+			for k := 0; k < 2 && j+1 < len(data) && data[j+1] == q; k++ {
+				j++
+			}
+			return j, lines
+		}
+	}
+	return len(data) - 1, lines
+}

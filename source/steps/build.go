@@ -1,0 +1,392 @@
+package steps
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+// MaxTurn bounds step numbers, and MaxGap the jump from one step to a later
+// one: a corrupt line must not make the reader allocate for steps that never
+// were.
+const (
+	MaxTurn = 200_000
+	MaxGap  = 1000
+)
+
+// builder turns the lines of one log into episodes.
+type builder struct {
+	src   Source
+	name  string
+	opt   source.Options
+	emit  func(*episode.Episode)
+	res   *source.Result
+	match *matcher
+	cur   *segment
+
+	restart, death *marker
+	strs           source.Interner // actions and rooms
+	bytes          int64           // of the lines read
+	fabricated     int             // steps made up for gaps, over all segments
+	readErr        *episode.Problem
+	rejected       source.Leftovers // problems of the segments without a step
+}
+
+// segment is an episode being built.
+type segment struct {
+	ep       episode.Episode
+	id       string
+	named    bool // id came from the episode member
+	turns    []episode.Turn
+	numbered bool // a step number has been read
+	offset   int  // 1 when the steps are numbered from 0
+	restarts int
+	maxScore *int64
+	problems source.Problems
+	lacking  [nFields]int // steps without an optional member
+}
+
+func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Episode)) *builder {
+	b := &builder{src: s, name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
+		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker),
+		strs: source.Interner{}}
+	b.rejected.Max = b.opt.MaxProblems
+	b.cur = b.newSegment()
+	return b
+}
+
+func (b *builder) newSegment() *segment {
+	return &segment{problems: source.Problems{Max: b.opt.MaxProblems}}
+}
+
+// problem notes what was wrong with line n (skipped: the step was not used).
+func (s *segment) problem(n int, skipped bool, format string, args ...any) {
+	s.problems.Add(n, skipped, format, args...)
+}
+
+// member names a field in messages: its key, and what it is.
+func (b *builder) member(f field) string {
+	return fmt.Sprintf("%q (the %s)", b.src.Fields.paths()[f].String(), names[f])
+}
+
+// step adds the step of line n.
+func (b *builder) step(l *line, n int) {
+	if b.src.Fields.Episode != nil && !b.episodeOf(l, n) {
+		return
+	}
+	s := b.cur
+	raw := l.raw[fScore]
+	if absent(raw) {
+		s.problem(n, true, "no %s: this step is skipped", b.member(fScore))
+		return
+	}
+	score, why := whole(raw)
+	if why != "" {
+		s.problem(n, true, "%s is %s: this step is skipped", b.member(fScore), why)
+		return
+	}
+	t, ok := b.place(l, n)
+	if !ok {
+		return
+	}
+	b.fill(t)
+	tu := episode.Turn{Score: int(score)}
+	b.optional(l, n, &tu)
+	s.turns = append(s.turns, tu)
+}
+
+// episodeOf starts a new segment when the episode member changes; false when
+// the line has none.
+func (b *builder) episodeOf(l *line, n int) bool {
+	raw := l.raw[fEpisode]
+	if absent(raw) {
+		b.cur.problem(n, true, "no %s: this step is skipped", b.member(fEpisode))
+		return false
+	}
+	id, ok := text(raw)
+	if !ok {
+		id = string(raw) // a number, as written
+	}
+	if s := b.cur; s.named && id != s.id {
+		b.close()
+	}
+	b.cur.id, b.cur.named = id, true
+	return true
+}
+
+// place is the turn of the step on line n: its number (from 1; a log that
+// numbers from 0 is shifted), or its place in the lines. False, with a
+// problem, for a number that cannot be placed.
+func (b *builder) place(l *line, n int) (int, bool) {
+	s := b.cur
+	last := len(s.turns)
+	if b.src.Fields.Turn == nil {
+		return last + 1, true
+	}
+	raw := l.raw[fTurn]
+	if absent(raw) {
+		s.problem(n, true, "no %s: this step is skipped", b.member(fTurn))
+		return 0, false
+	}
+	v, why := whole(raw)
+	if why != "" {
+		s.problem(n, true, "%s is %s: this step is skipped", b.member(fTurn), why)
+		return 0, false
+	}
+	if !s.numbered {
+		s.numbered = true
+		if v == 0 {
+			s.offset = 1
+		}
+	}
+	t := v + int64(s.offset)
+	switch {
+	case t <= int64(last):
+		s.problem(n, true, "step %d comes after step %d: steps must go up; this one is skipped", v, int64(last)-int64(s.offset))
+	case t > MaxTurn:
+		s.problem(n, true, "step %d is beyond %d: skipped", v, MaxTurn)
+	case t > int64(last)+MaxGap || b.fabricated+int(t)-last-1 > b.gapBudget():
+		s.problem(n, true, "step %d comes %d steps after the last one: ignored as corrupt", v, t-int64(last))
+	default:
+		return int(t), true
+	}
+	return 0, false
+}
+
+// gapBudget is how many steps a file may leave out of its numbers: plenty
+// for real gaps, but in proportion to its size.
+func (b *builder) gapBudget() int { return 10*MaxGap + int(b.bytes/16) }
+
+// fill makes up the steps before t that the log leaves out: the score
+// carried forward, as a tracker would see it.
+func (b *builder) fill(t int) {
+	s := b.cur
+	for len(s.turns) < t-1 {
+		prev := episode.Turn{}
+		if k := len(s.turns); k > 0 {
+			prev = s.turns[k-1]
+		}
+		s.turns = append(s.turns, episode.Turn{Score: prev.Score, RoomID: prev.RoomID, Location: prev.Location, Missing: true})
+		s.ep.MissingTurns++
+		b.fabricated++
+	}
+}
+
+// optional reads the members a step may lack: without one, the step has no
+// such value, and the problem is noted.
+func (b *builder) optional(l *line, n int, tu *episode.Turn) {
+	f := &b.src.Fields
+	get := func(fd field, p Path) []byte {
+		if p == nil {
+			return nil
+		}
+		if raw := l.raw[fd]; !absent(raw) {
+			return raw
+		}
+		b.lacks(fd, n)
+		return nil
+	}
+	if raw := get(fAction, f.Action); raw != nil {
+		a, ok := text(raw)
+		if !ok {
+			a = string(raw)
+		}
+		tu.Action = b.strs.Intern(a)
+	}
+	if raw := get(fRoom, f.Room); raw != nil {
+		if name, ok := text(raw); ok {
+			tu.Location = b.strs.Intern(name)
+		} else if id, why := whole(raw); why == "" && id > 0 && id <= 1<<31 {
+			tu.RoomID = int(id)
+		} else {
+			b.cur.problem(n, false, "%s is neither a name nor a positive id: the room is unknown", b.member(fRoom))
+		}
+	}
+	if raw := get(fResponse, f.Response); raw != nil {
+		tu.ResponseHash = hash(raw)
+		if b.death != nil && b.death.in(raw) {
+			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: len(b.cur.turns) + 1, Reason: "died"})
+		}
+	}
+	tu.Tokens = b.count(get(fTokens, f.Tokens), fTokens, n)
+	tu.Calls = int32(min(b.count(get(fCalls, f.Calls), fCalls, n), 1<<31-1))
+	if raw := get(fRestart, f.Restart); raw != nil {
+		tu.Restart = b.restarted(raw, n)
+		if tu.Restart {
+			b.cur.restarts++
+		}
+	}
+	if raw := get(fMaxScore, f.MaxScore); raw != nil && b.cur.maxScore == nil {
+		if v, why := whole(raw); why == "" {
+			b.cur.maxScore = &v
+		}
+	}
+}
+
+// lacks notes a step without an optional member: each member's first few
+// word for word, all counted in a note.
+func (b *builder) lacks(f field, n int) {
+	s := b.cur
+	if s.lacking[f]++; s.lacking[f] <= 3 {
+		s.problem(n, false, "no %s on this step", b.member(f))
+	}
+}
+
+// count reads tokens or calls: a whole number, 0 or more.
+func (b *builder) count(raw []byte, f field, n int) int64 {
+	if raw == nil {
+		return 0
+	}
+	v, why := whole(raw)
+	if why == "" && v < 0 {
+		why = "negative"
+	}
+	if why != "" {
+		b.cur.problem(n, false, "%s is %s: counted as unknown", b.member(f), why)
+		b.cur.lacking[f]++
+		return 0
+	}
+	return v
+}
+
+// restarted reads the restart member: true or false, or a text that holds
+// the marker.
+func (b *builder) restarted(raw []byte, n int) bool {
+	if b.restart != nil {
+		if raw[0] != '"' {
+			b.cur.problem(n, false, "%s is not a text to find %q in", b.member(fRestart), b.restart.text)
+			return false
+		}
+		return b.restart.in(raw)
+	}
+	switch string(raw) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	b.cur.problem(n, false, "%s is neither true nor false (give restart_marker to find a text in it)", b.member(fRestart))
+	return false
+}
+
+// close hands over the segment being built, and begins the next.
+func (b *builder) close() {
+	s := b.cur
+	b.cur = b.newSegment()
+	if len(s.turns) == 0 && s.problems.Count == 0 {
+		return // nothing at all: no segment
+	}
+	b.res.Segments++
+	if len(s.turns) == 0 {
+		b.reject(s)
+		return
+	}
+	b.emit(b.build(s))
+}
+
+// reject gives up a segment without a step, with why.
+func (b *builder) reject(s *segment) {
+	reason := "no step could be read"
+	if p := s.problems.List; len(p) > 0 {
+		reason += fmt.Sprintf(" (line %d: %s)", p[0].Line, p[0].Msg)
+	}
+	b.rejected.Keep(&s.problems)
+	if len(b.res.Rejected) < source.MaxRejected {
+		b.res.Rejected = append(b.res.Rejected, source.Rejected{Segment: b.res.Segments, ID: s.id, Reason: reason})
+	}
+}
+
+// build makes the Episode of a segment.
+func (b *builder) build(s *segment) *episode.Episode {
+	ep := &s.ep
+	f := &b.src.Fields
+	ep.ID, ep.Source, ep.Format, ep.Segment = s.id, b.name, b.src.Format(), b.res.Segments
+	if !s.named {
+		ep.ID = defaultID(b.name)
+	}
+	ep.Turns, ep.Scoring, ep.System = s.turns, f.Scoring, episode.Harness
+	ep.End = episode.End{Reason: episode.EndNone}
+	for _, m := range signalOf {
+		if f.paths()[m.field] != nil {
+			ep.Signals = ep.Signals.With(m.signal)
+		}
+	}
+	ep.Facts = b.facts(s)
+	b.notes(s)
+	s.problems.Set(ep)
+	if b.src.Preset != nil && b.src.Preset.Finish != nil {
+		b.src.Preset.Finish(ep, b.name)
+	}
+	return ep
+}
+
+// signalOf are the optional signals the members give.
+var signalOf = []struct {
+	field  field
+	signal episode.Signal
+}{{fRoom, episode.Rooms}, {fResponse, episode.Responses}, {fTokens, episode.Tokens}, {fCalls, episode.Calls}, {fRestart, episode.Restarts}}
+
+// facts are what the steps say of the run: its best score when it is scored
+// by its best, the game's highest score, the restarts.
+func (b *builder) facts(s *segment) []episode.Fact {
+	var fs []episode.Fact
+	num := func(key string, v int, words string) {
+		val := strconv.Itoa(v)
+		fs = append(fs, episode.Fact{Key: key, Value: &val, Text: fmt.Sprintf(words, v)})
+	}
+	if s.ep.Scoring == episode.ScoredBest {
+		num("best_score", s.ep.Credited(len(s.turns)), "best score %d")
+	}
+	if s.maxScore != nil {
+		num("max_score", int(*s.maxScore), "max score %d")
+	}
+	if b.src.Fields.Restart != nil {
+		num("restarts", s.restarts, "%d restart(s)")
+	}
+	return fs
+}
+
+// notes say what limits the replay of this log.
+func (b *builder) notes(s *segment) {
+	ep := &s.ep
+	if s.offset == 1 {
+		ep.Notes = append(ep.Notes, "the log numbers its steps from 0: step 0 is turn 1 here")
+	}
+	if ep.MissingTurns > 0 {
+		ep.Notes = append(ep.Notes, fmt.Sprintf("%d step numbers are missing from the log: their score is carried forward", ep.MissingTurns))
+	}
+	for fd, k := range s.lacking {
+		if k > 0 {
+			ep.Notes = append(ep.Notes, fmt.Sprintf("%d of %d steps have no usable %s", k, len(s.turns), b.member(field(fd))))
+		}
+	}
+}
+
+// defaultID names an episode after its file: its name without the
+// extensions of a log.
+func defaultID(path string) string {
+	if path == jsonl.StdinName {
+		return path
+	}
+	name := filepath.Base(path)
+	for _, ext := range []string{".gz", ".zst", ".jsonl", ".ndjson", ".json"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	return name
+}
+
+// finish closes the last segment and says what the file held.
+func (b *builder) finish() *source.Result {
+	b.close()
+	res := b.res
+	if b.readErr != nil {
+		res.Problems = append(res.Problems, *b.readErr)
+	}
+	b.rejected.AddTo(res)
+	return res
+}

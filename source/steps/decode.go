@@ -1,0 +1,217 @@
+package steps
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/lbanalyze/lbanalyze/jsonl"
+)
+
+// The members a field map names, found in one scan of a line
+// (jsonl.ScanObject): keys matched exactly once their escapes are undone, as
+// Python's json.loads matches them, a nested member by scanning only the
+// object it is in; the last of two equal keys wins, as in json.loads. Only
+// the members found are decoded: most bytes of a step (TALES's Prompt, tens
+// of KB) are passed over at memchr speed.
+
+// field indexes the members of a field map.
+type field int
+
+const (
+	fScore field = iota
+	fTurn
+	fAction
+	fRoom
+	fResponse
+	fTokens
+	fCalls
+	fMaxScore
+	fEpisode
+	fRestart
+	nFields
+)
+
+// paths are the field map's paths by field.
+func (f *Fields) paths() [nFields]Path {
+	return [nFields]Path{f.Score, f.Turn, f.Action, f.Room, f.Response, f.Tokens, f.Calls, f.MaxScore, f.Episode, f.Restart}
+}
+
+// names are the field map's keys by field, for messages.
+var names = [nFields]string{"score", "turn", "action", "room", "response", "tokens", "calls", "max_score", "episode", "restart"}
+
+// matcher is the tree of the mapped keys: the fields whose path ends at a
+// key, and the keys inside the object under it.
+type matcher struct {
+	leaf  []field
+	inner map[string]*matcher
+}
+
+func newMatcher(f *Fields) *matcher {
+	root := &matcher{}
+	for i, p := range f.paths() {
+		m := root
+		for _, k := range p {
+			if m.inner == nil {
+				m.inner = map[string]*matcher{}
+			}
+			next := m.inner[k]
+			if next == nil {
+				next = &matcher{}
+				m.inner[k] = next
+			}
+			m = next
+		}
+		if p != nil {
+			m.leaf = append(m.leaf, field(i))
+		}
+	}
+	return root
+}
+
+// lookup is the node of key (raw, between its quotes), nil when no field
+// names it.
+func (m *matcher) lookup(key []byte) *matcher {
+	if bytes.IndexByte(key, '\\') < 0 {
+		return m.inner[string(key)] // no allocation for the lookup
+	}
+	var s string
+	if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
+		return nil
+	}
+	return m.inner[s]
+}
+
+// line is what one line holds of the mapped members: their raw values, nil
+// when absent.
+type line struct {
+	raw [nFields][]byte
+}
+
+// scan finds the mapped members of one line; an error when it is not one
+// JSON object.
+func (m *matcher) scan(b []byte, l *line) error {
+	l.raw = [nFields][]byte{}
+	return jsonl.ScanObject(b, m.visitor(l))
+}
+
+func (m *matcher) visitor(l *line) func(key, value []byte) {
+	return func(key, value []byte) {
+		node := m.lookup(key)
+		if node == nil {
+			return
+		}
+		for _, f := range node.leaf {
+			l.raw[f] = value
+		}
+		if node.inner != nil && len(value) > 0 && value[0] == '{' {
+			jsonl.ScanObject(value, node.visitor(l)) // checked whole by the outer scan
+		}
+	}
+}
+
+// absent reports a member that is missing, null, or a Python NaN (read as
+// null, as everywhere in lbanalyze).
+func absent(raw []byte) bool {
+	switch string(raw) {
+	case "", "null", "NaN", "Infinity", "-Infinity":
+		return true
+	}
+	return false
+}
+
+// maxWhole bounds whole numbers so that differences of scores are exact
+// (2^53).
+const maxWhole = 1 << 53
+
+// whole reads a JSON number that is a whole number (an integer, or a float
+// with no fraction, as pandas writes a column with a missing value):
+// false, with why, otherwise.
+func whole(raw []byte) (int64, string) {
+	if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		if v > maxWhole || v < -maxWhole {
+			return 0, "beyond ±2^53"
+		}
+		return v, ""
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	switch {
+	case err != nil && len(raw) > 0 && raw[0] == '"':
+		return 0, "a string, not a number"
+	case err != nil:
+		return 0, "not a number"
+	case f != math.Trunc(f):
+		return 0, "not a whole number"
+	case f > maxWhole || f < -maxWhole:
+		return 0, "beyond ±2^53"
+	}
+	return int64(f), ""
+}
+
+// text decodes a JSON string; false when raw is not one.
+func text(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	if _, err := jsonl.DefaultCodec.Decode(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// hash identifies a response by the xxHash64 of its JSON string as written
+// (a writer is deterministic: equal texts hash equally); 0 means none.
+func hash(raw []byte) uint64 {
+	if len(raw) == 0 || raw[0] != '"' {
+		return 0
+	}
+	return max(xxhash.Sum64(raw), 1)
+}
+
+// marker finds a text in JSON strings without decoding most of them: a
+// string holds the marker only if its raw form holds the marker's longest run
+// of characters a writer writes as they are, or holds a \u escape (which
+// could spell any character); only those are decoded.
+type marker struct {
+	text  string
+	plain []byte // the longest run of characters JSON writes unescaped
+}
+
+func newMarker(s string) *marker {
+	if s == "" {
+		return nil
+	}
+	m := &marker{text: s}
+	run := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\' && s[i] != '/' {
+			run++
+			continue
+		}
+		if run > len(m.plain) {
+			m.plain = []byte(s[i-run : i])
+		}
+		run = 0
+	}
+	return m
+}
+
+// in reports whether the JSON string raw holds the marker.
+func (m *marker) in(raw []byte) bool {
+	if !bytes.Contains(raw, m.plain) && !bytes.Contains(raw, []byte(`\u`)) {
+		return false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return bytes.Contains(raw, []byte(m.text))
+	}
+	s, ok := text(raw)
+	return ok && strings.Contains(s, m.text)
+}

@@ -1,0 +1,132 @@
+// Package steps is the source of any log that writes one JSON object per step
+// of an agent's run (TextQuests, BALROG, a loop of the user's own), read
+// through a field map that says which member is the score, the step's number,
+// the action, the tokens (docs/sources.md, "Any per-step JSONL"). A preset is
+// a harness's own field map and layout: TALES's rollouts (source/tales).
+package steps
+
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+// Format is the log_format of the logs read through a field map.
+const Format = "jsonl"
+
+// Source reads per-step JSONL through its field map.
+type Source struct {
+	Fields Fields
+	// Preset, when set, makes this a harness's own source (TALES).
+	Preset *Preset
+}
+
+// Preset is what a harness's own source adds to its field map: its
+// log_format, how it recognises its files, and what the layout of its logs
+// says of an episode.
+type Preset struct {
+	Format string
+	Claims func(head []byte) bool
+	// Finish completes an episode read from path: its id, facts, end and
+	// notes, from where the file lies and what its steps say.
+	Finish func(ep *episode.Episode, path string)
+}
+
+// New is the source of a field map, which it checks.
+func New(f Fields) (Source, error) {
+	return Source{Fields: f}, f.check()
+}
+
+// Format is the log_format of its episodes.
+func (s Source) Format() string {
+	if s.Preset != nil {
+		return s.Preset.Format
+	}
+	return Format
+}
+
+// Claims takes a file whose first non-blank line is a JSON object with the
+// field map's score member (and step member, if mapped) at its top level; a
+// line longer than the head, judged by its beginning, when that beginning
+// does not rule it out.
+func (s Source) Claims(head []byte) bool {
+	if s.Preset != nil {
+		return s.Preset.Claims(head)
+	}
+	keys, whole, ok := HeadKeys(head)
+	if !ok {
+		return false
+	}
+	for _, p := range []Path{s.Fields.Score, s.Fields.Turn} {
+		if p != nil && !keys[p[0]] && whole {
+			return false
+		}
+	}
+	return true
+}
+
+// HeadKeys are the top-level keys of the first non-blank line of head, as
+// far as head holds it; whole says the line ends within head; false when it
+// is not (the beginning of) a JSON object.
+func HeadKeys(head []byte) (keys map[string]bool, whole, ok bool) {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	for len(head) > 0 {
+		var first []byte
+		first, head, whole = bytes.Cut(head, []byte("\n"))
+		first = bytes.TrimSpace(first)
+		if len(first) == 0 {
+			continue
+		}
+		if first[0] != '{' {
+			return nil, whole, false
+		}
+		keys = map[string]bool{}
+		err := jsonl.ScanObject(first, func(k, _ []byte) { keys[string(k)] = true })
+		return keys, whole, err == nil || !whole
+	}
+	return nil, false, false
+}
+
+// Read streams the log r into its episodes: one a file, or one a value of
+// the episode member.
+func (s Source) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
+	b := newBuilder(s, name, opt, emit)
+	rd := jsonl.NewReaderOptions(r, jsonl.LineOptions{MaxLine: b.opt.MaxLine})
+	defer rd.Close()
+	var l line
+	for {
+		text, n, err := rd.Next()
+		if errors.Is(err, jsonl.ErrLineTooLong) {
+			b.cur.problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(b.opt.MaxLine)))
+			continue
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				b.readErr = &episode.Problem{Line: n, Msg: "read error: " + err.Error()}
+			}
+			break
+		}
+		b.bytes += int64(len(text)) + 1
+		if len(bytes.TrimSpace(text)) == 0 {
+			continue
+		}
+		if err := b.match.scan(text, &l); err != nil {
+			b.cur.problem(n, true, "%s", notObject(err, rd.Unterminated))
+			continue
+		}
+		b.step(&l, n)
+	}
+	b.res.Lines = rd.Line()
+	return b.finish()
+}
+
+func notObject(err error, unterminated bool) string {
+	if unterminated {
+		return "truncated last line (no newline at the end of the file): " + err.Error()
+	}
+	return "invalid JSON: " + err.Error()
+}

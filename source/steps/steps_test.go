@@ -1,0 +1,250 @@
+package steps
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+func mustFields(t *testing.T, s string) Fields {
+	t.Helper()
+	f, err := ParseFields(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// read reads log through the field map s.
+func read(t *testing.T, s, log string) ([]*episode.Episode, *source.Result) {
+	t.Helper()
+	return source.ReadAll(Source{Fields: mustFields(t, s)}, strings.NewReader(log), "runs/ep7.jsonl", source.Options{})
+}
+
+func scores(ep *episode.Episode) []int {
+	var s []int
+	for _, tu := range ep.Turns {
+		s = append(s, tu.Score)
+	}
+	return s
+}
+
+func TestParseFields(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Fields
+		err  string
+	}{
+		{in: "turn=Step,score=Score,tokens=Token Usage", want: Fields{Turn: Path{"Step"}, Score: Path{"Score"}, Tokens: Path{"Token Usage"}}},
+		{in: " score = info.game.score , scored=best", want: Fields{Score: Path{"info", "game", "score"}, Scoring: episode.ScoredBest}},
+		// The first "=" ends the name: a marker may hold more.
+		{in: "score=s,restart=obs,restart_marker=-= Restarting =-", want: Fields{Score: Path{"s"}, Restart: Path{"obs"}, RestartMarker: "-= Restarting =-"}},
+		{in: "turn=Step", err: "no score"},
+		{in: "score=Score,points=Score", err: `unknown key "points"`},
+		{in: "score=Score,score=S", err: "score is given twice"},
+		{in: "score", err: `"score": write NAME=KEY`},
+		{in: "score=a..b", err: "an empty key between dots"},
+		{in: "score=", err: "an empty key"},
+		{in: "score=s,scored=max", err: "give last"},
+		{in: "score=s,restart_marker=x", err: "restart_marker without restart"},
+		{in: "score=s,death_marker=died", err: "death_marker without response"},
+	} {
+		got, err := ParseFields(c.in)
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%q: error %v, want one saying %q", c.in, err, c.err)
+		case c.err == "" && (err != nil || !reflect.DeepEqual(got, c.want)):
+			t.Errorf("%q: %+v, %v; want %+v", c.in, got, err, c.want)
+		}
+	}
+}
+
+func TestLoadFields(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("tales.toml", "turn = \"Step\"\nscore = \"Score\"\ntokens = \"Token Usage\"\nrestart = \"Observation\"\nrestart_marker = \"-= Restarting =-\"\nscored = \"best\"\n")
+	f, err := LoadFields(good)
+	want := Fields{Turn: Path{"Step"}, Score: Path{"Score"}, Tokens: Path{"Token Usage"}, Restart: Path{"Observation"},
+		RestartMarker: "-= Restarting =-", Scoring: episode.ScoredBest}
+	if err != nil || !reflect.DeepEqual(f, want) {
+		t.Errorf("%+v, %v; want %+v", f, err, want)
+	}
+	for _, c := range []struct{ body, err string }{
+		{"score = 3\n", `score = 3: a key is given as a string`},
+		{"[fields]\nscore = \"Score\"\n", "[fields]: a fields file has no tables"},
+		{"score = \"Score\"\nlevel = \"x\"\n", `unknown key "level"`},
+		{"turn = \"Step\"\n", "no score"},
+		{"score = \n", "bad.toml"},
+	} {
+		if _, err := LoadFields(write("bad.toml", c.body)); err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "bad.toml") {
+			t.Errorf("%q: error %v, want one naming the file and saying %q", c.body, err, c.err)
+		}
+	}
+}
+
+func TestRead(t *testing.T) {
+	// Hand-worked: three steps, one restart, tokens on each.
+	log := `{"t": 1, "s": 5, "a": "open door", "r": "Opened.", "tok": 100, "new": false}
+{"t": 2, "s": 15, "a": "north", "r": "You have died.", "tok": 120, "new": false}
+{"t": 3, "s": 0, "a": "look", "r": "West of House", "tok": 90, "new": true}
+`
+	eps, res := read(t, "turn=t,score=s,action=a,response=r,tokens=tok,restart=new,death_marker=have died,scored=best", log)
+	if len(eps) != 1 || res.Lines != 3 || res.Segments != 1 {
+		t.Fatalf("%d episodes, %+v", len(eps), res)
+	}
+	ep := eps[0]
+	if ep.ID != "ep7" || ep.Format != Format || ep.System != episode.Harness || ep.Scoring != episode.ScoredBest || ep.End.Reason != episode.EndNone {
+		t.Errorf("id %q, format %q, system %v, scoring %v, end %v", ep.ID, ep.Format, ep.System, ep.Scoring, ep.End)
+	}
+	if !reflect.DeepEqual(scores(ep), []int{5, 15, 0}) || ep.Turns[1].Action != "north" || !ep.Turns[2].Restart || ep.Turns[1].Restart ||
+		ep.Turns[0].Tokens+ep.Turns[1].Tokens+ep.Turns[2].Tokens != 310 || !reflect.DeepEqual(ep.Deaths, []episode.Death{{Turn: 2, Reason: "died"}}) {
+		t.Errorf("turns %+v, deaths %v", ep.Turns, ep.Deaths)
+	}
+	if ep.Turns[0].ResponseHash == 0 || ep.Turns[0].ResponseHash == ep.Turns[1].ResponseHash {
+		t.Errorf("response hashes %x %x", ep.Turns[0].ResponseHash, ep.Turns[1].ResponseHash)
+	}
+	if ep.Fact("best_score") != "15" || ep.Fact("restarts") != "1" {
+		t.Errorf("facts %+v", ep.Facts)
+	}
+	if want := episode.Signals(0).With(episode.Responses, episode.Tokens, episode.Restarts); ep.Signals != want {
+		t.Errorf("signals %b, want %b", ep.Signals, want)
+	}
+}
+
+func TestMissingScoreNamesKeyAndLine(t *testing.T) {
+	log := "{\"Step\": 1, \"Score\": 0}\n{\"Step\": 2, \"score\": 5}\n{\"Step\": 3, \"Score\": null}\n{\"Step\": 4, \"Score\": \"7\"}\n{\"Step\": 5, \"Score\": 2.5}\n{\"Step\": 6, \"Score\": 8.0}\n"
+	eps, _ := read(t, "turn=Step,score=Score", log)
+	ep := eps[0]
+	want := []string{
+		`runs/ep7.jsonl:2: no "Score" (the score): this step is skipped`, // "score" is another key, as json.loads sees it
+		`runs/ep7.jsonl:3: no "Score" (the score): this step is skipped`,
+		`runs/ep7.jsonl:4: "Score" (the score) is a string, not a number: this step is skipped`,
+		`runs/ep7.jsonl:5: "Score" (the score) is not a whole number: this step is skipped`,
+	}
+	if got := ep.ProblemMessages(); !reflect.DeepEqual(got, want) {
+		t.Errorf("problems\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Steps 2 to 5 are missing: the score carried forward; 8.0 is 8.
+	if !reflect.DeepEqual(scores(ep), []int{0, 0, 0, 0, 0, 8}) || ep.MissingTurns != 4 || ep.SkippedLines != 4 {
+		t.Errorf("scores %v, missing %d, skipped %d", scores(ep), ep.MissingTurns, ep.SkippedLines)
+	}
+}
+
+func TestKeys(t *testing.T) {
+	for _, c := range []struct {
+		name, fields, log string
+		want              []int
+	}{
+		{"dotted", "score=info.score", `{"info": {"score": 3, "moves": 1}}` + "\n" + `{"info": {"score": 4}}` + "\n", []int{3, 4}},
+		// An escape in a key is undone before it is matched, as json.loads does.
+		{"escaped key", "score=score", `{"sco\u0072e": 3}` + "\n", []int{3}},
+		// Of two equal keys the last wins, as in json.loads.
+		{"repeated key", "score=score", `{"score": 3, "score": 4}` + "\n", []int{4}},
+		// Matched exactly: a nested member of the same name is not the top-level one.
+		{"nested, same name", "score=score", `{"info": {"score": 9}, "score": 1}` + "\n", []int{1}},
+		{"numbered from 0", "turn=step,score=score", `{"step": 0, "score": 1}` + "\n" + `{"step": 1, "score": 2}` + "\n", []int{1, 2}},
+		{"a step back is skipped", "turn=step,score=score", `{"step": 1, "score": 1}` + "\n" + `{"step": 3, "score": 2}` + "\n" + `{"step": 2, "score": 9}` + "\n", []int{1, 1, 2}},
+	} {
+		eps, res := read(t, c.fields, c.log)
+		if len(eps) != 1 || !reflect.DeepEqual(scores(eps[0]), c.want) {
+			t.Errorf("%s: %d episodes (%+v), scores %v; want %v", c.name, len(eps), res, scores(eps[0]), c.want)
+		}
+	}
+}
+
+func TestEpisodeMember(t *testing.T) {
+	log := `{"ep": "a", "s": 1}
+{"ep": "a", "s": 2}
+{"ep": 7, "s": 3}
+{"s": 4}
+{"ep": "a", "s": 5}
+`
+	eps, res := read(t, "episode=ep,score=s", log)
+	var ids []string
+	var all [][]int
+	for _, ep := range eps {
+		ids = append(ids, ep.ID)
+		all = append(all, scores(ep))
+	}
+	if !reflect.DeepEqual(ids, []string{"a", "7", "a"}) || !reflect.DeepEqual(all, [][]int{{1, 2}, {3}, {5}}) || res.Segments != 3 {
+		t.Errorf("ids %v, scores %v, segments %d", ids, all, res.Segments)
+	}
+	if p := eps[1].ProblemMessages(); len(p) != 1 || !strings.Contains(p[0], `:4: no "ep" (the episode)`) {
+		t.Errorf("problems %q", p)
+	}
+}
+
+func TestOptionalMembers(t *testing.T) {
+	log := `{"s": 1, "tok": 10, "room": "Kitchen"}
+{"s": 1, "room": 12}
+{"s": 1, "tok": -3, "room": true}
+`
+	eps, _ := read(t, "score=s,tokens=tok,room=room", log)
+	ep := eps[0]
+	if ep.Turns[0].Location != "Kitchen" || ep.Turns[1].RoomID != 12 || ep.Turns[2].RoomID != 0 || ep.Turns[2].Location != "" ||
+		ep.Turns[0].Tokens != 10 || ep.Turns[1].Tokens != 0 || ep.Turns[2].Tokens != 0 || ep.SkippedLines != 0 {
+		t.Errorf("turns %+v", ep.Turns)
+	}
+	notes := strings.Join(ep.Notes, "; ")
+	if !strings.Contains(notes, `2 of 3 steps have no usable "tok" (the tokens)`) {
+		t.Errorf("notes %q", notes)
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	// A step of 1 MiB (a whole prompt): read whole, its prompt passed over.
+	big := strings.Repeat("x", 1<<20)
+	log := `{"Step": 1, "Score": 2, "Prompt": "` + big + `", "Token Usage": 5}` + "\n" + `{"Step": 2, "Score": 3, "Prompt": "", "Token Usage": 6}` + "\n"
+	eps, res := read(t, "turn=Step,score=Score,tokens=Token Usage", log)
+	if len(eps) != 1 || !reflect.DeepEqual(scores(eps[0]), []int{2, 3}) || eps[0].Turns[0].Tokens != 5 {
+		t.Errorf("%+v %+v", eps, res)
+	}
+}
+
+func TestClaims(t *testing.T) {
+	s := Source{Fields: mustFields(t, "turn=Step,score=Score")}
+	for _, c := range []struct {
+		head string
+		want bool
+	}{
+		{`{"Step": 1, "Score": 0}` + "\n", true},
+		{"\n\n" + `{"Step": 1, "Score": 0}` + "\n", true},
+		{`{"Step": 1, "score": 0}` + "\n", false},
+		{`{"Step": 1, "Prompt": "a long cut`, true}, // judged by its beginning
+		{`[{"Step": 1, "Score": 0}]` + "\n", false},
+		{"", false},
+	} {
+		if got := s.Claims([]byte(c.head)); got != c.want {
+			t.Errorf("Claims(%q) = %v, want %v", c.head, got, c.want)
+		}
+	}
+}
+
+func TestMarker(t *testing.T) {
+	m := newMarker("-= Restarting =-")
+	for _, c := range []struct {
+		raw  string
+		want bool
+	}{
+		{`"died.\n\n-= Restarting =-\nWest"`, true},
+		{`"-= Restarting =-"`, true},
+		{`"\u002d= Restarting =-"`, true}, // spelled with an escape
+		{`"-= Restart =-"`, false},
+		{`"no marker at all"`, false},
+	} {
+		if got := m.in([]byte(c.raw)); got != c.want {
+			t.Errorf("in(%s) = %v, want %v", c.raw, got, c.want)
+		}
+	}
+}

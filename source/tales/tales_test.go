@@ -1,0 +1,213 @@
+package tales
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/realdata"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+// rollout is what a real rollout holds, worked out with python3 over each
+// file, independently of this reader:
+//
+//	rows = [json.loads(l) for l in open(f)]
+//	steps = len(rows); tokens = sum(r["Token Usage"] for r in rows)
+//	scores = [r["Score"] for r in rows]; best = max([0] + scores)
+//	restarts = [r["Step"] for r in rows if "-= Restarting =-" in r["Observation"]]
+//	deaths = [r["Step"] for r in rows if "You have died" in r["Feedback"]]
+type rollout struct {
+	run, game                string
+	steps, best, maxScore    int
+	tokens                   int64
+	restarts, deaths, scores []int
+}
+
+var rollouts = []rollout{
+	{run: "tw-bench_LLMAgent_gpt-4o-mini_s20241001_c1000_t0.0_convFalseWalkthrough Agent", game: "JerichoEnvDetective",
+		steps: 100, tokens: 303234, best: 100, maxScore: 360,
+		restarts: []int{31, 60, 89}, deaths: []int{30, 59, 88},
+		scores: []int{20, 20, 20, 20, 20, 30, 30, 30, 40, 50, 50, 60, 60, 60, 70, 70, 70, 80, 80, 80, 80, 80, 80, 80, 90, 90, 90, 100, 100, 100, 20, 20, 20, 20, 20, 30, 30, 30, 40, 50, 50, 60, 60, 60, 70, 70, 70, 80, 80, 80, 80, 80, 80, 80, 90, 90, 100, 100, 100, 20, 20, 20, 20, 20, 30, 30, 30, 40, 50, 50, 60, 60, 60, 70, 70, 70, 80, 80, 80, 80, 80, 80, 80, 90, 90, 100, 100, 100, 20, 20, 20, 20, 20, 30, 30, 30, 40, 50, 50, 60}},
+	{run: "tw-bench_LLMAgent_gpt-4o-mini_s20241001_c1000_t0.0_convFalseWalkthrough Agent", game: "JerichoEnvZork1",
+		steps: 100, tokens: 427473, best: 40, maxScore: 350,
+		restarts: []int{33, 53, 73, 93}, deaths: []int{32, 52, 72, 92},
+		scores: []int{0, 0, 0, 5, 5, 5, 5, 5, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 40, 40, 40, 40, 40, 40, 40, 30, 0, 0, 0, 5, 5, 5, 5, 5, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 5, 0, 0, 0, 5, 5, 5, 5, 5, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 5, 0, 0, 0, 5, 5, 5, 5, 5, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 5, 0, 0, 0, 5, 5, 5, 5, 5}},
+	{run: "tw-bench_LLMAgent_gpt-4o-mini_s20241001_c10_t0.0_convFalse", game: "JerichoEnvDetective",
+		steps: 200, tokens: 67068, best: 110, maxScore: 360,
+		restarts: []int{5, 12, 20, 27, 33}, deaths: []int{4, 11, 19, 26, 32},
+		scores: []int{10, 10, 20, 20, 10, 20, 20, 20, 30, 30, 30, 20, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 20, 30, 30, 20, 20, 30, 40, 40, 40, 40, 50, 50, 60, 60, 60, 60, 60, 60, 60, 60, 60, 70, 70, 70, 70, 80, 80, 80, 80, 90, 100, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110, 110}},
+	{run: "tw-bench_LLMAgent_gpt-4o_s20241001_c10_t0.0_convFalse", game: "JerichoEnvDetective",
+		steps: 200, tokens: 41523, best: 100, maxScore: 360,
+		restarts: []int{5}, deaths: []int{4},
+		scores: []int{10, 10, 20, 20, 20, 20, 30, 40, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 60, 60, 60, 60, 70, 70, 70, 70, 80, 80, 90, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100}},
+	{run: "tw-bench_LLMAgent_gpt-4o_s20241001_c5_t0.0_convFalse", game: "JerichoEnvDetective",
+		steps: 200, tokens: 122897, best: 40, maxScore: 360,
+		restarts: []int{5, 13, 20, 28, 35, 42, 49, 56, 63, 70, 78, 85, 92, 99, 107, 114, 122, 129, 136, 143, 150, 157, 165, 172, 179, 187, 194}, deaths: []int{4, 12, 19, 27, 34, 41, 48, 55, 62, 69, 77, 84, 91, 98, 106, 113, 121, 128, 135, 142, 149, 156, 164, 171, 178, 186, 193, 200},
+		scores: []int{10, 10, 20, 20, 20, 20, 30, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30}},
+}
+
+func TestRealRollouts(t *testing.T) {
+	dir := realdata.Dir(t, "tales/logs")
+	for _, want := range rollouts {
+		path := filepath.Join(dir, want.run, want.game, "a0_s20241001.jsonl")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !Source.Claims(data[:min(len(data), source.HeadSize)]) {
+			t.Errorf("%s: not claimed", want.game)
+		}
+		eps, res := source.ReadAll(Source, bytes.NewReader(data), path, source.Options{})
+		if len(eps) != 1 || len(res.Rejected) > 0 || len(res.Problems) > 0 {
+			t.Fatalf("%s: %d episodes, rejected %v, problems %v", path, len(eps), res.Rejected, res.Problems)
+		}
+		ep := eps[0]
+		var scores, restarts, deaths []int
+		var tokens int64
+		for i, tu := range ep.Turns {
+			scores = append(scores, tu.Score)
+			tokens += tu.Tokens
+			if tu.Restart {
+				restarts = append(restarts, i+1)
+			}
+			if tu.Missing || tu.Action == "" || tu.ResponseHash == 0 {
+				t.Errorf("%s: turn %d: %+v", want.game, i+1, tu)
+			}
+		}
+		for _, d := range ep.Deaths {
+			deaths = append(deaths, d.Turn)
+		}
+		if ep.N() != want.steps || tokens != want.tokens || !slices.Equal(scores, want.scores) ||
+			!slices.Equal(restarts, want.restarts) || !slices.Equal(deaths, want.deaths) {
+			t.Errorf("%s / %s:\n got %d steps, %d tokens, restarts %v, deaths %v, scores %v\nwant %d steps, %d tokens, restarts %v, deaths %v, scores %v",
+				want.run, want.game, ep.N(), tokens, restarts, deaths, scores, want.steps, want.tokens, want.restarts, want.deaths, want.scores)
+		}
+		if got := ep.Credited(ep.N()); got != want.best || ep.Fact("best_score") != itoa(want.best) || ep.Fact("max_score") != itoa(want.maxScore) {
+			t.Errorf("%s: best %d (fact %q), max score %q; want %d, %d", want.game, got, ep.Fact("best_score"), ep.Fact("max_score"), want.best, want.maxScore)
+		}
+		if ep.Format != Format || ep.System != episode.Harness || ep.Scoring != episode.ScoredBest || ep.Fact("run") != want.run ||
+			!ep.Signals.Has(episode.Tokens, episode.Restarts, episode.Responses) || ep.Signals.Has(episode.Objectives) || ep.Signals.Has(episode.Rooms) {
+			t.Errorf("%s: format %q, system %v, scoring %v, run %q, signals %b", want.game, ep.Format, ep.System, ep.Scoring, ep.Fact("run"), ep.Signals)
+		}
+		if id := runName(want.run) + " / " + want.game; ep.ID != id {
+			t.Errorf("id %q, want %q", ep.ID, id)
+		}
+	}
+}
+
+func itoa(v int) string { return strconv.Itoa(v) }
+
+func TestRunName(t *testing.T) {
+	for _, c := range []struct{ dir, want string }{
+		{"tw-bench_LLMAgent_gpt-4o_s20241001_c10_t0.0_convFalse", "gpt-4o c10"},
+		{"tw-bench_LLMAgent_gpt-4o-mini_s20241001_c1000_t0.0_convFalseWalkthrough Agent", "gpt-4o-mini c1000 Walkthrough Agent"},
+		// Settings away from the defaults are kept: a seed, a temperature, a conversation.
+		{"tales_LLMAgent_gpt-4o_s7_c10_t0.05_convTrue", "gpt-4o s7 c10 t0.05 convTrue"},
+		{"tales_ReactAgent_claude-3-5-sonnet_s20241001_cNone_t0.0_cotT0.0_cotN200_convFalse", "ReactAgent claude-3-5-sonnet cNone cotT0.0 cotN200"},
+		{"tales_RandomAgent_s20241001", "RandomAgent"},
+		{"tales_WalkthroughAgent", "WalkthroughAgent"},
+		{"my runs", "my runs"},
+	} {
+		if got := runName(c.dir); got != c.want {
+			t.Errorf("runName(%q) = %q, want %q", c.dir, got, c.want)
+		}
+	}
+}
+
+// step is one rollout line as pandas writes it: the 11 columns of the
+// first versions, or with the 4 of the later ones.
+func step(n, score int, obs, feedback string, tokens int, later bool) string {
+	s := fmt.Sprintf(`{"Step":%d,"Score":%d,"Max Score":50,"Normalized Score":%g,"Moves":%d,"Observation":%q,"Action":"look","Feedback":%q,"Prompt":"## System\n…","Response":"look",`,
+		n, score, float64(score)/50, n, obs, feedback)
+	if later {
+		return s + fmt.Sprintf(`"Thinking":null,"Token Usage":%d,"Prompt Tokens":%d,"Response Tokens":1,"Thinking Tokens":0}`, tokens, tokens-1) + "\n"
+	}
+	return s + fmt.Sprintf(`"Token Usage":%d}`, tokens) + "\n"
+}
+
+func TestBothVersions(t *testing.T) {
+	for _, later := range []bool{false, true} {
+		log := step(1, 0, "West of House", "Taken.", 100, later) +
+			step(2, 10, "Taken.", "*** You have died ***", 110, later) +
+			step(3, 0, "*** You have died ***\n\n-= Restarting =-\nWest of House", "Taken.", 120, later)
+		if !Source.Claims([]byte(log)) {
+			t.Fatalf("later %v: not claimed", later)
+		}
+		path := filepath.Join("logs", "tales_LLMAgent_gpt-4o_s20241001_c10_t0.0_convFalse", "JerichoEnvZork1", "a0_s20241001_steps3.jsonl")
+		eps, res := source.ReadAll(Source, strings.NewReader(log), path, source.Options{})
+		if len(eps) != 1 {
+			t.Fatalf("later %v: %d episodes, %+v", later, len(eps), res)
+		}
+		ep := eps[0]
+		got := []any{ep.ID, ep.N(), ep.Turns[2].Restart, ep.Turns[1].Restart, ep.Deaths, ep.MaxTurns, ep.End.Reason, ep.Credited(3), ep.Turns[0].Tokens + ep.Turns[1].Tokens + ep.Turns[2].Tokens}
+		want := []any{"gpt-4o c10 / JerichoEnvZork1", 3, true, false, []episode.Death{{Turn: 2, Reason: "died"}}, 3, episode.EndMaxTurns, 10, int64(330)}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("later %v:\n got %v\nwant %v", later, got, want)
+		}
+	}
+}
+
+func TestEnd(t *testing.T) {
+	won := step(1, 20, "a", "b", 1, true) + step(2, 50, "b", "You won", 1, true)
+	for _, c := range []struct {
+		name, log, file string
+		want            episode.EndReason
+		note            string
+	}{
+		// Won with the highest score: the benchmark stops there.
+		{"won", won, "a0_s1_steps100.jsonl", episode.EndGameOver, ""},
+		{"budget spent", step(1, 0, "a", "b", 1, false) + step(2, 0, "b", "c", 1, false), "a0_s1_steps2.jsonl", episode.EndMaxTurns, ""},
+		{"cut short", step(1, 0, "a", "b", 1, false), "a0_s1_steps2.jsonl", episode.EndNone, "ends at step 1 of a budget of 2"},
+		{"no budget in the name", step(1, 0, "a", "b", 1, false), "a0_s1.jsonl", episode.EndMaxTurns, "does not give the step budget"},
+	} {
+		eps, _ := source.ReadAll(Source, strings.NewReader(c.log), filepath.Join("run", "game", c.file), source.Options{})
+		ep := eps[0]
+		if ep.End.Reason != c.want || c.note != "" && !strings.Contains(strings.Join(ep.Notes, "; "), c.note) || c.note == "" && len(ep.Notes) > 0 {
+			t.Errorf("%s: end %s, notes %q", c.name, ep.End.Reason, ep.Notes)
+		}
+	}
+}
+
+func TestClaims(t *testing.T) {
+	line := step(1, 0, "West of House", "Taken.", 100, true)
+	for _, c := range []struct {
+		name string
+		head string
+		want bool
+	}{
+		{"a step", line, true},
+		{"a step cut by the head, after its first columns", line[:80], true},
+		{"a step cut inside its first columns", line[:60], false},
+		{"keys of a step but no tokens", strings.Replace(line, `"Token Usage"`, `"Tokens"`, 1), false},
+		{"ZorkGPT's log", `{"timestamp": "2025-11-04T09:35:24", "level": "INFO", "event_type": "turn_completed", "turn": 1, "score": 0}` + "\n", false},
+		{"another JSONL", `{"step": 1, "score": 0}` + "\n", false},
+		{"text", "Step 1: score 0\n", false},
+	} {
+		if got := Source.Claims([]byte(c.head)); got != c.want {
+			t.Errorf("%s: Claims = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// BenchmarkRead reads the real gpt-4o-mini Zork I rollout (1.4 MB, 100
+// steps, prompts of up to 23 KB).
+func BenchmarkRead(b *testing.B) {
+	dir := realdata.Dir(b, "tales/logs")
+	data, err := os.ReadFile(filepath.Join(dir, rollouts[1].run, rollouts[1].game, "a0_s20241001.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		source.ReadAll(Source, bytes.NewReader(data), "a0_s20241001.jsonl", source.Options{})
+	}
+}
