@@ -167,8 +167,8 @@ func shippedDefs(callsPerTurn int) []metricDef {
 		{name: "turns_saved_pct", label: "turns saved, share of logged turns", unit: percent, scale: 100,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) },
 			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(ep.N()) }},
-		{name: "llm_calls_saved", label: "LLM calls saved", unit: count, scale: float64(callsPerTurn),
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
+		{name: "llm_calls_saved", label: "LLM calls saved", unit: count, scale: 1, // counted from the log where it records them
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.LLMCallsSaved(callsPerTurn)) }},
 		{name: "score_forgone", label: "score forgone", unit: count, scale: 1, better: -1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
 		{name: "censored", label: "censored outcomes", unit: count, scale: 1, better: -1,
