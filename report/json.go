@@ -112,7 +112,7 @@ func marshal(v any) ([]byte, error) { return json.MarshalWithOption(v, json.Disa
 type ResultJSON struct {
 	Policy string `json:"policy"`
 	// The stuck timer's settings; null for a policy without them (the
-	// supervisor), whose own settings are in Settings.
+	// supervisor, whose own settings are in Settings; none).
 	MaxTurnsStuck             *int                 `json:"max_turns_stuck"`
 	CheckInterval             *int                 `json:"check_interval"`
 	StuckWarningThreshold     *int                 `json:"stuck_warning_threshold"`
