@@ -64,6 +64,8 @@ var policyColors = map[policy.Name]color.NRGBA{
 	policy.Window:           {0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
 	policy.Increase:         {0x00, 0x9E, 0x73, 0xFF}, // bluish green
 	policy.Patience:         {0xE6, 0x9F, 0x00, 0xFF}, // orange
+	policy.Zorkburr:         {0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+	policy.Supervisor:       {0x90, 0x89, 0x28, 0xFF}, // dark yellow: the yellow F0E442 at 60%, as light lines on white are hard to see (contrast 1.3:1; this 3.6:1)
 	policy.None:             {0x99, 0x99, 0x99, 0xFF}, // grey: no stop rule
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -14,6 +15,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/tales"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
+	"github.com/lbanalyze/lbanalyze/source/zorkgpt2"
 )
 
 // Sources are the sources a run asks to claim its inputs, in order: the
@@ -33,21 +35,27 @@ func Registry() *Sources {
 	return &Sources{
 		Files: []source.Source{
 			zorkgpt.Source{},
+			zorkgpt2.Burr{}, zorkgpt2.RunLog{}, zorkgpt2.Snapshot{},
 			tales.Source,
 		},
-		Names: IsLog,
+		Dirs:  []source.DirSource{zorkgpt2.BurrDir{}},
+		Names: func(name string) bool { return IsLog(name) || zorkgpt2.LogName(name) },
 	}
 }
 
-// formats lists the log formats srcs read, for a message about a file none
-// of them claims.
+// formats lists the log formats srcs read, each once, for a message about a
+// file none of them claims.
 func (srcs Sources) formats() string {
 	var f []string
 	for _, s := range srcs.Files {
-		f = append(f, s.Format())
+		if !slices.Contains(f, s.Format()) {
+			f = append(f, s.Format())
+		}
 	}
 	for _, s := range srcs.Dirs {
-		f = append(f, s.Format()+" (a directory)")
+		if !slices.Contains(f, s.Format()) {
+			f = append(f, s.Format()+" (a directory)")
+		}
 	}
 	return strings.Join(f, ", ")
 }

@@ -2,6 +2,8 @@ package corpus
 
 import (
 	"bytes"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -23,7 +25,7 @@ func TestReadSaysWhatAFileIs(t *testing.T) {
 	for _, r := range turn {
 		utf32le = append(utf32le, byte(r), 0, 0, 0)
 	}
-	const readable = "does not look like a log lbanalyze reads (zorkgpt, tales): "
+	const readable = "does not look like a log lbanalyze reads (zorkgpt, zorkgpt2-burr, zorkgpt2-runlog, zorkgpt2-snapshot, tales): "
 	for _, c := range []struct {
 		name, data, reason string
 		episodes           int
@@ -80,5 +82,36 @@ func TestZorkGPTClaimedByContent(t *testing.T) {
 		if err != nil || len(got) != 1 || got[0].Format != "zorkgpt" || got[0].N() != 1 {
 			t.Errorf("%s: %d episodes (err %v, result %+v)", name, len(got), err, res)
 		}
+	}
+}
+
+// A walk finds ZorkGPT2's runs: the applications of a Burr project
+// directory (and not their log.jsonl again), a run log, a snapshot; it
+// passes over JSON files named otherwise.
+func TestZorkGPT2Walk(t *testing.T) {
+	dir := t.TempDir()
+	turn := func(n int) string {
+		return fmt.Sprintf("TURN %d | loc=Kitchen | score=0/350 | critic=0.70 | rejections=0 | action=look\n", n)
+	}
+	app := func(id, episodeID string) {
+		p := filepath.Join(dir, "burr", "default", id)
+		write(t, filepath.Join(p, "metadata.json"), `{"type": "application_metadata", "partition_key": null}`)
+		write(t, filepath.Join(p, "graph.json"), `{"type": "application"}`)
+		write(t, filepath.Join(p, "log.jsonl"), `{"type":"begin_entry","start_time":"t","action":"execute_action","inputs":{},"sequence_id":0}`+"\n"+
+			`{"type":"end_entry","end_time":"t","action":"execute_action","result":{},"exception":null,"state":{"episode_id":"`+episodeID+`","turn_count":1,"score":0},"sequence_id":0}`+"\n")
+	}
+	app("b-app", "ep2")
+	app("a-app", "ep1")
+	write(t, filepath.Join(dir, "orchestrator", "run_log_ep3.txt"), turn(1)+turn(2))
+	write(t, filepath.Join(dir, "fixtures", "ep4_t3_evaluate_action.json"), `{"state": {"action_history": [{"turn": 1, "score_after": 0}, {"turn": 2, "score_after": 5}]}}`)
+	write(t, filepath.Join(dir, "config.json"), `{"a": 1}`)
+	c := Read([]string{dir}, Options{Jobs: 2})
+	var got []string
+	for _, ep := range c.Episodes {
+		got = append(got, fmt.Sprintf("%s %s %d", ep.ID, ep.Format, ep.N()))
+	}
+	want := "ep1 zorkgpt2-burr 1|ep2 zorkgpt2-burr 1|ep4 zorkgpt2-snapshot 2|ep3 zorkgpt2-runlog 2"
+	if strings.Join(got, "|") != want || len(c.Skipped) != 0 {
+		t.Errorf("got %q, skipped %v; want %q", got, c.Skipped, want)
 	}
 }

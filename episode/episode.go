@@ -18,12 +18,10 @@ type Episode struct {
 	// Scoring is how the run is scored: the score it is credited with had it
 	// stopped after a turn (Credited).
 	Scoring Scoring
-	// Harness: the log comes from a harness with no stop rule of its own (a
-	// benchmark such as TALES, a loop of the user's), not from an agent that
-	// ships one (ZorkGPT): it is offered the policies a harness can run on a
-	// score alone, and a block to paste worded for a harness
-	// (docs/sources.md, "Harness logs").
-	Harness bool
+	// System is what ran the episode and wrote its log, as its source knows
+	// it: which stop it runs, which policies it is offered and the block to
+	// paste for it (docs/sources.md, "Which system ran a log").
+	System System
 
 	Turns []Turn
 	// Signals are the optional per-turn signals this log records: a policy or
@@ -192,24 +190,57 @@ func (e *Episode) Name() string {
 	return e.ID
 }
 
-// AllHarness reports whether every one of eps (at least one) is a harness's:
-// then the commands offer what a harness runs (docs/sources.md, "Harness
-// logs").
-func AllHarness(eps []*Episode) bool {
+// System is what ran an episode and wrote its log (docs/sources.md, "Which
+// system ran a log").
+type System uint8
+
+const (
+	// ZorkGPT, whose loop break stops its runs: the zero value, for the logs
+	// lbanalyze read first.
+	ZorkGPT System = iota
+	// ZorkGPT2, whose runner does not stop on its stuck rule
+	// (docs/zorkgpt2.md, "The stuck rule").
+	ZorkGPT2
+	// Harness is a harness with no stop rule of its own: a benchmark such as
+	// TALES, or an agent loop of the user's (per-step JSONL).
+	Harness
+)
+
+// Systems are every system, in order.
+var Systems = []System{ZorkGPT, ZorkGPT2, Harness}
+
+// String names the system in sentences.
+func (s System) String() string {
+	switch s {
+	case ZorkGPT2:
+		return "ZorkGPT2"
+	case Harness:
+		return "your harness"
+	}
+	return "ZorkGPT"
+}
+
+// SystemOf is the system that ran every one of eps; ZorkGPT when they were
+// run by several, or there are none.
+func SystemOf(eps []*Episode) System {
 	for _, e := range eps {
-		if !e.Harness {
-			return false
+		if e.System != eps[0].System {
+			return ZorkGPT
 		}
 	}
-	return len(eps) > 0
+	if len(eps) == 0 {
+		return ZorkGPT
+	}
+	return eps[0].System
 }
 
 // CutByRecording reports whether the recording's own stop (its stop rule, or
 // a supervisor's kill) ended the log at its last turn: what a policy that
-// does not stop by then would have done is unknown beyond it.
+// does not stop by then would have done is unknown beyond it. A kill always
+// cuts the log where it ends.
 func (e *Episode) CutByRecording() bool {
 	st := e.Recorded.Stop
-	return st != nil && st.Turn == e.N() && (e.End.Reason == EndStuckTermination || e.End.Reason == EndKilled)
+	return e.End.Reason == EndKilled || st != nil && st.Turn == e.N() && e.End.Reason == EndStuckTermination
 }
 
 // Completion is one objective completed.
@@ -257,6 +288,13 @@ type Recorded struct {
 	Resets []Reset
 	// Stop is the recording's own stop, nil when it made none.
 	Stop *Stop
+	// CounterOnly: the recording kept the rule's counter, but its runner did
+	// not stop on it (ZorkGPT2's run_episode.py): the self-check compares the
+	// resets, and says what the rule would have done.
+	CounterOnly bool
+	// Through is the last turn the recorded resets cover (a runner that
+	// stops right after a turn's action records no counter for it); 0: all.
+	Through int
 	// Penalties are ZorkGPT's location_penalty_applied events (they never
 	// touch the timer), StateLoops its state_loop_detected events and
 	// CriticOverrides its critic_override events, for the loop patterns.
@@ -265,8 +303,9 @@ type Recorded struct {
 	CriticOverrides []CriticOverride
 }
 
-// Any reports whether the log records a reset or a stop of its own rule.
-func (r Recorded) Any() bool { return len(r.Resets) > 0 || r.Stop != nil }
+// Any reports whether the log records a reset or a stop of its own rule, or
+// its counter (whose resets may be none).
+func (r Recorded) Any() bool { return len(r.Resets) > 0 || r.Stop != nil || r.CounterOnly }
 
 // Turns are the turns of the recorded resets of a kind, in log order.
 func (r Recorded) Turns(kind ResetKind) []int {

@@ -23,6 +23,7 @@ type Members struct {
 type field struct {
 	name   string   // the key, shared: a lookup allocates nothing
 	nested *Members // the members of a nested struct, or nil
+	elem   *Members // the members of the structs of a slice of them (Picker), or nil
 }
 
 // MembersOf lists the keys of the struct type of v (a struct or a pointer to
@@ -47,13 +48,16 @@ func membersOf(t reflect.Type) *Members {
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		var nested *Members
+		var nested, elem *Members
 		if ft.Kind() == reflect.Struct && ft != t {
 			nested = membersOf(ft)
 		} else if ft == t {
 			nested = m // a struct that holds its own kind (ZorkGPT's extras)
 		}
-		m.fields[name] = field{name, nested}
+		if et := ft; et.Kind() == reflect.Slice && et.Elem().Kind() == reflect.Struct {
+			elem = membersOf(et.Elem())
+		}
+		m.fields[name] = field{name, nested, elem}
 	}
 	return m
 }

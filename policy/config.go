@@ -20,10 +20,17 @@ type Config struct {
 	ObjectiveBasedProgress bool
 	// Warnings are about keys ZorkGPT ignores (it ignores them silently).
 	Warnings []string
+	// Zorkburr: the file is ZorkGPT2's, its [tool.zorkburr] read
+	// (zorkburr_config.go): the policy is zorkburr.
+	Zorkburr bool
 }
 
-// Policy is the policy this configuration runs in ZorkGPT.
+// Policy is the policy this configuration runs in ZorkGPT (in ZorkGPT2 for
+// a [tool.zorkburr] table).
 func (c Config) Policy() Policy {
+	if c.Zorkburr {
+		return Policy{Name: Zorkburr, Params: c.Params}
+	}
 	if c.ObjectiveBasedProgress {
 		return Policy{Name: ScoreOrObjective, Params: c.Params}
 	}
@@ -75,11 +82,16 @@ func ParseConfig(path string, data []byte) (Config, error) {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
 	table, ok := dig(doc, "tool", "zorkgpt", "loop_break")
+	if zb, isZorkGPT2 := dig(doc, "tool", "zorkburr"); isZorkGPT2 && !ok {
+		return parseZorkburr(path, data, zb)
+	} else if isZorkGPT2 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: [tool.zorkburr] ignored: the file also has [tool.zorkgpt.loop_break], which is read", path))
+	}
 	if !ok {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: no [tool.zorkgpt.loop_break] table: ZorkGPT's defaults apply", path))
 		return c, nil
 	}
-	lines := keyLines(data)
+	lines := keyLines(data, tableHeader)
 	where := func(key string) string {
 		if line := lines[key]; line > 0 {
 			return fmt.Sprintf("%s:%d: [tool.zorkgpt.loop_break] %s", path, line, key)
@@ -213,17 +225,16 @@ var tableHeader = regexp.MustCompile(`^\s*\[\s*tool\s*\.\s*zorkgpt\s*\.\s*loop_b
 // counted.
 const maxUnknownKeys = 10
 
-// keyLines finds the line of each key written KEY = … inside the
-// [tool.zorkgpt.loop_break] table, for messages (the first, when a key is
-// written twice); a key it does not find has none. One pass, however many
-// keys.
-func keyLines(data []byte) map[string]int {
+// keyLines finds the line of each key written KEY = … inside the table that
+// header opens, for messages (the first, when a key is written twice); a key
+// it does not find has none. One pass, however many keys.
+func keyLines(data []byte, header *regexp.Regexp) map[string]int {
 	lines := map[string]int{}
 	in := false
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		t := bytes.TrimSpace(line)
 		switch {
-		case tableHeader.Match(line):
+		case header.Match(line):
 			in = true
 		case len(t) > 0 && t[0] == '[':
 			in = false

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -9,7 +10,7 @@ import (
 
 // What a policy means to a harness: a benchmark loop or an agent loop of the
 // user's own, which has no stop rule of its own and records a score per step
-// but not ZorkGPT's objectives (docs/sources.md, "Harness logs").
+// but not ZorkGPT's objectives (docs/sources.md, "Which system ran a log").
 
 // Needs are the signals a log must record for p to be replayed as defined:
 // its kind's, and those its settings turn on (patience's objectives and
@@ -26,12 +27,14 @@ func (p Policy) Needs() episode.Signals {
 	return need
 }
 
-// HarnessDefaults are the policies a harness's log is offered when none is
-// asked for: those whose Kind says so, in the order of Names.
-func HarnessDefaults() []Name {
+// Offered are the policies the logs of system s are replayed under when none
+// is asked for: those whose Kind offers them to s, in the order of Names;
+// none for a system that stops its runs on a rule of its own (ZorkGPT),
+// whose logs get the command's defaults.
+func Offered(s episode.System) []Name {
 	var out []Name
 	for _, n := range Names() {
-		if registry[n].Harness {
+		if slices.Contains(registry[n].Offered, s) {
 			out = append(out, n)
 		}
 	}
@@ -64,12 +67,12 @@ func (p Policy) HarnessBlock() (string, error) {
 		if !d.Has(p.Name) || d.Key == "stuck_warning_threshold" {
 			continue
 		}
-		v := *d.Field(&q)
+		v := d.Get(&q)
 		if d.Names != nil && v >= 0 && v < len(d.Names) {
 			fmt.Fprintf(&b, "%s = %q\n", d.Key, d.Names[v])
 			continue
 		}
-		fmt.Fprintf(&b, "%s = %d\n", d.Key, v)
+		fmt.Fprintf(&b, "%s = %s\n", d.Key, d.Format(v))
 	}
 	return b.String(), nil
 }

@@ -30,13 +30,24 @@ func TestNeeds(t *testing.T) {
 		{Policy{Patience, off}, 0},
 		{Policy{Patience, roomsOn}, obj | rooms},
 		{Policy{Patience, roomsOnly}, rooms},
+		{Policy{Supervisor, d}, 0}, // its triggers on other signals are off without them (Off)
+		{Policy{Zorkburr, d}, 0},
 	} {
 		if got := c.p.Needs(); got != c.want {
 			t.Errorf("%s: needs %b, want %b", c.p, got, c.want)
 		}
 	}
-	if got := HarnessDefaults(); !slices.Equal(got, []Name{Score, Increase}) {
-		t.Errorf("HarnessDefaults() = %v, want score, increase", got)
+	for _, c := range []struct {
+		s    episode.System
+		want []Name
+	}{
+		{episode.ZorkGPT, nil}, // its logs get the commands' defaults
+		{episode.Harness, []Name{Score, Increase}},
+		{episode.ZorkGPT2, []Name{Score, Supervisor, Zorkburr, Increase}},
+	} {
+		if got := Offered(c.s); !slices.Equal(got, c.want) {
+			t.Errorf("Offered(%s) = %v, want %v", c.s, got, c.want)
+		}
 	}
 }
 
@@ -63,7 +74,27 @@ min_turns = 0
 			t.Errorf("patience with score settings: %q lacks %q (%v)", got, s, err)
 		}
 	}
-	for _, q := range []Policy{{Window, DefaultParams()}, {ScoreOrObjective, DefaultParams()}, {Patience, DefaultParams()}} {
+	// zorkburr's counter before or after step t (zorkburr.go): at 6/2 a
+	// step t stops the run when no move came in t-5..t or in t-6..t-1.
+	got, err = Policy{Zorkburr, Params{MaxTurnsStuck: 6, CheckInterval: 2, WarningThreshold: 20}}.HarnessBlock()
+	want = `# Stop rule (lbanalyze: zorkburr 6/2), checked after every step:
+#   At each step t that is a multiple of 2, stop the run if its score has not changed (up
+#   or down) in the last 6 steps (t-6+1 to t), or in the 6 steps before step t; the score
+#   before step 1 counts as 0, so a move during step 1 counts.
+stop_rule = "zorkburr"
+max_turns_stuck = 6
+check_interval = 2
+`
+	if err != nil || got != want {
+		t.Errorf("zorkburr 6/2:\n%s%v\nwant\n%s", got, err, want)
+	}
+	// none has no setting: its block is its rule alone.
+	got, err = Policy{None, DefaultParams()}.HarnessBlock()
+	want = "# Stop rule (lbanalyze: none), checked after every step:\n#   Never stop the run before its budget: no stop rule.\nstop_rule = \"none\"\n"
+	if err != nil || got != want {
+		t.Errorf("none:\n%s%v\nwant\n%s", got, err, want)
+	}
+	for _, q := range []Policy{{Window, DefaultParams()}, {ScoreOrObjective, DefaultParams()}, {Patience, DefaultParams()}, {Supervisor, DefaultParams()}} {
 		if _, err := q.HarnessBlock(); err == nil || !strings.Contains(err.Error(), "needs more than a score") {
 			t.Errorf("%s: %v, want an error: it needs objectives", q, err)
 		}
@@ -81,5 +112,32 @@ func TestNone(t *testing.T) {
 	}
 	if p.String() != "none" {
 		t.Errorf("String() = %q", p.String())
+	}
+}
+
+// The settings a log turns off are those that are on and read a signal it
+// lacks: the supervisor's triggers on critic scores, rejections and rooms.
+func TestOff(t *testing.T) {
+	sup := Policy{Supervisor, DefaultParams()}
+	noSpiral := sup
+	noSpiral.SpiralRejections = -1 // spiral_rejections = 0: off (Dimension.Set)
+	rooms := episode.Signals(episode.Rooms)
+	all := episode.Signals(0).With(episode.Critic, episode.Rejections, episode.Rooms)
+	for _, c := range []struct {
+		p       Policy
+		have    episode.Signals
+		keys    []string
+		lacking []episode.Signal
+	}{
+		{sup, rooms, []string{"min_critic", "max_rejected_turns", "spiral_rejections"}, []episode.Signal{episode.Critic, episode.Rejections}},
+		{noSpiral, rooms, []string{"min_critic", "max_rejected_turns"}, []episode.Signal{episode.Critic, episode.Rejections}},
+		{sup, all, nil, nil},
+		{sup, 0, []string{"min_critic", "max_rejected_turns", "spiral_rejections", "room_streak"}, []episode.Signal{episode.Rooms, episode.Critic, episode.Rejections}},
+		{Policy{Score, DefaultParams()}, 0, nil, nil},
+	} {
+		keys, lacking := c.p.Off(c.have)
+		if !slices.Equal(keys, c.keys) || !slices.Equal(lacking, c.lacking) {
+			t.Errorf("%s on %b: off %v (lacking %v), want %v (%v)", c.p, c.have, keys, lacking, c.keys, c.lacking)
+		}
 	}
 }

@@ -1,15 +1,17 @@
 package policy
 
 // None is no stop rule at all: the run as logged, which goes on to its
-// budget. It is the baseline of a harness that has no stop rule of its own
-// (docs/sources.md, "Harness logs").
+// budget. It is the baseline of a system that stops its runs on no rule of
+// its own: a harness, ZorkGPT2's run_episode.py (docs/sources.md, "Which
+// system ran a log").
 const None Name = "none"
 
 func init() {
-	register(Kind{Name: None, New: newNone, Variant: true, ThresholdFree: true, Plain: true,
-		Description: "no stop rule: the run goes on to its budget, as a harness without one runs it (the baseline of a harness's log)",
-		Change:      "remove the stuck check from _run_game_loop",
-		Rule:        func(Params) string { return "Never stop the run before its budget: no stop rule." }})
+	register(Kind{Name: None, New: newNone, Variant: true, ThresholdFree: true, Lacks: timer,
+		Description:    "no stop rule: the run goes on to its budget, as a harness without one runs it and ZorkGPT2's run_episode.py does (the baseline of their logs)",
+		Change:         "remove the stuck check from _run_game_loop",
+		ZorkGPT2Change: "leave the stuck check out of the runner, as run_episode.py does",
+		Rule:           func(Params) string { return "Never stop the run before its budget: no stop rule." }})
 }
 
 // none counts every turn as progress: every turn is its own anchor, so the

@@ -1,6 +1,13 @@
 package policy
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+)
 
 // Dimension is one whole-number parameter of the policies: a column of every
 // table, a key of every JSON and CSV row, a flag of every command that takes a
@@ -19,15 +26,144 @@ type Dimension struct {
 	// flag, Parse and tables use the names, Field holds the index. nil for a
 	// number.
 	Names []string
+	// Held: Field holds 0 for Default (and v−1 for any other v ≤ 0), so
+	// that a Params built field by field has the setting at its default, as
+	// the supervisor's settings need; Get and Set translate.
+	Held bool
+	// Off: 0 turns the setting off (a trigger of the supervisor).
+	Off bool
+	// Scale is how many parts of the unit one step of the setting is: 100
+	// for min_critic, kept in hundredths and written as a decimal (0.5). 0
+	// for a whole number.
+	Scale int
+	// Reads is the signal the setting reads where a log records it (0:
+	// none): on a log that lacks it the setting is off, never read as zero
+	// (the supervisor's triggers; Policy.Off).
+	Reads episode.Signal
 }
 
 // Has says whether policy n has the parameter.
 func (d *Dimension) Has(n Name) bool {
-	if d.Every {
-		return true
-	}
 	k, ok := Lookup(n)
+	if d.Every {
+		return !ok || !slices.Contains(k.Lacks, d.Key)
+	}
 	return ok && slices.Contains(k.Settings, d.Key)
+}
+
+// Get is the setting's value in p, as users give it (in steps of 1/Scale).
+func (d *Dimension) Get(p *Params) int {
+	v := *d.Field(p)
+	switch {
+	case !d.Held:
+		return v
+	case v == 0:
+		return d.Default
+	case v < 0:
+		return v + 1
+	}
+	return v
+}
+
+// Set gives the setting the value v, as users give it.
+func (d *Dimension) Set(p *Params, v int) {
+	switch {
+	case !d.Held:
+	case v == d.Default:
+		v = 0
+	case v <= 0:
+		v--
+	}
+	*d.Field(p) = v
+}
+
+// Parse reads a value as users write it: a name of an enumeration, a whole
+// number, or a decimal with at most the places Scale allows ("0.45").
+func (d *Dimension) Parse(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if i := slices.Index(d.Names, s); i >= 0 {
+		return i, nil
+	}
+	if d.Scale > 1 {
+		if v, ok := decimal(s, d.Scale); ok {
+			return v, nil
+		}
+		return 0, fmt.Errorf("%s: %q is not a number with at most %d decimal places", d.Key, s, len(strconv.Itoa(d.Scale))-1)
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		if d.Names != nil {
+			return 0, fmt.Errorf("%s: %q is not one of %s", d.Key, s, strings.Join(d.Names, ", "))
+		}
+		return 0, fmt.Errorf("%s: %q is not a whole number", d.Key, s)
+	}
+	return v, nil
+}
+
+// decimal reads s, [-]DIGITS[.DIGITS], in steps of 1/scale (a power of
+// ten): exactly, or not at all when s has more places than scale allows.
+func decimal(s string, scale int) (int, bool) {
+	whole, frac, _ := strings.Cut(s, ".")
+	places := len(strconv.Itoa(scale)) - 1
+	if len(frac) > places || whole == "" && frac == "" || strings.ContainsAny(frac, "+-") {
+		return 0, false
+	}
+	neg := strings.HasPrefix(whole, "-")
+	w, err := strconv.Atoi(strings.TrimPrefix(whole, "-"))
+	if err != nil && strings.TrimPrefix(whole, "-") != "" || w > 1<<40 {
+		return 0, false
+	}
+	f := 0
+	if frac != "" {
+		if f, err = strconv.Atoi(frac + strings.Repeat("0", places-len(frac))); err != nil {
+			return 0, false
+		}
+	}
+	v := w*scale + f
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// Format writes a value as users give it: a name, a whole number, or a
+// decimal without trailing zeros (50 hundredths: "0.5").
+func (d *Dimension) Format(v int) string {
+	if v >= 0 && v < len(d.Names) {
+		return d.Names[v]
+	}
+	if d.Scale > 1 {
+		return strconv.FormatFloat(float64(v)/float64(d.Scale), 'f', -1, 64)
+	}
+	return strconv.Itoa(v)
+}
+
+// Value is v as JSON and CSV give it: a name, a number (a decimal for a
+// scaled setting), in users' units.
+func (d *Dimension) Value(v int) any {
+	switch {
+	case d.Names != nil && v >= 0 && v < len(d.Names):
+		return d.Names[v]
+	case d.Scale > 1:
+		f, _ := strconv.ParseFloat(d.Format(v), 64)
+		return f
+	}
+	return v
+}
+
+// Off are the settings of p that are on but read a signal a log recording
+// only have lacks, so that they are off on it, and the signals they lack.
+func (p Policy) Off(have episode.Signals) (keys []string, lacking []episode.Signal) {
+	var lack episode.Signals
+	for i := range dimensions {
+		d := &dimensions[i]
+		if d.Reads == 0 || !d.Has(p.Name) || have.Has(d.Reads) || d.Off && d.Get(&p.Params) == 0 {
+			continue
+		}
+		keys = append(keys, d.Key)
+		lack = lack.With(d.Reads)
+	}
+	return keys, lack.List()
 }
 
 // Dimensions lists the parameters in the order tables show them.
@@ -59,4 +195,24 @@ var dimensions = []Dimension{
 	{Key: "min_turns", Flag: "min-turns", Default: 0, Min: 0,
 		Usage: "min_turns M (increase, patience): warm-up, no stop before turn M",
 		Field: func(p *Params) *int { return &p.MinTurns }},
+	// The supervisor's checkpoint rules (supervisor.go): each trigger on at
+	// the threshold ZorkGPT2's supervisor uses, 0 turning it off.
+	{Key: "checkpoint", Flag: "checkpoint", Default: DefaultCheckpoint, Min: 1, Held: true,
+		Usage: "checkpoint C (supervisor): the turns between reviews; it reviews the last C turns at turns C, 2C, …",
+		Field: func(p *Params) *int { return &p.Checkpoint }},
+	{Key: "flat_checkpoints", Flag: "flat-checkpoints", Default: 2, Min: 0, Held: true, Off: true,
+		Usage: "flat_checkpoints K (supervisor): stop when the score did not change over the last K checkpoints; 0: off",
+		Field: func(p *Params) *int { return &p.FlatCheckpoints }},
+	{Key: "min_critic", Flag: "min-critic", Default: 50, Min: 0, Held: true, Off: true, Scale: 100, Reads: episode.Critic,
+		Usage: "min_critic (supervisor): stop when the mean critic score of the last C turns is below it, e.g. 0.5; 0: off",
+		Field: func(p *Params) *int { return &p.MinCritic }},
+	{Key: "max_rejected_turns", Flag: "max-rejected-turns", Default: 7, Min: 0, Held: true, Off: true, Reads: episode.Rejections,
+		Usage: "max_rejected_turns (supervisor): stop when more of the last C turns than this had a rejected proposal; 0: off",
+		Field: func(p *Params) *int { return &p.MaxRejectedTurns }},
+	{Key: "spiral_rejections", Flag: "spiral-rejections", Default: 3, Min: 0, Held: true, Off: true, Reads: episode.Rejections,
+		Usage: "spiral_rejections (supervisor): stop when one of the last C turns had this many rejected proposals; 0: off",
+		Field: func(p *Params) *int { return &p.SpiralRejections }},
+	{Key: "room_streak", Flag: "room-streak", Default: 10, Min: 0, Held: true, Off: true, Reads: episode.Rooms,
+		Usage: "room_streak (supervisor): stop when this many consecutive turns of the last C ended in the same room; 0: off",
+		Field: func(p *Params) *int { return &p.RoomStreak }},
 }

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -50,6 +49,9 @@ func (p *Policy) setNumbers(s, settings string) error {
 	}
 	dst := []*int{&p.MaxTurnsStuck, &p.CheckInterval, &p.WarningThreshold}
 	for i, f := range fields {
+		if key := dimensions[i].Key; !has(key, p.Name) {
+			return fmt.Errorf("%q: policy %s has no %s", s, p.Name, key)
+		}
 		v, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil {
 			return fmt.Errorf("%q: %q is not a whole number", s, f)
@@ -69,18 +71,11 @@ func (p *Policy) set(key, value string) error {
 		if !d.Has(p.Name) {
 			return fmt.Errorf("policy %s has no %s", p.Name, d.Key)
 		}
-		if j := slices.Index(d.Names, value); j >= 0 {
-			*d.Field(&p.Params) = j
-			return nil
-		}
-		v, err := strconv.Atoi(value)
+		v, err := d.Parse(value)
 		if err != nil {
-			if d.Names != nil {
-				return fmt.Errorf("%s: %q is not one of %s", d.Key, value, strings.Join(d.Names, ", "))
-			}
-			return fmt.Errorf("%s: %q is not a whole number", d.Key, value)
+			return err
 		}
-		*d.Field(&p.Params) = v
+		d.Set(&p.Params, v)
 		return nil
 	}
 	return fmt.Errorf("unknown setting %q", key)

@@ -8,6 +8,7 @@
 package policy
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,17 +33,33 @@ const (
 )
 
 // Kind is one policy of the registry: how to build its tracker, and what users
-// and ZorkGPT need to know of it.
+// and the systems that may run it need to know of it.
 type Kind struct {
 	Name        Name
 	Description string // one sentence, for --help and the README
 	New         func(Policy) Tracker
+	// System is the system whose rule it is: ZorkGPT (its loop breaks, the
+	// rule its documents describe, and lbanalyze's variants of them) or
+	// ZorkGPT2 (zorkburr, supervisor). Names lists ZorkGPT's first.
+	System episode.System
 	// ZorkGPT is how ZorkGPT runs this policy as it is: the value of
-	// enable_objective_based_progress; nil when it cannot without a code change.
+	// enable_objective_based_progress; nil when it cannot without a code
+	// change, and Change is then the smallest change to its tracker that
+	// would run it, in one sentence.
 	ZorkGPT *bool
-	// Change is, for a policy ZorkGPT cannot run, the smallest change to its
-	// tracker that would run it, in one sentence.
-	Change string
+	Change  string
+	// ZorkGPT2: ZorkGPT2 runs it as it is, set by [tool.zorkburr]
+	// (Policy.ZorkburrTOML), once its runner stops on the rule; otherwise
+	// ZorkGPT2Change is the smallest change to ZorkGPT2 that would run it.
+	ZorkGPT2       bool
+	ZorkGPT2Change string
+	// Rule is the rule in one sentence, in the words of a harness that
+	// records a score per step (Policy.HarnessBlock); "" for settings that
+	// need more than the score, and nil for a policy that always does.
+	Rule func(Params) string
+	// Offered are the systems that stop no run on a rule of their own whose
+	// logs are replayed under it when no policy is asked for (Offered).
+	Offered []episode.System
 	// Variant: one of the variants, listed after the shipped policies and
 	// window (docs/semantics.md, "6.1 Policies").
 	Variant bool
@@ -52,22 +69,26 @@ type Kind struct {
 	// every setting (replay.Sweeper).
 	ThresholdFree bool
 	// Settings are the keys of the settings it has beyond the three every
-	// policy has (Dimensions).
+	// policy has (Dimensions), and Lacks the keys of those three it has not
+	// (the supervisor has no stuck timer, zorkburr no warning threshold,
+	// none no setting at all: String names it alone).
 	Settings []string
+	Lacks    []string
 	// Needs are the signals a log must record for it to be replayed as
-	// defined, and SettingNeeds those its settings turn on (Policy.Needs).
+	// defined, and SettingNeeds those its settings turn on (Policy.Needs). A
+	// setting that only reads a signal where the log records it says so
+	// itself (Dimension.Reads).
 	Needs        episode.Signals
 	SettingNeeds func(Params) episode.Signals
-	// Rule is the rule in one sentence, in the words of a harness that
-	// records a score per step (Policy.HarnessBlock); "" for settings that
-	// need more than the score, and nil for a policy that always does.
-	Rule func(Params) string
-	// Harness: a harness's log is offered it when no policy is asked for
-	// (HarnessDefaults).
-	Harness bool
-	// Plain: no setting changes what it does, so String names it alone.
-	Plain bool
+	// Window is how many turns before a stop count as its recent past (an
+	// objective completed within them makes the stop a candidate false
+	// termination); nil: max_turns_stuck.
+	Window func(Params) int
 }
+
+// timer are the keys of the stuck timer's settings, which every policy has
+// but those that lack them (Kind.Lacks).
+var timer = []string{"max_turns_stuck", "check_interval", "stuck_warning_threshold"}
 
 var registry = map[Name]*Kind{}
 
@@ -77,33 +98,46 @@ func register(k Kind) { registry[k.Name] = &k }
 func yes() *bool { t := true; return &t }
 func no() *bool  { f := false; return &f }
 
+// afterResults is the part of the change to ZorkGPT2 that every rule of
+// ZorkGPT's needs: its check sees the counter after the turn, not the larger
+// of the turn before's and this one's (docs/zorkgpt2.md, "The stuck rule").
+const afterResults = "and check it once a turn, after record_results, rather than after every Burr step (zorkburr/main.py)"
+
 func init() {
-	register(Kind{Name: Score, New: newScore, ZorkGPT: no(), ThresholdFree: true, Harness: true,
-		Rule:        func(p Params) string { return scoreRule(p, false) },
-		Description: "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer"})
+	register(Kind{Name: Score, New: newScore, ZorkGPT: no(), ThresholdFree: true,
+		Offered:        []episode.System{episode.Harness, episode.ZorkGPT2},
+		Rule:           func(p Params) string { return scoreRule(p, false) },
+		ZorkGPT2Change: "in record_results, let a score change during turn 1 leave turns_since_progress alone, " + afterResults,
+		Description:    "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer"})
 	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ZorkGPT: yes(), ThresholdFree: true,
-		Needs:       episode.Signals(episode.Objectives),
-		Description: "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1"})
+		Needs:          episode.Signals(episode.Objectives),
+		ZorkGPT2Change: "in record_results, let a score change during turn 1 leave turns_since_progress alone and reset it at a turn c that completes an objective and again at c+1, " + afterResults,
+		Description:    "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1"})
 	register(Kind{Name: Window, New: newWindow, ThresholdFree: true, Needs: episode.Signals(episode.Objectives),
-		Description: "the rule as ZorkGPT's documents describe it: stop when neither the score changed nor an objective was completed in the last max_turns_stuck turns",
-		Change:      "anchor an objective completion at its own turn (t − completed_turn == 0) instead of within one turn, so that it counts as a score change at c rather than c+1"})
+		Description:    "the rule as ZorkGPT's documents describe it: stop when neither the score changed nor an objective was completed in the last max_turns_stuck turns",
+		Change:         "anchor an objective completion at its own turn (t − completed_turn == 0) instead of within one turn, so that it counts as a score change at c rather than c+1",
+		ZorkGPT2Change: "in record_results, let a score change during turn 1 leave turns_since_progress alone and reset it at a turn that completes an objective, " + afterResults})
 }
 
 // Names lists every registered policy: those of §6.1 (the shipped rules and
-// window), then the variants, each group in alphabetical order.
+// window), then the rules of other systems (ZorkGPT2's), then the variants,
+// each group in alphabetical order.
 func Names() []Name {
 	names := make([]Name, 0, len(registry))
 	for n := range registry {
 		names = append(names, n)
 	}
-	slices.SortFunc(names, func(a, b Name) int {
-		if va, vb := registry[a].Variant, registry[b].Variant; va != vb {
-			if va {
-				return 1
-			}
-			return -1
+	group := func(k *Kind) int {
+		switch {
+		case k.Variant:
+			return 2
+		case k.System != episode.ZorkGPT:
+			return 1
 		}
-		return strings.Compare(string(a), string(b))
+		return 0
+	}
+	slices.SortFunc(names, func(a, b Name) int {
+		return cmp.Or(cmp.Compare(group(registry[a]), group(registry[b])), strings.Compare(string(a), string(b)))
 	})
 	return names
 }
@@ -152,6 +186,17 @@ type Params struct {
 	MinDelta int `json:"min_delta,omitempty"`
 	// MinTurns is M, the warm-up: no stop before turn M (increase, patience).
 	MinTurns int `json:"min_turns,omitempty"`
+
+	// The supervisor's settings (supervisor.go). Each field holds 0 for its
+	// default and -1 for off (Dimension.Get and Set translate), so that a
+	// Params built field by field has the supervisor's thresholds; JSON
+	// writes them through their Dimensions, never as these fields.
+	Checkpoint       int `json:"-"` // C: reviews at C, 2C, …, of the last C turns
+	FlatCheckpoints  int `json:"-"` // stop when the score did not change over this many checkpoints
+	MinCritic        int `json:"-"` // stop when the mean critic score is below this, in hundredths
+	MaxRejectedTurns int `json:"-"` // stop when more turns than this had a rejected proposal
+	SpiralRejections int `json:"-"` // stop when one turn had this many rejected proposals
+	RoomStreak       int `json:"-"` // stop when this many consecutive turns ended in the same room
 }
 
 // ZorkGPT's defaults; none was ever changed (docs/semantics.md §5.1).
@@ -176,16 +221,26 @@ type Policy struct {
 // every further parameter that differs from its default: "score 40/10/30" for a
 // warning threshold of 30, as --policy writes it, then the variant settings the
 // policy has: "patience 40/10 obj 20 room 30 increase delta 5 warm-up 50"
-// (variantString).
+// (variantString). A policy without a stuck timer shows only its own
+// settings: "supervisor", "supervisor checkpoint 50 critic 0.4".
 func (p Policy) String() string {
-	if k := p.Kind(); k != nil && k.Plain {
-		return string(p.Name)
-	}
-	s := fmt.Sprintf("%s %d/%d", p.Name, p.MaxTurnsStuck, p.CheckInterval)
-	if p.WarningThreshold != DefaultWarningThreshold {
-		s += fmt.Sprintf("/%d", p.WarningThreshold)
+	s := string(p.Name)
+	if has("max_turns_stuck", p.Name) {
+		s += fmt.Sprintf(" %d/%d", p.MaxTurnsStuck, p.CheckInterval)
+		if p.WarningThreshold != DefaultWarningThreshold && has("stuck_warning_threshold", p.Name) {
+			s += fmt.Sprintf("/%d", p.WarningThreshold)
+		}
 	}
 	return s + p.variantString()
+}
+
+// Window is how many turns before a stop count as its recent past: its
+// Kind's Window, else max_turns_stuck.
+func (p Policy) Window() int {
+	if k := p.Kind(); k != nil && k.Window != nil {
+		return k.Window(p.Params)
+	}
+	return p.MaxTurnsStuck
 }
 
 // NewTracker returns a fresh tracker for one episode.
@@ -205,7 +260,10 @@ func (p Params) Usable() error {
 	if p.WarningThreshold < 0 {
 		return fmt.Errorf("stuck_warning_threshold must not be negative, not %d", p.WarningThreshold)
 	}
-	return p.variantsUsable()
+	if err := p.variantsUsable(); err != nil {
+		return err
+	}
+	return p.supervisorUsable()
 }
 
 // Refusals lists why ZorkGPT's GameConfiguration would refuse these settings
@@ -228,4 +286,14 @@ func (p Params) Refusals() []string {
 		r = append(r, fmt.Sprintf("stuck_warning_threshold (%d) must be < max_turns_stuck (%d)", p.WarningThreshold, p.MaxTurnsStuck))
 	}
 	return r
+}
+
+// Refusals lists why ZorkGPT would refuse p's settings (Params.Refusals),
+// for a rule of ZorkGPT's with a stuck timer; none for another system's rule
+// (ZorkGPT2 checks its own as --config reads it) or a policy without a timer.
+func (p Policy) Refusals() []string {
+	if k := p.Kind(); k != nil && k.System != episode.ZorkGPT || !has("max_turns_stuck", p.Name) {
+		return nil
+	}
+	return p.Params.Refusals()
 }

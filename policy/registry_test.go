@@ -33,6 +33,9 @@ func TestRegistry(t *testing.T) {
 		if (k.ZorkGPT == nil) == (k.Change == "") {
 			t.Errorf("%s: a policy ZorkGPT cannot run says what change would run it, and only then", n)
 		}
+		if k.ZorkGPT2 == (k.ZorkGPT2Change != "") {
+			t.Errorf("%s: a policy ZorkGPT2 cannot run says what change would run it, and only then", n)
+		}
 		if _, err := ParseName(string(n)); err != nil {
 			t.Errorf("ParseName(%q): %v", n, err)
 		}

@@ -1,5 +1,7 @@
 package policy
 
+import "github.com/lbanalyze/lbanalyze/episode"
+
 // Reset says what reset the stuck timer on a turn. In logs from 09a7cc2 on,
 // ZorkGPT writes one event per reset (docs/semantics.md §5.5 item 5).
 type Reset uint8
@@ -46,6 +48,12 @@ type Observation struct {
 	Critic     float64
 	Rejections int
 	Restart    bool
+	// Location is the name of the room the turn ended in ("" unknown): what
+	// a reader of the names sees (ZorkGPT2's supervisor compares loc=).
+	Location string
+	// Signals are the optional signals the log records: a signal it lacks
+	// reads as zero here, and a tracker that needs it must know.
+	Signals episode.Signals
 }
 
 // Step is what the loop break did on one turn.
@@ -57,6 +65,9 @@ type Step struct {
 	Warned     bool // the countdown warning was in the agent's prompt at the start of Turn
 	Checked    bool // Turn is a check turn (Turn % CheckInterval == 0)
 	Terminate  bool // the stuck check stops the episode at Turn
+	// Reason says why it stops, for a policy with several triggers (the
+	// supervisor: which fired); "" otherwise.
+	Reason string
 }
 
 // Tracker is the loop-break state of one episode under one policy. Call Step

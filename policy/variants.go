@@ -88,6 +88,7 @@ func (p Policy) variantString() string {
 	if has("min_turns", p.Name) && p.MinTurns > 0 {
 		fmt.Fprintf(&b, " warm-up %d", p.MinTurns)
 	}
+	b.WriteString(p.supervisorString())
 	return b.String()
 }
 

@@ -109,7 +109,7 @@ func TestVariantDimensions(t *testing.T) {
 
 func TestVariantsRegistry(t *testing.T) {
 	names := Names()
-	if len(names) != 6 || names[3] != Increase || names[4] != None || names[5] != Patience {
+	if len(names) != 8 || names[5] != Increase || names[6] != None || names[7] != Patience {
 		t.Errorf("Names() = %v, want the variants increase, none, patience last", names)
 	}
 	for _, n := range []Name{Increase, None, Patience} {

@@ -28,9 +28,12 @@ type Outcome struct {
 	// one at T, and by how much; nil when there is none (later_score_gain
 	// false).
 	LaterGain *Gain
-	// WindowObjectives are the completions c with T − W < c ≤ T
-	// (objective_progress when not empty).
+	// WindowObjectives are the completions c with T − W < c ≤ T, W the
+	// policy's Window (objective_progress when not empty).
 	WindowObjectives []episode.Completion
+	// StopReason says why the policy stopped, for a policy with several
+	// triggers (the supervisor: which fired); "" otherwise.
+	StopReason string
 	// Censored: the log ends with the recording's own stuck_termination at N and
 	// this policy does not stop at or before N, so its length is a lower bound.
 	Censored bool
@@ -59,7 +62,7 @@ func SameResult(a, b *Outcome) bool {
 		a.ScoreForgone == b.ScoreForgone && (a.LaterGain == nil) == (b.LaterGain == nil) &&
 		(a.LaterGain == nil || *a.LaterGain == *b.LaterGain) && sameCompletions(a.WindowObjectives, b.WindowObjectives) &&
 		a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn && a.GainHorizon == b.GainHorizon &&
-		a.Logged == b.Logged && a.TokensSaved == b.TokensSaved && a.CallsSaved == b.CallsSaved
+		a.Logged == b.Logged && a.TokensSaved == b.TokensSaved && a.CallsSaved == b.CallsSaved && a.StopReason == b.StopReason
 }
 
 func sameCompletions(a, b []episode.Completion) bool {
@@ -133,7 +136,7 @@ func Run(ep *episode.Episode, p policy.Policy) Outcome {
 			o.WarningStartTurn = s.Turn
 		}
 		if s.Terminate {
-			o.TerminationTurn, o.TurnsStuck = s.Turn, s.TurnsStuck
+			o.TerminationTurn, o.TurnsStuck, o.StopReason = s.Turn, s.TurnsStuck, s.Reason
 		}
 	})
 	n := ep.N()
@@ -158,7 +161,7 @@ func Run(ep *episode.Episode, p policy.Policy) Outcome {
 		o.ScoreForgone = max(o.ScoreForgone, gain)
 	}
 	for _, c := range ep.Objectives {
-		if c.Turn > t-p.MaxTurnsStuck && c.Turn <= t {
+		if c.Turn > t-p.Window() && c.Turn <= t {
 			o.WindowObjectives = append(o.WindowObjectives, c)
 		}
 	}

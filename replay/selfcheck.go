@@ -32,6 +32,11 @@ type SelfCheck struct {
 	Consistent []Consistent
 	// DefaultsConsistent: 40/10 is among them.
 	DefaultsConsistent bool
+	// CounterOnly: the recording kept the rule's counter but did not stop on
+	// it (episode.Recorded.CounterOnly): the replayed stop is what the rule
+	// would have done, not a check of the recording, and no setting is
+	// inferred from the end.
+	CounterOnly bool
 }
 
 // Consistent is a range of max_turns_stuck for one stuck_check_interval.
@@ -56,10 +61,10 @@ func Check(ep *episode.Episode, params policy.Params) *SelfCheck {
 		}
 	}
 	want := recordedResets(rec)
-	sc := &SelfCheck{Params: params}
+	sc := &SelfCheck{Params: params, CounterOnly: rec.CounterOnly}
 	var stuck []int
 	for i, name := range candidates {
-		got, st := resets(ep, name)
+		got, st := resets(ep, name, rec.Through)
 		if slices.Equal(got, want) {
 			sc.Policy, stuck = name, st
 			break
@@ -82,6 +87,9 @@ func Check(ep *episode.Episode, params policy.Params) *SelfCheck {
 		sc.TerminationMatch = out.TerminationTurn == st.Turn && out.TurnsStuck == st.TurnsStuck
 	} else {
 		sc.TerminationMatch = !out.Terminated()
+	}
+	if rec.CounterOnly {
+		return sc
 	}
 	sc.Consistent = consistent(stuck, rec.Stop)
 	for _, c := range sc.Consistent {
@@ -108,14 +116,15 @@ func recordedResets(rec episode.Recorded) []reset {
 	return r
 }
 
-// resets replays name with no termination and returns its resets and the
-// timer after each turn (stuck[t] = t − anchor, index t).
-func resets(ep *episode.Episode, name policy.Name) ([]reset, []int) {
+// resets replays name with no termination and returns its resets up to turn
+// through (0: all) and the timer after each turn (stuck[t] = t − anchor,
+// index t).
+func resets(ep *episode.Episode, name policy.Name, through int) ([]reset, []int) {
 	never := policy.Policy{Name: name, Params: policy.Params{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: math.MaxInt}}
 	var r []reset
 	stuck := make([]int, ep.N()+1)
 	Trace(ep, never, func(s policy.Step) {
-		if s.Reset != policy.NoReset {
+		if s.Reset != policy.NoReset && (through == 0 || s.Turn <= through) {
 			r = append(r, reset{s.Turn, s.Reset})
 		}
 		stuck[s.Turn] = s.TurnsStuck

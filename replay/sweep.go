@@ -277,7 +277,7 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 		}
 		t := chk.turn[at]
 		o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = t, chk.stuck[at], s.score[t], s.n-t
-		o.Length, o.ScoreForgone, o.LaterGain, o.WindowObjectives = t, 0, nil, s.window(t, p.MaxTurnsStuck)
+		o.Length, o.ScoreForgone, o.LaterGain, o.WindowObjectives = t, 0, nil, s.window(t, p.Window())
 		o.Censored, o.WarningStartTurn = false, 0
 		if t < s.n {
 			o.ScoreForgone = max(0, s.sufMax[t+1]-s.score[t])

@@ -30,7 +30,8 @@ type Dataset struct {
 	Skipped  []Skip   // inputs that could not be analysed, left out of n
 	Passed   []string // test_*, test-*, unknown and *_error directories passed over
 	// Unreplayed say which episodes were left out of n as their logs lack a
-	// signal a policy needs (NotReplayed).
+	// signal a policy needs, and which settings their logs turn off
+	// (Comparable).
 	Unreplayed []string
 	Metrics    []Metric
 	names      map[string]int // how many episodes have each name, for Label
@@ -506,7 +507,7 @@ type DatasetJSON struct {
 	N                  int                `json:"n"`
 	Skipped            []Skip             `json:"skipped"`
 	SkippedDirectories []string           `json:"skipped_directories"`
-	NotReplayed        []string           `json:"not_replayed,omitempty"` // episodes left out: their logs lack what a policy needs
+	NotReplayed        []string           `json:"not_replayed,omitempty"` // episodes left out, settings off: their logs lack what a policy needs
 	Baseline           PolicyJSON         `json:"baseline"`
 	After              PolicyJSON         `json:"after"`
 	CallsPerTurn       int                `json:"calls_per_turn"`

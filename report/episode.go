@@ -118,7 +118,7 @@ const sweepFrom = 16
 func (e *Episode) Problems() []string { return e.Ep.ProblemMessages() }
 
 // Notes say what limits the replay of this log: its source's caveats, and
-// the policies it cannot replay.
+// the policies it cannot replay or replays with settings off (Replayable).
 func (e *Episode) Notes() []string { return append(slices.Clip(e.Ep.Notes), e.Unreplayed...) }
 
 // Warnings are the problems, then the notes.

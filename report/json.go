@@ -3,13 +3,15 @@ package report
 import (
 	"bytes"
 	stdjson "encoding/json"
-
 	"io"
+	"slices"
+	"strconv"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/patterns"
+	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
 
@@ -108,11 +110,15 @@ func marshal(v any) ([]byte, error) { return json.MarshalWithOption(v, json.Disa
 
 // ResultJSON is one policy's Outcome on one episode (docs/semantics.md §6.2).
 type ResultJSON struct {
-	Policy                    string               `json:"policy"`
-	MaxTurnsStuck             int                  `json:"max_turns_stuck"`
-	CheckInterval             int                  `json:"check_interval"`
-	StuckWarningThreshold     int                  `json:"stuck_warning_threshold"`
+	Policy string `json:"policy"`
+	// The stuck timer's settings; null for a policy without them (the
+	// supervisor, whose own settings are in Settings; none).
+	MaxTurnsStuck             *int                 `json:"max_turns_stuck"`
+	CheckInterval             *int                 `json:"check_interval"`
+	StuckWarningThreshold     *int                 `json:"stuck_warning_threshold"`
+	Settings                  *Settings            `json:"settings,omitempty"`
 	TerminationTurn           *int                 `json:"termination_turn"`
+	StopReason                *string              `json:"stop_reason"` // which trigger fired (the supervisor); null otherwise
 	TurnsStuck                *int                 `json:"turns_stuck"`
 	ScoreAtTermination        *int                 `json:"score_at_termination"`
 	LocationAtTermination     *string              `json:"location_at_termination"`
@@ -145,18 +151,22 @@ type GainJSON struct {
 // SelfCheckJSON is the comparison of the replay with the recording's own
 // loop-break events.
 type SelfCheckJSON struct {
-	RecordedScoreChanges     []int               `json:"recorded_score_changes"`
-	RecordedObjectiveResets  []int               `json:"recorded_objective_resets"`
-	RecordedStuckTermination *episode.Stop       `json:"recorded_stuck_termination"`
-	ReproducedBy             *string             `json:"reproduced_by"`
-	Mismatches               []string            `json:"mismatches"`
-	AssumedMaxTurnsStuck     int                 `json:"assumed_max_turns_stuck"`
-	AssumedCheckInterval     int                 `json:"assumed_check_interval"`
-	ReplayedTerminationTurn  *int                `json:"replayed_termination_turn"`
-	ReplayedTurnsStuck       *int                `json:"replayed_turns_stuck"`
-	TerminationMatches       bool                `json:"termination_matches"`
-	ConsistentSettings       []replay.Consistent `json:"consistent_settings"`
-	DefaultsConsistent       bool                `json:"defaults_consistent"`
+	RecordedScoreChanges     []int         `json:"recorded_score_changes"`
+	RecordedObjectiveResets  []int         `json:"recorded_objective_resets"`
+	RecordedStuckTermination *episode.Stop `json:"recorded_stuck_termination"`
+	ReproducedBy             *string       `json:"reproduced_by"`
+	Mismatches               []string      `json:"mismatches"`
+	AssumedMaxTurnsStuck     int           `json:"assumed_max_turns_stuck"`
+	AssumedCheckInterval     int           `json:"assumed_check_interval"`
+	ReplayedTerminationTurn  *int          `json:"replayed_termination_turn"`
+	ReplayedTurnsStuck       *int          `json:"replayed_turns_stuck"`
+	TerminationMatches       bool          `json:"termination_matches"`
+	// StopEnforced is false when the recording kept the rule's counter but
+	// its runner did not stop on it (ZorkGPT2's run_episode.py): the
+	// replayed termination is then what the rule would have done.
+	StopEnforced       bool                `json:"stop_enforced"`
+	ConsistentSettings []replay.Consistent `json:"consistent_settings"`
+	DefaultsConsistent bool                `json:"defaults_consistent"`
 }
 
 func nonZero(v int) *int {
@@ -184,6 +194,7 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 // allocation for all of them, or none when a writer reuses them.
 type resultValues struct {
 	terminationTurn, turnsStuck, scoreAtTermination, gainHorizon, warningStartTurn int
+	timer                                                                          [3]int
 	location                                                                       string
 	gain                                                                           GainJSON
 	cost                                                                           float64
@@ -193,12 +204,20 @@ type resultValues struct {
 // setResult sets r to the JSON form of o on ep, its pointers into v.
 func setResult(r *ResultJSON, v *resultValues, ep *episode.Episode, o *replay.Outcome, opts Options) {
 	*r = ResultJSON{
-		Policy: string(o.Policy.Name), MaxTurnsStuck: o.Policy.MaxTurnsStuck, CheckInterval: o.Policy.CheckInterval,
-		StuckWarningThreshold: o.Policy.WarningThreshold,
-		TurnsSaved:            o.TurnsSaved, Length: o.Length, ScoreForgone: o.ScoreForgone,
+		Policy: string(o.Policy.Name), Settings: SettingsOf(o.Policy),
+		TurnsSaved: o.TurnsSaved, Length: o.Length, ScoreForgone: o.ScoreForgone,
 		LaterScoreGain: o.LaterScoreGain(), ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
 		FalseTerminationCandidate: o.FalseTerminationCandidate(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
 		LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
+	}
+	for i, d := range policy.Dimensions()[:len(v.timer)] { // max_turns_stuck, check_interval, stuck_warning_threshold
+		if d.Has(o.Policy.Name) {
+			v.timer[i] = d.Get(&o.Policy.Params)
+			*[]**int{&r.MaxTurnsStuck, &r.CheckInterval, &r.StuckWarningThreshold}[i] = &v.timer[i]
+		}
+	}
+	if o.StopReason != "" {
+		r.StopReason = &o.StopReason
 	}
 	if o.GainHorizon != 0 {
 		v.gainHorizon = o.GainHorizon
@@ -231,6 +250,36 @@ func setResult(r *ResultJSON, v *resultValues, ep *episode.Episode, o *replay.Ou
 			r.LocationAtTermination = &v.location
 		}
 	}
+}
+
+// Settings are a policy's own settings (policy.Kind.Settings), in the order
+// of policy.Dimensions and in users' units (min_critic 0.5): a JSON object.
+type Settings struct{ p policy.Policy }
+
+// SettingsOf is p's own settings; nil when it has none.
+func SettingsOf(p policy.Policy) *Settings {
+	if k := p.Kind(); k == nil || len(k.Settings) == 0 {
+		return nil
+	}
+	return &Settings{p}
+}
+
+func (s *Settings) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for _, d := range policy.Dimensions() {
+		if !slices.Contains(s.p.Kind().Settings, d.Key) {
+			continue
+		}
+		v, err := marshal(d.Value(d.Get(&s.p.Params)))
+		if err != nil {
+			return nil, err
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(append(strconv.AppendQuote(b, d.Key), ':'), v...)
+	}
+	return append(b, '}'), nil
 }
 
 // JSON is the documented JSON form of e.
@@ -277,7 +326,7 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 		RecordedStuckTermination: rec.Stop, ReproducedBy: nonEmpty(string(sc.Policy)),
 		Mismatches: append([]string{}, sc.Mismatches...), AssumedMaxTurnsStuck: sc.Params.MaxTurnsStuck,
 		AssumedCheckInterval: sc.Params.CheckInterval, ReplayedTerminationTurn: nonZero(sc.ReplayedTurn),
-		ReplayedTurnsStuck: nonZero(sc.ReplayedStuck), TerminationMatches: sc.TerminationMatch,
+		ReplayedTurnsStuck: nonZero(sc.ReplayedStuck), TerminationMatches: sc.TerminationMatch, StopEnforced: !sc.CounterOnly,
 		ConsistentSettings: append([]replay.Consistent{}, sc.Consistent...), DefaultsConsistent: sc.DefaultsConsistent,
 	}
 	return j

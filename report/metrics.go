@@ -107,8 +107,8 @@ func b2f(b bool) float64 {
 // metricDefs are the metrics of §6.3 with their definitions, and what a
 // dataset adds to them: the cost saved, when priced, and the tokens saved,
 // when some log records tokens. expect keeps the specification's expected
-// changes, which are ZorkGPT's (of its loop break v2): a harness's logs are
-// judged without them.
+// changes, which are ZorkGPT's (of its loop break v2): the logs of other
+// systems (a harness's, ZorkGPT2's) are judged without them.
 func metricDefs(opts Options, tokens, expect bool) []metricDef {
 	defs := shippedDefs(opts.CallsPerTurn)
 	if !expect {
@@ -167,8 +167,8 @@ func shippedDefs(callsPerTurn int) []metricDef {
 		{name: "turns_saved_pct", label: "turns saved, share of logged turns", unit: percent, scale: 100,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) },
 			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(ep.N()) }},
-		{name: "llm_calls_saved", label: "LLM calls saved", unit: count, scale: float64(callsPerTurn),
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
+		{name: "llm_calls_saved", label: "LLM calls saved", unit: count, scale: 1, // counted from the log where it records them
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.LLMCallsSaved(callsPerTurn)) }},
 		{name: "score_forgone", label: "score forgone", unit: count, scale: 1, better: -1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
 		{name: "censored", label: "censored outcomes", unit: count, scale: 1, better: -1,
@@ -184,7 +184,7 @@ func shippedDefs(callsPerTurn int) []metricDef {
 func Metrics(eps []Episode, base, after int, opts Options) []Metric {
 	cols := [2]int{base, after}
 	defs := metricDefs(opts, slices.ContainsFunc(eps, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) }),
-		slices.ContainsFunc(eps, func(e Episode) bool { return !e.Ep.Harness }))
+		slices.ContainsFunc(eps, func(e Episode) bool { return e.Ep.System == episode.ZorkGPT }))
 	n := len(eps)
 	// Per-episode numerators and denominators, per metric and side.
 	type vals struct{ num, den sides }

@@ -11,30 +11,34 @@ import (
 
 // The rule for a signal a log does not record (docs/sources.md, "Signals a
 // policy needs"), for every command: a policy that needs it is not replayed on
-// that log — never with the signal read as zero — and that is said once, in
-// the words of NotReplayed. episode leaves the policy out of that episode's
-// results (Replayable), batch leaves the episode out of the comparison
-// (Comparable), sweep leaves the policy's configs out of the grid
-// (Sweepable).
+// that log, and a setting that only reads it where the log records it (the
+// supervisor's triggers: policy.Dimension.Reads) is off on that log — never
+// with the signal read as zero. Each is said once a policy, in the words of
+// lackNote. episode leaves the policy out of that episode's results
+// (Replayable), batch leaves the episode out of the comparison (Comparable),
+// sweep leaves the policy's configs out of the grid (Sweepable); settings
+// off are replayed so, and said so.
 
 // Lacking lists the signals p needs that ep's log does not record.
 func Lacking(ep *episode.Episode, p policy.Policy) []episode.Signal {
 	return ep.Signals.Lacking(p.Needs())
 }
 
-// NotReplayed says that policy was not replayed on logs that lack signals,
-// and what came of it: whose is "this log does" or "the logs of 3 episodes
-// (tales) do"; fate "not replayed", "left out of the comparison".
-func NotReplayed(policy string, lacking []episode.Signal, whose, fate string) string {
+// lackNote says that policy needs signals some logs do not record, and what
+// came of it: whose is "this log does" or "the logs of 3 episodes (tales)
+// do"; fate "not replayed", "left out of the comparison", "min_critic is
+// off".
+func lackNote(policy string, lacking []episode.Signal, whose, fate string) string {
 	names := make([]string, len(lacking))
 	for i, s := range lacking {
 		names[i] = s.String()
 	}
-	return fmt.Sprintf("%s needs %s, which %s not record: %s", policy, strings.Join(names, " and "), whose, fate)
+	return fmt.Sprintf("%s needs %s, which %s not record: %s", policy, and(names), whose, fate)
 }
 
 // Replayable are the policies ep's log can replay, in order, and a note for
-// each policy it cannot (once a name, whatever its settings).
+// each policy it cannot or replays with settings off (once a name, whatever
+// its settings).
 func Replayable(ep *episode.Episode, policies []policy.Policy) ([]policy.Policy, []string) {
 	kept := policies[:0:0]
 	var notes []string
@@ -46,13 +50,13 @@ func Replayable(ep *episode.Episode, policies []policy.Policy) ([]policy.Policy,
 			kept = append(kept, p)
 		case !slices.Contains(named, p.Name):
 			named = append(named, p.Name)
-			notes = append(notes, NotReplayed(string(p.Name), lacking, "this log does", "not replayed"))
+			notes = append(notes, lackNote(string(p.Name), lacking, "this log does", "not replayed"))
 		}
 	}
-	if notes == nil {
-		return policies, nil
+	if len(kept) == len(policies) {
+		kept = policies
 	}
-	return kept, notes
+	return kept, append(notes, offNotes([]*episode.Episode{ep}, kept, func([]*episode.Episode) string { return "this log does" })...)
 }
 
 // Whose names the logs of some episodes in a note: "the logs of 3
@@ -90,10 +94,10 @@ func Comparable(eps []*episode.Episode, policies []policy.Policy, fate string) (
 	}
 	for i, lack := range short {
 		if len(lack) > 0 {
-			notes = append(notes, NotReplayed(policies[i].String(), lackingOf(lack, policies[i]), Whose(lack), fate))
+			notes = append(notes, lackNote(policies[i].String(), lackingOf(lack, policies[i]), Whose(lack), fate))
 		}
 	}
-	return kept, notes
+	return kept, append(notes, offNotes(kept, policies, Whose)...)
 }
 
 // Sweepable are the configs of a grid that every episode's log can replay,
@@ -119,10 +123,70 @@ func Sweepable(eps []*episode.Episode, configs []policy.Policy) ([]policy.Policy
 			kept = append(kept, p)
 		case !slices.Contains(named, p.Name):
 			named = append(named, p.Name)
-			notes = append(notes, NotReplayed(string(p.Name), lackingOf(lack, p), Whose(lack), "its configs are left out of the grid"))
+			notes = append(notes, lackNote(string(p.Name), lackingOf(lack, p), Whose(lack), "its configs are left out of the grid"))
 		}
 	}
-	return kept, notes
+	return kept, append(notes, offNotes(eps, kept, Whose)...)
+}
+
+// offNotes say, once a policy, which settings of policies are off on the
+// logs of eps that lack the signal they read (policy.Policy.Off), naming
+// those logs with whose.
+func offNotes(eps []*episode.Episode, policies []policy.Policy, whose func([]*episode.Episode) string) []string {
+	type off struct {
+		keys []string
+		lack episode.Signals
+		eps  []*episode.Episode
+	}
+	var names []policy.Name
+	by := map[policy.Name]*off{}
+	tried := map[string]bool{} // a name and the settings it has on that read a signal
+	for _, p := range policies {
+		on, _ := p.Off(0)
+		if len(on) == 0 || tried[string(p.Name)+" "+strings.Join(on, " ")] {
+			continue
+		}
+		tried[string(p.Name)+" "+strings.Join(on, " ")] = true
+		for _, ep := range eps {
+			keys, lack := p.Off(ep.Signals)
+			if len(keys) == 0 {
+				continue
+			}
+			o := by[p.Name]
+			if o == nil {
+				o = &off{}
+				by[p.Name] = o
+				names = append(names, p.Name)
+			}
+			for _, k := range keys {
+				if !slices.Contains(o.keys, k) {
+					o.keys = append(o.keys, k)
+				}
+			}
+			o.lack = o.lack.With(lack...)
+			if !slices.Contains(o.eps, ep) {
+				o.eps = append(o.eps, ep)
+			}
+		}
+	}
+	var notes []string
+	for _, n := range names {
+		o := by[n]
+		verb := " is off"
+		if len(o.keys) > 1 {
+			verb = " are off"
+		}
+		notes = append(notes, lackNote(string(n), o.lack.List(), whose(o.eps), and(o.keys)+verb))
+	}
+	return notes
+}
+
+// and joins words as a sentence lists them: "a", "a and b", "a, b and c".
+func and(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // lackingOf is every signal p needs that one of eps lacks.

@@ -42,4 +42,23 @@ func TestNeedsRule(t *testing.T) {
 		"window needs objectives, which the log of t (tales) does not record: its configs are left out of the grid"}) {
 		t.Errorf("Sweepable: %v, %q", configs, notes)
 	}
+
+	// The supervisor's triggers on a signal a log lacks are off, not its
+	// configs left out: said once, whatever its configs, naming every
+	// setting off and every log.
+	sup := policy.Policy{Name: policy.Supervisor, Params: d}
+	sup50 := sup
+	sup50.Checkpoint = 50
+	configs, notes = Sweepable([]*episode.Episode{zork, tales}, []policy.Policy{score, sup, sup50})
+	if !reflect.DeepEqual(configs, []policy.Policy{score, sup, sup50}) || !reflect.DeepEqual(notes, []string{
+		"supervisor needs rooms, critic scores and rejections, which the logs of 2 episodes (tales, zorkgpt) do not record: " +
+			"min_critic, max_rejected_turns, spiral_rejections and room_streak are off"}) {
+		t.Errorf("Sweepable, supervisor: %v, %q", configs, notes)
+	}
+	eps, notes = Comparable([]*episode.Episode{zork, tales}, []policy.Policy{score, sup}, "left out of the comparison")
+	if len(eps) != 2 || !reflect.DeepEqual(notes, []string{
+		"supervisor needs rooms, critic scores and rejections, which the logs of 2 episodes (tales, zorkgpt) do not record: " +
+			"min_critic, max_rejected_turns, spiral_rejections and room_streak are off"}) {
+		t.Errorf("Comparable, supervisor: %v, %q", eps, notes)
+	}
 }

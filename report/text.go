@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
 
@@ -60,7 +61,7 @@ func Sparkline(ep *episode.Episode, outcomes []replay.Outcome, width int) (line,
 func summary(ep *episode.Episode) string {
 	end := "ended " + string(ep.End.Reason)
 	switch {
-	case ep.End.Reason == episode.EndNone && ep.Harness:
+	case ep.End.Reason == episode.EndNone && ep.System == episode.Harness:
 		end = "its end not recorded" // a harness's log need not say how a run ended
 	case ep.End.Reason == episode.EndNone:
 		end = "no end event (truncated)"
@@ -87,6 +88,13 @@ func factsText(ep *episode.Episode) string {
 
 // verdict says in words what a result means for the episode.
 func verdict(o *replay.Outcome) string {
+	if o.StopReason != "" && o.Terminated() {
+		return outcomeVerdict(o) + " — " + o.StopReason
+	}
+	return outcomeVerdict(o)
+}
+
+func outcomeVerdict(o *replay.Outcome) string {
 	switch {
 	case o.Censored:
 		return fmt.Sprintf("censored (the recording stopped at %d)", o.Length)
@@ -206,6 +214,10 @@ func selfCheckLines(e *Episode) []string {
 	if name == "" {
 		name = "the nearest policy"
 	}
+	if sc.CounterOnly {
+		lines = append(lines, fmt.Sprintf("  the runner did not stop on the rule: at %d/%d it would have given %s.", sc.Params.MaxTurnsStuck, sc.Params.CheckInterval, stop))
+		return lines
+	}
 	lines = append(lines, fmt.Sprintf("  at %d/%d it gives %s, which %s.", sc.Params.MaxTurnsStuck, sc.Params.CheckInterval, stop, ok))
 	var cons []string
 	for _, c := range sc.Consistent {
@@ -225,8 +237,16 @@ func selfCheckLines(e *Episode) []string {
 	if sc.DefaultsConsistent {
 		dflt = "consistent"
 	}
-	lines = append(lines, fmt.Sprintf("  settings consistent with the recording (%s): max_turns_stuck %s; ZorkGPT's 40/10 is %s.", name, strings.Join(cons, ", "), dflt))
+	lines = append(lines, fmt.Sprintf("  settings consistent with the recording (%s): max_turns_stuck %s; %s's 40/10 is %s.", name, strings.Join(cons, ", "), systemOf(sc.Policy), dflt))
 	return lines
+}
+
+// systemOf names the system whose rule n is: its registry entry's, or ZorkGPT.
+func systemOf(n policy.Name) episode.System {
+	if k, ok := policy.Lookup(n); ok {
+		return k.System
+	}
+	return episode.ZorkGPT
 }
 
 // tableHead is the line that names an episode in a table.
@@ -359,7 +379,7 @@ func csvResult(r *ResultJSON) []string {
 		win = append(win, strconv.Itoa(c.Turn))
 	}
 	b := strconv.FormatBool
-	return []string{CSVText(r.Policy), strconv.Itoa(r.MaxTurnsStuck), strconv.Itoa(r.CheckInterval), strconv.Itoa(r.StuckWarningThreshold),
+	return []string{CSVText(r.Policy), opt(r.MaxTurnsStuck), opt(r.CheckInterval), opt(r.StuckWarningThreshold),
 		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
 		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),

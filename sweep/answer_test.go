@@ -314,7 +314,7 @@ func TestFitTable(t *testing.T) {
 	}
 }
 
-// The system is chosen by the episodes' log format, and decides which configs
+// The system is chosen by the episodes' sources, and decides which configs
 // the answer may name and how its block is written: on logs of a harness
 // that runs any rule, window 35/10 is answered with its rule in a sentence;
 // on ZorkGPT's, the same grid of window configs gets no answer, as ZorkGPT
@@ -324,8 +324,8 @@ func TestSystemSeam(t *testing.T) {
 		Block: func(p policy.Policy) (string, error) {
 			return fmt.Sprintf("%s; max_turns_stuck = %d, checked every %d turns\n", p.Kind().Description, p.MaxTurnsStuck, p.CheckInterval), nil
 		}}
-	systems["harness"] = harness
-	defer delete(systems, "harness")
+	defer func(s *System) { systems[episode.Harness] = s }(systems[episode.Harness])
+	systems[episode.Harness] = harness
 	window := func(w int) policy.Policy { p := sor(w, 10); p.Name = policy.Window; return p }
 	grid := []policy.Policy{window(10), window(35), window(40)}
 
@@ -337,7 +337,7 @@ func TestSystemSeam(t *testing.T) {
 		t.Errorf("ZorkGPT, a grid of window: answer %v, no answer %q", r.Answer, r.NoAnswer)
 	}
 	for _, ep := range eps {
-		ep.Format = "harness"
+		ep.System = episode.Harness
 	}
 	if s := SystemOf(eps); s != harness {
 		t.Fatalf("the harness's logs: system %s", s.Name)
@@ -349,9 +349,9 @@ func TestSystemSeam(t *testing.T) {
 	if a := r.Answer; a == nil || r.Configs[a.Config].Policy != window(35) || a.Block != want || r.BestOverall != nil {
 		t.Fatalf("the harness: answer %+v (%s), want window 35/10 with the block %q", a, r.NoAnswer, want)
 	}
-	eps[0].Format = "zorkgpt"
+	eps[0].System = episode.ZorkGPT2
 	if s := SystemOf(eps); s != ZorkGPT {
-		t.Errorf("episodes of two formats: system %s, want ZorkGPT's default", s.Name)
+		t.Errorf("episodes of two systems: system %s, want ZorkGPT's default", s.Name)
 	}
 }
 
@@ -361,7 +361,7 @@ func score(w, interval int) policy.Policy {
 	return p
 }
 
-// A harness's logs (every episode marked Harness) are the Harness system's:
+// A harness's logs (every episode's System a Harness) are the Harness system's:
 // the answer is a config it runs on the score alone, its block the rule in
 // words, and now is no stop rule. On handSet, score is score-or-objective
 // (no objective): 35/10 saves 60 turns on every A, 720 of 2400, with no false
@@ -369,7 +369,7 @@ func score(w, interval int) policy.Policy {
 func TestHarnessAnswer(t *testing.T) {
 	eps := handSet(t, 12, 12)
 	for _, ep := range eps {
-		ep.Harness = true
+		ep.System = episode.Harness
 	}
 	if s := SystemOf(eps); s != Harness {
 		t.Fatalf("a harness's logs: system %s", s.Name)
@@ -411,7 +411,7 @@ func TestHarnessAnswer(t *testing.T) {
 		}
 	}
 	// One log of ZorkGPT among them: ZorkGPT's system.
-	eps[0].Harness = false
+	eps[0].System = episode.ZorkGPT
 	if s := SystemOf(eps); s != ZorkGPT {
 		t.Errorf("a harness's logs and ZorkGPT's: system %s, want ZorkGPT", s.Name)
 	}

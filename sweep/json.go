@@ -188,7 +188,7 @@ func (r *Result) grid() map[string]any {
 		var vals []int
 		for _, c := range r.Configs {
 			if d.Has(c.Policy.Name) {
-				if v := *d.Field(&c.Policy.Params); !slices.Contains(vals, v) {
+				if v := d.Get(&c.Policy.Params); !slices.Contains(vals, v) {
 					vals = append(vals, v)
 				}
 			}
@@ -196,6 +196,13 @@ func (r *Result) grid() map[string]any {
 		if vals != nil {
 			slices.Sort(vals)
 			g[d.Key] = vals
+			if d.Scale > 1 { // in users' units: min_critic 0.5
+				shown := make([]any, len(vals))
+				for i, v := range vals {
+					shown[i] = d.Value(v)
+				}
+				g[d.Key] = shown
+			}
 		}
 	}
 	return g

@@ -184,12 +184,7 @@ func (r *Result) values(c *Config) []any {
 			v = append(v, nil)
 			continue
 		}
-		x := *d.Field(&c.Policy.Params)
-		if d.Names != nil && x >= 0 && x < len(d.Names) {
-			v = append(v, d.Names[x])
-		} else {
-			v = append(v, x)
-		}
+		v = append(v, d.Value(d.Get(&c.Policy.Params)))
 	}
 	for k := range r.Defs.Len() {
 		if x, ok := r.Defs.Value(&c.Sums, k); ok {

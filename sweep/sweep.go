@@ -102,7 +102,8 @@ type Result struct {
 	// Tokens: some log records tokens.
 	Tokens bool
 	// LeftOut say which policies were left out of the grid, or replaced as
-	// the current setting, as some log lacks a signal they need.
+	// the current setting, as some log lacks a signal they need, and which
+	// settings are off on some logs (report.Sweepable).
 	LeftOut []string
 }
 

@@ -5,7 +5,6 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +15,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
+	"github.com/lbanalyze/lbanalyze/sweep"
 )
 
 type batchFlags struct {
@@ -46,8 +46,9 @@ review first.
 A policy is NAME or NAME:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]], e.g.
 score-or-objective:60/10. Settings a policy does not give come from --max-turns-stuck,
 --check-interval and --warning-threshold, or for the after side from --config. Logs of
-harnesses with no stop rule of their own (TALES, JSONL read with --fields) are compared,
-unless --baseline or --after say otherwise, as none (the run as logged) against increase.`,
+systems that stop no run on a rule of their own are compared, unless --baseline or
+--after say otherwise, as none (the run as logged) against the rule they would add:
+increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.`,
 		Example: `  lbanalyze batch testdata/episodes
   lbanalyze batch --after score-or-objective:60 --format markdown game_files/episodes
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
@@ -91,7 +92,11 @@ unless --baseline or --after say otherwise, as none (the run as logged) against 
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			baseline, after = f.harness(cmd, c.Episodes, baseline, after)
+			baseline, after = f.sides(cmd, c.Episodes, baseline, after)
+			warnRefusals(baseline, e)
+			if after.Params != baseline.Params || len(baseline.Refusals()) == 0 {
+				warnRefusals(after, e)
+			}
 			f.noteShared(cmd, e, baseline, after)
 			kept, unreplayed := report.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
 			e.tell(unreplayed...)
@@ -125,9 +130,9 @@ unless --baseline or --after say otherwise, as none (the run as logged) against 
 	f.dims = make([]int, len(policy.Dimensions()))
 	for i, d := range policy.Dimensions() {
 		f.dims[i] = d.Default
-		fs.Var(namedInt{&f.dims[i], d.Names}, d.Flag, d.Key+" for both policies where --baseline or --after does not give it")
+		fs.Var(&dimValue{&d, &f.dims[i]}, d.Flag, d.Key+" for both policies where --baseline or --after does not give it")
 	}
-	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the after policy (flags override it)")
+	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the after policy (flags override it)")
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once; at most 4 a core")
@@ -140,18 +145,21 @@ unless --baseline or --after say otherwise, as none (the run as logged) against 
 	return cmd
 }
 
-// harness gives the sides a dataset of harnesses' logs is compared on where
-// no flag sets them: the run as logged (none) against increase, the rule a
-// harness can run on its score alone (docs/sources.md, "Harness logs").
-func (f *batchFlags) harness(cmd *cobra.Command, eps []*episode.Episode, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
-	if !episode.AllHarness(eps) {
+// sides gives the sides a dataset is compared on where no flag sets them,
+// when the system that ran it stops no run on a rule of its own (a harness,
+// ZorkGPT2): the run as logged (none) against the rule it would add
+// (sweep.System.Adds: increase for a harness, zorkburr for ZorkGPT2;
+// docs/sources.md, "Which system ran a log").
+func (f *batchFlags) sides(cmd *cobra.Command, eps []*episode.Episode, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
+	system := sweep.SystemOf(eps)
+	if system.Stops {
 		return baseline, after
 	}
 	if !cmd.Flags().Changed("baseline") {
 		baseline = noStop(baseline.Params)
 	}
 	if !cmd.Flags().Changed("after") && f.config == "" {
-		after.Name = policy.Increase
+		after.Name = system.Adds
 	}
 	return baseline, after
 }
@@ -171,7 +179,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 	defaults := policy.DefaultParams()
 	for i, d := range policy.Dimensions() {
 		if changed(d.Flag) {
-			*d.Field(&defaults) = f.dims[i]
+			d.Set(&defaults, f.dims[i])
 		}
 	}
 	if err = defaults.Usable(); err != nil {
@@ -190,7 +198,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		afterDefaults = cfg.Params
 		for i, d := range policy.Dimensions() {
 			if changed(d.Flag) {
-				*d.Field(&afterDefaults) = f.dims[i]
+				d.Set(&afterDefaults, f.dims[i])
 			}
 		}
 		if !changed("after") {
@@ -204,10 +212,6 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 	if after, err = policy.Parse(afterSpec, afterDefaults); err != nil {
 		err = usageError("--after: %v", err)
 		return
-	}
-	warnRefusals(baseline.Params, e)
-	if after.Params != baseline.Params {
-		warnRefusals(after.Params, e)
 	}
 	return
 }
@@ -270,7 +274,7 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after poli
 	var set []string
 	for i, d := range policy.Dimensions() {
 		if cmd.Flags().Changed(d.Flag) {
-			set = append(set, fmt.Sprintf("--%s %s", d.Flag, namedInt{&f.dims[i], d.Names}))
+			set = append(set, fmt.Sprintf("--%s %s", d.Flag, d.Format(f.dims[i])))
 		}
 	}
 	if len(set) == 0 {
@@ -280,43 +284,35 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after poli
 		strings.Join(set, ", "), baseline, after)
 }
 
-// namedInt is a flag of one whole number or, for an enumeration
-// (score_mode), one of its names, as the other commands take it.
-type namedInt struct {
-	v     *int
-	names []string
+// dimValue is a flag of one value of a parameter, read as its Dimension
+// reads it and as the other commands take it: a whole number, a name of an
+// enumeration (score_mode), a decimal of a scaled setting (min_critic 0.5).
+type dimValue struct {
+	d *policy.Dimension
+	v *int
 }
 
-func (n namedInt) Type() string {
-	if n.names != nil {
+func (f *dimValue) Type() string {
+	switch {
+	case f.d != nil && f.d.Names != nil:
 		return "name"
+	case f.d != nil && f.d.Scale > 1:
+		return "decimal"
 	}
 	return "int"
 }
 
-func (n namedInt) String() string {
-	if n.v == nil {
+func (f *dimValue) String() string {
+	if f.d == nil || f.v == nil {
 		return ""
 	}
-	if *n.v >= 0 && *n.v < len(n.names) {
-		return n.names[*n.v]
-	}
-	return strconv.Itoa(*n.v)
+	return f.d.Format(*f.v)
 }
 
-func (n namedInt) Set(s string) error {
-	s = strings.TrimSpace(s)
-	if i := slices.Index(n.names, s); i >= 0 {
-		*n.v = i
-		return nil
+func (f *dimValue) Set(s string) error {
+	v, err := f.d.Parse(s)
+	if err == nil {
+		*f.v = v
 	}
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		if n.names != nil {
-			return fmt.Errorf("%q: want %s", s, strings.Join(n.names, " or "))
-		}
-		return fmt.Errorf("%q is not a whole number", s)
-	}
-	*n.v = v
-	return nil
+	return err
 }

@@ -5,22 +5,25 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // maxGrid bounds the values one grid flag may expand to, so that a typo such
 // as 1:1000000000 fails at once instead of filling memory.
 const maxGrid = 100_000
 
-// intList is a flag of whole numbers: comma-separated values and ranges
-// FROM:TO[:STEP] (TO included), e.g. "20:120:5" or "1,5,10". Repeating the
-// flag adds to the list.
+// intList is a flag of a parameter's values: comma-separated values and
+// ranges FROM:TO[:STEP] (TO included), e.g. "20:120:5" or "1,5,10", as the
+// parameter's Dimension reads them (names of an enumeration, decimals of a
+// scaled setting: "0.3:0.7:0.1"). Repeating the flag adds to the list.
 type intList struct {
-	vals  []int
-	set   bool
-	names []string // an enumeration's values by name, from 0 (score_mode)
+	vals []int
+	set  bool
+	dim  *policy.Dimension
 }
 
-func newIntList(def int) *intList { return &intList{vals: []int{def}} }
+func newIntList(d *policy.Dimension) *intList { return &intList{vals: []int{d.Default}, dim: d} }
 
 func (l *intList) Type() string { return "list" }
 
@@ -28,6 +31,9 @@ func (l *intList) String() string {
 	s := make([]string, len(l.vals))
 	for i, v := range l.vals {
 		s[i] = strconv.Itoa(v)
+		if l.dim != nil && l.dim.Scale > 1 {
+			s[i] = l.dim.Format(v)
+		}
 	}
 	return strings.Join(s, ",")
 }
@@ -38,11 +44,11 @@ func (l *intList) Set(s string) error {
 	}
 	for item := range strings.SplitSeq(s, ",") {
 		item = strings.TrimSpace(item)
-		if i := slices.Index(l.names, item); i >= 0 {
+		if i := slices.Index(l.dim.Names, item); i >= 0 {
 			l.vals = append(l.vals, i)
 			continue
 		}
-		vals, err := parseRange(item)
+		vals, err := parseRange(item, l.dim)
 		if err != nil {
 			return err
 		}
@@ -54,14 +60,23 @@ func (l *intList) Set(s string) error {
 	return nil
 }
 
-// parseRange reads one item: N, or FROM:TO[:STEP].
-func parseRange(item string) ([]int, error) {
+// parseRange reads one item: N, or FROM:TO[:STEP], each number as d reads
+// it (a whole number unless d is scaled).
+func parseRange(item string, d *policy.Dimension) ([]int, error) {
 	parts := strings.Split(item, ":")
 	if len(parts) > 3 {
 		return nil, fmt.Errorf("%q: want N or FROM:TO[:STEP]", item)
 	}
 	n := make([]int, len(parts))
 	for i, p := range parts {
+		if d != nil && d.Scale > 1 {
+			v, err := d.Parse(p)
+			if err != nil {
+				return nil, fmt.Errorf("%q: %w", item, err)
+			}
+			n[i] = v
+			continue
+		}
 		v, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil {
 			return nil, fmt.Errorf("%q: %q is not a whole number", item, p)

@@ -3,7 +3,20 @@ package main
 import (
 	"slices"
 	"testing"
+
+	"github.com/lbanalyze/lbanalyze/policy"
 )
+
+// dimension is the Dimension with JSON key key.
+func dimension(t *testing.T, key string) *policy.Dimension {
+	for _, d := range policy.Dimensions() {
+		if d.Key == key {
+			return &d
+		}
+	}
+	t.Fatalf("no dimension %s", key)
+	return nil
+}
 
 func TestIntList(t *testing.T) {
 	for _, c := range []struct {
@@ -24,7 +37,7 @@ func TestIntList(t *testing.T) {
 		{in: []string{"x"}, err: true},
 		{in: []string{"1:1000000000"}, err: true},
 	} {
-		l := newIntList(40)
+		l := newIntList(dimension(t, "max_turns_stuck"))
 		var err error
 		for _, s := range c.in {
 			if err = l.Set(s); err != nil {
@@ -35,7 +48,33 @@ func TestIntList(t *testing.T) {
 			t.Errorf("%q: got %v, %v; want %v (error %v)", c.in, l.vals, err, c.want, c.err)
 		}
 	}
-	if l := newIntList(40); l.String() != "40" {
+	if l := newIntList(dimension(t, "max_turns_stuck")); l.String() != "40" {
 		t.Errorf("default shows as %q", l.String())
+	}
+}
+
+// A scaled setting is given as users think of it: min_critic 0.5, in
+// hundredths.
+func TestIntListScaled(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []int
+		err  bool
+	}{
+		{"0.5", []int{50}, false},
+		{"0.3:0.5:0.1", []int{30, 40, 50}, false},
+		{".45,1", []int{45, 100}, false},
+		{"0,0.25", []int{0, 25}, false},
+		{"0.455", nil, true},
+		{"half", nil, true},
+	} {
+		l := newIntList(dimension(t, "min_critic"))
+		err := l.Set(c.in)
+		if (err != nil) != c.err || !c.err && !slices.Equal(l.vals, c.want) {
+			t.Errorf("%q: got %v, %v; want %v (error %v)", c.in, l.vals, err, c.want, c.err)
+		}
+	}
+	if l := newIntList(dimension(t, "min_critic")); l.String() != "0.5" {
+		t.Errorf("min_critic's default shows as %q, want 0.5", l.String())
 	}
 }

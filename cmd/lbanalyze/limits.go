@@ -82,8 +82,8 @@ type refusals struct {
 	more  int // configs refused past the settings shown
 }
 
-func (r *refusals) add(p policy.Params, e *env) {
-	if r.shown[p] || len(p.Refusals()) == 0 {
+func (r *refusals) add(p policy.Policy, e *env) {
+	if r.shown[p.Params] || len(p.Refusals()) == 0 {
 		return
 	}
 	if len(r.shown) == maxRefusalsShown {
@@ -93,7 +93,7 @@ func (r *refusals) add(p policy.Params, e *env) {
 	if r.shown == nil {
 		r.shown = map[policy.Params]bool{}
 	}
-	r.shown[p] = true
+	r.shown[p.Params] = true
 	warnRefusals(p, e)
 }
 

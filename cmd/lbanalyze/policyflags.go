@@ -2,7 +2,6 @@ package main
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -39,17 +38,16 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	known := strings.Join(nameStrings(), ", ")
 	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known)
 	for _, d := range policy.Dimensions() {
-		l := newIntList(d.Default)
-		l.names = d.Names
+		l := newIntList(&d)
 		if vals, ok := grid[d.Key]; ok {
 			l.vals = vals
 		}
 		f.dims = append(f.dims, l)
 		fs.Var(l, d.Flag, d.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
 	}
-	configUsage := "a pyproject.toml whose [tool.zorkgpt.loop_break] sets the policy and its settings (flags override it)"
+	configUsage := "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the policy and its settings (flags override it)"
 	if f.configIsNow {
-		configUsage = "a pyproject.toml whose [tool.zorkgpt.loop_break] is the current setting, to compare with (the grid stays the flags')"
+		configUsage = "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) is the current setting, to compare with (the grid stays the flags')"
 	}
 	fs.StringVar(&f.config, "config", "", configUsage)
 	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
@@ -72,21 +70,23 @@ type settings struct {
 	// defaults, or the --config file's values.
 	recording policy.Params
 	// current is the setting run now: the --config file's, else ZorkGPT's
-	// defaults (sweep compares a harness's logs with none without --config).
+	// defaults (sweep compares the logs of a system that stops no run itself
+	// with none without --config).
 	current policy.Policy
-	// harness are the policies a harness's log is offered, under the same
-	// settings (policy.HarnessDefaults); nil when the policies were asked
-	// for (--policy, or --config where it sets them).
-	harness []policy.Policy
+	// offered are the policies the logs of a system that stops no run on a
+	// rule of its own are offered, under the same settings (policy.Offered);
+	// nil when the policies were asked for (--policy, or --config where it
+	// sets them).
+	offered map[episode.System][]policy.Policy
 	// sources are asked to claim each input (--fields first).
 	sources *corpus.Sources
 }
 
 // policiesFor are the policies to replay over ep: those asked for, or
-// what a harness's log is offered.
+// what the logs of the system that ran it are offered.
 func (s settings) policiesFor(ep *episode.Episode) []policy.Policy {
-	if ep.Harness && s.harness != nil {
-		return s.harness
+	if offered := s.offered[ep.System]; offered != nil {
+		return offered
 	}
 	return s.policies
 }
@@ -117,15 +117,27 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		}
 		for i, d := range policy.Dimensions() {
 			if !changed(d.Flag) && !f.configIsNow {
-				vals[i] = []int{*d.Field(&cfg.Params)}
+				vals[i] = []int{d.Get(&cfg.Params)}
 			}
 		}
 	}
 	s.recording, s.current = cfg.Params, cfg.Policy()
 	names, vals = dedupe(names, vals, e)
+	offer := !changed("policy") && (f.config == "" || f.configIsNow)
 	n := gridSize(names, vals)
 	if n > maxConfigs {
 		return s, gridTooLarge(names, vals)
+	}
+	if offer {
+		for _, sys := range episode.Systems {
+			var offered []string
+			for _, o := range policy.Offered(sys) {
+				offered = append(offered, string(o))
+			}
+			if gridSize(offered, vals) > maxConfigs {
+				return s, gridTooLarge(offered, vals)
+			}
+		}
 	}
 	s.policies = make([]policy.Policy, 0, n)
 	var refused refusals
@@ -140,7 +152,7 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 				return s, usageError("%v", err)
 			}
 			if !quiet {
-				refused.add(p.Params, e)
+				refused.add(p, e)
 			}
 			if strings.ContainsAny(n, ":=") {
 				written[p] = true
@@ -153,9 +165,12 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	if len(s.policies) == 0 {
 		return s, usageError("no policy to replay")
 	}
-	if !changed("policy") && (f.config == "" || f.configIsNow) {
-		for _, n := range policy.HarnessDefaults() {
-			s.harness = append(s.harness, expand(n, vals)...)
+	if offer {
+		s.offered = map[episode.System][]policy.Policy{}
+		for _, sys := range episode.Systems {
+			for _, n := range policy.Offered(sys) {
+				s.offered[sys] = append(s.offered[sys], expand(n, vals)...)
+			}
 		}
 	}
 	var err error
@@ -173,13 +188,7 @@ func dedupe(names []string, vals [][]int, e *env) ([]string, [][]int) {
 	}
 	names = distinct("policy", trimmed, func(n string) string { return n }, e)
 	for i, d := range policy.Dimensions() {
-		show := func(v int) string {
-			if v >= 0 && v < len(d.Names) {
-				return d.Names[v] // an enumeration's value by name
-			}
-			return strconv.Itoa(v)
-		}
-		vals[i] = distinct(d.Flag, vals[i], show, e)
+		vals[i] = distinct(d.Flag, vals[i], d.Format, e)
 	}
 	return names, vals
 }
@@ -249,7 +258,7 @@ func expand(name policy.Name, vals [][]int) []policy.Policy {
 		next := make([]policy.Policy, 0, len(out)*len(vals[i]))
 		for _, p := range out {
 			for _, v := range vals[i] {
-				*d.Field(&p.Params) = v
+				d.Set(&p.Params, v)
 				next = append(next, p)
 			}
 		}
@@ -290,7 +299,7 @@ func loadConfig(path string, e *env) (policy.Config, error) {
 
 // warnRefusals warns about settings ZorkGPT's configuration would refuse:
 // asked for with flags, they are replayed all the same.
-func warnRefusals(p policy.Params, e *env) {
+func warnRefusals(p policy.Policy, e *env) {
 	if r := p.Refusals(); len(r) > 0 {
 		e.warnf("%d/%d with stuck_warning_threshold %d: ZorkGPT would refuse this setting (%s); replayed anyway",
 			p.MaxTurnsStuck, p.CheckInterval, p.WarningThreshold, strings.Join(r, "; "))

@@ -44,5 +44,6 @@ func (f *fieldsFlags) sources() (*corpus.Sources, error) {
 	return srcs, nil
 }
 
-// noStop is a harness's setting as it is: no stop rule.
+// noStop is the setting as it is of a system that stops no run on a rule of
+// its own (a harness, ZorkGPT2): no stop rule.
 func noStop(p policy.Params) policy.Policy { return policy.Policy{Name: policy.None, Params: p} }

@@ -50,9 +50,12 @@ CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs re
 Logs of harnesses with no stop rule of their own (TALES, JSONL read with --fields) are
 swept over score and increase unless --policy says otherwise and compared with no stop
 rule unless --config says otherwise; the answer is then a config the harness can run on
-its score alone, as the rule to add to its step loop, in words and settings. A policy
-that needs a signal some log does not record (objectives, rooms) is left out of the grid
-before anything is chosen, and said so.
+its score alone, as the rule to add to its step loop, in words and settings. ZorkGPT2's
+logs are swept over score, supervisor, zorkburr and increase, against no stop rule (its
+runner enforces none) unless --config names its [tool.zorkburr]; the answer is then a
+zorkburr config and its [tool.zorkburr] block. A policy that needs a signal some log does
+not record (objectives, rooms) is left out of the grid before anything is chosen, and a
+setting that reads one (the supervisor's triggers) is off; each is said so.
 `,
 		Example: `  lbanalyze sweep testdata/episodes
   lbanalyze sweep --config pyproject.toml --format markdown game_files/episodes
@@ -92,7 +95,7 @@ before anything is chosen, and said so.
 				return usageError("--rank tokens: no log read records tokens")
 			}
 			system := sweep.SystemOf(c.Episodes)
-			configs, current := f.grid(s, system)
+			configs, current := f.grid(s, c.Episodes, system)
 			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: replayers(f.jobs),
 				CostPerCall: costs.CostPerCall, CostPerMTok: costs.CostPerMTok, ByTokens: f.rank == "tokens",
@@ -135,19 +138,18 @@ before anything is chosen, and said so.
 	return cmd
 }
 
-// grid is what the sweep compares: for a harness's logs, with no policy
-// asked for, the policies a harness can run on its score, and no stop rule
-// as now unless --config names it (docs/sources.md, "Harness logs").
-// sweep.Run leaves out what the logs cannot replay.
-func (f *sweepFlags) grid(s settings, system *sweep.System) (configs []policy.Policy, current policy.Policy) {
+// grid is what the sweep compares: with no policy asked for, the policies
+// the logs of the system that ran them are offered (policy.Offered); and for
+// a system that stops no run on a rule of its own (a harness, ZorkGPT2), no
+// stop rule as now unless --config names it (docs/sources.md, "Which system
+// ran a log"). sweep.Run leaves out what the logs cannot replay.
+func (f *sweepFlags) grid(s settings, eps []*episode.Episode, system *sweep.System) (configs []policy.Policy, current policy.Policy) {
 	configs, current = s.policies, s.current
-	if system == sweep.Harness {
-		if f.config == "" {
-			current = noStop(policy.DefaultParams())
-		}
-		if s.harness != nil {
-			configs = s.harness
-		}
+	if offered := s.offered[episode.SystemOf(eps)]; offered != nil {
+		configs = offered
+	}
+	if !system.Stops && f.config == "" {
+		current = noStop(policy.DefaultParams())
 	}
 	return configs, current
 }

@@ -1,30 +1,38 @@
 // Command benchgen writes the inputs of scripts/bench-compare.sh that synth
-// does not: a log with one runaway reasoning line, and a file of short turn
-// lines.
+// does not: a log with one runaway reasoning line, a file of short turn
+// lines, and a ZorkGPT2 Burr application directory of a long run (its
+// log.jsonl grows with the square of the turns: 1,000 turns, about 1.5 GB).
 //
 //	go run ./scripts/benchgen longline -mb 50 -in LOG -out FILE
 //	go run ./scripts/benchgen turns -n 2000000 -out FILE
+//	go run ./scripts/benchgen burr -turns 1000 -out DIR   # DIR/default/<app_id>/
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 )
 
 func main() {
-	if len(os.Args) < 2 || os.Args[1] != "longline" && os.Args[1] != "turns" {
-		fmt.Fprintln(os.Stderr, "usage: benchgen longline|turns [flags]")
+	if len(os.Args) < 2 || os.Args[1] != "longline" && os.Args[1] != "turns" && os.Args[1] != "burr" {
+		fmt.Fprintln(os.Stderr, "usage: benchgen longline|turns|burr [flags]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
 	in := fs.String("in", "", "the log whose middle final_action_selection line gets the runaway reasoning")
-	out := fs.String("out", "", "the file to write")
+	out := fs.String("out", "", "the file (burr: the directory) to write")
 	mb := fs.Int("mb", 50, "the length of the runaway line, in MB")
 	n := fs.Int("n", 2_000_000, "turn lines")
+	turns := fs.Int("turns", 1000, "the turns of the Burr run")
 	fs.Parse(os.Args[2:])
+	if os.Args[1] == "burr" {
+		check(burr(*out, *turns))
+		return
+	}
 	f, err := os.Create(*out)
 	check(err)
 	if os.Args[1] == "longline" {
@@ -35,6 +43,28 @@ func main() {
 		check(benchdata.Turns(f, *n))
 	}
 	check(f.Close())
+}
+
+// burr writes a Burr project directory holding one application: the run.
+func burr(dir string, turns int) error {
+	app := filepath.Join(dir, "default", benchdata.BurrAppID)
+	if err := os.MkdirAll(app, 0o755); err != nil {
+		return err
+	}
+	for name, text := range map[string]string{"metadata.json": benchdata.BurrMetadata, "graph.json": benchdata.BurrGraph} {
+		if err := os.WriteFile(filepath.Join(app, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(filepath.Join(app, "log.jsonl"))
+	if err != nil {
+		return err
+	}
+	if err := benchdata.BurrLog(f, turns); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func check(err error) {

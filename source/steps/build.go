@@ -309,7 +309,7 @@ func (b *builder) build(s *segment) *episode.Episode {
 	if !s.named {
 		ep.ID = defaultID(b.name)
 	}
-	ep.Turns, ep.Scoring, ep.Harness = s.turns, f.Scoring, true
+	ep.Turns, ep.Scoring, ep.System = s.turns, f.Scoring, episode.Harness
 	ep.End = episode.End{Reason: episode.EndNone}
 	for _, m := range signalOf {
 		if f.paths()[m.field] != nil {

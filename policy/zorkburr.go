@@ -1,0 +1,77 @@
+package policy
+
+import (
+	"fmt"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+)
+
+// Zorkburr is ZorkGPT2's stuck rule (docs/zorkgpt2.md, "The stuck rule").
+const Zorkburr Name = "zorkburr"
+
+// ZorkburrWarning is how many turns without a score change put the countdown
+// in ZorkGPT2's prompt: assemble_context shows "N turns until episode ends"
+// from 30 turns stuck, counting down to a hard-coded 40 whatever
+// max_turns_stuck is (docs/zorkgpt2.md, "The stuck rule").
+const ZorkburrWarning = 30
+
+func init() {
+	register(Kind{Name: Zorkburr, New: newZorkburr, ThresholdFree: true, System: episode.ZorkGPT2, ZorkGPT2: true,
+		Lacks: []string{"stuck_warning_threshold"}, Offered: []episode.System{episode.ZorkGPT2}, Rule: zorkburrRule,
+		Description: "ZorkGPT2's stuck rule: turns_since_progress counts the turns since the score last moved (a move in turn 1 counts), and the check after every Burr step stops at the first turn T with T % stuck_check_interval == 0 whose counter before or after the turn has reached max_turns_stuck",
+		Change:      "in _track_score_for_progress_detection, count a score change during turn 1, and let the stuck check stop the episode when the timer had reached max_turns_stuck before the turn's score was tracked as well as after"})
+}
+
+// ZorkburrTOML is the [tool.zorkburr] block that sets p's max_turns_stuck
+// and stuck_check_interval in ZorkGPT2.
+func (p Policy) ZorkburrTOML() string {
+	return fmt.Sprintf("[tool.zorkburr]\nmax_turns_stuck = %d\nstuck_check_interval = %d\n", p.MaxTurnsStuck, p.CheckInterval)
+}
+
+// zorkburrRule is zorkburr's rule in a harness's words: the counter after
+// step t−1 or after step t has reached W (newZorkburr).
+func zorkburrRule(p Params) string {
+	return fmt.Sprintf("At each step t that is a multiple of %d, stop the run if its score has not changed (up or down) in the last %d steps "+
+		"(t-%d+1 to t), or in the %d steps before step t; the score before step 1 counts as 0, so a move during step 1 counts.",
+		p.CheckInterval, p.MaxTurnsStuck, p.MaxTurnsStuck, p.MaxTurnsStuck)
+}
+
+// zorkburr replays record_results's counter and run_episode's check
+// (zorkburr/actions/results.py, zorkburr/main.py):
+//   - the counter c starts at 0 at turn 0; after turn t it is 0 when the
+//     score moved during t (score − pre_score ≠ 0, a death's −10 included,
+//     turn 1 included), else c+1. Nothing else resets it.
+//   - the check runs after every Burr step: turn_count is already t after
+//     execute_action, while the counter is still that of t−1 until
+//     record_results. So turn t stops when t % I == 0 and
+//     max(c(t−1), c(t)) ≥ W: a score gained on a check turn does not save an
+//     episode whose counter had reached W the turn before.
+//
+// Step's Anchor is last_score_change_turn and TurnsStuck the larger counter
+// the check saw, max(c(t−1), c(t)): what is compared with W. It depends on
+// neither W nor I, so the sweep's fast path replays it once for all of them.
+type zorkburr struct {
+	p      Params
+	score  int // the score after the last turn (0 before turn 1)
+	c      int // turns_since_progress
+	anchor int // last_score_change_turn
+}
+
+func newZorkburr(p Policy) Tracker { return &zorkburr{p: p.Params} }
+
+func (z *zorkburr) Step(t int, o Observation) Step {
+	// The countdown is built at the start of turn t from the counter of t−1.
+	s := Step{Turn: t, Warned: z.c >= ZorkburrWarning}
+	before := z.c
+	if o.Score != z.score {
+		z.c, z.anchor = 0, t
+		s.Reset = ScoreChange
+	} else {
+		z.c++
+	}
+	z.score = o.Score
+	s.Anchor, s.TurnsStuck = z.anchor, max(before, z.c)
+	s.Checked = t%z.p.CheckInterval == 0
+	s.Terminate = s.Checked && s.TurnsStuck >= z.p.MaxTurnsStuck
+	return s
+}

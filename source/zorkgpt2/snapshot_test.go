@@ -1,0 +1,95 @@
+package zorkgpt2
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+// A snapshot as extract_fixtures.py writes it (indent 2, ASCII escapes),
+// before turn 4's evaluate_action: three entries, each with the room its
+// action was taken in.
+const snapshotDoc = `{
+  "meta": {
+    "app_id": "8e76",
+    "episode_id": "ep7",
+    "turn": 4
+  },
+  "action_type": "evaluate_action",
+  "state": {
+    "proposed_action": "take all",
+    "game_response": "Taken.",
+    "action_history": [
+      {"turn": 1, "action": "north", "response": "North of House", "location_id": 180, "location_name": "West House",
+       "score_before": 0, "score_after": 0, "reasoning": "long \u2014 text", "critic_score": 0.7, "rejection_count": 0},
+      {"turn": 2, "action": "east", "response": "Behind House", "location_id": 81, "location_name": "North House",
+       "score_before": 0, "score_after": 0, "critic_score": 0.2, "rejection_count": 3},
+      {"turn": 3, "action": "open window", "response": "With great effort, you open the window.", "location_id": 79, "location_name": "Behind House",
+       "score_before": 0, "score_after": 10, "critic_score": 0.9, "rejection_count": 1}
+    ],
+    "location_name": "Behind House",
+    "rejection_count": 0
+  },
+  "original_output": {"critic_score": -1.0}
+}
+`
+
+func TestSnapshot(t *testing.T) {
+	if !(Snapshot{}).Claims([]byte(snapshotDoc[:300])) || (Snapshot{}).Claims([]byte(`{"type":"begin_entry","action":"x"}`+"\n"+`{"state":{"action_history":[]}}`)) {
+		t.Fatal("claims: a snapshot, cut, is one; a Burr log is not")
+	}
+	eps, res := source.ReadAll(Snapshot{}, strings.NewReader(snapshotDoc), "ep7_t4_evaluate_action.json", source.Options{})
+	if len(eps) != 1 || len(res.Rejected) > 0 {
+		t.Fatalf("%d episodes, %v", len(eps), res.Rejected)
+	}
+	ep := eps[0]
+	// The room after turn t is where turn t+1's action was taken; after turn
+	// 3, the state's: named only, its id the one the history gives the name.
+	want := []struct {
+		id   int
+		room string
+	}{{81, "North House"}, {79, "Behind House"}, {79, "Behind House"}}
+	for i, w := range want {
+		if tu := ep.Turns[i]; tu.RoomID != w.id || tu.Location != w.room {
+			t.Errorf("turn %d: room %d %q, want %d %q", i+1, tu.RoomID, tu.Location, w.id, w.room)
+		}
+	}
+	if ep.ID != "ep7" || ep.InitialRoomID != 180 || ep.Score(3) != 10 || ep.Turns[1].Calls != 7 || ep.Turns[2].Calls != 5 ||
+		ep.Fact("app_id") != "8e76" || ep.End.Reason != episode.EndNone || !ep.Signals.Has(episode.Critic, episode.Rejections, episode.Calls) {
+		t.Errorf("%+v", ep)
+	}
+	if ep.Turns[0].ResponseHash != responseHash("North of House") || ep.Turns[0].ResponseHash == 0 {
+		t.Error("response hash")
+	}
+	// An older snapshot without critic scores records neither critic nor calls.
+	old := strings.NewReplacer(`"critic_score": 0.7, `, "", `"critic_score": 0.2, `, "", `"critic_score": 0.9, `, "").Replace(snapshotDoc)
+	eps, _ = source.ReadAll(Snapshot{}, strings.NewReader(old), "x.json", source.Options{})
+	if s := eps[0].Signals; s.Has(episode.Critic) || s.Has(episode.Calls) || !s.Has(episode.Rejections) {
+		t.Errorf("signals %b", s)
+	}
+}
+
+func TestSnapshotBad(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{snapshotDoc[:400], "not a state snapshot: line 13: the object is cut"},
+		{`{"state": {"action_history": []}}`, "no turns"},
+		{`{"state": {"action_history": [{"action": "x"}]}}`, "no turns"},
+	} {
+		_, res := source.ReadAll(Snapshot{}, strings.NewReader(c.doc), "x.json", source.Options{})
+		if len(res.Rejected) != 1 || !strings.HasPrefix(res.Rejected[0].Reason, c.want) {
+			t.Errorf("%.30q: %v, want %q", c.doc, res.Rejected, c.want)
+		}
+	}
+}
+
+// A response is identified by its first 500 characters, as the action
+// history keeps it: the Burr log's whole response and the snapshot's cut one
+// hash alike.
+func TestResponseHash(t *testing.T) {
+	long := strings.Repeat("é", 600)
+	if responseHash(long) != responseHash(long[:1000]) || responseHash(long) == responseHash(long[:998]) {
+		t.Error("the first 500 characters (runes, not bytes) identify a response")
+	}
+}

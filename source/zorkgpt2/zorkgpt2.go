@@ -1,0 +1,205 @@
+// Package zorkgpt2 is the source of ZorkGPT2's runs ("zorkburr", a Burr
+// application playing Zork), in the three forms a run is recorded in
+// (docs/zorkgpt2.md, "Where a run is recorded"): the Burr tracker's
+// application directory (log.jsonl, metadata.json, graph.json), the run log
+// the runner prints (TURN lines, EPISODE_END), and a state snapshot (a JSON
+// object whose state holds the action history). The three give the same
+// turns, as far as each records them.
+package zorkgpt2
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+// The log_format of each form.
+const (
+	BurrFormat     = "zorkgpt2-burr"
+	RunLogFormat   = "zorkgpt2-runlog"
+	SnapshotFormat = "zorkgpt2-snapshot"
+)
+
+// Rule is the stuck rule ZorkGPT2 keeps the counter of (policy zorkburr).
+const Rule = "zorkburr"
+
+// LogName says whether a file met in a directory walk is named like a
+// ZorkGPT2 log: a run log as the supervisor names it (run_log_ep96.txt), or
+// a snapshot as scripts/extract_fixtures.py names it
+// (ep96_t111_evaluate_action.json). A Burr log lies in an application
+// directory, which the walk asks the directory source about.
+func LogName(name string) bool { return logName.MatchString(name) }
+
+var logName = regexp.MustCompile(`^(run_log_.*\.txt|.+_t[0-9]+_[a-z_]+\.json)$`)
+
+// Bounds on what a log may make lbanalyze allocate: turn numbers beyond
+// MaxTurn, or jumps of more than MaxGap turns, are problems, not turns.
+const (
+	MaxTurn = 200_000
+	MaxGap  = 1000
+)
+
+// criticThreshold is ZorkGPT2's critic_rejection_threshold: an accepted
+// action scored at least this; one scored below was forced through after
+// max_rejections_per_turn rejections.
+const criticThreshold = float32(0.3)
+
+// turn is one turn as a form records it.
+type turn struct {
+	score      int
+	roomID     int
+	room       string // Jericho's name, as it is ("Living " cut short included)
+	action     string
+	response   uint64
+	critic     float32
+	rejections int32
+	// proposals is how many actions the agent proposed (the Burr log counts
+	// them); 0 when the form does not say, and calls reckons them.
+	proposals int
+	missing   bool
+}
+
+// calls is the LLM calls of a turn as ZorkGPT2's graph makes them
+// (docs/zorkgpt2.md, "LLM calls"): one agent and one critic call a proposal,
+// and one extractor call. A turn whose critic score is below the rejection
+// threshold was forced through after its rejections, so it proposed as many
+// actions as were rejected; otherwise one more.
+func (t *turn) calls() int32 {
+	p := t.proposals
+	if p == 0 {
+		p = int(t.rejections) + 1
+		if t.critic < criticThreshold && t.rejections > 0 {
+			p = int(t.rejections)
+		}
+	}
+	return int32(2*p + 1)
+}
+
+// responseHash identifies a game response by its first 500 characters, as
+// ZorkGPT2's action history keeps it (response[:500]), so that the Burr log's
+// full response and the snapshot's cut one hash alike; 0 is "none".
+func responseHash(text string) uint64 {
+	n := 0
+	for i := range text {
+		if n == 500 {
+			text = text[:i]
+			break
+		}
+		n++
+	}
+	h := xxhash.Sum64String(text)
+	if h == 0 {
+		h = 1
+	}
+	return h
+}
+
+// run is an episode being read, whichever the form.
+type run struct {
+	ep       episode.Episode
+	turns    []turn
+	problems []episode.Problem
+	nProblem int
+	skipped  int
+	max      int // MaxProblems
+}
+
+func newRun(name, format string, opt source.Options) *run {
+	return &run{ep: episode.Episode{Source: name, Format: format, Segment: 1, Segments: 1, System: episode.ZorkGPT2}, max: opt.WithDefaults().MaxProblems}
+}
+
+func (r *run) problem(line int, skipped bool, format string, args ...any) {
+	r.nProblem++
+	if skipped {
+		r.skipped++
+	}
+	if len(r.problems) < r.max {
+		r.problems = append(r.problems, episode.Problem{Line: line, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
+	}
+}
+
+// at is turn t, made (with the missing turns before it) if need be; nil
+// when t is out of bounds (a problem at line).
+func (r *run) at(t, line int) *turn {
+	switch {
+	case t < 1 || t > MaxTurn:
+		r.problem(line, true, "turn %d is out of range 1..%d", t, MaxTurn)
+		return nil
+	case t > len(r.turns)+MaxGap:
+		r.problem(line, true, "turn %d comes after turn %d: a gap of more than %d turns", t, len(r.turns), MaxGap)
+		return nil
+	}
+	for len(r.turns) < t {
+		r.turns = append(r.turns, turn{missing: true})
+	}
+	return &r.turns[t-1]
+}
+
+// build makes the Episode; signals are the optional ones the form records
+// (Calls follows from Critic and Rejections, or counted proposals).
+func (r *run) build(signals episode.Signals) *episode.Episode {
+	ep := &r.ep
+	if ep.ID == "" {
+		ep.ID = "(no episode id)"
+	}
+	// Every ZorkGPT2 run kept the rule's counter and showed its countdown in
+	// the prompt, whichever form records it (the Burr log also the counter).
+	ep.Recorded.Rules = []string{Rule}
+	ep.Signals = signals
+	if signals.Has(episode.Critic, episode.Rejections) {
+		ep.Signals = ep.Signals.With(episode.Calls)
+	}
+	ep.Turns = make([]episode.Turn, len(r.turns))
+	score, roomID, room := 0, ep.InitialRoomID, ep.InitialRoom
+	for i := range r.turns {
+		t, tu := &r.turns[i], &ep.Turns[i]
+		if t.missing {
+			ep.MissingTurns++
+			*tu = episode.Turn{Score: score, RoomID: roomID, Location: room, Missing: true}
+			continue
+		}
+		*tu = episode.Turn{Score: t.score, RoomID: t.roomID, Location: t.room, Action: t.action, ResponseHash: t.response,
+			Critic: t.critic, Rejections: t.rejections}
+		if ep.Signals.Has(episode.Calls) {
+			tu.Calls = t.calls()
+		}
+		score, roomID, room = t.score, t.roomID, t.room
+	}
+	if ep.MissingTurns > 0 {
+		ep.Notes = append(ep.Notes, fmt.Sprintf("%d turns are missing from the log: the score and room are carried forward", ep.MissingTurns))
+	}
+	ep.Problems, ep.ProblemCount, ep.SkippedLines = r.problems, r.nProblem, r.skipped
+	return ep
+}
+
+// killed ends the episode as a run cut off from outside at its last turn.
+func (r *run) killed(what string) {
+	n := len(r.turns)
+	r.ep.End = episode.End{Reason: episode.EndKilled, Turn: n}
+	r.ep.Notes = append(r.ep.Notes, fmt.Sprintf("%s: the run was killed from outside after turn %d (the supervisor's kill), so what a policy that has not stopped by then would have done is unknown", what, n))
+}
+
+// idOf is an episode id from a file name: run_log_ep96.txt gives ep96.
+func idOf(name string) string {
+	base := filepath.Base(name)
+	base = strings.TrimSuffix(strings.TrimSuffix(base, filepath.Ext(base)), ".jsonl")
+	return strings.TrimPrefix(base, "run_log_")
+}
+
+// intern shares the strings that repeat turn after turn (room names).
+type interner map[string]string
+
+func (in interner) of(s string) string {
+	if v, ok := in[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	in[s] = s
+	return s
+}
