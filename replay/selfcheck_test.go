@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/synth"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/synth"
 )
 
 // recorded appends loop-break events written by hand, with the values of

@@ -25,7 +25,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lbanalyze/lbanalyze/synth"
+	"github.com/lbanalyze/lbanalyze/internal/synth"
 )
 
 const hostileID = `<script>alert(1)</script>"&'`

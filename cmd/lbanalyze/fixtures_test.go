@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/internal/synth"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/synth"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files (fixture logs, expected CLI output)")

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/lbanalyze/lbanalyze/corpus"
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
-	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // FuzzPipeline runs arbitrary bytes through everything a log goes through:
@@ -36,7 +36,9 @@ func FuzzPipeline(f *testing.F) {
 		f.Fatal("the fixed log is not one episode")
 	}
 	for _, p := range []string{"testdata/logs/recorded-v2.jsonl", "testdata/logs/bad-lines.jsonl", "testdata/logs/hostile-text.jsonl",
-		"testdata/logs/hostile-unicode.jsonl", "testdata/logs/two-episodes.jsonl", "../../testdata/samples/episode-2025-06-09T20-04-36.jsonl"} {
+		"testdata/logs/hostile-unicode.jsonl", "testdata/logs/two-episodes.jsonl", "../../testdata/samples/episode-2025-06-09T20-04-36.jsonl",
+		// every other source the registry reads, by content
+		"testdata/logs/tales/restart.jsonl", "testdata/logs/run_log_two_kinds.txt"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -78,7 +80,9 @@ func FuzzPipeline(f *testing.F) {
 			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps) })
 			checkStream(t, data, format, policies)
 		}
-		all := append(analyse(lg.Episodes, every(policies[:2]), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop), analyse(fixed.Episodes, every(policies[:2]), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)...)
+		// As batch compares them: the episodes that can replay both sides.
+		kept, _ := report.Comparable(append(slices.Clone(lg.Episodes), fixed.Episodes...), policies[:2], "left out")
+		all := analyse(kept, every(policies[:2]), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)
 		d := report.NewDataset(policies[0], policies[1], report.Options{CallsPerTurn: 4}, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
 		for _, format := range report.Formats {
 			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false) })
@@ -110,7 +114,11 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 // policy with a gain horizon of 30.
 func checkOutcomes(t *testing.T, logged []*episode.Episode, policies []policy.Policy, eps []report.Episode) {
 	for i, ep := range logged {
-		for k, p := range policies {
+		kept, _ := report.Replayable(ep, policies) // those whose signals the log has
+		if len(eps[i].Outcomes) != len(kept) {
+			t.Fatalf("episode %d: %d outcomes of %d replayable policies", i, len(eps[i].Outcomes), len(kept))
+		}
+		for k, p := range kept {
 			want := replay.Run(ep, p)
 			want.GainHorizon = 30
 			if !reflect.DeepEqual(eps[i].Outcomes[k], want) {

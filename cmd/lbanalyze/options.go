@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/lbanalyze/lbanalyze/report"
+	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
 // analysisFlags are the flags of episode and batch that price what a stop

@@ -5,7 +5,7 @@ import (
 	"io"
 	"unicode/utf8"
 
-	"github.com/lbanalyze/lbanalyze/report"
+	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
 // outWriter is how every report reaches stdout and every message stderr: it

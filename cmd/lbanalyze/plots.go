@@ -9,10 +9,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/lbanalyze/lbanalyze/charts"
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/report"
-	"github.com/lbanalyze/lbanalyze/sweep"
+	"github.com/lbanalyze/lbanalyze/internal/charts"
+	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/sweep"
 )
 
 // checkPlotPath refuses, before any log is read, a --plot file whose

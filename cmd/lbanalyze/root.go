@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/lbanalyze/lbanalyze/report"
+	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
 const version = "0.1.0"

@@ -4,10 +4,10 @@ import (
 	"io"
 	"sync/atomic"
 
-	"github.com/lbanalyze/lbanalyze/corpus"
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // step is one thing the writer of a stream does, in discovery order: write

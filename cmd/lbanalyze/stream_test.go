@@ -9,9 +9,9 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/lbanalyze/lbanalyze/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // streamInputs are files of every kind episode may be given: the bundled

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lbanalyze/lbanalyze/synth/dataset"
+	"github.com/lbanalyze/lbanalyze/internal/synth/dataset"
 )
 
 // maxSynthEpisodes bounds --episodes: episode ids are start times to the

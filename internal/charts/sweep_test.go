@@ -1,0 +1,277 @@
+package charts
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"html"
+	"image/png"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/sweep"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+var (
+	sweepOnce   sync.Once
+	sweepResult *sweep.Result
+)
+
+// sweepOf is a sweep over the test dataset of 40 episodes: three policies,
+// max_turns_stuck 10 to 80 by 10, intervals 1, 5 and 10 (72 configs).
+func sweepOf(t testing.TB) *sweep.Result {
+	t.Helper()
+	sweepOnce.Do(func() {
+		d := dataset(t, 40)
+		eps := make([]*episode.Episode, len(d.Episodes))
+		for i := range d.Episodes {
+			eps[i] = d.Episodes[i].Ep
+		}
+		var grid []policy.Policy
+		for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
+			for w := 10; w <= 80; w += 10 {
+				for _, iv := range []int{1, 5, 10} {
+					p := policy.Policy{Name: n, Params: policy.DefaultParams()}
+					p.MaxTurnsStuck, p.CheckInterval = w, iv
+					grid = append(grid, p)
+				}
+			}
+		}
+		sweepResult = sweep.Run(eps, grid, scorePolicy, sweep.Options{MaxFalseRate: 0.30, MaxCensored: 0.10, Folds: 5, CallsPerTurn: 4, Jobs: 2})
+	})
+	return sweepResult
+}
+
+// TestSweepPNG decodes the sweep charts: their size, every policy's colour
+// in the trade-off's plot area, and the viridis cells of the heat map.
+func TestSweepPNG(t *testing.T) {
+	r := sweepOf(t)
+	if r.Answer == nil {
+		t.Fatalf("the test sweep has no answer (%s): the charts would not show one", r.NoAnswer)
+	}
+	for _, tc := range []struct {
+		name  string
+		chart *Chart
+	}{{"trade-off", TradeOff(r)}, {"heat map", HeatMap(r)}} {
+		var a, b bytes.Buffer
+		if err := tc.chart.Write(&a, PNG); err != nil {
+			t.Fatal(err)
+		}
+		tc.chart.Write(&b, PNG)
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%s: two renderings differ", tc.name)
+		}
+		img, err := png.Decode(&a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sz := img.Bounds().Size(); sz.X != 1200 || sz.Y < 600 || sz.Y > 1000 {
+			t.Errorf("%s: size %v", tc.name, sz)
+		}
+		switch tc.name {
+		case "trade-off":
+			for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
+				if c := countColor(img, PolicyColor(n), 1200-legendWidth); c < 30 {
+					t.Errorf("trade-off: %d pixels of %s's colour in the plot area", c, n)
+				}
+			}
+		case "heat map":
+			// The palette's ends and middle: cells of the scale are drawn.
+			seen := map[[3]uint8]bool{}
+			bd := img.Bounds()
+			for y := bd.Min.Y; y < bd.Max.Y; y += 2 {
+				for x := bd.Min.X; x < 1200-legendWidth; x += 2 {
+					r, g, b, _ := img.At(x, y).RGBA()
+					seen[[3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)}] = true
+				}
+			}
+			found := 0
+			for v := 0.0; v <= 1; v += 0.125 {
+				c := viridis(v)
+				if seen[[3]uint8{c.R, c.G, c.B}] {
+					found++
+				}
+			}
+			if found < 2 {
+				t.Errorf("heat map: %d of the palette's stops drawn", found)
+			}
+		}
+	}
+}
+
+// TestViridis: the palette's ends are viridis's, and it gets lighter
+// monotonically (what makes it read in greyscale).
+func TestViridis(t *testing.T) {
+	if c := viridis(0); hexColor(c) != "#440154" {
+		t.Errorf("viridis(0) = %s", hexColor(c))
+	}
+	if c := viridis(1); hexColor(c) != "#fde725" {
+		t.Errorf("viridis(1) = %s", hexColor(c))
+	}
+	lum := func(v float64) float64 {
+		c := viridis(v)
+		return 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
+	}
+	for v := 0.0; v < 1; v += 0.05 {
+		if lum(v+0.05) < lum(v) {
+			t.Errorf("viridis darkens from %.2f to %.2f", v, v+0.05)
+		}
+	}
+}
+
+// TestSweepHTML: the sweep page holds the front table (a row a front config,
+// the answer's and the current setting), the answer as HTML (each line a row
+// of a table, not terminal text), the TOML block, the two charts inline, and
+// nothing fetched from anywhere.
+func TestSweepHTML(t *testing.T) {
+	r := sweepOf(t)
+	var a, b bytes.Buffer
+	if err := WriteSweepHTML(&a, r); err != nil {
+		t.Fatal(err)
+	}
+	WriteSweepHTML(&b, r)
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("two renderings differ")
+	}
+	page := a.String()
+	table := page[strings.Index(page, `<table id="front-table">`):]
+	table = table[:strings.Index(table, "</table>")]
+	rows := len(r.Front) + 1
+	if a := r.Answer; !r.Configs[a.Config].Pareto {
+		rows++
+	}
+	if got := strings.Count(table, "<tr") - 1; got != rows {
+		t.Errorf("%d front rows, want %d (the front, the answer's and now)", got, rows)
+	}
+	if n := strings.Count(table, `class="answer`); n != 1 {
+		t.Errorf("%d answer rows, want 1", n)
+	}
+	if n := strings.Count(page, "<svg"); n != 2 {
+		t.Errorf("%d charts, want 2", n)
+	}
+	block := r.Answer.Block
+	if block == "" || !strings.Contains(html.UnescapeString(page), `<pre id="toml"><code>`+block) {
+		t.Errorf("the page lacks the TOML block %q", block)
+	}
+	if !strings.Contains(page, "[tool.zorkgpt.loop_break]") {
+		t.Error("no [tool.zorkgpt.loop_break] in the page")
+	}
+	text := html.UnescapeString(page)
+	for _, s := range r.Sections() {
+		if !strings.Contains(text, `<p class="headline">`+s.Headline+"</p>") {
+			t.Errorf("the page lacks the headline %q", s.Headline)
+		}
+		for _, l := range s.Lines {
+			if !strings.Contains(text, "<tr><th>"+l.Label+"</th><td>"+l.Text+"</td></tr>") {
+				t.Errorf("the page lacks the line %q as a table row", l.Label+": "+l.Text)
+			}
+		}
+	}
+	if strings.Contains(page, `class="lines"`) || strings.Contains(page, "\n  ") {
+		t.Error("the answer is pasted terminal text")
+	}
+	rest := strings.NewReplacer(`xmlns="http://www.w3.org/2000/svg"`, "", `xmlns:xlink="http://www.w3.org/1999/xlink"`, "").Replace(page)
+	for _, bad := range []string{"http:", "https:", "src=", "<link", "url(", "<script"} {
+		if strings.Contains(rest, bad) {
+			t.Errorf("the page holds %q", bad)
+		}
+	}
+}
+
+// TestSweepHTMLTokens: with a column of tokens saved the front table's note is
+// still the last cell of a row, of words, not a number: every row has as many
+// number cells as the header has columns but the config and the note.
+func TestSweepHTMLTokens(t *testing.T) {
+	r := sweepOf(t)
+	for _, tokens := range []bool{false, true} {
+		r.Tokens = tokens
+		var b bytes.Buffer
+		if err := WriteSweepHTML(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		table := page[strings.Index(page, `<table id="front-table">`):]
+		table = table[:strings.Index(table, "</table>")]
+		want := len(r.FrontHeader()) - 2
+		for i, row := range strings.Split(table, "<tr")[2:] { // the header row first
+			last := row[strings.LastIndex(row, "<td"):]
+			if got := strings.Count(row, `<td class="num">`); got != want || !strings.HasPrefix(last, "<td>") {
+				t.Errorf("tokens %v, row %d: %d number cells, want %d, and the last of words: %s", tokens, i, got, want, row)
+			}
+		}
+	}
+}
+
+// TestTimelineCap: a grid of many settings draws at most MaxResultsDrawn
+// results, says so in the legend, and stays a sane height.
+func TestTimelineCap(t *testing.T) {
+	var ps []policy.Policy
+	for w := 10; w < 10+400; w++ {
+		p := scorePolicy
+		p.MaxTurnsStuck = w
+		ps = append(ps, p)
+	}
+	e := premature.analyse(ps...)
+	ch := Timeline(&e)
+	if h := float64(ch.Height / Px(1)); h > 1200 {
+		t.Errorf("%d results: %v px high", len(ps), h)
+	}
+	var b bytes.Buffer
+	if err := ch.Write(&b, SVG); err != nil {
+		t.Fatal(err)
+	}
+	if want := "376 more results, not drawn"; !strings.Contains(b.String(), want) {
+		t.Errorf("the legend does not say %q", want)
+	}
+}
+
+// TestLazyHTML: past MaxEpisodeRows episodes the timelines are not inline
+// but gzipped in chunks, and each chunk inflates to its timelines' SVG.
+func TestLazyHTML(t *testing.T) {
+	d := dataset(t, MaxEpisodeRows+20)
+	var b bytes.Buffer
+	if err := WriteHTML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if n := strings.Count(page, "<svg"); n != 2 {
+		t.Errorf("%d inline charts, want the 2 dataset charts", n)
+	}
+	if n := strings.Count(page, `<figure class="lazy"`); n != len(d.Episodes) {
+		t.Errorf("%d lazy figures, want %d", n, len(d.Episodes))
+	}
+	chunks := regexp.MustCompile(`<div hidden id="chunk-\d+" data-gz="([A-Za-z0-9_-]*)"></div>`).FindAllStringSubmatch(page, -1)
+	if want := (len(d.Episodes) + timelinesPerChunk - 1) / timelinesPerChunk; len(chunks) != want {
+		t.Fatalf("%d chunks, want %d", len(chunks), want)
+	}
+	total := 0
+	for _, c := range chunks {
+		z, err := base64.RawURLEncoding.DecodeString(c[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(z))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svgs := strings.Split(strings.TrimSuffix(string(text), chunkSeparator), chunkSeparator)
+		for _, s := range svgs {
+			if !strings.HasPrefix(s, "<svg") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") {
+				t.Errorf("a chunk holds %.60q…", s)
+			}
+		}
+		total += len(svgs)
+	}
+	if total != len(d.Episodes) {
+		t.Errorf("%d timelines in the chunks, want %d", total, len(d.Episodes))
+	}
+}

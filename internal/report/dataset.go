@@ -1,0 +1,673 @@
+package report
+
+import (
+	"cmp"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/patterns"
+	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+// Dataset is a batch analysis: every episode under a baseline and an after
+// policy (the specification's section 8, docs/semantics.md §6.3).
+type Dataset struct {
+	Baseline, After policy.Policy
+	Options         // calls per turn, cost per call, gain horizon
+	// Episodes have Outcomes[0] under Baseline and Outcomes[1] under After,
+	// sorted by episode id, then source, then segment.
+	Episodes []Episode
+	Skipped  []Skip   // inputs that could not be analysed, left out of n
+	Passed   []string // test_*, test-*, unknown and *_error directories passed over
+	// Unreplayed say which episodes were left out of n as their logs lack a
+	// signal a policy needs, and which settings their logs turn off
+	// (Comparable).
+	Unreplayed []string
+	Metrics    []Metric
+	names      map[string]int // how many episodes have each name, for Label
+	// Patterns summarise how the episodes were stuck.
+	Patterns patterns.Summary
+}
+
+// Skip is an input that could not be analysed, and why.
+type Skip = corpus.Skip
+
+// NewDataset sorts the episodes and computes the metrics; the episodes'
+// outcomes are to have been analysed with the same options (Analyse).
+func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skipped []Skip, passed []string) *Dataset {
+	slices.SortStableFunc(eps, func(a, b Episode) int {
+		return cmp.Or(cmp.Compare(a.Ep.ID, b.Ep.ID), cmp.Compare(a.Ep.Source, b.Ep.Source), cmp.Compare(a.Ep.Segment, b.Ep.Segment))
+	})
+	slices.SortStableFunc(skipped, func(a, b Skip) int { return cmp.Compare(a.Source, b.Source) })
+	slices.Sort(passed)
+	names := map[string]int{}
+	for i := range eps {
+		names[eps[i].Ep.Name()]++
+	}
+	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
+		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, opts), names: names, Patterns: summarise(eps)}
+	d.markCensored()
+	return d
+}
+
+// Review sorts out the episodes to review: the baseline's false-termination
+// candidates that the after policy rescues (does not stop within the log) or
+// still stops, and the after policy's new candidates (episodes it stops
+// prematurely where the baseline did not stop, or stopped without evidence).
+func (d *Dataset) Review() (rescued, still, fresh []*Episode) {
+	for i := range d.Episodes {
+		e := &d.Episodes[i]
+		b, a := &e.Outcomes[0], &e.Outcomes[1]
+		switch {
+		case b.FalseTerminationCandidate() && a.Terminated():
+			still = append(still, e)
+		case b.FalseTerminationCandidate():
+			rescued = append(rescued, e)
+		case a.FalseTerminationCandidate():
+			fresh = append(fresh, e)
+		}
+	}
+	return rescued, still, fresh
+}
+
+// WriteDataset renders d in format; summary leaves out the per-episode table
+// (in JSON the "episodes"; CSV has nothing else and refuses it).
+func WriteDataset(w io.Writer, format string, d *Dataset, summary bool) error {
+	switch format {
+	case "json":
+		return writeDatasetJSON(w, d, summary)
+	case "csv":
+		if summary {
+			return fmt.Errorf("csv is one row per episode: it has no summary")
+		}
+		return writeDatasetCSV(w, d)
+	case "markdown":
+		writeDatasetMarkdown(w, d, summary)
+		return nil
+	case "table":
+		writeDatasetTable(w, d, summary)
+		return nil
+	}
+	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+}
+
+// Number formatting: ASCII signs, so that tables paste and parse anywhere.
+
+func (u unit) format(v float64) string {
+	switch u {
+	case mean:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case percent:
+		return strconv.FormatFloat(v, 'f', 1, 64) + "%"
+	case dollars:
+		if v < 0 {
+			return "-" + u.format(-v)
+		}
+		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+}
+
+func (u unit) signed(v float64) string {
+	s := ""
+	switch u {
+	case dollars:
+		s = u.format(v)
+	case mean:
+		s = strconv.FormatFloat(v, 'f', 1, 64)
+	case percent:
+		s = strconv.FormatFloat(v, 'f', 1, 64) + " pp"
+	default:
+		s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
+	if v > 0 || v == 0 && !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return strings.Replace(s, "+-", "-", 1)
+}
+
+// interval is signed with a second decimal for means and shares, so that a
+// bound just short of 0 does not read as "-0.0".
+func (u unit) interval(v float64) string {
+	if u == count || u == dollars {
+		return u.signed(v)
+	}
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	if u == percent {
+		s += " pp"
+	}
+	if v >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+func signedPct(p float64) string {
+	s := strconv.FormatFloat(p, 'f', 0, 64) + "%"
+	if p >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+// cells are a metric's table cells: baseline, after, change, expected,
+// interval, verdict.
+func (m *Metric) cells(n int) []string {
+	val := func(v float64, ok bool) string {
+		if !ok {
+			return "—"
+		}
+		return m.Unit.format(v)
+	}
+	change, interval := "—", ""
+	if m.BaselineOK && m.AfterOK {
+		change = m.Unit.signed(m.Change)
+		if m.ChangePct != nil {
+			change += " (" + signedPct(*m.ChangePct) + ")"
+		}
+	}
+	switch {
+	case m.CI != nil:
+		interval = m.Unit.interval(m.CI[0]) + " … " + m.Unit.interval(m.CI[1])
+	case n < MinN:
+		interval = fmt.Sprintf("n=%d: too few for an interval", n)
+	default:
+		interval = "—"
+	}
+	return []string{m.Label, val(m.Baseline, m.BaselineOK), val(m.After, m.AfterOK), change, m.Expected.Text, interval, m.Verdict}
+}
+
+// Words is the change in words, with its 95% interval when there is one,
+// for sentences: "turns saved +75 (95% CI +40 … +110)".
+func (m *Metric) Words() string {
+	if !m.BaselineOK || !m.AfterOK {
+		return m.Label + " undefined"
+	}
+	s := m.Label + " " + m.Unit.signed(m.Change)
+	if m.CI != nil {
+		s += " (95% CI " + m.Unit.interval(m.CI[0]) + " … " + m.Unit.interval(m.CI[1]) + ")"
+	}
+	return s
+}
+
+// Significant reports whether the 95% interval of the change lies on one
+// side of 0 (false without an interval).
+func (m *Metric) Significant() bool { return m.CI != nil && (m.CI[0] > 0 || m.CI[1] < 0) }
+
+// MetricTable is the metrics table, as every format shows it: its header and
+// one row a metric.
+func (d *Dataset) MetricTable() (header []string, rows [][]string) {
+	rows = make([][]string, len(d.Metrics))
+	for i := range d.Metrics {
+		rows[i] = d.Metrics[i].cells(len(d.Episodes))
+	}
+	return []string{"metric", "baseline", "after", "change", "expected", "95% interval of the change", "verdict"}, rows
+}
+
+// EpisodeTable is the per-episode table: the stop turn, turns saved (and
+// tokens, where some log records them) and a compact verdict under each
+// policy; rows[i] is d.Episodes[i]. align aligns its columns.
+func (d *Dataset) EpisodeTable() (header []string, rows [][]string, align []Align) {
+	tokens := slices.ContainsFunc(d.Episodes, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) })
+	header = []string{"episode", "turns", "score", "end", "obj"}
+	align = []Align{txt, num, num, txt, num}
+	for _, side := range []string{"baseline", "after"} {
+		header, align = append(header, side, "saved"), append(align, num, num)
+		if tokens {
+			header, align = append(header, "tokens"), append(align, num)
+		}
+		header, align = append(header, side+" verdict"), append(align, txt)
+	}
+	rows = make([][]string, len(d.Episodes))
+	for i := range d.Episodes {
+		e := &d.Episodes[i]
+		ep := e.Ep
+		row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason), strconv.Itoa(len(ep.Objectives))}
+		for s := range 2 {
+			o := &e.Outcomes[s]
+			row = append(row, dash(o.TerminationTurn, o.Terminated()), strconv.Itoa(o.TurnsSaved))
+			if tokens {
+				row = append(row, tokensCell(o))
+			}
+			row = append(row, shortVerdict(o))
+		}
+		rows[i] = row
+	}
+	return header, rows, align
+}
+
+// tokensCell is an outcome's tokens saved, "—" when its log records none.
+func tokensCell(o *replay.Outcome) string {
+	if !o.Logged.Has(episode.Tokens) {
+		return "—"
+	}
+	return strconv.FormatInt(o.TokensSaved, 10)
+}
+
+// Column alignments of the tables, numbers right, for the text and markdown
+// renderers.
+var (
+	metricAlign = []Align{txt, num, num, num, txt, num, txt}
+	reviewAlign = []Align{txt, num, txt, num, txt}
+)
+
+const txt, num = Left, Right
+
+// Label names an episode in tables: its name, and its source when another
+// episode of the dataset has the same name.
+func (d *Dataset) Label(e *Episode) string {
+	name := e.Ep.Name()
+	if d.names[name] > 1 {
+		name += " [" + jsonl.DisplayName(e.Ep.Source) + "]"
+	}
+	return name
+}
+
+// shortVerdict is verdict in few characters, for the per-episode table.
+func shortVerdict(o *replay.Outcome) string {
+	switch {
+	case o.Censored:
+		return "censored"
+	case !o.Terminated():
+		return ""
+	case !o.FalseTerminationCandidate():
+		return "truly stuck" + shortPastHorizon(o)
+	}
+	var why []string
+	if o.LaterScoreGain() {
+		why = append(why, gainShort(o))
+	}
+	if n := len(o.WindowObjectives); n > 0 {
+		why = append(why, fmt.Sprintf("obj@%d", o.WindowObjectives[n-1].Turn))
+		if n > 1 {
+			why[len(why)-1] += fmt.Sprintf("(+%d)", n-1)
+		}
+	}
+	return "premature? " + strings.Join(why, " ") + shortPastHorizon(o)
+}
+
+// gainShort is the later gain in few characters: "+4@134(T+24)".
+func gainShort(o *replay.Outcome) string {
+	return fmt.Sprintf("+%d@%d(T+%d)", o.LaterGain.Points, o.LaterGain.Turn, o.GainDistance())
+}
+
+// shortPastHorizon shows a later gain that comes too late to be evidence.
+func shortPastHorizon(o *replay.Outcome) string {
+	if o.LaterGain == nil || o.LaterScoreGain() {
+		return ""
+	}
+	return " (" + gainShort(o) + " past the horizon)"
+}
+
+// Summary is the opening lines of a batch report.
+func (d *Dataset) Summary() []string {
+	first := fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %d LLM calls a turn",
+		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, d.CallsPerTurn)
+	if d.CostPerCall > 0 {
+		first += " at " + money(d.CostPerCall) + " a call"
+	}
+	if d.CostPerMTok > 0 {
+		first += "; tokens at " + money(d.CostPerMTok) + " a million"
+	}
+	if h := d.GainHorizon; h > 0 {
+		first += fmt.Sprintf("; a later gain is evidence within %d turn%s of the stop", h, plural(h))
+	}
+	out := []string{first + "."}
+	if len(d.Passed) > 0 {
+		dirs := "directories"
+		if len(d.Passed) == 1 {
+			dirs = "directory"
+		}
+		out = append(out, fmt.Sprintf("%d test, unknown or *_error %s passed over (%s).", len(d.Passed), dirs, strings.Join(d.Passed, ", ")))
+	}
+	lines, eps := 0, 0
+	for i := range d.Episodes {
+		if n := d.Episodes[i].Ep.SkippedLines; n > 0 {
+			lines += n
+			eps++
+		}
+	}
+	if lines > 0 {
+		out = append(out, fmt.Sprintf("%d unreadable line%s skipped in %d episode%s (the rest of each was analysed; messages on stderr).",
+			lines, plural(lines), eps, plural(eps)))
+	}
+	for _, s := range d.Skipped {
+		out = append(out, fmt.Sprintf("left out: %s: %s", s.Source, s.Reason))
+	}
+	for _, u := range d.Unreplayed {
+		out = append(out, "left out: "+u+".")
+	}
+	return out
+}
+
+// MetricsTitle heads the metrics table.
+func (d *Dataset) MetricsTitle() string {
+	return fmt.Sprintf("Metrics, n = %d (95%% intervals: paired bootstrap over episodes, %d resamples, seed %d; ~ = interval contains 0)",
+		len(d.Episodes), Resamples, BootstrapSeed)
+}
+
+// Review is the review list, as every format shows it: a summary, a table
+// per group, and a legend of the verdict shorthand.
+type Review struct {
+	Summary string
+	Header  []string // the groups' table header
+	Groups  []ReviewGroup
+	Legend  string // "" when there is no group
+}
+
+// ReviewGroup is one group of the review list.
+type ReviewGroup struct {
+	Title    string // "Rescued by score-or-objective 40/10 (9)"
+	Episodes []*Episode
+}
+
+// ReviewList is what a person should look at first: the baseline's
+// false-termination candidates the after policy rescues and those it still
+// stops, then the after policy's new candidates; a table per group, each row
+// ReviewRow (no group when neither policy has a candidate).
+func (d *Dataset) ReviewList() Review {
+	rescued, still, fresh := d.Review()
+	if len(rescued)+len(still)+len(fresh) == 0 {
+		return Review{Summary: "Neither policy has a false-termination candidate: nothing to review."}
+	}
+	base := len(rescued) + len(still)
+	return Review{
+		Summary: fmt.Sprintf("The baseline has %d false-termination candidate%s: the after policy rescues %d and still stops %d. "+
+			"The after policy has %d new candidate%s (stopped prematurely where the baseline did not stop, or stopped without evidence).",
+			base, plural(base), len(rescued), len(still), len(fresh), plural(len(fresh))),
+		Header: []string{"episode", "baseline", "baseline verdict", "after", "after verdict"},
+		Groups: []ReviewGroup{
+			{fmt.Sprintf("Rescued by %s (%d)", d.After, len(rescued)), rescued},
+			{fmt.Sprintf("Still terminated by %s (%d)", d.After, len(still)), still},
+			{fmt.Sprintf("New candidates of %s (%d)", d.After, len(fresh)), fresh}},
+		Legend: d.legend(),
+	}
+}
+
+// ReviewRow is an episode's row of the review list: its stop turn and compact
+// verdict under each policy.
+func (d *Dataset) ReviewRow(e *Episode) []string {
+	row := []string{d.Label(e)}
+	for s := range 2 {
+		o := &e.Outcomes[s]
+		row = append(row, dash(o.TerminationTurn, o.Terminated()), shortVerdict(o))
+	}
+	return row
+}
+
+// legend explains the compact verdicts of the review list and the episode table.
+func (d *Dataset) legend() string {
+	s := "Legend: a stop turn T (— no stop within the log); premature? +4@134(T+24): the log gains 4 points at turn 134, " +
+		"24 turns after the stop; obj@75(+2): an objective completed at turn 75, and 2 more before it, in the max_turns_stuck turns up to the stop; " +
+		"censored: the recording's own loop break cut the log before this policy would have stopped."
+	if h := d.GainHorizon; h > 0 {
+		s += fmt.Sprintf(" A later gain counts only within %d turn%s of the stop (--gain-horizon); one past it is shown in brackets.", h, plural(h))
+	}
+	return s
+}
+
+func (d *Dataset) reviewRows(g ReviewGroup) [][]string {
+	rows := make([][]string, len(g.Episodes))
+	for i, e := range g.Episodes {
+		rows[i] = d.ReviewRow(e)
+	}
+	return rows
+}
+
+func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
+	for _, l := range d.Summary() {
+		fmt.Fprintln(w, Printable(l))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, d.MetricsTitle())
+	header, rows := d.MetricTable()
+	TextTable(w, header, rows, metricAlign...)
+	for _, n := range d.MetricNotes() {
+		fmt.Fprintln(w, "note: "+n)
+	}
+	fmt.Fprintln(w)
+	rv := d.ReviewList()
+	fmt.Fprintln(w, "Review first. "+rv.Summary)
+	for _, g := range rv.Groups {
+		if len(g.Episodes) == 0 {
+			fmt.Fprintln(w, g.Title+": none")
+			continue
+		}
+		fmt.Fprintln(w, g.Title+":")
+		TextTable(w, rv.Header, d.reviewRows(g), reviewAlign...)
+	}
+	if rv.Legend != "" {
+		fmt.Fprintln(w, rv.Legend)
+	}
+	if summary {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Episodes")
+	header, rows, align := d.EpisodeTable()
+	TextTable(w, header, rows, align...)
+	writePatternSummaryText(w, &d.Patterns)
+}
+
+func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
+	fmt.Fprintln(w, "## Loop-break replay: baseline vs after")
+	fmt.Fprintln(w)
+	for _, l := range d.Summary() {
+		fmt.Fprintln(w, markdownLine(l)+"  ")
+	}
+	fmt.Fprintf(w, "\n### %s\n\n", d.MetricsTitle())
+	header, rows := d.MetricTable()
+	MarkdownTable(w, header, rows, metricAlign...)
+	for _, n := range d.MetricNotes() {
+		fmt.Fprintf(w, "\nNote: %s\n", n)
+	}
+	fmt.Fprintln(w, "\n### Review first")
+	fmt.Fprintln(w)
+	rv := d.ReviewList()
+	fmt.Fprintln(w, rv.Summary)
+	for _, g := range rv.Groups {
+		fmt.Fprintf(w, "\n#### %s\n\n", g.Title)
+		if len(g.Episodes) == 0 {
+			fmt.Fprintln(w, "None.")
+			continue
+		}
+		MarkdownTable(w, rv.Header, d.reviewRows(g), reviewAlign...)
+	}
+	if rv.Legend != "" {
+		fmt.Fprintf(w, "\n%s\n", rv.Legend)
+	}
+	if summary {
+		return
+	}
+	fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
+	header, rows, align := d.EpisodeTable()
+	MarkdownTable(w, header, rows, align...)
+	fmt.Fprintln(w, "\n</details>")
+	writePatternSummaryMarkdown(w, &d.Patterns)
+}
+
+// PolicyJSON names a policy and its settings.
+type PolicyJSON struct {
+	Policy string `json:"policy"`
+	policy.Params
+}
+
+// DatasetJSON is the documented JSON form of a batch analysis.
+type DatasetJSON struct {
+	N                  int                `json:"n"`
+	Skipped            []Skip             `json:"skipped"`
+	SkippedDirectories []string           `json:"skipped_directories"`
+	NotReplayed        []string           `json:"not_replayed,omitempty"` // episodes left out, settings off: their logs lack what a policy needs
+	Baseline           PolicyJSON         `json:"baseline"`
+	After              PolicyJSON         `json:"after"`
+	CallsPerTurn       int                `json:"calls_per_turn"`
+	Bootstrap          BootstrapJSON      `json:"bootstrap"`
+	Episodes           []BatchEpisodeJSON `json:"episodes,omitempty"` // none with --summary
+	Metrics            []MetricJSON       `json:"metrics"`
+	Review             ReviewJSON         `json:"review"`
+	CostPerCall        *float64           `json:"cost_per_call"`
+	CostPerMTok        *float64           `json:"cost_per_mtok"`
+	GainHorizon        *int               `json:"gain_horizon"`
+	Patterns           *patterns.Summary  `json:"patterns"`
+}
+
+// BootstrapJSON says how the intervals were made.
+type BootstrapJSON struct {
+	Resamples int `json:"resamples"`
+	Seed      int `json:"seed"`
+	MinN      int `json:"min_n"`
+}
+
+// BatchEpisodeJSON is an episode object as in `episode`, with its outcome
+// under each policy instead of "results".
+type BatchEpisodeJSON struct {
+	EpisodeJSON
+	Results  []ResultJSON `json:"results,omitempty"`
+	Baseline ResultJSON   `json:"baseline"`
+	After    ResultJSON   `json:"after"`
+}
+
+func (j BatchEpisodeJSON) MarshalJSON() ([]byte, error) {
+	return mergeObjects(j.EpisodeHead, facts(j.Facts), j.EpisodeBody, struct {
+		Results  []ResultJSON `json:"results,omitempty"`
+		Baseline ResultJSON   `json:"baseline"`
+		After    ResultJSON   `json:"after"`
+	}{j.Results, j.Baseline, j.After})
+}
+
+// MetricJSON is one metric; null for undefined values and missing intervals.
+type MetricJSON struct {
+	Name      string      `json:"name"`
+	Baseline  *float64    `json:"baseline"`
+	After     *float64    `json:"after"`
+	Change    *float64    `json:"change"`
+	ChangePct *float64    `json:"change_pct"`
+	CI95      *[2]float64 `json:"ci95"`
+	CI95Pct   *[2]float64 `json:"ci95_pct"`
+	Expected  *string     `json:"expected"`
+	Verdict   string      `json:"verdict"`
+}
+
+// ReviewJSON lists the episode ids of the review list.
+type ReviewJSON struct {
+	Rescued         []string `json:"rescued"`
+	StillTerminated []string `json:"still_terminated"`
+	NewCandidates   []string `json:"new_candidates"`
+}
+
+// JSON is the documented JSON form of d.
+func (d *Dataset) JSON() DatasetJSON {
+	return d.json(false)
+}
+
+// json is d's JSON form, without the episodes for a summary.
+func (d *Dataset) json(summary bool) DatasetJSON {
+	j := DatasetJSON{N: len(d.Episodes), Skipped: append([]Skip{}, d.Skipped...), SkippedDirectories: append([]string{}, d.Passed...), NotReplayed: d.Unreplayed,
+		Baseline: PolicyJSON{string(d.Baseline.Name), d.Baseline.Params}, After: PolicyJSON{string(d.After.Name), d.After.Params},
+		CallsPerTurn: d.CallsPerTurn, Bootstrap: BootstrapJSON{Resamples, BootstrapSeed, MinN},
+		Episodes: []BatchEpisodeJSON{}, Metrics: []MetricJSON{}, GainHorizon: nonZero(d.GainHorizon),
+		Review: ReviewJSON{Rescued: []string{}, StillTerminated: []string{}, NewCandidates: []string{}}}
+	if d.CostPerCall > 0 {
+		j.CostPerCall = &d.CostPerCall
+	}
+	if d.CostPerMTok > 0 {
+		j.CostPerMTok = &d.CostPerMTok
+	}
+	for i := range d.Episodes {
+		if summary {
+			j.Episodes = nil
+			break
+		}
+		e := d.Episodes[i].JSON()
+		j.Episodes = append(j.Episodes, BatchEpisodeJSON{EpisodeJSON: e, Baseline: e.Results[0], After: e.Results[1]})
+		j.Episodes[i].EpisodeJSON.Results = nil
+		j.Episodes[i].EpisodeJSON.Patterns = nil
+		j.Episodes[i].EpisodeJSON.Timeline = nil
+	}
+	for i := range d.Metrics {
+		j.Metrics = append(j.Metrics, d.Metrics[i].JSON())
+	}
+	rescued, still, fresh := d.Review()
+	j.Review.Rescued = d.labels(j.Review.Rescued, rescued)
+	j.Review.StillTerminated = d.labels(j.Review.StillTerminated, still)
+	j.Review.NewCandidates = d.labels(j.Review.NewCandidates, fresh)
+	j.Patterns = &d.Patterns
+	return j
+}
+
+func (d *Dataset) labels(to []string, eps []*Episode) []string {
+	for _, e := range eps {
+		to = append(to, d.Label(e))
+	}
+	return to
+}
+
+// JSON is the metric as the JSON formats give it, rounded to 6 decimals.
+func (m *Metric) JSON() MetricJSON {
+	mj := MetricJSON{Name: m.Name, Verdict: m.Verdict, CI95: roundPair(m.CI), CI95Pct: roundPair(m.CIPct)}
+	if m.BaselineOK {
+		mj.Baseline = Round6(m.Baseline)
+	}
+	if m.AfterOK {
+		mj.After = Round6(m.After)
+	}
+	if m.BaselineOK && m.AfterOK {
+		mj.Change = Round6(m.Change)
+	}
+	if m.ChangePct != nil {
+		mj.ChangePct = Round6(*m.ChangePct)
+	}
+	if m.Expected.Text != "" {
+		mj.Expected = &m.Expected.Text
+	}
+	return mj
+}
+
+// Round6 is v rounded to 6 decimals, as every JSON number of a float.
+func Round6(v float64) *float64 { v = math.Round(v*1e6) / 1e6; return &v }
+
+func roundPair(p *[2]float64) *[2]float64 {
+	if p == nil {
+		return nil
+	}
+	return &[2]float64{math.Round(p[0]*1e6) / 1e6, math.Round(p[1]*1e6) / 1e6}
+}
+
+func writeDatasetJSON(w io.Writer, d *Dataset, summary bool) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(d.json(summary))
+}
+
+// writeDatasetCSV writes one row per episode: its fields, then the baseline's
+// and the after policy's outcome columns (prefixed baseline_ and after_).
+func writeDatasetCSV(w io.Writer, d *Dataset) error {
+	cw := csv.NewWriter(w)
+	header := slices.Clone(csvEpisodeHeader)
+	for _, side := range []string{"baseline_", "after_"} {
+		for _, h := range csvResultHeader {
+			header = append(header, side+h)
+		}
+	}
+	cw.Write(header)
+	for i := range d.Episodes {
+		j := d.Episodes[i].JSON()
+		row := csvEpisode(&j)
+		row = append(row, csvResult(&j.Results[0])...)
+		row = append(row, csvResult(&j.Results[1])...)
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}

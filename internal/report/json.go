@@ -1,0 +1,423 @@
+package report
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"io"
+	"slices"
+	"strconv"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/patterns"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+// EpisodeJSON is the documented JSON form of one analysed episode (README,
+// "JSON output"). Null stands for "none": no termination, no later gain.
+// Its members come in this order: the head that names it, the source's facts
+// (ZorkGPT's era and recorded_loop_break), the body, then the tail.
+type EpisodeJSON struct {
+	EpisodeHead
+	Facts []episode.Fact
+	EpisodeBody
+	// Patterns are how the episode was stuck (episode only; batch gives their
+	// summary over the dataset).
+	Patterns *patterns.Analysis `json:"patterns,omitempty"`
+	Results  []ResultJSON       `json:"results"`
+}
+
+// EpisodeHead names an episode.
+type EpisodeHead struct {
+	EpisodeID string `json:"episode_id"`
+	Source    string `json:"source"`
+	LogFormat string `json:"log_format"` // the source that read it
+	Segment   int    `json:"segment"`
+	Segments  int    `json:"segments"`
+}
+
+// EpisodeBody is what the log says of an episode, and what lbanalyze found.
+type EpisodeBody struct {
+	Turns                int            `json:"turns"`
+	MaxTurns             *int           `json:"max_turns"`
+	MissingTurns         int            `json:"missing_turns"`
+	FinalScore           int            `json:"final_score"`
+	EndReason            string         `json:"end_reason"`
+	EndTurn              *int           `json:"end_turn"`
+	ObjectiveCompletions int            `json:"objective_completions"`
+	ObjectiveUpdates     int            `json:"objective_updates"`
+	Deaths               []int          `json:"deaths"`
+	SkippedLines         int            `json:"skipped_lines"`
+	Warnings             []string       `json:"warnings"`
+	SelfCheck            *SelfCheckJSON `json:"self_check"`
+	// Timeline is the score after each turn (episode only).
+	Timeline []int `json:"timeline,omitempty"`
+}
+
+func (j EpisodeJSON) MarshalJSON() ([]byte, error) {
+	return mergeObjects(j.EpisodeHead, facts(j.Facts), j.EpisodeBody, struct {
+		Patterns *patterns.Analysis `json:"patterns,omitempty"`
+		Results  []ResultJSON       `json:"results"`
+	}{j.Patterns, j.Results})
+}
+
+// facts is the source's facts as one JSON object, in order.
+type facts []episode.Fact
+
+func (fs facts) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, err := marshal(f.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := marshal(f.Value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
+
+// mergeObjects encodes each part, a JSON object, and writes their members as
+// one object, in order: what a struct of the parts' fields would give.
+func mergeObjects(parts ...any) ([]byte, error) {
+	b := []byte{'{'}
+	for _, p := range parts {
+		o, err := marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		if inner := o[1 : len(o)-1]; len(inner) > 0 {
+			if len(b) > 1 {
+				b = append(b, ',')
+			}
+			b = append(b, inner...)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// marshal is the compact JSON of v, strings as they are (no HTML escapes):
+// what every JSON output of lbanalyze writes, indented.
+func marshal(v any) ([]byte, error) { return json.MarshalWithOption(v, json.DisableHTMLEscape()) }
+
+// ResultJSON is one policy's Outcome on one episode (docs/semantics.md §6.2).
+type ResultJSON struct {
+	Policy string `json:"policy"`
+	// The stuck timer's settings; null for a policy without them (the
+	// supervisor, whose own settings are in Settings; none).
+	MaxTurnsStuck             *int                 `json:"max_turns_stuck"`
+	CheckInterval             *int                 `json:"check_interval"`
+	StuckWarningThreshold     *int                 `json:"stuck_warning_threshold"`
+	Settings                  *Settings            `json:"settings,omitempty"`
+	TerminationTurn           *int                 `json:"termination_turn"`
+	StopReason                *string              `json:"stop_reason"` // which trigger fired (the supervisor); null otherwise
+	TurnsStuck                *int                 `json:"turns_stuck"`
+	ScoreAtTermination        *int                 `json:"score_at_termination"`
+	LocationAtTermination     *string              `json:"location_at_termination"`
+	TurnsSaved                int                  `json:"turns_saved"`
+	Length                    int                  `json:"length"`
+	ScoreForgone              int                  `json:"score_forgone"`
+	LaterScoreGain            bool                 `json:"later_score_gain"`
+	LaterGain                 *GainJSON            `json:"later_gain"`
+	GainHorizon               *int                 `json:"gain_horizon"`
+	ObjectiveProgress         bool                 `json:"objective_progress"`
+	WindowObjectives          []episode.Completion `json:"window_objectives"`
+	FalseTerminationCandidate bool                 `json:"false_termination_candidate"`
+	TrulyStuck                bool                 `json:"truly_stuck"`
+	Censored                  bool                 `json:"censored"`
+	WarningStartTurn          *int                 `json:"warning_start_turn"`
+	LLMCallsSaved             int                  `json:"llm_calls_saved"`
+	TokensSaved               *int64               `json:"tokens_saved"` // null: the log records no tokens
+	CostSaved                 *float64             `json:"cost_saved"`
+}
+
+// GainJSON is the first later gain, whether or not within the gain horizon:
+// its turn, its size over the score at the stop, and how many turns after the
+// stop it comes.
+type GainJSON struct {
+	Turn     int `json:"turn"`
+	Points   int `json:"points"`
+	Distance int `json:"distance"`
+}
+
+// SelfCheckJSON is the comparison of the replay with the recording's own
+// loop-break events.
+type SelfCheckJSON struct {
+	RecordedScoreChanges     []int         `json:"recorded_score_changes"`
+	RecordedObjectiveResets  []int         `json:"recorded_objective_resets"`
+	RecordedStuckTermination *episode.Stop `json:"recorded_stuck_termination"`
+	ReproducedBy             *string       `json:"reproduced_by"`
+	Mismatches               []string      `json:"mismatches"`
+	AssumedMaxTurnsStuck     int           `json:"assumed_max_turns_stuck"`
+	AssumedCheckInterval     int           `json:"assumed_check_interval"`
+	ReplayedTerminationTurn  *int          `json:"replayed_termination_turn"`
+	ReplayedTurnsStuck       *int          `json:"replayed_turns_stuck"`
+	TerminationMatches       bool          `json:"termination_matches"`
+	// StopEnforced is false when the recording kept the rule's counter but
+	// its runner did not stop on it (ZorkGPT2's run_episode.py): the
+	// replayed termination is then what the rule would have done.
+	StopEnforced       bool                `json:"stop_enforced"`
+	ConsistentSettings []replay.Consistent `json:"consistent_settings"`
+	DefaultsConsistent bool                `json:"defaults_consistent"`
+}
+
+func nonZero(v int) *int {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// Result is the JSON form of one outcome on ep.
+func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
+	var r ResultJSON
+	setResult(&r, new(resultValues), ep, o, opts)
+	return r
+}
+
+// resultValues are what the pointers of a ResultJSON point to: one
+// allocation for all of them, or none when a writer reuses them.
+type resultValues struct {
+	terminationTurn, turnsStuck, scoreAtTermination, gainHorizon, warningStartTurn int
+	timer                                                                          [3]int
+	location                                                                       string
+	gain                                                                           GainJSON
+	cost                                                                           float64
+	tokens                                                                         int64
+}
+
+// setResult sets r to the JSON form of o on ep, its pointers into v.
+func setResult(r *ResultJSON, v *resultValues, ep *episode.Episode, o *replay.Outcome, opts Options) {
+	*r = ResultJSON{
+		Policy: string(o.Policy.Name), Settings: SettingsOf(o.Policy),
+		TurnsSaved: o.TurnsSaved, Length: o.Length, ScoreForgone: o.ScoreForgone,
+		LaterScoreGain: o.LaterScoreGain(), ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
+		FalseTerminationCandidate: o.FalseTerminationCandidate(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
+		LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
+	}
+	for i, d := range policy.Dimensions()[:len(v.timer)] { // max_turns_stuck, check_interval, stuck_warning_threshold
+		if d.Has(o.Policy.Name) {
+			v.timer[i] = d.Get(&o.Policy.Params)
+			*[]**int{&r.MaxTurnsStuck, &r.CheckInterval, &r.StuckWarningThreshold}[i] = &v.timer[i]
+		}
+	}
+	if o.StopReason != "" {
+		r.StopReason = &o.StopReason
+	}
+	if o.GainHorizon != 0 {
+		v.gainHorizon = o.GainHorizon
+		r.GainHorizon = &v.gainHorizon
+	}
+	if o.WarningStartTurn != 0 {
+		v.warningStartTurn = o.WarningStartTurn
+		r.WarningStartTurn = &v.warningStartTurn
+	}
+	if g := o.LaterGain; g != nil {
+		v.gain = GainJSON{g.Turn, g.Points, o.GainDistance()}
+		r.LaterGain = &v.gain
+	}
+	if cost, ok := opts.CostSaved(o); ok {
+		v.cost = *Round6(cost)
+		r.CostSaved = &v.cost
+	}
+	if o.Logged.Has(episode.Tokens) {
+		v.tokens = o.TokensSaved
+		r.TokensSaved = &v.tokens
+	}
+	if r.WindowObjectives == nil {
+		r.WindowObjectives = []episode.Completion{}
+	}
+	if o.Terminated() {
+		t := o.TerminationTurn
+		v.terminationTurn, v.turnsStuck, v.scoreAtTermination = t, o.TurnsStuck, o.ScoreAtTermination
+		r.TerminationTurn, r.TurnsStuck, r.ScoreAtTermination = &v.terminationTurn, &v.turnsStuck, &v.scoreAtTermination
+		if v.location = ep.Turns[t-1].Location; v.location != "" {
+			r.LocationAtTermination = &v.location
+		}
+	}
+}
+
+// Settings are a policy's own settings (policy.Kind.Settings), in the order
+// of policy.Dimensions and in users' units (min_critic 0.5): a JSON object.
+type Settings struct{ p policy.Policy }
+
+// SettingsOf is p's own settings; nil when it has none.
+func SettingsOf(p policy.Policy) *Settings {
+	if k := p.Kind(); k == nil || len(k.Settings) == 0 {
+		return nil
+	}
+	return &Settings{p}
+}
+
+func (s *Settings) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for _, d := range policy.Dimensions() {
+		if !slices.Contains(s.p.Kind().Settings, d.Key) {
+			continue
+		}
+		v, err := marshal(d.Value(d.Get(&s.p.Params)))
+		if err != nil {
+			return nil, err
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(append(strconv.AppendQuote(b, d.Key), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
+
+// JSON is the documented JSON form of e.
+func (e *Episode) JSON() EpisodeJSON {
+	j := e.fields()
+	for i := range e.Outcomes {
+		j.Results = append(j.Results, Result(e.Ep, &e.Outcomes[i], e.Options))
+	}
+	return j
+}
+
+// fields is e's JSON form without its results.
+func (e *Episode) fields() EpisodeJSON {
+	ep := e.Ep
+	j := EpisodeJSON{
+		EpisodeHead: head(ep),
+		Facts:       ep.Facts,
+		EpisodeBody: EpisodeBody{Turns: ep.N(), MaxTurns: nonZero(ep.MaxTurns), MissingTurns: ep.MissingTurns,
+			FinalScore: ep.FinalScore(), EndReason: string(ep.End.Reason), EndTurn: nonZero(ep.End.Turn),
+			ObjectiveCompletions: len(ep.Objectives), ObjectiveUpdates: ep.ObjectiveUpdates, Deaths: []int{}, SkippedLines: ep.SkippedLines,
+			Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON(), Timeline: timeline(ep)},
+		Patterns: e.Patterns,
+	}
+	for _, d := range ep.Deaths {
+		j.Deaths = append(j.Deaths, d.Turn)
+	}
+	if j.Warnings == nil {
+		j.Warnings = []string{}
+	}
+	return j
+}
+
+func head(ep *episode.Episode) EpisodeHead {
+	return EpisodeHead{EpisodeID: ep.ID, Source: ep.Source, LogFormat: ep.Format, Segment: ep.Segment, Segments: ep.Segments}
+}
+
+func (e *Episode) selfCheckJSON() *SelfCheckJSON {
+	sc, rec := e.SelfCheck, e.Ep.Recorded
+	if sc == nil {
+		return nil
+	}
+	j := &SelfCheckJSON{
+		RecordedScoreChanges: rec.Turns(episode.ScoreChangeReset), RecordedObjectiveResets: rec.Turns(episode.ObjectiveReset),
+		RecordedStuckTermination: rec.Stop, ReproducedBy: nonEmpty(string(sc.Policy)),
+		Mismatches: append([]string{}, sc.Mismatches...), AssumedMaxTurnsStuck: sc.Params.MaxTurnsStuck,
+		AssumedCheckInterval: sc.Params.CheckInterval, ReplayedTerminationTurn: nonZero(sc.ReplayedTurn),
+		ReplayedTurnsStuck: nonZero(sc.ReplayedStuck), TerminationMatches: sc.TerminationMatch, StopEnforced: !sc.CounterOnly,
+		ConsistentSettings: append([]replay.Consistent{}, sc.Consistent...), DefaultsConsistent: sc.DefaultsConsistent,
+	}
+	return j
+}
+
+// An episode's JSON is written as an encoder indents the whole array by two
+// spaces, in two parts: its head, the members that name it, once its file's
+// segments are counted; and its body, the members after "segments", as soon
+// as it is analysed. The results, most of the bytes with many configs, are
+// encoded one at a time and written out as they come.
+
+// jsonHead appends the head of ep's object, indented as an element of the
+// array, without its end.
+func jsonHead(b []byte, ep *episode.Episode) []byte {
+	o, _ := marshal(head(ep)) // strings and numbers: never an error
+	h := indented(o, "  ")
+	return append(b, h[:len(h)-len("\n  }")]...)
+}
+
+// jsonBody writes the body of e's object to w: what follows its head.
+func jsonBody(w io.Writer, e *Episode) error {
+	j := e.fields()
+	o, err := mergeObjects(facts(j.Facts), j.EpisodeBody, struct {
+		Patterns *patterns.Analysis `json:"patterns,omitempty"`
+	}{j.Patterns})
+	if err != nil {
+		return err
+	}
+	// The members, at their place in the object after the head's.
+	b := indented(o, "  ")
+	b = append([]byte{','}, b[1:len(b)-len("\n  }")]...)
+	b = append(b, ",\n    \"results\": "...)
+	if len(e.Outcomes) == 0 {
+		b = append(b, "null"...)
+	} else if b, err = appendResults(w, b, e); err != nil {
+		return err
+	}
+	b = append(b, "\n  }"...)
+	_, err = w.Write(b)
+	return err
+}
+
+// timeline is the score after each turn of ep.
+func timeline(ep *episode.Episode) []int {
+	t := make([]int, ep.N())
+	for i := range t {
+		t[i] = ep.Turns[i].Score
+	}
+	return t
+}
+
+// indented is the compact JSON o indented as an element whose members are
+// at prefix and two spaces.
+func indented(o []byte, prefix string) []byte {
+	var buf bytes.Buffer
+	stdjson.Indent(&buf, o, prefix, "  ") // o is valid: marshal wrote it
+	return buf.Bytes()
+}
+
+// jsonFlushAt is how many bytes of results appendResults holds before it
+// writes them out.
+const jsonFlushAt = 64 << 10
+
+// appendResults appends the results array of e, each result encoded and
+// indented as an element, writing out to w every jsonFlushAt bytes; it gives
+// what it has not written.
+func appendResults(w io.Writer, b []byte, e *Episode) ([]byte, error) {
+	const in = "      " // a result's indentation, inside "results"
+	b = append(b, "[\n"...)
+	var (
+		r ResultJSON
+		v resultValues // r's pointers point here: no allocation a result
+	)
+	for i := range e.Outcomes {
+		setResult(&r, &v, e.Ep, &e.Outcomes[i], e.Options)
+		o, err := marshal(&r)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, in...)
+		b = append(b, indented(o, in)...)
+		if i < len(e.Outcomes)-1 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+		if len(b) >= jsonFlushAt {
+			if _, err := w.Write(b); err != nil {
+				return nil, err
+			}
+			b = b[:0]
+		}
+	}
+	return append(b, "    ]"...), nil
+}

@@ -1,0 +1,95 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/patterns"
+	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// WriteJSON, written an episode at a time with its results written directly,
+// gives the bytes encoding/json gives for the whole array: on every bundled
+// log under a grid of every policy (window objectives, later gains, censored
+// and refused settings), and on episodes whose strings need escaping.
+func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
+	eps := bundledEpisodes(t)
+	odd := synth.Steps{ID: "<odd> \"id\" & é\u2028", N: 60, Objectives: map[int][]string{5: {"find the <lamp> & \"sword\"\t→"}}}
+	oddEp := odd.Episode()
+	for i := range oddEp.Turns {
+		oddEp.Turns[i].To = synth.Room{ID: 7 + i%3, Name: []string{"Room <1> & \"2\"", "Cáve  ", "Tab\there"}[i%3]}
+	}
+	var buf bytes.Buffer
+	if _, err := synth.Write(&buf, oddEp); err != nil {
+		t.Fatal(err)
+	}
+	eps = append(eps, corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: &buf}).Episodes...)
+	var policies []policy.Policy
+	for _, name := range policy.Names() {
+		for _, w := range []int{3, 12, 40} {
+			for _, c := range []int{1, 10} {
+				p := policy.Policy{Name: name, Params: policy.DefaultParams()}
+				p.MaxTurnsStuck, p.CheckInterval = w, c
+				policies = append(policies, p)
+			}
+		}
+	}
+	var all []Episode
+	for _, ep := range eps {
+		all = append(all, Analyse(ep, policies, policy.DefaultParams(), Options{CallsPerTurn: 4}))
+	}
+	for _, set := range [][]Episode{all, all[:1], all[len(all)-1:], nil} {
+		var got, want bytes.Buffer
+		if err := WriteEpisodes(&got, "json", set); err != nil {
+			t.Fatal(err)
+		}
+		js := make([]flatEpisode, len(set))
+		for i := range set {
+			js[i] = flat(set[i].JSON())
+		}
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(js); err != nil {
+			t.Fatal(err)
+		}
+		if len(set) == len(all) && !bytes.Contains(got.Bytes(), []byte(`"location_at_termination": "Tab\there"`)) {
+			t.Error("no result names an escaped room: the test misses the escaping path")
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			os.WriteFile(filepath.Join(t.TempDir(), "got.json"), got.Bytes(), 0o644)
+			i := 0
+			for i < min(got.Len(), want.Len()) && got.Bytes()[i] == want.Bytes()[i] {
+				i++
+			}
+			t.Fatalf("%d episodes: WriteJSON differs from encoding/json at byte %d:\ngot  …%s…\nwant …%s…", len(set), i,
+				got.Bytes()[max(0, i-200):min(got.Len(), i+100)], want.Bytes()[max(0, i-200):min(want.Len(), i+100)])
+		}
+	}
+}
+
+// flatEpisode is a ZorkGPT episode's JSON as a plain struct, for
+// encoding/json to encode without EpisodeJSON's own code: its facts, era and
+// recorded_loop_break, after its head.
+type flatEpisode struct {
+	EpisodeHead
+	Era               *string `json:"era"`
+	RecordedLoopBreak *string `json:"recorded_loop_break"`
+	EpisodeBody
+	Patterns *patterns.Analysis `json:"patterns,omitempty"`
+	Results  []ResultJSON       `json:"results"`
+}
+
+func flat(j EpisodeJSON) flatEpisode {
+	f := flatEpisode{EpisodeHead: j.EpisodeHead, EpisodeBody: j.EpisodeBody, Patterns: j.Patterns, Results: j.Results}
+	if len(j.Facts) != 2 || j.Facts[0].Key != "era" || j.Facts[1].Key != "recorded_loop_break" {
+		panic("not the facts of a ZorkGPT log")
+	}
+	f.Era, f.RecordedLoopBreak = j.Facts[0].Value, j.Facts[1].Value
+	return f
+}

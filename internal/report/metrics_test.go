@@ -1,0 +1,198 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+var (
+	score = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
+	sor   = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+)
+
+// readEpisode reads the log a plan writes.
+func readEpisode(t testing.TB, s synth.Steps) *episode.Episode {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := synth.Write(&buf, s.Episode()); err != nil {
+		t.Fatal(err)
+	}
+	eps := corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: &buf}).Episodes
+	if len(eps) != 1 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	return eps[0]
+}
+
+// handSet is six episodes whose outcomes under score and score-or-objective
+// (40/10) are worked out by hand in the comments.
+func handSet(t testing.TB) []Episode {
+	plans := []synth.Steps{
+		// A: flat 100 turns. score: 40 (40), truly stuck, saves 60. sor: same.
+		{ID: "A", N: 100},
+		// B: objective at 35, +10 at 75, 100 turns. score: 40 (40), candidate
+		// (gain and objective), saves 60, forgone 10. sor: anchor 36, then 75:
+		// next stop 120 > 100, no stop.
+		{ID: "B", N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{35: {"o1"}}},
+		// C: +5 at 12, objective at 50, 200 turns. score: anchor 12 -> 60 (48),
+		// objective 50 in (20, 60]: candidate, saves 140. sor: anchor 51 ->
+		// 100 (49), truly stuck, saves 100.
+		{ID: "C", N: 200, Changes: map[int]int{12: 5}, Objectives: map[int][]string{50: {"o2"}}},
+		// D: +5 every 20 turns up to 100, game over at 120. score: anchor 100
+		// -> 140 > 120: no stop. sor: no stop.
+		{ID: "D", N: 120, Changes: map[int]int{20: 5, 40: 10, 60: 15, 80: 20, 100: 25}, GameOver: 120},
+		// E: recorded by score 40/10 with an objective at 35: cut at 40.
+		// score: 40 (40), candidate (objective), saves 0. sor: anchor 36 ->
+		// 80 > 40: no stop, censored.
+		{ID: "E", N: 100, Objectives: map[int][]string{35: {"o3"}}, LoopBreak: &score},
+		// F: objective at 5, 30 turns. score: no stop. sor: no stop.
+		{ID: "F", N: 30, Objectives: map[int][]string{5: {"o4"}}},
+	}
+	var eps []Episode
+	for _, p := range plans {
+		eps = append(eps, Analyse(readEpisode(t, p), []policy.Policy{score, sor}, policy.DefaultParams(), Options{CallsPerTurn: 4}))
+	}
+	return eps
+}
+
+func TestMetricDefinitions(t *testing.T) {
+	eps := handSet(t)
+	m := map[string]Metric{}
+	for _, x := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
+		m[x.Name] = x
+	}
+	// By hand from handSet's comments; n = 6, logged turns 100+100+200+120+40+30 = 590.
+	for _, c := range []struct {
+		name            string
+		baseline, after float64
+	}{
+		{"episodes_terminated", 4, 2},          // A B C E | A C
+		{"false_termination_candidates", 3, 0}, // B C E | none
+		{"false_termination_rate", 50, 0},      // 3/6, 0/6 in %
+		{"avg_turns_per_episode", (40 + 40 + 60 + 120 + 40 + 30) / 6.0, (40 + 100 + 100 + 120 + 40 + 30) / 6.0},
+		{"avg_turns_stuck_at_termination", (40 + 40 + 48 + 40) / 4.0, (40 + 49) / 2.0},
+		{"objective_completions_in_terminated", 3, 1}, // B C E | C
+		{"episodes_with_objective_completions", 4, 4}, // a completion c <= length: B C E F | B C E F
+		{"truly_stuck_terminations", 1, 2},            // A | A C
+		{"turns_saved", 60 + 60 + 140, 60 + 100},      // A B C E(0) | A C
+		{"turns_saved_pct", 100 * 260 / 590.0, 100 * 160 / 590.0},
+		{"llm_calls_saved", 4 * 260, 4 * 160},
+		{"score_forgone", 10, 0}, // B | none
+		{"censored", 0, 1},       // | E
+	} {
+		got := m[c.name]
+		if !got.BaselineOK || !got.AfterOK || math.Abs(got.Baseline-c.baseline) > 1e-9 || math.Abs(got.After-c.after) > 1e-9 {
+			t.Errorf("%s: got %v | %v, want %v | %v", c.name, got.Baseline, got.After, c.baseline, c.after)
+		}
+	}
+}
+
+// The bootstrap interval of a change in a mean agrees with the normal
+// approximation mean(d) ± 1.96·sd(d)/√n of the paired differences d.
+func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var eps []Episode
+	var d []float64
+	for i := range 80 {
+		n := 60 + rng.IntN(200)
+		ep := &episode.Episode{ID: string(rune('a' + i)), Turns: make([]episode.Turn, n)}
+		b := replay.Outcome{Length: n}
+		a := replay.Outcome{Length: n}
+		if rng.IntN(2) == 0 {
+			b.TerminationTurn, b.Length = 40, 40
+		}
+		eps = append(eps, Episode{Ep: ep, Outcomes: []replay.Outcome{b, a}})
+		d = append(d, float64(a.Length-b.Length))
+	}
+	var mean, ss float64
+	for _, x := range d {
+		mean += x
+	}
+	mean /= float64(len(d))
+	for _, x := range d {
+		ss += (x - mean) * (x - mean)
+	}
+	se := math.Sqrt(ss/float64(len(d)-1)) / math.Sqrt(float64(len(d)))
+	var m Metric
+	for _, x := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
+		if x.Name == "avg_turns_per_episode" {
+			m = x
+		}
+	}
+	if m.CI == nil || math.Abs(m.Change-mean) > 1e-9 {
+		t.Fatalf("change %v (want %v), interval %v", m.Change, mean, m.CI)
+	}
+	lo, hi := mean-1.96*se, mean+1.96*se
+	if math.Abs(m.CI[0]-lo) > 0.1*(hi-lo) || math.Abs(m.CI[1]-hi) > 0.1*(hi-lo) {
+		t.Errorf("bootstrap %.2f … %.2f, normal approximation %.2f … %.2f", m.CI[0], m.CI[1], lo, hi)
+	}
+}
+
+func TestBootstrapIsDeterministic(t *testing.T) {
+	eps := handSet(t)
+	a := Metrics(eps, 0, 1, Options{CallsPerTurn: 4})
+	b := Metrics(eps, 0, 1, Options{CallsPerTurn: 4})
+	if !reflect.DeepEqual(a, b) {
+		t.Error("two runs differ")
+	}
+	// The order episodes arrive in does not matter: the dataset sorts them.
+	rev := make([]Episode, len(eps))
+	for i := range eps {
+		rev[len(eps)-1-i] = eps[i]
+	}
+	d1 := NewDataset(score, sor, Options{CallsPerTurn: 4}, append([]Episode{}, eps...), nil, nil)
+	d2 := NewDataset(score, sor, Options{CallsPerTurn: 4}, rev, nil, nil)
+	if !reflect.DeepEqual(d1.Metrics, d2.Metrics) {
+		t.Error("the order of the episodes changes the metrics")
+	}
+	for _, m := range a {
+		if m.CI == nil && m.BaselineOK && m.AfterOK {
+			t.Errorf("%s has no interval with n = 6", m.Name)
+		}
+	}
+}
+
+func TestTooFewForAnInterval(t *testing.T) {
+	eps := handSet(t)[:MinN-1]
+	for _, m := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
+		if m.CI != nil || m.BaselineOK && m.AfterOK && m.Verdict != "n too small" {
+			t.Errorf("%s: interval %v, verdict %q", m.Name, m.CI, m.Verdict)
+		}
+	}
+}
+
+func TestVerdicts(t *testing.T) {
+	pct := func(p float64) *float64 { return &p }
+	rate := Expectation{Text: "-30% to -50%", Lo: -50, Hi: -30, Kind: expectRange}
+	turns := Expectation{Text: "+10% to +20%", Lo: 10, Hi: 20, Kind: expectRange}
+	same := Expectation{Text: "no change", Kind: expectSame}
+	for _, c := range []struct {
+		m    Metric
+		want string
+	}{
+		{Metric{Expected: rate, ChangePct: pct(-40), CI: &[2]float64{-9, -2}}, "as expected"},
+		{Metric{Expected: rate, ChangePct: pct(-20), CI: &[2]float64{-9, -2}}, "smaller than expected"},
+		{Metric{Expected: rate, ChangePct: pct(-70), CI: &[2]float64{-9, -2}}, "larger than expected"},
+		{Metric{Expected: rate, ChangePct: pct(15), CI: &[2]float64{1, 9}}, "opposite to expected"},
+		{Metric{Expected: rate, ChangePct: pct(-40), CI: &[2]float64{-9, 0}}, "~ (expected -30% to -50%)"},
+		{Metric{Expected: turns, ChangePct: pct(12), CI: &[2]float64{2, 30}}, "as expected"},
+		{Metric{Expected: same, CI: &[2]float64{-1, 2}}, "~ (unchanged, as expected)"},
+		{Metric{Expected: same, CI: &[2]float64{1, 2}}, "changed (expected no change)"},
+		{Metric{CI: &[2]float64{1, 2}}, "significant"},
+		{Metric{CI: &[2]float64{-1, 2}}, "~"},
+	} {
+		c.m.BaselineOK, c.m.AfterOK = true, true
+		if got := verdictOf(&c.m, 75); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.m, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package sweep
+
+import (
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+// grid100k is 3 policies × max_turns_stuck 10..150 × check_interval 1..236:
+// 99,828 configs.
+func grid100k() []policy.Policy {
+	var ps []policy.Policy
+	for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
+		for w := 10; w <= 150; w++ {
+			for iv := 1; iv <= 236; iv++ {
+				p := policy.Policy{Name: n, Params: policy.DefaultParams()}
+				p.MaxTurnsStuck, p.CheckInterval = w, iv
+				ps = append(ps, p)
+			}
+		}
+	}
+	return ps
+}
+
+// BenchmarkRun100k is the whole sweep — every metric of every config, the
+// front, the recommendation with its bootstrap, stability and
+// cross-validation — of 99,828 configs over the 75 bundled episodes, the
+// parse excluded.
+func BenchmarkRun100k(b *testing.B) {
+	eps, grid := bundled(b), grid100k()
+	o := opts()
+	for b.Loop() {
+		Run(eps, grid, current, o)
+	}
+	b.ReportMetric(float64(len(grid)), "configs")
+}
+
+// BenchmarkRunDefaultGrid is `lbanalyze sweep testdata/episodes` less the parse.
+func BenchmarkRunDefaultGrid(b *testing.B) {
+	eps, grid := bundled(b), defaultGrid()
+	o := opts()
+	for b.Loop() {
+		Run(eps, grid, current, o)
+	}
+}
+
+// BenchmarkBruteForce100k replays every 100th config of the 100k grid with
+// replay.Run, one at a time: multiply by 100 for the whole grid.
+func BenchmarkBruteForce100k(b *testing.B) {
+	eps, grid := bundled(b), grid100k()
+	o := opts()
+	for b.Loop() {
+		defs := report.NewDefs(report.Options{CallsPerTurn: o.CallsPerTurn}, false)
+		for i := 0; i < len(grid); i += 100 {
+			sums := defs.NewSums()
+			for _, ep := range eps {
+				out := replay.Run(ep, grid[i])
+				defs.Add(&sums, ep, &out)
+			}
+		}
+	}
+}
+
+// BenchmarkEvaluate100k is every metric of batch for each of 99,828 configs
+// over the 75 bundled episodes, and the front: the sweep less its
+// recommendation (bootstrap, stability, cross-validation), the parse excluded.
+func BenchmarkEvaluate100k(b *testing.B) {
+	eps, grid := bundled(b), grid100k()
+	r := &Result{Options: opts(), N: len(eps), Defs: report.NewDefs(report.Options{CallsPerTurn: opts().CallsPerTurn}, false)}
+	for b.Loop() {
+		front(r.evaluate(eps, grid), r.saved)
+	}
+}

@@ -1,0 +1,291 @@
+package sweep
+
+import (
+	"encoding/json"
+	"io"
+	"slices"
+
+	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// figuresJSON are a config's figures over the n episodes, rates in %.
+type figuresJSON struct {
+	N                 int     `json:"n"`
+	FalseTerminations int     `json:"false_terminations"`
+	FalseRate         float64 `json:"false_termination_rate"`
+	TurnsSaved        int     `json:"turns_saved"`
+	TurnsSavedPct     float64 `json:"turns_saved_pct"`
+	ScoreForgone      int     `json:"score_forgone"`
+	Censored          int     `json:"censored"`
+	CensoredPct       float64 `json:"censored_pct"`
+	TokensSaved       *int64  `json:"tokens_saved,omitempty"` // where some log records tokens
+}
+
+type cvJSON struct {
+	Folds                int        `json:"folds"`
+	HeldOutFalseRate     float64    `json:"held_out_false_termination_rate"`
+	HeldOutFalseRateCI   [2]float64 `json:"held_out_false_termination_rate_ci95"`
+	HeldOutTurnsSavedPct float64    `json:"held_out_turns_saved_pct"`
+	FoldsAgreeing        int        `json:"folds_agreeing"`
+	FoldsUndecided       int        `json:"folds_undecided"`
+	HeldOutTokensSaved   *int64     `json:"held_out_tokens_saved,omitempty"` // when ranked by tokens
+}
+
+type rivalJSON struct {
+	Config string  `json:"config"`
+	Index  int     `json:"index"`
+	Share  float64 `json:"share"`
+}
+
+// choiceJSON is what is known of a config a rule chose: its figures and how
+// far to trust them.
+type choiceJSON struct {
+	MeetsTargets bool                  `json:"meets_targets"`
+	Figures      figuresJSON           `json:"figures"`
+	CI95         map[string][2]float64 `json:"ci95"`
+	CV           cvJSON                `json:"cv"`
+	Stability    float64               `json:"stability"`
+	Rivals       []rivalJSON           `json:"rivals"`
+	Candidates   int                   `json:"candidates"`
+}
+
+// answerJSON is the answer: the config to run (the current one when kept)
+// with its figures and intervals; cv, stability and rivals are those of the
+// rule's choice, chosen (the same config unless kept).
+type answerJSON struct {
+	Config      string  `json:"config"` // a policy as tables write it
+	Index       *int    `json:"index"`  // into configs; null for a current setting outside the grid
+	KeepCurrent bool    `json:"keep_current"`
+	Why         *string `json:"why"`
+	TOML        *string `json:"toml"`
+	File        string  `json:"file"`
+	Note        *string `json:"note"`
+	choiceJSON
+	Chosen string              `json:"chosen"`
+	Versus []report.MetricJSON `json:"versus_current"`
+	Limits *limitsJSON         `json:"limits"`
+}
+
+type overallJSON struct {
+	Config string `json:"config"`
+	Index  int    `json:"index"`
+	Change string `json:"needs_change"`
+	choiceJSON
+	Over []report.MetricJSON `json:"over_answer"`
+}
+
+// limitsJSON says which target binds when no config the system runs meets
+// both: "censoring" when some meet the false-termination target but are all
+// censored beyond the limit, else "false_termination_rate".
+type limitsJSON struct {
+	Binds         string     `json:"binds"`
+	LowestFalse   *limitJSON `json:"lowest_false_termination_rate"`
+	LeastCensored *limitJSON `json:"least_censored"`
+}
+
+type limitJSON struct {
+	Config string  `json:"config"`
+	Index  int     `json:"index"`
+	Value  float64 `json:"value"` // in %
+	Over   float64 `json:"over"`  // percentage points beyond the target
+}
+
+func r6(v float64) float64 { return *report.Round6(v) }
+
+// pct6 is a share in percent, rounded to 6 decimals, as batch gives rates.
+func pct6(v float64) float64 { return r6(100 * v) }
+
+func pctPair(p [2]float64) [2]float64 { return [2]float64{pct6(p[0]), pct6(p[1])} }
+
+// writeJSON writes {"n", "logged_turns", "calls_per_turn", "targets",
+// "system", "rank", "answer", "best_overall", "no_answer", "current", "grid",
+// "configs", "front"}, one config at a time.
+func (r *Result) writeJSON(w io.Writer) error {
+	cols := r.columns()
+	put := func(s string) { io.WriteString(w, s) }
+	enc := func(v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	put(`{"n": `)
+	enc(r.N)
+	put(`, "logged_turns": `)
+	enc(r.TotalTurns)
+	put(`, "calls_per_turn": `)
+	enc(r.CallsPerTurn)
+	put(`, "targets": `)
+	enc(map[string]float64{"max_false_termination_rate": pct6(r.MaxFalseRate), "max_censored_pct": pct6(r.MaxCensored)})
+	put(`, "system": `)
+	enc(r.System.Name)
+	put(`, "rank": `)
+	enc(r.rank())
+	// The answer first, as in every format; its indices point into configs.
+	put(",\n\"answer\": ")
+	enc(r.answerJSON())
+	put(",\n\"best_overall\": ")
+	enc(r.overallJSON())
+	put(",\n\"no_answer\": ")
+	enc(nilIfEmpty(r.NoAnswer))
+	put(",\n\"current\": ")
+	if err := r.writeRow(w, cols, r.Current); err != nil {
+		return err
+	}
+	put(",\n\"grid\": ")
+	enc(r.grid())
+	put(",\n\"configs\": [\n")
+	for i := range r.Configs {
+		if i > 0 {
+			put(",\n")
+		}
+		if err := r.writeRow(w, cols, &r.Configs[i]); err != nil {
+			return err
+		}
+	}
+	put("\n],\n\"front\": ")
+	enc(append([]int{}, r.Front...))
+	put("}\n")
+	return nil
+}
+
+// writeRow writes one config as an object with keys in the order of columns.
+func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
+	io.WriteString(w, "{")
+	for k, v := range r.values(c) {
+		if k > 0 {
+			io.WriteString(w, ", ")
+		}
+		key, _ := json.Marshal(cols[k])
+		w.Write(key)
+		io.WriteString(w, ": ")
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "}")
+	return err
+}
+
+// grid lists the values swept: the policies, and every parameter's values.
+func (r *Result) grid() map[string]any {
+	g := map[string]any{}
+	var names []string
+	for _, c := range r.Configs {
+		if !slices.Contains(names, string(c.Policy.Name)) {
+			names = append(names, string(c.Policy.Name))
+		}
+	}
+	g["policy"] = names
+	for _, d := range policy.Dimensions() {
+		var vals []int
+		for _, c := range r.Configs {
+			if d.Has(c.Policy.Name) {
+				if v := d.Get(&c.Policy.Params); !slices.Contains(vals, v) {
+					vals = append(vals, v)
+				}
+			}
+		}
+		if vals != nil {
+			slices.Sort(vals)
+			g[d.Key] = vals
+			if d.Scale > 1 { // in users' units: min_critic 0.5
+				shown := make([]any, len(vals))
+				for i, v := range vals {
+					shown[i] = d.Value(v)
+				}
+				g[d.Key] = shown
+			}
+		}
+	}
+	return g
+}
+
+func nilIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func (r *Result) figuresJSON(c *Config) figuresJSON {
+	j := figuresJSON{N: r.N, FalseTerminations: c.FalseTerminations, FalseRate: pct6(r.FalseRate(c)), TurnsSaved: c.TurnsSaved,
+		TurnsSavedPct: pct6(r.SavedShare(c)), ScoreForgone: c.ScoreForgone, Censored: c.Censored, CensoredPct: pct6(r.CensoredShare(c))}
+	if r.Tokens {
+		j.TokensSaved = &c.TokensSaved
+	}
+	return j
+}
+
+// choiceJSON describes config c with figures f, and the rule's choice ch.
+func (r *Result) choiceJSON(c *Config, f *Figures, ch *Choice) choiceJSON {
+	j := choiceJSON{MeetsTargets: ch.MeetsTarget, Figures: r.figuresJSON(c),
+		CI95:      map[string][2]float64{"false_termination_rate": pctPair(f.FalseRateCI), "turns_saved_pct": pctPair(f.SavedShareCI)},
+		Stability: r6(ch.Stability), Rivals: []rivalJSON{},
+		CV: cvJSON{Folds: ch.CV.Folds, HeldOutFalseRate: pct6(ch.CV.HeldOutFalseRate), HeldOutFalseRateCI: pctPair(ch.CV.HeldOutFalseCI),
+			HeldOutTurnsSavedPct: pct6(ch.CV.HeldOutSavedShare), FoldsAgreeing: ch.CV.Agree, FoldsUndecided: ch.CV.Undecided}}
+	if r.ByTokens {
+		j.CV.HeldOutTokensSaved = &ch.CV.HeldOutTokensSaved
+	}
+	for _, rv := range ch.Rivals {
+		j.Rivals = append(j.Rivals, rivalJSON{r.Configs[rv.Config].Policy.String(), rv.Config, r6(rv.Share)})
+	}
+	j.Candidates = ch.Candidates
+	return j
+}
+
+func (r *Result) answerJSON() *answerJSON {
+	a := r.Answer
+	if a == nil {
+		return nil
+	}
+	c, i, f := &r.Configs[a.Config], a.Config, &a.In
+	if a.KeepCurrent {
+		c, f = r.Current, &a.Now
+		i = slices.IndexFunc(r.Configs, func(x Config) bool { return x.Policy == r.Current.Policy })
+	}
+	j := &answerJSON{Config: c.Policy.String(), choiceJSON: r.choiceJSON(c, f, &a.Choice), KeepCurrent: a.KeepCurrent, Why: nilIfEmpty(a.Why),
+		Chosen: r.Configs[a.Config].Policy.String(), TOML: nilIfEmpty(a.Block), File: r.System.File, Note: nilIfEmpty(r.System.Note),
+		Versus: metricsJSON(a.Versus)}
+	if i >= 0 {
+		j.Index = &i
+	}
+	if l := a.Limits; l != nil {
+		j.Limits = &limitsJSON{Binds: "false_termination_rate"}
+		if l.LowestFalse >= 0 {
+			c := &r.Configs[l.LowestFalse]
+			j.Limits.LowestFalse = &limitJSON{c.Policy.String(), l.LowestFalse, pct6(r.FalseRate(c)), pct6(r.FalseRate(c) - r.MaxFalseRate)}
+		}
+		if l.LeastCensored >= 0 {
+			c := &r.Configs[l.LeastCensored]
+			j.Limits.Binds = "censoring"
+			j.Limits.LeastCensored = &limitJSON{c.Policy.String(), l.LeastCensored, pct6(r.CensoredShare(c)), pct6(r.CensoredShare(c) - r.MaxCensored)}
+		}
+	}
+	return j
+}
+
+func (r *Result) overallJSON() *overallJSON {
+	o := r.BestOverall
+	if o == nil {
+		return nil
+	}
+	c := &r.Configs[o.Config]
+	return &overallJSON{Config: c.Policy.String(), Index: o.Config, Change: o.Change, choiceJSON: r.choiceJSON(c, &o.In, &o.Choice),
+		Over: metricsJSON(o.Over)}
+}
+
+func metricsJSON(ms []report.Metric) []report.MetricJSON {
+	out := make([]report.MetricJSON, len(ms))
+	for i := range ms {
+		out[i] = ms[i].JSON()
+	}
+	return out
+}

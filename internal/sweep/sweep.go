@@ -1,0 +1,278 @@
+// Package sweep searches a grid of loop-break settings over a dataset: every
+// metric of batch for every config, the Pareto front of turns saved against
+// false terminations and score forgone, and a recommendation with its
+// uncertainty — bootstrap intervals, how stable the choice is under
+// resampling, and its error out of sample by k-fold cross-validation.
+//
+// Configs are not replayed one by one: replay.Sweeper answers every threshold
+// of a (policy, interval) from one pass over an episode.
+package sweep
+
+import (
+	"cmp"
+	"runtime"
+	"slices"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+// Options say what to search for.
+type Options struct {
+	MaxFalseRate float64 // the highest false-termination rate to recommend, a share (0.05)
+	MaxCensored  float64 // the highest share of censored outcomes to recommend
+	Folds        int     // k of the cross-validation
+	CallsPerTurn int
+	Jobs         int
+	// CostPerCall and CostPerMTok price what a config saves
+	// (report.Options.CostSaved).
+	CostPerCall, CostPerMTok float64
+	// ByTokens ranks the configs by the tokens they save, not the turns: the
+	// front, the answer and the best overall (where the logs record tokens).
+	ByTokens bool
+	// System runs the episodes and will run the answer (SystemOf when nil).
+	System *System
+	// Progress, when set, is told of each long phase: its name and how many
+	// steps it has (0: unknown); it returns the step and the end of the phase.
+	Progress func(phase string, steps int) (step func(), end func())
+}
+
+// Config is one setting of the grid and its metrics over the dataset.
+type Config struct {
+	Policy policy.Policy
+	Sums   report.Sums // every metric of batch
+	Tally
+	Pareto bool // on the front: no other config saves as many turns with no more false terminations and no more score forgone, and is better in one
+}
+
+// Tally are the whole numbers the front and the choice are made of.
+type Tally struct {
+	FalseTerminations int // false-termination candidates
+	TurnsSaved        int
+	ScoreForgone      int
+	Censored          int
+	TokensSaved       int64 // where the logs record tokens
+}
+
+// add counts sign times one episode's outcome.
+func (t *Tally) add(o *replay.Outcome, sign int) {
+	t.FalseTerminations += sign * b2i(o.FalseTerminationCandidate())
+	t.TurnsSaved += sign * o.TurnsSaved
+	t.ScoreForgone += sign * o.ScoreForgone
+	t.Censored += sign * b2i(o.Censored)
+	t.TokensSaved += int64(sign) * o.TokensSaved
+}
+
+func (t *Tally) carry(u Tally) {
+	t.FalseTerminations += u.FalseTerminations
+	t.TurnsSaved += u.TurnsSaved
+	t.ScoreForgone += u.ScoreForgone
+	t.Censored += u.Censored
+	t.TokensSaved += u.TokensSaved
+}
+
+// saved is what the configs are ranked by: the turns saved, or the tokens.
+func (o Options) saved(t *Tally) int64 {
+	if o.ByTokens {
+		return t.TokensSaved
+	}
+	return int64(t.TurnsSaved)
+}
+
+// Result is a sweep over a dataset.
+type Result struct {
+	Options
+	N          int // episodes
+	TotalTurns int // logged turns over all episodes
+	Defs       report.Defs
+	Configs    []Config
+	Front      []int   // indices into Configs, by turns saved, most first
+	Current    *Config // the setting the system runs now (--config, else its defaults)
+	// Runnable[i] says whether the system runs Configs[i] as it is.
+	Runnable []bool
+	// Answer is what to ship, among the configs the system runs as it is; nil
+	// when the data cannot support one, and NoAnswer says why.
+	Answer   *Answer
+	NoAnswer string
+	// BestOverall is the best config of the whole grid, when the system
+	// cannot run it as it is (nil otherwise, or without an answer).
+	BestOverall *Overall
+	// Tokens: some log records tokens.
+	Tokens bool
+	// LeftOut say which policies were left out of the grid, or replaced as
+	// the current setting, as some log lacks a signal they need, and which
+	// settings are off on some logs (report.Sweepable).
+	LeftOut []string
+}
+
+// Run evaluates every config over the episodes and makes the recommendation.
+// A config that some episode's log cannot replay (it lacks a signal the
+// policy needs) is left out first, and a current setting that cannot be is
+// replaced by none (docs/sources.md, "Signals a policy needs"): the answer,
+// the best overall and the front are of the configs kept, and LeftOut says
+// what was left out.
+func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy, opt Options) *Result {
+	// Resamples draw episodes by position: put them in an order of their own,
+	// as batch does, so that the input's order changes nothing.
+	eps = slices.Clone(eps)
+	slices.SortStableFunc(eps, func(a, b *episode.Episode) int {
+		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Segment, b.Segment))
+	})
+	if opt.System == nil {
+		opt.System = SystemOf(eps)
+	}
+	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
+	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.costs(), tokens), Tokens: tokens}
+	configs, r.LeftOut = report.Sweepable(eps, configs)
+	if _, cur := report.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
+		r.LeftOut = append(r.LeftOut, cur...)
+		current = policy.Policy{Name: policy.None, Params: current.Params}
+	}
+	for _, ep := range eps {
+		r.TotalTurns += ep.N()
+	}
+	end := r.phase("replaying every config", 0)
+	r.Configs = r.evaluate(eps, configs)
+	cur := r.evaluate(eps, []policy.Policy{current})
+	end()
+	r.Current = &cur[0]
+	r.Front = front(r.Configs, opt.saved)
+	for _, i := range r.Front {
+		r.Configs[i].Pareto = true
+	}
+	r.Runnable = make([]bool, len(r.Configs))
+	for i := range r.Configs {
+		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)
+	}
+	r.answer(eps)
+	return r
+}
+
+// evaluate sums every metric of every config over the episodes. Each config
+// is summed by one worker, in episode order (replay.Sweep), so the result does
+// not depend on the workers.
+func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy) []Config {
+	// Configs of one policy and interval, by max_turns_stuck, side by side:
+	// neighbours then often have the same result on an episode (the stop moves
+	// only where the running maximum of turns stuck rises), and what it adds to
+	// the sums is computed once for all of them.
+	order := evaluationOrder(configs)
+	sorted := make([]policy.Policy, len(configs))
+	acc := make([]Config, len(configs)) // in the sorted order, so that a chunk's sums lie together
+	sums := r.Defs.NewSumsSlab(len(configs))
+	for k, i := range order {
+		sorted[k] = configs[i]
+		acc[k] = Config{Policy: configs[i], Sums: sums[k]}
+	}
+	// Each chunk of configs gets, for each episode, the contribution of its
+	// first config and then only the changes from one config to the next;
+	// running totals along the chunk then give every config its sums.
+	jobs := r.jobs()
+	type buffers struct{ cur, prev report.Contribution }
+	bufs := make([]buffers, jobs)
+	for w := range bufs {
+		bufs[w] = buffers{r.Defs.NewContribution(), r.Defs.NewContribution()}
+	}
+	starts := make([]bool, len(configs)+1) // where a chunk begins: each written by its one worker
+	replay.Sweep(eps, sorted, jobs, func(w, i, from int, os []replay.Outcome) {
+		ep, b := eps[i], &bufs[w]
+		starts[from] = true
+		for k := range os {
+			if k > 0 && replay.SameResult(&os[k], &os[k-1]) {
+				continue
+			}
+			r.Defs.Contribute(b.cur, ep, &os[k])
+			cfg := &acc[from+k]
+			if k == 0 {
+				b.cur.AddTo(&cfg.Sums)
+				cfg.Tally.add(&os[k], 1)
+			} else {
+				b.cur.AddChange(&cfg.Sums, b.prev)
+				cfg.Tally.add(&os[k], 1)
+				cfg.Tally.add(&os[k-1], -1)
+			}
+			b.cur, b.prev = b.prev, b.cur
+		}
+	})
+	for k := 1; k < len(acc); k++ {
+		if !starts[k] {
+			acc[k].Sums.Carry(&acc[k-1].Sums)
+			acc[k].Tally.carry(acc[k-1].Tally)
+		}
+	}
+	out := make([]Config, len(configs))
+	for k, i := range order {
+		out[i] = acc[k]
+	}
+	return out
+}
+
+// evaluationOrder groups the configs that differ only in max_turns_stuck,
+// groups in the order they first appear, each by max_turns_stuck.
+func evaluationOrder(configs []policy.Policy) []int {
+	group := map[policy.Policy]int{}
+	var groups [][]int
+	for i, p := range configs {
+		p.MaxTurnsStuck = 0
+		g, ok := group[p]
+		if !ok {
+			g = len(groups)
+			group[p] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	order := make([]int, 0, len(configs))
+	for _, g := range groups {
+		byW := func(a, b int) int { return cmp.Compare(configs[a].MaxTurnsStuck, configs[b].MaxTurnsStuck) }
+		if !slices.IsSortedFunc(g, byW) {
+			slices.SortStableFunc(g, byW)
+		}
+		order = append(order, g...)
+	}
+	return order
+}
+
+// costs are the options of the metrics.
+func (o Options) costs() report.Options {
+	return report.Options{CallsPerTurn: o.CallsPerTurn, CostPerCall: o.CostPerCall, CostPerMTok: o.CostPerMTok}
+}
+
+// phase tells Progress of a phase and returns its end.
+func (r *Result) phase(name string, steps int) (end func()) {
+	_, end = r.steps(name, steps)
+	return end
+}
+
+// steps tells Progress of a phase of steps and returns its step and end.
+func (r *Result) steps(name string, steps int) (step, end func()) {
+	if r.Progress == nil {
+		return func() {}, func() {}
+	}
+	return r.Progress(name, steps)
+}
+
+func (r *Result) jobs() int {
+	if r.Jobs > 0 {
+		return r.Jobs
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// FalseRate is a config's false-termination rate, a share.
+func (r *Result) FalseRate(c *Config) float64 { return share(c.FalseTerminations, r.N) }
+
+// SavedShare is a config's turns saved as a share of all logged turns.
+func (r *Result) SavedShare(c *Config) float64 { return share(c.TurnsSaved, r.TotalTurns) }
+
+// CensoredShare is the share of episodes whose outcome is censored.
+func (r *Result) CensoredShare(c *Config) float64 { return share(c.Censored, r.N) }
+
+func share(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
