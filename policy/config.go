@@ -38,7 +38,7 @@ func (c Config) Policy() Policy {
 }
 
 // configKey is one of the ten keys GameConfiguration.from_toml copies, with its
-// pydantic Field bounds (docs/log-format.md §6).
+// pydantic Field bounds (docs/log-format.md, "6. [tool.zorkgpt.loop_break]").
 type configKey struct {
 	name   string
 	kind   string // int, bool, float

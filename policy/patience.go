@@ -1,6 +1,6 @@
 package policy
 
-// Patience is the general policy of issue 9, named after early stopping's
+// Patience is the general policy of the variants (docs/policies.md), named after early stopping's
 // patience (Keras, Lightning): several progress sources, each with its own.
 const Patience Name = "patience"
 
@@ -51,7 +51,7 @@ func newPatienceTracker(p Params) *patience {
 }
 
 func (pt *patience) Step(t int, o Observation) Step {
-	// As shipped (§5.5 item 13), the warning is built before this turn's tracking.
+	// As shipped (docs/semantics.md, "5.5.13 The countdown warning reads the same timer"), the warning is built before this turn's tracking.
 	s := Step{Turn: t, Warned: pt.timer(t) >= pt.p.WarningThreshold}
 	first := !pt.score.initialised
 	if pt.score.track(t, o.Score) {
@@ -132,7 +132,7 @@ type scoreSource struct {
 
 func (s *scoreSource) track(t, score int) bool {
 	if !s.initialised {
-		// §5.5 item 1: the first call, after turn 1, only sets the baseline.
+		// docs/semantics.md, "5.5.1 The first call only initialises": the first call, after turn 1, only sets the baseline.
 		s.initialised = true
 		s.tracked = score
 		return false

@@ -4,7 +4,7 @@
 // with no I/O; a Tracker steps it through one episode, turn by turn.
 //
 // The quirks of the shipped rule are reproduced on purpose and named where they
-// are (docs/semantics.md §5.5 and §5.9).
+// are (docs/semantics.md, "5.5 Semantics and quirks" and "5.9 Cases that a careful reimplementation still gets wrong").
 package policy
 
 import (
@@ -19,7 +19,7 @@ import (
 // Name names a policy.
 type Name string
 
-// The policies of docs/semantics.md §6.1.
+// The policies of docs/semantics.md, "6.1 Policies".
 const (
 	// Score is the loop break of 09a7cc2 (and HEAD with
 	// enable_objective_based_progress = false): only score changes reset the timer.
@@ -119,7 +119,7 @@ func init() {
 		ZorkGPT2Change: "in record_results, let a score change during turn 1 leave turns_since_progress alone and reset it at a turn that completes an objective, " + afterResults})
 }
 
-// Names lists every registered policy: those of §6.1 (the shipped rules and
+// Names lists every registered policy: those of docs/semantics.md, "6.1 Policies" (the shipped rules and
 // window), then the rules of other systems (ZorkGPT2's), then the variants,
 // each group in alphabetical order.
 func Names() []Name {
@@ -199,7 +199,7 @@ type Params struct {
 	RoomStreak       int `json:"-"` // stop when this many consecutive turns ended in the same room
 }
 
-// ZorkGPT's defaults; none was ever changed (docs/semantics.md §5.1).
+// ZorkGPT's defaults; none was ever changed (docs/semantics.md, "5.1 Timeline").
 const (
 	DefaultMaxTurnsStuck    = 40
 	DefaultCheckInterval    = 10

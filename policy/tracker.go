@@ -3,7 +3,7 @@ package policy
 import "github.com/lbanalyze/lbanalyze/episode"
 
 // Reset says what reset the stuck timer on a turn. In logs from 09a7cc2 on,
-// ZorkGPT writes one event per reset (docs/semantics.md §5.5 item 5).
+// ZorkGPT writes one event per reset (docs/semantics.md, "5.5.5 The v2 reset rules").
 type Reset uint8
 
 const (
@@ -32,7 +32,7 @@ func (r Reset) String() string {
 }
 
 // Observation is what a tracker sees of one turn: its end-of-turn score (the
-// previous score when the turn has no turn_completed, §5.5 item 10), the
+// previous score when the turn has no turn_completed, docs/semantics.md, "5.5.10 Turns without turn_completed still count"), the
 // objective_completed events logged with its turn number, and the room it
 // ended in (a key: the room id where the log has one, else a negative key of
 // the room's name; 0 when unknown). Start is the room the episode started in,
@@ -77,7 +77,7 @@ type Tracker interface {
 	Step(t int, o Observation) Step
 }
 
-// check is the stuck check of _run_game_loop (§5.5 item 9): it runs only when
+// check is the stuck check of _run_game_loop (docs/semantics.md, "5.5.9 When the stuck check runs"): it runs only when
 // t % interval == 0, after the tracking of the same turn, so a reset on a
 // check turn prevents termination there.
 func (p Params) check(s *Step) {
@@ -100,23 +100,23 @@ type shipped struct {
 }
 
 // ZorkGPT keeps this state on the orchestrator, which main.py builds anew for
-// every episode (§5.5 item 2): a fresh tracker per episode.
+// every episode (docs/semantics.md, "5.5.2 The state belongs to one episode"): a fresh tracker per episode.
 func newScore(p Policy) Tracker            { return &shipped{p: p.Params} }
 func newScoreOrObjective(p Policy) Tracker { return &shipped{p: p.Params, objectives: true} }
 
 func (tr *shipped) Step(t int, o Observation) Step {
-	// §5.5 item 13: the countdown warning is built at the start of turn t from
+	// docs/semantics.md, "5.5.13 The countdown warning reads the same timer": the countdown warning is built at the start of turn t from
 	// the same timer, before this turn's tracking runs.
 	s := Step{Turn: t, Warned: tr.timer(t) >= tr.p.WarningThreshold}
 	if o.Objectives > 0 && tr.objectives {
-		// §5.9 item 8: only completions up to the current turn count; several in
+		// docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 8: only completions up to the current turn count; several in
 		// one turn count once (the code takes max(completed_turn)).
 		tr.lastObj = t
 	}
 	first := !tr.initialised
 	s.Reset = tr.track(t, o.Score)
 	if !first && s.Reset == NoReset && tr.objectives && tr.lastObj > 0 && t-tr.lastObj <= 1 && t-tr.lastChange > 0 {
-		// §5.5 item 6: "recent_objective_completion <= 1" holds at c and at c+1,
+		// docs/semantics.md, "5.5.6 v2: one completion resets the timer twice": "recent_objective_completion <= 1" holds at c and at c+1,
 		// so a completion at c resets twice and acts like a change at c+1. The
 		// turns_stuck > 0 guard is always true here (item 5) but kept as shipped.
 		tr.lastChange = t
@@ -131,14 +131,14 @@ func (tr *shipped) Step(t int, o Observation) Step {
 func (tr *shipped) track(t, score int) Reset {
 	switch {
 	case !tr.initialised:
-		// §5.5 item 1 / §5.9 item 1: the first call, at the end of turn 1, only
+		// docs/semantics.md, "5.5.1 The first call only initialises" / docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 1: the first call, at the end of turn 1, only
 		// initialises. The baseline is the score after turn 1, so a change during
 		// turn 1 is never seen; an objective at turn 1 is acted on at turn 2.
 		tr.initialised = true
 		tr.tracked = score
 		tr.lastChange = 0
 	case score != tr.tracked:
-		// §5.5 item 3: any change counts, up or down, death penalties included.
+		// docs/semantics.md, "5.5.3 Any score change counts": any change counts, up or down, death penalties included.
 		tr.tracked = score
 		tr.lastChange = t
 		return ScoreChange

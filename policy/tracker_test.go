@@ -52,7 +52,7 @@ var (
 	v2 = pol(ScoreOrObjective, 40, 10) // 36546b7 / HEAD
 )
 
-// TestShippedResults replays every scenario of docs/semantics.md §5.6, the
+// TestShippedResults replays every scenario of docs/semantics.md, "5.6 Worked results", the
 // results of running ZorkGPT's own functions from 09a7cc2 and HEAD. The
 // expected values are that table's, not this code's.
 func TestShippedResults(t *testing.T) {
@@ -108,10 +108,10 @@ func TestShippedResults(t *testing.T) {
 	}
 }
 
-// The tests below are named after the quirks of docs/semantics.md §5.5 and
-// §5.9; each one was seen to break a plausible reimplementation.
+// The tests below are named after the quirks of docs/semantics.md, "5.5 Semantics and quirks" and
+// docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong"; each one was seen to break a plausible reimplementation.
 
-func TestQuirkFirstCallOnlyInitialises(t *testing.T) { // §5.5.1, §5.9.1
+func TestQuirkFirstCallOnlyInitialises(t *testing.T) { // docs/semantics.md, "5.5.1 The first call only initialises", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 1
 	// A flat run stops at 40 exactly; one change at turn 2 moves it to 50.
 	if r := replay(v1, scenario{}); r.turn != 40 || r.stuck != 40 {
 		t.Errorf("flat run: stop %d (%d), want 40 (40)", r.turn, r.stuck)
@@ -128,7 +128,7 @@ func TestQuirkFirstCallOnlyInitialises(t *testing.T) { // §5.5.1, §5.9.1
 	}
 }
 
-func TestQuirkTrackingRunsBeforeTheCheck(t *testing.T) { // §5.5.9, §5.9.2
+func TestQuirkTrackingRunsBeforeTheCheck(t *testing.T) { // docs/semantics.md, "5.5.9 When the stuck check runs", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 2
 	for _, p := range []Policy{v1, v2} {
 		if r := replay(p, scenario{changes: map[int]int{40: 5}}); r.turn != 80 {
 			t.Errorf("%s: a change on check turn 40 must prevent termination there: stop %d, want 80", p, r.turn)
@@ -136,7 +136,7 @@ func TestQuirkTrackingRunsBeforeTheCheck(t *testing.T) { // §5.5.9, §5.9.2
 	}
 }
 
-func TestQuirkAnyScoreChangeCounts(t *testing.T) { // §5.5.3, §5.9.3
+func TestQuirkAnyScoreChangeCounts(t *testing.T) { // docs/semantics.md, "5.5.3 Any score change counts", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 3
 	// +5 at 15 then -5 at 31 re-anchors twice: anchor 31, first check >= 71 is 80.
 	r := replay(v1, scenario{changes: map[int]int{15: 5, 31: 0}})
 	if r.turn != 80 || r.stuck != 49 {
@@ -158,7 +158,7 @@ func TestQuirkAnyScoreChangeCounts(t *testing.T) { // §5.5.3, §5.9.3
 	}
 }
 
-func TestQuirkObjectiveResetsTwice(t *testing.T) { // §5.5.6, §5.9.4
+func TestQuirkObjectiveResetsTwice(t *testing.T) { // docs/semantics.md, "5.5.6 v2: one completion resets the timer twice", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 4
 	r := replay(v2, scenario{objectives: []int{35}})
 	if want := []string{"objective_progress_reset@35", "objective_progress_reset@36"}; !slices.Equal(r.resets, want) {
 		t.Errorf("resets %v, want %v", r.resets, want)
@@ -175,7 +175,7 @@ func TestQuirkObjectiveResetsTwice(t *testing.T) { // §5.5.6, §5.9.4
 	}
 }
 
-func TestQuirkSeveralObjectivesInOneTurnCountOnce(t *testing.T) { // §5.5.6, §5.9.5
+func TestQuirkSeveralObjectivesInOneTurnCountOnce(t *testing.T) { // docs/semantics.md, "5.5.6 v2: one completion resets the timer twice", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 5
 	// The tracker sees "an objective at t"; three at 35 are one.
 	single := replay(v2, scenario{objectives: []int{35}})
 	if single.turn != 80 || single.stuck != 44 {
@@ -188,7 +188,7 @@ func TestQuirkSeveralObjectivesInOneTurnCountOnce(t *testing.T) { // §5.5.6, §
 	}
 }
 
-func TestQuirkObjectiveWithScoreChange(t *testing.T) { // §5.9.6
+func TestQuirkObjectiveWithScoreChange(t *testing.T) { // docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 6
 	// Same turn: the score branch wins at k, the objective branch re-anchors at k+1.
 	r := replay(v2, scenario{changes: map[int]int{35: 5}, objectives: []int{35}})
 	if r.turn != 80 || r.stuck != 44 {
@@ -202,21 +202,21 @@ func TestQuirkObjectiveWithScoreChange(t *testing.T) { // §5.9.6
 	}
 }
 
-func TestQuirkObjectiveAtTurnOne(t *testing.T) { // §5.5.6, §5.9.7
+func TestQuirkObjectiveAtTurnOne(t *testing.T) { // docs/semantics.md, "5.5.6 v2: one completion resets the timer twice", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 7
 	r := replay(v2, scenario{objectives: []int{1}})
 	if r.turn != 50 || r.stuck != 48 || !slices.Equal(r.resets, []string{"objective_progress_reset@2"}) {
 		t.Errorf("objective at 1: stop %d (%d) resets %v, want 50 (48) [objective_progress_reset@2]", r.turn, r.stuck, r.resets)
 	}
 }
 
-func TestQuirkOnlyCompletionsSoFarCount(t *testing.T) { // §5.9.8
+func TestQuirkOnlyCompletionsSoFarCount(t *testing.T) { // docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 8
 	// An objective at 100 must not keep the episode alive at 40.
 	if r := replay(v2, scenario{objectives: []int{100}}); r.turn != 40 {
 		t.Errorf("objective at 100: stop %d, want 40", r.turn)
 	}
 }
 
-func TestQuirkTurnsStuckIsTheRealCount(t *testing.T) { // §5.9.10
+func TestQuirkTurnsStuckIsTheRealCount(t *testing.T) { // docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 10
 	// The interval does not divide the threshold: checks at 7, 14, …, 42.
 	if r := replay(pol(Score, 40, 7), scenario{}); r.turn != 42 || r.stuck != 42 {
 		t.Errorf("40/7: stop %d (%d), want 42 (42)", r.turn, r.stuck)
@@ -227,7 +227,7 @@ func TestQuirkTurnsStuckIsTheRealCount(t *testing.T) { // §5.9.10
 	}
 }
 
-func TestQuirkWindowFlagsUnused(t *testing.T) { // §5.5.7
+func TestQuirkWindowFlagsUnused(t *testing.T) { // docs/semantics.md, "5.5.7 v2: the progress window is computed but ignored"
 	// The code stops at the first check T with T - max(score change, c+1) >= 40;
 	// the documented rule (window) uses c. They differ when c % 10 == 0.
 	w := pol(Window, 40, 10)
@@ -237,13 +237,13 @@ func TestQuirkWindowFlagsUnused(t *testing.T) { // §5.5.7
 	if r := replay(v2, scenario{objectives: []int{40}}); r.turn != 90 {
 		t.Errorf("shipped, objective at 40: stop %d, want 90", r.turn)
 	}
-	// §5.6: objective at 36 with interval 1: the doc formula gives 76, the code 77.
+	// docs/semantics.md, "5.6 Worked results": objective at 36 with interval 1: the doc formula gives 76, the code 77.
 	if r := replay(pol(Window, 40, 1), scenario{objectives: []int{36}}); r.turn != 76 {
 		t.Errorf("window interval 1, objective at 36: stop %d, want 76", r.turn)
 	}
 }
 
-func TestQuirkFeatureOffIsScoreOnly(t *testing.T) { // §5.5.8
+func TestQuirkFeatureOffIsScoreOnly(t *testing.T) { // docs/semantics.md, "5.5.8 Objective progress switched off"
 	sc := scenario{changes: map[int]int{12: 5, 45: 10}, objectives: []int{35, 50, 90}}
 	a := replay(v1, sc)
 	if a.turn != 90 || a.stuck != 45 {
@@ -257,7 +257,7 @@ func TestQuirkFeatureOffIsScoreOnly(t *testing.T) { // §5.5.8
 	}
 }
 
-func TestQuirkCheckCadence(t *testing.T) { // §5.5.9
+func TestQuirkCheckCadence(t *testing.T) { // docs/semantics.md, "5.5.9 When the stuck check runs"
 	// Termination is at the smallest multiple of the interval >= anchor + W.
 	for anchor := 2; anchor < 40; anchor++ { // later anchors come after the stop at 40
 		r := replay(v1, scenario{changes: map[int]int{anchor: 5}})
@@ -268,7 +268,7 @@ func TestQuirkCheckCadence(t *testing.T) { // §5.5.9
 	}
 }
 
-func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // §5.5.13
+func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // docs/semantics.md, "5.5.13 The countdown warning reads the same timer"
 	// Warnings show from the start of turn t when t - anchor(after t-1) >= 20.
 	tr := v2.NewTracker()
 	first := 0

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The settings of the variants (issue 9). Each is a Dimension (params.go);
+// The settings of the variants (docs/policies.md). Each is a Dimension (params.go);
 // the shipped policies and window have none of them, so their behaviour and
 // their String cannot change.
 

@@ -1,7 +1,7 @@
 package policy
 
 // window is the rule as the specification and loop_break.md describe it
-// (docs/semantics.md §6.1): stop at the first check turn T with
+// (docs/semantics.md, "6.1 Policies"): stop at the first check turn T with
 // T − max(last score change, last objective completion) ≥ W. Score changes are
 // tracked exactly as by the shipped score policy; an objective anchors at its
 // own turn c, not c+1 as the shipped code has it.

@@ -7,13 +7,13 @@ import (
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
-// Outcome is what one policy does to one episode (docs/semantics.md §6.2).
+// Outcome is what one policy does to one episode (docs/semantics.md, "6.2 Outcome of one policy on one episode").
 // N is the last turn of the log, T the termination turn, W max_turns_stuck.
 type Outcome struct {
 	Policy policy.Policy
 	// TerminationTurn is T, 0 when the policy never fires within the log.
 	TerminationTurn int
-	TurnsStuck      int // T − anchor at T (can exceed W: §5.9 item 10)
+	TurnsStuck      int // T − anchor at T (can exceed W: docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 10)
 	// ScoreAtTermination is the score the run is credited with had it
 	// stopped at T (episode.Episode.Credited): the score after T, or for a
 	// run scored by its best, the best up to T.
@@ -128,7 +128,7 @@ func (o *Outcome) LLMCallsSaved(callsPerTurn int) int {
 const costs = episode.Signals(episode.Tokens) | episode.Signals(episode.Calls)
 
 // Run replays p over ep and returns its Outcome. It never looks at the log's
-// own stuck_termination (§5.9 item 12): the replay stands on the per-turn data.
+// own stuck_termination (docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 12): the replay stands on the per-turn data.
 func Run(ep *episode.Episode, p policy.Policy) Outcome {
 	o := Outcome{Policy: p, Logged: ep.Signals & costs}
 	Trace(ep, p, func(s policy.Step) {

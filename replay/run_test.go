@@ -11,7 +11,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 )
 
-// Outcome fields by their definitions (docs/semantics.md §6.2), worked by hand.
+// Outcome fields by their definitions (docs/semantics.md, "6.2 Outcome of one policy on one episode"), worked by hand.
 func TestOutcomeFields(t *testing.T) {
 	// Flat to 74, +10 at 75, an objective at 30, 100 turns, no recorded loop break.
 	ep := one(t, write(t, plan{N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}}.Episode()))
@@ -93,9 +93,9 @@ func check(t *testing.T, name string, got, want Outcome) {
 	}
 }
 
-// The quirks that live in the log rather than in the rule (§5.5, §5.9).
+// The quirks that live in the log rather than in the rule (docs/semantics.md, "5.5 Semantics and quirks", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong").
 
-func TestQuirkTurnExceptionStillCounts(t *testing.T) { // §5.5.10, §5.9.13
+func TestQuirkTurnExceptionStillCounts(t *testing.T) { // docs/semantics.md, "5.5.10 Turns without turn_completed still count", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 13
 	// A turn_exception turn consumes its number and runs the tracker with the
 	// unchanged score: +5 at 20, exceptions at 25 and 50.
 	ep := one(t, write(t, plan{N: 70, Changes: map[int]int{20: 5}, Exceptions: []int{25, 50}}.Episode()))
@@ -128,7 +128,7 @@ func TestQuirkScoreChangeInsideFailedTurn(t *testing.T) {
 	}
 }
 
-func TestQuirkGameOverTurnIsChecked(t *testing.T) { // §5.5.11, §5.9.11
+func TestQuirkGameOverTurnIsChecked(t *testing.T) { // docs/semantics.md, "5.5.11 The last turn is checked too", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 11
 	// A game over on check turn 40 of a flat run: terminated there, 0 turns saved.
 	ep := one(t, write(t, plan{N: 60, GameOver: 40}.Episode()))
 	o := Run(ep, v1)
@@ -142,7 +142,7 @@ func TestQuirkGameOverTurnIsChecked(t *testing.T) { // §5.5.11, §5.9.11
 	}
 }
 
-func TestQuirkObjectiveLoggedBeforeTurnCompleted(t *testing.T) { // §5.9.9
+func TestQuirkObjectiveLoggedBeforeTurnCompleted(t *testing.T) { // docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 9
 	// objective_completed(35) comes before turn_completed(35), after a
 	// progress line with the same "Objective completed" message: the turn
 	// field places it, and only the event counts.
@@ -157,11 +157,11 @@ func TestQuirkObjectiveLoggedBeforeTurnCompleted(t *testing.T) { // §5.9.9
 		t.Fatalf("objectives %+v", ep.Objectives)
 	}
 	if o := Run(ep, v2); o.TerminationTurn != 80 || o.TurnsStuck != 44 {
-		t.Errorf("stop %d (%d), want 80 (44) as in §5.6", o.TerminationTurn, o.TurnsStuck)
+		t.Errorf("stop %d (%d), want 80 (44) as in docs/semantics.md, 5.6 Worked results", o.TerminationTurn, o.TurnsStuck)
 	}
 }
 
-func TestQuirkNeverCopyRecordedTermination(t *testing.T) { // §5.9.12
+func TestQuirkNeverCopyRecordedTermination(t *testing.T) { // docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 12
 	// Recorded by the score-only build, cut at 40; an objective at 35 keeps
 	// score-or-objective going past the end of the log: censored.
 	ep := one(t, write(t, plan{N: 100, Objectives: map[int][]string{35: {"Open the window"}}, LoopBreak: &v1}.Episode()))
@@ -180,7 +180,7 @@ func TestQuirkNeverCopyRecordedTermination(t *testing.T) { // §5.9.12
 	}
 }
 
-func TestQuirkStateIsPerEpisode(t *testing.T) { // §5.5.2
+func TestQuirkStateIsPerEpisode(t *testing.T) { // docs/semantics.md, "5.5.2 The state belongs to one episode"
 	// Two episodes in one file: the second starts with a fresh tracker.
 	a := plan{N: 38, Changes: map[int]int{35: 5}}.Episode()
 	b := plan{N: 60, ID: "2025-11-12T11:00:00"}.Episode()

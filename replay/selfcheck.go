@@ -11,7 +11,7 @@ import (
 
 // SelfCheck compares a replay with the loop-break events the recording wrote
 // itself (logs from 2025-11-05 on): the score_change and
-// objective_progress_reset turns (which fully reconstruct the timer, §5.5
+// objective_progress_reset turns (which fully reconstruct the timer, docs/semantics.md, "5.5 Semantics and quirks"
 // item 5) and the stuck_termination turn and turns_stuck.
 type SelfCheck struct {
 	// Policy is the shipped policy whose replay reproduces every recorded reset,

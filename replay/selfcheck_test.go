@@ -14,7 +14,7 @@ import (
 )
 
 // recorded appends loop-break events written by hand, with the values of
-// docs/semantics.md §5.6, to a log written with no loop break.
+// docs/semantics.md, "5.6 Worked results", to a log written with no loop break.
 func recorded(t *testing.T, p plan, events func(l *synth.Log)) *episode.Episode {
 	t.Helper()
 	var buf bytes.Buffer
@@ -38,7 +38,7 @@ func stuckTermination(l *synth.Log, turn, score, stuck int) {
 }
 
 func TestSelfCheckReproducesV2(t *testing.T) {
-	// §5.6 "objective completed at 35": v2 resets at 35 and 36, stops at 80 (44).
+	// docs/semantics.md, "5.6 Worked results" "objective completed at 35": v2 resets at 35 and 36, stops at 80 (44).
 	ep := recorded(t, plan{N: 80, Objectives: map[int][]string{35: {"Open the window"}}}, func(l *synth.Log) {
 		objectiveReset(l, 35, 0)
 		objectiveReset(l, 36, 35)

@@ -55,7 +55,7 @@ func BenchmarkEpisodeConfigsJSON(b *testing.B) {
 }
 
 // BenchmarkEpisodeConfigsJSONLarge is the same grid over the file
-// LBANALYZE_LARGE_FILE names (issue 13: synth --seed 1 --large --episodes 15,
+// LBANALYZE_LARGE_FILE names (docs/PERFORMANCE.md: synth --seed 1 --large --episodes 15,
 // 230 MB, 90,000 results).
 func BenchmarkEpisodeConfigsJSONLarge(b *testing.B) {
 	file := os.Getenv("LBANALYZE_LARGE_FILE")

@@ -21,7 +21,7 @@ var fixtures = map[string]func() []byte{
 	// later gain and an objective in its window; score-or-objective never stops.
 	"premature.jsonl": premature,
 	// Recorded by HEAD (score-or-objective 40/10): an objective at 35 resets
-	// at 35 and 36, the run is stopped at 80 with 44 turns stuck (§5.6).
+	// at 35 and 36, the run is stopped at 80 with 44 turns stuck (docs/semantics.md, "5.6 Worked results").
 	"recorded-v2.jsonl": func() []byte {
 		v2 := policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
 		return render(synth.Steps{N: 200, Changes: map[int]int{12: 5}, Objectives: map[int][]string{35: {"Open the window"}}, LoopBreak: &v2})

@@ -13,7 +13,7 @@ import (
 
 // passedOver says whether a directory is not production data: ZorkGPT's test
 // runs, the migration's unknown bucket, failed initialisations (docs/log-format.md
-// §7 item 13).
+// docs/log-format.md, "7. Checklist for a robust parser", item 13).
 func passedOver(name string) bool {
 	return strings.HasPrefix(name, "test_") || strings.HasPrefix(name, "test-") || name == "unknown" || strings.HasSuffix(name, "_error")
 }

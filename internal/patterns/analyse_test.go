@@ -68,7 +68,7 @@ func TestStuckSpells(t *testing.T) {
 		},
 		{
 			// Score-or-objective with the objective at 50: resets at 25 (score),
-			// 50 and 51 (§5.5 item 6). Spells 1..24, 26..49, 52..80; the last
+			// 50 and 51 (docs/semantics.md, "5.5.6 v2: one completion resets the timer twice"). Spells 1..24, 26..49, 52..80; the last
 			// has anchor 51 and would stop at 100 > 80: end of log, no stop.
 			name: "objective", objective: true, p: sooP,
 			want: PolicyPatterns{Policy: "score-or-objective 40/10", Longest: 29, Spells: []Spell{

@@ -7,7 +7,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 )
 
-// What a batch report adds to the metrics of §6.3: the caveats of censored
+// What a batch report adds to the metrics of docs/semantics.md, "6.3 Dataset metrics": the caveats of censored
 // outcomes, and of tokens and costs only some logs record.
 
 // lengthMetrics are the metrics that rest on the lengths of the episodes,

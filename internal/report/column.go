@@ -5,7 +5,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/replay"
 )
 
-// Defs are the dataset metrics of docs/semantics.md §6.3 for one price of a
+// Defs are the dataset metrics of docs/semantics.md, "6.3 Dataset metrics" for one price of a
 // turn in LLM calls, for commands that sum them over many policies at once
 // (sweep): the same definitions batch's tables use.
 type Defs struct{ defs []metricDef }

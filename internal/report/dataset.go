@@ -20,7 +20,7 @@ import (
 )
 
 // Dataset is a batch analysis: every episode under a baseline and an after
-// policy (the specification's section 8, docs/semantics.md §6.3).
+// policy (the specification's section 8, docs/semantics.md, "6.3 Dataset metrics").
 type Dataset struct {
 	Baseline, After policy.Policy
 	Options         // calls per turn, cost per call, gain horizon

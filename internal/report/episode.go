@@ -110,7 +110,7 @@ func outcomes(ep *episode.Episode, policies []policy.Policy, gainHorizon int) []
 // check interval, where Run stops at the stop: on the bundled episodes the
 // fast path costs 2.7 times batch's two Runs, is even with 9 to 12 configs of
 // one or two per (name, interval), and wins from about 16 (30 configs of
-// issue 13's 3 names × 10 intervals: 0.6 times; its 6,000: 0.01 times).
+// the benchmark grid's 3 names × 10 intervals: 0.6 times; its 6,000: 0.01 times).
 const sweepFrom = 16
 
 // Problems are the episode's problems as "file:line: message", the first few

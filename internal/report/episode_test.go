@@ -63,7 +63,7 @@ func span(from, to int) []int {
 
 // AnalyseWith's outcomes, from the sweep's fast path, are DeepEqual to
 // replay.Run of every config, one by one, on every bundled episode: under
-// issue 13's grid (3 policies × W 21..220 × intervals 1..10), and under an
+// the benchmark grid (3 policies × W 21..220 × intervals 1..10), and under an
 // edge grid in no order (W 1 and below the interval, intervals past the end
 // of the log, warnings from 0, 5 and never, variants the fast path does not
 // serve, patience and increase with their own settings, repeated configs),
@@ -94,7 +94,7 @@ func TestAnalyseWithFastPathEqualsRun(t *testing.T) {
 			name     string
 			policies []policy.Policy
 			horizon  int
-		}{{"issue 13", issue13, 0}, {"edge", edge, 0}, {"edge, horizon 15", edge, 15}} {
+		}{{"benchmark grid", issue13, 0}, {"edge", edge, 0}, {"edge, horizon 15", edge, 15}} {
 			got := Analyse(ep, c.policies, policy.DefaultParams(), Options{CallsPerTurn: 4, GainHorizon: c.horizon}).Outcomes
 			want := plainOutcomes(ep, c.policies, c.horizon)
 			if len(got) != len(want) {

@@ -108,7 +108,7 @@ func mergeObjects(parts ...any) ([]byte, error) {
 // what every JSON output of lbanalyze writes, indented.
 func marshal(v any) ([]byte, error) { return json.MarshalWithOption(v, json.DisableHTMLEscape()) }
 
-// ResultJSON is one policy's Outcome on one episode (docs/semantics.md §6.2).
+// ResultJSON is one policy's Outcome on one episode (docs/semantics.md, "6.2 Outcome of one policy on one episode").
 type ResultJSON struct {
 	Policy string `json:"policy"`
 	// The stuck timer's settings; null for a policy without them (the

@@ -21,7 +21,7 @@ const (
 	MinN = 5
 )
 
-// Metric is one line of the baseline/after table (docs/semantics.md §6.3).
+// Metric is one line of the baseline/after table (docs/semantics.md, "6.3 Dataset metrics").
 type Metric struct {
 	Name  string // JSON name, e.g. false_termination_rate
 	Label string // words for tables
@@ -104,7 +104,7 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// metricDefs are the metrics of §6.3 with their definitions, and what a
+// metricDefs are the metrics of docs/semantics.md, "6.3 Dataset metrics" with their definitions, and what a
 // dataset adds to them: the cost saved, when priced, and the tokens saved,
 // when some log records tokens. expect keeps the specification's expected
 // changes, which are ZorkGPT's (of its loop break v2): the logs of other
@@ -128,7 +128,7 @@ func metricDefs(opts Options, tokens, expect bool) []metricDef {
 	return defs
 }
 
-// shippedDefs are the metrics of §6.3.
+// shippedDefs are the metrics of docs/semantics.md, "6.3 Dataset metrics".
 func shippedDefs(callsPerTurn int) []metricDef {
 	return []metricDef{
 		{name: "episodes_terminated", label: "episodes terminated", unit: count, scale: 1,

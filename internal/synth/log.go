@@ -3,7 +3,7 @@
 // a turn-by-turn plan; and it generates such plans from a model of an agent
 // playing Zork I, deterministically from a seed.
 //
-// The line formats follow docs/log-format.md §3–§4 and ZorkGPT's logger calls
+// The line formats follow docs/log-format.md, "3. Events" and "4. Order of events and turn numbers" and ZorkGPT's logger calls
 // (orchestration/zork_orchestrator_v2.py at 36546b7/d5a6688).
 package synth
 

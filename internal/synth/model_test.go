@@ -171,7 +171,7 @@ func TestTexts(t *testing.T) {
 	}
 }
 
-// Era fingerprints follow Episode.Code (docs/log-format.md §2.2).
+// Era fingerprints follow Episode.Code (docs/log-format.md, "2.2 Fingerprints for dating a file").
 func TestCodeDateFingerprints(t *testing.T) {
 	day := func(m, d int) time.Time { return time.Date(2025, time.Month(m), d, 12, 0, 0, 0, time.UTC) }
 	for _, c := range []struct {

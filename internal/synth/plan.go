@@ -24,7 +24,7 @@ type Episode struct {
 	LoopBreak *policy.Policy
 	// Code is the date of the ZorkGPT code the recording ran; the zero value
 	// means HEAD. Events and fields added later than Code are left out
-	// (docs/log-format.md §2.2), so that a log's fingerprints match its date.
+	// (docs/log-format.md, "2.2 Fingerprints for dating a file"), so that a log's fingerprints match its date.
 	Code        time.Time
 	InitialRoom Room
 	Turns       []Turn // Turns[t-1] is turn t
@@ -86,7 +86,7 @@ const (
 )
 
 // Commits that changed what E3c logs hold, by their date (docs/log-format.md
-// §2.1–§2.2, §3.4, §3.6); Episode.Code decides which of them a log shows.
+// docs/log-format.md, "2.1 Era table", "2.2 Fingerprints for dating a file", "3.4 Objectives" and "3.6 Episode start and end"); Episode.Code decides which of them a log shows.
 var (
 	commitExceptionType    = time.Date(2025, 10, 28, 0, 0, 0, 0, time.UTC) // 582fc52: turn_exception.error_type, fallback_action
 	commitRoomDescription  = time.Date(2025, 11, 4, 0, 0, 0, 0, time.UTC)  // 994088f: room_description_captured

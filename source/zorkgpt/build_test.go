@@ -15,7 +15,7 @@ import (
 )
 
 // The real June 2025 log (testdata/samples/README.md) reads as one E3a
-// episode of 5 turns that no policy stops (docs/log-format.md §8).
+// episode of 5 turns that no policy stops (docs/log-format.md, "8. The real sample").
 func TestRealSample(t *testing.T) {
 	lg, err := readFile("../../testdata/samples/episode-2025-06-09T20-04-36.jsonl", nil, Options{})
 	if err != nil {
@@ -217,7 +217,7 @@ func TestBadLines(t *testing.T) {
 }
 
 // Lines written by an old-style caller nest the event under "extras"
-// (docs/log-format.md §1.1): their fields are read all the same.
+// (docs/log-format.md, "1.1 Lines"): their fields are read all the same.
 func TestNestedExtras(t *testing.T) {
 	data := write(t, plan{N: 12}.Episode())
 	nested := `{"timestamp": "2025-11-12T10:05:00.000001", "level": "INFO", "message": "Objective completed", "extras": {"event_type": "objective_completed", "episode_id": "2025-11-12T10:00:00", "turn": 5, "objective": "Open the window", "completion_action": "open window", "completion_signals": [], "completion_score": 0}}

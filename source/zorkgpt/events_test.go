@@ -10,7 +10,7 @@ import (
 )
 
 // TestPatternEvents: the events patterns reads, hand-written (E3c shapes of
-// docs/log-format.md §3.7 and the critic_override of the v2 orchestrator).
+// docs/log-format.md, "3.7 Loop-break events" and the critic_override of the v2 orchestrator).
 func TestPatternEvents(t *testing.T) {
 	lines := []string{
 		`{"timestamp": "2025-11-06T10:00:00", "level": "INFO", "message": "x", "event_type": "episode_initialized", "episode_id": "e", "turn": 0, "max_turns": 500}`,

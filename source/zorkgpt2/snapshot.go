@@ -103,7 +103,7 @@ func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Epis
 	for i := range hist {
 		e := &hist[i]
 		if e.Turn == nil || e.ScoreAfter == nil {
-			r.problem(0, true, "action_history entry %d has no turn or score_after", i+1)
+			r.problem(0, false, "action_history entry %d has no turn or score_after: left out", i+1)
 			continue
 		}
 		tu := r.at(int(*e.Turn), 0)
@@ -111,7 +111,7 @@ func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Epis
 		case tu == nil:
 			continue
 		case !tu.missing:
-			r.problem(0, true, "action_history has turn %d twice", *e.Turn)
+			r.problem(0, false, "action_history has turn %d twice: the later entry is left out", *e.Turn)
 			continue
 		}
 		*tu = turn{score: int(*e.ScoreAfter), action: deref(e.Action)}

@@ -352,7 +352,7 @@ func TestCommittedLooksReal(t *testing.T) {
 		start, _ := time.Parse("2006-01-02T15:04:05", ep.ID)
 		date := func(y, m, d, h int) time.Time { return time.Date(y, time.Month(m), d, h, 0, 0, 0, time.UTC) }
 		has := func(s string) bool { return bytes.Contains(e.log, []byte(s)) }
-		// Era fingerprints match the date (docs/log-format.md §2.2).
+		// Era fingerprints match the date (docs/log-format.md, "2.2 Fingerprints for dating a file").
 		switch ep.Fact("recorded_loop_break") {
 		case "":
 			if !start.Before(date(2025, 11, 5, 13)) || start.Before(date(2025, 10, 17, 0)) {

@@ -145,7 +145,7 @@ func summarize(e *Episode) (Summary, error) {
 }
 
 // testLog is a directory that ZorkGPT's game_files/episodes holds beside the
-// real episodes and that tools must skip (docs/log-format.md §1.3, §7 item 13).
+// real episodes and that tools must skip (docs/log-format.md, "1.3 Files, directories and episode ids" and "7. Checklist for a robust parser", item 13).
 type testLog struct {
 	dir string
 	log []byte
@@ -186,7 +186,7 @@ func testLogs(seed uint64) []testLog {
 
 // unknownLog is what migrate_episode_logs.py (f6a0487 … 9f8f5b3) put in
 // episodes/unknown: the lines of the monolithic log without an episode_id,
-// here of two E3a runs of June 2025 (docs/log-format.md §1.3, §8).
+// here of two E3a runs of June 2025 (docs/log-format.md, "1.3 Files, directories and episode ids" and "8. The real sample").
 func unknownLog(r *rand.Rand) []byte {
 	var buf bytes.Buffer
 	l := synth.NewLog(&buf, time.Date(2025, 6, 9, 20, 4, 36, 755102_000, time.UTC))
