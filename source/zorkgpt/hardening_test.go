@@ -303,3 +303,34 @@ func TestEscapedKeyIsTheField(t *testing.T) {
 		t.Errorf("score %d, problems %s", ep.Score(2), problems(ep))
 	}
 }
+
+// Two runs writing to one file, their lines alternating: the episode the
+// segment began with is read as it would be alone, the other run's lines are
+// skipped with a word each (counted past the first few), never merged.
+func TestInterleavedRunsNeverMerge(t *testing.T) {
+	a := write(t, plan{N: 60, Changes: map[int]int{20: 5}}.Episode())
+	b := strings.ReplaceAll(string(write(t, plan{N: 60, Changes: map[int]int{10: 50}}.Episode())), "2025-11-12T10:00:00", "2025-11-12T11:00:00")
+	var turnsB []string
+	for _, l := range strings.SplitAfter(b, "\n") {
+		if strings.Contains(l, `"event_type": "turn_completed"`) {
+			turnsB = append(turnsB, l)
+		}
+	}
+	var mixed strings.Builder
+	k := 0
+	for _, l := range strings.SplitAfter(string(a), "\n") {
+		mixed.WriteString(l)
+		if strings.Contains(l, `"event_type": "turn_completed"`) && k < len(turnsB) {
+			mixed.WriteString(turnsB[k])
+			k++
+		}
+	}
+	ep, want := one(t, []byte(mixed.String())), one(t, a)
+	// Worked by hand: A changes score at 20 only, so score 40/10 stops at 60
+	// (the first check turn 40 after 20), its last turn; B's +50 is not A's.
+	o, w := replay.Run(ep, v1), replay.Run(want, v1)
+	if ep.ID != "2025-11-12T10:00:00" || ep.N() != 60 || ep.FinalScore() != 5 || o.TerminationTurn != 60 || !replay.SameResult(&o, &w) ||
+		ep.SkippedLines != 60 || !strings.Contains(problems(ep), "turn_completed of episode 2025-11-12T11:00:00 in episode 2025-11-12T10:00:00: skipped") {
+		t.Errorf("%s: %d turns, final %d, stop %d, %d skipped; problems %s", ep.ID, ep.N(), ep.FinalScore(), o.TerminationTurn, ep.SkippedLines, problems(ep))
+	}
+}
