@@ -283,9 +283,12 @@ func (s *Settings) MarshalJSON() ([]byte, error) {
 // JSON is the documented JSON form of e.
 func (e *Episode) JSON() EpisodeJSON {
 	j := e.fields()
-	for i := range e.Outcomes {
-		j.Results = append(j.Results, Result(e.Ep, &e.Outcomes[i], e.Options))
-	}
+	e.each(func(_ int, out []replay.Outcome) error {
+		for k := range out {
+			j.Results = append(j.Results, Result(e.Ep, &out[k], e.Options))
+		}
+		return nil
+	})
 	return j
 }
 
@@ -355,7 +358,7 @@ func jsonBody(w io.Writer, e *Episode) error {
 	// The members, at their place in the object after the head's.
 	b = append([]byte{','}, b[1:len(b)-len("\n  }")]...)
 	b = append(b, ",\n    \"results\": "...)
-	if len(e.Outcomes) == 0 {
+	if e.Results() == 0 {
 		b = append(b, "null"...)
 	} else if b, err = appendResults(w, b, e); err != nil {
 		return err
@@ -407,26 +410,32 @@ func appendResults(w io.Writer, b []byte, e *Episode) ([]byte, error) {
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent(in, "  ")
-	for i := range e.Outcomes {
-		setResult(&r, &v, e.Ep, &e.Outcomes[i], e.Options)
-		out.b = append(out.b, in...)
-		if err := enc.Encode(&r); err != nil {
-			return nil, err
-		}
-		b = out.b[:len(out.b)-1] // the encoder's newline
-		if i < len(e.Outcomes)-1 {
-			b = append(b, ',')
-		}
-		b = append(b, '\n')
-		if len(b) >= jsonFlushAt {
-			if _, err := w.Write(b); err != nil {
-				return nil, err
+	last := e.Results() - 1
+	err := e.each(func(from int, os []replay.Outcome) error {
+		for k := range os {
+			setResult(&r, &v, e.Ep, &os[k], e.Options)
+			out.b = append(out.b, in...)
+			if err := enc.Encode(&r); err != nil {
+				return err
 			}
-			b = b[:0]
+			out.b = out.b[:len(out.b)-1] // the encoder's newline
+			if from+k < last {
+				out.b = append(out.b, ',')
+			}
+			out.b = append(out.b, '\n')
+			if len(out.b) >= jsonFlushAt {
+				if _, err := w.Write(out.b); err != nil {
+					return err
+				}
+				out.b = out.b[:0]
+			}
 		}
-		out.b = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return append(b, "    ]"...), nil
+	return append(out.b, "    ]"...), nil
 }
 
 // appender is an io.Writer that appends to b.
