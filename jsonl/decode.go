@@ -19,7 +19,7 @@ var (
 )
 
 // DefaultCodec is goccy/go-json, about five times as fast as encoding/json on
-// the lines lbanalyze decodes (BenchmarkDecode; numbers in the README), with
+// the lines lbanalyze decodes, with
 // encoding/json behind it: a line goccy rejects or panics on is decoded again
 // by the standard library, whose verdict (and error message) stands.
 var DefaultCodec = Fallback(GoccyCodec, StdCodec)

@@ -286,24 +286,3 @@ func (r *Reader) discard(limit int64) (n int64, err error) {
 
 // Line is the number of lines read so far, those passed over included.
 func (r *Reader) Line() int { return r.line }
-
-// LooksUTF16 reports whether the beginning of a stream looks like UTF-16
-// text rather than UTF-8: a UTF-16 byte order mark, or NUL bytes in every
-// other position (ASCII text written two bytes a character).
-func LooksUTF16(head []byte) bool {
-	if bytes.HasPrefix(head, []byte{0xff, 0xfe}) || bytes.HasPrefix(head, []byte{0xfe, 0xff}) {
-		return true
-	}
-	head = head[:min(len(head), 64)]
-	if len(head) < 4 {
-		return false
-	}
-	var zeros [2]int
-	for i, c := range head {
-		if c == 0 {
-			zeros[i%2]++
-		}
-	}
-	half := len(head) / 2
-	return zeros[0] >= half*3/4 && zeros[1] == 0 || zeros[1] >= half*3/4 && zeros[0] == 0
-}

@@ -1,3 +1,7 @@
+// Package replay replays stop policies over an Episode turn by turn: the
+// Outcome of one policy on one episode (docs/semantics.md, "6.2 Outcome of one
+// policy on one episode"), the sweep's fast path over many configs at once,
+// and the self-check of a log's own recorded rule.
 package replay
 
 import (

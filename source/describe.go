@@ -15,9 +15,9 @@ import (
 // a carriage return alone. "" otherwise.
 func Unreadable(head []byte) string {
 	switch {
-	case looksUTF32(head):
+	case wide(head, 4, []byte{0xff, 0xfe, 0, 0}, []byte{0, 0, 0xfe, 0xff}):
 		return "looks like UTF-32, not UTF-8: convert it first, e.g. iconv -f UTF-32 -t UTF-8"
-	case jsonl.LooksUTF16(head):
+	case wide(head, 2, []byte{0xff, 0xfe}, []byte{0xfe, 0xff}):
 		return "looks like UTF-16, not UTF-8 (Windows PowerShell writes it with >): convert it first, e.g. iconv -f UTF-16 -t UTF-8"
 	case bytes.IndexByte(head, '\r') >= 0 && bytes.IndexByte(head, '\n') < 0 && len(bytes.TrimSpace(head)) > 0:
 		return "its lines end in a carriage return alone (classic Mac OS line endings), which no log uses: convert them first, e.g. tr '\\r' '\\n'"
@@ -25,31 +25,35 @@ func Unreadable(head []byte) string {
 	return ""
 }
 
-// looksUTF32 reports a UTF-32 byte order mark, or ASCII text written four
-// bytes a character (three NULs in every four bytes).
-func looksUTF32(head []byte) bool {
-	if bytes.HasPrefix(head, []byte{0xff, 0xfe, 0, 0}) || bytes.HasPrefix(head, []byte{0, 0, 0xfe, 0xff}) {
-		return true
-	}
-	head = head[:min(len(head), 64)]
-	if len(head) < 8 {
-		return false
-	}
-	var zeros [4]int
-	for i, c := range head {
-		if c == 0 {
-			zeros[i%4]++
+// wide reports text of width bytes a character (UTF-16 or UTF-32): one of
+// its byte order marks, or ASCII text written so, one position of every width
+// bytes holding the letters and the others NUL (three quarters of them at
+// least: a few characters beyond ASCII have no NUL there).
+func wide(head []byte, width int, boms ...[]byte) bool {
+	for _, bom := range boms {
+		if bytes.HasPrefix(head, bom) {
+			return true
 		}
 	}
-	quarter := len(head) / 4
-	for text := range 4 { // the one position of each four that holds the text
+	head = head[:min(len(head), 64)]
+	if len(head) < 2*width {
+		return false
+	}
+	zeros := make([]int, width)
+	for i, c := range head {
+		if c == 0 {
+			zeros[i%width]++
+		}
+	}
+	each := len(head) / width
+	for text := range width {
 		nulls := 0
 		for i, z := range zeros {
-			if i != text && z >= quarter*3/4 {
+			if i != text && z >= each*3/4 {
 				nulls++
 			}
 		}
-		if nulls == 3 && zeros[text] == 0 {
+		if nulls == width-1 && zeros[text] == 0 {
 			return true
 		}
 	}

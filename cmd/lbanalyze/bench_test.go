@@ -91,7 +91,7 @@ func BenchmarkEpisodeLongLine(b *testing.B) {
 }
 
 // BenchmarkEpisodeTurns is `episode` on 400,000 short turn_completed lines
-// (104 MB, 80 episodes of 5,000 turns): read in regions on every core,
+// (104 MB, 80 episodes of 5,000 turns): read,
 // analysed and written episode by episode (make bench-compare times the
 // 2,000,000-line file beside wc -l).
 func BenchmarkEpisodeTurns(b *testing.B) {

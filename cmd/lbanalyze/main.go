@@ -1,6 +1,7 @@
-// Command lbanalyze replays ZorkGPT's loop-break policies over its episode
-// logs and reports where each would have stopped an episode, what that saves
-// and what it would have lost.
+// Command lbanalyze replays stop rules over the logs LLM agents wrote
+// (ZorkGPT, ZorkGPT2, TALES, any per-step JSONL) and reports where each would
+// have stopped an episode, what that saves and what it would have lost, and
+// over a grid which setting to ship (README.md).
 package main
 
 import (

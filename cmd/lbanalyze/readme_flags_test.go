@@ -11,22 +11,23 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// TestREADMEFlagTables checks that the README's flag tables list every flag of
-// every command, and no flag a command does not have. A command's flags are
-// the rows "| `--flag` … |" of the README section (## heading) that names the
-// command in backquotes, e.g. "## The `batch` command".
-func TestREADMEFlagTables(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+// TestFlagTables checks that the flag tables of docs/commands.md list
+// every flag of every command, and no flag a command does not have. A
+// command's flags are the rows "| `--flag` … |" of the section (## heading)
+// that names the command in backquotes, e.g. "## `batch`: two rules over a
+// dataset".
+func TestFlagTables(t *testing.T) {
+	data, err := os.ReadFile("../../docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	documented := readmeFlags(string(data))
+	documented := flagTables(string(data))
 	root := newRootCmd(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard})
 	for _, cmd := range root.Commands() {
 		name := cmd.Name()
 		doc, ok := documented[name]
 		if !ok {
-			t.Errorf("README: no section names the %s command (a ## heading with `%s`)", name, name)
+			t.Errorf("docs/commands.md: no section names the %s command (a ## heading with `%s`)", name, name)
 			continue
 		}
 		var have []string
@@ -36,25 +37,25 @@ func TestREADMEFlagTables(t *testing.T) {
 			}
 			have = append(have, f.Name)
 			if !doc[f.Name] {
-				t.Errorf("README: the %s command's flag table does not list --%s", name, f.Name)
+				t.Errorf("docs/commands.md: the %s command's flag table does not list --%s", name, f.Name)
 			}
 		})
 		for f := range doc {
 			if !slices.Contains(have, f) {
-				t.Errorf("README: the %s command's flag table lists --%s, which it does not have", name, f)
+				t.Errorf("docs/commands.md: the %s command's flag table lists --%s, which it does not have", name, f)
 			}
 		}
 	}
 }
 
-// readmeFlags gives, for each command a ## section of the README names, the
+// flagTables gives, for each command a ## section of the page names, the
 // flags in the first cell of its tables' rows.
-func readmeFlags(readme string) map[string]map[string]bool {
+func flagTables(page string) map[string]map[string]bool {
 	heading := regexp.MustCompile("^## .*`([a-z]+)`")
 	flag := regexp.MustCompile("`--([a-z-]+)")
 	out := map[string]map[string]bool{}
 	var cur map[string]bool
-	for _, line := range strings.Split(readme, "\n") {
+	for _, line := range strings.Split(page, "\n") {
 		if strings.HasPrefix(line, "## ") {
 			cur = nil
 			if m := heading.FindStringSubmatch(line); m != nil {

@@ -2,31 +2,56 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
-// TestREADMEExamples runs every example of the README. A ```console block
-// whose first line is "$ lbanalyze ARGS" shows all the command prints; a
-// plain ``` block that opens the same way shows an excerpt: each of its lines
-// is a line the command prints, in order. The commands run in-process from
-// the repository's root; with -update the blocks are rewritten from what they
-// print (an excerpt's lines matched by their first table cell and cell count,
-// else their first words) — read the diff. An example of the real runs
-// (../shared/real) is skipped, saying so, when they are absent.
-func TestREADMEExamples(t *testing.T) {
-	readme, err := filepath.Abs("../../README.md")
+// docFiles are the documents whose examples and links are checked, relative
+// to the repository's root: the README and every page of docs/.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(readme)
-	if err != nil {
-		t.Fatal(err)
-	}
+	return append([]string{"README.md"}, docs...)
+}
+
+// TestDocExamples runs every example of the README and of docs/*.md. A
+// ```console block whose first line is "$ lbanalyze ARGS" shows all the
+// command prints; a plain ``` block that opens the same way shows an excerpt:
+// each of its lines is a line the command prints, in order. The commands run
+// in-process from the repository's root; with -update the blocks are
+// rewritten from what they print (an excerpt's lines matched by their first
+// table cell and cell count, else their first words) — read the diff. An
+// example of the real runs (../shared/real) is skipped, saying so, when they
+// are absent.
+func TestDocExamples(t *testing.T) {
 	t.Chdir("../..")
+	for _, name := range docFiles(t) {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			n := checkExamples(t, name)
+			if n == 0 && name == "README.md" {
+				t.Fatal("README.md: no example found")
+			}
+			t.Logf("%s: examples run: %d", name, n)
+		})
+	}
+}
+
+// checkExamples runs the examples of one document, rewrites it with -update,
+// and returns how many it ran.
+func checkExamples(t *testing.T, name string) int {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out strings.Builder
 	rest := string(data)
 	examples := 0
@@ -40,7 +65,7 @@ func TestREADMEExamples(t *testing.T) {
 		rest = rest[i+len(open):]
 		j := strings.Index(rest, "```\n")
 		if j < 0 {
-			t.Fatal("README: a code block is not closed")
+			t.Fatalf("%s: a code block is not closed", name)
 		}
 		block := rest[:j+len("```\n")]
 		rest = rest[len(block):]
@@ -52,7 +77,7 @@ func TestREADMEExamples(t *testing.T) {
 		}
 		if strings.Contains(args, "../shared/real") {
 			if _, err := os.Stat("../shared/real"); err != nil {
-				t.Logf("README: %s: skipped, the real runs are not here (%v)", cmd, err)
+				t.Logf("%s: %s: skipped, the real runs are not here (%v)", name, cmd, err)
 				out.WriteString(block)
 				continue
 			}
@@ -62,30 +87,28 @@ func TestREADMEExamples(t *testing.T) {
 		code := run(strings.Fields(args), strings.NewReader(""), &stdout, &stderr)
 		got := stdout.String() + stderr.String()
 		if code != 0 {
-			t.Errorf("README: %s: exit %d: %s", cmd, code, stderr.String())
+			t.Errorf("%s: %s: exit %d: %s", name, cmd, code, stderr.String())
 		}
 		switch {
 		case open == "```\n":
 			lines, err := excerpt(want, got, *update)
 			if err != "" {
-				t.Errorf("README: the output of %q has changed: %s\n--- got ---\n%s", cmd, err, got)
+				t.Errorf("%s: the output of %q has changed: %s\n--- got ---\n%s", name, cmd, err, got)
 			}
 			want = lines
 		case *update:
 			want = got
 		case got != want:
-			t.Errorf("README: the output of %q has changed:\n--- got ---\n%s--- README ---\n%s", cmd, got, want)
+			t.Errorf("%s: the output of %q has changed:\n--- got ---\n%s--- %s ---\n%s", name, cmd, got, name, want)
 		}
 		out.WriteString(cmd + "\n" + want + "```\n")
 	}
-	if examples == 0 {
-		t.Fatal("README: no example found")
-	}
-	if *update {
-		if err := os.WriteFile(readme, []byte(out.String()), 0o644); err != nil {
+	if *update && out.String() != string(data) {
+		if err := os.WriteFile(name, []byte(out.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return examples
 }
 
 // nextBlock finds the next code block that may hold an example: ```console
@@ -146,4 +169,161 @@ func excerptKey(line string) string {
 	}
 	words := strings.Fields(line)
 	return strings.Join(words[:min(3, len(words))], " ")
+}
+
+// TestDocLinks checks every relative link of the README and of docs/*.md:
+// the file it names exists, and a #fragment names a heading of that page as
+// GitHub anchors it.
+func TestDocLinks(t *testing.T) {
+	t.Chdir("../..")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, name := range docFiles(t) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(prose(string(data)), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, fragment, _ := strings.Cut(target, "#")
+			if file == "" {
+				file = name
+			} else {
+				file = filepath.Join(filepath.Dir(name), file)
+			}
+			if _, err := os.Stat(file); err != nil {
+				t.Errorf("%s: a link to %s: %v", name, target, err)
+				continue
+			}
+			if fragment == "" {
+				continue
+			}
+			page, err := os.ReadFile(file)
+			if err != nil {
+				t.Errorf("%s: a link to %s: %v", name, target, err)
+				continue
+			}
+			if !anchors(string(page))[fragment] {
+				t.Errorf("%s: a link to %s: %s has no heading with that anchor", name, target, file)
+			}
+		}
+	}
+}
+
+// TestDocCitations checks that every citation of a page of docs/ in the Go
+// code, by file name and heading in quotes, names a page that exists and a
+// heading of it (the heading's words as written, code marks left out; it may
+// go on past them, as "Heading (branch x)").
+func TestDocCitations(t *testing.T) {
+	t.Chdir("../..")
+	cite := regexp.MustCompile(`docs/([A-Za-z0-9_.-]+\.md)(?:, "([^"\n]+)")?`)
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range cite.FindAllStringSubmatch(string(src), -1) {
+			page, err := os.ReadFile(filepath.Join("docs", m[1]))
+			if err != nil {
+				t.Errorf("%s: cites docs/%s: %v", path, m[1], err)
+				continue
+			}
+			if m[2] != "" && !hasHeading(string(page), m[2]) {
+				t.Errorf("%s: cites docs/%s, %q: no such heading", path, m[1], m[2])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// unfenced is a markdown page without its fenced code blocks.
+func unfenced(page string) string {
+	var b strings.Builder
+	fenced := false
+	for line := range strings.Lines(page) {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// prose is a markdown page without its code, fenced blocks and code spans,
+// where a link is only text.
+func prose(page string) string {
+	var b strings.Builder
+	for i, part := range strings.Split(unfenced(page), "`") {
+		if i%2 == 0 {
+			b.WriteString(part)
+		}
+	}
+	return b.String()
+}
+
+// headings are the texts of a page's headings outside code blocks, without
+// their code marks.
+func headings(page string) []string {
+	var hs []string
+	for line := range strings.Lines(unfenced(page)) {
+		if t := strings.TrimLeft(line, "#"); len(t) < len(line) && strings.HasPrefix(t, " ") {
+			hs = append(hs, strings.ReplaceAll(strings.TrimSpace(t), "`", ""))
+		}
+	}
+	return hs
+}
+
+// hasHeading reports whether a heading of the page begins with the words
+// cited.
+func hasHeading(page, cited string) bool {
+	for _, h := range headings(page) {
+		if strings.HasPrefix(h, cited) {
+			return true
+		}
+	}
+	return false
+}
+
+// anchors are the fragments GitHub gives a page's headings: lower case,
+// letters, digits, '-' and '_' kept, spaces as '-', the rest left out, and
+// a repeated anchor numbered -1, -2, ….
+func anchors(page string) map[string]bool {
+	out := map[string]bool{}
+	seen := map[string]int{}
+	for _, h := range headings(page) {
+		var b strings.Builder
+		for _, r := range strings.ToLower(h) {
+			switch {
+			case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_':
+				b.WriteRune(r)
+			case r == ' ':
+				b.WriteByte('-')
+			}
+		}
+		a := b.String()
+		if n := seen[a]; n > 0 {
+			out[a+"-"+strconv.Itoa(n)] = true
+		} else {
+			out[a] = true
+		}
+		seen[a]++
+	}
+	return out
 }

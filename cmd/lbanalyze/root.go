@@ -11,11 +11,13 @@ const version = "0.1.0"
 func newRootCmd(e *env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "lbanalyze",
-		Short: "Replay ZorkGPT's loop-break policies over its episode logs",
-		Long: `lbanalyze streams ZorkGPT's episode_log.jsonl files, rebuilds every episode turn by turn,
-replays the loop-break policy under any setting, and reports where each policy would
-have stopped, the turns and LLM calls that saves, the score it would have lost, and
-which stops look premature.`,
+		Short: "Replay stop rules over the logs LLM agents wrote, and say which setting to ship",
+		Long: `lbanalyze streams the logs LLM agents already wrote (ZorkGPT's episode_log.jsonl,
+ZorkGPT2's Burr tracker directories, run logs and state snapshots, TALES rollouts, any
+per-step JSONL through --fields), rebuilds every episode turn by turn, replays stop rules
+(a loop break: stop when nothing moved for W turns, checked every I) under any setting, and
+reports where each would have stopped, the turns, LLM calls and tokens that saves, the score
+it would have lost, which stops look premature, and over a grid which setting to ship.`,
 		Version:       version,
 		SilenceErrors: true, // run prints errors, once, and maps them to exit codes
 		SilenceUsage:  true,

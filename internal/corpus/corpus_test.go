@@ -104,12 +104,20 @@ func TestFIFOInDirectoryPassedOver(t *testing.T) {
 	}
 }
 
+// A directory where a log was wanted says what to give instead: ZorkGPT's
+// log in it, when it holds one, and batch either way.
 func TestDirectoryGivenAsFile(t *testing.T) {
 	dir := t.TempDir()
-	files, c := Files([]string{dir}, Registry())
-	if len(files) != 0 || len(c.Messages) != 1 || !strings.Contains(c.Messages[0], "lbanalyze batch "+dir) ||
-		!strings.Contains(c.Messages[0], filepath.Join(dir, "episode_log.jsonl")) {
-		t.Errorf("files %v, messages %q", files, c.Messages)
+	log := filepath.Join(dir, "episode_log.jsonl")
+	for _, holds := range []bool{false, true} {
+		if holds {
+			write(t, log, "x\n")
+		}
+		files, c := Files([]string{dir}, Registry())
+		if len(files) != 0 || len(c.Messages) != 1 || !strings.Contains(c.Messages[0], "lbanalyze batch "+dir) ||
+			strings.Contains(c.Messages[0], log) != holds {
+			t.Errorf("holding a log %v: files %v, messages %q", holds, files, c.Messages)
+		}
 	}
 }
 

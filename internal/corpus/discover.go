@@ -146,10 +146,21 @@ func Files(paths []string, srcs *Sources) ([]string, *Corpus) {
 		case info.IsDir() && srcs.dirSource(p) != nil:
 			d.add(p, info)
 		case info.IsDir():
-			d.skip(p, fmt.Sprintf("is a directory: give %s, or run lbanalyze batch %s", filepath.Join(p, "episode_log.jsonl"), p))
+			d.skip(p, directoryHint(p))
 		default:
 			d.add(p, info)
 		}
 	}
 	return d.files, d.c
+}
+
+// directoryHint says what to give instead of a directory no source reads as
+// one log: ZorkGPT's log in it, where there is one, or any log in it; or
+// batch, which reads every log under it.
+func directoryHint(dir string) string {
+	log := filepath.Join(dir, "episode_log.jsonl")
+	if _, err := os.Stat(log); err == nil {
+		return fmt.Sprintf("is a directory: give %s, or run lbanalyze batch %s", log, dir)
+	}
+	return fmt.Sprintf("is a directory, not one log: give a log in it, or run lbanalyze batch %s to read every log under it", dir)
 }

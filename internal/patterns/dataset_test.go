@@ -103,7 +103,7 @@ func TestSummaryBundled(t *testing.T) {
 	if rv.Compared != 18 || rv.Agree != rv.LoggedEvents || rv.Disagreements != 0 {
 		t.Errorf("revisit %+v", rv)
 	}
-	// The figures quoted in README-section.md.
+	// The figures docs/patterns.md quotes.
 	w, wo := s.Escape.WithWarnings, s.Escape.WithoutWarnings
 	got := []int{w.Episodes, w.Escaped, w.N, wo.Episodes, wo.Escaped, wo.N, rv.LoggedEvents, rv.Penalised, rv.Turns}
 	t.Logf("with warnings %d/%d %+v; without %d/%d %+v; difference %+v; revisit %+v",
