@@ -105,7 +105,9 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 			}
 			step, end := e.progress("replaying", len(kept))
 			pair := []policy.Policy{baseline, after}
-			eps := analyse(kept, func(ep *episode.Episode) report.Episode { return report.Analyse(ep, pair, recording, opts) }, step)
+			eps := analyse(kept, func(ep *episode.Episode) report.Episode {
+				return report.Analyse(ep, pair, recording, opts).Summarised()
+			}, step)
 			end()
 			_, end = e.progress("computing the intervals", 0)
 			d := report.NewDataset(baseline, after, opts, eps, c.Skipped, c.Passed)

@@ -24,8 +24,10 @@ type Episode struct {
 	Outcomes  []replay.Outcome
 	SelfCheck *replay.SelfCheck
 	Options
-	// Patterns are how the episode was stuck, under its first few policies.
+	// Patterns are how the episode was stuck, under its first few policies;
+	// nil once Summarised.
 	Patterns *patterns.Analysis
+	digest   *patterns.Digest // what a dataset's summary reads of Patterns
 	// Unreplayed say which policies asked for were not replayed, as the log
 	// lacks a signal they need (NotReplayed).
 	Unreplayed []string
@@ -68,11 +70,21 @@ func (opts Options) CostSaved(o *replay.Outcome) (float64, bool) {
 // recording is assumed to have run with, for the self-check.
 func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
+	d := e.Patterns.Digest()
+	e.digest = &d
 	e.Outcomes = make([]replay.Outcome, len(policies))
 	replayChunks(ep, slices.Values(policies), fastPath(slices.Values(policies)), opts.GainHorizon, func(from int, out []replay.Outcome) error {
 		copy(e.Outcomes[from:], out)
 		return nil
 	})
+	return e
+}
+
+// Summarised is e without its patterns but what a dataset's summary reads
+// of them: batch shows no episode's patterns, whose analysis holds a few
+// slices the length of the episode (docs/PERFORMANCE.md, "Memory").
+func (e Episode) Summarised() Episode {
+	e.Patterns = nil
 	return e
 }
 
