@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -52,7 +53,8 @@ type tracked struct {
 	name   policy.Name
 	stuck  []int         // stuck[t]: TurnsStuck after the tracking of turn t
 	warn   []warnStart   // the first warned turn, by stuck_warning_threshold
-	checks []*checkTable // by check interval, built on first use
+	checks []*checkTable // by check interval, built on first use; as long as the largest used
+	n      int           // the last turn
 }
 
 type warnStart struct{ threshold, turn int }
@@ -125,7 +127,7 @@ func (s *Sweeper) tracked(name policy.Name) *tracked {
 			return tr
 		}
 	}
-	tr := &tracked{name: name, checks: make([]*checkTable, s.n+1)}
+	tr := &tracked{name: name, n: s.n}
 	s.tables = append(s.tables, tr)
 	return tr
 }
@@ -152,8 +154,11 @@ var noChecks = &checkTable{}
 
 // checkTable is the table of interval (≥ 1); tr.stuck must be set.
 func (tr *tracked) checkTable(interval int) *checkTable {
-	if interval >= len(tr.checks) {
+	if interval > tr.n {
 		return noChecks // no check turn within the log
+	}
+	if interval >= len(tr.checks) {
+		tr.checks = append(tr.checks, make([]*checkTable, interval+1-len(tr.checks))...)
 	}
 	if c := tr.checks[interval]; c != nil {
 		return c
@@ -313,21 +318,23 @@ const SweepChunk = 1024
 // policy come from one worker, in episode order: what visit accumulates per
 // policy needs no lock, no merge, and does not depend on timing. out is the
 // worker's buffer, reused for its next call: valid during the call only.
+//
+// Each episode's Sweeper is built once, with every table the policies need,
+// and shared by the workers, which only read it: a Sweeper a worker for
+// every episode cost a few kilobytes an episode for each worker
+// (docs/PERFORMANCE.md, "Memory").
 func Sweep(eps []*episode.Episode, policies []policy.Policy, workers int, visit func(w, i, from int, out []Outcome)) {
 	workers = max(1, workers)
+	sw := prepared(eps, policies, workers)
 	chunk := min(SweepChunk, max(1, (len(policies)+workers-1)/workers))
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			sw := make([]*Sweeper, len(eps)) // a worker's own: their tables grow as they are used
 			buf := make([]Outcome, chunk)
 			for from := w * chunk; from < len(policies); from += workers * chunk {
 				ps := policies[from:min(from+chunk, len(policies))]
 				out := buf[:len(ps)]
-				for i, ep := range eps {
-					if sw[i] == nil {
-						sw[i] = NewSweeper(ep)
-					}
+				for i := range eps {
 					sw[i].Outcomes(ps, out)
 					visit(w, i, from, out)
 				}
@@ -335,4 +342,51 @@ func Sweep(eps []*episode.Episode, policies []policy.Policy, workers int, visit 
 		})
 	}
 	wg.Wait()
+}
+
+// prepared are the Sweepers of eps, built on workers goroutines, each with
+// every table policies need: the tables of each policy name the fast path
+// serves under each of its warning thresholds and check intervals. Outcomes
+// of those policies then only read them.
+func prepared(eps []*episode.Episode, policies []policy.Policy, workers int) []*Sweeper {
+	type table struct {
+		name           policy.Name
+		warn, interval int
+	}
+	var tables []table
+	seen := map[table]bool{}
+	for _, p := range policies {
+		if !ThresholdFree(p.Name) || p.CheckInterval < 1 {
+			continue
+		}
+		for _, t := range []table{{p.Name, p.WarningThreshold, 0}, {p.Name, -1, p.CheckInterval}} {
+			if !seen[t] {
+				seen[t] = true
+				tables = append(tables, t)
+			}
+		}
+	}
+	sw := make([]*Sweeper, len(eps))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
+				s := NewSweeper(eps[i])
+				for _, t := range tables { // the warnings first: they trace the name
+					if t.interval == 0 {
+						s.tracked(t.name).warnStart(s, t.warn)
+					}
+				}
+				for _, t := range tables {
+					if t.interval > 0 {
+						s.tracked(t.name).checkTable(t.interval)
+					}
+				}
+				sw[i] = s
+			}
+		})
+	}
+	wg.Wait()
+	return sw
 }

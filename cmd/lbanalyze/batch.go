@@ -104,7 +104,10 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 				return failure("no episode can be compared")
 			}
 			step, end := e.progress("replaying", len(kept))
-			eps := analyse(kept, every([]policy.Policy{baseline, after}), recording, opts, step)
+			pair := []policy.Policy{baseline, after}
+			eps := analyse(kept, func(ep *episode.Episode) report.Episode {
+				return report.Analyse(ep, pair, recording, opts).Summarised()
+			}, step)
 			end()
 			_, end = e.progress("computing the intervals", 0)
 			d := report.NewDataset(baseline, after, opts, eps, c.Skipped, c.Passed)
@@ -242,10 +245,9 @@ func (e *env) tell(messages ...string) {
 	}
 }
 
-// analyse replays over every episode the policies policiesFor gives it; step
-// is told of each.
-func analyse(eps []*episode.Episode, policiesFor func(*episode.Episode) []policy.Policy, recording policy.Params, opts report.Options,
-	step func()) []report.Episode {
+// analyse analyses every episode with analyseOne, on every core; step is
+// told of each.
+func analyse(eps []*episode.Episode, analyseOne func(*episode.Episode) report.Episode, step func()) []report.Episode {
 	out := make([]report.Episode, len(eps))
 	// Episodes in parallel, each into its own place: the same result as in
 	// order. Replaying is most of the work with many configs.
@@ -254,18 +256,13 @@ func analyse(eps []*episode.Episode, policiesFor func(*episode.Episode) []policy
 	for range min(len(eps), runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
-				out[i] = report.AnalyseReplayable(eps[i], policiesFor(eps[i]), recording, opts)
+				out[i] = analyseOne(eps[i])
 				step()
 			}
 		})
 	}
 	wg.Wait()
 	return out
-}
-
-// every is policiesFor of the same policies for every episode.
-func every(policies []policy.Policy) func(*episode.Episode) []policy.Policy {
-	return func(*episode.Episode) []policy.Policy { return policies }
 }
 
 // noteShared says what a bare parameter flag applied to: both sides, unless

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -58,7 +59,7 @@ zorkburr and increase.`,
 				return errNoEpisode
 			}
 			step, end := e.progress("replaying", len(c.Episodes))
-			eps := analyse(c.Episodes, s.policiesFor, s.recording, opts, step)
+			eps := analyse(c.Episodes, s.analyseGrid(opts), step)
 			end()
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteEpisodes(w, f.format, eps) }); err != nil {
 				return err
@@ -74,6 +75,15 @@ zorkburr and increase.`,
 
 var errNoEpisode = failure("no episode could be read")
 
+// analyseGrid analyses an episode over the policies asked for (or offered
+// to the system that ran it): their outcomes are replayed as they are
+// written, never held (report.AnalyseGrid).
+func (s settings) analyseGrid(opts report.Options) func(*episode.Episode) report.Episode {
+	return func(ep *episode.Episode) report.Episode {
+		return report.AnalyseGrid(ep, s.policiesFor(ep), s.recording, opts)
+	}
+}
+
 // episodes writes the report of each episode of the files named in args, a
 // stream: episode by episode, never the whole input held.
 func (e *env) episodes(args []string, format string, s settings, opts report.Options) error {
@@ -81,7 +91,7 @@ func (e *env) episodes(args []string, format string, s settings, opts report.Opt
 	n := 0
 	err := e.writeOutput(format, func(w io.Writer) error {
 		var err error
-		n, err = e.streamEpisodes(w, format, files, c, runtime.GOMAXPROCS(0), s.sources, s.policiesFor, s.recording, opts)
+		n, err = e.streamEpisodes(w, format, files, c, runtime.GOMAXPROCS(0), s.sources, s.analyseGrid(opts))
 		return err
 	})
 	if n == 0 {

@@ -69,11 +69,11 @@ func FuzzPipeline(f *testing.F) {
 		if len(lg.Episodes) == 0 {
 			return
 		}
-		eps := analyse(lg.Episodes, every(policies), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)
+		eps := analyse(lg.Episodes, held(policies, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}), nop)
 		checkOutcomes(t, lg.Episodes, policies, eps)
 		checkJSONBytes(t, eps)
 		// A grid large enough for the sweep's fast path.
-		gridEps := analyse(lg.Episodes, every(grid), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)
+		gridEps := analyse(lg.Episodes, held(grid, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}), nop)
 		checkOutcomes(t, lg.Episodes, grid, gridEps)
 		checkJSONBytes(t, gridEps)
 		for _, format := range report.Formats {
@@ -82,7 +82,7 @@ func FuzzPipeline(f *testing.F) {
 		}
 		// As batch compares them: the episodes that can replay both sides.
 		kept, _ := report.Comparable(append(slices.Clone(lg.Episodes), fixed.Episodes...), policies[:2], "left out")
-		all := analyse(kept, every(policies[:2]), defaults, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}, nop)
+		all := analyse(kept, held(policies[:2], report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}), nop)
 		d := report.NewDataset(policies[0], policies[1], report.Options{CallsPerTurn: 4}, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
 		for _, format := range report.Formats {
 			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false) })
@@ -96,13 +96,13 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 	opts := report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
 	var want, wantErr, got, gotErr bytes.Buffer
 	e := &env{stdin: bytes.NewReader(data), stdout: &want, stderr: &wantErr}
-	all := analyse(e.readCorpus([]string{"-"}, 1, true, nil).Episodes, every(policies), policy.DefaultParams(), opts, nop)
+	all := analyse(e.readCorpus([]string{"-"}, 1, true, nil).Episodes, held(policies, opts), nop)
 	if err := report.WriteEpisodes(&want, format, all); err != nil {
 		t.Fatal(err)
 	}
 	e = &env{stdin: bytes.NewReader(data), stdout: &got, stderr: &gotErr}
 	files, c := corpus.Files([]string{"-"}, corpus.Registry())
-	if _, err := e.streamEpisodes(&got, format, files, c, 2, nil, every(policies), policy.DefaultParams(), opts); err != nil {
+	if _, err := e.streamEpisodes(&got, format, files, c, 2, nil, asGrid(policies, opts)); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) || gotErr.String() != wantErr.String() {

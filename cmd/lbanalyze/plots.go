@@ -101,7 +101,7 @@ func unwrapPath(err error) error {
 // there is one; else one file an episode beside path, named after it and the
 // episode id ("out.png" gives "out-2025-11-04T09-35-24.png").
 func (e *env) writeTimelines(path string, eps []report.Episode) error {
-	if k := len(eps[0].Outcomes); k > charts.MaxResultsDrawn {
+	if k := eps[0].Results(); k > charts.MaxResultsDrawn {
 		fmt.Fprintf(e.stderr, "lbanalyze: warning: --plot draws the first %d of the %d results (the legend says so); the tables list them all\n", charts.MaxResultsDrawn, k)
 	}
 	if len(eps) == 1 {

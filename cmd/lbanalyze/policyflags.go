@@ -65,7 +65,8 @@ func nameStrings() []string {
 
 // settings is what the policy flags resolve to.
 type settings struct {
-	policies []policy.Policy
+	// policies are those asked for: a grid, made as it is read.
+	policies *policy.Grid
 	// recording is what the recorded runs are assumed to have used: ZorkGPT's
 	// defaults, or the --config file's values.
 	recording policy.Params
@@ -77,14 +78,14 @@ type settings struct {
 	// rule of its own are offered, under the same settings (policy.Offered);
 	// nil when the policies were asked for (--policy, or --config where it
 	// sets them).
-	offered map[episode.System][]policy.Policy
+	offered map[episode.System]*policy.Grid
 	// sources are asked to claim each input (--fields first).
 	sources *corpus.Sources
 }
 
 // policiesFor are the policies to replay over ep: those asked for, or
 // what the logs of the system that ran it are offered.
-func (s settings) policiesFor(ep *episode.Episode) []policy.Policy {
+func (s settings) policiesFor(ep *episode.Episode) *policy.Grid {
 	if offered := s.offered[ep.System]; offered != nil {
 		return offered
 	}
@@ -139,37 +140,48 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 			}
 		}
 	}
-	s.policies = make([]policy.Policy, 0, n)
+	s.policies = &policy.Grid{}
+	var written []policy.Policy // the policies written out, NAME:SETTINGS
 	var refused refusals
-	written := map[policy.Policy]bool{} // the policies written out, NAME:SETTINGS
 	for _, n := range names {
-		grid, err := specs(n, vals)
-		if err != nil {
-			return s, usageError("--policy: %v", err)
+		var item policy.Grid // what n stands for
+		if strings.ContainsAny(n, ":=") {
+			p, err := policy.Parse(n, policy.DefaultParams())
+			if err != nil {
+				return s, usageError("--policy: %v", err)
+			}
+			item.Add(p)
+			written = append(written, p)
+		} else {
+			name, err := policy.ParseName(n)
+			if err != nil {
+				return s, usageError("--policy: %v", err)
+			}
+			item.Product(name, vals)
 		}
-		for _, p := range grid {
+		for p := range item.All() {
 			if err := p.Usable(); err != nil {
 				return s, usageError("%v", err)
 			}
 			if !quiet {
 				refused.add(p, e)
 			}
-			if strings.ContainsAny(n, ":=") {
-				written[p] = true
-			}
-			s.policies = append(s.policies, p)
 		}
+		s.policies.Append(&item)
 	}
 	refused.done(e)
-	s.policies = dropRepeats(s.policies, written, e)
-	if len(s.policies) == 0 {
+	dropRepeats(s.policies, written, e)
+	if s.policies.Len() == 0 {
 		return s, usageError("no policy to replay")
 	}
 	if offer {
-		s.offered = map[episode.System][]policy.Policy{}
+		s.offered = map[episode.System]*policy.Grid{}
 		for _, sys := range episode.Systems {
 			for _, n := range policy.Offered(sys) {
-				s.offered[sys] = append(s.offered[sys], expand(n, vals)...)
+				if s.offered[sys] == nil {
+					s.offered[sys] = &policy.Grid{}
+				}
+				s.offered[sys].Product(n, vals)
 			}
 		}
 	}
@@ -195,27 +207,28 @@ func dedupe(names []string, vals [][]int, e *env) ([]string, [][]int) {
 
 // dropRepeats keeps the first of equal policies: only a policy written out
 // (score:40/10) can repeat another, of the grid or written out too.
-func dropRepeats(ps []policy.Policy, written map[policy.Policy]bool, e *env) []policy.Policy {
-	if len(written) == 0 {
-		return ps
+func dropRepeats(g *policy.Grid, written []policy.Policy, e *env) {
+	type repeat struct {
+		at int
+		p  policy.Policy
 	}
-	seen := map[policy.Policy]bool{}
-	var twice []string
-	out := ps[:0]
-	for _, p := range ps {
-		if written[p] {
-			if seen[p] {
-				twice = append(twice, p.String())
-				continue
-			}
-			seen[p] = true
+	var repeats []repeat
+	for i, p := range written {
+		if slices.Contains(written[:i], p) {
+			continue // its repeats are left out already
 		}
-		out = append(out, p)
+		for _, at := range g.LeaveRepeats(p) {
+			repeats = append(repeats, repeat{at, p})
+		}
+	}
+	slices.SortFunc(repeats, func(a, b repeat) int { return a.at - b.at })
+	twice := make([]string, len(repeats))
+	for i, r := range repeats {
+		twice[i] = r.p.String()
 	}
 	if len(twice) > 0 {
 		e.notef("--policy asks for %s more than once: each is replayed once", listSome(twice, 3))
 	}
-	return out
 }
 
 // gridSize is how many policies the --policy items expand to, counted before
@@ -232,39 +245,6 @@ func gridSize(names []string, vals [][]int) int {
 		total = min(total+size, maxConfigs+1)
 	}
 	return total
-}
-
-// specs are the policies one --policy item stands for: NAME under every
-// combination of the parameter flags' values, or, written with its settings
-// (patience:40/10:room_patience=30), that one policy as written.
-func specs(item string, vals [][]int) ([]policy.Policy, error) {
-	if strings.ContainsAny(item, ":=") {
-		p, err := policy.Parse(item, policy.DefaultParams())
-		return []policy.Policy{p}, err
-	}
-	name, err := policy.ParseName(item)
-	return expand(name, vals), err
-}
-
-// expand gives policy name under every combination of the parameter values
-// (vals[i] for policy.Dimensions()[i]); a parameter the policy does not have
-// keeps its default.
-func expand(name policy.Name, vals [][]int) []policy.Policy {
-	out := []policy.Policy{{Name: name, Params: policy.DefaultParams()}}
-	for i, d := range policy.Dimensions() {
-		if !d.Has(name) {
-			continue
-		}
-		next := make([]policy.Policy, 0, len(out)*len(vals[i]))
-		for _, p := range out {
-			for _, v := range vals[i] {
-				d.Set(&p.Params, v)
-				next = append(next, p)
-			}
-		}
-		out = next
-	}
-	return out
 }
 
 // maxConfigs bounds a grid: every config costs a few hundred bytes (a sweep's

@@ -7,7 +7,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/report"
-	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // step is one thing the writer of a stream does, in discovery order: write
@@ -32,7 +31,7 @@ type step struct {
 // need how many segments it holds). It gives how many episodes it analysed.
 // When a write fails, analysis stops but reading goes on, for the messages.
 func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corpus.Corpus, jobs int, srcs *corpus.Sources,
-	policiesFor func(*episode.Episode) []policy.Policy, recording policy.Params, opts report.Options) (int, error) {
+	analyseOne func(*episode.Episode) report.Episode) (int, error) {
 	ew, err := report.NewEpisodeWriter(w, format)
 	if err != nil {
 		return 0, err
@@ -45,7 +44,7 @@ func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corp
 		go func() {
 			for s := range work {
 				if !failed.Load() {
-					a := report.AnalyseReplayable(s.ep, policiesFor(s.ep), recording, opts)
+					a := analyseOne(s.ep)
 					s.rendered = ew.Render(&a)
 				}
 				s.ep = nil

@@ -144,9 +144,9 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 // stop rule as now unless --config names it (docs/sources.md, "Which system
 // ran a log"). sweep.Run leaves out what the logs cannot replay.
 func (f *sweepFlags) grid(s settings, eps []*episode.Episode, system *sweep.System) (configs []policy.Policy, current policy.Policy) {
-	configs, current = s.policies, s.current
+	configs, current = s.policies.Policies(), s.current
 	if offered := s.offered[episode.SystemOf(eps)]; offered != nil {
-		configs = offered
+		configs = offered.Policies()
 	}
 	if !system.Stops && f.config == "" {
 		current = noStop(policy.DefaultParams())

@@ -118,8 +118,9 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 			r.MetricClass[1+s] = "side" + strconv.Itoa(s)
 		}
 	}
-	var rows [][]string
-	r.EpisodeHeader, rows, _ = d.EpisodeTable()
+	header, episodes, _ := d.EpisodeTable()
+	r.EpisodeHeader = header
+	rows := slices.Collect(episodes)
 	r.Numeric = numericColumns(len(r.EpisodeHeader), rows)
 	// The episode table: five columns of the episode, then as many a policy
 	// (three, four with tokens).

@@ -57,9 +57,10 @@ func Timeline(e *report.Episode) *Chart {
 	score.LineStyle = draw.LineStyle{Color: scoreColor, Width: Px(2.5)}
 	lg.add("score after each turn", score)
 
+	drawn := e.First(MaxResultsDrawn)
 	var warn shade
-	if len(e.Outcomes) > 0 {
-		warn = warningStretches(ep, e.Outcomes[0].Policy)
+	if len(drawn) > 0 {
+		warn = warningStretches(ep, drawn[0].Policy)
 	}
 
 	deaths := make(plotter.XYs, len(ep.Deaths))
@@ -94,15 +95,11 @@ func Timeline(e *report.Episode) *Chart {
 		}
 	}
 	if len(warn.stretches) > 0 {
-		o := &e.Outcomes[0]
+		o := &drawn[0]
 		lg.add(fmt.Sprintf("countdown warning shown (%s:\n%d or more turns stuck)", o.Policy, o.Policy.WarningThreshold), warn)
 	}
 
 	var lines vlines
-	drawn := e.Outcomes
-	if len(drawn) > MaxResultsDrawn {
-		drawn = drawn[:MaxResultsDrawn]
-	}
 	for i := range drawn {
 		o := &drawn[i]
 		v := &vline{x: float64(o.TerminationTurn), style: resultStyle(o.Policy, i), cap: true}
@@ -119,7 +116,7 @@ func Timeline(e *report.Episode) *Chart {
 		}
 		lg.add(outcomeText(o), v)
 	}
-	if left := len(e.Outcomes) - len(drawn); left > 0 {
+	if left := e.Results() - len(drawn); left > 0 {
 		lg.add(fmt.Sprintf("… and %d more results, not drawn (a timeline draws at most %d; the tables list them all)", left, MaxResultsDrawn))
 	}
 	// Thin and solid: unlike any result's line, in colour or in grey.

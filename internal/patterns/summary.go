@@ -92,11 +92,55 @@ type Interval struct {
 	Method   string  `json:"method"`
 }
 
-// Summarise builds the dataset summary of analyses (any order; the result
-// does not depend on it except for the order of Leads, which follows the
-// policies' first appearance).
-func Summarise(as []*Analysis) Summary {
-	s := Summary{Episodes: len(as), Patterns: []PatternSummary{}, Leads: []LeadSummary{}}
+// Digest is what Summarise reads of an episode's Analysis: a dataset keeps
+// its episodes' digests, not their analyses, which hold a few slices the
+// length of the episode (docs/PERFORMANCE.md, "Memory").
+type Digest struct {
+	Turns int
+	// The first turn of each pattern, 0 when it never shows.
+	Oscillation, Camping, Repeat, Warning, Penalised, StateLoop int
+	Repeats                                                     bool // some turn has a response: repeats can be told
+	WarningsShown                                               bool
+	Spells, Escaped, Stopped, EndOfLog                          int // of the warnings
+	Revisit                                                     revisitDigest
+	Leads                                                       []PolicyLead
+}
+
+// revisitDigest is Revisit without its lists.
+type revisitDigest struct {
+	Replayed, Recorded                                                         bool
+	Turns, Penalised, LoggedEvents, Agree, Disagreements, ConfidenceMismatches int
+}
+
+// PolicyLead is a policy's lead over its stop (PolicyPatterns.Lead).
+type PolicyLead struct {
+	Policy string
+	Lead   *Lead // nil when the policy does not stop
+}
+
+// Digest is a's digest.
+func (a *Analysis) Digest() Digest {
+	d := Digest{Turns: a.Turns, Oscillation: a.Oscillation.FirstTurn, Camping: a.Camping.FirstTurn,
+		Repeat: a.Repeats.FirstTurn, Repeats: a.Repeats.TurnsWithResponse > 0, Penalised: a.firstPenalised(),
+		StateLoop: a.StateLoops.FirstTurn, WarningsShown: a.WarningsShown, Spells: len(a.Warnings.Spells),
+		Escaped: a.Warnings.Escaped, Stopped: a.Warnings.Stopped, EndOfLog: a.Warnings.EndOfLog,
+		Revisit: revisitDigest{a.Revisit.Replayed, a.Revisit.Recorded, a.Revisit.Turns, a.Revisit.Penalised,
+			a.Revisit.LoggedEvents, a.Revisit.Agree, a.Revisit.DisagreementCount, a.Revisit.ConfidenceMismatches}}
+	if len(a.Warnings.Spells) > 0 {
+		d.Warning = a.Warnings.Spells[0].Start
+	}
+	d.Leads = make([]PolicyLead, len(a.Policies))
+	for i, pp := range a.Policies {
+		d.Leads[i] = PolicyLead{pp.Policy, pp.Lead}
+	}
+	return d
+}
+
+// Summarise builds the dataset summary of the episodes' digests (any
+// order; the result does not depend on it except for the order of Leads,
+// which follows the policies' first appearance).
+func Summarise(ds []Digest) Summary {
+	s := Summary{Episodes: len(ds), Patterns: []PatternSummary{}, Leads: []LeadSummary{}}
 	type col struct {
 		name  string
 		first []float64
@@ -115,17 +159,14 @@ func Summarise(as []*Analysis) Summary {
 	}
 	leads := map[string]*leadAcc{}
 	var order []string
-	for _, a := range as {
-		add(cols[0], a.Turns >= 4, a.Oscillation.FirstTurn)
-		add(cols[1], a.Turns > 0, a.Camping.FirstTurn)
-		add(cols[2], a.Repeats.TurnsWithResponse > 0, a.Repeats.FirstTurn)
-		firstWarn := 0
-		if len(a.Warnings.Spells) > 0 {
-			firstWarn = a.Warnings.Spells[0].Start
-		}
-		add(cols[3], a.Turns > 0, firstWarn)
-		add(cols[4], a.Revisit.Replayed, a.firstPenalised())
-		add(cols[5], a.Turns > 0, a.StateLoops.FirstTurn)
+	for i := range ds {
+		a := &ds[i]
+		add(cols[0], a.Turns >= 4, a.Oscillation)
+		add(cols[1], a.Turns > 0, a.Camping)
+		add(cols[2], a.Repeats, a.Repeat)
+		add(cols[3], a.Turns > 0, a.Warning)
+		add(cols[4], a.Revisit.Replayed, a.Penalised)
+		add(cols[5], a.Turns > 0, a.StateLoop)
 
 		rv := &s.Revisit
 		if a.Revisit.Replayed {
@@ -137,8 +178,8 @@ func Summarise(as []*Analysis) Summary {
 			rv.Compared++
 			rv.LoggedEvents += a.Revisit.LoggedEvents
 			rv.Agree += a.Revisit.Agree
-			rv.Disagreements += a.Revisit.DisagreementCount
-			if a.Revisit.DisagreementCount > 0 {
+			rv.Disagreements += a.Revisit.Disagreements
+			if a.Revisit.Disagreements > 0 {
 				rv.DisagreeEpisodes++
 			}
 			rv.ConfidenceMismatch += a.Revisit.ConfidenceMismatches
@@ -149,19 +190,19 @@ func Summarise(as []*Analysis) Summary {
 			r = &s.Escape.WithWarnings
 		}
 		r.Episodes++
-		r.Spells += len(a.Warnings.Spells)
-		r.Escaped += a.Warnings.Escaped
-		r.Stopped += a.Warnings.Stopped
-		r.EndOfLog += a.Warnings.EndOfLog
+		r.Spells += a.Spells
+		r.Escaped += a.Escaped
+		r.Stopped += a.Stopped
+		r.EndOfLog += a.EndOfLog
 
-		for _, pp := range a.Policies {
-			acc := leads[pp.Policy]
+		for _, pl := range a.Leads {
+			acc := leads[pl.Policy]
 			if acc == nil {
 				acc = &leadAcc{}
-				leads[pp.Policy] = acc
-				order = append(order, pp.Policy)
+				leads[pl.Policy] = acc
+				order = append(order, pl.Policy)
 			}
-			acc.add(pp.Lead)
+			acc.add(pl.Lead)
 		}
 	}
 	for _, c := range cols {

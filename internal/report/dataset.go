@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -217,7 +218,7 @@ func (d *Dataset) MetricTable() (header []string, rows [][]string) {
 // EpisodeTable is the per-episode table: the stop turn, turns saved (and
 // tokens, where some log records them) and a compact verdict under each
 // policy; rows[i] is d.Episodes[i]. align aligns its columns.
-func (d *Dataset) EpisodeTable() (header []string, rows [][]string, align []Align) {
+func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], align []Align) {
 	tokens := slices.ContainsFunc(d.Episodes, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) })
 	header = []string{"episode", "turns", "score", "end", "obj"}
 	align = []Align{txt, num, num, txt, num}
@@ -228,20 +229,25 @@ func (d *Dataset) EpisodeTable() (header []string, rows [][]string, align []Alig
 		}
 		header, align = append(header, side+" verdict"), append(align, txt)
 	}
-	rows = make([][]string, len(d.Episodes))
-	for i := range d.Episodes {
-		e := &d.Episodes[i]
-		ep := e.Ep
-		row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason), strconv.Itoa(len(ep.Objectives))}
-		for s := range 2 {
-			o := &e.Outcomes[s]
-			row = append(row, dash(o.TerminationTurn, o.Terminated()), strconv.Itoa(o.TurnsSaved))
-			if tokens {
-				row = append(row, tokensCell(o))
+	// Made as they are read, not held: a row of every episode of a dataset
+	// is hundreds of bytes each (docs/PERFORMANCE.md, "Memory").
+	rows = func(yield func([]string) bool) {
+		for i := range d.Episodes {
+			e := &d.Episodes[i]
+			ep := e.Ep
+			row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason), strconv.Itoa(len(ep.Objectives))}
+			for s := range 2 {
+				o := &e.Outcomes[s]
+				row = append(row, dash(o.TerminationTurn, o.Terminated()), strconv.Itoa(o.TurnsSaved))
+				if tokens {
+					row = append(row, tokensCell(o))
+				}
+				row = append(row, shortVerdict(o))
 			}
-			row = append(row, shortVerdict(o))
+			if !yield(row) {
+				return
+			}
 		}
-		rows[i] = row
 	}
 	return header, rows, align
 }
@@ -454,8 +460,8 @@ func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Episodes")
-	header, rows, align := d.EpisodeTable()
-	TextTable(w, header, rows, align...)
+	header, episodes, align := d.EpisodeTable()
+	boxTable.draw(w, header, episodes, align)
 	writePatternSummaryText(w, &d.Patterns)
 }
 
@@ -490,8 +496,8 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 		return
 	}
 	fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
-	header, rows, align := d.EpisodeTable()
-	MarkdownTable(w, header, rows, align...)
+	header, episodes, align := d.EpisodeTable()
+	markdownTable.draw(w, header, episodes, align)
 	fmt.Fprintln(w, "\n</details>")
 	writePatternSummaryMarkdown(w, &d.Patterns)
 }

@@ -4,6 +4,7 @@
 package report
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -16,15 +17,24 @@ import (
 // asked for, and its self-check. Its JSON form is the `episode` command's
 // documented output.
 type Episode struct {
-	Ep        *episode.Episode
+	Ep *episode.Episode
+	// Outcomes are the outcome of each policy, in order (Analyse); nil for an
+	// episode analysed over a grid (AnalyseGrid), whose outcomes are replayed
+	// a chunk at a time as they are written (each), never all held.
 	Outcomes  []replay.Outcome
 	SelfCheck *replay.SelfCheck
 	Options
-	// Patterns are how the episode was stuck, under its first few policies.
+	// Patterns are how the episode was stuck, under its first few policies;
+	// nil once Summarised.
 	Patterns *patterns.Analysis
+	digest   *patterns.Digest // what a dataset's summary reads of Patterns
 	// Unreplayed say which policies asked for were not replayed, as the log
 	// lacks a signal they need (NotReplayed).
 	Unreplayed []string
+
+	grid    *policy.Grid // AnalyseGrid's policies, those the log can replay
+	results int          // how many of them
+	fast    bool         // replayed by the sweep's fast path (fastPath)
 }
 
 // Options are what an analysis is asked for besides the policies.
@@ -60,7 +70,21 @@ func (opts Options) CostSaved(o *replay.Outcome) (float64, bool) {
 // recording is assumed to have run with, for the self-check.
 func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
-	e.Outcomes = outcomes(ep, policies, opts.GainHorizon)
+	d := e.Patterns.Digest()
+	e.digest = &d
+	e.Outcomes = make([]replay.Outcome, len(policies))
+	replayChunks(ep, slices.Values(policies), fastPath(slices.Values(policies)), opts.GainHorizon, func(from int, out []replay.Outcome) error {
+		copy(e.Outcomes[from:], out)
+		return nil
+	})
+	return e
+}
+
+// Summarised is e without its patterns but what a dataset's summary reads
+// of them: batch shows no episode's patterns, whose analysis holds a few
+// slices the length of the episode (docs/PERFORMANCE.md, "Memory").
+func (e Episode) Summarised() Episode {
+	e.Patterns = nil
 	return e
 }
 
@@ -73,36 +97,133 @@ func AnalyseReplayable(ep *episode.Episode, policies []policy.Policy, recording 
 	return e
 }
 
-// outcomes is the Outcome of every policy on ep, with gainHorizon: what
-// replay.Run gives each. It is the one place that chooses how: a grid whose
-// threshold-free configs number at least sweepFrom goes to the sweep's fast
-// path (replay.Sweeper.Outcomes, which replays the configs it does not serve
-// with replay.Run), so that thousands of configs cost a few passes over the
-// episode instead of one each; fewer configs are replayed one by one. The
-// outcomes' later gains and window objectives may share memory with each
-// other and with ep: read them, do not change them.
-func outcomes(ep *episode.Episode, policies []policy.Policy, gainHorizon int) []replay.Outcome {
-	if len(policies) == 0 {
+// AnalyseGrid is AnalyseReplayable over a grid, whose outcomes are not held:
+// they are replayed a chunk at a time whenever they are read (each), so that
+// an episode over a million configs costs a chunk of them at a time
+// (docs/PERFORMANCE.md, "Memory").
+func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Params, opts Options) Episode {
+	kept := replayable(ep, g)
+	var first []policy.Policy // the first few, for the patterns
+	for p := range kept {
+		if first = append(first, p); len(first) == maxPatternPolicies {
+			break
+		}
+	}
+	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, first), grid: g,
+		fast: fastPath(kept)}
+	e.Unreplayed = replayableNotes(ep, g.All(), func(policy.Policy) { e.results++ })
+	return e
+}
+
+// replayable are the policies of g that ep's log can replay, in order.
+func replayable(ep *episode.Episode, g *policy.Grid) iter.Seq[policy.Policy] {
+	return func(yield func(policy.Policy) bool) {
+		for p := range g.All() {
+			if len(Lacking(ep, p)) == 0 && !yield(p) {
+				return
+			}
+		}
+	}
+}
+
+// Results is how many outcomes e has: one a policy replayed.
+func (e *Episode) Results() int {
+	if e.grid == nil {
+		return len(e.Outcomes)
+	}
+	return e.results
+}
+
+// First are e's first k outcomes (all of them when it has fewer).
+func (e *Episode) First(k int) []replay.Outcome {
+	if e.grid == nil {
+		return e.Outcomes[:min(k, len(e.Outcomes))]
+	}
+	var first []replay.Outcome
+	e.each(func(_ int, out []replay.Outcome) error {
+		first = append(first, out[:min(len(out), k-len(first))]...)
+		if len(first) == k {
+			return errStop
+		}
 		return nil
+	})
+	return first
+}
+
+// each hands e's outcomes to visit in order, a chunk of at most
+// replay.SweepChunk at a time, out[0] being outcome from; out is valid
+// during the call only. It stops at visit's first error.
+func (e *Episode) each(visit func(from int, out []replay.Outcome) error) error {
+	if e.grid != nil {
+		return replayChunks(e.Ep, replayable(e.Ep, e.grid), e.fast, e.GainHorizon, visit)
 	}
-	out := make([]replay.Outcome, len(policies))
+	for from := 0; from < len(e.Outcomes); from += replay.SweepChunk {
+		if err := visit(from, e.Outcomes[from:min(from+replay.SweepChunk, len(e.Outcomes))]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replayChunks replays policies over ep a chunk at a time, in order, with
+// gainHorizon, and hands each chunk's outcomes to visit (as each does);
+// fast: by the sweep's fast path (fastPath). It is the one place that
+// replays an episode's policies for a report. The outcomes' later gains and
+// window objectives may share memory with each other and with ep: read
+// them, do not change them.
+func replayChunks(ep *episode.Episode, policies iter.Seq[policy.Policy], fast bool, gainHorizon int,
+	visit func(from int, out []replay.Outcome) error) error {
+	var sw *replay.Sweeper
+	if fast {
+		sw = replay.NewSweeper(ep)
+	}
+	var ps []policy.Policy
+	var out []replay.Outcome
+	from := 0
+	flush := func() error {
+		out = slices.Grow(out[:0], len(ps))[:len(ps)]
+		if sw != nil {
+			sw.Outcomes(ps, out)
+		} else {
+			for i, p := range ps {
+				out[i] = replay.Run(ep, p)
+			}
+		}
+		for i := range out {
+			out[i].GainHorizon = gainHorizon
+		}
+		err := visit(from, out)
+		from, ps = from+len(ps), ps[:0]
+		return err
+	}
+	for p := range policies {
+		if ps = append(ps, p); len(ps) == replay.SweepChunk {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(ps) > 0 {
+		return flush()
+	}
+	return nil
+}
+
+// fastPath says whether policies go to the sweep's fast path
+// (replay.Sweeper.Outcomes, which replays the configs it does not serve with
+// replay.Run): when their threshold-free configs number at least sweepFrom,
+// so that thousands of configs cost a few passes over the episode instead of
+// one each; fewer configs are replayed one by one.
+func fastPath(policies iter.Seq[policy.Policy]) bool {
 	served := 0
-	for i := range policies {
-		if replay.ThresholdFree(policies[i].Name) {
-			served++
+	for p := range policies {
+		if replay.ThresholdFree(p.Name) {
+			if served++; served == sweepFrom {
+				return true
+			}
 		}
 	}
-	if served >= sweepFrom {
-		replay.NewSweeper(ep).Outcomes(policies, out)
-	} else {
-		for i, p := range policies {
-			out[i] = replay.Run(ep, p)
-		}
-	}
-	for i := range out {
-		out[i].GainHorizon = gainHorizon
-	}
-	return out
+	return false
 }
 
 // sweepFrom is how many threshold-free configs make the fast path pay. Its

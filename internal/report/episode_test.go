@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
@@ -127,16 +128,80 @@ func TestAnalyseWithFastPathEqualsRun(t *testing.T) {
 
 // Few policies are replayed one by one, many by the fast path; either way
 // the outcomes are Run's, with or without policies the fast path does not
-// serve, about the size where the way changes.
+// serve, about the size where the way changes; held (Analyse) or replayed a
+// chunk at a time (AnalyseGrid).
 func TestOutcomesAroundSweepFrom(t *testing.T) {
 	ep := bundledEpisodes(t)[0]
-	if got := outcomes(ep, nil, 0); got != nil {
-		t.Errorf("no policies: %v", got)
+	opts := Options{CallsPerTurn: 4, GainHorizon: 3}
+	if e := Analyse(ep, nil, policy.DefaultParams(), opts); len(e.Outcomes) != 0 || e.Results() != 0 {
+		t.Errorf("no policies: %v", e.Outcomes)
 	}
 	grid := cliGrid([]policy.Name{policy.Score, policy.Window, policy.Increase}, span(1, 12), []int{1, 10}, nil)
 	for n := 1; n <= len(grid); n++ {
-		if got, want := outcomes(ep, grid[:n], 3), plainOutcomes(ep, grid[:n], 3); !reflect.DeepEqual(got, want) {
+		want := plainOutcomes(ep, grid[:n], 3)
+		if got := Analyse(ep, grid[:n], policy.DefaultParams(), opts).Outcomes; !reflect.DeepEqual(got, want) {
 			t.Fatalf("%d policies: %v, want %v", n, got, want)
+		}
+		if got := gridOutcomes(ep, policy.List(grid[:n]...), opts); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d policies, as a grid: %v, want %v", n, got, want)
+		}
+	}
+}
+
+// gridOutcomes are the outcomes AnalyseGrid replays, chunk after chunk.
+func gridOutcomes(ep *episode.Episode, g *policy.Grid, opts Options) []replay.Outcome {
+	e := AnalyseGrid(ep, g, policy.DefaultParams(), opts)
+	var all []replay.Outcome
+	e.each(func(from int, out []replay.Outcome) error {
+		if from != len(all) {
+			panic("a chunk out of order")
+		}
+		all = append(all, out...)
+		return nil
+	})
+	if len(all) != e.Results() {
+		panic("Results is not the outcomes replayed")
+	}
+	return all
+}
+
+// An episode analysed over a grid writes the bytes the same episode writes
+// with every outcome held, in every format: its results replayed a chunk at
+// a time (four chunks here), those of the policies a log cannot replay left
+// out and named alike (an episode whose log records no objectives).
+func TestGridWritesAsHeld(t *testing.T) {
+	eps := bundledEpisodes(t)[:3]
+	lacking := *eps[1]
+	lacking.Signals = episode.Signals(0).With(episode.Rooms, episode.Tokens)
+	eps = append(eps, &lacking)
+	policies := cliGrid([]policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window}, span(1, 120), span(1, 10), nil)
+	g := policy.List(policies...)
+	opts := Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
+	var held, grid []Episode
+	for _, ep := range eps {
+		held = append(held, AnalyseReplayable(ep, policies, policy.DefaultParams(), opts))
+		grid = append(grid, AnalyseGrid(ep, g, policy.DefaultParams(), opts))
+	}
+	if n := grid[0].Results(); n <= 3*replay.SweepChunk || grid[0].Outcomes != nil {
+		t.Fatalf("%d results, %d held: the grid is not replayed in chunks", n, len(grid[0].Outcomes))
+	}
+	if n := grid[3].Results(); n != 1200 || len(grid[3].Unreplayed) != 2 {
+		t.Fatalf("the log without objectives: %d results, notes %q", n, grid[3].Unreplayed)
+	}
+	for _, format := range Formats {
+		var want, got bytes.Buffer
+		if err := WriteEpisodes(&want, format, held); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteEpisodes(&got, format, grid); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			i := 0
+			for i < min(got.Len(), want.Len()) && got.Bytes()[i] == want.Bytes()[i] {
+				i++
+			}
+			t.Errorf("%s: the grid's output differs at byte %d of %d", format, i, want.Len())
 		}
 	}
 }

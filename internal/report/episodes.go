@@ -126,17 +126,22 @@ func (ew *EpisodeWriter) Hold(r *Rendered) error {
 	}
 	b = binary.AppendUvarint(b, uint64(errIndex))
 	b = binary.AppendUvarint(b, uint64(len(r.body.blocks)))
-	for _, c := range r.body.blocks {
+	for i, c := range r.body.blocks { // a block at a time: a report may be megabytes
 		if c.spooled {
 			b = append(b, 1)
 			b = binary.AppendUvarint(b, uint64(c.off))
 			b = binary.AppendUvarint(b, uint64(c.n))
-			continue
+		} else {
+			b = append(b, 0)
+			b = binary.AppendUvarint(b, uint64(len(c.data)))
+			b = append(b, c.data...)
+			ew.spool.release(c)
+			r.body.blocks[i] = block{}
 		}
-		b = append(b, 0)
-		b = binary.AppendUvarint(b, uint64(len(c.data)))
-		b = append(b, c.data...)
-		ew.spool.release(c)
+		if err := ew.tape.write(b); err != nil {
+			return err
+		}
+		b = b[:0]
 	}
 	ew.tape.scratch = b
 	r.body.blocks = nil
@@ -227,6 +232,11 @@ type held struct {
 	sp     *spool
 	blocks []block
 	buf    []byte // not yet compressed
+	// more blocks follow blocks on the tape, read from it one at a time as
+	// they are written (EpisodeWriter.Flush): a report of a grid of a million
+	// configs is never all in memory.
+	more int
+	tape *bufio.Reader
 }
 
 // block is a compressed block: in memory, or at off in the spool.
@@ -246,6 +256,9 @@ var blockBuffers = sync.Pool{New: func() any { b := make([]byte, s2.MaxEncodedLe
 
 func (h *held) Write(p []byte) (int, error) {
 	n := len(p)
+	if h.buf == nil {
+		h.buf = (*blockBuffers.Get().(*[]byte))[:0]
+	}
 	for len(p) > 0 {
 		k := min(len(p), heldBlock-len(h.buf))
 		h.buf = append(h.buf, p[:k]...)
@@ -271,6 +284,10 @@ func (h *held) flush() {
 // close compresses the rest and lets go of the buffer: h is written only.
 func (h *held) close() {
 	h.flush()
+	if h.buf != nil {
+		b := h.buf[:cap(h.buf)]
+		blockBuffers.Put(&b)
+	}
 	h.buf = nil
 }
 
@@ -278,13 +295,14 @@ func (h *held) close() {
 func (h *held) writeTo(w io.Writer) error {
 	scratch := blockBuffers.Get().(*[]byte)
 	defer blockBuffers.Put(scratch)
-	buf := *scratch
-	for i, c := range h.blocks {
-		data, err := h.sp.load(c)
+	in := blockBuffers.Get().(*[]byte) // a compressed block read back
+	defer blockBuffers.Put(in)
+	write := func(c block) error {
+		data, err := h.sp.load(c, *in)
 		if err != nil {
 			return err
 		}
-		b, err := s2.Decode(buf, data)
+		b, err := s2.Decode(*scratch, data)
 		if err != nil {
 			return err
 		}
@@ -292,7 +310,22 @@ func (h *held) writeTo(w io.Writer) error {
 			return err
 		}
 		h.sp.release(c)
+		return nil
+	}
+	for i, c := range h.blocks {
+		if err := write(c); err != nil {
+			return err
+		}
 		h.blocks[i] = block{}
+	}
+	for ; h.more > 0; h.more-- {
+		c, err := readBlock(h.tape, *in)
+		if err != nil {
+			return errTape
+		}
+		if err := write(c); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -347,11 +380,13 @@ func (sp *spool) open() bool {
 	return sp.f != nil
 }
 
-func (sp *spool) load(b block) ([]byte, error) {
+// load is b's compressed data: where it lies in memory, or read from the
+// spool into buf (grown if needed).
+func (sp *spool) load(b block, buf []byte) ([]byte, error) {
 	if !b.spooled {
 		return b.data, nil
 	}
-	data := make([]byte, b.n)
+	data := slices.Grow(buf[:0], b.n)[:b.n]
 	_, err := sp.f.ReadAt(data, b.off)
 	return data, err
 }
@@ -388,6 +423,11 @@ type tape struct {
 
 func (t *tape) write(p []byte) error {
 	if t.f == nil && len(t.mem)+len(p) <= tapeMemory {
+		if t.mem == nil {
+			// At once: grown by doubling, its old copies would stay in the
+			// heap's spans after the tape has moved on.
+			t.mem = make([]byte, 0, tapeMemory)
+		}
 		t.mem = append(t.mem, p...)
 		return nil
 	}
@@ -422,7 +462,8 @@ func (t *tape) reader() (io.Reader, error) {
 	return io.NewSectionReader(t.f, 0, size), nil
 }
 
-// next reads the next report from br, io.EOF after the last.
+// next reads the next report's head from br, io.EOF after the last: its
+// blocks are read from br as it is written.
 func (t *tape) next(br *bufio.Reader) (*Rendered, error) {
 	var r Rendered
 	fields := []*string{&r.name.id, &r.name.source, &r.name.format}
@@ -452,17 +493,13 @@ func (t *tape) next(br *bufio.Reader) (*Rendered, error) {
 	if e := int(nums[1]); e > 0 && e <= len(t.errs) {
 		r.err = t.errs[e-1]
 	}
-	for range nums[2] {
-		c, err := readBlock(br)
-		if err != nil {
-			return nil, errTape
-		}
-		r.body.blocks = append(r.body.blocks, c)
-	}
+	r.body.more, r.body.tape = int(nums[2]), br
 	return &r, nil
 }
 
-func readBlock(br *bufio.Reader) (block, error) {
+// readBlock reads a block of the tape: a place in the spool, or data, read
+// into buf (grown if needed).
+func readBlock(br *bufio.Reader, buf []byte) (block, error) {
 	kind, err := br.ReadByte()
 	if err != nil {
 		return block{}, err
@@ -479,7 +516,10 @@ func readBlock(br *bufio.Reader) (block, error) {
 	if err != nil {
 		return block{}, err
 	}
-	data := make([]byte, n)
+	if n > uint64(s2.MaxEncodedLen(heldBlock)) {
+		return block{}, errTape
+	}
+	data := slices.Grow(buf[:0], int(n))[:n]
 	_, err = io.ReadFull(br, data)
 	return block{data: data, transient: true}, err
 }

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bytes"
-	stdjson "encoding/json"
 	"io"
 	"slices"
 	"strconv"
@@ -285,9 +283,12 @@ func (s *Settings) MarshalJSON() ([]byte, error) {
 // JSON is the documented JSON form of e.
 func (e *Episode) JSON() EpisodeJSON {
 	j := e.fields()
-	for i := range e.Outcomes {
-		j.Results = append(j.Results, Result(e.Ep, &e.Outcomes[i], e.Options))
-	}
+	e.each(func(_ int, out []replay.Outcome) error {
+		for k := range out {
+			j.Results = append(j.Results, Result(e.Ep, &out[k], e.Options))
+		}
+		return nil
+	})
 	return j
 }
 
@@ -341,25 +342,23 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 // jsonHead appends the head of ep's object, indented as an element of the
 // array, without its end.
 func jsonHead(b []byte, ep *episode.Episode) []byte {
-	o, _ := marshal(head(ep)) // strings and numbers: never an error
-	h := indented(o, "  ")
+	h, _ := indented(head(ep), "  ") // strings and numbers: never an error
 	return append(b, h[:len(h)-len("\n  }")]...)
 }
 
 // jsonBody writes the body of e's object to w: what follows its head.
 func jsonBody(w io.Writer, e *Episode) error {
 	j := e.fields()
-	o, err := mergeObjects(facts(j.Facts), j.EpisodeBody, struct {
+	b, err := indented(merged{facts(j.Facts), j.EpisodeBody, struct {
 		Patterns *patterns.Analysis `json:"patterns,omitempty"`
-	}{j.Patterns})
+	}{j.Patterns}}, "  ")
 	if err != nil {
 		return err
 	}
 	// The members, at their place in the object after the head's.
-	b := indented(o, "  ")
 	b = append([]byte{','}, b[1:len(b)-len("\n  }")]...)
 	b = append(b, ",\n    \"results\": "...)
-	if len(e.Outcomes) == 0 {
+	if e.Results() == 0 {
 		b = append(b, "null"...)
 	} else if b, err = appendResults(w, b, e); err != nil {
 		return err
@@ -378,13 +377,17 @@ func timeline(ep *episode.Episode) []int {
 	return t
 }
 
-// indented is the compact JSON o indented as an element whose members are
-// at prefix and two spaces.
-func indented(o []byte, prefix string) []byte {
-	var buf bytes.Buffer
-	stdjson.Indent(&buf, o, prefix, "  ") // o is valid: marshal wrote it
-	return buf.Bytes()
+// indented is the JSON of v indented as an element whose members are at
+// prefix and two spaces, strings as they are (no HTML escapes): the bytes
+// encoding/json's MarshalIndent writes.
+func indented(v any, prefix string) ([]byte, error) {
+	return json.MarshalIndentWithOption(v, prefix, "  ", json.DisableHTMLEscape())
 }
+
+// merged are JSON objects written as one, their members in order (mergeObjects).
+type merged []any
+
+func (m merged) MarshalJSON() ([]byte, error) { return mergeObjects(m...) }
 
 // jsonFlushAt is how many bytes of results appendResults holds before it
 // writes them out.
@@ -400,24 +403,45 @@ func appendResults(w io.Writer, b []byte, e *Episode) ([]byte, error) {
 		r ResultJSON
 		v resultValues // r's pointers point here: no allocation a result
 	)
-	for i := range e.Outcomes {
-		setResult(&r, &v, e.Ep, &e.Outcomes[i], e.Options)
-		o, err := marshal(&r)
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, in...)
-		b = append(b, indented(o, in)...)
-		if i < len(e.Outcomes)-1 {
-			b = append(b, ',')
-		}
-		b = append(b, '\n')
-		if len(b) >= jsonFlushAt {
-			if _, err := w.Write(b); err != nil {
-				return nil, err
+	// Encoded straight into b, indented as it goes: indenting the compact
+	// form afterwards took most of the time of a grid's JSON
+	// (docs/PERFORMANCE.md, "Memory").
+	out := &appender{b}
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(in, "  ")
+	last := e.Results() - 1
+	err := e.each(func(from int, os []replay.Outcome) error {
+		for k := range os {
+			setResult(&r, &v, e.Ep, &os[k], e.Options)
+			out.b = append(out.b, in...)
+			if err := enc.Encode(&r); err != nil {
+				return err
 			}
-			b = b[:0]
+			out.b = out.b[:len(out.b)-1] // the encoder's newline
+			if from+k < last {
+				out.b = append(out.b, ',')
+			}
+			out.b = append(out.b, '\n')
+			if len(out.b) >= jsonFlushAt {
+				if _, err := w.Write(out.b); err != nil {
+					return err
+				}
+				out.b = out.b[:0]
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return append(b, "    ]"...), nil
+	return append(out.b, "    ]"...), nil
+}
+
+// appender is an io.Writer that appends to b.
+type appender struct{ b []byte }
+
+func (a *appender) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
 }

@@ -307,7 +307,11 @@ func bootstrap(defs []metricDef, n int, fill func(i int, row []float64)) (ci, pc
 		changes[k], pcts[k] = make([]float64, Resamples), make([]float64, Resamples)
 		okc[k], okp[k] = make([]bool, Resamples), make([]bool, Resamples)
 	}
-	const block = 256 // resamples a block of indices holds
+	// A block of indices holds up to 256 resamples, and up to a MiB: its n
+	// indices a resample would otherwise take a kilobyte an episode for each
+	// block in flight (50,000 episodes: 200 MB). The resamples are drawn in
+	// the same order whatever the blocks.
+	block := min(256, max(1, (1<<20)/(4*n)))
 	type job struct {
 		first int     // the first resample of the block
 		idx   []int32 // its indices, n a resample

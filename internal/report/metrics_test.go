@@ -5,10 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -134,6 +136,40 @@ func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 	lo, hi := mean-1.96*se, mean+1.96*se
 	if math.Abs(m.CI[0]-lo) > 0.1*(hi-lo) || math.Abs(m.CI[1]-hi) > 0.1*(hi-lo) {
 		t.Errorf("bootstrap %.2f … %.2f, normal approximation %.2f … %.2f", m.CI[0], m.CI[1], lo, hi)
+	}
+}
+
+// With many episodes a block of indices holds fewer resamples (52 here, so
+// that the blocks in flight stay within a few MiB): each interval is still
+// the one drawn resample by resample, in order, from the seed, to the bit.
+func TestBootstrapInSmallBlocks(t *testing.T) {
+	const n = 5000
+	rng := rand.New(rand.NewPCG(3, 3))
+	eps := make([]Episode, n)
+	lb, la := make([]float64, n), make([]float64, n)
+	for i := range eps {
+		b, a := replay.Outcome{Length: 1 + rng.IntN(300)}, replay.Outcome{Length: 1 + rng.IntN(300)}
+		eps[i] = Episode{Ep: &episode.Episode{ID: strconv.Itoa(i)}, Outcomes: []replay.Outcome{b, a}}
+		lb[i], la[i] = float64(b.Length), float64(a.Length)
+	}
+	var m Metric
+	for _, x := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
+		if x.Name == "avg_turns_per_episode" {
+			m = x
+		}
+	}
+	draw := rand.New(rand.NewPCG(BootstrapSeed, n))
+	changes := make([]float64, Resamples)
+	for r := range changes {
+		var sb, sa, k float64
+		for range n {
+			i := draw.IntN(n)
+			sb, sa, k = sb+lb[i], sa+la[i], k+1
+		}
+		changes[r] = sa/k - sb/k
+	}
+	if want := stats.Percentiles(changes); m.CI == nil || *m.CI != want {
+		t.Errorf("interval %v, resample by resample %v", m.CI, want)
 	}
 }
 

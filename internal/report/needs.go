@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -41,22 +42,36 @@ func lackNote(policy string, lacking []episode.Signal, whose, fate string) strin
 // its settings).
 func Replayable(ep *episode.Episode, policies []policy.Policy) ([]policy.Policy, []string) {
 	kept := policies[:0:0]
+	notes := replayableNotes(ep, slices.Values(policies), func(p policy.Policy) { kept = append(kept, p) })
+	if len(kept) == len(policies) {
+		kept = policies
+	}
+	return kept, notes
+}
+
+// replayableNotes hands keep each of policies ep's log can replay, in
+// order, and gives Replayable's notes. policies is read twice.
+func replayableNotes(ep *episode.Episode, policies iter.Seq[policy.Policy], keep func(policy.Policy)) []string {
 	var notes []string
 	var named []policy.Name
-	for _, p := range policies {
+	for p := range policies {
 		lacking := Lacking(ep, p)
 		switch {
 		case len(lacking) == 0:
-			kept = append(kept, p)
+			keep(p)
 		case !slices.Contains(named, p.Name):
 			named = append(named, p.Name)
 			notes = append(notes, lackNote(string(p.Name), lacking, "this log does", "not replayed"))
 		}
 	}
-	if len(kept) == len(policies) {
-		kept = policies
+	kept := func(yield func(policy.Policy) bool) {
+		for p := range policies {
+			if len(Lacking(ep, p)) == 0 && !yield(p) {
+				return
+			}
+		}
 	}
-	return kept, append(notes, offNotes([]*episode.Episode{ep}, kept, func([]*episode.Episode) string { return "this log does" })...)
+	return append(notes, offNotes([]*episode.Episode{ep}, kept, func([]*episode.Episode) string { return "this log does" })...)
 }
 
 // Whose names the logs of some episodes in a note: "the logs of 3
@@ -97,7 +112,7 @@ func Comparable(eps []*episode.Episode, policies []policy.Policy, fate string) (
 			notes = append(notes, lackNote(policies[i].String(), lackingOf(lack, policies[i]), Whose(lack), fate))
 		}
 	}
-	return kept, append(notes, offNotes(kept, policies, Whose)...)
+	return kept, append(notes, offNotes(kept, slices.Values(policies), Whose)...)
 }
 
 // Sweepable are the configs of a grid that every episode's log can replay,
@@ -126,13 +141,13 @@ func Sweepable(eps []*episode.Episode, configs []policy.Policy) ([]policy.Policy
 			notes = append(notes, lackNote(string(p.Name), lackingOf(lack, p), Whose(lack), "its configs are left out of the grid"))
 		}
 	}
-	return kept, append(notes, offNotes(eps, kept, Whose)...)
+	return kept, append(notes, offNotes(eps, slices.Values(kept), Whose)...)
 }
 
 // offNotes say, once a policy, which settings of policies are off on the
 // logs of eps that lack the signal they read (policy.Policy.Off), naming
 // those logs with whose.
-func offNotes(eps []*episode.Episode, policies []policy.Policy, whose func([]*episode.Episode) string) []string {
+func offNotes(eps []*episode.Episode, policies iter.Seq[policy.Policy], whose func([]*episode.Episode) string) []string {
 	type off struct {
 		keys []string
 		lack episode.Signals
@@ -140,8 +155,17 @@ func offNotes(eps []*episode.Episode, policies []policy.Policy, whose func([]*ep
 	}
 	var names []policy.Name
 	by := map[policy.Name]*off{}
-	tried := map[string]bool{} // a name and the settings it has on that read a signal
-	for _, p := range policies {
+	tried := map[string]bool{}      // a name and the settings it has on that read a signal
+	reads := map[policy.Name]bool{} // whether a name has a setting that reads a signal
+	for p := range policies {
+		r, seen := reads[p.Name]
+		if !seen {
+			r = slices.ContainsFunc(policy.Dimensions(), func(d policy.Dimension) bool { return d.Reads != 0 && d.Has(p.Name) })
+			reads[p.Name] = r
+		}
+		if !r {
+			continue // quick, for a grid of a million configs
+		}
 		on, _ := p.Off(0)
 		if len(on) == 0 || tried[string(p.Name)+" "+strings.Join(on, " ")] {
 			continue

@@ -160,13 +160,13 @@ func writePatternsMarkdown(w io.Writer, a *patterns.Analysis) {
 
 // summarise is the patterns over a dataset's episodes.
 func summarise(eps []Episode) patterns.Summary {
-	as := make([]*patterns.Analysis, 0, len(eps))
+	ds := make([]patterns.Digest, 0, len(eps))
 	for i := range eps {
-		if eps[i].Patterns != nil {
-			as = append(as, eps[i].Patterns)
+		if d := eps[i].digest; d != nil {
+			ds = append(ds, *d)
 		}
 	}
-	return patterns.Summarise(as)
+	return patterns.Summarise(ds)
 }
 
 var summaryHeader = []string{"pattern", "episodes", "of", "median first turn"}

@@ -3,7 +3,10 @@ package report
 import (
 	"bytes"
 	"io"
+	"iter"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/olekukonko/tablewriter"
@@ -25,13 +28,19 @@ const (
 // upper-cased), cells printable (Printable) and never wrapped, each column
 // aligned as align says.
 func TextTable(w io.Writer, header []string, rows [][]string, align ...Align) {
-	draw(w, boxTables, printableRow(header), mapRows(rows, printableRow), align)
+	boxTable.draw(w, header, slices.Values(rows), align)
 }
 
 // MarkdownTable renders a markdown table, cells escaped (MarkdownText), each
 // column aligned as align says (`---:` for numbers).
 func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...Align) {
-	draw(w, markdownTables, mdRow(header), mapRows(rows, mdRow), align)
+	markdownTable.draw(w, header, slices.Values(rows), align)
+}
+
+// tableKind is a kind of table: how it is drawn, and what its cells become.
+type tableKind struct {
+	pool *sync.Pool
+	cell func(row []string) []string // Printable, or MarkdownText, of each cell
 }
 
 // The tables are drawn by tablewriter, each kind by tables reused from a
@@ -39,8 +48,8 @@ func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...Align
 // (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
 // (docs/PERFORMANCE.md, "Tables back on tablewriter").
 var (
-	boxTables      = tablePool(func() tw.Renderer { return renderer.NewBlueprint() })
-	markdownTables = tablePool(func() tw.Renderer { return renderer.NewMarkdown() })
+	boxTable      = tableKind{tablePool(func() tw.Renderer { return renderer.NewBlueprint() }), printableRow}
+	markdownTable = tableKind{tablePool(func() tw.Renderer { return renderer.NewMarkdown() }), mdRow}
 )
 
 // table is a reusable tablewriter table and the buffer it draws into.
@@ -49,19 +58,49 @@ type table struct {
 	out bytes.Buffer
 }
 
-// tablePool makes the tables of one kind.
+// tablePool makes the tables of one kind. They stream: the rows are drawn
+// as they come, with the widths of the columns measured before (columns),
+// so that a table of a million rows is never held (docs/PERFORMANCE.md,
+// "Memory"); the bytes are those tablewriter draws from the rows held.
 func tablePool(kind func() tw.Renderer) *sync.Pool {
 	return &sync.Pool{New: func() any {
 		t := &table{}
 		t.t = tablewriter.NewTable(&t.out, tablewriter.WithRenderer(kind()),
 			tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithHeaderAutoWrap(tw.WrapNone),
 			tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
-			tablewriter.WithStringerCacheCustom(noCache{}))
+			tablewriter.WithStringerCacheCustom(noCache{}), tablewriter.WithStreaming(tw.StreamConfig{Enable: true}))
 		return t
 	}}
 }
 
-// draw draws a table with one of pool's tables and writes it to w.
+// draw draws a table whose rows are read twice: once to measure the
+// columns, once to draw them.
+func (k tableKind) draw(w io.Writer, header []string, rows iter.Seq[[]string], align []Align) {
+	cols := k.measure(nil, header)
+	for r := range rows {
+		cols = k.measure(cols, r)
+	}
+	k.drawMeasured(w, header, rows, align, cols)
+}
+
+// columns are the widths of a table's columns as tablewriter draws them: the
+// widest cell, spaces around it trimmed, and a space either side.
+type columns []int
+
+// measure widens cols to hold row.
+func (k tableKind) measure(cols columns, row []string) columns {
+	twwidth.SetEastAsian(false)
+	for i, c := range k.cell(row) {
+		if i == len(cols) {
+			cols = append(cols, 0)
+		}
+		cols[i] = max(cols[i], twwidth.Width(strings.TrimSpace(c))+2)
+	}
+	return cols
+}
+
+// drawMeasured draws a table whose columns are measured (measure, over the
+// header and every row), writing to w as it goes.
 //
 // Widths are Unicode's East Asian Width, rune by rune (an emoji sequence
 // counts each of its runes), ambiguous runes (—, …, ≥, box drawing) narrow
@@ -71,7 +110,7 @@ func tablePool(kind func() tw.Renderer) *sync.Pool {
 // locale outside a terminal it knows. Cells hold no tab, newline or escape
 // sequence (Printable escapes them), which it would expand to a guessed tab
 // stop, split or strip.
-func draw(w io.Writer, pool *sync.Pool, header []string, rows [][]string, align []Align) {
+func (k tableKind) drawMeasured(w io.Writer, header []string, rows iter.Seq[[]string], align []Align, cols columns) {
 	aligns := make([]tw.Align, len(align))
 	for i, a := range align {
 		aligns[i] = tw.AlignLeft
@@ -79,17 +118,34 @@ func draw(w io.Writer, pool *sync.Pool, header []string, rows [][]string, align 
 			aligns[i] = tw.AlignRight
 		}
 	}
-	t := pool.Get().(*table)
-	defer pool.Put(t)
+	widths := tw.NewMapper[int, int]()
+	for i, c := range cols {
+		widths.Set(i, c)
+	}
+	t := k.pool.Get().(*table)
+	defer k.pool.Put(t)
 	twwidth.SetEastAsian(false)
 	t.out.Reset()
 	t.t.Reset()
-	t.t.Configure(func(c *tablewriter.Config) { c.Row.Alignment = tw.CellAlignment{PerColumn: aligns} })
-	t.t.Header(header)
-	t.t.Bulk(rows)
-	t.t.Render()
+	t.t.Configure(func(c *tablewriter.Config) {
+		c.Row.Alignment = tw.CellAlignment{PerColumn: aligns}
+		c.Widths = tw.CellWidth{PerColumn: widths}
+	})
+	t.t.Start() // never fails: the renderers stream
+	t.t.Header(k.cell(header))
+	for r := range rows {
+		t.t.Append(k.cell(r))
+		if t.out.Len() >= tableFlushAt {
+			w.Write(t.out.Bytes())
+			t.out.Reset()
+		}
+	}
+	t.t.Close()
 	w.Write(t.out.Bytes())
 }
+
+// tableFlushAt is how many bytes of a table are written out at a time.
+const tableFlushAt = 64 << 10
 
 // noCache is the cache of a table's stringer, which report never sets: the
 // default one is remade at 400 KB every time the table is reset.
@@ -100,12 +156,3 @@ func (noCache) Add(reflect.Type, reflect.Value) bool { return false }
 func (noCache) Get(reflect.Type) (reflect.Value, bool) { return reflect.Value{}, false }
 
 func (noCache) Purge() {}
-
-// mapRows is f of each row.
-func mapRows(rows [][]string, f func([]string) []string) [][]string {
-	out := make([][]string, len(rows))
-	for i, r := range rows {
-		out[i] = f(r)
-	}
-	return out
-}

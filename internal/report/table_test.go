@@ -82,7 +82,7 @@ func TestTableCellsEscaped(t *testing.T) {
 }
 
 // freshTable draws a table with a new tablewriter table, configured as the
-// pooled ones are.
+// pooled ones are but for streaming: the rows held and drawn at once.
 func freshTable(md bool, header []string, rows [][]string, align []Align) string {
 	aligns := make([]tw.Align, len(align))
 	for i, a := range align {
@@ -104,7 +104,8 @@ func freshTable(md bool, header []string, rows [][]string, align []Align) string
 
 // TestPooledTablesForgetTheLast: a table drawn by a reused tablewriter table
 // is the one a new table draws, whatever was drawn before it (more or fewer
-// columns, other alignments, no rows).
+// columns, other alignments, no rows); and streamed, its columns measured
+// first, it is the table tablewriter draws from the rows held.
 func TestPooledTablesForgetTheLast(t *testing.T) {
 	twwidth.SetOptions(twwidth.Options{})
 	r := rand.New(rand.NewPCG(5, 6))

@@ -2,8 +2,10 @@ package report
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,40 +24,56 @@ const sparkWidth = 60
 
 var sparkGlyphs = []rune("▁▂▃▄▅▆▇█")
 
-// Sparkline draws the score over the turns, one mark per group of turns (the
-// score at the group's last turn), scaled from the lowest to the highest
-// score; stops puts each result's number under the mark of its stop.
-func Sparkline(ep *episode.Episode, outcomes []replay.Outcome, width int) (line, stops string, perMark int) {
+// spark is the score timeline of an episode: one mark per group of turns
+// (the score at the group's last turn), scaled from the lowest to the
+// highest score, and under it each result's number at the mark of its stop.
+type spark struct {
+	ep      *episode.Episode
+	perMark int
+	stops   []rune
+}
+
+func newSpark(ep *episode.Episode, width int) *spark {
 	n := ep.N()
-	perMark = (n + width - 1) / width
-	marks := (n + perMark - 1) / perMark
+	per := (n + width - 1) / width
+	return &spark{ep: ep, perMark: per, stops: []rune(strings.Repeat(" ", (n+per-1)/per))}
+}
+
+// line is the marks.
+func (s *spark) line() string {
+	ep, n := s.ep, s.ep.N()
 	lo, hi := ep.Score(1), ep.Score(1)
 	for t := 1; t <= n; t++ {
 		lo, hi = min(lo, ep.Score(t)), max(hi, ep.Score(t))
 	}
 	var b strings.Builder
-	for i := range marks {
-		v := ep.Score(min((i+1)*perMark, n))
+	for i := range s.stops {
+		v := ep.Score(min((i+1)*s.perMark, n))
 		g := 0
 		if hi > lo {
 			g = (v - lo) * (len(sparkGlyphs) - 1) / (hi - lo)
 		}
 		b.WriteRune(sparkGlyphs[g])
 	}
-	s := []rune(strings.Repeat(" ", marks))
-	for i, o := range outcomes {
-		if !o.Terminated() {
-			continue
-		}
-		at := (o.TerminationTurn - 1) / perMark
-		mark := rune('1' + i)
-		if i >= 9 || s[at] != ' ' {
-			mark = '*'
-		}
-		s[at] = mark
-	}
-	return b.String(), strings.TrimRight(string(s), " "), perMark
+	return b.String()
 }
+
+// stop puts result i's number (1-based; * past 9, or where another stops)
+// under the mark of o's stop.
+func (s *spark) stop(i int, o *replay.Outcome) {
+	if !o.Terminated() {
+		return
+	}
+	at := (o.TerminationTurn - 1) / s.perMark
+	mark := rune('1' + i)
+	if i >= 9 || s.stops[at] != ' ' {
+		mark = '*'
+	}
+	s.stops[at] = mark
+}
+
+// stopLine is the numbers under the marks.
+func (s *spark) stopLine() string { return strings.TrimRight(string(s.stops), " ") }
 
 // summary is the one-line description of an episode.
 func summary(ep *episode.Episode) string {
@@ -258,13 +276,18 @@ func tableHead(w io.Writer, ep *episode.Episode) {
 func tableBody(w io.Writer, e *Episode) {
 	ep := e.Ep
 	fmt.Fprintf(w, "  %s\n", summary(ep))
-	line, stops, per := Sparkline(ep, e.Outcomes, sparkWidth)
-	fmt.Fprintf(w, "  score %s %d→%d, %d turn%s a mark\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
-	if stops != "" {
+	sp := newSpark(ep, sparkWidth)
+	header, align := resultHeader(e)
+	cols := boxTable.measure(nil, header)
+	e.eachRow(func(i int, o *replay.Outcome, row []string) { // the first of two passes
+		sp.stop(i, o)
+		cols = boxTable.measure(cols, row)
+	})
+	fmt.Fprintf(w, "  score %s %d→%d, %d turn%s a mark\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
+	if stops := sp.stopLine(); stops != "" {
 		fmt.Fprintf(w, "  stops %s\n", stops)
 	}
-	header, align := resultHeader(e)
-	TextTable(w, header, e.resultRows(), align...)
+	boxTable.drawMeasured(w, header, e.rows(), align, cols)
 	for _, l := range selfCheckLines(e) {
 		fmt.Fprintln(w, l)
 	}
@@ -276,13 +299,33 @@ func tableBody(w io.Writer, e *Episode) {
 	}
 }
 
-func (e *Episode) resultRows() [][]string {
-	rows := make([][]string, len(e.Outcomes))
-	for i := range e.Outcomes {
-		rows[i] = resultRow(i, &e.Outcomes[i], e)
-	}
-	return rows
+// eachRow hands visit each result's outcome and row, in order: the outcomes
+// are replayed again each time (each).
+func (e *Episode) eachRow(visit func(i int, o *replay.Outcome, row []string)) {
+	e.each(func(from int, out []replay.Outcome) error {
+		for k := range out {
+			visit(from+k, &out[k], resultRow(from+k, &out[k], e))
+		}
+		return nil
+	})
 }
+
+// rows are the result rows, in order.
+func (e *Episode) rows() iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		e.each(func(from int, out []replay.Outcome) error {
+			for k := range out {
+				if !yield(resultRow(from+k, &out[k], e)) {
+					return errStop
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// errStop ends an each whose reader stopped.
+var errStop = errors.New("stopped")
 
 // mdRow is MarkdownText of each cell.
 func mdRow(r []string) []string {
@@ -302,10 +345,10 @@ func markdownHead(w io.Writer, ep *episode.Episode) {
 func markdownBody(w io.Writer, e *Episode) {
 	ep := e.Ep
 	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(jsonl.DisplayName(ep.Source)), summary(ep))
-	line, _, per := Sparkline(ep, e.Outcomes, sparkWidth)
-	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", line, ep.Score(1), ep.FinalScore(), per, plural(per))
+	sp := newSpark(ep, sparkWidth)
+	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
 	header, align := resultHeader(e)
-	MarkdownTable(w, header, e.resultRows(), align...)
+	markdownTable.draw(w, header, e.rows(), align)
 	if e.Patterns != nil {
 		writePatternsMarkdown(w, e.Patterns)
 	}
@@ -399,10 +442,13 @@ func csvRows(w io.Writer, e *Episode) error {
 	cw := csv.NewWriter(w)
 	j := e.fields()
 	head := csvEpisode(&j)
-	for k := range e.Outcomes { // a row at a time: a grid's results are not held twice
-		r := Result(e.Ep, &e.Outcomes[k], e.Options)
-		cw.Write(append(head[:len(head):len(head)], csvResult(&r)...))
-	}
+	e.each(func(_ int, out []replay.Outcome) error { // a row at a time: a grid's results are never held
+		for k := range out {
+			r := Result(e.Ep, &out[k], e.Options)
+			cw.Write(append(head[:len(head):len(head)], csvResult(&r)...))
+		}
+		return nil
+	})
 	cw.Flush()
 	return cw.Error()
 }

@@ -74,7 +74,7 @@ func newBuilder(name string, opt source.Options, emit func(*episode.Episode)) *b
 }
 
 func (b *builder) newSegment() *segment {
-	return &segment{starts: map[string]bool{}, deaths: map[int]bool{}, problems: source.Problems{Max: b.opt.MaxProblems}}
+	return &segment{problems: source.Problems{Max: b.opt.MaxProblems}}
 }
 
 // problem notes what was wrong with line n of the segment (skipped: the line
@@ -152,6 +152,9 @@ func (b *builder) start(kind string) {
 	}
 	if b.cur.first == 0 {
 		b.cur.first = b.lineNo
+	}
+	if b.cur.starts == nil {
+		b.cur.starts = map[string]bool{}
 	}
 	b.cur.starts[kind] = true
 	b.cur.inits++
@@ -303,6 +306,9 @@ func (s *segment) death(t int, reason string) {
 	if s.deaths[t] {
 		return
 	}
+	if s.deaths == nil {
+		s.deaths = map[int]bool{}
+	}
 	s.deaths[t] = true
 	s.ep.Deaths = append(s.ep.Deaths, episode.Death{Turn: t, Reason: reason})
 }
@@ -337,8 +343,11 @@ func (b *builder) close(s *segment, last bool) {
 	b.res.Segments++
 	ep, reason := b.build(s)
 	if reason == "" {
-		ep.Segment = b.res.Segments
-		b.emit(ep)
+		// A copy: the segment (its maps, its table of turns seen, sized to
+		// max_turns) is let go with it, not kept as long as the episode.
+		out := *ep
+		out.Segment = b.res.Segments
+		b.emit(&out)
 		return
 	}
 	b.rejectedProblems.Keep(&s.problems)
@@ -414,12 +423,11 @@ func (b *builder) describe(s *segment) {
 	switch {
 	case s.v2:
 		version = "v2"
-		ep.Recorded.Rules = []string{"score-or-objective", "score"}
 	case s.v1:
 		version = "v1"
-		ep.Recorded.Rules = []string{"score", "score-or-objective"}
 	}
-	ep.Facts = []episode.Fact{{Key: "era", Value: &era, Text: "era " + era}, loopBreakFact(version)}
+	ep.Recorded.Rules = recordedRules[version]
+	ep.Facts = factsOf[[2]string{era, version}]
 	ep.Signals = episode.Signals(0).With(episode.Objectives, episode.Rooms)
 	if era != "E3a" {
 		ep.Signals = ep.Signals.With(episode.Responses)
@@ -428,6 +436,22 @@ func (b *builder) describe(s *segment) {
 		ep.Signals = ep.Signals.With(episode.Penalties) // Phase 1B came with the loop break (09a7cc2)
 	}
 }
+
+// The facts of each era and loop-break version, and the rules each version
+// ran, most likely first: made once and shared by the episodes, which only
+// read them (a copy each cost 150 bytes an episode).
+var (
+	recordedRules = map[string][]string{"v2": {"score-or-objective", "score"}, "v1": {"score", "score-or-objective"}}
+	factsOf       = func() map[[2]string][]episode.Fact {
+		m := map[[2]string][]episode.Fact{}
+		for _, era := range []string{"E3a", "E3b", "E3c"} {
+			for _, version := range []string{"", "v1", "v2"} {
+				m[[2]string{era, version}] = []episode.Fact{{Key: "era", Value: &era, Text: "era " + era}, loopBreakFact(version)}
+			}
+		}
+		return m
+	}()
+)
 
 // notes are the caveats of a ZorkGPT log: turns it does not complete, and an
 // era before Jericho.
@@ -442,9 +466,18 @@ func (b *builder) notes(s *segment) {
 			ep.MissingTurns, verb, ep.ExceptionTurns))
 	}
 	if era := *ep.Facts[0].Value; era != "E3c" {
-		ep.Notes = append(ep.Notes, fmt.Sprintf("era %s (before Jericho, 2025-10-17): scores were parsed from the status line and may be stale; no game over was detected", era))
+		ep.Notes = append(ep.Notes, eraNote[era])
 	}
 }
+
+// eraNote is the caveat of each era before Jericho, made once.
+var eraNote = func() map[string]string {
+	m := map[string]string{}
+	for _, era := range []string{"E3a", "E3b"} {
+		m[era] = fmt.Sprintf("era %s (before Jericho, 2025-10-17): scores were parsed from the status line and may be stale; no game over was detected", era)
+	}
+	return m
+}()
 
 func loopBreakFact(version string) episode.Fact {
 	if version == "" {

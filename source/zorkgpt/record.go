@@ -11,9 +11,9 @@ import (
 // record holds the fields lbanalyze reads from the lines that matter: their
 // one definition, by key. Every field is optional and may be null
 // (docs/log-format.md, "7. Checklist for a robust parser"); a pointer tells
-// "absent" from zero. Other keys are passed over.
+// "absent" from zero. Other keys are passed over, and so is event_type,
+// which the scan of the line already read (decoder.scan).
 type record struct {
-	EventType     string  `json:"event_type"`
 	EpisodeID     *string `json:"episode_id"`
 	Turn          *int64  `json:"turn"`
 	TurnNumber    *int64  `json:"turn_number"` // game_over_detected only

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// tinyDataset writes n logs of two turns, each in a directory of its own, as
+// a run of many short episodes leaves them.
+func tinyDataset(t *testing.T, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := range n {
+		id := fmt.Sprintf("2025-11-%02dT%02d:%02d:%02d.%06d", 1+i/86400%28, i/3600%24, i/60%60, i%60, i)
+		sub := filepath.Join(dir, fmt.Sprintf("ep%06d", i))
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		log := fmt.Sprintf(`{"timestamp": "2025-11-04T09:35:24", "level": "INFO", "event_type": "episode_initialized", "episode_id": "%s", "max_turns": 5000}`+"\n", id)
+		for turn := 1; turn <= 2; turn++ {
+			log += fmt.Sprintf(`{"timestamp": "2025-11-04T09:35:25", "level": "INFO", "event_type": "turn_completed", "episode_id": "%s", "turn": %d, "action": "go north", "score": %d, "location": "West of House"}`+"\n", id, turn, turn*(i%3))
+		}
+		if err := os.WriteFile(filepath.Join(sub, "episode_log.jsonl"), []byte(log), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// What batch holds for an episode, stage by stage (docs/PERFORMANCE.md,
+// "Memory"), over 5,000 logs of two turns with ZorkGPT's max_turns of 5,000:
+// read, within 1,100 bytes (968 measured: its Episode, 488 bytes, its two
+// turns, 176, its id and file name); analysed, within 1,000 more (872: its
+// report.Episode, 128, two outcomes of 272, the digest of its patterns and
+// its self-check); in the dataset, within 100 more (34). Before, the reader
+// kept each segment's table of turns seen (sized to max_turns) and batch each
+// pattern analysis: 7,144, 1,695 and 247 bytes.
+func TestBatchCostAnEpisode(t *testing.T) {
+	const n = 5000
+	dir := tinyDataset(t, n)
+	pair := []policy.Policy{{Name: policy.Score, Params: policy.DefaultParams()}, {Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}}
+	opts := report.Options{CallsPerTurn: 4}
+	h0 := liveHeap()
+	c := corpus.Read([]string{dir}, corpus.Options{Jobs: 2})
+	h1 := liveHeap()
+	eps := analyse(c.Episodes, func(ep *episode.Episode) report.Episode {
+		return report.Analyse(ep, pair, policy.DefaultParams(), opts).Summarised()
+	}, nop)
+	h2 := liveHeap()
+	d := report.NewDataset(pair[0], pair[1], opts, eps, c.Skipped, c.Passed)
+	h3 := liveHeap()
+	runtime.KeepAlive(d)
+	if len(d.Episodes) != n {
+		t.Fatalf("%d episodes", len(d.Episodes))
+	}
+	read, analysed, dataset := (int64(h1)-int64(h0))/n, (int64(h2)-int64(h1))/n, (int64(h3)-int64(h2))/n
+	t.Logf("an episode: read %d bytes, analysed %d more, in the dataset %d more", read, analysed, dataset)
+	if read > 1100 || analysed > 1000 || dataset > 100 {
+		t.Errorf("an episode: read %d bytes (want ≤ 1,100), analysed %d more (≤ 1,000), in the dataset %d more (≤ 100)", read, analysed, dataset)
+	}
+}
