@@ -405,7 +405,7 @@ func appendResults(w io.Writer, b []byte, e *Episode) ([]byte, error) {
 	)
 	// Encoded straight into b, indented as it goes: indenting the compact
 	// form afterwards took most of the time of a grid's JSON
-	// (docs/PERFORMANCE.md, "Memory").
+	// (docs/PERFORMANCE.md, "JSON").
 	out := &appender{b}
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
