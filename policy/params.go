@@ -65,6 +65,16 @@ func (d *Dimension) Get(p *Params) int {
 	return v
 }
 
+// Applied is the value that applies in p, as output shows it: Get, but a
+// variant setting's zero stands for its default (min_delta 0 is 1: a score
+// move is at least a point).
+func (d *Dimension) Applied(p *Params) int {
+	if v := d.Get(p); v != 0 || d.Every || d.Held {
+		return v
+	}
+	return d.Default
+}
+
 // Set gives the setting the value v, as users give it.
 func (d *Dimension) Set(p *Params, v int) {
 	switch {

@@ -118,3 +118,41 @@ func TestVariantsRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestApplied: output shows the value that applies. A variant setting's zero
+// is its default (min_delta 0 replays as 1, docs/policies.md), while a
+// supervisor trigger's 0 is off and a timer's 0 is no timer.
+func TestApplied(t *testing.T) {
+	dim := func(key string) *Dimension {
+		for i := range dimensions {
+			if dimensions[i].Key == key {
+				return &dimensions[i]
+			}
+		}
+		t.Fatalf("no dimension %s", key)
+		return nil
+	}
+	var zero Params
+	for _, c := range []struct {
+		key  string
+		set  bool // given as 0 by a user, through Set
+		want int
+	}{
+		{"min_delta", false, 1},
+		{"min_delta", true, 1},
+		{"min_turns", false, 0},
+		{"objective_patience", false, 0},
+		{"max_turns_stuck", false, 0},
+		{"flat_checkpoints", false, 2},
+		{"flat_checkpoints", true, 0},
+		{"checkpoint", false, DefaultCheckpoint},
+	} {
+		p, d := zero, dim(c.key)
+		if c.set {
+			d.Set(&p, 0)
+		}
+		if got := d.Applied(&p); got != c.want {
+			t.Errorf("%s (set to 0: %v): Applied %d, want %d", c.key, c.set, got, c.want)
+		}
+	}
+}

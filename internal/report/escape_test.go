@@ -130,7 +130,7 @@ func TestCSVText(t *testing.T) {
 	loc := "-West\u2028"
 	r := ResultJSON{Policy: "score", LocationAtTermination: &loc, ScoreForgone: -5}
 	row = csvResult(&r)
-	if row[7] != `'-West\u2028` || row[10] != "-5" {
+	if row[9] != `'-West\u2028` || row[12] != "-5" {
 		t.Errorf("csvResult = %q", row)
 	}
 }

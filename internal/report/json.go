@@ -1,9 +1,11 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	json "github.com/goccy/go-json"
 
@@ -264,20 +266,42 @@ func SettingsOf(p policy.Policy) *Settings {
 
 func (s *Settings) MarshalJSON() ([]byte, error) {
 	b := []byte{'{'}
-	for _, d := range policy.Dimensions() {
-		if !slices.Contains(s.p.Kind().Settings, d.Key) {
-			continue
-		}
-		v, err := marshal(d.Value(d.Get(&s.p.Params)))
-		if err != nil {
-			return nil, err
+	var err error
+	s.each(func(key string, value any) {
+		v, e := marshal(value)
+		if e != nil {
+			err = e
+			return
 		}
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
-		b = append(append(strconv.AppendQuote(b, d.Key), ':'), v...)
+		b = append(append(strconv.AppendQuote(b, key), ':'), v...)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return append(b, '}'), nil
+}
+
+// String is the settings as CSV writes them: key=value joined by colons,
+// as --policy spells them after the policy (docs/policies.md).
+func (s *Settings) String() string {
+	if s == nil {
+		return ""
+	}
+	var parts []string
+	s.each(func(key string, value any) { parts = append(parts, fmt.Sprintf("%s=%v", key, value)) })
+	return strings.Join(parts, ":")
+}
+
+// each visits the settings in the order of policy.Dimensions.
+func (s *Settings) each(visit func(key string, value any)) {
+	for _, d := range policy.Dimensions() {
+		if slices.Contains(s.p.Kind().Settings, d.Key) {
+			visit(d.Key, d.Value(d.Applied(&s.p.Params)))
+		}
+	}
 }
 
 // JSON is the documented JSON form of e.

@@ -376,8 +376,8 @@ func markdownBody(w io.Writer, e *Episode) {
 var (
 	csvEpisodeHeader = []string{"episode_id", "source", "log_format", "segment", "turns", "final_score", "end_reason",
 		"objective_completions", "skipped_lines"}
-	csvResultHeader = []string{"policy", "max_turns_stuck", "check_interval", "stuck_warning_threshold",
-		"termination_turn", "turns_stuck", "score_at_termination", "location_at_termination", "turns_saved", "length", "score_forgone",
+	csvResultHeader = []string{"policy", "max_turns_stuck", "check_interval", "stuck_warning_threshold", "settings",
+		"termination_turn", "stop_reason", "turns_stuck", "score_at_termination", "location_at_termination", "turns_saved", "length", "score_forgone",
 		"later_score_gain", "later_gain_turn", "later_gain_points", "later_gain_distance", "gain_horizon", "objective_progress", "window_objectives",
 		"false_termination_candidate", "truly_stuck", "censored", "warning_start_turn", "llm_calls_saved", "tokens_saved", "cost_saved"}
 )
@@ -423,7 +423,7 @@ func csvResult(r *ResultJSON) []string {
 	}
 	b := strconv.FormatBool
 	return []string{CSVText(r.Policy), opt(r.MaxTurnsStuck), opt(r.CheckInterval), opt(r.StuckWarningThreshold),
-		opt(r.TerminationTurn), opt(r.TurnsStuck), opt(r.ScoreAtTermination), CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
+		CSVText(r.Settings.String()), opt(r.TerminationTurn), CSVText(optS(r.StopReason)), opt(r.TurnsStuck), opt(r.ScoreAtTermination), CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
 		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
 		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), opt64(r.TokensSaved), cost}

@@ -184,7 +184,7 @@ func (r *Result) values(c *Config) []any {
 			v = append(v, nil)
 			continue
 		}
-		v = append(v, d.Value(d.Get(&c.Policy.Params)))
+		v = append(v, d.Value(d.Applied(&c.Policy.Params)))
 	}
 	for k := range r.Defs.Len() {
 		if x, ok := r.Defs.Value(&c.Sums, k); ok {
