@@ -3,7 +3,9 @@ package jsonl
 import (
 	"bytes"
 	stdjson "encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"unicode/utf8"
 
 	gojson "github.com/goccy/go-json"
@@ -69,7 +71,34 @@ func (c Codec) Decode(data []byte, v any) (rep Repair, err error) {
 			err = fmt.Errorf("decoder panic: %v", p)
 		}
 	}()
-	return rep, c(data, v)
+	return rep, typeError(c(data, v))
+}
+
+// typeError names a member of the wrong type by its key and what it should
+// be, in a log's words rather than the Go struct's: "score: number 5.5, not a
+// whole number".
+func typeError(err error) error {
+	var te *stdjson.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
+		return err
+	}
+	want := te.Type.String()
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		want = "a whole number"
+	case reflect.Float32, reflect.Float64:
+		want = "a number"
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "true or false"
+	case reflect.Slice, reflect.Array:
+		want = "a list"
+	case reflect.Struct, reflect.Map:
+		want = "an object"
+	}
+	return fmt.Errorf("%s: %s, not %s", te.Field, te.Value, want)
 }
 
 // nullNonFinite returns a copy of data with the bare tokens NaN, Infinity and

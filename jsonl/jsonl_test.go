@@ -249,3 +249,30 @@ func FuzzScanObject(f *testing.F) {
 		}
 	})
 }
+
+// TestWrongTypeNamed: a member of the wrong type is named by its key and by
+// what it should be, whichever codec decoded it.
+func TestWrongTypeNamed(t *testing.T) {
+	type rec struct {
+		Turn   int64   `json:"turn"`
+		Score  *int64  `json:"score"`
+		Room   string  `json:"location"`
+		Critic float64 `json:"critic"`
+		Extras struct {
+			Score int64 `json:"score"`
+		} `json:"extras"`
+	}
+	for _, c := range []struct{ line, want string }{
+		{`{"score": 5.5}`, "score: number 5.5, not a whole number"},
+		{`{"turn": "7"}`, "turn: string, not a whole number"},
+		{`{"location": 4}`, "location: number, not a string"},
+		{`{"critic": "high"}`, "critic: string, not a number"},
+		{`{"extras": {"score": 1e400}}`, "extras.score: number 1e400, not a whole number"},
+	} {
+		var r rec
+		_, err := DefaultCodec.Decode([]byte(c.line), &r)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %q", c.line, err, c.want)
+		}
+	}
+}
