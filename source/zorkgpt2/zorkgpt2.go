@@ -104,24 +104,16 @@ func responseHash(text string) uint64 {
 type run struct {
 	ep       episode.Episode
 	turns    []turn
-	problems []episode.Problem
-	nProblem int
-	skipped  int
-	max      int // MaxProblems
+	problems source.Problems
 }
 
 func newRun(name, format string, opt source.Options) *run {
-	return &run{ep: episode.Episode{Source: name, Format: format, Segment: 1, Segments: 1, System: episode.ZorkGPT2}, max: opt.WithDefaults().MaxProblems}
+	return &run{ep: episode.Episode{Source: name, Format: format, Segment: 1, Segments: 1, System: episode.ZorkGPT2},
+		problems: source.Problems{Max: opt.WithDefaults().MaxProblems}}
 }
 
 func (r *run) problem(line int, skipped bool, format string, args ...any) {
-	r.nProblem++
-	if skipped {
-		r.skipped++
-	}
-	if len(r.problems) < r.max {
-		r.problems = append(r.problems, episode.Problem{Line: line, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
-	}
+	r.problems.Add(line, skipped, format, args...)
 }
 
 // at is turn t, made (with the missing turns before it) if need be; nil
@@ -174,7 +166,7 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 	if ep.MissingTurns > 0 {
 		ep.Notes = append(ep.Notes, fmt.Sprintf("%d turns are missing from the log: the score and room are carried forward", ep.MissingTurns))
 	}
-	ep.Problems, ep.ProblemCount, ep.SkippedLines = r.problems, r.nProblem, r.skipped
+	r.problems.Set(ep)
 	return ep
 }
 
