@@ -13,8 +13,9 @@
 #   longline.jsonl  a bundled 167-turn log with one 50 MB reasoning line
 #   turns.jsonl     2,000,000 short turn_completed lines (520 MB)
 # Times are medians of RUNS runs (5 by default) after a warm-up, every file in
-# the page cache, the two builds alternating (hyperfine when installed: apt-get
-# install hyperfine). Peak RSS is /usr/bin/time's maximum resident set size,
+# the page cache, the two builds one after the other case by case (hyperfine
+# when installed: apt-get install hyperfine); each case is first run once on
+# both, and a case that fails stops the comparison. Peak RSS is /usr/bin/time's maximum resident set size,
 # the median of RUNS runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,17 +35,22 @@ done
 # The two builds, static as make build and make install make them.
 OLD=$(mktemp -d)
 trap 'rm -rf "$OLD"' EXIT
-git worktree add -q --detach "$OLD/src" "$BEFORE"
+mkdir "$OLD/src"
+git archive "$BEFORE" | tar -x -C "$OLD/src"
 (cd "$OLD/src" && $GO build -tags netgo,osusergo -o "$OLD/lbanalyze" ./cmd/lbanalyze)
-git worktree remove --force "$OLD/src"
 $GO build -tags netgo,osusergo -o bin/lbanalyze ./cmd/lbanalyze
 A=$OLD/lbanalyze B=bin/lbanalyze
 
 mkdir -p "$DIR"
-[ -d "$DIR/set1000" ] || "$B" synth --seed 1 --episodes 1000 --out "$DIR/set1000" >/dev/null
-[ -s "$DIR/large.jsonl" ] || "$B" synth --seed 1 --large --episodes 15 --out - >"$DIR/large.jsonl"
-[ -s "$DIR/longline.jsonl" ] || $GO run ./scripts/benchgen longline -mb 50 -in "$LONGSRC" -out "$DIR/longline.jsonl"
-[ -s "$DIR/turns.jsonl" ] || $GO run ./scripts/benchgen turns -n 2000000 -out "$DIR/turns.jsonl"
+# Each input is written under a temporary name and renamed when whole, so that
+# an interrupted run leaves nothing a later one would take for an input.
+if [ ! -d "$DIR/set1000" ]; then
+	rm -rf "$DIR/set1000.tmp"
+	"$B" synth --seed 1 --episodes 1000 --out "$DIR/set1000.tmp" >/dev/null && mv "$DIR/set1000.tmp" "$DIR/set1000"
+fi
+[ -s "$DIR/large.jsonl" ] || { "$B" synth --seed 1 --large --episodes 15 --out - >"$DIR/large.jsonl.tmp" && mv "$DIR/large.jsonl.tmp" "$DIR/large.jsonl"; }
+[ -s "$DIR/longline.jsonl" ] || { $GO run ./scripts/benchgen longline -mb 50 -in "$LONGSRC" -out "$DIR/longline.jsonl.tmp" && mv "$DIR/longline.jsonl.tmp" "$DIR/longline.jsonl"; }
+[ -s "$DIR/turns.jsonl" ] || { $GO run ./scripts/benchgen turns -n 2000000 -out "$DIR/turns.jsonl.tmp" && mv "$DIR/turns.jsonl.tmp" "$DIR/turns.jsonl"; }
 mapfile -t LOGS < <(find "$EPISODES" -name episode_log.jsonl -not -path '*/test[-_]*' -not -path '*/unknown/*' | sort)
 cat "${LOGS[@]}" "$DIR"/*.jsonl "$DIR"/set1000/*/*.jsonl >/dev/null # into the page cache
 
@@ -56,7 +62,7 @@ seconds() {
 	if command -v hyperfine >/dev/null; then
 		local json
 		json=$(mktemp)
-		hyperfine -N -i -w 1 -r "$RUNS" --export-json "$json" --output=null "$(printf '%q ' "$@")" >/dev/null 2>&1
+		hyperfine -N -w 1 -r "$RUNS" --export-json "$json" --output=null "$(printf '%q ' "$@")" >/dev/null 2>&1
 		jq -r '.results[0].median' "$json"
 		rm -f "$json"
 	else
@@ -89,7 +95,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
 row() {
 	local name=$1 beside=$2
 	shift 2
-	local a b ra rb
+	local a b ra rb bin
+	for bin in "$A" "$B"; do
+		"$bin" "$@" >/dev/null 2>&1 || { echo "bench-compare: $bin $* failed" >&2; exit 1; }
+	done
 	a=$(seconds "$A" "$@")
 	b=$(seconds "$B" "$@")
 	ra=$(rss "$A" "$@")

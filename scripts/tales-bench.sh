@@ -20,15 +20,19 @@ if [ ! -d "$dir/logs" ]; then
 		done
 	done
 fi
-go build -tags netgo,osusergo -o bin/lbanalyze ./cmd/lbanalyze
+command -v /usr/bin/time >/dev/null || { echo "tales-bench: /usr/bin/time is needed (apt-get install time)" >&2; exit 1; }
+${GO:-go} build -tags netgo,osusergo -o bin/lbanalyze ./cmd/lbanalyze
+times=$(mktemp)
+trap 'rm -f "$times"' EXIT
 bytes=$(find "$dir/logs" -name '*.jsonl' -printf '%s\n' | awk '{s+=$1} END {print s}')
 files=$(find "$dir/logs" -name '*.jsonl' | wc -l)
 echo "$files rollouts, $bytes bytes; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 cat "$dir"/logs/*/*/*.jsonl > /dev/null # into the page cache
 for i in $(seq "$runs"); do
-	/usr/bin/time -v bin/lbanalyze batch --summary --format json "$dir/logs" 2> /tmp/lbanalyze-tales-time.txt > /dev/null
+	/usr/bin/time -v bin/lbanalyze batch --summary --format json "$dir/logs" 2> "$times" > /dev/null ||
+		{ cat "$times" >&2; exit 1; }
 	awk -v b="$bytes" -F': ' '
 		/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = (n == 3 ? p[1]*3600 + p[2]*60 + p[3] : p[1]*60 + p[2]) }
 		/User time/ { u = $2 } /System time/ { s = $2 } /Maximum resident/ { m = $2 }
-		END { printf "wall %.2f s (%.0f MB/s), user %.2f s, sys %.2f s, user+sys %.2f s (%.0f MB/s), peak RSS %.1f MiB\n", w, b/w/1e6, u, s, u+s, b/(u+s)/1e6, m/1024 }' /tmp/lbanalyze-tales-time.txt
+		END { printf "wall %.2f s (%.0f MB/s), user %.2f s, sys %.2f s, user+sys %.2f s (%.0f MB/s), peak RSS %.1f MiB\n", w, b/w/1e6, u, s, u+s, b/(u+s)/1e6, m/1024 }' "$times"
 done

@@ -179,12 +179,15 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 	}
 	f.jobs = workers(f.jobs)
 	changed := cmd.Flags().Changed
-	defaults := policy.DefaultParams()
-	for i, d := range policy.Dimensions() {
-		if changed(d.Flag) {
-			d.Set(&defaults, f.dims[i])
+	flagged := func(p *policy.Params) { // the settings given as flags, over p
+		for i, d := range policy.Dimensions() {
+			if changed(d.Flag) {
+				d.Set(p, f.dims[i])
+			}
 		}
 	}
+	defaults := policy.DefaultParams()
+	flagged(&defaults)
 	if err = defaults.Usable(); err != nil {
 		err = usageError("%v", err)
 		return
@@ -199,11 +202,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		}
 		recording = cfg.Params
 		afterDefaults = cfg.Params
-		for i, d := range policy.Dimensions() {
-			if changed(d.Flag) {
-				d.Set(&afterDefaults, f.dims[i])
-			}
-		}
+		flagged(&afterDefaults)
 		if !changed("after") {
 			afterSpec = string(cfg.Policy().Name)
 		}

@@ -92,12 +92,11 @@ func TestOutputIndependentOfLocale(t *testing.T) {
 // writeLocaleCases runs the cases (in the child) and writes what each prints.
 func writeLocaleCases(t *testing.T, dir string) {
 	for k, args := range localeCases(os.Getenv("LBANALYZE_LOCALE_WIDE")) {
-		var stdout, stderr bytes.Buffer
-		run(args, bytes.NewReader(nil), &stdout, &stderr)
-		if stdout.Len() == 0 {
-			t.Errorf("lbanalyze %s printed nothing: %s", strings.Join(args, " "), stderr.String())
+		_, stdout, stderr := runCLI(nil, args...)
+		if stdout == "" {
+			t.Errorf("lbanalyze %s printed nothing: %s", strings.Join(args, " "), stderr)
 		}
-		for stream, b := range map[string][]byte{"stdout": stdout.Bytes(), "stderr": stderr.Bytes()} {
+		for stream, b := range map[string][]byte{"stdout": []byte(stdout), "stderr": []byte(stderr)} {
 			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02d.%s", k, stream)), b, 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -44,6 +44,7 @@ func tinyDataset(t *testing.T, n int) string {
 // kept each segment's table of turns seen (sized to max_turns) and batch each
 // pattern analysis: 7,144, 1,695 and 247 bytes.
 func TestBatchCostAnEpisode(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the readers' buffers grow with the cores
 	const n = 5000
 	dir := tinyDataset(t, n)
 	pair := []policy.Policy{{Name: policy.Score, Params: policy.DefaultParams()}, {Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}}

@@ -32,9 +32,8 @@ func TestPlotFiles(t *testing.T) {
 		}
 	}
 	plots, html := filepath.Join(work, "plots"), filepath.Join(work, "report.html")
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"batch", "--plots", plots, "--html", html, ds}, nil, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	if code, _, stderr := runCLI(nil, "batch", "--plots", plots, "--html", html, ds); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 
 	// Three episodes share the id 2025-11-12T10:00:00 (one of them segment 1
@@ -82,9 +81,9 @@ func TestPlotFiles(t *testing.T) {
 
 	// --plot with .svg: an SVG document of 1200×600 px (900×450 pt).
 	svg := filepath.Join(work, "timeline.svg")
-	stderr.Reset()
-	if code := run([]string{"episode", "--plot", svg, filepath.Join(ds, "a", "episode_log.jsonl")}, nil, io.Discard, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	code, _, stderr := runCLI(nil, "episode", "--plot", svg, filepath.Join(ds, "a", "episode_log.jsonl"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	data, err := os.ReadFile(svg)
 	if err != nil {
@@ -98,8 +97,8 @@ func TestPlotFiles(t *testing.T) {
 	if err := xml.Unmarshal(data, &root); err != nil || root.XMLName.Local != "svg" || root.Width != "900pt" || root.Height != "450pt" {
 		t.Errorf("timeline.svg: <%s width=%q height=%q>, %v; want <svg width=\"900pt\" height=\"450pt\">", root.XMLName.Local, root.Width, root.Height, err)
 	}
-	if want := "lbanalyze: wrote the timeline of 2025-11-12T10:00:00 to " + svg + "\n"; stderr.String() != want {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	if want := "lbanalyze: wrote the timeline of 2025-11-12T10:00:00 to " + svg + "\n"; stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 }
 

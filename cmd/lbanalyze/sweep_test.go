@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -22,13 +21,13 @@ func TestSweepConfigIsNow(t *testing.T) {
 		Current map[string]any   `json:"current"`
 	}
 	sweep := func(args ...string) out {
-		var stdout, stderr bytes.Buffer
 		args = append(append([]string{"sweep", "--format", "json"}, args...), "testdata/logs/premature.jsonl", "testdata/logs/two-episodes.jsonl")
-		if code := run(args, nil, &stdout, &stderr); code != 0 {
-			t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+		code, stdout, stderr := runCLI(nil, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr)
 		}
 		var o out
-		if err := json.Unmarshal(stdout.Bytes(), &o); err != nil {
+		if err := json.Unmarshal([]byte(stdout), &o); err != nil {
 			t.Fatal(err)
 		}
 		return o
