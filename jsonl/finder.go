@@ -2,7 +2,6 @@ package jsonl
 
 import (
 	"bytes"
-	"encoding/json"
 )
 
 // fieldFinder finds, in a line fed to it piece by piece, the string value of
@@ -62,15 +61,7 @@ func (f *fieldFinder) value() []byte {
 	if f.found == nil || len(f.found) > maxCapture {
 		return nil
 	}
-	if bytes.IndexByte(f.found, '\\') < 0 {
-		return f.found
-	}
-	var s string
-	quoted := append(append([]byte{'"'}, f.found...), '"')
-	if json.Unmarshal(quoted, &s) != nil {
-		return nil
-	}
-	return []byte(s)
+	return Unescape(f.found)
 }
 
 // matters reports whether keys at the current depth are looked at.

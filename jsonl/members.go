@@ -1,8 +1,6 @@
 package jsonl
 
 import (
-	"bytes"
-	stdjson "encoding/json"
 	"reflect"
 	"strings"
 )
@@ -108,15 +106,11 @@ func Object(dst []byte) []byte {
 
 // field is the field a member's key names, its escapes undone.
 func (m *Members) field(key []byte) (field, bool) {
-	if bytes.IndexByte(key, '\\') < 0 {
-		f, ok := m.fields[string(key)] // no allocation for the lookup
-		return f, ok
-	}
-	var s string
-	if stdjson.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
+	k := Unescape(key)
+	if k == nil {
 		return field{}, false
 	}
-	f, ok := m.fields[s]
+	f, ok := m.fields[string(k)] // no allocation for the lookup
 	return f, ok
 }
 

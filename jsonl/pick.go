@@ -3,7 +3,6 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -90,9 +89,6 @@ func (p *Picker) SetGate(key, before string, skip func(value []byte) bool) {
 func (p *Picker) Reset() {
 	*p = Picker{m: p.m, max: p.max, gate: p.gate, before: p.before, skip: p.skip, out: p.out[:0], stack: p.stack[:0], capture: p.capture[:0]}
 }
-
-// Begun reports whether anything but white space was fed.
-func (p *Picker) Begun() bool { return p.begun }
 
 // Done reports whether the object has ended (or its gate passed it over).
 func (p *Picker) Done() bool { return p.done }
@@ -333,14 +329,14 @@ func (p *Picker) endString() error {
 				f.next, _ = f.pick.field(p.capture)
 			}
 			top := len(p.stack) == 1
-			f.gate = top && p.gate != "" && string(unescape(p.capture)) == p.gate
-			if top && p.passing && string(unescape(p.capture)) == p.before {
+			f.gate = top && p.gate != "" && string(Unescape(p.capture)) == p.gate
+			if top && p.passing && string(Unescape(p.capture)) == p.before {
 				p.skipped, p.done = true, true
 			}
 		}
 		return nil
 	}
-	if p.gating && len(p.capture) <= maxCapture && p.skip(unescape(p.capture)) {
+	if p.gating && len(p.capture) <= maxCapture && p.skip(Unescape(p.capture)) {
 		if p.before == "" {
 			p.skipped, p.done = true, true
 		} else {
@@ -348,18 +344,6 @@ func (p *Picker) endString() error {
 		}
 	}
 	return nil
-}
-
-// unescape is a string's content with its escapes undone (nil if invalid).
-func unescape(s []byte) []byte {
-	if bytes.IndexByte(s, '\\') < 0 {
-		return s
-	}
-	var v string
-	if stdjson.Unmarshal(append(append([]byte{'"'}, s...), '"'), &v) != nil {
-		return nil
-	}
-	return []byte(v)
 }
 
 // scalar reads a number or literal from b[i:] up to the byte that ends it.

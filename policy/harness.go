@@ -61,13 +61,11 @@ func (p Policy) HarnessBlock() (string, error) {
 		b.WriteString("#   " + l + "\n")
 	}
 	fmt.Fprintf(&b, "stop_rule = %q\n", p.Name)
-	q := p.Params
-	q.MinDelta = q.minDelta() // 0 means 1: the block says what applies
 	for _, d := range Dimensions() {
 		if !d.Has(p.Name) || d.Key == "stuck_warning_threshold" {
 			continue
 		}
-		v := d.Get(&q)
+		v := d.Applied(&p.Params) // the block says what applies: min_delta 0 is 1
 		if d.Names != nil && v >= 0 && v < len(d.Names) {
 			fmt.Fprintf(&b, "%s = %q\n", d.Key, d.Names[v])
 			continue

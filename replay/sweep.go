@@ -54,7 +54,6 @@ type tracked struct {
 	stuck  []int         // stuck[t]: TurnsStuck after the tracking of turn t
 	warn   []warnStart   // the first warned turn, by stuck_warning_threshold
 	checks []*checkTable // by check interval, built on first use; as long as the largest used
-	n      int           // the last turn
 }
 
 type warnStart struct{ threshold, turn int }
@@ -127,7 +126,7 @@ func (s *Sweeper) tracked(name policy.Name) *tracked {
 			return tr
 		}
 	}
-	tr := &tracked{name: name, n: s.n}
+	tr := &tracked{name: name}
 	s.tables = append(s.tables, tr)
 	return tr
 }
@@ -154,8 +153,8 @@ var noChecks = &checkTable{}
 
 // checkTable is the table of interval (≥ 1); tr.stuck must be set.
 func (tr *tracked) checkTable(interval int) *checkTable {
-	if interval > tr.n {
-		return noChecks // no check turn within the log
+	if interval >= len(tr.stuck) {
+		return noChecks // no check turn within the log (stuck holds turns 0 to the last)
 	}
 	if interval >= len(tr.checks) {
 		tr.checks = append(tr.checks, make([]*checkTable, interval+1-len(tr.checks))...)

@@ -17,6 +17,15 @@ import (
 // and for the first keys of a line of tens of KB.
 const HeadSize = 64 << 10
 
+// MaxTurn bounds turn numbers (ZorkGPT's max_turns was at most 5000), and
+// MaxGap the jump from one turn to a later one: every source holds its logs
+// to them, so that a corrupt line cannot make a reader allocate for turns
+// that never were.
+const (
+	MaxTurn = 200_000
+	MaxGap  = 1000
+)
+
 // Source reads one kind of log file.
 type Source interface {
 	// Format is the log_format of the episodes it reads.

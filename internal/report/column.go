@@ -17,23 +17,14 @@ func NewDefs(opts Options, tokens bool) Defs { return Defs{metricDefs(opts, toke
 // Len is the number of metrics.
 func (d Defs) Len() int { return len(d.defs) }
 
-// Name is metric k's JSON name, Label its words for tables.
-func (d Defs) Name(k int) string  { return d.defs[k].name }
-func (d Defs) Label(k int) string { return d.defs[k].label }
-
-// Format shows a value of metric k as tables do.
-func (d Defs) Format(k int, v float64) string { return d.defs[k].unit.format(v) }
+// Name is metric k's JSON name.
+func (d Defs) Name(k int) string { return d.defs[k].name }
 
 // Sums are one policy's running sums over episodes: a numerator and a
 // denominator a metric, and n.
 type Sums struct {
 	num, den []float64
 	n        int
-}
-
-// NewSums returns empty sums.
-func (d Defs) NewSums() Sums {
-	return Sums{num: make([]float64, len(d.defs)), den: make([]float64, len(d.defs))}
 }
 
 // NewSumsSlab returns n empty sums in one allocation, side by side, so that
@@ -46,13 +37,6 @@ func (d Defs) NewSumsSlab(n int) []Sums {
 		s[i] = Sums{num: slab[2*k*i : 2*k*i+k : 2*k*i+k], den: slab[2*k*i+k : 2*k*(i+1) : 2*k*(i+1)]}
 	}
 	return s
-}
-
-// Add counts one episode with its outcome under the policy.
-func (d Defs) Add(s *Sums, ep *episode.Episode, o *replay.Outcome) {
-	c := make(Contribution, 2*len(d.defs))
-	d.Contribute(c, ep, o)
-	c.AddTo(s)
 }
 
 // Contribution is what one episode under one outcome adds to Sums: every

@@ -538,17 +538,17 @@ type BootstrapJSON struct {
 // under each policy instead of "results".
 type BatchEpisodeJSON struct {
 	EpisodeJSON
-	Results  []ResultJSON `json:"results,omitempty"`
-	Baseline ResultJSON   `json:"baseline"`
-	After    ResultJSON   `json:"after"`
+	Baseline ResultJSON `json:"baseline"`
+	After    ResultJSON `json:"after"`
 }
 
+// MarshalJSON writes the episode's head, facts and body (not its patterns
+// nor its results), then its two outcomes.
 func (j BatchEpisodeJSON) MarshalJSON() ([]byte, error) {
 	return mergeObjects(j.EpisodeHead, facts(j.Facts), j.EpisodeBody, struct {
-		Results  []ResultJSON `json:"results,omitempty"`
-		Baseline ResultJSON   `json:"baseline"`
-		After    ResultJSON   `json:"after"`
-	}{j.Results, j.Baseline, j.After})
+		Baseline ResultJSON `json:"baseline"`
+		After    ResultJSON `json:"after"`
+	}{j.Baseline, j.After})
 }
 
 // MetricJSON is one metric; null for undefined values and missing intervals.
@@ -571,11 +571,6 @@ type ReviewJSON struct {
 	NewCandidates   []string `json:"new_candidates"`
 }
 
-// JSON is the documented JSON form of d.
-func (d *Dataset) JSON() DatasetJSON {
-	return d.json(false)
-}
-
 // json is d's JSON form, without the episodes for a summary.
 func (d *Dataset) json(summary bool) DatasetJSON {
 	j := DatasetJSON{N: len(d.Episodes), Skipped: append([]Skip{}, d.Skipped...), SkippedDirectories: append([]string{}, d.Passed...), NotReplayed: d.Unreplayed,
@@ -595,10 +590,8 @@ func (d *Dataset) json(summary bool) DatasetJSON {
 			break
 		}
 		e := d.Episodes[i].JSON()
+		e.Timeline = nil // episode's only
 		j.Episodes = append(j.Episodes, BatchEpisodeJSON{EpisodeJSON: e, Baseline: e.Results[0], After: e.Results[1]})
-		j.Episodes[i].EpisodeJSON.Results = nil
-		j.Episodes[i].EpisodeJSON.Patterns = nil
-		j.Episodes[i].EpisodeJSON.Timeline = nil
 	}
 	for i := range d.Metrics {
 		j.Metrics = append(j.Metrics, d.Metrics[i].JSON())

@@ -102,7 +102,7 @@ func AnalyseReplayable(ep *episode.Episode, policies []policy.Policy, recording 
 // an episode over a million configs costs a chunk of them at a time
 // (docs/PERFORMANCE.md, "Memory").
 func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Params, opts Options) Episode {
-	kept := replayable(ep, g)
+	kept := replayable(ep, g.All())
 	var first []policy.Policy // the first few, for the patterns
 	for p := range kept {
 		if first = append(first, p); len(first) == maxPatternPolicies {
@@ -115,10 +115,10 @@ func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Params, o
 	return e
 }
 
-// replayable are the policies of g that ep's log can replay, in order.
-func replayable(ep *episode.Episode, g *policy.Grid) iter.Seq[policy.Policy] {
+// replayable are the policies that ep's log can replay, in order.
+func replayable(ep *episode.Episode, policies iter.Seq[policy.Policy]) iter.Seq[policy.Policy] {
 	return func(yield func(policy.Policy) bool) {
-		for p := range g.All() {
+		for p := range policies {
 			if len(Lacking(ep, p)) == 0 && !yield(p) {
 				return
 			}
@@ -155,7 +155,7 @@ func (e *Episode) First(k int) []replay.Outcome {
 // during the call only. It stops at visit's first error.
 func (e *Episode) each(visit func(from int, out []replay.Outcome) error) error {
 	if e.grid != nil {
-		return replayChunks(e.Ep, replayable(e.Ep, e.grid), e.fast, e.GainHorizon, visit)
+		return replayChunks(e.Ep, replayable(e.Ep, e.grid.All()), e.fast, e.GainHorizon, visit)
 	}
 	for from := 0; from < len(e.Outcomes); from += replay.SweepChunk {
 		if err := visit(from, e.Outcomes[from:min(from+replay.SweepChunk, len(e.Outcomes))]); err != nil {

@@ -64,14 +64,7 @@ func replayableNotes(ep *episode.Episode, policies iter.Seq[policy.Policy], keep
 			notes = append(notes, lackNote(string(p.Name), lacking, "this log does", "not replayed"))
 		}
 	}
-	kept := func(yield func(policy.Policy) bool) {
-		for p := range policies {
-			if len(Lacking(ep, p)) == 0 && !yield(p) {
-				return
-			}
-		}
-	}
-	return append(notes, offNotes([]*episode.Episode{ep}, kept, func([]*episode.Episode) string { return "this log does" })...)
+	return append(notes, offNotes([]*episode.Episode{ep}, replayable(ep, policies), func([]*episode.Episode) string { return "this log does" })...)
 }
 
 // Whose names the logs of some episodes in a note: "the logs of 3

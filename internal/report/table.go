@@ -87,9 +87,12 @@ func (k tableKind) draw(w io.Writer, header []string, rows iter.Seq[[]string], a
 // widest cell, spaces around it trimmed, and a space either side.
 type columns []int
 
-// measure widens cols to hold row.
+// measure widens cols to hold row; a table's first row (cols nil) fixes the
+// width rule, which tablewriter sets only at start (drawMeasured).
 func (k tableKind) measure(cols columns, row []string) columns {
-	twwidth.SetEastAsian(false)
+	if cols == nil {
+		twwidth.SetEastAsian(false)
+	}
 	for i, c := range k.cell(row) {
 		if i == len(cols) {
 			cols = append(cols, 0)

@@ -53,11 +53,13 @@ func BenchmarkBruteForce100k(b *testing.B) {
 	o := opts()
 	for b.Loop() {
 		defs := report.NewDefs(report.Options{CallsPerTurn: o.CallsPerTurn}, false)
+		c := defs.NewContribution()
 		for i := 0; i < len(grid); i += 100 {
-			sums := defs.NewSums()
+			sums := defs.NewSumsSlab(1)
 			for _, ep := range eps {
 				out := replay.Run(ep, grid[i])
-				defs.Add(&sums, ep, &out)
+				defs.Contribute(c, ep, &out)
+				c.AddTo(&sums[0])
 			}
 		}
 	}

@@ -185,12 +185,11 @@ func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy) []Con
 			}
 			r.Defs.Contribute(b.cur, ep, &os[k])
 			cfg := &acc[from+k]
+			cfg.Tally.add(&os[k], 1)
 			if k == 0 {
 				b.cur.AddTo(&cfg.Sums)
-				cfg.Tally.add(&os[k], 1)
 			} else {
 				b.cur.AddChange(&cfg.Sums, b.prev)
-				cfg.Tally.add(&os[k], 1)
 				cfg.Tally.add(&os[k-1], -1)
 			}
 			b.cur, b.prev = b.prev, b.cur

@@ -45,7 +45,7 @@ func zorkGPTBlock(p policy.Policy) (string, error) {
 	block, err := p.TOML()
 	if err != nil {
 		if c := p.Kind().Change; c != "" {
-			return "", changeError{err.Error() + ": " + c}
+			return "", fmt.Errorf("%w: %s", err, c)
 		}
 	}
 	return block, err
@@ -64,7 +64,7 @@ func zorkGPT2Block(p policy.Policy) (string, error) {
 	case k == nil:
 		return "", fmt.Errorf("ZorkGPT2 cannot run %s without a code change", p.Name)
 	case !k.ZorkGPT2:
-		return "", changeError{fmt.Sprintf("ZorkGPT2 cannot run %s without a code change: %s", p.Name, k.ZorkGPT2Change)}
+		return "", fmt.Errorf("ZorkGPT2 cannot run %s without a code change: %s", p.Name, k.ZorkGPT2Change)
 	}
 	return p.ZorkburrTOML(), nil
 }
@@ -76,10 +76,6 @@ func zorkGPT2Block(p policy.Policy) (string, error) {
 // system ran a log").
 var Harness = &System{Name: "your harness", File: "your harness's configuration", Lang: "toml",
 	Block: policy.Policy.HarnessBlock, Note: "stop the run in its step loop as the rule says", Adds: policy.Increase}
-
-type changeError struct{ s string }
-
-func (e changeError) Error() string { return e.s }
 
 // systems are the systems by the name the episodes' sources give them
 // (episode.Episode.System). A source of another agent's logs adds its

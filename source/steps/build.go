@@ -11,14 +11,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
-// MaxTurn bounds step numbers, and MaxGap the jump from one step to a later
-// one: a corrupt line must not make the reader allocate for steps that never
-// were.
-const (
-	MaxTurn = 200_000
-	MaxGap  = 1000
-)
-
 // builder turns the lines of one log into episodes.
 type builder struct {
 	src   Source
@@ -148,9 +140,9 @@ func (b *builder) place(l *line, n int) (int, bool) {
 	switch {
 	case t <= int64(last):
 		s.problem(n, true, "step %d comes after step %d: steps must go up; this one is skipped", v, int64(last)-int64(s.offset))
-	case t > MaxTurn:
-		s.problem(n, true, "step %d is beyond %d: skipped", v, MaxTurn)
-	case t > int64(last)+MaxGap || b.fabricated+int(t)-last-1 > b.gapBudget():
+	case t > source.MaxTurn:
+		s.problem(n, true, "step %d is beyond %d: skipped", v, source.MaxTurn)
+	case t > int64(last)+source.MaxGap || b.fabricated+int(t)-last-1 > b.gapBudget():
 		s.problem(n, true, "step %d comes %d steps after the last one: ignored as corrupt", v, t-int64(last))
 	default:
 		return int(t), true
@@ -160,7 +152,7 @@ func (b *builder) place(l *line, n int) (int, bool) {
 
 // gapBudget is how many steps a file may leave out of its numbers: plenty
 // for real gaps, but in proportion to its size.
-func (b *builder) gapBudget() int { return 10*MaxGap + int(b.bytes/16) }
+func (b *builder) gapBudget() int { return 10*source.MaxGap + int(b.bytes/16) }
 
 // fill makes up the steps before t that the log leaves out: the score
 // carried forward, as a tracker would see it.

@@ -2,7 +2,6 @@ package steps
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -76,14 +75,11 @@ func newMatcher(f *Fields) *matcher {
 // lookup is the node of key (raw, between its quotes), nil when no field
 // names it.
 func (m *matcher) lookup(key []byte) *matcher {
-	if bytes.IndexByte(key, '\\') < 0 {
-		return m.inner[string(key)] // no allocation for the lookup
-	}
-	var s string
-	if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
+	k := jsonl.Unescape(key)
+	if k == nil {
 		return nil
 	}
-	return m.inner[s]
+	return m.inner[string(k)] // no allocation for the lookup
 }
 
 // line is what one line holds of the mapped members: their raw values, nil

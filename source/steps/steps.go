@@ -36,11 +36,6 @@ type Preset struct {
 	Finish func(ep *episode.Episode, path string)
 }
 
-// New is the source of a field map, which it checks.
-func New(f Fields) (Source, error) {
-	return Source{Fields: f}, f.check()
-}
-
 // Format is the log_format of its episodes.
 func (s Source) Format() string {
 	if s.Preset != nil {

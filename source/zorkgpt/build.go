@@ -8,15 +8,8 @@ import (
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
-// MaxTurn bounds turn numbers (ZorkGPT's max_turns was at most 5000), and
-// MaxGap the jump from one turn to a later one: a corrupt line must not make
-// the reader allocate for turns that never were.
-const (
-	MaxTurn = 200_000
-	MaxGap  = 1000
-	// MaxScore bounds scores so that their differences are exact (2^53).
-	MaxScore = 1 << 53
-)
+// MaxScore bounds scores so that their differences are exact (2^53).
+const MaxScore = 1 << 53
 
 // builder turns the lines of one log into episodes, a segment at a time.
 type builder struct {
@@ -161,7 +154,7 @@ func (b *builder) start(kind string) {
 }
 
 // turnOf is the turn a per-turn event names, if it is usable: positive,
-// within MaxTurn, and not a jump that only corruption explains.
+// within source.MaxTurn, and not a jump that only corruption explains.
 func (b *builder) turnOf(r *record, n int, name string) (int, bool) {
 	s := b.cur
 	turn := turnField(r)
@@ -171,9 +164,9 @@ func (b *builder) turnOf(r *record, n int, name string) (int, bool) {
 		s.problem(n, true, "%s without a turn", name)
 	case turn == 0:
 		s.problem(n, true, "%s for turn 0", name)
-	case turn > MaxTurn:
-		s.problem(n, true, "%s for turn %d, beyond %d", name, turn, MaxTurn)
-	case turn > hi+MaxGap:
+	case turn > source.MaxTurn:
+		s.problem(n, true, "%s for turn %d, beyond %d", name, turn, source.MaxTurn)
+	case turn > hi+source.MaxGap:
 		s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt", name, turn, turn-hi, hi)
 	case turn > hi+1 && b.fabricated+turn-hi-1 > b.gapBudget():
 		s.problem(n, true, "%s for turn %d, %d turns after the last one (%d): ignored as corrupt, as this file already skips %d turn numbers, more than its turns allow",
@@ -250,7 +243,7 @@ func (b *builder) settle(t int) {
 func (b *builder) plausible(turn int) bool {
 	s := b.cur
 	hi := max(s.ran, s.last)
-	return turn > 0 && turn <= MaxTurn && turn <= hi+MaxGap && b.fabricated+turn-hi-1 <= b.gapBudget()
+	return turn > 0 && turn <= source.MaxTurn && turn <= hi+source.MaxGap && b.fabricated+turn-hi-1 <= b.gapBudget()
 }
 
 // scoreOK checks that a score is small enough for differences of scores to
@@ -267,13 +260,13 @@ func (b *builder) scoreOK(v int64, what, name string, n int) bool {
 // is dropped without a problem when it is not (its absence changes nothing of
 // the replay).
 func (s *segment) quiet(t int) bool {
-	return t >= 1 && t <= MaxTurn && t <= max(s.ran, s.last)+MaxGap
+	return t >= 1 && t <= source.MaxTurn && t <= max(s.ran, s.last)+source.MaxGap
 }
 
 // turn returns the record of turn t, growing the table as needed (at once to
 // max_turns when it is known).
 func (s *segment) turn(t int) *episode.Turn {
-	if s.turns == nil && s.ep.MaxTurns > 0 && s.ep.MaxTurns <= MaxTurn {
+	if s.turns == nil && s.ep.MaxTurns > 0 && s.ep.MaxTurns <= source.MaxTurn {
 		s.turns = make([]episode.Turn, 0, s.ep.MaxTurns)
 		s.have = make([]bool, 0, s.ep.MaxTurns)
 	}
@@ -300,7 +293,7 @@ func (b *builder) reach(t int) {
 // no more than the turns it completes and 10,000, so that a file of lines
 // that jump 999 turns, restart and jump again costs at most twice the
 // memory of its real turns.
-func (b *builder) gapBudget() int { return 10*MaxGap + b.turnLines }
+func (b *builder) gapBudget() int { return 10*source.MaxGap + b.turnLines }
 
 func (s *segment) death(t int, reason string) {
 	if s.deaths[t] {

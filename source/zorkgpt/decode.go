@@ -2,7 +2,6 @@ package zorkgpt
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
@@ -180,14 +179,7 @@ func stringValue(v []byte) []byte {
 	if len(v) < 2 || v[0] != '"' {
 		return nil
 	}
-	if bytes.IndexByte(v[1:len(v)-1], '\\') < 0 {
-		return v[1 : len(v)-1]
-	}
-	var s string
-	if json.Unmarshal(v, &s) != nil {
-		return nil
-	}
-	return []byte(s)
+	return jsonl.Unescape(v[1 : len(v)-1])
 }
 
 // isRecord reports whether line is a log record: a JSON object with a key

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/source"
 )
 
 // FuzzRead feeds the episode builder arbitrary bytes: it must never panic,
@@ -25,7 +26,7 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lg := Read(bytes.NewReader(data), "fuzz.jsonl", Options{})
 		for _, ep := range lg.Episodes {
-			if ep.N() < 1 || ep.N() > MaxTurn || ep.SkippedLines > lg.Lines || ep.MissingTurns > ep.N() {
+			if ep.N() < 1 || ep.N() > source.MaxTurn || ep.SkippedLines > lg.Lines || ep.MissingTurns > ep.N() {
 				t.Fatalf("episode with %d turns, %d skipped of %d lines, %d missing", ep.N(), ep.SkippedLines, lg.Lines, ep.MissingTurns)
 			}
 			for _, p := range []policy.Policy{v1, v2} {

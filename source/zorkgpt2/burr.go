@@ -157,7 +157,7 @@ const (
 
 func readBurr(r io.Reader, name string, opt source.Options, meta *metadata, emit func(*episode.Episode)) *source.Result {
 	opt = opt.WithDefaults()
-	b := &burr{run: newRun(name, BurrFormat, opt), rooms: interner{}, through: -1}
+	b := &burr{run: newRun(name, BurrFormat, opt), rooms: source.Interner{}, through: -1}
 	p := jsonl.NewPicker(entryMembers, opt.MaxLine)
 	p.SetGate("action", "state", func(a []byte) bool {
 		s := string(a)
@@ -202,7 +202,7 @@ func readBurr(r io.Reader, name string, opt source.Options, meta *metadata, emit
 // burr is a Burr log being read.
 type burr struct {
 	*run
-	rooms     interner
+	rooms     source.Interner
 	proposals int   // begin_entry lines of generate_action since the last execute_action
 	last      entry // the last entry, for how the log ends
 	complete  *entry
@@ -263,12 +263,12 @@ func (b *burr) execute(s *state, n int) {
 		return
 	}
 	if len(b.turns) == 1 && b.ep.InitialRoom == "" {
-		b.ep.InitialRoomID, b.ep.InitialRoom = int(deref(s.PreLocationID)), b.rooms.of(deref(s.PreLocationName))
+		b.ep.InitialRoomID, b.ep.InitialRoom = int(deref(s.PreLocationID)), b.rooms.Intern(deref(s.PreLocationName))
 	}
 	if b.ep.ID == "" && s.EpisodeID != nil {
 		b.ep.ID = *s.EpisodeID
 	}
-	*tu = turn{score: int(*s.Score), roomID: int(deref(s.LocationID)), room: b.rooms.of(deref(s.LocationName)),
+	*tu = turn{score: int(*s.Score), roomID: int(deref(s.LocationID)), room: b.rooms.Intern(deref(s.LocationName)),
 		action: deref(s.Action), critic: float32(deref(s.Critic)), rejections: int32(min(max(deref(s.Rejections), 0), 1<<30)),
 		proposals: b.proposals}
 	if s.Response != nil {

@@ -36,7 +36,7 @@ func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 	res := &source.Result{}
 	rd := jsonl.NewReaderOptions(r, jsonl.LineOptions{MaxLine: opt.MaxLine})
 	defer rd.Close()
-	rl := &runLog{name: name, opt: opt, res: res, emit: emit, rooms: interner{}}
+	rl := &runLog{name: name, opt: opt, res: res, emit: emit, rooms: source.Interner{}}
 	for {
 		line, n, err := rd.Next()
 		if errors.Is(err, jsonl.ErrLineTooLong) {
@@ -71,7 +71,7 @@ type runLog struct {
 	emit  func(*episode.Episode)
 	cur   *run
 	ended bool // EPISODE_END seen for cur
-	rooms interner
+	rooms source.Interner
 }
 
 func (rl *runLog) segment() *run {
@@ -140,7 +140,7 @@ func (rl *runLog) turnLine(line string, n int) {
 	if room == "unknown" {
 		room = ""
 	}
-	*tu = turn{score: s, room: rl.rooms.of(room), action: val[4], critic: float32(c), rejections: int32(k)}
+	*tu = turn{score: s, room: rl.rooms.Intern(room), action: val[4], critic: float32(c), rejections: int32(k)}
 }
 
 // endLine reads EPISODE_END | turns=… | score=…/… | … | reason=…

@@ -97,7 +97,7 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Episode {
 	r := newRun(name, SnapshotFormat, opt)
 	ep := &r.ep
-	rooms := interner{}
+	rooms := source.Interner{}
 	hist := s.State.History
 	critic, rejections := true, true
 	for i := range hist {
@@ -127,14 +127,14 @@ func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Epis
 		critic = critic && e.Critic != nil
 		rejections = rejections && e.Rejections != nil
 		if i == 0 {
-			ep.InitialRoomID, ep.InitialRoom = int(deref(hist[0].LocationID)), rooms.of(deref(hist[0].LocationName))
+			ep.InitialRoomID, ep.InitialRoom = int(deref(hist[0].LocationID)), rooms.Intern(deref(hist[0].LocationName))
 		}
 		// The room after this turn is the one the next action was taken in.
 		id, room := s.State.LocationID, s.State.LocationName
 		if i+1 < len(hist) {
 			id, room = hist[i+1].LocationID, hist[i+1].LocationName
 		}
-		tu.roomID, tu.room = int(deref(id)), rooms.of(deref(room))
+		tu.roomID, tu.room = int(deref(id)), rooms.Intern(deref(room))
 	}
 	if n := len(r.turns); n > 0 && r.turns[n-1].roomID == 0 && r.turns[n-1].room != "" {
 		last := &r.turns[n-1]

@@ -38,13 +38,6 @@ func LogName(name string) bool { return logName.MatchString(name) }
 
 var logName = regexp.MustCompile(`^(run_log_.*\.txt|.+_t[0-9]+_[a-z_]+\.json)$`)
 
-// Bounds on what a log may make lbanalyze allocate: turn numbers beyond
-// MaxTurn, or jumps of more than MaxGap turns, are problems, not turns.
-const (
-	MaxTurn = 200_000
-	MaxGap  = 1000
-)
-
 // criticThreshold is ZorkGPT2's critic_rejection_threshold: an accepted
 // action scored at least this; one scored below was forced through after
 // max_rejections_per_turn rejections.
@@ -120,11 +113,11 @@ func (r *run) problem(line int, skipped bool, format string, args ...any) {
 // when t is out of bounds (a problem at line).
 func (r *run) at(t, line int) *turn {
 	switch {
-	case t < 1 || t > MaxTurn:
-		r.problem(line, true, "turn %d is out of range 1..%d", t, MaxTurn)
+	case t < 1 || t > source.MaxTurn:
+		r.problem(line, true, "turn %d is out of range 1..%d", t, source.MaxTurn)
 		return nil
-	case t > len(r.turns)+MaxGap:
-		r.problem(line, true, "turn %d comes after turn %d: a gap of more than %d turns", t, len(r.turns), MaxGap)
+	case t > len(r.turns)+source.MaxGap:
+		r.problem(line, true, "turn %d comes after turn %d: a gap of more than %d turns", t, len(r.turns), source.MaxGap)
 		return nil
 	}
 	for len(r.turns) < t {
@@ -182,16 +175,4 @@ func idOf(name string) string {
 	base := filepath.Base(name)
 	base = strings.TrimSuffix(strings.TrimSuffix(base, filepath.Ext(base)), ".jsonl")
 	return strings.TrimPrefix(base, "run_log_")
-}
-
-// intern shares the strings that repeat turn after turn (room names).
-type interner map[string]string
-
-func (in interner) of(s string) string {
-	if v, ok := in[s]; ok {
-		return v
-	}
-	s = strings.Clone(s)
-	in[s] = s
-	return s
 }
