@@ -188,21 +188,18 @@ func (r *Result) grid() map[string]any {
 		var vals []int
 		for _, c := range r.Configs {
 			if d.Has(c.Policy.Name) {
-				if v := d.Get(&c.Policy.Params); !slices.Contains(vals, v) {
+				if v := d.Applied(&c.Policy.Params); !slices.Contains(vals, v) {
 					vals = append(vals, v)
 				}
 			}
 		}
 		if vals != nil {
 			slices.Sort(vals)
-			g[d.Key] = vals
-			if d.Scale > 1 { // in users' units: min_critic 0.5
-				shown := make([]any, len(vals))
-				for i, v := range vals {
-					shown[i] = d.Value(v)
-				}
-				g[d.Key] = shown
+			shown := make([]any, len(vals)) // as the rows show them: min_critic 0.5, score_mode "increase"
+			for i, v := range vals {
+				shown[i] = d.Value(v)
 			}
+			g[d.Key] = shown
 		}
 	}
 	return g

@@ -3,6 +3,7 @@ package sweep
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -270,5 +271,22 @@ func TestFoldsByEpisode(t *testing.T) {
 		if c < 5 {
 			t.Errorf("fold %d holds %d of 75 episodes: %v", k, c, count)
 		}
+	}
+}
+
+// The JSON grid lists each setting's values as the rows show them: in
+// users' words and units, min_delta 0 as the 1 it is.
+func TestGridAsRowsShowIt(t *testing.T) {
+	var grid []policy.Policy
+	for _, delta := range []int{0, 1, 2} {
+		for _, mode := range []policy.ScoreMode{policy.ScoreChanges, policy.ScoreIncrease} {
+			p := policy.Policy{Name: policy.Patience, Params: policy.DefaultParams()}
+			p.MinDelta, p.ScoreMode = delta, mode
+			grid = append(grid, p)
+		}
+	}
+	g := Run(bundled(t)[:5], grid, current, opts()).grid()
+	if got := fmt.Sprint(g["min_delta"], g["score_mode"]); got != "[1 2] [changes increase]" {
+		t.Errorf("grid min_delta, score_mode: %s, want [1 2] [changes increase]", got)
 	}
 }
