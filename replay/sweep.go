@@ -308,11 +308,17 @@ func sameString[S ~string](a, b S) bool {
 // (about 140 KB) to stay in a core's cache while visit reads them.
 const SweepChunk = 1024
 
+// sweepSplits is how many chunks a grid of fewer than 16 SweepChunks is cut
+// into: enough for as many workers. Chunks depend on the grid alone, never on
+// the workers, so that what visit sums along a chunk is the same floats
+// whatever the cores.
+const sweepSplits = 16
+
 // Sweep fills the outcomes of every policy on every episode with the fast
 // path, on workers goroutines (at least 1), and hands them to visit by chunks
 // of policies: visit(w, i, from, out) gets out[k] = Run(eps[i],
 // policies[from+k]), computed by worker w. The policies are cut into chunks of
-// at most SweepChunk, worker w takes the chunks w, w+workers, w+2·workers …
+// at most SweepChunk (sweepSplits), worker w takes the chunks w, w+workers, w+2·workers …
 // and visits each with the episodes in order. So all the outcomes of one
 // policy come from one worker, in episode order: what visit accumulates per
 // policy needs no lock, no merge, and does not depend on timing. out is the
@@ -325,7 +331,7 @@ const SweepChunk = 1024
 func Sweep(eps []*episode.Episode, policies []policy.Policy, workers int, visit func(w, i, from int, out []Outcome)) {
 	workers = max(1, workers)
 	sw := prepared(eps, policies, workers)
-	chunk := min(SweepChunk, max(1, (len(policies)+workers-1)/workers))
+	chunk := min(SweepChunk, max(1, (len(policies)+sweepSplits-1)/sweepSplits))
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {

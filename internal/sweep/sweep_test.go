@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -288,5 +289,33 @@ func TestGridAsRowsShowIt(t *testing.T) {
 	g := Run(bundled(t)[:5], grid, current, opts()).grid()
 	if got := fmt.Sprint(g["min_delta"], g["score_mode"]); got != "[1 2] [changes increase]" {
 		t.Errorf("grid min_delta, score_mode: %s, want [1 2] [changes increase]", got)
+	}
+}
+
+// Priced sums are the same floats whatever the workers: a chunk of configs
+// is summed along the chunk, so its bounds must not move with the cores.
+func TestPricedSumsWhateverTheWorkers(t *testing.T) {
+	eps, grid := bundled(t), defaultGrid()
+	var want []float64
+	for _, jobs := range []int{1, 2, 7} {
+		o := opts()
+		o.Jobs, o.CostPerCall, o.CostPerMTok = jobs, 0.0137, 0.37
+		r := Run(eps, grid, current, o)
+		var got []float64
+		for i := range r.Configs {
+			for k := range r.Defs.Len() {
+				v, _ := r.Defs.Value(&r.Configs[i].Sums, k)
+				got = append(got, v)
+			}
+		}
+		if jobs == 1 {
+			want = got
+			continue
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("jobs %d: value %d is %v, with 1 job %v", jobs, i, got[i], want[i])
+			}
+		}
 	}
 }
