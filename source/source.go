@@ -6,6 +6,7 @@
 package source
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -101,6 +102,46 @@ type Rejected struct {
 // one (alike ones in a row count as one); the rest are counted: a file of a
 // million init lines of distinct ids must not cost a million messages.
 const MaxRejected = 20
+
+// Rejections are the parts of a log that cannot be replayed, as a Result
+// lists them: alike ones in a row as one, the first MaxRejected one by one,
+// the rest counted.
+type Rejections struct {
+	list                []Rejected
+	more, firstUnlisted int
+}
+
+// Add rejects part seg (numbered from 1, in order), of episode id, for why.
+func (r *Rejections) Add(seg int, id, why string) {
+	if n := len(r.list); n > 0 {
+		if last := &r.list[n-1]; last.Segment+last.Alike == seg-1 && last.Reason == why && last.ID == id {
+			last.Alike++
+			return
+		}
+	}
+	if len(r.list) == MaxRejected {
+		if r.more == 0 {
+			r.firstUnlisted = seg
+		}
+		r.more++
+		return
+	}
+	r.list = append(r.list, Rejected{Segment: seg, ID: id, Reason: why})
+}
+
+// AddTo adds them to res, the alike and the unlisted said in words.
+func (r *Rejections) AddTo(res *Result) {
+	for _, x := range r.list {
+		if x.Alike > 0 {
+			x.Reason += fmt.Sprintf(" (as are the %d segments after it)", x.Alike)
+		}
+		res.Rejected = append(res.Rejected, x)
+	}
+	if r.more > 0 {
+		res.Rejected = append(res.Rejected, Rejected{Segment: r.firstUnlisted,
+			Reason: fmt.Sprintf("cannot be replayed, nor can %d of the segments after it (a file's first %d such segments are listed one by one)", r.more-1, MaxRejected)})
+	}
+}
 
 // ReadAll reads the log r with src and returns its episodes, their Segments
 // set, and the rest of what it yields: for tests, and callers that hold a

@@ -27,6 +27,7 @@ type builder struct {
 	fabricated     int             // steps made up for gaps, over all segments
 	readErr        *episode.Problem
 	rejected       source.Leftovers // problems of the segments without a step
+	rejections     source.Rejections
 }
 
 // segment is an episode being built.
@@ -288,9 +289,7 @@ func (b *builder) reject(s *segment) {
 		reason += fmt.Sprintf(" (line %d: %s)", p[0].Line, p[0].Msg)
 	}
 	b.rejected.Keep(&s.problems)
-	if len(b.res.Rejected) < source.MaxRejected {
-		b.res.Rejected = append(b.res.Rejected, source.Rejected{Segment: b.res.Segments, ID: s.id, Reason: reason})
-	}
+	b.rejections.Add(b.res.Segments, s.id, reason)
 }
 
 // build makes the Episode of a segment.
@@ -379,6 +378,7 @@ func (b *builder) finish() *source.Result {
 	if b.readErr != nil {
 		res.Problems = append(res.Problems, *b.readErr)
 	}
+	b.rejections.AddTo(res)
 	b.rejected.AddTo(res)
 	return res
 }

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -246,5 +247,23 @@ func TestMarker(t *testing.T) {
 		if got := m.in([]byte(c.raw)); got != c.want {
 			t.Errorf("in(%s) = %v, want %v", c.raw, got, c.want)
 		}
+	}
+}
+
+// Past the first source.MaxRejected, the segments without a step are counted,
+// not dropped unsaid: 25 episodes whose every score is unreadable give 20
+// rejections and one line for the 5 after them.
+func TestRejectedCounted(t *testing.T) {
+	var log strings.Builder
+	for i := range 25 {
+		fmt.Fprintf(&log, "{\"ep\": \"e%d\", \"s\": \"x\"}\n", i)
+	}
+	eps, res := read(t, "episode=ep,score=s", log.String())
+	if len(eps) != 0 || res.Segments != 25 || len(res.Rejected) != source.MaxRejected+1 {
+		t.Fatalf("%d episodes, %d segments, %d rejections", len(eps), res.Segments, len(res.Rejected))
+	}
+	last := res.Rejected[source.MaxRejected]
+	if last.Segment != 21 || !strings.Contains(last.Reason, "nor can 4 of the segments after it") {
+		t.Errorf("last rejection %+v", last)
 	}
 }

@@ -28,9 +28,7 @@ type builder struct {
 	// problems of the segments that cannot be replayed
 	rejectedProblems source.Leftovers
 	readErr          *episode.Problem
-	// segments that cannot be replayed beyond the first MaxRejected: counted
-	// from the first of them on, not listed.
-	moreRejected, firstUnlisted int
+	rejections       source.Rejections
 
 	records  int    // log records (JSON objects with a timestamp, level or event type) seen
 	nonBlank int    // non-blank lines seen, up to the first record
@@ -310,15 +308,7 @@ func (s *segment) death(t int, reason string) {
 func (b *builder) finish() *source.Result {
 	b.close(b.cur, true)
 	res := b.res
-	for i := range res.Rejected {
-		if r := &res.Rejected[i]; r.Alike > 0 {
-			r.Reason += fmt.Sprintf(" (as are the %d segments after it)", r.Alike)
-		}
-	}
-	if b.moreRejected > 0 {
-		res.Rejected = append(res.Rejected, source.Rejected{Segment: b.firstUnlisted,
-			Reason: fmt.Sprintf("cannot be replayed, nor can %d of the segments after it (a file's first %d such segments are listed one by one)", b.moreRejected-1, source.MaxRejected)})
-	}
+	b.rejections.AddTo(res)
 	if b.readErr != nil {
 		res.Problems = append(res.Problems, *b.readErr)
 	}
@@ -344,21 +334,7 @@ func (b *builder) close(s *segment, last bool) {
 		return
 	}
 	b.rejectedProblems.Keep(&s.problems)
-	rej := b.res.Rejected
-	if n := len(rej); n > 0 {
-		if r := &rej[n-1]; r.Segment+r.Alike == b.res.Segments-1 && r.Reason == reason && r.ID == s.ep.ID {
-			r.Alike++
-			return
-		}
-	}
-	if len(rej) == source.MaxRejected {
-		if b.moreRejected == 0 {
-			b.firstUnlisted = b.res.Segments
-		}
-		b.moreRejected++
-		return
-	}
-	b.res.Rejected = append(rej, source.Rejected{Segment: b.res.Segments, ID: s.ep.ID, Reason: reason})
+	b.rejections.Add(b.res.Segments, s.ep.ID, reason)
 }
 
 // build makes the Episode of a segment, or says why it cannot.
