@@ -411,3 +411,19 @@ func TestEveryPolicyHasItsColour(t *testing.T) {
 		seen[c] = n
 	}
 }
+
+// Counts in titles say "1 episode", not "1 episodes".
+func TestStopsTitleCounts(t *testing.T) {
+	s := side{"after", policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}}
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{1, "after score 40/10: stops 1 of 1 episode (1 false-termination candidate), saves 1 turn"},
+		{2, "after score 40/10: stops 2 of 2 episodes (2 false-termination candidates), saves 2 turns"},
+	} {
+		if got := stopsTitle(s, c.n, c.n, c.n, c.n); got != c.want {
+			t.Errorf("%q, want %q", got, c.want)
+		}
+	}
+}

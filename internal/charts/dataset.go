@@ -277,8 +277,7 @@ func TurnsSaved(d *report.Dataset) *Chart {
 			tallest = max(tallest, h)
 		}
 		p := newPlot("turns saved", "episodes")
-		p.Title.Text = fmt.Sprintf("%s: stops %d of %d episodes (%d false-termination candidates), saves %d turns",
-			sides[s], stopped, len(d.Episodes), candidates, saved)
+		p.Title.Text = stopsTitle(sides[s], stopped, len(d.Episodes), candidates, saved)
 		panelTitle(p)
 		p.X.Tick.Marker = intTicks{target: 12}
 		p.Y.Tick.Marker = intTicks{target: 4}
@@ -493,13 +492,17 @@ func turnsSavedHistograms(d *report.Dataset) *Chart {
 		for _, ks := range b.counts {
 			top = max(top, ks[0]+ks[1])
 		}
-		plots[s] = histogramPanel("turns saved",
-			fmt.Sprintf("%s: stops %d of %d episodes (%d false-termination candidates), saves %d turns", sides[s], stopped, len(d.Episodes), candidates, saved),
-			b, nbins, width)
+		plots[s] = histogramPanel("turns saved", stopsTitle(sides[s], stopped, len(d.Episodes), candidates, saved), b, nbins, width)
 	}
 	shareY(plots, top)
 	lg := stopLegend(sides)
 	lg.add(fmt.Sprintf("bins of %s turns saved; more than %d episodes:\nhistograms rather than one mark an episode", strconv.FormatFloat(width, 'f', -1, 64), MaxEpisodeRows))
 	title := fmt.Sprintf("Turns saved per stopped episode (n = %d)", len(d.Episodes))
 	return newChart(Px(1200), max(panelsHeight(len(sides)), lg.height()+Px(60)), title, lg, drawPanels(plots))
+}
+
+// stopsTitle is the title of one side's panel of turns saved.
+func stopsTitle(side side, stopped, n, candidates, saved int) string {
+	return fmt.Sprintf("%s: stops %d of %s (%s), saves %s", side, stopped, report.Count(n, "episode"),
+		report.Count(candidates, "false-termination candidate"), report.Count(saved, "turn"))
 }

@@ -2,11 +2,11 @@ package charts
 
 import (
 	_ "embed"
-	"fmt"
 	"html/template"
 	"io"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 )
 
@@ -41,7 +41,7 @@ type frontRow struct {
 // (inline SVG), and the Pareto front table, every row of it.
 func WriteSweepHTML(w io.Writer, r *sweep.Result) error {
 	s := sweepReport{
-		Title:       fmt.Sprintf("Loop-break sweep: %d configs over %d episodes", len(r.Configs), r.N),
+		Title:       "Loop-break sweep: " + report.Count(len(r.Configs), "config") + " over " + report.Count(r.N, "episode"),
 		Sections:    r.Sections(),
 		Summary:     strings.ReplaceAll(r.Summary(), "<=", "≤"),
 		FrontHeader: r.FrontHeader(),

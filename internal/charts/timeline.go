@@ -263,7 +263,7 @@ func outcomeText(o *replay.Outcome) string {
 	case !o.Terminated():
 		return fmt.Sprintf("%s: no stop", o.Policy)
 	}
-	s := fmt.Sprintf("%s: stops at %d,\nsaves %d turns", o.Policy, o.TerminationTurn, o.TurnsSaved)
+	s := fmt.Sprintf("%s: stops at %d,\nsaves %s", o.Policy, o.TerminationTurn, report.Count(o.TurnsSaved, "turn"))
 	if o.ScoreForgone > 0 {
 		s += fmt.Sprintf(", forgoes %d points", o.ScoreForgone)
 	}
