@@ -185,72 +185,46 @@ func nonEmpty(s string) *string {
 
 // Result is the JSON form of one outcome on ep.
 func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
-	var r ResultJSON
-	setResult(&r, new(resultValues), ep, o, opts)
-	return r
-}
-
-// resultValues are what the pointers of a ResultJSON point to: one
-// allocation for all of them, or none when a writer reuses them.
-type resultValues struct {
-	terminationTurn, turnsStuck, scoreAtTermination, gainHorizon, warningStartTurn int
-	timer                                                                          [3]int
-	location                                                                       string
-	gain                                                                           GainJSON
-	cost                                                                           float64
-	tokens                                                                         int64
-}
-
-// setResult sets r to the JSON form of o on ep, its pointers into v.
-func setResult(r *ResultJSON, v *resultValues, ep *episode.Episode, o *replay.Outcome, opts Options) {
-	*r = ResultJSON{
+	r := ResultJSON{
 		Policy: string(o.Policy.Name), Settings: SettingsOf(o.Policy),
 		TurnsSaved: o.TurnsSaved, Length: o.Length, ScoreForgone: o.ScoreForgone,
 		LaterScoreGain: o.LaterScoreGain(), ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
 		FalseTerminationCandidate: o.FalseTerminationCandidate(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
 		LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
+		GainHorizon: nonZero(o.GainHorizon), WarningStartTurn: nonZero(o.WarningStartTurn),
 	}
-	for i, d := range policy.Dimensions()[:len(v.timer)] { // max_turns_stuck, check_interval, stuck_warning_threshold
+	timer := []**int{&r.MaxTurnsStuck, &r.CheckInterval, &r.StuckWarningThreshold}
+	for i, d := range policy.Dimensions()[:len(timer)] { // max_turns_stuck, check_interval, stuck_warning_threshold
 		if d.Has(o.Policy.Name) {
-			v.timer[i] = d.Get(&o.Policy.Params)
-			*[]**int{&r.MaxTurnsStuck, &r.CheckInterval, &r.StuckWarningThreshold}[i] = &v.timer[i]
+			*timer[i] = ptr(d.Get(&o.Policy.Params))
 		}
 	}
 	if o.StopReason != "" {
 		r.StopReason = &o.StopReason
 	}
-	if o.GainHorizon != 0 {
-		v.gainHorizon = o.GainHorizon
-		r.GainHorizon = &v.gainHorizon
-	}
-	if o.WarningStartTurn != 0 {
-		v.warningStartTurn = o.WarningStartTurn
-		r.WarningStartTurn = &v.warningStartTurn
-	}
 	if g := o.LaterGain; g != nil {
-		v.gain = GainJSON{g.Turn, g.Points, o.GainDistance()}
-		r.LaterGain = &v.gain
+		r.LaterGain = &GainJSON{g.Turn, g.Points, o.GainDistance()}
 	}
 	if cost, ok := opts.CostSaved(o); ok {
-		v.cost = *Round6(cost)
-		r.CostSaved = &v.cost
+		r.CostSaved = Round6(cost)
 	}
 	if o.Logged.Has(episode.Tokens) {
-		v.tokens = o.TokensSaved
-		r.TokensSaved = &v.tokens
+		r.TokensSaved = ptr(o.TokensSaved)
 	}
 	if r.WindowObjectives == nil {
 		r.WindowObjectives = []episode.Completion{}
 	}
-	if o.Terminated() {
-		t := o.TerminationTurn
-		v.terminationTurn, v.turnsStuck, v.scoreAtTermination = t, o.TurnsStuck, o.ScoreAtTermination
-		r.TerminationTurn, r.TurnsStuck, r.ScoreAtTermination = &v.terminationTurn, &v.turnsStuck, &v.scoreAtTermination
-		if v.location = ep.Turns[t-1].Location; v.location != "" {
-			r.LocationAtTermination = &v.location
+	if t := o.TerminationTurn; o.Terminated() {
+		r.TerminationTurn, r.TurnsStuck, r.ScoreAtTermination = ptr(t), ptr(o.TurnsStuck), ptr(o.ScoreAtTermination)
+		if loc := ep.Turns[t-1].Location; loc != "" {
+			r.LocationAtTermination = &loc
 		}
 	}
+	return r
 }
+
+// ptr is a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }
 
 // Settings are a policy's own settings (policy.Kind.Settings), in the order
 // of policy.Dimensions and in users' units (min_critic 0.5): a JSON object.
@@ -423,10 +397,6 @@ const jsonFlushAt = 64 << 10
 func appendResults(w io.Writer, b []byte, e *Episode) ([]byte, error) {
 	const in = "      " // a result's indentation, inside "results"
 	b = append(b, "[\n"...)
-	var (
-		r ResultJSON
-		v resultValues // r's pointers point here: no allocation a result
-	)
 	// Encoded straight into b, indented as it goes: indenting the compact
 	// form afterwards took most of the time of a grid's JSON
 	// (docs/PERFORMANCE.md, "JSON").
@@ -437,7 +407,7 @@ func appendResults(w io.Writer, b []byte, e *Episode) ([]byte, error) {
 	last := e.Results() - 1
 	err := e.each(func(from int, os []replay.Outcome) error {
 		for k := range os {
-			setResult(&r, &v, e.Ep, &os[k], e.Options)
+			r := Result(e.Ep, &os[k], e.Options)
 			out.b = append(out.b, in...)
 			if err := enc.Encode(&r); err != nil {
 				return err
