@@ -10,11 +10,6 @@ import (
 // What a batch report adds to the metrics of docs/semantics.md, "6.3 Dataset metrics": the caveats of censored
 // outcomes, and of tokens and costs only some logs record.
 
-// lengthMetrics are the metrics that rest on the lengths of the episodes,
-// which a censored outcome makes lower bounds.
-var lengthMetrics = map[string]bool{"avg_turns_per_episode": true, "turns_saved": true, "turns_saved_pct": true,
-	"llm_calls_saved": true, "cost_saved": true, "tokens_saved": true}
-
 // Censored counts the episodes with a censored outcome under either policy.
 func (d *Dataset) Censored() (either, baseline, after int) {
 	for i := range d.Episodes {
@@ -34,7 +29,7 @@ func (d *Dataset) markCensored() {
 		return
 	}
 	for i := range d.Metrics {
-		if lengthMetrics[d.Metrics[i].Name] {
+		if d.Metrics[i].lengths {
 			d.Metrics[i].Verdict += " (" + strconv.Itoa(n) + " censored: lengths are lower bounds)"
 		}
 	}

@@ -41,6 +41,7 @@ type Metric struct {
 	// Better says which way such a figure improves: +1 up, -1 down.
 	Headline bool
 	Better   int
+	lengths  bool // metricDef.lengths
 }
 
 type unit int
@@ -83,6 +84,9 @@ type metricDef struct {
 	// and compares to tell two configs apart): +1 when more is better, -1
 	// when less is; 0 for the rest.
 	better int
+	// lengths: the metric rests on the episodes' lengths, which a censored
+	// outcome makes lower bounds (markCensored).
+	lengths bool
 }
 
 // value is the metric from its summed numerator and denominator; false when
@@ -118,11 +122,11 @@ func metricDefs(opts Options, tokens, expect bool) []metricDef {
 	}
 	at := slices.IndexFunc(defs, func(d metricDef) bool { return d.name == "llm_calls_saved" }) + 1
 	if tokens {
-		defs = slices.Insert(defs, at, metricDef{name: "tokens_saved", label: "tokens saved", unit: count, scale: 1, better: +1,
+		defs = slices.Insert(defs, at, metricDef{name: "tokens_saved", lengths: true, label: "tokens saved", unit: count, scale: 1, better: +1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TokensSaved) }}) // 0 unless logged
 	}
 	if opts.Priced() {
-		defs = slices.Insert(defs, at, metricDef{name: "cost_saved", label: "cost saved", unit: dollars, scale: 1,
+		defs = slices.Insert(defs, at, metricDef{name: "cost_saved", lengths: true, label: "cost saved", unit: dollars, scale: 1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { c, _ := opts.CostSaved(o); return c }}) // 0 unless priced
 	}
 	return defs
@@ -138,7 +142,7 @@ func shippedDefs(callsPerTurn int) []metricDef {
 		{name: "false_termination_rate", label: "false-termination rate", unit: percent, perEpisode: true, scale: 100, better: -1,
 			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) },
 			expect: Expectation{Text: "-30% to -50%", Lo: -50, Hi: -30, Kind: expectRange}},
-		{name: "avg_turns_per_episode", label: "average turns per episode", unit: mean, perEpisode: true, scale: 1,
+		{name: "avg_turns_per_episode", lengths: true, label: "average turns per episode", unit: mean, perEpisode: true, scale: 1,
 			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.Length) },
 			expect: Expectation{Text: "+10% to +20%", Lo: 10, Hi: 20, Kind: expectRange}},
 		{name: "avg_turns_stuck_at_termination", label: "average turns stuck at termination", unit: mean, scale: 1,
@@ -162,12 +166,12 @@ func shippedDefs(callsPerTurn int) []metricDef {
 		{name: "truly_stuck_terminations", label: "truly stuck terminations", unit: count, scale: 1,
 			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.TrulyStuck()) },
 			expect: Expectation{Text: "no change", Kind: expectSame}},
-		{name: "turns_saved", label: "turns saved", unit: count, scale: 1, better: +1,
+		{name: "turns_saved", lengths: true, label: "turns saved", unit: count, scale: 1, better: +1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
-		{name: "turns_saved_pct", label: "turns saved, share of logged turns", unit: percent, scale: 100,
+		{name: "turns_saved_pct", lengths: true, label: "turns saved, share of logged turns", unit: percent, scale: 100,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) },
 			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(ep.N()) }},
-		{name: "llm_calls_saved", label: "LLM calls saved", unit: count, scale: 1, // counted from the log where it records them
+		{name: "llm_calls_saved", lengths: true, label: "LLM calls saved", unit: count, scale: 1, // counted from the log where it records them
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.LLMCallsSaved(callsPerTurn)) }},
 		{name: "score_forgone", label: "score forgone", unit: count, scale: 1, better: -1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
@@ -221,7 +225,7 @@ func Metrics(eps []Episode, base, after int, opts Options) []Metric {
 	for k, d := range defs {
 		m := &metrics[k]
 		m.Name, m.Label, m.Unit, m.Expected = d.name, d.label, d.unit, d.expect
-		m.Headline, m.Better = d.better != 0, d.better
+		m.Headline, m.Better, m.lengths = d.better != 0, d.better, d.lengths
 		m.Baseline, m.BaselineOK = value(k, 0, all)
 		m.After, m.AfterOK = value(k, 1, all)
 		if m.BaselineOK && m.AfterOK {
