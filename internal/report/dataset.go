@@ -3,7 +3,6 @@ package report
 import (
 	"cmp"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"iter"
@@ -643,10 +642,12 @@ func roundPair(p *[2]float64) *[2]float64 {
 }
 
 func writeDatasetJSON(w io.Writer, d *Dataset, summary bool) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(d.json(summary))
+	b, err := indented(d.json(summary), "")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // writeDatasetCSV writes one row per episode: its fields, then the baseline's
