@@ -33,8 +33,9 @@ func ThresholdFree(name policy.Name) bool {
 }
 
 // Sweeper holds the per-episode tables of the fast path for one episode. It
-// builds the per-policy tables lazily, so it is not safe for concurrent use;
-// use one Sweeper per goroutine.
+// builds the per-policy tables lazily, so it is not safe for concurrent use,
+// except once every table a set of policies needs is built (prepared): then
+// Outcomes of those policies only read it, and Sweep's workers share it.
 type Sweeper struct {
 	ep       *episode.Episode
 	n        int
