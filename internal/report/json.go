@@ -191,7 +191,7 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 		LaterScoreGain: o.LaterScoreGain(), ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
 		FalseTerminationCandidate: o.FalseTerminationCandidate(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
 		LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
-		GainHorizon: nonZero(o.GainHorizon), WarningStartTurn: nonZero(o.WarningStartTurn),
+		GainHorizon:   nonZero(o.GainHorizon), WarningStartTurn: nonZero(o.WarningStartTurn),
 	}
 	timer := []**int{&r.MaxTurnsStuck, &r.CheckInterval, &r.StuckWarningThreshold}
 	for i, d := range policy.Dimensions()[:len(timer)] { // max_turns_stuck, check_interval, stuck_warning_threshold
