@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -48,7 +49,7 @@ func TestBatchCostAnEpisode(t *testing.T) {
 	const n = 5000
 	dir := tinyDataset(t, n)
 	pair := []policy.Policy{{Name: policy.Score, Params: policy.DefaultParams()}, {Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}}
-	opts := report.Options{CallsPerTurn: 4}
+	opts := report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}
 	h0 := liveHeap()
 	c := corpus.Read([]string{dir}, corpus.Options{Jobs: 2})
 	h1 := liveHeap()
@@ -56,7 +57,7 @@ func TestBatchCostAnEpisode(t *testing.T) {
 		return report.Analyse(ep, pair, policy.DefaultParams(), opts).Summarised()
 	}, nop)
 	h2 := liveHeap()
-	d := report.NewDataset(pair[0], pair[1], opts, eps, c.Skipped, c.Passed)
+	d := report.NewDataset(pair[0], pair[1], opts, eps, skips(c.Skipped), c.Passed)
 	h3 := liveHeap()
 	runtime.KeepAlive(d)
 	if len(d.Episodes) != n {

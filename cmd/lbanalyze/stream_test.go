@@ -7,13 +7,16 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 // streamInputs are files of every kind episode may be given: the bundled
@@ -37,10 +40,13 @@ func streamInputs(t *testing.T) []string {
 	return append(append(args, logs...), filepath.Join(dir, "multi.jsonl"), filepath.Join(dir, "missing.jsonl"), filepath.Join(dir, "copy.jsonl"))
 }
 
-// held analyses an episode with every outcome held (report.AnalyseReplayable).
+// held analyses an episode with every outcome held: the policies its log
+// can replay, the others named in its notes.
 func held(policies []policy.Policy, opts report.Options) func(*episode.Episode) report.Episode {
 	return func(ep *episode.Episode) report.Episode {
-		return report.AnalyseReplayable(ep, policies, policy.DefaultParams(), opts)
+		e := report.Analyse(ep, slices.Collect(replay.Replayable(ep, slices.Values(policies))), policy.DefaultParams(), opts)
+		e.Unreplayed = replay.Unreplayable(ep, slices.Values(policies))
+		return e
 	}
 }
 
@@ -68,7 +74,7 @@ func TestStreamEqualsWholeCorpus(t *testing.T) {
 	args := streamInputs(t)
 	defaults := policy.DefaultParams()
 	grid := expand(policy.Window, [][]int{{5, 10, 20, 40, 80}, {1, 5, 10}, {20}})
-	opts := report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
+	opts := report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}
 	for _, policies := range [][]policy.Policy{{{Name: policy.Score, Params: defaults}, {Name: policy.ScoreOrObjective, Params: defaults}}, grid} {
 		for _, format := range report.Formats {
 			var want, wantErr bytes.Buffer

@@ -97,8 +97,7 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 			system := sweep.SystemOf(c.Episodes)
 			configs, current := f.grid(s, c.Episodes, system)
 			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
-				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.callsPerTurn, Jobs: replayers(f.jobs),
-				CostPerCall: costs.CostPerCall, CostPerMTok: costs.CostPerMTok, ByTokens: f.rank == "tokens",
+				MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
 				System: system, Progress: e.progress})
 			e.tell(r.LeftOut...)
 			if len(r.Configs) == 0 {

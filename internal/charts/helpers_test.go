@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -68,7 +69,7 @@ func (p plan) episode() *episode.Episode {
 
 // analyse replays the policies over the plan's episode, as the commands do.
 func (p plan) analyse(policies ...policy.Policy) report.Episode {
-	return report.Analyse(p.episode(), policies, policy.DefaultParams(), report.Options{CallsPerTurn: 4})
+	return report.Analyse(p.episode(), policies, policy.DefaultParams(), report.Options{Costs: metrics.Costs{CallsPerTurn: 4}})
 }
 
 // premature is the README's example: flat to 74, +10 at 75, an objective at
@@ -112,5 +113,5 @@ func dataset(t testing.TB, n int) *report.Dataset {
 		}
 		eps = append(eps, p.analyse(scorePolicy, v2Policy))
 	}
-	return report.NewDataset(scorePolicy, v2Policy, report.Options{CallsPerTurn: 4}, eps, nil, nil)
+	return report.NewDataset(scorePolicy, v2Policy, report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, eps, nil, nil)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -42,7 +43,7 @@ func sweepOf(t testing.TB) *sweep.Result {
 				}
 			}
 		}
-		sweepResult = sweep.Run(eps, grid, scorePolicy, sweep.Options{MaxFalseRate: 0.30, MaxCensored: 0.10, Folds: 5, CallsPerTurn: 4, Jobs: 2})
+		sweepResult = sweep.Run(eps, grid, scorePolicy, sweep.Options{Costs: metrics.Costs{CallsPerTurn: 4}, MaxFalseRate: 0.30, MaxCensored: 0.10, Folds: 5, Jobs: 2})
 	})
 	return sweepResult
 }

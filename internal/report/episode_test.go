@@ -5,12 +5,19 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+var (
+	score = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
+	sor   = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
 )
 
 // bundledEpisodes are the episodes of the bundled dataset.
@@ -21,6 +28,14 @@ func bundledEpisodes(t testing.TB) []*episode.Episode {
 		t.Fatalf("%d bundled logs", len(logs))
 	}
 	return corpus.Read(logs, corpus.Options{Jobs: 1}).Episodes
+}
+
+// analyseReplayable is Analyse of the policies ep's log can replay, with
+// every outcome held, the others named in its notes: what AnalyseGrid writes.
+func analyseReplayable(ep *episode.Episode, policies []policy.Policy, opts Options) Episode {
+	e := Analyse(ep, slices.Collect(replay.Replayable(ep, slices.Values(policies))), policy.DefaultParams(), opts)
+	e.Unreplayed = replay.Unreplayable(ep, slices.Values(policies))
+	return e
 }
 
 // plainOutcomes is what AnalyseWith gave before the fast path: replay.Run
@@ -96,7 +111,7 @@ func TestAnalyseWithFastPathEqualsRun(t *testing.T) {
 			policies []policy.Policy
 			horizon  int
 		}{{"benchmark grid", issue13, 0}, {"edge", edge, 0}, {"edge, horizon 15", edge, 15}} {
-			got := Analyse(ep, c.policies, policy.DefaultParams(), Options{CallsPerTurn: 4, GainHorizon: c.horizon}).Outcomes
+			got := Analyse(ep, c.policies, policy.DefaultParams(), Options{Costs: metrics.Costs{CallsPerTurn: 4}, GainHorizon: c.horizon}).Outcomes
 			want := plainOutcomes(ep, c.policies, c.horizon)
 			if len(got) != len(want) {
 				t.Fatalf("%s, %s: %d outcomes, want %d", ep.Name(), c.name, len(got), len(want))
@@ -132,7 +147,7 @@ func TestAnalyseWithFastPathEqualsRun(t *testing.T) {
 // chunk at a time (AnalyseGrid).
 func TestOutcomesAroundSweepFrom(t *testing.T) {
 	ep := bundledEpisodes(t)[0]
-	opts := Options{CallsPerTurn: 4, GainHorizon: 3}
+	opts := Options{Costs: metrics.Costs{CallsPerTurn: 4}, GainHorizon: 3}
 	if e := Analyse(ep, nil, policy.DefaultParams(), opts); len(e.Outcomes) != 0 || e.Results() != 0 {
 		t.Errorf("no policies: %v", e.Outcomes)
 	}
@@ -176,10 +191,10 @@ func TestGridWritesAsHeld(t *testing.T) {
 	eps = append(eps, &lacking)
 	policies := cliGrid([]policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window}, span(1, 120), span(1, 10), nil)
 	g := policy.List(policies...)
-	opts := Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
+	opts := Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}
 	var held, grid []Episode
 	for _, ep := range eps {
-		held = append(held, AnalyseReplayable(ep, policies, policy.DefaultParams(), opts))
+		held = append(held, analyseReplayable(ep, policies, opts))
 		grid = append(grid, AnalyseGrid(ep, g, policy.DefaultParams(), opts))
 	}
 	if n := grid[0].Results(); n <= 3*replay.SweepChunk || grid[0].Outcomes != nil {

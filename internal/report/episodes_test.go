@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -41,7 +42,7 @@ func TestRenderBeforeSegmentsCounted(t *testing.T) {
 	for _, policies := range [][]policy.Policy{{score, sor}, grid} {
 		var all []Episode
 		for _, ep := range eps {
-			all = append(all, Analyse(ep, policies, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: 0.01}))
+			all = append(all, Analyse(ep, policies, policy.DefaultParams(), Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}}))
 		}
 		for _, format := range Formats {
 			var want, got bytes.Buffer
@@ -83,7 +84,7 @@ func TestRenderBeforeSegmentsCounted(t *testing.T) {
 // nothing of it, however many results it has before the one that fails.
 func TestWriteJSONFailsBeforeTheEpisode(t *testing.T) {
 	eps := bundledEpisodes(t)[:2]
-	finite := Options{CallsPerTurn: 4, CostPerCall: 0.01}
+	finite := Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}}
 	ok := Analyse(eps[0], []policy.Policy{score, sor}, policy.DefaultParams(), finite)
 	var whole bytes.Buffer
 	if err := WriteEpisodes(&whole, "json", []Episode{ok}); err != nil {
@@ -98,8 +99,8 @@ func TestWriteJSONFailsBeforeTheEpisode(t *testing.T) {
 	}
 	policies = append(policies, policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 3, CheckInterval: 1}})
 	for _, bad := range []Episode{
-		Analyse(eps[1], []policy.Policy{score, sor}, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: math.Inf(1)}),
-		Analyse(eps[1], policies, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}),
+		Analyse(eps[1], []policy.Policy{score, sor}, policy.DefaultParams(), Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: math.Inf(1)}}),
+		Analyse(eps[1], policies, policy.DefaultParams(), Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}}),
 	} {
 		var got bytes.Buffer
 		if err := WriteEpisodes(&got, "json", []Episode{ok, bad}); err == nil {

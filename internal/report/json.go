@@ -10,6 +10,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -206,7 +207,7 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 		r.LaterGain = &GainJSON{g.Turn, g.Points, o.GainDistance()}
 	}
 	if cost, ok := opts.CostSaved(o); ok {
-		r.CostSaved = Round6(cost)
+		r.CostSaved = metrics.Round6(cost)
 	}
 	if o.Logged.Has(episode.Tokens) {
 		r.TokensSaved = ptr(o.TokensSaved)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -19,7 +20,7 @@ func TestNotesSayWhatAPolicyLacks(t *testing.T) {
 	sup2 := sup
 	sup2.Checkpoint = 10
 	ps := []policy.Policy{{Name: policy.Score, Params: policy.DefaultParams()}, sup, sup2, {Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}}
-	e := AnalyseReplayable(ep, ps, policy.DefaultParams(), Options{CallsPerTurn: 4})
+	e := analyseReplayable(ep, ps, Options{Costs: metrics.Costs{CallsPerTurn: 4}})
 	got := e.Notes()
 	want := []string{
 		"the source's own",
@@ -38,7 +39,7 @@ func TestNotesSayWhatAPolicyLacks(t *testing.T) {
 	// A trigger turned off by its setting reads nothing: no note.
 	off := sup
 	off.MinCritic = -1 // min_critic = 0 (Dimension.Set): off
-	if e := AnalyseReplayable(ep, []policy.Policy{off}, policy.DefaultParams(), Options{CallsPerTurn: 4}); len(e.Notes()) != 1 {
+	if e := analyseReplayable(ep, []policy.Policy{off}, Options{Costs: metrics.Costs{CallsPerTurn: 4}}); len(e.Notes()) != 1 {
 		t.Errorf("supervisor with min_critic off: notes %q, want only the source's", e.Notes())
 	}
 }

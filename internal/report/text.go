@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -198,7 +199,7 @@ func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 	if e.Priced() {
 		row = append(row, "—")
 		if cost, ok := e.CostSaved(o); ok {
-			row[len(row)-1] = dollars.format(cost)
+			row[len(row)-1] = metrics.Dollars.Format(cost)
 		}
 	}
 	return append(row, strconv.Itoa(o.ScoreForgone), dash(o.WarningStartTurn, o.WarningStartTurn > 0), verdict(o))

@@ -5,7 +5,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -62,9 +62,9 @@ type answerJSON struct {
 	File        string  `json:"file"`
 	Note        *string `json:"note"`
 	choiceJSON
-	Chosen string              `json:"chosen"`
-	Versus []report.MetricJSON `json:"versus_current"`
-	Limits *limitsJSON         `json:"limits"`
+	Chosen string         `json:"chosen"`
+	Versus []metrics.JSON `json:"versus_current"`
+	Limits *limitsJSON    `json:"limits"`
 }
 
 type overallJSON struct {
@@ -72,7 +72,7 @@ type overallJSON struct {
 	Index  int    `json:"index"`
 	Change string `json:"needs_change"`
 	choiceJSON
-	Over []report.MetricJSON `json:"over_answer"`
+	Over []metrics.JSON `json:"over_answer"`
 }
 
 // limitsJSON says which target binds when no config the system runs meets
@@ -91,7 +91,7 @@ type limitJSON struct {
 	Over   float64 `json:"over"`  // percentage points beyond the target
 }
 
-func r6(v float64) float64 { return *report.Round6(v) }
+func r6(v float64) float64 { return *metrics.Round6(v) }
 
 // pct6 is a share in percent, rounded to 6 decimals, as batch gives rates.
 func pct6(v float64) float64 { return r6(100 * v) }
@@ -279,8 +279,8 @@ func (r *Result) overallJSON() *overallJSON {
 		Over: metricsJSON(o.Over)}
 }
 
-func metricsJSON(ms []report.Metric) []report.MetricJSON {
-	out := make([]report.MetricJSON, len(ms))
+func metricsJSON(ms []metrics.Metric) []metrics.JSON {
+	out := make([]metrics.JSON, len(ms))
 	for i := range ms {
 		out[i] = ms[i].JSON()
 	}

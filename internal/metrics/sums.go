@@ -1,18 +1,17 @@
-package report
+package metrics
 
 import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
 
-// Defs are the dataset metrics of docs/semantics.md, "6.3 Dataset metrics" for one price of a
-// turn in LLM calls, for commands that sum them over many policies at once
-// (sweep): the same definitions batch's tables use.
-type Defs struct{ defs []metricDef }
+// Defs are the metrics of the registry for some costs, for commands that sum
+// them over many policies at once (sweep): the same entries Compare uses.
+type Defs struct{ defs []entry }
 
-// NewDefs returns the metric definitions with every option (as Metrics):
-// tokens says whether some log records tokens.
-func NewDefs(opts Options, tokens bool) Defs { return Defs{metricDefs(opts, tokens, true)} }
+// NewDefs returns the metrics that apply with costs c: tokens says whether
+// some log records tokens.
+func NewDefs(c Costs, tokens bool) Defs { return Defs{registry(c, tokens, true)} }
 
 // Len is the number of metrics.
 func (d Defs) Len() int { return len(d.defs) }
