@@ -1,9 +1,10 @@
 package sweep
 
 import (
-	"encoding/json"
 	"io"
 	"slices"
+
+	json "github.com/goccy/go-json"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -105,7 +106,7 @@ func (r *Result) writeJSON(w io.Writer) error {
 	cols := r.columns()
 	put := func(s string) { io.WriteString(w, s) }
 	enc := func(v any) error {
-		b, err := json.Marshal(v)
+		b, err := marshal(v)
 		if err != nil {
 			return err
 		}
@@ -159,10 +160,10 @@ func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
 		if k > 0 {
 			io.WriteString(w, ", ")
 		}
-		key, _ := json.Marshal(cols[k])
+		key, _ := marshal(cols[k])
 		w.Write(key)
 		io.WriteString(w, ": ")
-		b, err := json.Marshal(v)
+		b, err := marshal(v)
 		if err != nil {
 			return err
 		}
@@ -173,6 +174,10 @@ func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
 	_, err := io.WriteString(w, "}")
 	return err
 }
+
+// marshal is the compact JSON of v, strings as they are (no HTML escapes),
+// as every JSON output of lbanalyze writes it.
+func marshal(v any) ([]byte, error) { return json.MarshalWithOption(v, json.DisableHTMLEscape()) }
 
 // grid lists the values swept: the policies, and every parameter's values.
 func (r *Result) grid() map[string]any {
