@@ -11,10 +11,10 @@ type Episode struct {
 	ID     string // the episode's id as its log names it, e.g. 2025-11-04T09:35:24
 	Source string // where it came from: the path as given ("-" for stdin)
 	Format string // the source that read it, its log_format (docs/sources.md)
-	// Segment is the position of this episode in its file, 1-based, and
-	// Segments how many the file holds; a file of one episode has 1 and 1.
-	Segment, Segments int
-	MaxTurns          int // the run's turn budget, where the log says; 0 unknown
+	// Segment is the position of this episode in its file, 1-based,
+	// segments that cannot be replayed counted.
+	Segment  int
+	MaxTurns int // the run's turn budget, where the log says; 0 unknown
 	// Scoring is how the run is scored: the score it is credited with had it
 	// stopped after a turn (Credited).
 	Scoring Scoring
@@ -182,10 +182,13 @@ func (e *Episode) Credited(t int) int {
 	return c
 }
 
-// Name is the episode id, with its position when the file holds several.
+// Name is the episode id, with its position in its file past the first
+// segment: "ID (segment 2)". How many segments a file holds is known only at
+// its end, and an episode is reported before (docs/output.md, "A file of
+// several episodes").
 func (e *Episode) Name() string {
-	if e.Segments > 1 {
-		return fmt.Sprintf("%s (segment %d of %d)", e.ID, e.Segment, e.Segments)
+	if e.Segment > 1 {
+		return fmt.Sprintf("%s (segment %d)", e.ID, e.Segment)
 	}
 	return e.ID
 }

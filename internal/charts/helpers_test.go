@@ -37,7 +37,7 @@ type plan struct {
 
 func (p plan) episode() *episode.Episode {
 	// A ZorkGPT log records objectives: score-or-objective and window replay on it.
-	ep := &episode.Episode{ID: p.id, Source: p.source, Segment: 1, Segments: 1, Format: "zorkgpt", End: episode.End{Reason: p.end, Turn: p.n},
+	ep := &episode.Episode{ID: p.id, Source: p.source, Segment: 1, Format: "zorkgpt", End: episode.End{Reason: p.end, Turn: p.n},
 		Signals: episode.Signals(episode.Objectives)}
 	if ep.Source == "" {
 		ep.Source = p.id + "/episode_log.jsonl"

@@ -185,16 +185,15 @@ func TestStreamHandsOverWhileReading(t *testing.T) {
 			}
 			got = append(got, ep.ID)
 		},
-		FileEnd: func(segments int) { got = append(got, fmt.Sprintf("end of %d segments", segments)) },
 	})
-	if want := "2025-11-12T10:00:00 2025-11-12T11:00:00 2025-11-12T12:00:00 end of 3 segments"; strings.Join(got, " ") != want {
+	if want := "2025-11-12T10:00:00 2025-11-12T11:00:00 2025-11-12T12:00:00"; strings.Join(got, " ") != want {
 		t.Errorf("sink got %q, want %q", got, want)
 	}
 }
 
 // Stream hands over the same things in the same order whatever the number
-// of jobs: ReadFiles's episodes, one file after the other, each file's end
-// after its episodes, the messages as c.Messages has them.
+// of jobs: ReadFiles's episodes, one file after the other, the messages as
+// c.Messages has them.
 func TestStreamOrderIndependentOfJobs(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a", "episode_log.jsonl"), log("2025-11-12T10:00:00")+log("2025-11-12T10:30:00"))
@@ -208,18 +207,9 @@ func TestStreamOrderIndependentOfJobs(t *testing.T) {
 	var want string
 	for _, jobs := range []int{1, 2, 5} {
 		var got strings.Builder
-		var eps []*episode.Episode
 		c := &Corpus{}
 		c.Stream(files, Options{Jobs: jobs}, Sink{
-			Episode: func(ep *episode.Episode) { eps = append(eps, ep) },
-			FileEnd: func(segments int) {
-				for _, ep := range eps {
-					ep.Segments = segments
-					fmt.Fprintf(&got, "%s %s %d\n", ep.Name(), ep.Source, ep.N())
-				}
-				eps = nil
-				fmt.Fprintf(&got, "end of %d segments\n", segments)
-			},
+			Episode: func(ep *episode.Episode) { fmt.Fprintf(&got, "%s %s %d\n", ep.Name(), ep.Source, ep.N()) },
 			Message: func(m string) { fmt.Fprintf(&got, "message %s\n", m) },
 		})
 		var msgs strings.Builder
@@ -227,7 +217,7 @@ func TestStreamOrderIndependentOfJobs(t *testing.T) {
 			fmt.Fprintf(&msgs, "message %s\n", m)
 		}
 		if !strings.Contains(got.String(), "message warning: episode 2025-11-12T10:00:00 is in 2 files") ||
-			!strings.Contains(got.String(), "(segment 2 of 3)") || !strings.Contains(got.String(), "does not look like") {
+			!strings.Contains(got.String(), "(segment 3)") || !strings.Contains(got.String(), "does not look like") {
 			t.Fatalf("jobs %d: the test misses a case:\n%s", jobs, got.String())
 		}
 		var told strings.Builder
@@ -248,7 +238,7 @@ func TestStreamOrderIndependentOfJobs(t *testing.T) {
 			}
 			var streamed strings.Builder
 			for _, line := range strings.SplitAfter(want, "\n") {
-				if !strings.HasPrefix(line, "message ") && !strings.HasPrefix(line, "end of ") {
+				if !strings.HasPrefix(line, "message ") {
 					streamed.WriteString(line)
 				}
 			}
@@ -271,7 +261,7 @@ func TestMessagesOfAFile(t *testing.T) {
 	want := []string{
 		path + " (segment 2, B): no turns: the log ends with the start of an episode (line 5) and nothing after it",
 		path + ":3: invalid JSON: column 2: expected a key in quotes, found 'b'",
-		path + ": 1 line skipped in A (segment 1 of 2); the rest was analysed",
+		path + ": 1 line skipped in A; the rest was analysed",
 	}
 	if strings.Join(c.Messages, "\n") != strings.Join(want, "\n") {
 		t.Errorf("messages\n%s\nwant\n%s", strings.Join(c.Messages, "\n"), strings.Join(want, "\n"))

@@ -13,7 +13,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
-	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -208,7 +207,7 @@ const txt, num = Left, Right
 func (d *Dataset) Label(e *Episode) string {
 	name := e.Ep.Name()
 	if d.names[name] > 1 {
-		name += " [" + jsonl.DisplayName(e.Ep.Source) + "]"
+		name += " [" + e.Ep.Source + "]"
 	}
 	return name
 }

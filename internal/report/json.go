@@ -36,7 +36,6 @@ type EpisodeHead struct {
 	Source    string `json:"source"`
 	LogFormat string `json:"log_format"` // the source that read it
 	Segment   int    `json:"segment"`
-	Segments  int    `json:"segments"`
 }
 
 // EpisodeBody is what the log says of an episode, and what lbanalyze found.
@@ -313,7 +312,7 @@ func (e *Episode) fields() EpisodeJSON {
 }
 
 func head(ep *episode.Episode) EpisodeHead {
-	return EpisodeHead{EpisodeID: ep.ID, Source: ep.Source, LogFormat: ep.Format, Segment: ep.Segment, Segments: ep.Segments}
+	return EpisodeHead{EpisodeID: ep.ID, Source: ep.Source, LogFormat: ep.Format, Segment: ep.Segment}
 }
 
 func (e *Episode) selfCheckJSON() *SelfCheckJSON {
@@ -333,15 +332,15 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 }
 
 // An episode's JSON is written as an encoder indents the whole array by two
-// spaces, in two parts: its head, the members that name it, once its file's
-// segments are counted; and its body, the members after "segments", as soon
-// as it is analysed. The results, most of the bytes with many configs, are
-// encoded one at a time and written out as they come.
+// spaces, in two parts: its head, the members that name it, in its turn; and
+// its body, the members after "segment", as it is rendered. The results, most
+// of the bytes with many configs, are encoded one at a time and written out
+// as they come.
 
-// jsonHead appends the head of ep's object, indented as an element of the
-// array, without its end.
-func jsonHead(b []byte, ep *episode.Episode) []byte {
-	h, _ := indented(head(ep), "  ") // strings and numbers: never an error
+// jsonHead appends the head of an episode's object, indented as an element
+// of the array, without its end.
+func jsonHead(b []byte, n episodeName) []byte {
+	h, _ := indented(EpisodeHead{EpisodeID: n.id, Source: n.source, LogFormat: n.format, Segment: n.segment}, "  ") // strings and numbers: never an error
 	return append(b, h[:len(h)-len("\n  }")]...)
 }
 

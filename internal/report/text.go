@@ -12,7 +12,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
-	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -269,8 +268,8 @@ func systemOf(n policy.Name) episode.System {
 }
 
 // tableHead is the line that names an episode in a table.
-func tableHead(w io.Writer, ep *episode.Episode) {
-	fmt.Fprintf(w, "%s   %s\n", Printable(ep.Name()), Printable(jsonl.DisplayName(ep.Source)))
+func tableHead(w io.Writer, n episodeName) {
+	fmt.Fprintf(w, "%s   %s\n", Printable(n.name), Printable(n.source))
 }
 
 // tableBody is the rest of an episode's table: what follows its head.
@@ -338,14 +337,14 @@ func mdRow(r []string) []string {
 }
 
 // markdownHead is the heading that names an episode in markdown.
-func markdownHead(w io.Writer, ep *episode.Episode) {
-	fmt.Fprintf(w, "### %s\n\n", markdownLine(ep.Name()))
+func markdownHead(w io.Writer, n episodeName) {
+	fmt.Fprintf(w, "### %s\n\n", markdownLine(n.name))
 }
 
 // markdownBody is the rest of an episode's markdown: what follows its head.
 func markdownBody(w io.Writer, e *Episode) {
 	ep := e.Ep
-	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(jsonl.DisplayName(ep.Source)), summary(ep))
+	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(ep.Source), summary(ep))
 	sp := newSpark(ep, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
 	header, align := resultHeader(e)
