@@ -57,6 +57,9 @@ func held(policies []policy.Policy, opts report.Options) func(*episode.Episode) 
 	}
 }
 
+// nop is a step of no progress shown.
+func nop() {}
+
 // asGrid analyses an episode as the episode command does: over a grid whose
 // outcomes are replayed as they are written (report.AnalyseGrid).
 func asGrid(policies []policy.Policy, opts report.Options) func(*episode.Episode) report.Episode {

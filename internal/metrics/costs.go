@@ -17,10 +17,10 @@ type Costs struct {
 // Priced reports whether costs are shown.
 func (c Costs) Priced() bool { return c.CostPerCall > 0 || c.CostPerMTok > 0 }
 
-// CostSaved is the dollars what o saves would have cost (docs/sources.md,
-// "Cost"): its tokens saved at CostPerMTok where the log records tokens and a
-// price is given, else its LLM calls saved at CostPerCall; false when neither
-// prices it.
+// CostSaved is the dollars what o saves would have cost (cost_saved in
+// docs/semantics.md, "6.2 Outcome of one policy on one episode"): its tokens
+// saved at CostPerMTok where the log records tokens and a price is given,
+// else its LLM calls saved at CostPerCall; false when neither prices it.
 func (c Costs) CostSaved(o *replay.Outcome) (float64, bool) {
 	switch {
 	case c.CostPerMTok > 0 && o.Logged.Has(episode.Tokens):
