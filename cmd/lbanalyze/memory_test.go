@@ -38,12 +38,10 @@ func tinyDataset(t *testing.T, n int) string {
 
 // What batch holds for an episode, stage by stage (docs/PERFORMANCE.md,
 // "Memory"), over 5,000 logs of two turns with ZorkGPT's max_turns of 5,000:
-// read, within 1,100 bytes (968 measured: its Episode, 488 bytes, its two
-// turns, 176, its id and file name); analysed, within 1,000 more (872: its
-// report.Episode, 128, two outcomes of 272, the digest of its patterns and
-// its self-check); in the dataset, within 100 more (34). Before, the reader
-// kept each segment's table of turns seen (sized to max_turns) and batch each
-// pattern analysis: 7,144, 1,695 and 247 bytes.
+// read, within 1,100 bytes (883 measured: its Episode, 480 bytes, its two
+// turns, 176, its id and file name); analysed, within 1,000 more (924: its
+// report.Episode, 136, two outcomes of 272, the digest of its patterns and
+// its self-check); in the dataset, within 100 more (34).
 func TestBatchCostAnEpisode(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the readers' buffers grow with the cores
 	const n = 5000

@@ -38,8 +38,8 @@ func analyseReplayable(ep *episode.Episode, policies []policy.Policy, opts Optio
 	return e
 }
 
-// plainOutcomes is what AnalyseWith gave before the fast path: replay.Run
-// of each policy, one by one.
+// plainOutcomes are replay.Run of each policy, one by one: what the fast
+// path must give.
 func plainOutcomes(ep *episode.Episode, policies []policy.Policy, gainHorizon int) []replay.Outcome {
 	var out []replay.Outcome
 	for _, p := range policies {
@@ -77,18 +77,18 @@ func span(from, to int) []int {
 	return s
 }
 
-// AnalyseWith's outcomes, from the sweep's fast path, are DeepEqual to
+// Analyse's outcomes, from the sweep's fast path, are DeepEqual to
 // replay.Run of every config, one by one, on every bundled episode: under
 // the benchmark grid (3 policies × W 21..220 × intervals 1..10), and under an
 // edge grid in no order (W 1 and below the interval, intervals past the end
 // of the log, warnings from 0, 5 and never, variants the fast path does not
 // serve, patience and increase with their own settings, repeated configs),
 // with and without a gain horizon.
-func TestAnalyseWithFastPathEqualsRun(t *testing.T) {
+func TestAnalyseFastPathEqualsRun(t *testing.T) {
 	shipped := []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window}
-	issue13 := cliGrid(shipped, span(21, 220), span(1, 10), nil)
+	benchGrid := cliGrid(shipped, span(21, 220), span(1, 10), nil)
 	if testing.Short() {
-		issue13 = cliGrid(shipped, []int{21, 22, 39, 40, 41, 100, 219, 220}, span(1, 10), nil)
+		benchGrid = cliGrid(shipped, []int{21, 22, 39, 40, 41, 100, 219, 220}, span(1, 10), nil)
 	}
 	edge := cliGrid(policy.Names(), []int{1, 2, 3, 7, 10, 39, 40, 41, 1000, 1 << 40}, []int{1, 3, 10, 11, 250, 5000}, nil)
 	for _, wt := range []int{0, 5, 39, 1000} {
@@ -110,7 +110,7 @@ func TestAnalyseWithFastPathEqualsRun(t *testing.T) {
 			name     string
 			policies []policy.Policy
 			horizon  int
-		}{{"benchmark grid", issue13, 0}, {"edge", edge, 0}, {"edge, horizon 15", edge, 15}} {
+		}{{"benchmark grid", benchGrid, 0}, {"edge", edge, 0}, {"edge, horizon 15", edge, 15}} {
 			got := Analyse(ep, c.policies, policy.DefaultParams(), Options{Costs: metrics.Costs{CallsPerTurn: 4}, GainHorizon: c.horizon}).Outcomes
 			want := plainOutcomes(ep, c.policies, c.horizon)
 			if len(got) != len(want) {

@@ -398,7 +398,7 @@ func appendResults(w io.Writer, b []byte, e *Episode) ([]byte, error) {
 	const in = "      " // a result's indentation, inside "results"
 	b = append(b, "[\n"...)
 	// Encoded straight into b, indented as it goes: indenting the compact
-	// form afterwards took most of the time of a grid's JSON
+	// form afterwards would take most of the time of a grid's JSON
 	// (docs/PERFORMANCE.md, "JSON").
 	out := &appender{b}
 	enc := json.NewEncoder(out)
