@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 )
@@ -37,10 +39,12 @@ func WriteEpisodes(w io.Writer, format string, eps []Episode) error {
 type EpisodeWriter struct {
 	w      io.Writer
 	format string
-	n      int    // episodes begun
-	file   string // the source of the episodes being written
-	inFile int    // how many of them
-	err    error  // the first write that failed: nothing more is written
+	n      int          // episodes begun
+	file   string       // the source of the episodes being written
+	inFile int          // how many of them
+	err    error        // the first write that failed: nothing more is written
+	held   atomic.Int64 // bytes of reports waiting for their turn
+	limit  int64        // of held: maxHeld
 }
 
 // NewEpisodeWriter writes episodes to w in format, one of Formats.
@@ -48,28 +52,29 @@ func NewEpisodeWriter(w io.Writer, format string) (*EpisodeWriter, error) {
 	if !slices.Contains(Formats, format) {
 		return nil, fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
 	}
-	return &EpisodeWriter{w: w, format: format}, nil
+	return &EpisodeWriter{w: w, format: format, limit: maxHeld}, nil
 }
 
 // Report is an episode's report on its way out: rendered by any goroutine
 // (Render), written in its turn (EpisodeWriter.Write). What it renders
-// before its turn waits in memory, up to maxHeld bytes; past that its
-// renderer waits for its turn and writes straight out, so that a report of
-// a million configs is never held.
+// before its turn waits in memory while the reports waiting hold less than
+// maxHeld bytes in all; past that its renderer waits for its turn and
+// writes straight out, so that a report of a million configs is never held.
 type Report struct {
 	ew   *EpisodeWriter
 	name episodeName
 	turn chan struct{} // closed when its head is written: the body may follow
 	done chan struct{} // closed when it is rendered
-	body []byte        // rendered before its turn
+	body [][]byte      // rendered before its turn, in blocks of heldBlock bytes
 	out  bool          // the body goes straight to the output
 	err  error         // why it could not be rendered (a cost that is no number), or written
 }
 
-// maxHeld is how many bytes of a report wait for its turn in memory: with
-// the reports in flight, what bounds the memory of `episode`
-// (docs/PERFORMANCE.md, "Memory").
-const maxHeld = 1 << 20
+// maxHeld is how many bytes of reports wait for their turn in memory, all
+// reports together: what bounds the memory of `episode` beside the episodes
+// in flight (docs/PERFORMANCE.md, "Memory"). Reports of a few thousand
+// configs each (megabytes) are rendered side by side within it.
+const maxHeld = 8 << 20
 
 // episodeName is what the head of an episode's report needs of it.
 type episodeName struct {
@@ -107,22 +112,24 @@ func (r *Report) Render(e *Episode) {
 // is written.
 func (r *Report) Skip() { close(r.done) }
 
-// Write takes the rendered bytes: held until its turn, up to maxHeld.
+// Write takes the rendered bytes: held until its turn, within maxHeld.
 func (r *Report) Write(p []byte) (int, error) {
 	if r.err != nil {
 		return 0, r.err
 	}
-	if !r.out && len(r.body)+len(p) <= maxHeld {
-		r.body = append(r.body, p...)
-		return len(p), nil
+	if !r.out && !r.inTurn() {
+		if r.ew.held.Add(int64(len(p))) <= r.ew.limit {
+			r.hold(p)
+			return len(p), nil
+		}
+		r.ew.held.Add(-int64(len(p)))
+		<-r.turn
 	}
 	if !r.out {
-		<-r.turn
 		r.out = true
 		if r.err = r.ew.err; r.err == nil {
-			_, r.err = r.ew.w.Write(r.body)
+			r.err = r.writeHeld()
 		}
-		r.body = nil
 		if r.err != nil {
 			return 0, r.err
 		}
@@ -134,8 +141,8 @@ func (r *Report) Write(p []byte) (int, error) {
 
 // Write writes r in its turn: what divides it from the report before, its
 // head, then its body once it is rendered. An episode that could not be
-// rendered fails it: what of its body waited for its turn is not written.
-// After a failed write it writes nothing, and gives that error.
+// rendered fails it where it fails: what of its body waited for its turn is
+// not written. After a failed write it writes nothing, and gives that error.
 func (ew *EpisodeWriter) Write(r *Report) error {
 	if err := ew.turn(r); err != nil {
 		<-r.done
@@ -164,10 +171,60 @@ func (ew *EpisodeWriter) finish(r *Report) error {
 		ew.err = r.err
 	}
 	if ew.err == nil && !r.out {
-		_, ew.err = ew.w.Write(r.body)
+		ew.err = r.writeHeld()
+	}
+	r.release()
+	return ew.err
+}
+
+// heldBlock is the size of the blocks a report waits in: reused from
+// blocks, so that a report's bytes are copied once on their way out and
+// leave no garbage.
+const heldBlock = 64 << 10
+
+var blocks = sync.Pool{New: func() any { b := make([]byte, 0, heldBlock); return &b }}
+
+// inTurn reports whether r's turn has come.
+func (r *Report) inTurn() bool {
+	select {
+	case <-r.turn:
+		return true
+	default:
+		return false
+	}
+}
+
+// hold appends p to what r holds.
+func (r *Report) hold(p []byte) {
+	for len(p) > 0 {
+		if n := len(r.body); n == 0 || len(r.body[n-1]) == heldBlock {
+			r.body = append(r.body, (*blocks.Get().(*[]byte))[:0])
+		}
+		last := &r.body[len(r.body)-1]
+		k := min(len(p), heldBlock-len(*last))
+		*last, p = append(*last, p[:k]...), p[k:]
+	}
+}
+
+// writeHeld writes what r holds, and lets it go.
+func (r *Report) writeHeld() error {
+	defer r.release()
+	for _, b := range r.body {
+		if _, err := r.ew.w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// release lets go of what r holds.
+func (r *Report) release() {
+	for i, b := range r.body {
+		r.ew.held.Add(-int64(len(b)))
+		blocks.Put(&b)
+		r.body[i] = nil
 	}
 	r.body = nil
-	return ew.err
 }
 
 // head writes what comes before the body of the next episode: the end of

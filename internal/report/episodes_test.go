@@ -12,9 +12,9 @@ import (
 
 // Reports rendered at once, in any order, are written in theirs, as
 // WriteEpisodes writes them: in every format, small ones held until their
-// turn, and in JSON and CSV a large one (past maxHeld: a grid's, drawn as
-// quickly as these formats draw it) written straight out once its turn
-// comes; with a file of several episodes among them, whose end is said.
+// turn, and in JSON and CSV a large one (a grid's, drawn as quickly as these
+// formats draw it, past a limit of 1 MiB held) written straight out once its
+// turn comes; with a file of several episodes among them, whose end is said.
 func TestReportsWrittenInTurn(t *testing.T) {
 	eps := bundledEpisodes(t)[:4]
 	two := *eps[2] // a second episode of the third one's file
@@ -44,6 +44,7 @@ func TestReportsWrittenInTurn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		ew.limit = 1 << 20
 		reports := make([]*Report, len(all))
 		for i := range all {
 			reports[i] = ew.Report(all[i].Ep)
@@ -59,10 +60,13 @@ func TestReportsWrittenInTurn(t *testing.T) {
 		if err := ew.Close(); err != nil {
 			t.Fatal(err)
 		}
+		if held := ew.held.Load(); held != 0 {
+			t.Errorf("%s: %d bytes still counted as held once every report is written", format, held)
+		}
 		var one bytes.Buffer
 		WriteEpisodes(&one, format, all[1:2])
-		if all[1].Results() > 2 && one.Len() <= maxHeld || all[1].Results() == 2 && !strings.Contains(want.String(), "2 episodes") {
-			t.Fatalf("%s: a report of %d bytes, within maxHeld; or no file of two episodes said", format, one.Len())
+		if all[1].Results() > 2 && one.Len() <= int(ew.limit) || all[1].Results() == 2 && !strings.Contains(want.String(), "2 episodes") {
+			t.Fatalf("%s: a report of %d bytes, within the limit; or no file of two episodes said", format, one.Len())
 		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {
 			t.Errorf("%s: rendered at once, %d bytes; WriteEpisodes, %d", format, got.Len(), want.Len())
@@ -72,7 +76,7 @@ func TestReportsWrittenInTurn(t *testing.T) {
 
 // A cost that is no number fails an episode's JSON, however many results it
 // has before the one that fails: the episodes before it are written whole,
-// and nothing after it.
+// nothing after it, and the output fails.
 func TestWriteJSONFailsTheEpisode(t *testing.T) {
 	eps := bundledEpisodes(t)[:3]
 	finite := Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}}
@@ -99,8 +103,9 @@ func TestWriteJSONFailsTheEpisode(t *testing.T) {
 			t.Fatal("no error")
 		}
 		rest, whole := strings.CutPrefix(got.String(), want)
-		if !whole || strings.Contains(rest, `"results"`) || strings.Contains(rest, after.Ep.ID) {
-			t.Errorf("%d results: wrote %d bytes: not the first episode and a comma, then at most the head of the second:\n%s",
+		if !whole || !strings.HasPrefix(rest, `  {
+    "episode_id": "`+bad.Ep.ID) || strings.Contains(rest, after.Ep.ID) || strings.Contains(rest, "Inf") {
+			t.Errorf("%d results: wrote %d bytes: not the first episode and a comma, then at most part of the second:\n%.300s",
 				len(bad.Outcomes), got.Len(), rest)
 		}
 	}
