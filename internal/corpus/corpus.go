@@ -15,6 +15,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -90,8 +91,10 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 	order := make(chan *fileRead, jobs+streamWindow) // a full window holds the next file back
 	next := make(chan *fileRead)
 	go func() {
+		var opened chan struct{} // the file before's
 		for _, path := range files {
-			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue)}
+			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue), after: opened, opened: make(chan struct{})}
+			opened = r.opened
 			order <- r
 			next <- r
 		}
@@ -138,10 +141,15 @@ func (c *Corpus) tell(sink Sink, m string) {
 // fileRead is one file being read: its episodes as they come, then, once
 // eps is closed, what was left out of it and the messages about its lines.
 type fileRead struct {
-	path     string
-	eps      chan *episode.Episode
-	skipped  []Skip
-	problems []string
+	path string
+	// after is closed once the file before is opened, and opened once this
+	// one is: files are opened in order, so that the decoding budget a
+	// compressed file takes (jsonl's zstd windows) is never held by a later
+	// file waiting for its turn to hand over while this one waits for it.
+	after, opened chan struct{}
+	eps           chan *episode.Episode
+	skipped       []Skip
+	problems      []string
 	// named are the file's episodes that the messages name (those with
 	// problems), without their turns, so that what the sink lets go is freed:
 	// the first maxNamed, and how many more there were and lines they skipped.
@@ -155,8 +163,14 @@ const maxNamed = 100
 
 func (r *fileRead) read(opt Options) {
 	defer close(r.eps)
+	if r.after != nil {
+		<-r.after
+	}
+	var once sync.Once
+	open := func() { once.Do(func() { close(r.opened) }) }
+	defer open()
 	path := r.path
-	res, err := opt.sources().read(path, opt.Stdin, opt.Read, func(ep *episode.Episode) {
+	res, err := opt.sources().read(path, opt.Stdin, opt.Read, open, func(ep *episode.Episode) {
 		r.episodes++
 		r.name(ep) // before the sink has it
 		r.eps <- ep

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/lbanalyze/lbanalyze/episode"
 )
 
@@ -265,5 +266,50 @@ func TestMessagesOfAFile(t *testing.T) {
 	}
 	if strings.Join(c.Messages, "\n") != strings.Join(want, "\n") {
 		t.Errorf("messages\n%s\nwant\n%s", strings.Join(c.Messages, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Logs whose zstd windows take the whole decoding budget (8 MiB each) are
+// read one at a time, in order, however many are read at once: a later
+// file that held the budget while it waited for its turn to hand over its
+// episodes would keep the file whose turn it is from ever opening.
+func TestZstdBudgetNeverHeldOutOfTurn(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for f := range 6 {
+		var data bytes.Buffer
+		zw, err := zstd.NewWriter(&data, zstd.WithSingleSegment(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for e := range 5 { // more than a file's queue holds
+			io.WriteString(zw, log(fmt.Sprintf("2025-11-12T1%d:%02d:00", f, e)))
+		}
+		zw.Close()
+		frame := data.Bytes()
+		if frame[4]&0x20 != 0 {
+			t.Fatal("a single-segment frame: no window to declare")
+		}
+		frame[5] = 13 << 3 // a window of 1 << (10+13) bytes: 8 MiB, as zstd --long=23 declares
+		path := filepath.Join(dir, fmt.Sprintf("%d.jsonl.zst", f))
+		write(t, path, string(frame))
+		files = append(files, path)
+	}
+	for range 10 {
+		done := make(chan int)
+		go func() {
+			c := &Corpus{}
+			n := 0
+			c.Stream(files, Options{Jobs: 6}, Sink{Episode: func(*episode.Episode) { n++ }})
+			done <- n
+		}()
+		select {
+		case n := <-done:
+			if n != 30 {
+				t.Fatalf("%d episodes, want 30", n)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("reading six zstd logs with 8 MiB windows, six at a time, never ends")
+		}
 	}
 }
