@@ -49,7 +49,9 @@ type Options struct {
 	Sources *Sources
 }
 
-// Read discovers the logs under paths and reads each once, Jobs at a time.
+// Read discovers the logs under paths and reads each once, Jobs at a time:
+// for the tests of the packages that read episodes (the commands discover,
+// then read with progress or as a stream).
 func Read(paths []string, opt Options) *Corpus {
 	files, c := Discover(paths, opt.sources())
 	c.ReadFiles(files, opt)
