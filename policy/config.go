@@ -247,23 +247,3 @@ func keyLines(data []byte, header *regexp.Regexp) map[string]int {
 	}
 	return lines
 }
-
-// TOML is the [tool.zorkgpt.loop_break] block that makes ZorkGPT run p as it
-// is, to paste into pyproject.toml. The warning threshold is p's when
-// ZorkGPT's validation accepts it, else the highest it accepts up to 20. The
-// error says why ZorkGPT cannot run p without a code change.
-func (p Policy) TOML() (string, error) {
-	k := p.Kind()
-	if k == nil || k.ZorkGPT == nil {
-		return "", fmt.Errorf("ZorkGPT cannot run %s without a code change", p.Name)
-	}
-	q := p.Params
-	if q.WarningThreshold < 5 || q.WarningThreshold >= q.MaxTurnsStuck {
-		q.WarningThreshold = min(DefaultWarningThreshold, q.MaxTurnsStuck-1)
-	}
-	if r := q.Refusals(); len(r) > 0 {
-		return "", fmt.Errorf("ZorkGPT would refuse %d/%d: %s", p.MaxTurnsStuck, p.CheckInterval, strings.Join(r, "; "))
-	}
-	return fmt.Sprintf("[tool.zorkgpt.loop_break]\nmax_turns_stuck = %d\nstuck_check_interval = %d\nenable_objective_based_progress = %t\nstuck_warning_threshold = %d\n",
-		q.MaxTurnsStuck, q.CheckInterval, *k.ZorkGPT, q.WarningThreshold), nil
-}

@@ -96,37 +96,3 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// The block TOML writes is read back by ParseConfig, ZorkGPT's validation, as
-// the same policy.
-func TestTOMLRoundTrip(t *testing.T) {
-	for _, p := range []Policy{
-		{Name: ScoreOrObjective, Params: Params{MaxTurnsStuck: 55, CheckInterval: 5, WarningThreshold: 20}},
-		{Name: Score, Params: Params{MaxTurnsStuck: 30, CheckInterval: 10, WarningThreshold: 20}},
-		{Name: Score, Params: Params{MaxTurnsStuck: 12, CheckInterval: 1, WarningThreshold: 20}}, // threshold lowered to 11
-	} {
-		block, err := p.TOML()
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		c, err := ParseConfig("pyproject.toml", []byte(block))
-		if err != nil {
-			t.Fatalf("%s: ZorkGPT's validation refuses\n%s: %v", p, block, err)
-		}
-		if got := c.Policy(); got.Name != p.Name || got.MaxTurnsStuck != p.MaxTurnsStuck || got.CheckInterval != p.CheckInterval {
-			t.Errorf("%s: read back as %s", p, got)
-		}
-		if c.WarningThreshold >= p.MaxTurnsStuck || c.WarningThreshold < 5 {
-			t.Errorf("%s: warning threshold %d", p, c.WarningThreshold)
-		}
-	}
-	for _, p := range []Policy{
-		{Name: Window, Params: DefaultParams()},                                                                // needs a code change
-		{Name: Score, Params: Params{MaxTurnsStuck: 5, CheckInterval: 5, WarningThreshold: 20}},                // no threshold 5 <= T < 5
-		{Name: Score, Params: Params{MaxTurnsStuck: 10, CheckInterval: 20, WarningThreshold: 5}},               // W < interval
-		{Name: ScoreOrObjective, Params: Params{MaxTurnsStuck: 2000, CheckInterval: 10, WarningThreshold: 20}}, // W > 1000
-	} {
-		if block, err := p.TOML(); err == nil {
-			t.Errorf("%s: ZorkGPT cannot run it, yet TOML gave\n%s", p, block)
-		}
-	}
-}

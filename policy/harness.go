@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -25,20 +24,6 @@ func (p Policy) Needs() episode.Signals {
 		need |= k.SettingNeeds(p.Params)
 	}
 	return need
-}
-
-// Offered are the policies the logs of system s are replayed under when none
-// is asked for: those whose Kind offers them to s, in the order of Names;
-// none for a system that stops its runs on a rule of its own (ZorkGPT),
-// whose logs get the command's defaults.
-func Offered(s episode.System) []Name {
-	var out []Name
-	for _, n := range Names() {
-		if slices.Contains(registry[n].Offered, s) {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // HarnessBlock is the block that makes a harness run p: the rule in one

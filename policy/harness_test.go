@@ -37,18 +37,6 @@ func TestNeeds(t *testing.T) {
 			t.Errorf("%s: needs %b, want %b", c.p, got, c.want)
 		}
 	}
-	for _, c := range []struct {
-		s    episode.System
-		want []Name
-	}{
-		{episode.ZorkGPT, nil}, // its logs get the commands' defaults
-		{episode.Harness, []Name{Score, Increase}},
-		{episode.ZorkGPT2, []Name{Score, Supervisor, Zorkburr, Increase}},
-	} {
-		if got := Offered(c.s); !slices.Equal(got, c.want) {
-			t.Errorf("Offered(%s) = %v, want %v", c.s, got, c.want)
-		}
-	}
 }
 
 func TestHarnessBlock(t *testing.T) {

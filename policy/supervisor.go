@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // Supervisor is the checkpoint rules of ZorkGPT2's LLM supervisor
@@ -20,14 +18,11 @@ const DefaultCheckpoint = 25
 var supervisorSettings = []string{"checkpoint", "flat_checkpoints", "min_critic", "max_rejected_turns", "spiral_rejections", "room_streak"}
 
 func init() {
-	register(Kind{Name: Supervisor, New: newSupervisor, System: episode.ZorkGPT2, Settings: supervisorSettings, Lacks: timer,
-		Offered: []episode.System{episode.ZorkGPT2},
-		Window:  func(p Params) int { return p.checkpoint() },
+	register(Kind{Name: Supervisor, New: newSupervisor, Ported: true, Settings: supervisorSettings, Lacks: timer,
+		Window: func(p Params) int { return p.checkpoint() },
 		Description: "the checkpoint rules of ZorkGPT2's LLM supervisor: at turns C, 2C, … it stops the episode when, over the last C turns, " +
 			"the score did not change for flat_checkpoints checkpoints, the mean critic score is below min_critic, more than max_rejected_turns turns had a rejected proposal, " +
-			"a turn had spiral_rejections rejected proposals, or room_streak consecutive turns ended in the same room",
-		Change:         "stop the episode in _run_game_loop at every C-th turn when one of the triggers holds over the last C turns",
-		ZorkGPT2Change: "stop the run in the runner at every C-th turn when one of the triggers holds over the last C TURN lines, instead of leaving the kill to the LLM supervisor"})
+			"a turn had spiral_rejections rejected proposals, or room_streak consecutive turns ended in the same room"})
 }
 
 // setting is the value of the supervisor's setting key in p, as users give

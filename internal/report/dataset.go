@@ -316,8 +316,8 @@ func shortPastHorizon(o *replay.Outcome) string {
 
 // Summary is the opening lines of a batch report.
 func (d *Dataset) Summary() []string {
-	first := fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %d LLM calls a turn",
-		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, d.CallsPerTurn)
+	first := fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %s a turn",
+		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, Count(d.CallsPerTurn, "LLM call"))
 	if d.CostPerCall > 0 {
 		first += " at " + money(d.CostPerCall) + " a call"
 	}

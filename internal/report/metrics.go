@@ -10,6 +10,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Bootstrap settings: fixed, so that the same episodes give the same intervals.
@@ -111,8 +112,8 @@ func b2f(b bool) float64 {
 // metricDefs are the metrics of docs/semantics.md, "6.3 Dataset metrics" with their definitions, and what a
 // dataset adds to them: the cost saved, when priced, and the tokens saved,
 // when some log records tokens. expect keeps the specification's expected
-// changes, which are ZorkGPT's (of its loop break v2): the logs of other
-// systems (a harness's, ZorkGPT2's) are judged without them.
+// changes, which are those of ZorkGPT's loop break v2 (system.Shows.Expected):
+// the logs of other systems are judged without them.
 func metricDefs(opts Options, tokens, expect bool) []metricDef {
 	defs := shippedDefs(opts.CallsPerTurn)
 	if !expect {
@@ -188,7 +189,7 @@ func shippedDefs(callsPerTurn int) []metricDef {
 func Metrics(eps []Episode, base, after int, opts Options) []Metric {
 	cols := [2]int{base, after}
 	defs := metricDefs(opts, slices.ContainsFunc(eps, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) }),
-		slices.ContainsFunc(eps, func(e Episode) bool { return e.Ep.System == episode.ZorkGPT }))
+		slices.ContainsFunc(eps, func(e Episode) bool { return system.Of(e.Ep).Shows.Expected }))
 	n := len(eps)
 	// Per-episode numerators and denominators, per metric and side.
 	type vals struct{ num, den sides }

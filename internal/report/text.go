@@ -12,8 +12,8 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
-	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Formats are the output formats of the commands.
@@ -79,8 +79,8 @@ func (s *spark) stopLine() string { return strings.TrimRight(string(s.stops), " 
 func summary(ep *episode.Episode) string {
 	end := "ended " + string(ep.End.Reason)
 	switch {
-	case ep.End.Reason == episode.EndNone && ep.System == episode.Harness:
-		end = "its end not recorded" // a harness's log need not say how a run ended
+	case ep.End.Reason == episode.EndNone && system.Of(ep).Shows.EndUnrecorded:
+		end = "its end not recorded"
 	case ep.End.Reason == episode.EndNone:
 		end = "no end event (truncated)"
 	case ep.End.Turn > 0:
@@ -255,16 +255,8 @@ func selfCheckLines(e *Episode) []string {
 	if sc.DefaultsConsistent {
 		dflt = "consistent"
 	}
-	lines = append(lines, fmt.Sprintf("  settings consistent with the recording (%s): max_turns_stuck %s; %s's 40/10 is %s.", name, strings.Join(cons, ", "), systemOf(sc.Policy), dflt))
+	lines = append(lines, fmt.Sprintf("  settings consistent with the recording (%s): max_turns_stuck %s; %s's 40/10 is %s.", name, strings.Join(cons, ", "), system.Of(e.Ep).Name, dflt))
 	return lines
-}
-
-// systemOf names the system whose rule n is: its registry entry's, or ZorkGPT.
-func systemOf(n policy.Name) episode.System {
-	if k, ok := policy.Lookup(n); ok {
-		return k.System
-	}
-	return episode.ZorkGPT
 }
 
 // tableHead is the line that names an episode in a table.

@@ -1,0 +1,86 @@
+package system
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
+)
+
+// ZorkGPT stops its runs on its loop break, score or score-or-objective as
+// [tool.zorkgpt.loop_break] sets it, within the bounds its validation
+// accepts (docs/log-format.md, "6. [tool.zorkgpt.loop_break]").
+var ZorkGPT = &System{Name: zorkGPT, Formats: []string{zorkgpt.Format}, File: "pyproject.toml", Lang: "toml",
+	Block: zorkGPTBlock, Stops: true, CallsPerTurn: 4, Refusals: zorkGPTRefusals,
+	Shows: Shows{Objectives: true, Warnings: true, RevisitPenalty: true, Expected: true}}
+
+const zorkGPT = "ZorkGPT"
+
+// zorkGPTRuns are the policies ZorkGPT runs as it is, each by its value of
+// enable_objective_based_progress.
+var zorkGPTRuns = map[policy.Name]bool{policy.Score: false, policy.ScoreOrObjective: true}
+
+// zorkGPTChanges are, for the policies ZorkGPT does not run as it is, the
+// smallest change to its tracker (or game loop) that would run each, in one
+// sentence.
+var zorkGPTChanges = map[policy.Name]string{
+	policy.Window:     "anchor an objective completion at its own turn (t − completed_turn == 0) instead of within one turn, so that it counts as a score change at c rather than c+1",
+	policy.Increase:   "in _track_score_for_progress_detection, reset the timer only when current_score exceeds _last_tracked_score, and leave _last_tracked_score alone when the score falls",
+	policy.Patience:   "keep one last-progress turn per source in _track_score_for_progress_detection (score change, latest completed_turn, latest first visit to a room id) and let the stuck check fire only when each has exceeded its own patience setting",
+	policy.None:       "remove the stuck check from _run_game_loop",
+	policy.Supervisor: "stop the episode in _run_game_loop at every C-th turn when one of the triggers holds over the last C turns",
+	policy.Zorkburr:   "in _track_score_for_progress_detection, count a score change during turn 1, and let the stuck check stop the episode when the timer had reached max_turns_stuck before the turn's score was tracked as well as after",
+}
+
+// zorkGPTBlock is the [tool.zorkgpt.loop_break] block that makes ZorkGPT run
+// p as it is, to paste into pyproject.toml. The warning threshold is p's
+// when ZorkGPT's validation accepts it, else the highest it accepts up to
+// 20. The error says why ZorkGPT cannot run p without a code change.
+func zorkGPTBlock(p policy.Policy) (string, error) {
+	objectives, ok := zorkGPTRuns[p.Name]
+	if !ok {
+		return "", cannot(zorkGPT, p, zorkGPTChanges[p.Name])
+	}
+	q := p.Params
+	if q.WarningThreshold < 5 || q.WarningThreshold >= q.MaxTurnsStuck {
+		q.WarningThreshold = min(policy.DefaultWarningThreshold, q.MaxTurnsStuck-1)
+	}
+	if r := refusals(q); len(r) > 0 {
+		return "", fmt.Errorf("ZorkGPT would refuse %d/%d: %s", p.MaxTurnsStuck, p.CheckInterval, strings.Join(r, "; "))
+	}
+	return fmt.Sprintf("[tool.zorkgpt.loop_break]\nmax_turns_stuck = %d\nstuck_check_interval = %d\nenable_objective_based_progress = %t\nstuck_warning_threshold = %d\n",
+		q.MaxTurnsStuck, q.CheckInterval, objectives, q.WarningThreshold), nil
+}
+
+// zorkGPTRefusals lists why ZorkGPT would refuse p's settings, for a policy
+// with a stuck timer but another agent's rule (ZorkGPT2's, which checks its
+// own as --config reads it).
+func zorkGPTRefusals(p policy.Policy) []string {
+	if k := p.Kind(); k != nil && k.Ported || !has("max_turns_stuck", p.Name) {
+		return nil
+	}
+	return refusals(p.Params)
+}
+
+// refusals lists why ZorkGPT's GameConfiguration would refuse these
+// settings (its pydantic bounds and its two model validators), each naming
+// the key.
+func refusals(p policy.Params) []string {
+	var r []string
+	bound := func(key string, v, lo, hi int) {
+		if v < lo || v > hi {
+			r = append(r, fmt.Sprintf("%s = %d is outside ZorkGPT's range %d..%d", key, v, lo, hi))
+		}
+	}
+	bound("max_turns_stuck", p.MaxTurnsStuck, 1, 1000)
+	bound("stuck_check_interval", p.CheckInterval, 1, 100)
+	bound("stuck_warning_threshold", p.WarningThreshold, 5, 100)
+	if p.MaxTurnsStuck < p.CheckInterval {
+		r = append(r, fmt.Sprintf("max_turns_stuck (%d) must be >= stuck_check_interval (%d)", p.MaxTurnsStuck, p.CheckInterval))
+	}
+	if p.WarningThreshold >= p.MaxTurnsStuck {
+		r = append(r, fmt.Sprintf("stuck_warning_threshold (%d) must be < max_turns_stuck (%d)", p.WarningThreshold, p.MaxTurnsStuck))
+	}
+	return r
+}
