@@ -125,7 +125,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		opt.System = system.OfAll(eps)
 	}
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
-	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.costs(), tokens), Tokens: tokens}
+	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.costs(), tokens, opt.System.Shows), Tokens: tokens}
 	configs, r.LeftOut = report.Sweepable(eps, configs)
 	if _, cur := report.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
 		r.LeftOut = append(r.LeftOut, cur...)
