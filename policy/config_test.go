@@ -95,4 +95,3 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
-

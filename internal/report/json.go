@@ -193,7 +193,7 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 		LaterScoreGain: o.LaterScoreGain(), ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
 		FalseTerminationCandidate: o.FalseTerminationCandidate(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
 		LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
-		GainHorizon: nonZero(o.GainHorizon),
+		GainHorizon:   nonZero(o.GainHorizon),
 	}
 	if system.Of(ep).Shows.Warnings {
 		r.WarningStartTurn = nonZero(o.WarningStartTurn)
