@@ -19,8 +19,9 @@ import (
 // System is one entry of the registry.
 type System struct {
 	Name string // in sentences: "ZorkGPT", "your harness"
-	// Formats are the log formats (episode.Episode.Format) its logs are
-	// read as: an episode of one of them is this system's.
+	// Formats are the log formats (episode.Episode.Format, a source's
+	// Format) its logs are read as: an episode of one of them is this
+	// system's. Every source's format is one system's (TestOf).
 	Formats []string
 	File    string // where its block goes: "pyproject.toml"
 	Lang    string // the block's language, for markdown fences: "toml"
@@ -48,6 +49,13 @@ type System struct {
 	// settings; nil when it has no bounds of its own to check (lbanalyze
 	// replays them anyway: a what-if may go where the system cannot).
 	Refusals func(p policy.Policy) []string
+	// Rules are the policies its recordings may have run, most likely
+	// first, for a log that records a stop rule's events but not which rule;
+	// and Accepts says whether its configuration takes max_turns_stuck w
+	// with check interval i: among those settings a self-check finds the
+	// ones consistent with a recorded stop (replay.Check).
+	Rules   []policy.Name
+	Accepts func(w, i int) bool
 	// Shows are the parts of a report that apply to its logs.
 	Shows Shows
 }

@@ -201,3 +201,29 @@ func TestZorkGPT2Block(t *testing.T) {
 		}
 	}
 }
+
+// The settings a self-check may infer: ZorkGPT's are those some warning
+// threshold makes valid (W ≥ I, 5 ≤ threshold < W, W ≤ 1000, I ≤ 100);
+// ZorkGPT2's any W from 1 and interval from 1.
+func TestAccepts(t *testing.T) {
+	for _, c := range []struct {
+		s    *System
+		w, i int
+		want bool
+	}{
+		{ZorkGPT, 40, 10, true}, {ZorkGPT, 6, 1, true}, {ZorkGPT, 5, 1, false}, {ZorkGPT, 10, 20, false},
+		{ZorkGPT, 1000, 100, true}, {ZorkGPT, 1001, 10, false}, {ZorkGPT, 200, 101, false},
+		{ZorkGPT2, 1, 1, true}, {ZorkGPT2, 5000, 300, true}, {ZorkGPT2, 0, 1, false},
+	} {
+		if got := c.s.Accepts(c.w, c.i); got != c.want {
+			t.Errorf("%s accepts %d/%d: %v, want %v", c.s.Name, c.w, c.i, got, c.want)
+		}
+		if c.s == ZorkGPT {
+			p := at(policy.Score, c.w, c.i)
+			p.WarningThreshold = 5
+			if refused := len(ZorkGPT.Refusals(p)) > 0; refused == c.want {
+				t.Errorf("%d/%d: accepted %v, but refused %v with the lowest threshold", c.w, c.i, c.want, refused)
+			}
+		}
+	}
+}

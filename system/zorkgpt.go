@@ -5,14 +5,14 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 )
 
 // ZorkGPT stops its runs on its loop break, score or score-or-objective as
 // [tool.zorkgpt.loop_break] sets it, within the bounds its validation
 // accepts (docs/log-format.md, "6. [tool.zorkgpt.loop_break]").
-var ZorkGPT = &System{Name: zorkGPT, Formats: []string{zorkgpt.Format}, File: "pyproject.toml", Lang: "toml",
+var ZorkGPT = &System{Name: zorkGPT, Formats: []string{"zorkgpt"}, File: "pyproject.toml", Lang: "toml",
 	Block: zorkGPTBlock, Stops: true, CallsPerTurn: 4, Refusals: zorkGPTRefusals,
+	Rules: []policy.Name{policy.Score, policy.ScoreOrObjective}, Accepts: zorkGPTAccepts,
 	Shows: Shows{Objectives: true, Warnings: true, RevisitPenalty: true, Expected: true}}
 
 const zorkGPT = "ZorkGPT"
@@ -43,7 +43,7 @@ func zorkGPTBlock(p policy.Policy) (string, error) {
 		return "", cannot(zorkGPT, p, zorkGPTChanges[p.Name])
 	}
 	q := p.Params
-	if q.WarningThreshold < 5 || q.WarningThreshold >= q.MaxTurnsStuck {
+	if q.WarningThreshold < minWarning || q.WarningThreshold >= q.MaxTurnsStuck {
 		q.WarningThreshold = min(policy.DefaultWarningThreshold, q.MaxTurnsStuck-1)
 	}
 	if r := refusals(q); len(r) > 0 {
@@ -63,6 +63,16 @@ func zorkGPTRefusals(p policy.Policy) []string {
 	return refusals(p.Params)
 }
 
+// The bounds of ZorkGPT's GameConfiguration (its pydantic Fields,
+// docs/log-format.md, "6. [tool.zorkgpt.loop_break]").
+const maxStuck, maxInterval, minWarning, maxWarning = 1000, 100, 5, 100
+
+// zorkGPTAccepts: some warning threshold makes w/i a setting ZorkGPT takes
+// (refusals): w within its range and at least i, above the lowest threshold.
+func zorkGPTAccepts(w, i int) bool {
+	return i >= 1 && i <= maxInterval && w >= i && w > minWarning && w <= maxStuck
+}
+
 // refusals lists why ZorkGPT's GameConfiguration would refuse these
 // settings (its pydantic bounds and its two model validators), each naming
 // the key.
@@ -73,9 +83,9 @@ func refusals(p policy.Params) []string {
 			r = append(r, fmt.Sprintf("%s = %d is outside ZorkGPT's range %d..%d", key, v, lo, hi))
 		}
 	}
-	bound("max_turns_stuck", p.MaxTurnsStuck, 1, 1000)
-	bound("stuck_check_interval", p.CheckInterval, 1, 100)
-	bound("stuck_warning_threshold", p.WarningThreshold, 5, 100)
+	bound("max_turns_stuck", p.MaxTurnsStuck, 1, maxStuck)
+	bound("stuck_check_interval", p.CheckInterval, 1, maxInterval)
+	bound("stuck_warning_threshold", p.WarningThreshold, minWarning, maxWarning)
 	if p.MaxTurnsStuck < p.CheckInterval {
 		r = append(r, fmt.Sprintf("max_turns_stuck (%d) must be >= stuck_check_interval (%d)", p.MaxTurnsStuck, p.CheckInterval))
 	}
