@@ -5,7 +5,6 @@ const Increase Name = "increase"
 
 func init() {
 	register(Kind{Name: Increase, New: newIncrease, Variant: true, Settings: []string{"min_delta", "min_turns"},
-		Rule:        func(p Params) string { return scoreRule(p, true) },
 		Description: "the score policy counting only a new best score as progress: a death penalty, or climbing back to a score already reached, does not reset the timer"})
 }
 

@@ -8,8 +8,7 @@ const None Name = "none"
 
 func init() {
 	register(Kind{Name: None, New: newNone, Variant: true, ThresholdFree: true, Lacks: timer,
-		Description: "no stop rule: the run goes on to its budget, as a harness without one runs it and ZorkGPT2's run_episode.py does (the baseline of their logs)",
-		Rule:        func(Params) string { return "Never stop the run before its budget: no stop rule." }})
+		Description: "no stop rule: the run goes on to its budget, as a harness without one runs it and ZorkGPT2's run_episode.py does (the baseline of their logs)"})
 }
 
 // none counts every turn as progress: every turn is its own anchor, so the

@@ -1,11 +1,13 @@
 package policy
 
+import "github.com/lbanalyze/lbanalyze/episode"
+
 // Patience is the general policy of the variants (docs/policies.md), named after early stopping's
 // patience (Keras, Lightning): several progress sources, each with its own.
 const Patience Name = "patience"
 
 func init() {
-	register(Kind{Name: Patience, New: newPatience, Variant: true, SettingNeeds: patienceNeeds, Rule: patienceRule,
+	register(Kind{Name: Patience, New: newPatience, Variant: true, SettingNeeds: patienceNeeds,
 		Settings:    []string{"objective_patience", "room_patience", "score_mode", "min_delta", "min_turns"},
 		Description: "stop at the first check turn T ≥ min_turns at which every enabled progress source (score changes, objective completions, first visits to a room) has gone its own patience (max_turns_stuck, objective_patience, room_patience) without progress"})
 }
@@ -144,4 +146,16 @@ func (s *scoreSource) track(t, score int) bool {
 	}
 	s.tracked, s.last = score, t
 	return true
+}
+
+// patienceNeeds are the signals patience's settings turn on.
+func patienceNeeds(p Params) episode.Signals {
+	var need episode.Signals
+	if _, on := p.objectivePatience(); on {
+		need = need.With(episode.Objectives)
+	}
+	if p.RoomPatience > 0 {
+		need = need.With(episode.Rooms)
+	}
+	return need
 }

@@ -42,10 +42,6 @@ type Kind struct {
 	// replayed as that agent's code runs it (ZorkGPT2's); listed after the
 	// specification's policies (Names).
 	Ported bool
-	// Rule is the rule in one sentence, in the words of a harness that
-	// records a score per step (Policy.HarnessBlock); "" for settings that
-	// need more than the score, and nil for a policy that always does.
-	Rule func(Params) string
 	// Variant: one of the variants, listed after the shipped policies and
 	// window (docs/semantics.md, "6.1 Policies").
 	Variant bool
@@ -83,7 +79,6 @@ func register(k Kind) { registry[k.Name] = &k }
 
 func init() {
 	register(Kind{Name: Score, New: newScore, ThresholdFree: true,
-		Rule:        func(p Params) string { return scoreRule(p, false) },
 		Description: "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer"})
 	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ThresholdFree: true,
 		Needs:       episode.Signals(episode.Objectives),
@@ -237,4 +232,19 @@ func (p Params) Usable() error {
 		return err
 	}
 	return p.supervisorUsable()
+}
+
+// Needs are the signals a log must record for p to be replayed as defined:
+// its kind's, and those its settings turn on (patience's objectives and
+// rooms).
+func (p Policy) Needs() episode.Signals {
+	k := p.Kind()
+	if k == nil {
+		return 0
+	}
+	need := k.Needs
+	if k.SettingNeeds != nil {
+		need |= k.SettingNeeds(p.Params)
+	}
+	return need
 }

@@ -1,7 +1,5 @@
 package policy
 
-import "fmt"
-
 // Zorkburr is ZorkGPT2's stuck rule (docs/zorkgpt2.md, "The stuck rule").
 const Zorkburr Name = "zorkburr"
 
@@ -13,16 +11,8 @@ const ZorkburrWarning = 30
 
 func init() {
 	register(Kind{Name: Zorkburr, New: newZorkburr, ThresholdFree: true, Ported: true,
-		Lacks: []string{"stuck_warning_threshold"}, Rule: zorkburrRule,
+		Lacks:       []string{"stuck_warning_threshold"},
 		Description: "ZorkGPT2's stuck rule: turns_since_progress counts the turns since the score last moved (a move in turn 1 counts), and the check after every Burr step stops at the first turn T with T % stuck_check_interval == 0 whose counter before or after the turn has reached max_turns_stuck"})
-}
-
-// zorkburrRule is zorkburr's rule in a harness's words: the counter after
-// step t−1 or after step t has reached W (newZorkburr).
-func zorkburrRule(p Params) string {
-	return fmt.Sprintf("At each step t that is a multiple of %d, stop the run if its score has not changed (up or down) in the last %d steps "+
-		"(t-%d+1 to t), or in the %d steps before step t; the score before step 1 counts as 0, so a move during step 1 counts.",
-		p.CheckInterval, p.MaxTurnsStuck, p.MaxTurnsStuck, p.MaxTurnsStuck)
 }
 
 // zorkburr replays record_results's counter and run_episode's check

@@ -23,7 +23,12 @@ type System struct {
 	// Format) its logs are read as: an episode of one of them is this
 	// system's. Every source's format is one system's (TestOf).
 	Formats []string
-	File    string // where its block goes: "pyproject.toml"
+	// Table is the table of a pyproject.toml that sets what it runs
+	// ("tool.zorkgpt.loop_break"), read by readConfig; "" for a system that
+	// has none (a harness).
+	Table      string
+	readConfig func(k keys, table map[string]any) (Config, error)
+	File       string // where its block goes: "pyproject.toml"
 	Lang    string // the block's language, for markdown fences: "toml"
 	// Block is the text that makes the system run p, to paste into File, or
 	// an error saying why it cannot without a code change and the smallest
@@ -31,10 +36,10 @@ type System struct {
 	Block func(p policy.Policy) (string, error)
 	// Note is what else must hold for the block to take effect; "" if nothing.
 	Note string
-	// Stops: the system stops its runs on a rule of its own today (ZorkGPT's
-	// loop break, set by --config or its defaults). For the others what runs
-	// now is no stop at all (policy.None), unless --config names a setting.
-	Stops bool
+	// Now is what runs today when --config names nothing: the rule it stops
+	// its runs on by default (ZorkGPT's loop break at its defaults), or no
+	// stop at all (policy.None) for a system that stops no run itself (Stops).
+	Now policy.Policy
 	// Adds is, for a system that stops no run itself, the rule batch
 	// compares with no stop at all when --after does not name one.
 	Adds policy.Name
@@ -81,6 +86,12 @@ type Shows struct {
 	// not recorded is no sign of a cut log.
 	EndUnrecorded bool
 }
+
+// none is what runs now on a system that stops no run on a rule of its own.
+var none = policy.Policy{Name: policy.None, Params: policy.DefaultParams()}
+
+// Stops reports whether the system stops its runs on a rule of its own today.
+func (s *System) Stops() bool { return s.Now.Name != policy.None }
 
 // Runs reports whether the system runs p as it is.
 func (s *System) Runs(p policy.Policy) bool {

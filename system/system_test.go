@@ -161,15 +161,15 @@ func TestZorkGPTBlockRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		c, err := policy.ParseConfig("pyproject.toml", []byte(block))
+		c, err := ParseConfig("pyproject.toml", []byte(block))
 		if err != nil {
 			t.Fatalf("%s: ZorkGPT's validation refuses\n%s: %v", p, block, err)
 		}
-		if got := c.Policy(); got.Name != p.Name || got.MaxTurnsStuck != p.MaxTurnsStuck || got.CheckInterval != p.CheckInterval {
+		if got := c.Policy; got.Name != p.Name || got.MaxTurnsStuck != p.MaxTurnsStuck || got.CheckInterval != p.CheckInterval {
 			t.Errorf("%s: read back as %s", p, got)
 		}
-		if c.WarningThreshold >= p.MaxTurnsStuck || c.WarningThreshold < 5 {
-			t.Errorf("%s: warning threshold %d", p, c.WarningThreshold)
+		if w := c.Policy.WarningThreshold; w >= p.MaxTurnsStuck || w < 5 {
+			t.Errorf("%s: warning threshold %d", p, w)
 		}
 	}
 	lowWarning := at(policy.Score, 10, 20)
@@ -189,8 +189,8 @@ func TestZorkGPTBlockRoundTrip(t *testing.T) {
 // ZorkGPT2 runs zorkburr alone, whose block is [tool.zorkburr]; ZorkGPT runs
 // neither of ZorkGPT2's rules; and what runs now on ZorkGPT2 is no stop.
 func TestZorkGPT2Block(t *testing.T) {
-	if ZorkGPT2.Stops || ZorkGPT2.Adds != policy.Zorkburr {
-		t.Errorf("ZorkGPT2: stops %v, adds %s", ZorkGPT2.Stops, ZorkGPT2.Adds)
+	if ZorkGPT2.Stops() || ZorkGPT2.Adds != policy.Zorkburr || ZorkGPT2.Now.Name != policy.None {
+		t.Errorf("ZorkGPT2: stops %v, adds %s, now %s", ZorkGPT2.Stops(), ZorkGPT2.Adds, ZorkGPT2.Now)
 	}
 	if block, err := ZorkGPT2.Block(at(policy.Zorkburr, 60, 5)); err != nil || block != "[tool.zorkburr]\nmax_turns_stuck = 60\nstuck_check_interval = 5\n" {
 		t.Errorf("zorkburr 60/5: %q, %v", block, err)

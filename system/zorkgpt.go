@@ -2,6 +2,9 @@ package system
 
 import (
 	"fmt"
+	"math"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -9,13 +12,19 @@ import (
 
 // ZorkGPT stops its runs on its loop break, score or score-or-objective as
 // [tool.zorkgpt.loop_break] sets it, within the bounds its validation
-// accepts (docs/log-format.md, "6. [tool.zorkgpt.loop_break]").
+// accepts (docs/log-format.md, "6. [tool.zorkgpt.loop_break]"); by default
+// score-or-objective 40/10.
 var ZorkGPT = &System{Name: zorkGPT, Formats: []string{"zorkgpt"}, File: "pyproject.toml", Lang: "toml",
-	Block: zorkGPTBlock, Stops: true, CallsPerTurn: 4, Refusals: zorkGPTRefusals,
+	Table: "tool.zorkgpt.loop_break", readConfig: readZorkGPTConfig,
+	Now:   zorkGPTDefault,
+	Block: zorkGPTBlock, CallsPerTurn: 4, Refusals: zorkGPTRefusals,
 	Rules: []policy.Name{policy.Score, policy.ScoreOrObjective}, Accepts: zorkGPTAccepts,
 	Shows: Shows{Objectives: true, Warnings: true, RevisitPenalty: true, Expected: true}}
 
 const zorkGPT = "ZorkGPT"
+
+// zorkGPTDefault is what ZorkGPT runs with no [tool.zorkgpt.loop_break] key.
+var zorkGPTDefault = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
 
 // zorkGPTRuns are the policies ZorkGPT runs as it is, each by its value of
 // enable_objective_based_progress.
@@ -93,4 +102,139 @@ func refusals(p policy.Params) []string {
 		r = append(r, fmt.Sprintf("stuck_warning_threshold (%d) must be < max_turns_stuck (%d)", p.WarningThreshold, p.MaxTurnsStuck))
 	}
 	return r
+}
+
+// configKey is one of the ten keys GameConfiguration.from_toml copies, with its
+// pydantic Field bounds (docs/log-format.md, "6. [tool.zorkgpt.loop_break]").
+type configKey struct {
+	name   string
+	kind   string // int, bool, float
+	lo, hi float64
+}
+
+var configKeys = []configKey{
+	{"max_turns_stuck", "int", 1, maxStuck},
+	{"stuck_check_interval", "int", 1, maxInterval},
+	{"enable_objective_based_progress", "bool", 0, 0},
+	{"enable_location_penalty", "bool", 0, 0},
+	{"location_revisit_penalty", "float", -1, 0},
+	{"location_revisit_window", "int", 2, 20},
+	{"enable_exploration_hints", "bool", 0, 0},
+	{"action_novelty_window", "int", 5, 50},
+	{"enable_stuck_warnings", "bool", 0, 0},
+	{"stuck_warning_threshold", "int", minWarning, maxWarning},
+}
+
+// maxUnknownKeys is how many unknown keys are named one by one; the rest are
+// counted.
+const maxUnknownKeys = 10
+
+// readZorkGPTConfig reads [tool.zorkgpt.loop_break] and validates it as
+// GameConfiguration does: each key's type and bounds, then max_turns_stuck >=
+// stuck_check_interval and stuck_warning_threshold < max_turns_stuck. Missing
+// keys take ZorkGPT's defaults; the policy is score-or-objective unless
+// enable_objective_based_progress is false.
+func readZorkGPTConfig(k keys, table map[string]any) (Config, error) {
+	c := Config{Policy: zorkGPTDefault}
+	p := &c.Policy.Params
+	known := map[string]bool{}
+	for _, key := range configKeys {
+		known[key.name] = true
+		v, present := table[key.name]
+		if !present {
+			continue
+		}
+		switch key.kind {
+		case "int", "float":
+			f, ok := number(v, key.kind == "int")
+			if !ok {
+				return c, fmt.Errorf("%s = %s: ZorkGPT requires %s", k.at(key.name), show(v), map[string]string{"int": "an integer", "float": "a number"}[key.kind])
+			}
+			if f < key.lo || f > key.hi {
+				return c, fmt.Errorf("%s = %s: ZorkGPT requires %g <= %s <= %g", k.at(key.name), show(v), key.lo, key.name, key.hi)
+			}
+			switch key.name {
+			case "max_turns_stuck":
+				p.MaxTurnsStuck = int(f)
+			case "stuck_check_interval":
+				p.CheckInterval = int(f)
+			case "stuck_warning_threshold":
+				p.WarningThreshold = int(f)
+			}
+		case "bool":
+			b, ok := boolean(v)
+			if !ok {
+				return c, fmt.Errorf("%s = %s: ZorkGPT requires true or false", k.at(key.name), show(v))
+			}
+			if key.name == "enable_objective_based_progress" && !b {
+				c.Policy.Name = policy.Score
+			}
+		}
+	}
+	// The model validators of session/game_configuration.py (09a7cc2+).
+	if p.MaxTurnsStuck < p.CheckInterval {
+		return c, fmt.Errorf("%s = %d: ZorkGPT requires max_turns_stuck >= stuck_check_interval (%d)", k.at("max_turns_stuck"), p.MaxTurnsStuck, p.CheckInterval)
+	}
+	if p.WarningThreshold >= p.MaxTurnsStuck {
+		return c, fmt.Errorf("%s = %d: ZorkGPT requires stuck_warning_threshold < max_turns_stuck (%d)", k.at("stuck_warning_threshold"), p.WarningThreshold, p.MaxTurnsStuck)
+	}
+	var unknown []string
+	for key := range table {
+		if !known[key] {
+			unknown = append(unknown, key)
+		}
+	}
+	sort.Strings(unknown)
+	for _, key := range unknown[:min(len(unknown), maxUnknownKeys)] {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown key, ignored (ZorkGPT ignores it too)", k.at(key)))
+	}
+	if n := len(unknown) - maxUnknownKeys; n > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: %d more unknown keys in [%s], ignored (the first %d are named above)", k.path, n, k.table, maxUnknownKeys))
+	}
+	return c, nil
+}
+
+// number accepts what pydantic's lax mode accepts for an int (or float)
+// field: integers, floats without a fraction (any float for a float field),
+// and strings holding such a number.
+func number(v any, integer bool) (float64, bool) {
+	var f float64
+	switch v := v.(type) {
+	case int64:
+		f = float64(v)
+	case float64:
+		f = v
+	case string:
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return 0, false
+		}
+		f = x
+	default:
+		return 0, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || integer && f != math.Trunc(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+// boolean accepts what pydantic's lax mode accepts for a bool.
+func boolean(v any) (bool, bool) {
+	switch v := v.(type) {
+	case bool:
+		return v, true
+	case int64:
+		if v == 0 || v == 1 {
+			return v == 1, true
+		}
+	case string:
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "true", "yes", "on", "1", "t", "y":
+			return true, true
+		case "false", "no", "off", "0", "f", "n":
+			return false, true
+		}
+	}
+	return false, false
 }

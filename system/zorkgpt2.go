@@ -2,6 +2,9 @@ package system
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -14,6 +17,7 @@ import (
 // not, is priced at ZorkGPT's 4.
 var ZorkGPT2 = &System{Name: zorkGPT2, File: "pyproject.toml", Lang: "toml",
 	Formats: []string{"zorkgpt2-burr", "zorkgpt2-runlog", "zorkgpt2-snapshot"},
+	Table:   "tool.zorkburr", readConfig: readZorkGPT2Config, Now: none,
 	Block:   zorkGPT2Block, Adds: policy.Zorkburr, CallsPerTurn: 4,
 	Rules: []policy.Name{policy.Zorkburr},
 	// [tool.zorkburr] takes any max_turns_stuck from 1 and any interval but
@@ -52,4 +56,81 @@ func zorkGPT2Block(p policy.Policy) (string, error) {
 		return "", cannot(zorkGPT2, p, zorkGPT2Changes[p.Name])
 	}
 	return fmt.Sprintf("[tool.zorkburr]\nmax_turns_stuck = %d\nstuck_check_interval = %d\n", p.MaxTurnsStuck, p.CheckInterval), nil
+}
+
+// readZorkGPT2Config reads [tool.zorkburr] as ZorkGPT2's GameConfig does
+// (zorkburr/config.py: plain int fields, no bounds): each key an int in
+// pydantic's lax mode (a bool, a float without a fraction, a string of
+// digits), missing keys at their defaults 40 and 10, other keys passed over.
+// It refuses what GameConfig refuses, and the values GameConfig takes but the
+// check of zorkburr/main.py cannot run: max_turns_stuck below 1 (turn 0 is a
+// check turn: every episode would end before its first turn) and an interval
+// of 0 (turn_count % 0 fails). A negative interval runs as its magnitude
+// (Python's % is 0 at the same turns), with a warning.
+func readZorkGPT2Config(k keys, table map[string]any) (Config, error) {
+	c := Config{Policy: policy.Policy{Name: policy.Zorkburr, Params: policy.DefaultParams()}}
+	p := &c.Policy.Params
+	for _, key := range []string{"max_turns_stuck", "stuck_check_interval"} {
+		v, present := table[key]
+		if !present {
+			continue
+		}
+		n, ok := laxInt(v)
+		if !ok {
+			return c, fmt.Errorf("%s = %s: ZorkGPT2 requires an integer", k.at(key), show(v))
+		}
+		switch key {
+		case "max_turns_stuck":
+			if n < 1 {
+				return c, fmt.Errorf("%s = %d: ZorkGPT2 takes it, but checks at turn 0 too: every episode would stop before its first turn", k.at(key), n)
+			}
+			p.MaxTurnsStuck = n
+		case "stuck_check_interval":
+			switch {
+			case n == 0:
+				return c, fmt.Errorf("%s = 0: ZorkGPT2 takes it, but its check computes turn_count %% 0: the run would fail (ZeroDivisionError)", k.at(key))
+			case n < 0:
+				c.Warnings = append(c.Warnings, fmt.Sprintf("%s = %d: ZorkGPT2 checks at the same turns as with %d (Python's %%)", k.at(key), n, -n))
+				n = -n
+			}
+			p.CheckInterval = n
+		}
+	}
+	return c, nil
+}
+
+// laxInt reads a value as pydantic's lax mode reads an int field: an
+// integer; a bool (1, 0); a float without a fraction; a string of an
+// optional sign, digits with single underscores between them, and an
+// optional point followed by zeros ("40", " 40 ", "1_000", "40.0").
+func laxInt(v any) (int, bool) {
+	switch v := v.(type) {
+	case int64:
+		return int(v), true
+	case bool:
+		if v {
+			return 1, true
+		}
+		return 0, true
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) || v != math.Trunc(v) || math.Abs(v) > 1<<53 {
+			return 0, false
+		}
+		return int(v), true
+	case string:
+		s := strings.TrimSpace(v)
+		if whole, frac, ok := strings.Cut(s, "."); ok {
+			if frac == "" || strings.Trim(frac, "0") != "" {
+				return 0, false
+			}
+			s = whole
+		}
+		digits := strings.TrimLeft(s, "+-")
+		if len(s)-len(digits) > 1 || digits == "" || digits[0] == '_' || digits[len(digits)-1] == '_' || strings.Contains(digits, "__") {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
+		return int(n), err == nil
+	}
+	return 0, false
 }

@@ -134,7 +134,7 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 		f.dims[i] = d.Default
 		fs.Var(&dimValue{&d, &f.dims[i]}, d.Flag, d.Key+" for both policies where --baseline or --after does not give it")
 	}
-	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the after policy (flags override it)")
+	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose "+system.Tables()+" sets the after policy (flags override it)")
 	f.calls.register(fs)
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once; at most 4 a core")
@@ -152,7 +152,7 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 // as logged (none) against the rule it would add (system.System.Adds;
 // docs/sources.md, "Which system ran a log").
 func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
-	if sys.Stops {
+	if sys.Stops() {
 		return baseline, after
 	}
 	if !cmd.Flags().Changed("baseline") {
@@ -197,11 +197,11 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 			err = cerr
 			return
 		}
-		recording = cfg.Params
-		afterDefaults = cfg.Params
+		recording = cfg.Policy.Params
+		afterDefaults = cfg.Policy.Params
 		flagged(&afterDefaults)
 		if !changed("after") {
-			afterSpec = string(cfg.Policy().Name)
+			afterSpec = string(cfg.Policy.Name)
 		}
 	}
 	if baseline, err = policy.Parse(f.baseline, defaults); err != nil {

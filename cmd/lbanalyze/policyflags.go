@@ -46,9 +46,9 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 		f.dims = append(f.dims, l)
 		fs.Var(l, d.Flag, d.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
 	}
-	configUsage := "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the policy and its settings (flags override it)"
+	configUsage := "a pyproject.toml whose " + system.Tables() + " sets the policy and its settings (flags override it)"
 	if f.configIsNow {
-		configUsage = "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) is the current setting, to compare with (the grid stays the flags')"
+		configUsage = "a pyproject.toml whose " + system.Tables() + " is the current setting, to compare with (the grid stays the flags')"
 	}
 	fs.StringVar(&f.config, "config", "", configUsage)
 	f.calls.register(fs)
@@ -68,13 +68,12 @@ func nameStrings() []string {
 type settings struct {
 	// policies are those asked for: a grid, made as it is read.
 	policies *policy.Grid
-	// recording is what the recorded runs are assumed to have used: ZorkGPT's
+	// recording is what the recorded runs are assumed to have used: the
 	// defaults, or the --config file's values.
 	recording policy.Params
-	// current is the setting run now: the --config file's, else ZorkGPT's
-	// defaults (sweep compares the logs of a system that stops no run itself
-	// with none without --config).
-	current policy.Policy
+	// current is the setting run now, the --config file's; nil without
+	// --config: what the system that ran the logs runs now (system.System.Now).
+	current *policy.Policy
 	// offered are the policies the logs of a system that stops no run on a
 	// rule of its own are offered, under the same settings
 	// (system.System.Offered); nil when the policies were asked for
@@ -127,22 +126,22 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	for i, l := range f.dims {
 		vals[i] = l.vals
 	}
-	cfg := policy.Config{Params: policy.DefaultParams(), ObjectiveBasedProgress: true}
+	s.recording = policy.DefaultParams()
 	if f.config != "" {
-		var err error
-		if cfg, err = loadConfig(f.config, e); err != nil {
+		cfg, err := loadConfig(f.config, e)
+		if err != nil {
 			return s, err
 		}
 		if !changed("policy") && !f.configIsNow {
-			names = []string{string(cfg.Policy().Name)}
+			names = []string{string(cfg.Policy.Name)}
 		}
 		for i, d := range policy.Dimensions() {
 			if !changed(d.Flag) && !f.configIsNow {
-				vals[i] = []int{d.Get(&cfg.Params)}
+				vals[i] = []int{d.Get(&cfg.Policy.Params)}
 			}
 		}
+		s.recording, s.current = cfg.Policy.Params, &cfg.Policy
 	}
-	s.recording, s.current = cfg.Params, cfg.Policy()
 	names, vals = dedupe(names, vals, e)
 	offer := !changed("policy") && (f.config == "" || f.configIsNow)
 	n := gridSize(names, vals)
@@ -273,9 +272,9 @@ func checkOutput(format string, calls callsFlag) error {
 	return calls.check()
 }
 
-// loadConfig reads a pyproject.toml's loop-break table; its warnings go to stderr.
-func loadConfig(path string, e *env) (policy.Config, error) {
-	cfg, err := policy.LoadConfig(path)
+// loadConfig reads a pyproject.toml's table of a system; its warnings go to stderr.
+func loadConfig(path string, e *env) (system.Config, error) {
+	cfg, err := system.LoadConfig(path)
 	if err != nil {
 		return cfg, usageError("--config: %v", err)
 	}

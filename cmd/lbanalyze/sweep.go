@@ -140,14 +140,14 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 }
 
 // grid is what the sweep compares over the logs of sys: with no policy asked
-// for, the policies they are offered (system.System.Offered); and for a
-// system that stops no run on a rule of its own, no stop rule as now unless
-// --config names it (docs/sources.md, "Which system ran a log"). sweep.Run
-// leaves out what the logs cannot replay.
+// for, the policies they are offered (system.System.Offered), and what it
+// runs now unless --config names it (system.System.Now: for a system that
+// stops no run on a rule of its own, no stop rule; docs/sources.md, "Which
+// system ran a log"). sweep.Run leaves out what the logs cannot replay.
 func (f *sweepFlags) grid(s settings, sys *system.System) (configs []policy.Policy, current policy.Policy) {
-	configs, current = s.policiesFor(sys).Policies(), s.current
-	if !sys.Stops && f.config == "" {
-		current = noStop(policy.DefaultParams())
+	configs, current = s.policiesFor(sys).Policies(), sys.Now
+	if s.current != nil {
+		current = *s.current
 	}
 	return configs, current
 }

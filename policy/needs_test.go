@@ -2,7 +2,6 @@ package policy
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -35,56 +34,6 @@ func TestNeeds(t *testing.T) {
 	} {
 		if got := c.p.Needs(); got != c.want {
 			t.Errorf("%s: needs %b, want %b", c.p, got, c.want)
-		}
-	}
-}
-
-func TestHarnessBlock(t *testing.T) {
-	got, err := Policy{Increase, DefaultParams()}.HarnessBlock()
-	want := `# Stop rule (lbanalyze: increase 40/10), checked after every step:
-#   At each step t that is a multiple of 10, stop the run if its score has not risen above
-#   its best so far in the last 40 steps (t-40+1 to t); the score after step 1 is the
-#   first one compared, so a move during step 1 does not count.
-stop_rule = "increase"
-max_turns_stuck = 40
-check_interval = 10
-min_delta = 1
-min_turns = 0
-`
-	if err != nil || got != want {
-		t.Errorf("increase 40/10:\n%s%v\nwant\n%s", got, err, want)
-	}
-	p := DefaultParams()
-	p.ObjectivePatience, p.ScoreMode, p.MinDelta, p.MinTurns = ObjectivesOff, ScoreIncrease, 5, 50
-	got, err = Policy{Patience, p}.HarnessBlock()
-	for _, s := range []string{"from step 50 on", "risen by at least 5 above the score of its last rise", `score_mode = "increase"`, "objective_patience = -1", "room_patience = 0"} {
-		if err != nil || !strings.Contains(got, s) {
-			t.Errorf("patience with score settings: %q lacks %q (%v)", got, s, err)
-		}
-	}
-	// zorkburr's counter before or after step t (zorkburr.go): at 6/2 a
-	// step t stops the run when no move came in t-5..t or in t-6..t-1.
-	got, err = Policy{Zorkburr, Params{MaxTurnsStuck: 6, CheckInterval: 2, WarningThreshold: 20}}.HarnessBlock()
-	want = `# Stop rule (lbanalyze: zorkburr 6/2), checked after every step:
-#   At each step t that is a multiple of 2, stop the run if its score has not changed (up
-#   or down) in the last 6 steps (t-6+1 to t), or in the 6 steps before step t; the score
-#   before step 1 counts as 0, so a move during step 1 counts.
-stop_rule = "zorkburr"
-max_turns_stuck = 6
-check_interval = 2
-`
-	if err != nil || got != want {
-		t.Errorf("zorkburr 6/2:\n%s%v\nwant\n%s", got, err, want)
-	}
-	// none has no setting: its block is its rule alone.
-	got, err = Policy{None, DefaultParams()}.HarnessBlock()
-	want = "# Stop rule (lbanalyze: none), checked after every step:\n#   Never stop the run before its budget: no stop rule.\nstop_rule = \"none\"\n"
-	if err != nil || got != want {
-		t.Errorf("none:\n%s%v\nwant\n%s", got, err, want)
-	}
-	for _, q := range []Policy{{Window, DefaultParams()}, {ScoreOrObjective, DefaultParams()}, {Patience, DefaultParams()}, {Supervisor, DefaultParams()}} {
-		if _, err := q.HarnessBlock(); err == nil || !strings.Contains(err.Error(), "needs more than a score") {
-			t.Errorf("%s: %v, want an error: it needs objectives", q, err)
 		}
 	}
 }
