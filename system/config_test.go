@@ -69,4 +69,3 @@ func TestParseConfig(t *testing.T) {
 		t.Errorf("bad TOML: %v", err)
 	}
 }
-

@@ -58,4 +58,3 @@ check_interval = 2
 		}
 	}
 }
-

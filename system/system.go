@@ -29,7 +29,7 @@ type System struct {
 	Table      string
 	readConfig func(k keys, table map[string]any) (Config, error)
 	File       string // where its block goes: "pyproject.toml"
-	Lang    string // the block's language, for markdown fences: "toml"
+	Lang       string // the block's language, for markdown fences: "toml"
 	// Block is the text that makes the system run p, to paste into File, or
 	// an error saying why it cannot without a code change and the smallest
 	// change that would run it.

@@ -18,7 +18,7 @@ import (
 var ZorkGPT2 = &System{Name: zorkGPT2, File: "pyproject.toml", Lang: "toml",
 	Formats: []string{"zorkgpt2-burr", "zorkgpt2-runlog", "zorkgpt2-snapshot"},
 	Table:   "tool.zorkburr", readConfig: readZorkGPT2Config, Now: none,
-	Block:   zorkGPT2Block, Adds: policy.Zorkburr, CallsPerTurn: 4,
+	Block: zorkGPT2Block, Adds: policy.Zorkburr, CallsPerTurn: 4,
 	Rules: []policy.Name{policy.Zorkburr},
 	// [tool.zorkburr] takes any max_turns_stuck from 1 and any interval but
 	// 0, a negative one checking as its magnitude (docs/zorkgpt2.md, "The
