@@ -33,7 +33,8 @@ const (
 )
 
 // Kind is one policy of the registry: how to build its tracker, and what users
-// and the systems that may run it need to know of it.
+// need to know of it. Which systems run it, and what the others would need to
+// change, are said by the systems' entries (package system).
 type Kind struct {
 	Name        Name
 	Description string // one sentence, for --help and the README
