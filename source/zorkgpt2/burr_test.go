@@ -233,3 +233,28 @@ func TestBurrTurnTwice(t *testing.T) {
 		t.Errorf("%d turns, score %d, problems %q", ep.N(), ep.Score(1), ep.ProblemMessages())
 	}
 }
+
+// Keys that differ from a state member's only by case are not it, as in
+// Python's json.loads: each execute_action state carries "SCORE" and "Score"
+// after its score, and "TURN_COUNT" after its turn count; the scores are 0,
+// 5, 5 and the turns 1 to 3.
+func TestBurrKeysByCase(t *testing.T) {
+	var lines []string
+	for turn, score := range []int{0, 5, 5} {
+		for _, l := range turnLines(turn+1, []int{0, 0, 5}[turn], score, "record_results", nil) {
+			if strings.Contains(l, `"action":"execute_action","result"`) {
+				l = strings.Replace(l, fmt.Sprintf(`"score":%d,`, score), fmt.Sprintf(`"score":%d,"SCORE":99,"Score":98,`, score), 1)
+				l = strings.Replace(l, fmt.Sprintf(`"turn_count":%d`, turn+1), fmt.Sprintf(`"turn_count":%d,"TURN_COUNT":40`, turn+1), 1)
+				if !strings.Contains(l, `"SCORE":99`) || !strings.Contains(l, `"TURN_COUNT":40`) {
+					t.Fatalf("no keys by case in %s", l)
+				}
+			}
+			lines = append(lines, l)
+		}
+	}
+	eps, _ := readBurrBytes(t, []byte(strings.Join(lines, "\n")+"\n"))
+	ep := eps[0]
+	if ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 5 || ep.Score(3) != 5 || ep.ProblemCount != 0 {
+		t.Errorf("%d turns, scores %d %d %d, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
+	}
+}

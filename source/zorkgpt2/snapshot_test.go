@@ -93,3 +93,22 @@ func TestResponseHash(t *testing.T) {
 		t.Error("the first 500 characters (runes, not bytes) identify a response")
 	}
 }
+
+// Keys that differ from a history entry's only by case are not it, as in
+// Python's json.loads: each entry carries "SCORE_AFTER" and "Score_After"
+// after its score_after, and "TURN" after its turn; the scores stay 0, 0, 10.
+func TestSnapshotKeysByCase(t *testing.T) {
+	doc := strings.ReplaceAll(snapshotDoc, `"score_after": 0`, `"score_after": 0, "SCORE_AFTER": 99, "Score_After": 98`)
+	doc = strings.ReplaceAll(doc, `"score_after": 10`, `"score_after": 10, "SCORE_AFTER": 99, "Score_After": 98`)
+	doc = strings.ReplaceAll(doc, `{"turn": 1,`, `{"turn": 1, "TURN": 7,`)
+	if strings.Count(doc, `"SCORE_AFTER"`) != 3 || !strings.Contains(doc, `"TURN": 7`) {
+		t.Fatal("no keys by case")
+	}
+	eps, res := source.ReadAll(Snapshot{}, strings.NewReader(doc), "ep7_t4_evaluate_action.json", source.Options{})
+	if len(eps) != 1 {
+		t.Fatalf("%+v", res)
+	}
+	if ep := eps[0]; ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 0 || ep.Score(3) != 10 || ep.ProblemCount != 0 {
+		t.Errorf("%d turns, scores %d %d %d, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
+	}
+}
