@@ -96,24 +96,17 @@ func typeError(err error) error {
 	if !errors.As(err, &te) || te.Type == nil {
 		return err
 	}
-	want := te.Type.String()
-	switch te.Type.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		want = "a whole number"
-	case reflect.Float32, reflect.Float64:
-		want = "a number"
-	case reflect.String:
-		want = "a string"
-	case reflect.Bool:
-		want = "true or false"
-	case reflect.Slice, reflect.Array:
-		want = "a list"
-	case reflect.Struct, reflect.Map:
-		want = "an object"
+	want, ok := kinds[te.Type.Kind()]
+	if !ok {
+		want = te.Type.String()
 	}
 	return fmt.Errorf("%s: %s, not %s", te.Field, te.Value, want)
 }
+
+// kinds say what a Go kind is in a log's words.
+var kinds = map[reflect.Kind]string{reflect.Int: "a whole number", reflect.Int32: "a whole number", reflect.Int64: "a whole number",
+	reflect.Float32: "a number", reflect.Float64: "a number", reflect.String: "a string", reflect.Bool: "true or false",
+	reflect.Slice: "a list", reflect.Array: "a list", reflect.Struct: "an object", reflect.Map: "an object"}
 
 // nullNonFinite returns a copy of data with the bare tokens NaN, Infinity and
 // -Infinity outside string literals replaced by null, and how many it replaced.

@@ -200,6 +200,14 @@ func TestScanStops(t *testing.T) {
 	if ScanObject(head, func(k, v []byte) bool { seen = append(seen, string(k)); return true }) == nil || strings.Join(seen, " ") != "meta" {
 		t.Errorf("ScanObject visited a cut member: %q", seen)
 	}
+	seen = nil
+	err = ScanHead([]byte(`{"a": 1, "state": {"x": 1,, "y": 2}, "b": 2}`), func(k, v []byte) bool {
+		seen = append(seen, string(k)+"="+string(v[:min(len(v), 6)]))
+		return true
+	})
+	if err == nil || !strings.Contains(err.Error(), "expected a key") || strings.Join(seen, " ") != `a=1 state={"x": ` {
+		t.Errorf("a broken member: %q, %v", seen, err)
+	}
 }
 
 func TestDecodeLeniency(t *testing.T) {

@@ -44,8 +44,8 @@ func ScanObject(line []byte, visit func(key, value []byte) bool) error {
 }
 
 // ScanHead is ScanObject for the first bytes of a file, which may end inside
-// the object: visit also sees the top-level member whose value head cuts,
-// with what head holds of it, and the error then says the line is cut.
+// the object: visit also sees the top-level member whose value head cuts (or
+// that breaks), with what head holds from its start, before the error.
 func ScanHead(head []byte, visit func(key, value []byte) bool) error {
 	s := scanner{b: head, head: true}
 	s.space()
@@ -66,12 +66,6 @@ func (s *scanner) fail(msg string) error { return &SyntaxError{Column: s.i + 1, 
 
 func (s *scanner) eof() error {
 	return &SyntaxError{Column: len(s.b) + 1, Msg: "line ends inside a value (truncated?)"}
-}
-
-// cut says whether err is eof's: the line ends inside a value.
-func (s *scanner) cut(err error) bool {
-	se, ok := err.(*SyntaxError)
-	return ok && se.Column == len(s.b)+1
 }
 
 func (s *scanner) space() {
@@ -120,7 +114,7 @@ func (s *scanner) object(depth int, visit func(key, value []byte) bool) (stop bo
 		s.space()
 		valStart := s.i
 		if err := s.value(depth + 1); err != nil {
-			if s.head && visit != nil && s.cut(err) {
+			if s.head && visit != nil {
 				visit(key, s.b[valStart:])
 			}
 			return false, err
@@ -145,7 +139,19 @@ func (s *scanner) object(depth int, visit func(key, value []byte) bool) (stop bo
 	}
 }
 
-func (s *scanner) array(depth int) error {
+// ScanArray is ScanObject for a JSON array (a member's value, as ScanObject
+// gives it): visit sees each element, raw.
+func ScanArray(b []byte, visit func(elem []byte)) error {
+	s := scanner{b: b}
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '[' {
+		return s.fail("not an array")
+	}
+	return s.array(0, visit)
+}
+
+// array scans from '[' to its ']'; visit (if not nil) sees its elements.
+func (s *scanner) array(depth int, visit func(elem []byte)) error {
 	if depth >= maxDepth {
 		return s.fail("nested too deeply")
 	}
@@ -156,8 +162,12 @@ func (s *scanner) array(depth int) error {
 		return nil
 	}
 	for {
+		start := s.i
 		if err := s.value(depth + 1); err != nil {
 			return err
+		}
+		if visit != nil {
+			visit(s.b[start:s.i])
 		}
 		s.space()
 		if s.i >= len(s.b) {
@@ -187,7 +197,7 @@ func (s *scanner) value(depth int) error {
 		_, err := s.object(depth, nil)
 		return err
 	case c == '[':
-		return s.array(depth)
+		return s.array(depth, nil)
 	default:
 		return s.scalar()
 	}

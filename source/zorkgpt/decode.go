@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"reflect"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/source"
 )
 
 // decoded is what reading one line gives the builder.
@@ -14,6 +14,7 @@ type decoded struct {
 	event *event // the line's event; nil when lbanalyze knows none
 	use   bool   // rec holds the event, to be handled
 	rec   record
+	long  [2]*responseText // zork_response and raw_zork_response of a long line, hashed where they lie
 	// problems found in the line, in order: a salvaged record, why it could
 	// not be decoded, a repair, a member left out.
 	problems []lineProblem
@@ -84,7 +85,12 @@ func (d *decoded) read(line []byte, unterminated bool) error {
 		}
 		return nil
 	}
-	d.rec = record{}
+	d.rec, d.long = record{}, [2]*responseText{}
+	if len(line) > source.SlimFrom {
+		if line, err = source.Slim(line, d.keep); err != nil {
+			return err
+		}
+	}
 	rep, err := jsonl.Decode(line, &d.rec)
 	var se *jsonl.SyntaxError
 	switch {
@@ -101,8 +107,11 @@ func (d *decoded) read(line []byte, unterminated bool) error {
 	if rep&jsonl.RepairedUTF8 != 0 {
 		d.problem(false, "invalid UTF-8 in %s, replaced with U+FFFD", d.event.name)
 	}
-	if len(line) > maxValue {
-		d.leaveOutLong()
+	if d.long[0] != nil {
+		d.rec.ZorkResponse = d.long[0]
+	}
+	if d.long[1] != nil {
+		d.rec.RawZorkResponse = d.long[1]
 	}
 	d.use = true
 	return nil
@@ -115,34 +124,35 @@ func (e *event) decoded(line []byte) bool {
 }
 
 // maxValue bounds a member that is kept: an action, a room or an objective is
-// a few words, and a longer value (a line of up to 16 MiB is read whole) is
-// no name of them.
+// a few words, and a longer value is no name of them.
 const maxValue = 64 << 10
 
-// leaveOutLong leaves out, with a word, each text member longer than
-// maxValue.
-func (d *decoded) leaveOutLong() {
-	v := reflect.ValueOf(&d.rec).Elem()
-	for _, i := range textFields {
-		if s := v.Field(i); !s.IsNil() && s.Elem().Len() > maxValue {
-			key := v.Type().Field(i).Tag.Get("json")
-			d.problem(false, "%s of %s is %s, longer than %s: not kept", key, d.event.name, jsonl.Size(int64(s.Elem().Len())), jsonl.Size(maxValue))
-			s.SetZero()
-		}
+// recordKeys are the members record names.
+var recordKeys = source.Keys(record{})
+
+// keep keeps, of a long line, the members record names, each up to maxValue:
+// a longer one is left out with a word, a game response hashed where it lies
+// (it is the bulk of the lines that matter, and only its hash is kept).
+func (d *decoded) keep(key string, value []byte) ([]byte, bool) {
+	switch {
+	case !recordKeys[key]:
+	case len(value) <= maxValue:
+		return value, true
+	case key == "zork_response":
+		d.long[0] = hashed(value)
+	case key == "raw_zork_response":
+		d.long[1] = hashed(value)
+	default:
+		d.problem(false, "%s of %s is %s, longer than %s: not kept", key, d.event.name, jsonl.Size(int64(len(value))), jsonl.Size(maxValue))
 	}
+	return nil, false
 }
 
-// textFields are the indexes of record's text members.
-var textFields = func() []int {
-	var fs []int
-	t := reflect.TypeFor[record]()
-	for i := range t.NumField() {
-		if t.Field(i).Type == reflect.TypeFor[*string]() {
-			fs = append(fs, i)
-		}
-	}
-	return fs
-}()
+func hashed(value []byte) *responseText {
+	t := new(responseText)
+	t.UnmarshalJSON(value)
+	return t
+}
 
 // firstEventType is a line's event type: its top-level event_type or, when
 // that is absent or empty, the one under extras (docs/log-format.md, "1.1

@@ -226,7 +226,7 @@ func TestLongValuesNotKept(t *testing.T) {
 	}
 	ep := one(t, []byte(tc(1, 0)+resp(1, big)+line+resp(2, big)+tc(3, 5)))
 	if ep.N() != 3 || ep.Score(2) != 5 || ep.Turns[1].Action != "" || ep.SkippedLines != 0 ||
-		!strings.Contains(problems(ep), "3: action of turn_completed is 65537 bytes, longer than 64 KiB: not kept") {
+		!strings.Contains(problems(ep), "3: action of turn_completed is 65539 bytes, longer than 64 KiB: not kept") {
 		t.Errorf("%d turns, score %d, action %d bytes, problems %s", ep.N(), ep.Score(2), len(ep.Turns[1].Action), problems(ep))
 	}
 	short := one(t, []byte(tc(1, 0)+resp(1, big[:100])+tc(2, 0)+resp(2, big[:100])))

@@ -384,16 +384,9 @@ func (b *burr) pass(line []byte) bool {
 	return true
 }
 
-// decode reads line n whole: of an entry whose action does not matter, what
-// comes before its state.
+// decode reads line n whole.
 func (b *burr) decode(line []byte, n int) {
-	var e entry
-	var err error
-	if _, action, known, _ := entryKind(line); known && !matters(string(action)) {
-		_, err = jsonl.Decode(line, &e.head)
-	} else {
-		_, err = jsonl.Decode(line, &e)
-	}
+	e, err := decodeEntry(line)
 	var se *jsonl.SyntaxError
 	switch {
 	case errors.As(err, &se):
@@ -404,11 +397,31 @@ func (b *burr) decode(line []byte, n int) {
 		b.problem(n, true, "not a Burr entry: %v", err)
 		return
 	}
-	if !matters(e.Action) {
-		e.State = nil
-	}
 	b.entry(&e, n)
 }
+
+// decodeEntry decodes an entry: of one whose action does not matter, what
+// comes before its state. A long one is first slimmed to what entry reads:
+// Burr's state grows with the turns, the few members read do not.
+func decodeEntry(line []byte) (e entry, err error) {
+	_, action, known, _ := entryKind(line)
+	if len(line) > source.SlimFrom {
+		if line, err = source.Slim(line, keepBurr); err != nil {
+			return e, err
+		}
+	}
+	if known && !matters(string(action)) {
+		_, err = jsonl.Decode(line, &e.head)
+		return e, err
+	}
+	if _, err = jsonl.Decode(line, &e); !matters(e.Action) {
+		e.State = nil
+	}
+	return e, err
+}
+
+// keepBurr keeps, of a long entry, what entry names.
+var keepBurr = source.Nested("state", source.Only(source.Keys(state{})), source.Only(source.Keys(head{})))
 
 // entryKind reads an entry's type and action from its first members, as
 // Burr's tracking client writes them (pydantic's compact JSON, in its

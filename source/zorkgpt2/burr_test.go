@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -256,5 +257,29 @@ func TestBurrKeysByCase(t *testing.T) {
 	ep := eps[0]
 	if ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 5 || ep.Score(3) != 5 || ep.ProblemCount != 0 {
 		t.Errorf("%d turns, scores %d %d %d, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
+	}
+}
+
+// A long entry (a state of thousands of turns) is slimmed to what the
+// episode reads before it is decoded: the same run, its states grown past
+// source.SlimFrom by a long first action_history entry, a long member the
+// reader does not name and a long exception-free result, gives the same
+// episode.
+func TestBurrLongLinesSlimmed(t *testing.T) {
+	data := generated(t, 30)
+	pad := strings.Repeat("x", source.SlimFrom)
+	long := strings.ReplaceAll(string(data), `"action_history":[`, `"action_history":[{"turn":0,"action":"`+pad+`"},`)
+	long = strings.ReplaceAll(long, `"state":{`, `"state":{"knowledge":"`+pad+`",`)
+	if strings.Count(long, pad) < 60 {
+		t.Fatal("no long lines")
+	}
+	want, _ := readBurrBytes(t, data)
+	got, res := readBurrBytes(t, []byte(long))
+	if len(got) != 1 {
+		t.Fatalf("%d episodes: %+v", len(got), res)
+	}
+	if !reflect.DeepEqual(got[0].Turns, want[0].Turns) || !reflect.DeepEqual(got[0].Recorded, want[0].Recorded) ||
+		got[0].End != want[0].End || got[0].ProblemCount != 0 || got[0].N() != 30 {
+		t.Errorf("slimmed: %d turns, end %+v, problems %q; want %d turns, end %+v", got[0].N(), got[0].End, got[0].ProblemMessages(), want[0].N(), want[0].End)
 	}
 }

@@ -2,7 +2,6 @@ package zorkgpt2
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -54,6 +53,23 @@ type historyEntry struct {
 	Rejections   *int64   `json:"rejection_count"`
 }
 
+// keepSnapshot keeps, of a snapshot, what snapshot names: of its history,
+// each turn's few members, not the agent's reasoning.
+var (
+	keepSnapshot = source.Nested("meta", source.Only(source.Keys(snapshot{}.Meta)),
+		source.Nested("state", keepState, source.Only(source.Keys(snapshot{}))))
+	stateKeys = source.Keys(snapshot{}.State)
+	keepEntry = source.Only(source.Keys(historyEntry{}))
+)
+
+func keepState(key string, v []byte) ([]byte, bool) {
+	if key == "action_history" && len(v) > 0 && v[0] == '[' {
+		s, err := source.SlimEach(v, keepEntry)
+		return s, err == nil
+	}
+	return v, stateKeys[key]
+}
+
 // Claims takes a file that begins with a JSON object whose state member, an
 // object, has an action_history array, as far as the head shows it.
 func (Snapshot) Claims(head []byte) bool {
@@ -91,9 +107,13 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 		return reject(fmt.Sprintf("not a state snapshot: longer than %s", jsonl.Size(int64(opt.MaxLine))))
 	}
 	doc = bytes.TrimPrefix(doc, []byte("\xef\xbb\xbf"))
-	var s snapshot
-	if _, err := jsonl.Decode(doc, &s); err != nil {
+	slim, err := source.Slim(doc, keepSnapshot)
+	if err != nil {
 		return reject("not a state snapshot: " + where(doc, err))
+	}
+	var s snapshot
+	if _, err := jsonl.Decode(slim, &s); err != nil {
+		return reject("not a state snapshot: " + err.Error())
 	}
 	if s.State == nil || len(s.State.History) == 0 {
 		return reject("no turns: the snapshot's action_history is empty")
@@ -111,8 +131,8 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 // where says at which line of doc err is, for a message: "line 13: the
 // object is cut (truncated?)".
 func where(doc []byte, err error) string {
-	var se *jsonl.SyntaxError
-	if !errors.As(err, &se) {
+	se, ok := err.(*jsonl.SyntaxError)
+	if !ok {
 		return err.Error()
 	}
 	at := min(max(se.Column-1, 0), len(doc))

@@ -72,8 +72,13 @@ func TestSnapshot(t *testing.T) {
 }
 
 func TestSnapshotBad(t *testing.T) {
+	broken := strings.Replace(snapshotDoc, `{"turn": 2,`, `{"turn": 2,,`, 1)
+	if !(Snapshot{}).Claims([]byte(broken)) {
+		t.Error("a snapshot broken inside its history is not claimed, and so not named by its line")
+	}
 	for _, c := range []struct{ doc, want string }{
 		{snapshotDoc[:400], "not a state snapshot: line 13: the object is cut"},
+		{broken, "not a state snapshot: line 14: expected a key in quotes, found ','"},
 		{`{"state": {"action_history": []}}`, "no turns"},
 		{`{"state": {"action_history": [{"action": "x"}]}}`, "no turns"},
 	} {
