@@ -12,8 +12,10 @@ import (
 // reads, so that a line or document of megabytes (a Burr state of thousands
 // of turns, a snapshot, a runaway action) costs the decoder a few KB.
 
-// SlimFrom is the length from which a line is slimmed before it is decoded.
-const SlimFrom = 64 << 10
+// SlimFrom is the length from which a line is slimmed before it is decoded:
+// below it, the decoder's copy costs less than the read buffer, and the
+// decoder passes over what it does not read faster than the scanner.
+const SlimFrom = 1 << 20
 
 // Keep says what to keep of a member, given its key (unescaped) and raw
 // value: the value, something in its place (a nested object, itself

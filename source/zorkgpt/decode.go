@@ -86,7 +86,7 @@ func (d *decoded) read(line []byte, unterminated bool) error {
 		return nil
 	}
 	d.rec, d.long = record{}, [2]*responseText{}
-	if len(line) > source.SlimFrom {
+	if len(line) > maxValue {
 		if line, err = source.Slim(line, d.keep); err != nil {
 			return err
 		}
