@@ -42,6 +42,7 @@ type Reader struct {
 	lent  bool   // br is the caller's (Buffered), not the pool's
 	long  []byte // holds a line longer than br's buffer
 	giant bool   // long is the shared giant buffer (budget.go)
+	own   []byte // long's own buffer, while it is the giant one
 	line  int
 	err   error
 	begun bool
@@ -109,8 +110,8 @@ func (r *Reader) Next() ([]byte, int, error) {
 			r.br.Discard(len(utf8BOM))
 		}
 	}
-	if cap(r.long) > 4*bufSize {
-		r.dropLong() // do not keep a giant buffer after a giant line
+	if r.giant {
+		r.dropLong() // do not keep the giant buffer after a giant line
 	}
 	for {
 		chunk, err := r.br.ReadSlice('\n')
