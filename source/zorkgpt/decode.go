@@ -73,11 +73,11 @@ func (d *decoded) read(line []byte, unterminated bool) error {
 	if !d.event.decoded(line) && bytes.Count(line, eventTypeKey) > 1 {
 		// The key twice (under extras too, or repeated): the one that
 		// holds, as Python reads it.
-		var k kind
-		if _, err := jsonl.Decode(line, &k); err != nil {
+		et, err := kindOf(line)
+		if err != nil {
 			return err
 		}
-		d.event = events[k.eventType()]
+		d.event = events[et]
 	}
 	if !d.event.decoded(line) {
 		if bytes.Contains(line[1:], recordStart) {
@@ -190,11 +190,19 @@ type kind struct {
 	} `json:"extras"`
 }
 
-func (k *kind) eventType() string {
-	if k.EventType == "" && k.Extras != nil {
-		return k.Extras.EventType
+// kindOf decodes a line's event type (a long line slimmed first).
+func kindOf(line []byte) (string, error) {
+	var k kind
+	var err error
+	if len(line) > maxValue {
+		if line, err = source.Slim(line, source.Only(source.Keys(k))); err != nil {
+			return "", err
+		}
 	}
-	return k.EventType
+	if _, err = jsonl.Decode(line, &k); k.EventType == "" && k.Extras != nil {
+		return k.Extras.EventType, err
+	}
+	return k.EventType, err
 }
 
 // salvage handles a line that is not one JSON object. A killed run can leave a

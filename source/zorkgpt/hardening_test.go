@@ -356,3 +356,30 @@ func TestKeysByCase(t *testing.T) {
 		}
 	}
 }
+
+// A line that holds event_type twice is the event of the last one, as
+// Python's json.loads reads it: turn 2's line says final_action_selection,
+// then turn_completed (a turn, score 7); turn 3's the other way round (no
+// turn: its score is carried forward from turn 2).
+func TestRepeatedEventType(t *testing.T) {
+	two := strings.Replace(tc(2, 7), `"event_type": "turn_completed"`, `"event_type": "final_action_selection", "event_type": "turn_completed"`, 1)
+	three := strings.Replace(tc(3, 9), `"event_type": "turn_completed"`, `"event_type": "turn_completed", "event_type": "final_action_selection"`, 1)
+	ep := one(t, []byte(tc(1, 0)+two+three+tc(4, 9)))
+	if ep.N() != 4 || ep.Score(2) != 7 || ep.Score(3) != 7 || !ep.Turns[2].Missing || ep.Score(4) != 9 {
+		t.Errorf("%d turns, scores %d %d %d, turn 3 missing %v", ep.N(), ep.Score(2), ep.Score(3), ep.Score(4), ep.Turns[2].Missing)
+	}
+}
+
+// A line is read up to its event type first: one whose event lbanalyze does
+// not read is passed over unchecked past it (its event type still dates the
+// era: E3b), while one it reads is decoded whole, and skipped for a control
+// character in any of its strings, as Python's json.loads refuses it too.
+func TestLinesByKind(t *testing.T) {
+	fas := `{"timestamp": "2025-11-12T10:00:01", "level": "INFO", "message": "x", "event_type": "final_action_selection", "turn": 2,, "agent_reasoning": "why"}` + "\n"
+	ctl := strings.Replace(tc(3, 5), "Turn 3 completed", "Turn 3\x01completed", 1)
+	ep := one(t, []byte(tc(1, 0)+fas+tc(2, 0)+ctl+tc(4, 5)))
+	if ep.N() != 4 || eraOf(ep) != "E3b" || ep.SkippedLines != 1 || !ep.Turns[2].Missing ||
+		!strings.Contains(problems(ep), `4: invalid JSON: column 73: invalid character '\x01' in string`) {
+		t.Errorf("%d turns, era %s, %d skipped, problems %s", ep.N(), eraOf(ep), ep.SkippedLines, problems(ep))
+	}
+}
