@@ -59,12 +59,12 @@ var (
 	keepSnapshot = source.Nested("meta", source.Only(source.Keys(snapshot{}.Meta)),
 		source.Nested("state", keepState, source.Only(source.Keys(snapshot{}))))
 	stateKeys = source.Keys(snapshot{}.State)
-	keepEntry = source.Only(source.Keys(historyEntry{}))
+	keepTurn = source.Only(source.Keys(historyEntry{}))
 )
 
 func keepState(key string, v []byte) ([]byte, bool) {
 	if key == "action_history" && len(v) > 0 && v[0] == '[' {
-		s, err := source.SlimEach(v, keepEntry)
+		s, err := source.SlimEach(v, keepTurn)
 		return s, err == nil
 	}
 	return v, stateKeys[key]
