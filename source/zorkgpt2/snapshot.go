@@ -59,7 +59,7 @@ var (
 	keepSnapshot = source.Nested("meta", source.Only(source.Keys(snapshot{}.Meta)),
 		source.Nested("state", keepState, source.Only(source.Keys(snapshot{}))))
 	stateKeys = source.Keys(snapshot{}.State)
-	keepTurn = source.Only(source.Keys(historyEntry{}))
+	keepTurn  = source.Only(source.Keys(historyEntry{}))
 )
 
 func keepState(key string, v []byte) ([]byte, bool) {
