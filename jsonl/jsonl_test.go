@@ -315,10 +315,19 @@ func FuzzScanObject(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		err := ScanObject(line, func(k, v []byte) bool { return true })
+		var keys, head []string
+		err := ScanObject(line, func(k, v []byte) bool { keys = append(keys, string(k)); return true })
 		trimmed := bytes.TrimSpace(line)
 		if json.Valid(line) && len(trimmed) > 0 && trimmed[0] == '{' && err != nil {
 			t.Errorf("encoding/json accepts %q but ScanObject says %v", line, err)
+		}
+		if json.Valid(line) && len(trimmed) > 0 && trimmed[0] == '[' && ScanArray(line, func([]byte) {}) != nil {
+			t.Errorf("encoding/json accepts %q but ScanArray refuses it", line)
+		}
+		// The head of a line shows the keys of the line, as far as it goes.
+		ScanHead(line[:len(line)/2], func(k, v []byte) bool { head = append(head, string(k)); return true })
+		if err == nil && (len(head) > len(keys) || strings.Join(head, "\x00") != strings.Join(keys[:len(head)], "\x00")) {
+			t.Errorf("%q: ScanHead of its first half sees %q, the keys are %q", line, head, keys)
 		}
 	})
 }
