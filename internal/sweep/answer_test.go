@@ -54,8 +54,8 @@ func handSet(t testing.TB, a, b int) []*episode.Episode {
 }
 
 func sor(w, interval int) policy.Policy {
-	p := policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
-	p.MaxTurnsStuck, p.CheckInterval = w, interval
+	p := policy.Policy{Name: policy.ScoreOrObjective}
+	p = p.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, interval)
 	return p
 }
 
@@ -322,7 +322,7 @@ func TestFitTable(t *testing.T) {
 func TestSystemSeam(t *testing.T) {
 	harness := &System{Name: "a harness", File: "the harness's settings", Lang: "text",
 		Block: func(p policy.Policy) (string, error) {
-			return fmt.Sprintf("%s; max_turns_stuck = %d, checked every %d turns\n", p.Kind().Description, p.MaxTurnsStuck, p.CheckInterval), nil
+			return fmt.Sprintf("%s; max_turns_stuck = %d, checked every %d turns\n", p.Kind().Description, p.MaxTurnsStuck(), p.CheckInterval()), nil
 		}}
 	defer func(s *System) { systems[episode.Harness] = s }(systems[episode.Harness])
 	systems[episode.Harness] = harness
@@ -356,8 +356,8 @@ func TestSystemSeam(t *testing.T) {
 }
 
 func score(w, interval int) policy.Policy {
-	p := policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	p.MaxTurnsStuck, p.CheckInterval = w, interval
+	p := policy.Policy{Name: policy.Score}
+	p = p.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, interval)
 	return p
 }
 
@@ -377,7 +377,7 @@ func TestHarnessAnswer(t *testing.T) {
 	window := sor(35, 10)
 	window.Name = policy.Window
 	grid := []policy.Policy{score(10, 10), score(35, 10), score(40, 10), sor(35, 10), window}
-	none := policy.Policy{Name: policy.None, Params: policy.DefaultParams()}
+	none := policy.Policy{Name: policy.None}
 	r := Run(eps, grid, none, opts()) // the system from the episodes
 	if r.System != Harness {
 		t.Fatalf("Run chose the system %s", r.System.Name)
