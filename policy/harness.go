@@ -22,7 +22,7 @@ func (p Policy) Needs() episode.Signals {
 	}
 	need := k.Needs
 	for _, s := range k.Settings {
-		if s.Needs != 0 && !s.IsOff(p.Get(s)) {
+		if s.Needs != 0 && !s.isOff(p.Get(s)) {
 			need = need.With(s.Needs)
 		}
 	}

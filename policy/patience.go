@@ -13,9 +13,9 @@ const Patience Name = "patience"
 // Patience's settings beside the timer; increase has the last two.
 var (
 	ObjectivePatience = &Setting{Key: "objective_patience", Flag: "objective-patience", Label: "obj", Min: 1,
-		Special: []Special{{0, "max_turns_stuck"}, {ObjectivesOff, Off}}, Needs: episode.Objectives,
+		Special: []Special{{0, "max_turns_stuck"}, {ObjectivesOff, off}}, Needs: episode.Objectives,
 		Usage: "objective_patience K (patience): turns an objective completion buys; 0: max_turns_stuck, -1: objectives are not progress"}
-	RoomPatience = &Setting{Key: "room_patience", Flag: "room-patience", Label: "room", Special: []Special{{0, Off}}, Needs: episode.Rooms,
+	RoomPatience = &Setting{Key: "room_patience", Flag: "room-patience", Label: "room", Special: []Special{{0, off}}, Needs: episode.Rooms,
 		Usage: "room_patience R (patience): turns a first visit to a room buys; 0: rooms are not progress"}
 	ScoreMode = &Setting{Key: "score_mode", Flag: "score-mode", Default: ScoreChanges, Names: []string{"changes", "increase"},
 		Usage: "score_mode (patience): changes (any score change is progress) or increase (only a new best score)"}

@@ -33,22 +33,12 @@ const (
 	Window Name = "window"
 )
 
-// Kind is one policy of the registry: how to build its tracker, its
-// settings, and what users and the systems that may run it need to know of
-// it.
+// Kind is one policy of the registry: how to build its tracker, and what users
+// and the systems that may run it need to know of it.
 type Kind struct {
 	Name        Name
 	Description string // one sentence, for --help and the README
 	New         func(Policy) Tracker
-	// Settings are its settings, in the order tables show them: the timer's
-	// it has (TimerSettings, in their order) first, then its own, of which a
-	// Policy holds at most maxOwn. A policy without settings (none) is named
-	// alone.
-	Settings []*Setting
-	// Color is its colour in every chart and in the HTML report: one of
-	// Okabe and Ito's palette, told apart by people with any common
-	// colour-vision deficiency, and no other policy's.
-	Color color.NRGBA
 	// System is the system whose rule it is: ZorkGPT (its loop breaks, the
 	// rule its documents describe, and lbanalyze's variants of them) or
 	// ZorkGPT2 (zorkburr, supervisor). Names lists ZorkGPT's first.
@@ -79,6 +69,15 @@ type Kind struct {
 	// TurnsStuck reaches max_turns_stuck, so a sweep may replay it once for
 	// every setting (replay.Sweeper).
 	ThresholdFree bool
+	// Settings are its settings, in the order tables show them: the timer's
+	// it has (TimerSettings, in their order) first, then its own, of which a
+	// Policy holds at most maxOwn. A policy without settings (none) is named
+	// alone.
+	Settings []*Setting
+	// Color is its colour in every chart and in the HTML report: one of
+	// Okabe and Ito's palette, told apart by people with any common
+	// colour-vision deficiency, and no other policy's.
+	Color color.NRGBA
 	// Needs are the signals a log must record for it to be replayed as
 	// defined; its settings may need more (Setting.Needs, Policy.Needs) or
 	// read some where a log records them (Setting.Reads, Policy.Off).
@@ -198,11 +197,11 @@ const maxOwn = 6
 // as its difference from the setting's default, so that Policy{Name: n} is n
 // at its defaults: first the timer's (TimerSettings, at their defaults where
 // the policy lacks them), then the policy's own in its Kind's order (0 past
-// them). Its Kind reads them (Get); Name is not to be changed but for
-// another policy with the same settings.
+// them). Name's Kind reads them: another policy is made with New or
+// WithTimer, not by renaming one.
 type Policy struct {
 	Name   Name
-	values [3 + maxOwn]int
+	values [timerSlots + maxOwn]int
 }
 
 // New is policy n with the values given for the settings it has, the
@@ -294,7 +293,7 @@ func (p Policy) Kind() *Kind { return registry[p.Name] }
 func (p Policy) Usable() error {
 	if k := p.Kind(); k != nil {
 		for _, s := range k.Settings {
-			if err := s.Usable(p.Get(s)); err != nil {
+			if err := s.usable(p.Get(s)); err != nil {
 				return err
 			}
 		}
@@ -302,7 +301,7 @@ func (p Policy) Usable() error {
 	return nil
 }
 
-// Off are the settings of p that are on but read a signal a log recording
+// off are the settings of p that are on but read a signal a log recording
 // only have lacks, so that they are off on it, and the signals they lack.
 func (p Policy) Off(have episode.Signals) (keys []string, lacking []episode.Signal) {
 	k := p.Kind()
@@ -311,7 +310,7 @@ func (p Policy) Off(have episode.Signals) (keys []string, lacking []episode.Sign
 	}
 	var lack episode.Signals
 	for _, s := range k.Settings {
-		if s.Reads == 0 || have.Has(s.Reads) || s.IsOff(p.Get(s)) {
+		if s.Reads == 0 || have.Has(s.Reads) || s.isOff(p.Get(s)) {
 			continue
 		}
 		keys = append(keys, s.Key)
@@ -323,21 +322,21 @@ func (p Policy) Off(have episode.Signals) (keys []string, lacking []episode.Sign
 // Refusals lists why ZorkGPT's GameConfiguration would refuse these settings
 // (its pydantic bounds and its two model validators), each naming the key.
 // lbanalyze still replays them: a what-if may go where ZorkGPT cannot.
-func (t Timer) Refusals() []string {
+func (p Timer) Refusals() []string {
 	var r []string
 	bound := func(key string, v, lo, hi int) {
 		if v < lo || v > hi {
 			r = append(r, fmt.Sprintf("%s = %d is outside ZorkGPT's range %d..%d", key, v, lo, hi))
 		}
 	}
-	bound("max_turns_stuck", t.MaxTurnsStuck, 1, 1000)
-	bound("stuck_check_interval", t.CheckInterval, 1, 100)
-	bound("stuck_warning_threshold", t.WarningThreshold, 5, 100)
-	if t.MaxTurnsStuck < t.CheckInterval {
-		r = append(r, fmt.Sprintf("max_turns_stuck (%d) must be >= stuck_check_interval (%d)", t.MaxTurnsStuck, t.CheckInterval))
+	bound("max_turns_stuck", p.MaxTurnsStuck, 1, 1000)
+	bound("stuck_check_interval", p.CheckInterval, 1, 100)
+	bound("stuck_warning_threshold", p.WarningThreshold, 5, 100)
+	if p.MaxTurnsStuck < p.CheckInterval {
+		r = append(r, fmt.Sprintf("max_turns_stuck (%d) must be >= stuck_check_interval (%d)", p.MaxTurnsStuck, p.CheckInterval))
 	}
-	if t.WarningThreshold >= t.MaxTurnsStuck {
-		r = append(r, fmt.Sprintf("stuck_warning_threshold (%d) must be < max_turns_stuck (%d)", t.WarningThreshold, t.MaxTurnsStuck))
+	if p.WarningThreshold >= p.MaxTurnsStuck {
+		r = append(r, fmt.Sprintf("stuck_warning_threshold (%d) must be < max_turns_stuck (%d)", p.WarningThreshold, p.MaxTurnsStuck))
 	}
 	return r
 }

@@ -30,7 +30,7 @@ type Setting struct {
 	// Min is the least value a replay can use, but for the Special ones.
 	Min int
 	// Special are values below Min that mean something else, as messages
-	// list them: {0, "max_turns_stuck"}, {-1, Off}.
+	// list them: {0, "max_turns_stuck"}, {-1, off}.
 	Special []Special
 	// Floor: a value below it applies as it, and output shows what applies
 	// (min_delta 0 is 1: a score move is at least a point); 0 for none.
@@ -57,8 +57,8 @@ type Special struct {
 	Means string
 }
 
-// Off is what a Special value means that turns its setting off.
-const Off = "off"
+// off is what a Special value means that turns its setting off.
+const off = "off"
 
 // special is what v means, "" when v is an ordinary value.
 func (s *Setting) special(v int) string {
@@ -70,8 +70,8 @@ func (s *Setting) special(v int) string {
 	return ""
 }
 
-// IsOff reports whether v turns the setting off.
-func (s *Setting) IsOff(v int) bool { return s.special(v) == Off }
+// isOff reports whether v turns the setting off.
+func (s *Setting) isOff(v int) bool { return s.special(v) == off }
 
 // called is how messages name s.
 func (s *Setting) called() string { return cmp.Or(s.Called, s.Key) }
@@ -85,8 +85,8 @@ func (s *Setting) Applied(v int) int {
 	return v
 }
 
-// Usable reports a value that cannot be replayed at all.
-func (s *Setting) Usable(v int) error {
+// usable reports a value that cannot be replayed at all.
+func (s *Setting) usable(v int) error {
 	switch {
 	case s.Names != nil && (v < 0 || v >= len(s.Names)):
 		return fmt.Errorf("%s must be one of %s, not %d", s.called(), strings.Join(s.Names, ", "), v)
@@ -198,10 +198,11 @@ func (s *Setting) shown(v int) string {
 }
 
 // Settings lists every policy's settings once, in the order tables show
-// them: those of the policy with the most settings first, then each further
-// one in the order of the next policy that has it (the policies with as many
-// in the order of Names), so that a new policy's columns come after the
-// others'.
+// them (docs/policies.md, "Settings"): the settings of the policy that has
+// the most (patience: the timer's and the variants'), then those each other
+// policy adds, in its order, the policies taken by how many settings they
+// have, then as Names lists them. A new policy's own settings thus come
+// last, unless it has more than any other.
 func Settings() []*Setting { return allSettings() }
 
 var allSettings = sync.OnceValue(func() []*Setting {
@@ -238,7 +239,7 @@ func (v Values) Get(s *Setting) int {
 func (v Values) Usable() error {
 	for _, s := range Settings() {
 		if x, ok := v[s]; ok {
-			if err := s.Usable(x); err != nil {
+			if err := s.usable(x); err != nil {
 				return err
 			}
 		}

@@ -75,7 +75,7 @@ func TestUsable(t *testing.T) {
 		{MinCritic, 0, ""},
 		{MinTurns, math.MinInt, "min_turns must not be negative, not -9223372036854775808"},
 	} {
-		err := c.s.Usable(c.v)
+		err := c.s.usable(c.v)
 		if got := ""; err != nil {
 			got = err.Error()
 			if got != c.err {

@@ -34,7 +34,7 @@ var (
 )
 
 // offAt0 says that 0 turns a setting off.
-var offAt0 = []Special{{0, Off}}
+var offAt0 = []Special{{0, off}}
 
 // criticScale: min_critic is kept in hundredths, as the run log prints the
 // critic's scores.

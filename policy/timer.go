@@ -27,6 +27,9 @@ var (
 // and Parse reads them (W/I/T).
 var TimerSettings = []*Setting{MaxTurnsStuck, CheckInterval, WarningThreshold}
 
+// timerSlots are the places of TimerSettings in a Policy's values.
+const timerSlots = 3
+
 // timed is a Kind's settings: the whole timer, then its own.
 func timed(own ...*Setting) []*Setting {
 	return append(TimerSettings[:len(TimerSettings):len(TimerSettings)], own...)

@@ -326,7 +326,7 @@ func TestSystemSeam(t *testing.T) {
 		}}
 	defer func(s *System) { systems[episode.Harness] = s }(systems[episode.Harness])
 	systems[episode.Harness] = harness
-	window := func(w int) policy.Policy { p := sor(w, 10); p.Name = policy.Window; return p }
+	window := func(w int) policy.Policy { return policy.Policy{Name: policy.Window}.WithTimer(sor(w, 10).Timer()) }
 	grid := []policy.Policy{window(10), window(35), window(40)}
 
 	eps := handSet(t, 12, 12)
@@ -374,8 +374,7 @@ func TestHarnessAnswer(t *testing.T) {
 	if s := SystemOf(eps); s != Harness {
 		t.Fatalf("a harness's logs: system %s", s.Name)
 	}
-	window := sor(35, 10)
-	window.Name = policy.Window
+	window := policy.Policy{Name: policy.Window}.WithTimer(sor(35, 10).Timer())
 	grid := []policy.Policy{score(10, 10), score(35, 10), score(40, 10), sor(35, 10), window}
 	none := policy.Policy{Name: policy.None}
 	r := Run(eps, grid, none, opts()) // the system from the episodes
