@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// The columns of every table, in the order the sweep's CSV has always
+// The columns of every table begin in the order the sweep's CSV has always
 // written them: the timer, patience's (increase's last two among them), then
-// the supervisor's.
+// the supervisor's; a policy added later adds its own after them.
 func TestSettingsOrder(t *testing.T) {
 	want := []string{"max_turns_stuck", "check_interval", "stuck_warning_threshold",
 		"objective_patience", "room_patience", "score_mode", "min_delta", "min_turns",
@@ -24,7 +24,7 @@ func TestSettingsOrder(t *testing.T) {
 		}
 		flags[s.Flag] = true
 	}
-	if !slices.Equal(keys, want) {
+	if len(keys) < len(want) || !slices.Equal(keys[:len(want)], want) {
 		t.Errorf("Settings() = %v\nwant %v", keys, want)
 	}
 	// Every policy's own settings are in that order too: a grid's product
