@@ -148,3 +148,28 @@ func TestRegisterChecksSettings(t *testing.T) {
 		}()
 	}
 }
+
+// A decimal setting is a Setting with a Scale: read, written and shown in
+// users' units, kept exactly in steps of 1/Scale, by every command alike.
+func TestScale(t *testing.T) {
+	s := &Setting{Key: "k", Scale: 1000}
+	for _, c := range []struct {
+		in    string
+		steps int
+		text  string
+		value float64
+	}{
+		{"0.125", 125, "0.125", 0.125},
+		{".5", 500, "0.5", 0.5},
+		{"2", 2000, "2", 2},
+		{"-0.001", -1, "-0.001", -0.001},
+	} {
+		v, err := s.Parse(c.in)
+		if err != nil || v != c.steps || s.Format(v) != c.text || s.Value(v) != c.value {
+			t.Errorf("%q: %d %v, written %q, JSON %v; want %d, %q, %v", c.in, v, err, s.Format(v), s.Value(v), c.steps, c.text, c.value)
+		}
+	}
+	if _, err := s.Parse("0.1255"); err == nil || !strings.Contains(err.Error(), "at most 3 decimal places") {
+		t.Errorf("0.1255: %v", err)
+	}
+}
