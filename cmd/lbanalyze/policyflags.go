@@ -116,9 +116,10 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		if !changed("policy") && !f.configIsNow {
 			names = []string{string(cfg.Policy().Name)}
 		}
+		given := cfg.Timer.Values()
 		for i, x := range policy.Settings() {
 			if !changed(x.Flag) && !f.configIsNow {
-				vals[i] = []int{cfg.Timer.Values().Get(x)}
+				vals[i] = []int{given.Get(x)}
 			}
 		}
 	}
