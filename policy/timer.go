@@ -54,23 +54,24 @@ func (t Timer) Values() Values {
 }
 
 // A Policy holds the timer's values first, whether its policy has them or
-// not (then at their defaults): the sweep reads them in its inner loop
-// without asking the registry.
+// not (then at their defaults): the sweep reads them for every config
+// without asking the registry, and through a pointer, as a method on a
+// Policy value would copy the whole Policy first.
 
 // MaxTurnsStuck is p's max_turns_stuck W; ZorkGPT's default for a policy
 // without one.
-func (p Policy) MaxTurnsStuck() int { return DefaultMaxTurnsStuck + p.values[0] }
+func (p *Policy) MaxTurnsStuck() int { return DefaultMaxTurnsStuck + p.values[0] }
 
 // CheckInterval is p's stuck_check_interval; ZorkGPT's default for a policy
 // without one.
-func (p Policy) CheckInterval() int { return DefaultCheckInterval + p.values[1] }
+func (p *Policy) CheckInterval() int { return DefaultCheckInterval + p.values[1] }
 
 // WarningThreshold is p's stuck_warning_threshold; ZorkGPT's default for a
 // policy without one.
-func (p Policy) WarningThreshold() int { return DefaultWarningThreshold + p.values[2] }
+func (p *Policy) WarningThreshold() int { return DefaultWarningThreshold + p.values[2] }
 
 // Timer is p's timer settings.
-func (p Policy) Timer() Timer {
+func (p *Policy) Timer() Timer {
 	return Timer{MaxTurnsStuck: p.MaxTurnsStuck(), CheckInterval: p.CheckInterval(), WarningThreshold: p.WarningThreshold()}
 }
 

@@ -42,8 +42,7 @@ func cliGrid(names []policy.Name, ws, intervals []int, tweak func(policy.Policy)
 	for _, n := range names {
 		for _, w := range ws {
 			for _, i := range intervals {
-				p := policy.Policy{Name: n}
-				p = p.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, i)
+				p := policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, i)
 				if tweak != nil {
 					p = tweak(p)
 				}

@@ -33,8 +33,7 @@ func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 	for _, name := range policy.Names() {
 		for _, w := range []int{3, 12, 40} {
 			for _, c := range []int{1, 10} {
-				p := policy.Policy{Name: name}
-				p = p.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, c)
+				p := policy.Policy{Name: name}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, c)
 				policies = append(policies, p)
 			}
 		}

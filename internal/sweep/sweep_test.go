@@ -31,8 +31,7 @@ func defaultGrid() []policy.Policy {
 	for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
 		for w := 10; w <= 150; w += 5 {
 			for _, iv := range []int{1, 5, 10} {
-				p := policy.Policy{Name: n}
-				p = p.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, iv)
+				p := policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, iv)
 				ps = append(ps, p)
 			}
 		}

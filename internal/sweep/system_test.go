@@ -16,8 +16,7 @@ func TestZorkGPT2System(t *testing.T) {
 	if s := SystemOf(eps); s != ZorkGPT2 || s.Stops || s.Adds != policy.Zorkburr {
 		t.Fatalf("ZorkGPT2's runs: system %s (stops %v, adds %s)", s.Name, s.Stops, s.Adds)
 	}
-	p := policy.Policy{Name: policy.Zorkburr}
-	p = p.With(policy.MaxTurnsStuck, 60).With(policy.CheckInterval, 5)
+	p := policy.Policy{Name: policy.Zorkburr}.With(policy.MaxTurnsStuck, 60).With(policy.CheckInterval, 5)
 	if block, err := ZorkGPT2.Block(p); err != nil || block != "[tool.zorkburr]\nmax_turns_stuck = 60\nstuck_check_interval = 5\n" {
 		t.Errorf("zorkburr 60/5: %q, %v", block, err)
 	}
