@@ -14,7 +14,7 @@ import (
 
 // Config is ZorkGPT's [tool.zorkgpt.loop_break] as GameConfiguration loads it.
 type Config struct {
-	Params
+	Timer
 	// ObjectiveBasedProgress is enable_objective_based_progress: the policy
 	// ZorkGPT runs is ScoreOrObjective when true, Score when false.
 	ObjectiveBasedProgress bool
@@ -29,12 +29,12 @@ type Config struct {
 // a [tool.zorkburr] table).
 func (c Config) Policy() Policy {
 	if c.Zorkburr {
-		return Policy{Name: Zorkburr, Params: c.Params}
+		return Policy{Name: Zorkburr}.WithTimer(c.Timer)
 	}
 	if c.ObjectiveBasedProgress {
-		return Policy{Name: ScoreOrObjective, Params: c.Params}
+		return Policy{Name: ScoreOrObjective}.WithTimer(c.Timer)
 	}
-	return Policy{Name: Score, Params: c.Params}
+	return Policy{Name: Score}.WithTimer(c.Timer)
 }
 
 // configKey is one of the ten keys GameConfiguration.from_toml copies, with its
@@ -73,7 +73,7 @@ func LoadConfig(path string) (Config, error) {
 
 // ParseConfig is LoadConfig of data read from path.
 func ParseConfig(path string, data []byte) (Config, error) {
-	c := Config{Params: DefaultParams(), ObjectiveBasedProgress: true}
+	c := Config{Timer: DefaultTimer(), ObjectiveBasedProgress: true}
 	if line := tooDeep(data, MaxConfigDepth); line > 0 {
 		return c, fmt.Errorf("%s:%d: nested more than %d deep (tables, dotted keys, arrays and inline tables): not read", path, line, MaxConfigDepth)
 	}
@@ -257,12 +257,12 @@ func (p Policy) TOML() (string, error) {
 	if k == nil || k.ZorkGPT == nil {
 		return "", fmt.Errorf("ZorkGPT cannot run %s without a code change", p.Name)
 	}
-	q := p.Params
+	q := p.Timer()
 	if q.WarningThreshold < 5 || q.WarningThreshold >= q.MaxTurnsStuck {
 		q.WarningThreshold = min(DefaultWarningThreshold, q.MaxTurnsStuck-1)
 	}
 	if r := q.Refusals(); len(r) > 0 {
-		return "", fmt.Errorf("ZorkGPT would refuse %d/%d: %s", p.MaxTurnsStuck, p.CheckInterval, strings.Join(r, "; "))
+		return "", fmt.Errorf("ZorkGPT would refuse %d/%d: %s", q.MaxTurnsStuck, q.CheckInterval, strings.Join(r, "; "))
 	}
 	return fmt.Sprintf("[tool.zorkgpt.loop_break]\nmax_turns_stuck = %d\nstuck_check_interval = %d\nenable_objective_based_progress = %t\nstuck_warning_threshold = %d\n",
 		q.MaxTurnsStuck, q.CheckInterval, *k.ZorkGPT, q.WarningThreshold), nil

@@ -13,16 +13,18 @@ import (
 // but not ZorkGPT's objectives (docs/sources.md, "Which system ran a log").
 
 // Needs are the signals a log must record for p to be replayed as defined:
-// its kind's, and those its settings turn on (patience's objectives and
-// rooms).
+// its kind's, and those of its settings that are not off (patience's
+// objectives and rooms).
 func (p Policy) Needs() episode.Signals {
 	k := p.Kind()
 	if k == nil {
 		return 0
 	}
 	need := k.Needs
-	if k.SettingNeeds != nil {
-		need |= k.SettingNeeds(p.Params)
+	for _, s := range k.Settings {
+		if s.Needs != 0 && !s.isOff(p.Get(s)) {
+			need = need.With(s.Needs)
+		}
 	}
 	return need
 }
@@ -50,7 +52,7 @@ func (p Policy) HarnessBlock() (string, error) {
 	k := p.Kind()
 	rule := ""
 	if k != nil && k.Rule != nil {
-		rule = k.Rule(p.Params)
+		rule = k.Rule(p)
 	}
 	if rule == "" {
 		return "", fmt.Errorf("%s needs more than a score per step, which a harness's log does not give", p)
@@ -61,16 +63,16 @@ func (p Policy) HarnessBlock() (string, error) {
 		b.WriteString("#   " + l + "\n")
 	}
 	fmt.Fprintf(&b, "stop_rule = %q\n", p.Name)
-	for _, d := range Dimensions() {
-		if !d.Has(p.Name) || d.Key == "stuck_warning_threshold" {
+	for _, s := range k.Settings {
+		if s == WarningThreshold {
 			continue
 		}
-		v := d.Applied(&p.Params) // the block says what applies: min_delta 0 is 1
-		if d.Names != nil && v >= 0 && v < len(d.Names) {
-			fmt.Fprintf(&b, "%s = %q\n", d.Key, d.Names[v])
+		v := s.Applied(p.Get(s)) // the block says what applies: min_delta 0 is 1
+		if s.Names != nil && v >= 0 && v < len(s.Names) {
+			fmt.Fprintf(&b, "%s = %q\n", s.Key, s.Names[v])
 			continue
 		}
-		fmt.Fprintf(&b, "%s = %s\n", d.Key, d.Format(v))
+		fmt.Fprintf(&b, "%s = %s\n", s.Key, s.Format(v))
 	}
 	return b.String(), nil
 }
@@ -79,9 +81,9 @@ func (p Policy) HarnessBlock() (string, error) {
 // (shipped.track, scoreSource): in mode increase only a rise above the
 // tracked score is progress; a move smaller than min_delta is not progress
 // and leaves the tracked score where it was.
-func scoreRule(p Params, increase bool) string {
+func scoreRule(p Policy, increase bool) string {
 	moved := "changed (up or down)"
-	switch d := p.minDelta(); {
+	switch d := MinDelta.Applied(p.Get(MinDelta)); {
 	case increase && d > 1:
 		moved = fmt.Sprintf("risen by at least %d above the score of its last rise", d)
 	case increase:
@@ -90,33 +92,21 @@ func scoreRule(p Params, increase bool) string {
 		moved = fmt.Sprintf("moved by at least %d, up or down, from the score of its last move", d)
 	}
 	from := ""
-	if p.MinTurns > 0 {
-		from = fmt.Sprintf(" from step %d on", p.MinTurns)
+	if m := p.Get(MinTurns); m > 0 {
+		from = fmt.Sprintf(" from step %d on", m)
 	}
 	return fmt.Sprintf("At each step t that is a multiple of %d%s, stop the run if its score has not %s in the last %d steps (t-%d+1 to t); "+
 		"the score after step 1 is the first one compared, so a move during step 1 does not count.",
-		p.CheckInterval, from, moved, p.MaxTurnsStuck, p.MaxTurnsStuck)
+		p.CheckInterval(), from, moved, p.MaxTurnsStuck(), p.MaxTurnsStuck())
 }
 
 // patienceRule is patience's rule in a harness's words when it needs only
 // the score (objectives off, rooms off); "" otherwise.
-func patienceRule(p Params) string {
-	if _, on := p.objectivePatience(); on || p.RoomPatience > 0 {
+func patienceRule(p Policy) string {
+	if p.Needs() != 0 {
 		return ""
 	}
-	return scoreRule(p, p.ScoreMode == ScoreIncrease)
-}
-
-// patienceNeeds are the signals patience's settings turn on.
-func patienceNeeds(p Params) episode.Signals {
-	var need episode.Signals
-	if _, on := p.objectivePatience(); on {
-		need = need.With(episode.Objectives)
-	}
-	if p.RoomPatience > 0 {
-		need = need.With(episode.Rooms)
-	}
-	return need
+	return scoreRule(p, p.Get(ScoreMode) == ScoreIncrease)
 }
 
 // wrap cuts text into lines of at most width bytes at spaces.

@@ -44,7 +44,7 @@ func replay(p Policy, sc scenario) result {
 }
 
 func pol(name Name, w, interval int) Policy {
-	return Policy{Name: name, Params: Params{MaxTurnsStuck: w, CheckInterval: interval, WarningThreshold: 20}}
+	return Policy{Name: name}.WithTimer(Timer{MaxTurnsStuck: w, CheckInterval: interval, WarningThreshold: 20})
 }
 
 var (
@@ -282,7 +282,7 @@ func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // docs/semantics.md, "5
 	}
 	// Before the first tracker call the timer is turn_count itself, so a
 	// threshold of 1 already warns at turn 1.
-	tr = Policy{Name: Score, Params: Params{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 1}}.NewTracker()
+	tr = Policy{Name: Score}.WithTimer(Timer{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 1}).NewTracker()
 	if s := tr.Step(1, Observation{}); !s.Warned {
 		t.Error("threshold 1: no warning at turn 1")
 	}
@@ -302,13 +302,13 @@ func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // docs/semantics.md, "5
 
 func TestRefusals(t *testing.T) {
 	for _, c := range []struct {
-		p    Params
+		p    Timer
 		want int
 	}{
-		{DefaultParams(), 0},
-		{Params{MaxTurnsStuck: 20, CheckInterval: 10, WarningThreshold: 20}, 1},   // warning threshold must be < max_turns_stuck
-		{Params{MaxTurnsStuck: 5, CheckInterval: 10, WarningThreshold: 4}, 2},     // warning 4 below ZorkGPT's 5; max_turns_stuck 5 < interval 10
-		{Params{MaxTurnsStuck: 1001, CheckInterval: 10, WarningThreshold: 20}, 1}, // above the range
+		{DefaultTimer(), 0},
+		{Timer{MaxTurnsStuck: 20, CheckInterval: 10, WarningThreshold: 20}, 1},   // warning threshold must be < max_turns_stuck
+		{Timer{MaxTurnsStuck: 5, CheckInterval: 10, WarningThreshold: 4}, 2},     // warning 4 below ZorkGPT's 5; max_turns_stuck 5 < interval 10
+		{Timer{MaxTurnsStuck: 1001, CheckInterval: 10, WarningThreshold: 20}, 1}, // above the range
 	} {
 		if got := c.p.Refusals(); len(got) != c.want {
 			t.Errorf("%+v: %d refusals %q, want %d", c.p, len(got), got, c.want)

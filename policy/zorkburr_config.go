@@ -27,7 +27,7 @@ var zorkburrHeader = regexp.MustCompile(`^\s*\[\s*tool\s*\.\s*zorkburr\s*\]`)
 // (turn_count % 0 fails). A negative interval runs as its magnitude (Python's
 // % is 0 at the same turns), with a warning.
 func parseZorkburr(path string, data []byte, table map[string]any) (Config, error) {
-	c := Config{Params: DefaultParams(), Zorkburr: true}
+	c := Config{Timer: DefaultTimer(), Zorkburr: true}
 	lines := keyLines(data, zorkburrHeader)
 	where := func(key string) string {
 		if line := lines[key]; line > 0 {

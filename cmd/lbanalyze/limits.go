@@ -35,9 +35,9 @@ func inRange(v, lo, hi float64) bool { return v >= lo && v <= hi }
 // naming the flags that multiply it.
 func gridTooLarge(names []string, vals [][]int) error {
 	factors := []string{fmt.Sprintf("--policy (%d)", len(names))}
-	for i, d := range policy.Dimensions() {
+	for i, s := range policy.Settings() {
 		if len(vals[i]) > 1 {
-			factors = append(factors, fmt.Sprintf("--%s (%d)", d.Flag, len(vals[i])))
+			factors = append(factors, fmt.Sprintf("--%s (%d)", s.Flag, len(vals[i])))
 		}
 	}
 	return usageError("the grid has more than %d configs, the product of the values of %s: narrow a range or raise its step",
@@ -75,15 +75,16 @@ func listSome(items []string, n int) string {
 // by one; the configs past them are counted.
 const maxRefusalsShown = 10
 
-// refusals warns about the settings of a grid that ZorkGPT would refuse: a
-// grid of a million configs would otherwise name most of them, a line each.
+// refusals warns about the settings of a grid that ZorkGPT would refuse,
+// once a timer: a grid of a million configs would otherwise name most of
+// them, a line each.
 type refusals struct {
-	shown map[policy.Params]bool
+	shown map[policy.Timer]bool
 	more  int // configs refused past the settings shown
 }
 
 func (r *refusals) add(p policy.Policy, e *env) {
-	if r.shown[p.Params] || len(p.Refusals()) == 0 {
+	if r.shown[p.Timer()] || len(p.Refusals()) == 0 {
 		return
 	}
 	if len(r.shown) == maxRefusalsShown {
@@ -91,9 +92,9 @@ func (r *refusals) add(p policy.Policy, e *env) {
 		return
 	}
 	if r.shown == nil {
-		r.shown = map[policy.Params]bool{}
+		r.shown = map[policy.Timer]bool{}
 	}
-	r.shown[p.Params] = true
+	r.shown[p.Timer()] = true
 	warnRefusals(p, e)
 }
 

@@ -149,7 +149,7 @@ func (f *sweepFlags) grid(s settings, eps []*episode.Episode, system *sweep.Syst
 		configs = offered.Policies()
 	}
 	if !system.Stops && f.config == "" {
-		current = noStop(policy.DefaultParams())
+		current = noStop
 	}
 	return configs, current
 }

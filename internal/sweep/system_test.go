@@ -16,21 +16,20 @@ func TestZorkGPT2System(t *testing.T) {
 	if s := SystemOf(eps); s != ZorkGPT2 || s.Stops || s.Adds != policy.Zorkburr {
 		t.Fatalf("ZorkGPT2's runs: system %s (stops %v, adds %s)", s.Name, s.Stops, s.Adds)
 	}
-	p := policy.Policy{Name: policy.Zorkburr, Params: policy.DefaultParams()}
-	p.MaxTurnsStuck, p.CheckInterval = 60, 5
+	p := policy.Policy{Name: policy.Zorkburr}.With(policy.MaxTurnsStuck, 60).With(policy.CheckInterval, 5)
 	if block, err := ZorkGPT2.Block(p); err != nil || block != "[tool.zorkburr]\nmax_turns_stuck = 60\nstuck_check_interval = 5\n" {
 		t.Errorf("zorkburr 60/5: %q, %v", block, err)
 	}
 	for _, n := range []policy.Name{policy.Supervisor, policy.Score, policy.None} {
 		k, _ := policy.Lookup(n)
-		_, err := ZorkGPT2.Block(policy.Policy{Name: n, Params: policy.DefaultParams()})
+		_, err := ZorkGPT2.Block(policy.Policy{Name: n})
 		if err == nil || !strings.HasPrefix(err.Error(), "ZorkGPT2 cannot run "+string(n)+" without a code change: ") || !strings.HasSuffix(err.Error(), k.ZorkGPT2Change) {
 			t.Errorf("%s: %v, want the change ZorkGPT2 needs", n, err)
 		}
 	}
 	// ZorkGPT runs neither of ZorkGPT2's rules as it is.
 	for _, n := range []policy.Name{policy.Zorkburr, policy.Supervisor} {
-		if ZorkGPT.Runs(policy.Policy{Name: n, Params: policy.DefaultParams()}) {
+		if ZorkGPT.Runs(policy.Policy{Name: n}) {
 			t.Errorf("ZorkGPT runs %s", n)
 		}
 	}

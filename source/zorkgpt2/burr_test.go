@@ -161,7 +161,7 @@ func TestBurrCounterThrough(t *testing.T) {
 	if ep.Recorded.Through != 1 || len(ep.Recorded.Resets) != 0 {
 		t.Fatalf("through %d, resets %v", ep.Recorded.Through, ep.Recorded.Resets)
 	}
-	if sc := replay.Check(ep, policy.DefaultParams()); sc == nil || sc.Policy != policy.Zorkburr {
+	if sc := replay.Check(ep, policy.DefaultTimer()); sc == nil || sc.Policy != policy.Zorkburr {
 		t.Errorf("self-check %+v: the score change at 2 has no recorded counter to compare", sc)
 	}
 }
