@@ -1,18 +1,18 @@
 package policy
 
+import "image/color"
+
 // Increase is the score policy in mode max: only a new best score is progress.
 const Increase Name = "increase"
 
 func init() {
-	register(Kind{Name: Increase, New: newIncrease, Variant: true, Settings: []string{"min_delta", "min_turns"},
+	register(Kind{Name: Increase, New: newIncrease, Variant: true,
+		Settings:    timed(MinDelta, MinTurns),
+		Color:       color.NRGBA{0x00, 0x9E, 0x73, 0xFF}, // bluish green
 		Description: "the score policy counting only a new best score as progress: a death penalty, or climbing back to a score already reached, does not reset the timer"})
 }
 
 // increase is patience with its score source in mode increase and nothing
 // else: objectives and rooms are not progress. It has min_delta (a new best by
 // less than D is not progress) and min_turns, but not the patience settings.
-func newIncrease(p Policy) Tracker {
-	q := p.Params
-	q.ScoreMode, q.ObjectivePatience, q.RoomPatience = ScoreIncrease, ObjectivesOff, 0
-	return newPatienceTracker(q)
-}
+func newIncrease(p Policy) Tracker { return newPatienceTracker(p, ScoreIncrease, 0, 0) }

@@ -9,28 +9,22 @@ import (
 
 func TestNeeds(t *testing.T) {
 	obj, rooms := episode.Signals(episode.Objectives), episode.Signals(episode.Rooms)
-	d := DefaultParams()
-	off := d
-	off.ObjectivePatience = ObjectivesOff
-	roomsOn := d
-	roomsOn.RoomPatience = 30
-	roomsOnly := off
-	roomsOnly.RoomPatience = 30
+	off := Policy{Name: Patience}.With(ObjectivePatience, ObjectivesOff)
 	for _, c := range []struct {
 		p    Policy
 		want episode.Signals
 	}{
-		{Policy{Score, d}, 0},
-		{Policy{Increase, d}, 0},
-		{Policy{None, d}, 0},
-		{Policy{ScoreOrObjective, d}, obj},
-		{Policy{Window, d}, obj},
-		{Policy{Patience, d}, obj}, // objectives on by default (K = W)
-		{Policy{Patience, off}, 0},
-		{Policy{Patience, roomsOn}, obj | rooms},
-		{Policy{Patience, roomsOnly}, rooms},
-		{Policy{Supervisor, d}, 0}, // its triggers on other signals are off without them (Off)
-		{Policy{Zorkburr, d}, 0},
+		{Policy{Name: Score}, 0},
+		{Policy{Name: Increase}, 0},
+		{Policy{Name: None}, 0},
+		{Policy{Name: ScoreOrObjective}, obj},
+		{Policy{Name: Window}, obj},
+		{Policy{Name: Patience}, obj}, // objectives on by default (K = W)
+		{off, 0},
+		{Policy{Name: Patience}.With(RoomPatience, 30), obj | rooms},
+		{off.With(RoomPatience, 30), rooms},
+		{Policy{Name: Supervisor}, 0}, // its triggers on other signals are off without them (Off)
+		{Policy{Name: Zorkburr}, 0},
 	} {
 		if got := c.p.Needs(); got != c.want {
 			t.Errorf("%s: needs %b, want %b", c.p, got, c.want)
@@ -38,9 +32,13 @@ func TestNeeds(t *testing.T) {
 	}
 }
 
-// none never stops at a setting a replay accepts, and is named alone.
+// none never stops, has no setting for the flags to give (a grid's
+// tightest timer, 1/1, included), and is named alone.
 func TestNone(t *testing.T) {
-	p := Policy{None, Params{MaxTurnsStuck: 1, CheckInterval: 1}}
+	p := New(None, Values{MaxTurnsStuck: 1, CheckInterval: 1, WarningThreshold: 0})
+	if p != (Policy{Name: None}) {
+		t.Errorf("none took settings: %+v", p)
+	}
 	tr := p.NewTracker()
 	for turn := 1; turn <= 500; turn++ {
 		if s := tr.Step(turn, Observation{}); s.Terminate || s.TurnsStuck != 0 {
@@ -55,9 +53,8 @@ func TestNone(t *testing.T) {
 // The settings a log turns off are those that are on and read a signal it
 // lacks: the supervisor's triggers on critic scores, rejections and rooms.
 func TestOff(t *testing.T) {
-	sup := Policy{Supervisor, DefaultParams()}
-	noSpiral := sup
-	noSpiral.SpiralRejections = -1 // spiral_rejections = 0: off (Dimension.Set)
+	sup := Policy{Name: Supervisor}
+	noSpiral := sup.With(SpiralRejections, 0) // off
 	rooms := episode.Signals(episode.Rooms)
 	all := episode.Signals(0).With(episode.Critic, episode.Rejections, episode.Rooms)
 	for _, c := range []struct {
@@ -70,7 +67,7 @@ func TestOff(t *testing.T) {
 		{noSpiral, rooms, []string{"min_critic", "max_rejected_turns"}, []episode.Signal{episode.Critic, episode.Rejections}},
 		{sup, all, nil, nil},
 		{sup, 0, []string{"min_critic", "max_rejected_turns", "spiral_rejections", "room_streak"}, []episode.Signal{episode.Rooms, episode.Critic, episode.Rejections}},
-		{Policy{Score, DefaultParams()}, 0, nil, nil},
+		{Policy{Name: Score}, 0, nil, nil},
 	} {
 		keys, lacking := c.p.Off(c.have)
 		if !slices.Equal(keys, c.keys) || !slices.Equal(lacking, c.lacking) {

@@ -44,7 +44,7 @@ func replay(p Policy, sc scenario) result {
 }
 
 func pol(name Name, w, interval int) Policy {
-	return Policy{Name: name, Params: Params{MaxTurnsStuck: w, CheckInterval: interval, WarningThreshold: 20}}
+	return Policy{Name: name}.WithTimer(Timer{MaxTurnsStuck: w, CheckInterval: interval, WarningThreshold: 20})
 }
 
 var (
@@ -282,7 +282,7 @@ func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // docs/semantics.md, "5
 	}
 	// Before the first tracker call the timer is turn_count itself, so a
 	// threshold of 1 already warns at turn 1.
-	tr = Policy{Name: Score, Params: Params{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 1}}.NewTracker()
+	tr = Policy{Name: Score}.WithTimer(Timer{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 1}).NewTracker()
 	if s := tr.Step(1, Observation{}); !s.Warned {
 		t.Error("threshold 1: no warning at turn 1")
 	}

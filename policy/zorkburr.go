@@ -1,5 +1,7 @@
 package policy
 
+import "image/color"
+
 // Zorkburr is ZorkGPT2's stuck rule (docs/zorkgpt2.md, "The stuck rule").
 const Zorkburr Name = "zorkburr"
 
@@ -11,7 +13,8 @@ const ZorkburrWarning = 30
 
 func init() {
 	register(Kind{Name: Zorkburr, New: newZorkburr, ThresholdFree: true, Ported: true,
-		Lacks:       []string{"stuck_warning_threshold"},
+		Settings:    TimerSettings[:2],                   // its countdown is ZorkburrWarning
+		Color:       color.NRGBA{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
 		Description: "ZorkGPT2's stuck rule: turns_since_progress counts the turns since the score last moved (a move in turn 1 counts), and the check after every Burr step stops at the first turn T with T % stuck_check_interval == 0 whose counter before or after the turn has reached max_turns_stuck"})
 }
 
@@ -30,13 +33,13 @@ func init() {
 // the check saw, max(c(t−1), c(t)): what is compared with W. It depends on
 // neither W nor I, so the sweep's fast path replays it once for all of them.
 type zorkburr struct {
-	p      Params
+	timer  Timer
 	score  int // the score after the last turn (0 before turn 1)
 	c      int // turns_since_progress
 	anchor int // last_score_change_turn
 }
 
-func newZorkburr(p Policy) Tracker { return &zorkburr{p: p.Params} }
+func newZorkburr(p Policy) Tracker { return &zorkburr{timer: p.Timer()} }
 
 func (z *zorkburr) Step(t int, o Observation) Step {
 	// The countdown is built at the start of turn t from the counter of t−1.
@@ -50,7 +53,7 @@ func (z *zorkburr) Step(t int, o Observation) Step {
 	}
 	z.score = o.Score
 	s.Anchor, s.TurnsStuck = z.anchor, max(before, z.c)
-	s.Checked = t%z.p.CheckInterval == 0
-	s.Terminate = s.Checked && s.TurnsStuck >= z.p.MaxTurnsStuck
+	s.Checked = t%z.timer.CheckInterval == 0
+	s.Terminate = s.Checked && s.TurnsStuck >= z.timer.MaxTurnsStuck
 	return s
 }

@@ -118,11 +118,11 @@ func TestZorkburrCountdown(t *testing.T) {
 }
 
 func TestZorkburrSettings(t *testing.T) {
-	p, err := Parse("zorkburr:60/5", DefaultParams())
-	if err != nil || p.MaxTurnsStuck != 60 || p.CheckInterval != 5 || p.String() != "zorkburr 60/5" {
+	p, err := Parse("zorkburr:60/5", nil)
+	if err != nil || p.MaxTurnsStuck() != 60 || p.CheckInterval() != 5 || p.String() != "zorkburr 60/5" {
 		t.Fatalf("Parse(zorkburr:60/5) = %v (%q), %v", p, p.String(), err)
 	}
-	if _, err := Parse("zorkburr:40/10/30", DefaultParams()); err == nil {
+	if _, err := Parse("zorkburr:40/10/30", nil); err == nil {
 		t.Error("zorkburr took a warning threshold: its countdown is fixed in ZorkGPT2's prompt")
 	}
 }

@@ -51,9 +51,9 @@ func restartEpisode(scoring episode.Scoring) *episode.Episode {
 // 15 forgone. Tokens saved: Σ(100 + u) for u after the stop: 35·100 + Σ26..60
 // = 3500 + 1505 = 5005 at 25; 15·100 + Σ46..60 = 1500 + 795 = 2295 at 45.
 func TestRestart(t *testing.T) {
-	params := policy.Params{MaxTurnsStuck: 10, CheckInterval: 5, WarningThreshold: 5}
-	score := policy.Policy{Name: policy.Score, Params: params}
-	increase := policy.Policy{Name: policy.Increase, Params: params}
+	params := policy.Timer{MaxTurnsStuck: 10, CheckInterval: 5, WarningThreshold: 5}
+	score := policy.Policy{Name: policy.Score}.WithTimer(params)
+	increase := policy.Policy{Name: policy.Increase}.WithTimer(params)
 	tokens := episode.Signals(episode.Tokens)
 	for _, c := range []struct {
 		name    string
@@ -122,7 +122,7 @@ func TestSweepMatchesRunOnTALES(t *testing.T) {
 // run − best up to the stop (each at least 0).
 func TestIncreaseOnTALES(t *testing.T) {
 	dir := realdata.Dir(t, "tales/logs")
-	increase := policy.Policy{Name: policy.Increase, Params: policy.DefaultParams()}
+	increase := policy.Policy{Name: policy.Increase}
 	for _, c := range []struct {
 		run, game                   string
 		stop, stuck, saved, forgone int

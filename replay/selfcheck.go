@@ -20,12 +20,12 @@ type SelfCheck struct {
 	Policy policy.Name
 	// Mismatches are the first differences, when no policy reproduces them.
 	Mismatches []string
-	// Params are the settings the recording is assumed to have run with
+	// Timer is the settings the recording is assumed to have run with
 	// (ZorkGPT's defaults, or --config), and Replayed what Policy does with them.
-	Params policy.Params
-	// ReplayedTurn and ReplayedStuck are where Policy at Params stops (0: never).
+	Timer policy.Timer
+	// ReplayedTurn and ReplayedStuck are where Policy at Timer stops (0: never).
 	ReplayedTurn, ReplayedStuck int
-	// TerminationMatch: the replay at Params stops where the recording stopped
+	// TerminationMatch: the replay at Timer stops where the recording stopped
 	// (with the same turns_stuck), or neither stops.
 	TerminationMatch bool
 	// Consistent lists, per check interval, the max_turns_stuck values that
@@ -48,11 +48,11 @@ type Consistent struct {
 	MaxTurnsStuckMax int `json:"max_turns_stuck_max"`
 }
 
-// Check runs the self-check of ep with the assumed settings params; nil when
+// Check runs the self-check of ep with the assumed settings timer; nil when
 // the log holds no loop-break event of its own. The rules it may have run, if
 // the log does not say, and the settings its configuration accepts are those
 // of the system that ran it.
-func Check(ep *episode.Episode, params policy.Params) *SelfCheck {
+func Check(ep *episode.Episode, timer policy.Timer) *SelfCheck {
 	rec := ep.Recorded
 	if !rec.Any() {
 		return nil
@@ -69,7 +69,7 @@ func Check(ep *episode.Episode, params policy.Params) *SelfCheck {
 		return nil // a system with no rule of its own recorded none
 	}
 	want := recordedResets(rec)
-	sc := &SelfCheck{Params: params, CounterOnly: rec.CounterOnly}
+	sc := &SelfCheck{Timer: timer, CounterOnly: rec.CounterOnly}
 	var stuck []int
 	for i, name := range candidates {
 		got, st := resets(ep, name, rec.Through)
@@ -89,7 +89,7 @@ func Check(ep *episode.Episode, params policy.Params) *SelfCheck {
 	if name == "" {
 		name = candidates[0]
 	}
-	out := Run(ep, policy.Policy{Name: name, Params: params})
+	out := Run(ep, policy.Policy{Name: name}.WithTimer(timer))
 	sc.ReplayedTurn, sc.ReplayedStuck = out.TerminationTurn, out.TurnsStuck
 	if st := rec.Stop; st != nil {
 		sc.TerminationMatch = out.TerminationTurn == st.Turn && out.TurnsStuck == st.TurnsStuck
@@ -128,7 +128,7 @@ func recordedResets(rec episode.Recorded) []reset {
 // through (0: all) and the timer after each turn (stuck[t] = t − anchor,
 // index t).
 func resets(ep *episode.Episode, name policy.Name, through int) ([]reset, []int) {
-	never := policy.Policy{Name: name, Params: policy.Params{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: math.MaxInt}}
+	never := policy.Policy{Name: name}.WithTimer(policy.Timer{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: math.MaxInt})
 	var r []reset
 	stuck := make([]int, ep.N()+1)
 	Trace(ep, never, func(s policy.Step) {

@@ -19,17 +19,17 @@ var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "tales"},
 
 // harnessRules are the rules a harness can run on a score per step, each in
 // one sentence in the words of its step loop.
-var harnessRules = map[policy.Name]func(policy.Params) string{
-	policy.Score:    func(p policy.Params) string { return scoreRule(p, false) },
-	policy.Increase: func(p policy.Params) string { return scoreRule(p, true) },
-	policy.Patience: func(p policy.Params) string { return scoreRule(p, p.ScoreMode == policy.ScoreIncrease) },
-	policy.None:     func(policy.Params) string { return "Never stop the run before its budget: no stop rule." },
+var harnessRules = map[policy.Name]func(policy.Policy) string{
+	policy.Score:    func(p policy.Policy) string { return scoreRule(p, false) },
+	policy.Increase: func(p policy.Policy) string { return scoreRule(p, true) },
+	policy.Patience: func(p policy.Policy) string { return scoreRule(p, p.Get(policy.ScoreMode) == policy.ScoreIncrease) },
+	policy.None:     func(policy.Policy) string { return "Never stop the run before its budget: no stop rule." },
 	// zorkburr's counter after step t−1 or after step t has reached W
 	// (docs/zorkgpt2.md, "The stuck rule").
-	policy.Zorkburr: func(p policy.Params) string {
+	policy.Zorkburr: func(p policy.Policy) string {
 		return fmt.Sprintf("At each step t that is a multiple of %d, stop the run if its score has not changed (up or down) in the last %d steps "+
 			"(t-%d+1 to t), or in the %d steps before step t; the score before step 1 counts as 0, so a move during step 1 counts.",
-			p.CheckInterval, p.MaxTurnsStuck, p.MaxTurnsStuck, p.MaxTurnsStuck)
+			p.CheckInterval(), p.MaxTurnsStuck(), p.MaxTurnsStuck(), p.MaxTurnsStuck())
 	},
 }
 
@@ -46,20 +46,20 @@ func harnessBlock(p policy.Policy) (string, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Stop rule (lbanalyze: %s), checked after every step:\n", p)
-	for _, l := range wrap(rule(p.Params), 86) {
+	for _, l := range wrap(rule(p), 86) {
 		b.WriteString("#   " + l + "\n")
 	}
 	fmt.Fprintf(&b, "stop_rule = %q\n", p.Name)
-	for _, d := range policy.Dimensions() {
-		if !d.Has(p.Name) || d.Key == "stuck_warning_threshold" {
+	for _, s := range p.Kind().Settings {
+		if s == policy.WarningThreshold {
 			continue
 		}
-		v := d.Applied(&p.Params) // the block says what applies: min_delta 0 is 1
-		if d.Names != nil && v >= 0 && v < len(d.Names) {
-			fmt.Fprintf(&b, "%s = %q\n", d.Key, d.Names[v])
+		v := s.Applied(p.Get(s)) // the block says what applies: min_delta 0 is 1
+		if s.Names != nil && v >= 0 && v < len(s.Names) {
+			fmt.Fprintf(&b, "%s = %q\n", s.Key, s.Names[v])
 			continue
 		}
-		fmt.Fprintf(&b, "%s = %s\n", d.Key, d.Format(v))
+		fmt.Fprintf(&b, "%s = %s\n", s.Key, s.Format(v))
 	}
 	return b.String(), nil
 }
@@ -67,9 +67,9 @@ func harnessBlock(p policy.Policy) (string, error) {
 // scoreRule words the score tracking every harness policy shares: in mode
 // increase only a rise above the tracked score is progress; a move smaller
 // than min_delta is not progress and leaves the tracked score where it was.
-func scoreRule(p policy.Params, increase bool) string {
+func scoreRule(p policy.Policy, increase bool) string {
 	moved := "changed (up or down)"
-	switch d := applied(p, "min_delta"); {
+	switch d := policy.MinDelta.Applied(p.Get(policy.MinDelta)); {
 	case increase && d > 1:
 		moved = fmt.Sprintf("risen by at least %d above the score of its last rise", d)
 	case increase:
@@ -78,22 +78,12 @@ func scoreRule(p policy.Params, increase bool) string {
 		moved = fmt.Sprintf("moved by at least %d, up or down, from the score of its last move", d)
 	}
 	from := ""
-	if p.MinTurns > 0 {
-		from = fmt.Sprintf(" from step %d on", p.MinTurns)
+	if m := p.Get(policy.MinTurns); m > 0 {
+		from = fmt.Sprintf(" from step %d on", m)
 	}
 	return fmt.Sprintf("At each step t that is a multiple of %d%s, stop the run if its score has not %s in the last %d steps (t-%d+1 to t); "+
 		"the score after step 1 is the first one compared, so a move during step 1 does not count.",
-		p.CheckInterval, from, moved, p.MaxTurnsStuck, p.MaxTurnsStuck)
-}
-
-// applied is the value of the setting key that applies in p (policy.Dimension.Applied).
-func applied(p policy.Params, key string) int {
-	for _, d := range policy.Dimensions() {
-		if d.Key == key {
-			return d.Applied(&p)
-		}
-	}
-	return 0
+		p.CheckInterval(), from, moved, p.MaxTurnsStuck(), p.MaxTurnsStuck())
 }
 
 // wrap cuts text into lines of at most width bytes at spaces.

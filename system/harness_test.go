@@ -10,7 +10,7 @@ import (
 // The block a harness is given: its rule in words and its settings; a policy
 // that needs more than a score per step gets none.
 func TestHarnessBlock(t *testing.T) {
-	got, err := Harness.Block(policy.Policy{Name: policy.Increase, Params: policy.DefaultParams()})
+	got, err := Harness.Block(policy.Policy{Name: policy.Increase})
 	want := `# Stop rule (lbanalyze: increase 40/10), checked after every step:
 #   At each step t that is a multiple of 10, stop the run if its score has not risen above
 #   its best so far in the last 40 steps (t-40+1 to t); the score after step 1 is the
@@ -24,9 +24,9 @@ min_turns = 0
 	if err != nil || got != want {
 		t.Errorf("increase 40/10:\n%s%v\nwant\n%s", got, err, want)
 	}
-	p := policy.DefaultParams()
-	p.ObjectivePatience, p.ScoreMode, p.MinDelta, p.MinTurns = policy.ObjectivesOff, policy.ScoreIncrease, 5, 50
-	got, err = Harness.Block(policy.Policy{Name: policy.Patience, Params: p})
+	p := policy.Policy{Name: policy.Patience}.With(policy.ObjectivePatience, policy.ObjectivesOff).
+		With(policy.ScoreMode, policy.ScoreIncrease).With(policy.MinDelta, 5).With(policy.MinTurns, 50)
+	got, err = Harness.Block(p)
 	for _, s := range []string{"from step 50 on", "risen by at least 5 above the score of its last rise", `score_mode = "increase"`, "objective_patience = -1", "room_patience = 0"} {
 		if err != nil || !strings.Contains(got, s) {
 			t.Errorf("patience with score settings: %q lacks %q (%v)", got, s, err)

@@ -88,7 +88,7 @@ type Shows struct {
 }
 
 // none is what runs now on a system that stops no run on a rule of its own.
-var none = policy.Policy{Name: policy.None, Params: policy.DefaultParams()}
+var none = policy.Policy{Name: policy.None}
 
 // Stops reports whether the system stops its runs on a rule of its own today.
 func (s *System) Stops() bool { return s.Now.Name != policy.None }
@@ -140,14 +140,4 @@ func cannot(system string, p policy.Policy, change string) error {
 		return fmt.Errorf("%s cannot run %s without a code change", system, p.Name)
 	}
 	return fmt.Errorf("%s cannot run %s without a code change: %s", system, p.Name, change)
-}
-
-// has says whether policy n has the setting key (policy.Dimension.Has).
-func has(key string, n policy.Name) bool {
-	for _, d := range policy.Dimensions() {
-		if d.Key == key {
-			return d.Has(n)
-		}
-	}
-	return false
 }

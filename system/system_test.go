@@ -12,9 +12,7 @@ import (
 )
 
 func at(n policy.Name, w, interval int) policy.Policy {
-	p := policy.Policy{Name: n, Params: policy.DefaultParams()}
-	p.MaxTurnsStuck, p.CheckInterval = w, interval
-	return p
+	return policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, interval)
 }
 
 // Every log format a source reads is one system's, and an episode is the
@@ -136,8 +134,7 @@ func TestRefusals(t *testing.T) {
 			t.Errorf("%s: %d refusals %q, want %d", c.p, len(got), got, c.want)
 		}
 	}
-	p := at(policy.Score, 20, 10)
-	p.WarningThreshold = 4
+	p := at(policy.Score, 20, 10).With(policy.WarningThreshold, 4)
 	if got := ZorkGPT.Refusals(p); len(got) != 1 || got[0] != "stuck_warning_threshold = 4 is outside ZorkGPT's range 5..100" {
 		t.Errorf("score 20/10/4: %q", got)
 	}
@@ -165,15 +162,14 @@ func TestZorkGPTBlockRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: ZorkGPT's validation refuses\n%s: %v", p, block, err)
 		}
-		if got := c.Policy; got.Name != p.Name || got.MaxTurnsStuck != p.MaxTurnsStuck || got.CheckInterval != p.CheckInterval {
+		if got := c.Policy; got.Name != p.Name || got.MaxTurnsStuck() != p.MaxTurnsStuck() || got.CheckInterval() != p.CheckInterval() {
 			t.Errorf("%s: read back as %s", p, got)
 		}
-		if w := c.Policy.WarningThreshold; w >= p.MaxTurnsStuck || w < 5 {
+		if w := c.Policy.WarningThreshold(); w >= p.MaxTurnsStuck() || w < 5 {
 			t.Errorf("%s: warning threshold %d", p, w)
 		}
 	}
-	lowWarning := at(policy.Score, 10, 20)
-	lowWarning.WarningThreshold = 5
+	lowWarning := at(policy.Score, 10, 20).With(policy.WarningThreshold, 5)
 	for _, p := range []policy.Policy{
 		at(policy.Window, 40, 10),             // needs a code change
 		at(policy.Score, 5, 5),                // no threshold 5 <= T < 5
@@ -219,8 +215,7 @@ func TestAccepts(t *testing.T) {
 			t.Errorf("%s accepts %d/%d: %v, want %v", c.s.Name, c.w, c.i, got, c.want)
 		}
 		if c.s == ZorkGPT {
-			p := at(policy.Score, c.w, c.i)
-			p.WarningThreshold = 5
+			p := at(policy.Score, c.w, c.i).With(policy.WarningThreshold, 5)
 			if refused := len(ZorkGPT.Refusals(p)) > 0; refused == c.want {
 				t.Errorf("%d/%d: accepted %v, but refused %v with the lowest threshold", c.w, c.i, c.want, refused)
 			}

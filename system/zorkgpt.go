@@ -24,7 +24,7 @@ var ZorkGPT = &System{Name: zorkGPT, Formats: []string{"zorkgpt"}, File: "pyproj
 const zorkGPT = "ZorkGPT"
 
 // zorkGPTDefault is what ZorkGPT runs with no [tool.zorkgpt.loop_break] key.
-var zorkGPTDefault = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+var zorkGPTDefault = policy.Policy{Name: policy.ScoreOrObjective}
 
 // zorkGPTRuns are the policies ZorkGPT runs as it is, each by its value of
 // enable_objective_based_progress.
@@ -51,12 +51,12 @@ func zorkGPTBlock(p policy.Policy) (string, error) {
 	if !ok {
 		return "", cannot(zorkGPT, p, zorkGPTChanges[p.Name])
 	}
-	q := p.Params
+	q := p.Timer()
 	if q.WarningThreshold < minWarning || q.WarningThreshold >= q.MaxTurnsStuck {
 		q.WarningThreshold = min(policy.DefaultWarningThreshold, q.MaxTurnsStuck-1)
 	}
 	if r := refusals(q); len(r) > 0 {
-		return "", fmt.Errorf("ZorkGPT would refuse %d/%d: %s", p.MaxTurnsStuck, p.CheckInterval, strings.Join(r, "; "))
+		return "", fmt.Errorf("ZorkGPT would refuse %d/%d: %s", q.MaxTurnsStuck, q.CheckInterval, strings.Join(r, "; "))
 	}
 	return fmt.Sprintf("[tool.zorkgpt.loop_break]\nmax_turns_stuck = %d\nstuck_check_interval = %d\nenable_objective_based_progress = %t\nstuck_warning_threshold = %d\n",
 		q.MaxTurnsStuck, q.CheckInterval, objectives, q.WarningThreshold), nil
@@ -66,10 +66,10 @@ func zorkGPTBlock(p policy.Policy) (string, error) {
 // with a stuck timer but another agent's rule (ZorkGPT2's, which checks its
 // own as --config reads it).
 func zorkGPTRefusals(p policy.Policy) []string {
-	if k := p.Kind(); k != nil && k.Ported || !has("max_turns_stuck", p.Name) {
+	if k := p.Kind(); k != nil && k.Ported || !p.Has(policy.MaxTurnsStuck) {
 		return nil
 	}
-	return refusals(p.Params)
+	return refusals(p.Timer())
 }
 
 // The bounds of ZorkGPT's GameConfiguration (its pydantic Fields,
@@ -85,7 +85,7 @@ func zorkGPTAccepts(w, i int) bool {
 // refusals lists why ZorkGPT's GameConfiguration would refuse these
 // settings (its pydantic bounds and its two model validators), each naming
 // the key.
-func refusals(p policy.Params) []string {
+func refusals(p policy.Timer) []string {
 	var r []string
 	bound := func(key string, v, lo, hi int) {
 		if v < lo || v > hi {
@@ -136,7 +136,7 @@ const maxUnknownKeys = 10
 // enable_objective_based_progress is false.
 func readZorkGPTConfig(k keys, table map[string]any) (Config, error) {
 	c := Config{Policy: zorkGPTDefault}
-	p := &c.Policy.Params
+	p := policy.DefaultTimer()
 	known := map[string]bool{}
 	for _, key := range configKeys {
 		known[key.name] = true
@@ -171,6 +171,7 @@ func readZorkGPTConfig(k keys, table map[string]any) (Config, error) {
 			}
 		}
 	}
+	c.Policy = c.Policy.WithTimer(p)
 	// The model validators of session/game_configuration.py (09a7cc2+).
 	if p.MaxTurnsStuck < p.CheckInterval {
 		return c, fmt.Errorf("%s = %d: ZorkGPT requires max_turns_stuck >= stuck_check_interval (%d)", k.at("max_turns_stuck"), p.MaxTurnsStuck, p.CheckInterval)

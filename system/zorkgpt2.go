@@ -55,7 +55,7 @@ func zorkGPT2Block(p policy.Policy) (string, error) {
 	if p.Name != policy.Zorkburr {
 		return "", cannot(zorkGPT2, p, zorkGPT2Changes[p.Name])
 	}
-	return fmt.Sprintf("[tool.zorkburr]\nmax_turns_stuck = %d\nstuck_check_interval = %d\n", p.MaxTurnsStuck, p.CheckInterval), nil
+	return fmt.Sprintf("[tool.zorkburr]\nmax_turns_stuck = %d\nstuck_check_interval = %d\n", p.MaxTurnsStuck(), p.CheckInterval()), nil
 }
 
 // readZorkGPT2Config reads [tool.zorkburr] as ZorkGPT2's GameConfig does
@@ -68,8 +68,8 @@ func zorkGPT2Block(p policy.Policy) (string, error) {
 // of 0 (turn_count % 0 fails). A negative interval runs as its magnitude
 // (Python's % is 0 at the same turns), with a warning.
 func readZorkGPT2Config(k keys, table map[string]any) (Config, error) {
-	c := Config{Policy: policy.Policy{Name: policy.Zorkburr, Params: policy.DefaultParams()}}
-	p := &c.Policy.Params
+	c := Config{Policy: policy.Policy{Name: policy.Zorkburr}}
+	p := policy.DefaultTimer()
 	for _, key := range []string{"max_turns_stuck", "stuck_check_interval"} {
 		v, present := table[key]
 		if !present {
@@ -96,6 +96,7 @@ func readZorkGPT2Config(k keys, table map[string]any) (Config, error) {
 			p.CheckInterval = n
 		}
 	}
+	c.Policy = c.Policy.WithTimer(p)
 	return c, nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -20,7 +21,7 @@ import (
 
 type batchFlags struct {
 	baseline, after string
-	dims            []int // by the index of policy.Dimensions()
+	settings        []int // by the index of policy.Settings()
 	config          string
 	calls           callsFlag
 	format          string
@@ -129,10 +130,10 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 	fs := cmd.Flags()
 	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]]")
 	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form")
-	f.dims = make([]int, len(policy.Dimensions()))
-	for i, d := range policy.Dimensions() {
-		f.dims[i] = d.Default
-		fs.Var(&dimValue{&d, &f.dims[i]}, d.Flag, d.Key+" for both policies where --baseline or --after does not give it")
+	f.settings = make([]int, len(policy.Settings()))
+	for i, s := range policy.Settings() {
+		f.settings[i] = s.Default
+		fs.Var(&settingValue{s, &f.settings[i]}, s.Flag, s.Key+" for both policies where --baseline or --after does not give it")
 	}
 	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose "+system.Tables()+" sets the after policy (flags override it)")
 	f.calls.register(fs)
@@ -156,17 +157,17 @@ func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, aft
 		return baseline, after
 	}
 	if !cmd.Flags().Changed("baseline") {
-		baseline = noStop(baseline.Params)
+		baseline = noStop
 	}
 	if !cmd.Flags().Changed("after") && f.config == "" {
-		after.Name = sys.Adds
+		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
 	}
 	return baseline, after
 }
 
 // resolve gives the baseline and after policies and the settings recordings
 // are assumed to have run with (for the self-check).
-func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy.Policy, recording policy.Params, err error) {
+func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy.Policy, recording policy.Timer, err error) {
 	if err = checkOutput(f.format, f.calls); err != nil {
 		return
 	}
@@ -175,44 +176,46 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		return
 	}
 	f.jobs = workers(f.jobs)
-	changed := cmd.Flags().Changed
-	flagged := func(p *policy.Params) { // the settings given as flags, over p
-		for i, d := range policy.Dimensions() {
-			if changed(d.Flag) {
-				d.Set(p, f.dims[i])
-			}
-		}
-	}
-	defaults := policy.DefaultParams()
-	flagged(&defaults)
-	if err = defaults.Usable(); err != nil {
+	given := f.given(cmd)
+	if err = given.Usable(); err != nil {
 		err = usageError("%v", err)
 		return
 	}
-	afterDefaults, afterSpec := defaults, f.after
-	recording = policy.DefaultParams()
+	afterGiven, afterSpec := given, f.after
+	recording = policy.DefaultTimer()
 	if f.config != "" {
 		cfg, cerr := loadConfig(f.config, e)
 		if cerr != nil {
 			err = cerr
 			return
 		}
-		recording = cfg.Policy.Params
-		afterDefaults = cfg.Policy.Params
-		flagged(&afterDefaults)
-		if !changed("after") {
+		recording = cfg.Policy.Timer()
+		afterGiven = recording.Values()
+		maps.Copy(afterGiven, given)
+		if !cmd.Flags().Changed("after") {
 			afterSpec = string(cfg.Policy.Name)
 		}
 	}
-	if baseline, err = policy.Parse(f.baseline, defaults); err != nil {
+	if baseline, err = policy.Parse(f.baseline, given); err != nil {
 		err = usageError("--baseline: %v", err)
 		return
 	}
-	if after, err = policy.Parse(afterSpec, afterDefaults); err != nil {
+	if after, err = policy.Parse(afterSpec, afterGiven); err != nil {
 		err = usageError("--after: %v", err)
 		return
 	}
 	return
+}
+
+// given are the settings given as flags.
+func (f *batchFlags) given(cmd *cobra.Command) policy.Values {
+	v := policy.Values{}
+	for i, s := range policy.Settings() {
+		if cmd.Flags().Changed(s.Flag) {
+			v[s] = f.settings[i]
+		}
+	}
+	return v
 }
 
 // readCorpus reads the logs found under paths (or, explicit, the files
@@ -265,9 +268,9 @@ func analyse(eps []*episode.Episode, analyseOne func(*episode.Episode) report.Ep
 // --config set the after policy (then the baseline only and the after side).
 func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after policy.Policy) {
 	var set []string
-	for i, d := range policy.Dimensions() {
-		if cmd.Flags().Changed(d.Flag) {
-			set = append(set, fmt.Sprintf("--%s %s", d.Flag, d.Format(f.dims[i])))
+	for i, s := range policy.Settings() {
+		if cmd.Flags().Changed(s.Flag) {
+			set = append(set, fmt.Sprintf("--%s %s", s.Flag, s.Format(f.settings[i])))
 		}
 	}
 	if len(set) == 0 {
@@ -277,33 +280,33 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after poli
 		strings.Join(set, ", "), baseline, after)
 }
 
-// dimValue is a flag of one value of a parameter, read as its Dimension
+// settingValue is a flag of one value of a setting, read as the Setting
 // reads it and as the other commands take it: a whole number, a name of an
 // enumeration (score_mode), a decimal of a scaled setting (min_critic 0.5).
-type dimValue struct {
-	d *policy.Dimension
+type settingValue struct {
+	s *policy.Setting
 	v *int
 }
 
-func (f *dimValue) Type() string {
+func (f *settingValue) Type() string {
 	switch {
-	case f.d != nil && f.d.Names != nil:
+	case f.s != nil && f.s.Names != nil:
 		return "name"
-	case f.d != nil && f.d.Scale > 1:
+	case f.s != nil && f.s.Scale > 1:
 		return "decimal"
 	}
 	return "int"
 }
 
-func (f *dimValue) String() string {
-	if f.d == nil || f.v == nil {
+func (f *settingValue) String() string {
+	if f.s == nil || f.v == nil {
 		return ""
 	}
-	return f.d.Format(*f.v)
+	return f.s.Format(*f.v)
 }
 
-func (f *dimValue) Set(s string) error {
-	v, err := f.d.Parse(s)
+func (f *settingValue) Set(s string) error {
+	v, err := f.s.Parse(s)
 	if err == nil {
 		*f.v = v
 	}

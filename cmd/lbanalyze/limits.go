@@ -37,9 +37,9 @@ func inRange(v, lo, hi float64) bool { return v >= lo && v <= hi }
 // naming the flags that multiply it.
 func gridTooLarge(names []string, vals [][]int) error {
 	factors := []string{fmt.Sprintf("--policy (%d)", len(names))}
-	for i, d := range policy.Dimensions() {
+	for i, s := range policy.Settings() {
 		if len(vals[i]) > 1 {
-			factors = append(factors, fmt.Sprintf("--%s (%d)", d.Flag, len(vals[i])))
+			factors = append(factors, fmt.Sprintf("--%s (%d)", s.Flag, len(vals[i])))
 		}
 	}
 	return usageError("the grid has more than %d configs, the product of the values of %s: narrow a range or raise its step",
@@ -85,19 +85,19 @@ func refusalWarnings(sys *system.System, policies iter.Seq[policy.Policy]) []str
 	if sys.Refusals == nil {
 		return nil
 	}
-	shown := map[policy.Params]bool{}
+	shown := map[policy.Timer]bool{}
 	var lines []string
 	more := 0
 	for p := range policies {
 		r := sys.Refusals(p)
 		switch {
-		case len(r) == 0 || shown[p.Params]:
+		case len(r) == 0 || shown[p.Timer()]:
 		case len(shown) == maxRefusalsShown:
 			more++
 		default:
-			shown[p.Params] = true
+			shown[p.Timer()] = true
 			lines = append(lines, fmt.Sprintf("warning: %d/%d with stuck_warning_threshold %d: %s would refuse this setting (%s); replayed anyway",
-				p.MaxTurnsStuck, p.CheckInterval, p.WarningThreshold, sys.Name, strings.Join(r, "; ")))
+				p.MaxTurnsStuck(), p.CheckInterval(), p.WarningThreshold(), sys.Name, strings.Join(r, "; ")))
 		}
 	}
 	if more > 0 {

@@ -16,10 +16,10 @@ import (
 
 // policyFlags are the flags that choose policies and their settings, shared
 // by the commands that replay a grid of them: --policy, and one list flag a
-// parameter of policy.Dimensions (values and ranges FROM:TO[:STEP]).
+// setting of policy.Settings (values and ranges FROM:TO[:STEP]).
 type policyFlags struct {
 	policies []string
-	dims     []*intList // by the index of policy.Dimensions()
+	settings []*intList // by the index of policy.Settings()
 	config   string
 	calls    callsFlag
 	format   string
@@ -30,7 +30,7 @@ type policyFlags struct {
 }
 
 // register adds the flags; grid gives a command's own default values for a
-// parameter's flag, by its JSON key (the policy's default otherwise).
+// setting's flag, by its JSON key (the setting's default otherwise).
 func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid map[string][]int) {
 	names := make([]string, len(policies))
 	for i, n := range policies {
@@ -38,13 +38,13 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	}
 	known := strings.Join(nameStrings(), ", ")
 	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known)
-	for _, d := range policy.Dimensions() {
-		l := newIntList(&d)
-		if vals, ok := grid[d.Key]; ok {
+	for _, s := range policy.Settings() {
+		l := newIntList(s)
+		if vals, ok := grid[s.Key]; ok {
 			l.vals = vals
 		}
-		f.dims = append(f.dims, l)
-		fs.Var(l, d.Flag, d.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
+		f.settings = append(f.settings, l)
+		fs.Var(l, s.Flag, s.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
 	}
 	configUsage := "a pyproject.toml whose " + system.Tables() + " sets the policy and its settings (flags override it)"
 	if f.configIsNow {
@@ -70,7 +70,7 @@ type settings struct {
 	policies *policy.Grid
 	// recording is what the recorded runs are assumed to have used: the
 	// defaults, or the --config file's values.
-	recording policy.Params
+	recording policy.Timer
 	// current is the setting run now, the --config file's; nil without
 	// --config: what the system that ran the logs runs now (system.System.Now).
 	current *policy.Policy
@@ -112,7 +112,7 @@ func (s settings) firstOfSystem() func(ep *episode.Episode) []string {
 }
 
 // resolve turns the flags (and --config) into the policies to replay, nested
-// policy × each parameter in the order of policy.Dimensions. Every setting is
+// policy × each setting in the order of policy.Settings. Every setting is
 // checked before any work; settings the system that ran the logs would refuse
 // are replayed all the same, with a warning unless quiet (firstOfSystem).
 func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings, error) {
@@ -122,11 +122,11 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	}
 	changed := cmd.Flags().Changed
 	names := f.policies
-	vals := make([][]int, len(f.dims))
-	for i, l := range f.dims {
+	vals := make([][]int, len(f.settings))
+	for i, l := range f.settings {
 		vals[i] = l.vals
 	}
-	s.recording = policy.DefaultParams()
+	s.recording = policy.DefaultTimer()
 	if f.config != "" {
 		cfg, err := loadConfig(f.config, e)
 		if err != nil {
@@ -135,12 +135,13 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		if !changed("policy") && !f.configIsNow {
 			names = []string{string(cfg.Policy.Name)}
 		}
-		for i, d := range policy.Dimensions() {
-			if !changed(d.Flag) && !f.configIsNow {
-				vals[i] = []int{d.Get(&cfg.Policy.Params)}
+		given := cfg.Policy.Timer().Values()
+		for i, x := range policy.Settings() {
+			if !changed(x.Flag) && !f.configIsNow {
+				vals[i] = []int{given.Get(x)}
 			}
 		}
-		s.recording, s.current = cfg.Policy.Params, &cfg.Policy
+		s.recording, s.current = cfg.Policy.Timer(), &cfg.Policy
 	}
 	names, vals = dedupe(names, vals, e)
 	offer := !changed("policy") && (f.config == "" || f.configIsNow)
@@ -164,7 +165,7 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	for _, n := range names {
 		var item policy.Grid // what n stands for
 		if strings.ContainsAny(n, ":=") {
-			p, err := policy.Parse(n, policy.DefaultParams())
+			p, err := policy.Parse(n, nil)
 			if err != nil {
 				return s, usageError("--policy: %v", err)
 			}
@@ -213,8 +214,8 @@ func dedupe(names []string, vals [][]int, e *env) ([]string, [][]int) {
 		trimmed[i] = strings.TrimSpace(n)
 	}
 	names = distinct("policy", trimmed, func(n string) string { return n }, e)
-	for i, d := range policy.Dimensions() {
-		vals[i] = distinct(d.Flag, vals[i], d.Format, e)
+	for i, s := range policy.Settings() {
+		vals[i] = distinct(s.Flag, vals[i], s.Format, e)
 	}
 	return names, vals
 }
@@ -251,14 +252,25 @@ func gridSize(names []string, vals [][]int) int {
 	total := 0
 	for _, n := range names {
 		size := 1
-		for i, d := range policy.Dimensions() {
-			if d.Has(policy.Name(strings.TrimSpace(n))) && !strings.ContainsAny(n, ":=") {
-				size = min(size*len(vals[i]), maxConfigs+1)
+		if !strings.ContainsAny(n, ":=") {
+			for i, s := range policy.Settings() {
+				if has(policy.Name(strings.TrimSpace(n)), s) {
+					size = min(size*len(vals[i]), maxConfigs+1)
+				}
 			}
 		}
 		total = min(total+size, maxConfigs+1)
 	}
 	return total
+}
+
+// has reports whether policy n has setting s; a name the registry does not
+// know, refused once the grid's size is known, counts as having a timer.
+func has(n policy.Name, s *policy.Setting) bool {
+	if k, ok := policy.Lookup(n); ok {
+		return k.Has(s)
+	}
+	return slices.Contains(policy.TimerSettings, s)
 }
 
 // maxConfigs bounds a grid: every config costs a few hundred bytes (a sweep's

@@ -40,7 +40,7 @@ func streamInputs(t *testing.T) []string {
 // held analyses an episode with every outcome held (report.AnalyseReplayable).
 func held(policies []policy.Policy, opts report.Options) func(*episode.Episode) report.Episode {
 	return func(ep *episode.Episode) report.Episode {
-		return report.AnalyseReplayable(ep, policies, policy.DefaultParams(), opts)
+		return report.AnalyseReplayable(ep, policies, policy.DefaultTimer(), opts)
 	}
 }
 
@@ -49,7 +49,7 @@ func held(policies []policy.Policy, opts report.Options) func(*episode.Episode) 
 func asGrid(policies []policy.Policy, opts report.Options) func(*episode.Episode) report.Episode {
 	g := policy.List(policies...)
 	return func(ep *episode.Episode) report.Episode {
-		return report.AnalyseGrid(ep, g, policy.DefaultParams(), opts)
+		return report.AnalyseGrid(ep, g, policy.DefaultTimer(), opts)
 	}
 }
 
@@ -69,10 +69,10 @@ func expand(name policy.Name, vals [][]int) []policy.Policy {
 // with every outcome held, or replayed as it is written.
 func TestStreamEqualsWholeCorpus(t *testing.T) {
 	args := streamInputs(t)
-	defaults := policy.DefaultParams()
+	defaults := policy.DefaultTimer()
 	grid := expand(policy.Window, [][]int{{5, 10, 20, 40, 80}, {1, 5, 10}, {20}})
 	opts := report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
-	for _, policies := range [][]policy.Policy{{{Name: policy.Score, Params: defaults}, {Name: policy.ScoreOrObjective, Params: defaults}}, grid} {
+	for _, policies := range [][]policy.Policy{{policy.Policy{Name: policy.Score}.WithTimer(defaults), policy.Policy{Name: policy.ScoreOrObjective}.WithTimer(defaults)}, grid} {
 		for _, format := range report.Formats {
 			var want, wantErr bytes.Buffer
 			e := &env{stdout: &want, stderr: &wantErr}

@@ -21,7 +21,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
-var score30 = policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 30, CheckInterval: 10, WarningThreshold: 20}}
+var score30 = policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 30, CheckInterval: 10, WarningThreshold: 20})
 
 // The episodes of the golden charts, each showing what the others do not.
 var (
@@ -397,24 +397,23 @@ func TestMarkerRoom(t *testing.T) {
 	}
 }
 
-// Every registered policy has a colour of its own, none the fallback grey.
+// Every registered policy is drawn in its Kind's colour, none in the grey
+// kept for a name the registry does not know (and for "now" marks).
 func TestEveryPolicyHasItsColour(t *testing.T) {
-	seen := map[color.NRGBA]policy.Name{}
 	for _, n := range policy.Names() {
-		c := PolicyColor(n)
-		if c == otherPolicyColor {
-			t.Errorf("%s has no colour in charts' policyColors", n)
+		k, _ := policy.Lookup(n)
+		if c := PolicyColor(n); c != k.Color || c == otherPolicyColor {
+			t.Errorf("%s is drawn in %v, its Kind's colour is %v", n, c, k.Color)
 		}
-		if o, dup := seen[c]; dup {
-			t.Errorf("%s and %s share a colour", n, o)
-		}
-		seen[c] = n
+	}
+	if c := PolicyColor("unknown"); c != otherPolicyColor {
+		t.Errorf("an unknown policy is drawn in %v", c)
 	}
 }
 
 // Counts in titles say "1 episode", not "1 episodes".
 func TestStopsTitleCounts(t *testing.T) {
-	s := side{"after", policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}}
+	s := side{"after", policy.Policy{Name: policy.Score}}
 	for _, c := range []struct {
 		n    int
 		want string

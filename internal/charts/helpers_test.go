@@ -15,9 +15,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden SVG files in testdata/ (read the diff before committing it)")
 
 var (
-	scorePolicy = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	v2Policy    = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
-	window      = policy.Policy{Name: policy.Window, Params: policy.DefaultParams()}
+	scorePolicy = policy.Policy{Name: policy.Score}
+	v2Policy    = policy.Policy{Name: policy.ScoreOrObjective}
+	window      = policy.Policy{Name: policy.Window}
 )
 
 // plan describes a test episode compactly: n turns, the score stepping to
@@ -68,7 +68,7 @@ func (p plan) episode() *episode.Episode {
 
 // analyse replays the policies over the plan's episode, as the commands do.
 func (p plan) analyse(policies ...policy.Policy) report.Episode {
-	return report.Analyse(p.episode(), policies, policy.DefaultParams(), report.Options{CallsPerTurn: 4})
+	return report.Analyse(p.episode(), policies, policy.DefaultTimer(), report.Options{CallsPerTurn: 4})
 }
 
 // premature is the README's example: flat to 74, +10 at 75, an objective at

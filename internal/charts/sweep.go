@@ -461,13 +461,15 @@ func HeatMap(r *sweep.Result) *Chart {
 		ref = r.Configs[r.Answer.Config].Policy
 		what = "the answer's policy"
 	}
-	key := func(p policy.Policy) policy.Policy { p.MaxTurnsStuck, p.CheckInterval = 0, 0; return p }
+	key := func(p policy.Policy) policy.Policy {
+		return p.With(policy.MaxTurnsStuck, 0).With(policy.CheckInterval, 0)
+	}
 	var idx []int
 	xsSet, ysSet := map[int]bool{}, map[int]bool{}
 	for i := range r.Configs {
 		if p := r.Configs[i].Policy; key(p) == key(ref) {
 			idx = append(idx, i)
-			xsSet[p.MaxTurnsStuck], ysSet[p.CheckInterval] = true, true
+			xsSet[p.MaxTurnsStuck()], ysSet[p.CheckInterval()] = true, true
 		}
 	}
 	if len(idx) < 2 {
@@ -477,7 +479,7 @@ func HeatMap(r *sweep.Result) *Chart {
 	h := heatCells{lo: math.Inf(1), hi: math.Inf(-1)}
 	for _, i := range idx {
 		c := &r.Configs[i]
-		hc := heatCell{i: slices.Index(xs, c.Policy.MaxTurnsStuck), j: slices.Index(ys, c.Policy.CheckInterval),
+		hc := heatCell{i: slices.Index(xs, c.Policy.MaxTurnsStuck()), j: slices.Index(ys, c.Policy.CheckInterval()),
 			saved: pctOf(r.SavedShare(c)), rate: r.FalseRate(c)}
 		hc.over = hc.rate > r.MaxFalseRate+1e-12
 		hc.censored = r.CensoredShare(c) > r.MaxCensored
@@ -520,7 +522,7 @@ func HeatMap(r *sweep.Result) *Chart {
 // heat map's axes ("score-or-objective", "patience obj 20 room 30").
 func trimSetting(p policy.Policy) string {
 	s := p.String()
-	head := fmt.Sprintf("%s %d/%d", p.Name, p.MaxTurnsStuck, p.CheckInterval)
+	head := fmt.Sprintf("%s %d/%d", p.Name, p.MaxTurnsStuck(), p.CheckInterval())
 	if len(s) >= len(head) && s[:len(head)] == head {
 		rest := s[len(head):]
 		if len(rest) > 0 && rest[0] == '/' { // a warning threshold

@@ -36,8 +36,7 @@ func sweepOf(t testing.TB) *sweep.Result {
 		for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
 			for w := 10; w <= 80; w += 10 {
 				for _, iv := range []int{1, 5, 10} {
-					p := policy.Policy{Name: n, Params: policy.DefaultParams()}
-					p.MaxTurnsStuck, p.CheckInterval = w, iv
+					p := policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, iv)
 					grid = append(grid, p)
 				}
 			}
@@ -212,8 +211,7 @@ func TestSweepHTMLTokens(t *testing.T) {
 func TestTimelineCap(t *testing.T) {
 	var ps []policy.Policy
 	for w := 10; w < 10+400; w++ {
-		p := scorePolicy
-		p.MaxTurnsStuck = w
+		p := scorePolicy.With(policy.MaxTurnsStuck, w)
 		ps = append(ps, p)
 	}
 	e := premature.analyse(ps...)

@@ -11,8 +11,8 @@ import (
 )
 
 var (
-	scoreP = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	sooP   = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+	scoreP = policy.Policy{Name: policy.Score}
+	sooP   = policy.Policy{Name: policy.ScoreOrObjective}
 )
 
 // handBuilt is an 80-turn episode worked out by hand in the tests below:

@@ -12,7 +12,7 @@ import (
 func BenchmarkMetrics(b *testing.B) {
 	var eps []Episode
 	for _, ep := range bundledEpisodes(b) {
-		eps = append(eps, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultParams(), Options{CallsPerTurn: 4}))
+		eps = append(eps, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultTimer(), Options{CallsPerTurn: 4}))
 	}
 	b.ReportAllocs()
 	stop := benchdata.CPU(b)

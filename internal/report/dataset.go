@@ -513,10 +513,36 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	writePatternSummaryMarkdown(w, &d.Patterns)
 }
 
-// PolicyJSON names a policy and its settings.
-type PolicyJSON struct {
-	Policy string `json:"policy"`
-	policy.Params
+// PolicyJSON names a policy and its settings: the timer's (null where it
+// has none), then those of its own that differ from their defaults.
+type PolicyJSON struct{ p policy.Policy }
+
+func (j PolicyJSON) MarshalJSON() ([]byte, error) {
+	w, interval, warning := timerJSON(j.p)
+	b, err := marshal(struct {
+		Policy                string `json:"policy"`
+		MaxTurnsStuck         *int   `json:"max_turns_stuck"`
+		CheckInterval         *int   `json:"check_interval"`
+		StuckWarningThreshold *int   `json:"stuck_warning_threshold"`
+	}{string(j.p.Name), w, interval, warning})
+	if err != nil {
+		return nil, err
+	}
+	b = b[:len(b)-1]
+	var settings []*policy.Setting
+	if k := j.p.Kind(); k != nil {
+		settings = k.Settings
+	}
+	for _, s := range settings {
+		if v := s.Applied(j.p.Get(s)); own(s) && v != s.Default {
+			x, err := marshal(s.Value(v))
+			if err != nil {
+				return nil, err
+			}
+			b = append(append(append(append(b, ','), strconv.Quote(s.Key)...), ':'), x...)
+		}
+	}
+	return append(b, '}'), nil
 }
 
 // DatasetJSON is the documented JSON form of a batch analysis.
@@ -585,7 +611,7 @@ type ReviewJSON struct {
 // json is d's JSON form, without the episodes for a summary.
 func (d *Dataset) json(summary bool) DatasetJSON {
 	j := DatasetJSON{N: len(d.Episodes), Skipped: append([]Skip{}, d.Skipped...), SkippedDirectories: append([]string{}, d.Passed...), NotReplayed: d.Unreplayed,
-		Baseline: PolicyJSON{string(d.Baseline.Name), d.Baseline.Params}, After: PolicyJSON{string(d.After.Name), d.After.Params},
+		Baseline: PolicyJSON{d.Baseline}, After: PolicyJSON{d.After},
 		CallsPerTurn: d.CallsPerTurn, Bootstrap: BootstrapJSON{Resamples, BootstrapSeed, MinN},
 		Episodes: []BatchEpisodeJSON{}, Metrics: []MetricJSON{}, GainHorizon: nonZero(d.GainHorizon),
 		Review: ReviewJSON{Rescued: []string{}, StillTerminated: []string{}, NewCandidates: []string{}}}

@@ -36,12 +36,12 @@ func TestRenderBeforeSegmentsCounted(t *testing.T) {
 	eps := append(bundledEpisodes(t)[:20], segmentedEpisodes(t)...)
 	var grid []policy.Policy
 	for w := 3; w < 200; w++ {
-		grid = append(grid, policy.Policy{Name: policy.Window, Params: policy.Params{MaxTurnsStuck: w, CheckInterval: 1}})
+		grid = append(grid, policy.Policy{Name: policy.Window}.WithTimer(policy.Timer{MaxTurnsStuck: w, CheckInterval: 1}))
 	}
 	for _, policies := range [][]policy.Policy{{score, sor}, grid} {
 		var all []Episode
 		for _, ep := range eps {
-			all = append(all, Analyse(ep, policies, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: 0.01}))
+			all = append(all, Analyse(ep, policies, policy.DefaultTimer(), Options{CallsPerTurn: 4, CostPerCall: 0.01}))
 		}
 		for _, format := range Formats {
 			var want, got bytes.Buffer
@@ -84,7 +84,7 @@ func TestRenderBeforeSegmentsCounted(t *testing.T) {
 func TestWriteJSONFailsBeforeTheEpisode(t *testing.T) {
 	eps := bundledEpisodes(t)[:2]
 	finite := Options{CallsPerTurn: 4, CostPerCall: 0.01}
-	ok := Analyse(eps[0], []policy.Policy{score, sor}, policy.DefaultParams(), finite)
+	ok := Analyse(eps[0], []policy.Policy{score, sor}, policy.DefaultTimer(), finite)
 	var whole bytes.Buffer
 	if err := WriteEpisodes(&whole, "json", []Episode{ok}); err != nil {
 		t.Fatal(err)
@@ -94,12 +94,12 @@ func TestWriteJSONFailsBeforeTheEpisode(t *testing.T) {
 	// does and costs +Inf: past jsonFlushAt bytes of results.
 	var policies []policy.Policy
 	for w := range 300 {
-		policies = append(policies, policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 10_000 + w, CheckInterval: 1}})
+		policies = append(policies, policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 10_000 + w, CheckInterval: 1}))
 	}
-	policies = append(policies, policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 3, CheckInterval: 1}})
+	policies = append(policies, policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 3, CheckInterval: 1}))
 	for _, bad := range []Episode{
-		Analyse(eps[1], []policy.Policy{score, sor}, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: math.Inf(1)}),
-		Analyse(eps[1], policies, policy.DefaultParams(), Options{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}),
+		Analyse(eps[1], []policy.Policy{score, sor}, policy.DefaultTimer(), Options{CallsPerTurn: 4, CostPerCall: math.Inf(1)}),
+		Analyse(eps[1], policies, policy.DefaultTimer(), Options{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}),
 	} {
 		var got bytes.Buffer
 		if err := WriteEpisodes(&got, "json", []Episode{ok, bad}); err == nil {

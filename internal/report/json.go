@@ -198,12 +198,7 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 	if system.Of(ep).Shows.Warnings {
 		r.WarningStartTurn = nonZero(o.WarningStartTurn)
 	}
-	timer := []**int{&r.MaxTurnsStuck, &r.CheckInterval, &r.StuckWarningThreshold}
-	for i, d := range policy.Dimensions()[:len(timer)] { // max_turns_stuck, check_interval, stuck_warning_threshold
-		if d.Has(o.Policy.Name) {
-			*timer[i] = ptr(d.Get(&o.Policy.Params))
-		}
-	}
+	r.MaxTurnsStuck, r.CheckInterval, r.StuckWarningThreshold = timerJSON(o.Policy)
 	if o.StopReason != "" {
 		r.StopReason = &o.StopReason
 	}
@@ -231,17 +226,32 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 // ptr is a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }
 
-// Settings are a policy's own settings (policy.Kind.Settings), in the order
-// of policy.Dimensions and in users' units (min_critic 0.5): a JSON object.
+// timerJSON is p's timer settings: nil where p has none.
+func timerJSON(p policy.Policy) (w, interval, warning *int) {
+	setting := func(s *policy.Setting) *int {
+		if p.Has(s) {
+			return ptr(p.Get(s))
+		}
+		return nil
+	}
+	return setting(policy.MaxTurnsStuck), setting(policy.CheckInterval), setting(policy.WarningThreshold)
+}
+
+// Settings are a policy's own settings (those of its Kind beside the
+// timer's), in their order and in users' units (min_critic 0.5): a JSON
+// object.
 type Settings struct{ p policy.Policy }
 
 // SettingsOf is p's own settings; nil when it has none.
 func SettingsOf(p policy.Policy) *Settings {
-	if k := p.Kind(); k == nil || len(k.Settings) == 0 {
+	if k := p.Kind(); k == nil || !slices.ContainsFunc(k.Settings, own) {
 		return nil
 	}
 	return &Settings{p}
 }
+
+// own reports whether s is a policy's own setting, not the timer's.
+func own(s *policy.Setting) bool { return !slices.Contains(policy.TimerSettings, s) }
 
 func (s *Settings) MarshalJSON() ([]byte, error) {
 	b := []byte{'{'}
@@ -274,11 +284,11 @@ func (s *Settings) String() string {
 	return strings.Join(parts, ":")
 }
 
-// each visits the settings in the order of policy.Dimensions.
+// each visits the settings in their order.
 func (s *Settings) each(visit func(key string, value any)) {
-	for _, d := range policy.Dimensions() {
-		if slices.Contains(s.p.Kind().Settings, d.Key) {
-			visit(d.Key, d.Value(d.Applied(&s.p.Params)))
+	for _, x := range s.p.Kind().Settings {
+		if own(x) {
+			visit(x.Key, x.Value(x.Applied(s.p.Get(x))))
 		}
 	}
 }
@@ -330,8 +340,8 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 	j := &SelfCheckJSON{
 		RecordedScoreChanges: rec.Turns(episode.ScoreChangeReset), RecordedObjectiveResets: rec.Turns(episode.ObjectiveReset),
 		RecordedStuckTermination: rec.Stop, ReproducedBy: nonEmpty(string(sc.Policy)),
-		Mismatches: append([]string{}, sc.Mismatches...), AssumedMaxTurnsStuck: sc.Params.MaxTurnsStuck,
-		AssumedCheckInterval: sc.Params.CheckInterval, ReplayedTerminationTurn: nonZero(sc.ReplayedTurn),
+		Mismatches: append([]string{}, sc.Mismatches...), AssumedMaxTurnsStuck: sc.Timer.MaxTurnsStuck,
+		AssumedCheckInterval: sc.Timer.CheckInterval, ReplayedTerminationTurn: nonZero(sc.ReplayedTurn),
 		ReplayedTurnsStuck: nonZero(sc.ReplayedStuck), TerminationMatches: sc.TerminationMatch, StopEnforced: !sc.CounterOnly,
 		ConsistentSettings: append([]replay.Consistent{}, sc.Consistent...), DefaultsConsistent: sc.DefaultsConsistent,
 	}

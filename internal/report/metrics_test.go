@@ -17,8 +17,8 @@ import (
 )
 
 var (
-	score = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	sor   = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+	score = policy.Policy{Name: policy.Score}
+	sor   = policy.Policy{Name: policy.ScoreOrObjective}
 )
 
 // readEpisode reads the log a plan writes.
@@ -61,7 +61,7 @@ func handSet(t testing.TB) []Episode {
 	}
 	var eps []Episode
 	for _, p := range plans {
-		eps = append(eps, Analyse(readEpisode(t, p), []policy.Policy{score, sor}, policy.DefaultParams(), Options{CallsPerTurn: 4}))
+		eps = append(eps, Analyse(readEpisode(t, p), []policy.Policy{score, sor}, policy.DefaultTimer(), Options{CallsPerTurn: 4}))
 	}
 	return eps
 }

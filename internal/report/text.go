@@ -247,10 +247,10 @@ func selfCheckLines(e *Episode) []string {
 		name = "the nearest policy"
 	}
 	if sc.CounterOnly {
-		lines = append(lines, fmt.Sprintf("  the runner did not stop on the rule: at %d/%d it would have given %s.", sc.Params.MaxTurnsStuck, sc.Params.CheckInterval, stop))
+		lines = append(lines, fmt.Sprintf("  the runner did not stop on the rule: at %d/%d it would have given %s.", sc.Timer.MaxTurnsStuck, sc.Timer.CheckInterval, stop))
 		return lines
 	}
-	lines = append(lines, fmt.Sprintf("  at %d/%d it gives %s, which %s.", sc.Params.MaxTurnsStuck, sc.Params.CheckInterval, stop, ok))
+	lines = append(lines, fmt.Sprintf("  at %d/%d it gives %s, which %s.", sc.Timer.MaxTurnsStuck, sc.Timer.CheckInterval, stop, ok))
 	var cons []string
 	for _, c := range sc.Consistent {
 		r := strconv.Itoa(c.MaxTurnsStuckMin)

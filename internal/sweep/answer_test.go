@@ -56,9 +56,7 @@ func handSet(t testing.TB, a, b int) []*episode.Episode {
 }
 
 func sor(w, interval int) policy.Policy {
-	p := policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
-	p.MaxTurnsStuck, p.CheckInterval = w, interval
-	return p
+	return policy.Policy{Name: policy.ScoreOrObjective}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, interval)
 }
 
 // handGrid: W = 10 is beyond the 5% target on any set with B episodes; 35
@@ -323,9 +321,9 @@ func TestFitTable(t *testing.T) {
 func TestSystemSeam(t *testing.T) {
 	harness := &system.System{Name: "a harness", File: "the harness's settings", Lang: "text",
 		Block: func(p policy.Policy) (string, error) {
-			return fmt.Sprintf("%s; max_turns_stuck = %d, checked every %d turns\n", p.Kind().Description, p.MaxTurnsStuck, p.CheckInterval), nil
+			return fmt.Sprintf("%s; max_turns_stuck = %d, checked every %d turns\n", p.Kind().Description, p.MaxTurnsStuck(), p.CheckInterval()), nil
 		}}
-	window := func(w int) policy.Policy { p := sor(w, 10); p.Name = policy.Window; return p }
+	window := func(w int) policy.Policy { return policy.Policy{Name: policy.Window}.With(policy.MaxTurnsStuck, w) }
 	grid := []policy.Policy{window(10), window(35), window(40)}
 
 	eps := handSet(t, 12, 12)
@@ -342,9 +340,7 @@ func TestSystemSeam(t *testing.T) {
 }
 
 func score(w, interval int) policy.Policy {
-	p := policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	p.MaxTurnsStuck, p.CheckInterval = w, interval
-	return p
+	return policy.Policy{Name: policy.Score}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, interval)
 }
 
 // A harness's logs (TALES's, say) are the Harness system's:
@@ -357,10 +353,9 @@ func TestHarnessAnswer(t *testing.T) {
 	for _, ep := range eps {
 		ep.Format = tales.Format
 	}
-	window := sor(35, 10)
-	window.Name = policy.Window
+	window := policy.Policy{Name: policy.Window}.With(policy.MaxTurnsStuck, 35)
 	grid := []policy.Policy{score(10, 10), score(35, 10), score(40, 10), sor(35, 10), window}
-	none := policy.Policy{Name: policy.None, Params: policy.DefaultParams()}
+	none := policy.Policy{Name: policy.None}
 	r := Run(eps, grid, none, opts()) // the system from the episodes
 	if r.System != system.Harness {
 		t.Fatalf("Run chose the system %s", r.System.Name)

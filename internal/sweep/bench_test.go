@@ -16,8 +16,7 @@ func grid100k() []policy.Policy {
 	for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
 		for w := 10; w <= 150; w++ {
 			for iv := 1; iv <= 236; iv++ {
-				p := policy.Policy{Name: n, Params: policy.DefaultParams()}
-				p.MaxTurnsStuck, p.CheckInterval = w, iv
+				p := policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, iv)
 				ps = append(ps, p)
 			}
 		}

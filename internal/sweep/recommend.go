@@ -268,7 +268,7 @@ func (r *Result) answer(eps []*episode.Episode) {
 func (r *Result) runnableNames() []string {
 	var out []string
 	for _, n := range policy.Names() {
-		if r.System.Runs(policy.Policy{Name: n, Params: policy.DefaultParams()}) {
+		if r.System.Runs(policy.Policy{Name: n}) {
 			out = append(out, string(n))
 		}
 	}

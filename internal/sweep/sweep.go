@@ -129,7 +129,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	configs, r.LeftOut = report.Sweepable(eps, configs)
 	if _, cur := report.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
 		r.LeftOut = append(r.LeftOut, cur...)
-		current = policy.Policy{Name: policy.None, Params: current.Params}
+		current = policy.Policy{Name: policy.None}
 	}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
@@ -215,7 +215,7 @@ func evaluationOrder(configs []policy.Policy) []int {
 	group := map[policy.Policy]int{}
 	var groups [][]int
 	for i, p := range configs {
-		p.MaxTurnsStuck = 0
+		p = p.With(policy.MaxTurnsStuck, 0)
 		g, ok := group[p]
 		if !ok {
 			g = len(groups)
@@ -226,7 +226,7 @@ func evaluationOrder(configs []policy.Policy) []int {
 	}
 	order := make([]int, 0, len(configs))
 	for _, g := range groups {
-		byW := func(a, b int) int { return cmp.Compare(configs[a].MaxTurnsStuck, configs[b].MaxTurnsStuck) }
+		byW := func(a, b int) int { return cmp.Compare(configs[a].MaxTurnsStuck(), configs[b].MaxTurnsStuck()) }
 		if !slices.IsSortedFunc(g, byW) {
 			slices.SortStableFunc(g, byW)
 		}

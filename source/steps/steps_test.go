@@ -152,6 +152,10 @@ func TestKeys(t *testing.T) {
 		{"escaped key", "score=score", `{"sco\u0072e": 3}` + "\n", []int{3}},
 		// Of two equal keys the last wins, as in json.loads.
 		{"repeated key", "score=score", `{"score": 3, "score": 4}` + "\n", []int{4}},
+		// Matched exactly, case and all, as json.loads matches them: "SCORE"
+		// beside score is not the score, at the top level or nested.
+		{"keys by case", "score=score", `{"score": 3, "SCORE": 9, "Score": 8}` + "\n" + `{"SCORE": 9, "score": 4, "Score": 8}` + "\n", []int{3, 4}},
+		{"nested keys by case", "score=info.score", `{"info": {"score": 3, "SCORE": 9}}` + "\n" + `{"INFO": {"score": 9}, "info": {"Score": 8, "score": 4}}` + "\n", []int{3, 4}},
 		// Matched exactly: a nested member of the same name is not the top-level one.
 		{"nested, same name", "score=score", `{"info": {"score": 9}, "score": 1}` + "\n", []int{1}},
 		{"numbered from 0", "turn=step,score=score", `{"step": 0, "score": 1}` + "\n" + `{"step": 1, "score": 2}` + "\n", []int{1, 2}},

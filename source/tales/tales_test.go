@@ -211,3 +211,19 @@ func BenchmarkRead(b *testing.B) {
 		source.ReadAll(Source, bytes.NewReader(data), "a0_s20241001.jsonl", source.Options{})
 	}
 }
+
+// TALES's score is "Score": a "score" or "SCORE" member beside it (after it,
+// where a reader that folds case would take it) is not the score.
+func TestKeysByCase(t *testing.T) {
+	var log strings.Builder
+	for n, score := range []int{0, 10, 10} {
+		log.WriteString(strings.Replace(step(n+1, score, "West of House", "Taken.", 100, true), `"Max Score"`, `"score":99,"SCORE":98,"Max Score"`, 1))
+	}
+	eps, res := source.ReadAll(Source, strings.NewReader(log.String()), "a0_s20241001_steps3.jsonl", source.Options{})
+	if len(eps) != 1 || !strings.Contains(log.String(), `"SCORE":98`) {
+		t.Fatalf("%+v", res)
+	}
+	if ep := eps[0]; ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 10 || ep.Score(3) != 10 {
+		t.Errorf("%d turns, scores %d %d %d", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3))
+	}
+}
