@@ -10,11 +10,8 @@ const None Name = "none"
 
 func init() {
 	register(Kind{Name: None, New: newNone, Variant: true, ThresholdFree: true,
-		Color:          color.NRGBA{0x99, 0x99, 0x99, 0xFF}, // grey: no stop rule
-		Description:    "no stop rule: the run goes on to its budget, as a harness without one runs it and ZorkGPT2's run_episode.py does (the baseline of their logs)",
-		Change:         "remove the stuck check from _run_game_loop",
-		ZorkGPT2Change: "leave the stuck check out of the runner, as run_episode.py does",
-		Rule:           func(Policy) string { return "Never stop the run before its budget: no stop rule." }})
+		Color:       color.NRGBA{0x99, 0x99, 0x99, 0xFF}, // grey: no stop rule
+		Description: "no stop rule: the run goes on to its budget, as a harness without one runs it and ZorkGPT2's run_episode.py does (the baseline of their logs)"})
 }
 
 // none counts every turn as progress: every turn is its own anchor, so

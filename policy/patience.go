@@ -38,12 +38,10 @@ const (
 const ObjectivesOff = -1
 
 func init() {
-	register(Kind{Name: Patience, New: newPatience, Variant: true, Rule: patienceRule,
-		Settings:       timed(ObjectivePatience, RoomPatience, ScoreMode, MinDelta, MinTurns),
-		Color:          color.NRGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
-		Description:    "stop at the first check turn T ≥ min_turns at which every enabled progress source (score changes, objective completions, first visits to a room) has gone its own patience (max_turns_stuck, objective_patience, room_patience) without progress",
-		Change:         "keep one last-progress turn per source in _track_score_for_progress_detection (score change, latest completed_turn, latest first visit to a room id) and let the stuck check fire only when each has exceeded its own patience setting",
-		ZorkGPT2Change: "in record_results, keep one last-progress turn per source (score change, objective completed, first visit to a room), and let the check, once a turn after record_results, stop only when each has exceeded its own patience setting"})
+	register(Kind{Name: Patience, New: newPatience, Variant: true,
+		Settings:    timed(ObjectivePatience, RoomPatience, ScoreMode, MinDelta, MinTurns),
+		Color:       color.NRGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
+		Description: "stop at the first check turn T ≥ min_turns at which every enabled progress source (score changes, objective completions, first visits to a room) has gone its own patience (max_turns_stuck, objective_patience, room_patience) without progress"})
 }
 
 // patience stops at the first check turn T (T % interval == 0, T ≥ M) with

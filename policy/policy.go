@@ -39,28 +39,10 @@ type Kind struct {
 	Name        Name
 	Description string // one sentence, for --help and the README
 	New         func(Policy) Tracker
-	// System is the system whose rule it is: ZorkGPT (its loop breaks, the
-	// rule its documents describe, and lbanalyze's variants of them) or
-	// ZorkGPT2 (zorkburr, supervisor). Names lists ZorkGPT's first.
-	System episode.System
-	// ZorkGPT is how ZorkGPT runs this policy as it is: the value of
-	// enable_objective_based_progress; nil when it cannot without a code
-	// change, and Change is then the smallest change to its tracker that
-	// would run it, in one sentence.
-	ZorkGPT *bool
-	Change  string
-	// ZorkGPT2: ZorkGPT2 runs it as it is, set by [tool.zorkburr]
-	// (Policy.ZorkburrTOML), once its runner stops on the rule; otherwise
-	// ZorkGPT2Change is the smallest change to ZorkGPT2 that would run it.
-	ZorkGPT2       bool
-	ZorkGPT2Change string
-	// Rule is the rule in one sentence, in the words of a harness that
-	// records a score per step (Policy.HarnessBlock); "" for settings that
-	// need more than the score, and nil for a policy that always does.
-	Rule func(Policy) string
-	// Offered are the systems that stop no run on a rule of their own whose
-	// logs are replayed under it when no policy is asked for (Offered).
-	Offered []episode.System
+	// Ported: the rule of another agent than the one lbanalyze began with,
+	// replayed as that agent's code runs it (ZorkGPT2's); listed after the
+	// specification's policies (Names).
+	Ported bool
 	// Variant: one of the variants, listed after the shipped policies and
 	// window (docs/semantics.md, "6.1 Policies").
 	Variant bool
@@ -113,34 +95,20 @@ func register(k Kind) {
 	registry[k.Name] = &k
 }
 
-func yes() *bool { t := true; return &t }
-func no() *bool  { f := false; return &f }
-
-// afterResults is the part of the change to ZorkGPT2 that every rule of
-// ZorkGPT's needs: its check sees the counter after the turn, not the larger
-// of the turn before's and this one's (docs/zorkgpt2.md, "The stuck rule").
-const afterResults = "and check it once a turn, after record_results, rather than after every Burr step (zorkburr/main.py)"
-
 func init() {
-	register(Kind{Name: Score, New: newScore, ZorkGPT: no(), ThresholdFree: true,
-		Settings:       TimerSettings,
-		Color:          color.NRGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-		Offered:        []episode.System{episode.Harness, episode.ZorkGPT2},
-		Rule:           func(p Policy) string { return scoreRule(p, false) },
-		ZorkGPT2Change: "in record_results, let a score change during turn 1 leave turns_since_progress alone, " + afterResults,
-		Description:    "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer"})
-	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ZorkGPT: yes(), ThresholdFree: true,
-		Settings:       TimerSettings,
-		Color:          color.NRGBA{0x00, 0x72, 0xB2, 0xFF}, // blue
-		Needs:          episode.Signals(episode.Objectives),
-		ZorkGPT2Change: "in record_results, let a score change during turn 1 leave turns_since_progress alone and reset it at a turn c that completes an objective and again at c+1, " + afterResults,
-		Description:    "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1"})
+	register(Kind{Name: Score, New: newScore, ThresholdFree: true,
+		Settings:    TimerSettings,
+		Color:       color.NRGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+		Description: "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer"})
+	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ThresholdFree: true,
+		Settings:    TimerSettings,
+		Color:       color.NRGBA{0x00, 0x72, 0xB2, 0xFF}, // blue
+		Needs:       episode.Signals(episode.Objectives),
+		Description: "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1"})
 	register(Kind{Name: Window, New: newWindow, ThresholdFree: true, Needs: episode.Signals(episode.Objectives),
-		Settings:       TimerSettings,
-		Color:          color.NRGBA{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-		Description:    "the rule as ZorkGPT's documents describe it: stop when neither the score changed nor an objective was completed in the last max_turns_stuck turns",
-		Change:         "anchor an objective completion at its own turn (t − completed_turn == 0) instead of within one turn, so that it counts as a score change at c rather than c+1",
-		ZorkGPT2Change: "in record_results, let a score change during turn 1 leave turns_since_progress alone and reset it at a turn that completes an objective, " + afterResults})
+		Settings:    TimerSettings,
+		Color:       color.NRGBA{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+		Description: "the rule as ZorkGPT's documents describe it: stop when neither the score changed nor an objective was completed in the last max_turns_stuck turns"})
 }
 
 // Names lists every registered policy: those of docs/semantics.md, "6.1 Policies" (the shipped rules and
@@ -155,7 +123,7 @@ func Names() []Name {
 		switch {
 		case k.Variant:
 			return 2
-		case k.System != episode.ZorkGPT:
+		case k.Ported:
 			return 1
 		}
 		return 0
@@ -319,34 +287,19 @@ func (p Policy) Off(have episode.Signals) (keys []string, lacking []episode.Sign
 	return keys, lack.List()
 }
 
-// Refusals lists why ZorkGPT's GameConfiguration would refuse these settings
-// (its pydantic bounds and its two model validators), each naming the key.
-// lbanalyze still replays them: a what-if may go where ZorkGPT cannot.
-func (p Timer) Refusals() []string {
-	var r []string
-	bound := func(key string, v, lo, hi int) {
-		if v < lo || v > hi {
-			r = append(r, fmt.Sprintf("%s = %d is outside ZorkGPT's range %d..%d", key, v, lo, hi))
+// Needs are the signals a log must record for p to be replayed as defined:
+// its kind's, and those its settings turn on (patience's objectives and
+// rooms).
+func (p Policy) Needs() episode.Signals {
+	k := p.Kind()
+	if k == nil {
+		return 0
+	}
+	need := k.Needs
+	for _, s := range k.Settings {
+		if s.Needs != 0 && !s.isOff(p.Get(s)) {
+			need = need.With(s.Needs)
 		}
 	}
-	bound("max_turns_stuck", p.MaxTurnsStuck, 1, 1000)
-	bound("stuck_check_interval", p.CheckInterval, 1, 100)
-	bound("stuck_warning_threshold", p.WarningThreshold, 5, 100)
-	if p.MaxTurnsStuck < p.CheckInterval {
-		r = append(r, fmt.Sprintf("max_turns_stuck (%d) must be >= stuck_check_interval (%d)", p.MaxTurnsStuck, p.CheckInterval))
-	}
-	if p.WarningThreshold >= p.MaxTurnsStuck {
-		r = append(r, fmt.Sprintf("stuck_warning_threshold (%d) must be < max_turns_stuck (%d)", p.WarningThreshold, p.MaxTurnsStuck))
-	}
-	return r
-}
-
-// Refusals lists why ZorkGPT would refuse p's settings (Timer.Refusals),
-// for a rule of ZorkGPT's with a stuck timer; none for another system's rule
-// (ZorkGPT2 checks its own as --config reads it) or a policy without a timer.
-func (p Policy) Refusals() []string {
-	if k := p.Kind(); k != nil && k.System != episode.ZorkGPT || !p.Has(MaxTurnsStuck) {
-		return nil
-	}
-	return p.Timer().Refusals()
+	return need
 }

@@ -300,22 +300,6 @@ func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // docs/semantics.md, "5
 	}
 }
 
-func TestRefusals(t *testing.T) {
-	for _, c := range []struct {
-		p    Timer
-		want int
-	}{
-		{DefaultTimer(), 0},
-		{Timer{MaxTurnsStuck: 20, CheckInterval: 10, WarningThreshold: 20}, 1},   // warning threshold must be < max_turns_stuck
-		{Timer{MaxTurnsStuck: 5, CheckInterval: 10, WarningThreshold: 4}, 2},     // warning 4 below ZorkGPT's 5; max_turns_stuck 5 < interval 10
-		{Timer{MaxTurnsStuck: 1001, CheckInterval: 10, WarningThreshold: 20}, 1}, // above the range
-	} {
-		if got := c.p.Refusals(); len(got) != c.want {
-			t.Errorf("%+v: %d refusals %q, want %d", c.p, len(got), got, c.want)
-		}
-	}
-}
-
 // count is how many of turns equal t: the objectives completed at turn t.
 func count(turns []int, t int) int {
 	n := 0

@@ -19,7 +19,7 @@ import (
 // 0, climbs back to 15 at 32 (not above its best), and reaches a new best, 20,
 // at 51. Each step spends 100 + t tokens.
 func restartEpisode(scoring episode.Scoring) *episode.Episode {
-	ep := &episode.Episode{ID: "restart", Scoring: scoring, System: episode.Harness,
+	ep := &episode.Episode{ID: "restart", Format: tales.Format, Scoring: scoring,
 		Signals: episode.Signals(0).With(episode.Tokens, episode.Restarts)}
 	// The score from each turn on: a death's penalty at 18, the new game at 19.
 	changes := map[int]int{3: 5, 9: 10, 13: 15, 18: 5, 19: 0, 23: 5, 28: 10, 32: 15, 51: 20}

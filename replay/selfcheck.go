@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // SelfCheck compares a replay with the loop-break events the recording wrote
@@ -28,7 +29,8 @@ type SelfCheck struct {
 	// (with the same turns_stuck), or neither stops.
 	TerminationMatch bool
 	// Consistent lists, per check interval, the max_turns_stuck values that
-	// ZorkGPT would accept and that reproduce the recording's end.
+	// the system that ran the log accepts and that reproduce the recording's
+	// end.
 	Consistent []Consistent
 	// DefaultsConsistent: 40/10 is among them.
 	DefaultsConsistent bool
@@ -47,18 +49,24 @@ type Consistent struct {
 }
 
 // Check runs the self-check of ep with the assumed settings timer; nil when
-// the log holds no loop-break event of its own.
+// the log holds no loop-break event of its own. The rules it may have run, if
+// the log does not say, and the settings its configuration accepts are those
+// of the system that ran it.
 func Check(ep *episode.Episode, timer policy.Timer) *SelfCheck {
 	rec := ep.Recorded
 	if !rec.Any() {
 		return nil
 	}
-	candidates := []policy.Name{policy.Score, policy.ScoreOrObjective}
+	sys := system.Of(ep)
+	candidates := slices.Clone(sys.Rules)
 	if len(rec.Rules) > 0 {
 		candidates = candidates[:0]
 		for _, r := range rec.Rules {
 			candidates = append(candidates, policy.Name(r))
 		}
+	}
+	if len(candidates) == 0 {
+		return nil // a system with no rule of its own recorded none
 	}
 	want := recordedResets(rec)
 	sc := &SelfCheck{Timer: timer, CounterOnly: rec.CounterOnly}
@@ -91,7 +99,7 @@ func Check(ep *episode.Episode, timer policy.Timer) *SelfCheck {
 	if rec.CounterOnly {
 		return sc
 	}
-	sc.Consistent = consistent(stuck, rec.Stop)
+	sc.Consistent = consistent(stuck, rec.Stop, sys.Accepts)
 	for _, c := range sc.Consistent {
 		if c.CheckInterval == policy.DefaultCheckInterval &&
 			c.MaxTurnsStuckMin <= policy.DefaultMaxTurnsStuck && policy.DefaultMaxTurnsStuck <= c.MaxTurnsStuckMax {
@@ -160,15 +168,16 @@ func diffResets(want, got []reset) []string {
 
 // consistent finds, per stuck_check_interval, the max_turns_stuck values that
 // reproduce the end of the recording: a stop at the recorded turn and at no
-// check turn before it, or no stop at all. Only settings ZorkGPT accepts count
-// (interval 1..100, max_turns_stuck 1..1000 and >= the interval, and above a
-// warning threshold of at least 5). Without a recorded stop every interval is
-// consistent with large enough values: only the default interval is listed.
-func consistent(stuck []int, st *episode.Stop) []Consistent {
+// check turn before it, or no stop at all. Only settings the system accepts
+// count (ZorkGPT: interval 1..100, max_turns_stuck up to 1000, at least the
+// interval and above a warning threshold of at least 5). Without a recorded
+// stop every interval is consistent with large enough values: only the
+// default interval is listed, up to maxListed.
+func consistent(stuck []int, st *episode.Stop, accepts func(w, i int) bool) []Consistent {
 	n := len(stuck) - 1
 	var out []Consistent
-	for iv := 1; iv <= 100; iv++ {
-		last, hi := n, 1000
+	for iv := 1; iv <= n; iv++ {
+		last, hi := n, maxListed
 		if st != nil {
 			if st.Turn%iv != 0 || st.Turn > n {
 				continue
@@ -177,16 +186,24 @@ func consistent(stuck []int, st *episode.Stop) []Consistent {
 		} else if iv != policy.DefaultCheckInterval {
 			continue
 		}
-		lo := max(iv, 6)
+		lo := 1
 		for t := iv; t <= last; t += iv {
 			lo = max(lo, stuck[t]+1)
 		}
+		for ; accepts != nil && lo <= hi && !accepts(lo, iv); lo++ {
+		}
+		for ; accepts != nil && hi >= lo && !accepts(hi, iv); hi-- {
+		}
 		if lo <= hi {
-			out = append(out, Consistent{iv, lo, min(hi, 1000)})
+			out = append(out, Consistent{iv, lo, hi})
 		}
 	}
 	return out
 }
+
+// maxListed is the largest max_turns_stuck a self-check lists without a
+// recorded stop, whose end any larger value reproduces too.
+const maxListed = 1000
 
 // resetKind is the tracker's name for a recorded kind of reset.
 func resetKind(k episode.ResetKind) policy.Reset {

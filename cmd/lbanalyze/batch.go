@@ -15,15 +15,15 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/report"
-	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 type batchFlags struct {
 	baseline, after string
 	settings        []int // by the index of policy.Settings()
 	config          string
-	callsPerTurn    int
+	calls           callsFlag
 	format          string
 	jobs            int
 	plots, html     string
@@ -65,7 +65,7 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 			if err != nil {
 				return err
 			}
-			opts, err := f.analysis.options(f.callsPerTurn)
+			opts, err := f.analysis.options()
 			if err != nil {
 				return err
 			}
@@ -93,11 +93,10 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			baseline, after = f.sides(cmd, c.Episodes, baseline, after)
-			warnRefusals(baseline, e)
-			if after.Timer() != baseline.Timer() || len(baseline.Refusals()) == 0 {
-				warnRefusals(after, e)
-			}
+			sys := system.OfAll(c.Episodes)
+			opts.CallsPerTurn = f.calls.of(sys)
+			baseline, after = f.sides(cmd, sys, baseline, after)
+			e.tell(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
 			f.noteShared(cmd, e, baseline, after)
 			kept, unreplayed := report.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
 			e.tell(unreplayed...)
@@ -136,8 +135,8 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 		f.settings[i] = s.Default
 		fs.Var(&settingValue{s, &f.settings[i]}, s.Flag, s.Key+" for both policies where --baseline or --after does not give it")
 	}
-	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the after policy (flags override it)")
-	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
+	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose "+system.Tables()+" sets the after policy (flags override it)")
+	f.calls.register(fs)
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once; at most 4 a core")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the dataset charts and score timelines (timeline-ID.png; --timelines says whose)")
@@ -150,20 +149,18 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 }
 
 // sides gives the sides a dataset is compared on where no flag sets them,
-// when the system that ran it stops no run on a rule of its own (a harness,
-// ZorkGPT2): the run as logged (none) against the rule it would add
-// (sweep.System.Adds: increase for a harness, zorkburr for ZorkGPT2;
+// when the system sys that ran it stops no run on a rule of its own: the run
+// as logged (none) against the rule it would add (system.System.Adds;
 // docs/sources.md, "Which system ran a log").
-func (f *batchFlags) sides(cmd *cobra.Command, eps []*episode.Episode, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
-	system := sweep.SystemOf(eps)
-	if system.Stops {
+func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
+	if sys.Stops() {
 		return baseline, after
 	}
 	if !cmd.Flags().Changed("baseline") {
 		baseline = noStop
 	}
 	if !cmd.Flags().Changed("after") && f.config == "" {
-		after = policy.New(system.Adds, f.given(cmd)) // as --after NAME would
+		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
 	}
 	return baseline, after
 }
@@ -171,7 +168,7 @@ func (f *batchFlags) sides(cmd *cobra.Command, eps []*episode.Episode, baseline,
 // resolve gives the baseline and after policies and the settings recordings
 // are assumed to have run with (for the self-check).
 func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy.Policy, recording policy.Timer, err error) {
-	if err = checkOutput(f.format, f.callsPerTurn); err != nil {
+	if err = checkOutput(f.format, f.calls); err != nil {
 		return
 	}
 	if f.jobs < 1 {
@@ -192,11 +189,11 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 			err = cerr
 			return
 		}
-		recording = cfg.Timer
-		afterGiven = cfg.Timer.Values()
+		recording = cfg.Policy.Timer()
+		afterGiven = recording.Values()
 		maps.Copy(afterGiven, given)
 		if !cmd.Flags().Changed("after") {
-			afterSpec = string(cfg.Policy().Name)
+			afterSpec = string(cfg.Policy.Name)
 		}
 	}
 	if baseline, err = policy.Parse(f.baseline, given); err != nil {

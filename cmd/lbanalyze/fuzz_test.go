@@ -102,7 +102,7 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 	}
 	e = &env{stdin: bytes.NewReader(data), stdout: &got, stderr: &gotErr}
 	files, c := corpus.Files([]string{"-"}, corpus.Registry())
-	if _, err := e.streamEpisodes(&got, format, files, c, 2, nil, asGrid(policies, opts)); err != nil {
+	if _, err := e.streamEpisodes(&got, format, files, c, 2, nil, tellNothing, asGrid(policies, opts)); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) || gotErr.String() != wantErr.String() {

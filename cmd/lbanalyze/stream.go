@@ -25,20 +25,20 @@ type step struct {
 // streamEpisodes reads the files and analyses their episodes, jobs at a
 // time each, and writes the episodes to w in format, as WriteEpisodes would
 // write them all, and the messages about them to stderr, as readCorpus
-// would. Each episode is analysed as soon as its segment ends, and let go
+// would, with what tell has to say before an episode. Each episode is analysed as soon as its segment ends, and let go
 // once rendered: what is held at a time is the episodes in flight and the
 // rendered reports of one file, which are written when it ends (their names
 // need how many segments it holds). It gives how many episodes it analysed.
 // When a write fails, analysis stops but reading goes on, for the messages.
 func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corpus.Corpus, jobs int, srcs *corpus.Sources,
-	analyseOne func(*episode.Episode) report.Episode) (int, error) {
+	tell func(*episode.Episode) []string, analyseOne func(*episode.Episode) report.Episode) (int, error) {
 	ew, err := report.NewEpisodeWriter(w, format)
 	if err != nil {
 		return 0, err
 	}
 	defer ew.Release()
 	e.tell(c.Messages...) // of discovery
-	steps, work := e.readSteps(files, c, jobs, srcs)
+	steps, work := e.readSteps(files, c, jobs, srcs, tell)
 	var failed atomic.Bool
 	for range jobs {
 		go func() {
@@ -56,12 +56,17 @@ func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corp
 }
 
 // readSteps streams the files into steps, in order, and their episodes into work
-// as well, to be analysed; steps is the bound on the episodes in flight.
-func (e *env) readSteps(files []string, c *corpus.Corpus, jobs int, srcs *corpus.Sources) (steps <-chan *step, work <-chan *step) {
+// as well, to be analysed; steps is the bound on the episodes in flight. What
+// tell says of an episode comes before it.
+func (e *env) readSteps(files []string, c *corpus.Corpus, jobs int, srcs *corpus.Sources,
+	tell func(*episode.Episode) []string) (steps <-chan *step, work <-chan *step) {
 	st, wk := make(chan *step, 2*jobs), make(chan *step)
 	go func() {
 		c.Stream(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Sources: srcs}, corpus.Sink{
 			Episode: func(ep *episode.Episode) {
+				for _, m := range tell(ep) {
+					st <- &step{message: m}
+				}
 				s := &step{ep: ep, done: make(chan struct{})}
 				st <- s
 				wk <- s

@@ -53,6 +53,9 @@ func asGrid(policies []policy.Policy, opts report.Options) func(*episode.Episode
 	}
 }
 
+// tellNothing has nothing to say before an episode.
+func tellNothing(*episode.Episode) []string { return nil }
+
 // expand is name under every combination of vals, as a grid flag makes it.
 func expand(name policy.Name, vals [][]int) []policy.Policy {
 	var g policy.Grid
@@ -84,7 +87,7 @@ func TestStreamEqualsWholeCorpus(t *testing.T) {
 				var got, gotErr bytes.Buffer
 				e := &env{stdout: &got, stderr: &gotErr}
 				files, c := corpus.Files(args, corpus.Registry())
-				n, err := e.streamEpisodes(&got, format, files, c, jobs, nil, asGrid(policies, opts))
+				n, err := e.streamEpisodes(&got, format, files, c, jobs, nil, tellNothing, asGrid(policies, opts))
 				if err != nil || n != len(all) {
 					t.Fatalf("%s, jobs %d: %d episodes, %v", format, jobs, n, err)
 				}

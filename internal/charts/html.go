@@ -122,12 +122,14 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 	r.EpisodeHeader = header
 	rows := slices.Collect(episodes)
 	r.Numeric = numericColumns(len(r.EpisodeHeader), rows)
-	// The episode table: five columns of the episode, then as many a policy
-	// (three, four with tokens).
+	// The episode table: the columns of the episode (four, five with
+	// objectives), then as many a policy (three, four with tokens), the
+	// first named "baseline".
 	r.EpisodeClass = make([]string, len(r.EpisodeHeader))
-	per := max(1, (len(r.EpisodeHeader)-5)/len(sides))
-	for i := 5; i < len(r.EpisodeClass) && (i-5)/per < len(sides); i++ {
-		r.EpisodeClass[i] = "side" + strconv.Itoa((i-5)/per)
+	own := max(0, slices.Index(r.EpisodeHeader, "baseline"))
+	per := max(1, (len(r.EpisodeHeader)-own)/len(sides))
+	for i := own; i < len(r.EpisodeClass) && (i-own)/per < len(sides); i++ {
+		r.EpisodeClass[i] = "side" + strconv.Itoa((i-own)/per)
 	}
 
 	// The timelines are drawn (and, in a lazy page, gzipped a chunk at a

@@ -26,13 +26,18 @@ type Options struct {
 	Timer policy.Timer
 	// MaxDisagreements is how many 1B disagreements an episode lists (all are counted).
 	MaxDisagreements int
+	// Revisit and Warnings: the revisit penalty (1B) and the countdown
+	// warnings (1C) apply to the system that ran the log (system.Shows);
+	// off, the analysis leaves them out, nil, and the warnings out of the
+	// leads.
+	Revisit, Warnings bool
 }
 
 // DefaultOptions returns ZorkGPT's settings.
 func DefaultOptions() Options {
 	return Options{RevisitWindow: 5, RevisitPenalty: -0.2, CampingWindow: 10, CampingThreshold: 5,
 		NoveltyWindow: 15, MinSpell: 10, Unversioned: policy.ScoreOrObjective, Timer: policy.DefaultTimer(),
-		MaxDisagreements: 5}
+		MaxDisagreements: 5, Revisit: true, Warnings: true}
 }
 
 // Analysis is the patterns of one episode. Turn numbers are the log's.
@@ -52,8 +57,8 @@ type Analysis struct {
 	Reference string `json:"reference_policy"`
 
 	Policies    []PolicyPatterns `json:"policies"`
-	Revisit     Revisit          `json:"revisit_penalty"`
-	Warnings    Warnings         `json:"warnings"`
+	Revisit     *Revisit         `json:"revisit_penalty"` // nil: not analysed (Options.Revisit)
+	Warnings    *Warnings        `json:"warnings"`        // nil: not analysed (Options.Warnings)
 	Oscillation Pattern          `json:"oscillation"`
 	Camping     Pattern          `json:"camping"`
 	Repeats     Repeats          `json:"repeats"`
@@ -90,9 +95,15 @@ func Analyse(ep *episode.Episode, opt Options, policies ...policy.Policy) *Analy
 
 	a.oscillation(ep, r)
 	a.camping(r, opt)
-	a.Revisit, a.penalised = revisit(ep, r, opt)
+	if opt.Revisit {
+		rv, penalised := revisit(ep, r, opt)
+		a.Revisit, a.penalised = &rv, penalised
+	}
 	steps := trace(ep, ref, true)
-	a.Warnings, a.warned = warnings(steps, ref, a.WarningsShown)
+	if opt.Warnings {
+		w, warned := warnings(steps, ref, a.WarningsShown)
+		a.Warnings, a.warned = &w, warned
+	}
 	a.Repeats, a.rep = repeats(ep, steps, ref)
 	a.Novelty = novelty(ep, opt.NoveltyWindow)
 	for _, p := range policies {

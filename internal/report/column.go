@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Defs are the dataset metrics of docs/semantics.md, "6.3 Dataset metrics" for one price of a
@@ -11,8 +12,11 @@ import (
 type Defs struct{ defs []metricDef }
 
 // NewDefs returns the metric definitions with every option (as Metrics):
-// tokens says whether some log records tokens.
-func NewDefs(opts Options, tokens bool) Defs { return Defs{metricDefs(opts, tokens, true)} }
+// tokens says whether some log records tokens, and shows what applies to the
+// system that ran the episodes.
+func NewDefs(opts Options, tokens bool, shows system.Shows) Defs {
+	return Defs{metricDefs(opts, tokens, shows)}
+}
 
 // Len is the number of metrics.
 func (d Defs) Len() int { return len(d.defs) }

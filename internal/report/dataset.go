@@ -17,6 +17,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Dataset is a batch analysis: every episode under a baseline and an after
@@ -35,6 +36,7 @@ type Dataset struct {
 	Unreplayed []string
 	Metrics    []Metric
 	names      map[string]int // how many episodes have each name, for Label
+	shows      system.Shows   // what applies to the system that ran the episodes
 	// Patterns summarise how the episodes were stuck.
 	Patterns patterns.Summary
 }
@@ -55,7 +57,8 @@ func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skip
 		names[eps[i].Ep.Name()]++
 	}
 	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, opts), names: names, Patterns: summarise(eps)}
+		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, opts), names: names, Patterns: summarise(eps),
+		shows: systemOf(eps).Shows}
 	d.markCensored()
 	return d
 }
@@ -214,13 +217,17 @@ func (d *Dataset) MetricTable() (header []string, rows [][]string) {
 	return []string{"metric", "baseline", "after", "change", "expected", "95% interval of the change", "verdict"}, rows
 }
 
-// EpisodeTable is the per-episode table: the stop turn, turns saved (and
-// tokens, where some log records them) and a compact verdict under each
-// policy; rows[i] is d.Episodes[i]. align aligns its columns.
+// EpisodeTable is the per-episode table: the objectives completed (where the
+// system's logs record them), the stop turn, turns saved (and tokens, where
+// some log records them) and a compact verdict under each policy; rows[i] is
+// d.Episodes[i]. align aligns its columns.
 func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], align []Align) {
 	tokens := slices.ContainsFunc(d.Episodes, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) })
-	header = []string{"episode", "turns", "score", "end", "obj"}
-	align = []Align{txt, num, num, txt, num}
+	header = []string{"episode", "turns", "score", "end"}
+	align = []Align{txt, num, num, txt}
+	if d.shows.Objectives {
+		header, align = append(header, "obj"), append(align, num)
+	}
 	for _, side := range []string{"baseline", "after"} {
 		header, align = append(header, side, "saved"), append(align, num, num)
 		if tokens {
@@ -234,7 +241,10 @@ func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], alig
 		for i := range d.Episodes {
 			e := &d.Episodes[i]
 			ep := e.Ep
-			row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason), strconv.Itoa(len(ep.Objectives))}
+			row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason)}
+			if d.shows.Objectives {
+				row = append(row, strconv.Itoa(len(ep.Objectives)))
+			}
 			for s := range 2 {
 				o := &e.Outcomes[s]
 				row = append(row, dash(o.TerminationTurn, o.Terminated()), strconv.Itoa(o.TurnsSaved))
@@ -316,8 +326,8 @@ func shortPastHorizon(o *replay.Outcome) string {
 
 // Summary is the opening lines of a batch report.
 func (d *Dataset) Summary() []string {
-	first := fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %d LLM calls a turn",
-		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, d.CallsPerTurn)
+	first := fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %s a turn",
+		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, Count(d.CallsPerTurn, "LLM call"))
 	if d.CostPerCall > 0 {
 		first += " at " + money(d.CostPerCall) + " a call"
 	}
@@ -412,9 +422,11 @@ func (d *Dataset) ReviewRow(e *Episode) []string {
 
 // legend explains the compact verdicts of the review list and the episode table.
 func (d *Dataset) legend() string {
-	s := "Legend: a stop turn T (— no stop within the log); premature? +4@134(T+24): the log gains 4 points at turn 134, " +
-		"24 turns after the stop; obj@75(+2): an objective completed at turn 75, and 2 more before it, in the max_turns_stuck turns up to the stop; " +
-		"censored: the recording's own loop break cut the log before this policy would have stopped."
+	s := "Legend: a stop turn T (— no stop within the log); premature? +4@134(T+24): the log gains 4 points at turn 134, 24 turns after the stop; "
+	if d.shows.Objectives {
+		s += "obj@75(+2): an objective completed at turn 75, and 2 more before it, in the max_turns_stuck turns up to the stop; "
+	}
+	s += "censored: the recording's own loop break cut the log before this policy would have stopped."
 	if h := d.GainHorizon; h > 0 {
 		s += fmt.Sprintf(" A later gain counts only within %d turn%s of the stop (--gain-horizon); one past it is shown in brackets.", h, plural(h))
 	}

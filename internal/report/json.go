@@ -13,6 +13,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // EpisodeJSON is the documented JSON form of one analysed episode (README,
@@ -39,6 +40,7 @@ type EpisodeHead struct {
 }
 
 // EpisodeBody is what the log says of an episode, and what lbanalyze found.
+// The objective counts are null for a system whose logs record no objectives.
 type EpisodeBody struct {
 	Turns                int            `json:"turns"`
 	MaxTurns             *int           `json:"max_turns"`
@@ -46,8 +48,8 @@ type EpisodeBody struct {
 	FinalScore           int            `json:"final_score"`
 	EndReason            string         `json:"end_reason"`
 	EndTurn              *int           `json:"end_turn"`
-	ObjectiveCompletions int            `json:"objective_completions"`
-	ObjectiveUpdates     int            `json:"objective_updates"`
+	ObjectiveCompletions *int           `json:"objective_completions"`
+	ObjectiveUpdates     *int           `json:"objective_updates"`
 	Deaths               []int          `json:"deaths"`
 	SkippedLines         int            `json:"skipped_lines"`
 	Warnings             []string       `json:"warnings"`
@@ -133,7 +135,7 @@ type ResultJSON struct {
 	FalseTerminationCandidate bool                 `json:"false_termination_candidate"`
 	TrulyStuck                bool                 `json:"truly_stuck"`
 	Censored                  bool                 `json:"censored"`
-	WarningStartTurn          *int                 `json:"warning_start_turn"`
+	WarningStartTurn          *int                 `json:"warning_start_turn"` // null: none, or a system that shows no warning
 	LLMCallsSaved             int                  `json:"llm_calls_saved"`
 	TokensSaved               *int64               `json:"tokens_saved"` // null: the log records no tokens
 	CostSaved                 *float64             `json:"cost_saved"`
@@ -191,7 +193,10 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 		LaterScoreGain: o.LaterScoreGain(), ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
 		FalseTerminationCandidate: o.FalseTerminationCandidate(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
 		LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
-		GainHorizon:   nonZero(o.GainHorizon), WarningStartTurn: nonZero(o.WarningStartTurn),
+		GainHorizon:   nonZero(o.GainHorizon),
+	}
+	if system.Of(ep).Shows.Warnings {
+		r.WarningStartTurn = nonZero(o.WarningStartTurn)
 	}
 	r.MaxTurnsStuck, r.CheckInterval, r.StuckWarningThreshold = timerJSON(o.Policy)
 	if o.StopReason != "" {
@@ -308,9 +313,11 @@ func (e *Episode) fields() EpisodeJSON {
 		Facts:       ep.Facts,
 		EpisodeBody: EpisodeBody{Turns: ep.N(), MaxTurns: nonZero(ep.MaxTurns), MissingTurns: ep.MissingTurns,
 			FinalScore: ep.FinalScore(), EndReason: string(ep.End.Reason), EndTurn: nonZero(ep.End.Turn),
-			ObjectiveCompletions: len(ep.Objectives), ObjectiveUpdates: ep.ObjectiveUpdates, Deaths: []int{}, SkippedLines: ep.SkippedLines,
-			Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON(), Timeline: timeline(ep)},
+			Deaths: []int{}, SkippedLines: ep.SkippedLines, Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON(), Timeline: timeline(ep)},
 		Patterns: e.Patterns,
+	}
+	if system.Of(ep).Shows.Objectives {
+		j.ObjectiveCompletions, j.ObjectiveUpdates = ptr(len(ep.Objectives)), ptr(ep.ObjectiveUpdates)
 	}
 	for _, d := range ep.Deaths {
 		j.Deaths = append(j.Deaths, d.Turn)

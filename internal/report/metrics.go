@@ -10,6 +10,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Bootstrap settings: fixed, so that the same episodes give the same intervals.
@@ -87,6 +88,9 @@ type metricDef struct {
 	// lengths: the metric rests on the episodes' lengths, which a censored
 	// outcome makes lower bounds (markCensored).
 	lengths bool
+	// objectives: it counts objectives, and is left out for a system whose
+	// logs record none (system.Shows.Objectives).
+	objectives bool
 }
 
 // value is the metric from its summed numerator and denominator; false when
@@ -101,6 +105,15 @@ func (d *metricDef) value(num, den float64) (float64, bool) {
 	return d.scale * num, true
 }
 
+// systemOf is the system that ran the analysed episodes (system.OfAll).
+func systemOf(eps []Episode) *system.System {
+	ps := make([]*episode.Episode, len(eps))
+	for i := range eps {
+		ps[i] = eps[i].Ep
+	}
+	return system.OfAll(ps)
+}
+
 func b2f(b bool) float64 {
 	if b {
 		return 1
@@ -110,12 +123,16 @@ func b2f(b bool) float64 {
 
 // metricDefs are the metrics of docs/semantics.md, "6.3 Dataset metrics" with their definitions, and what a
 // dataset adds to them: the cost saved, when priced, and the tokens saved,
-// when some log records tokens. expect keeps the specification's expected
-// changes, which are ZorkGPT's (of its loop break v2): the logs of other
-// systems (a harness's, ZorkGPT2's) are judged without them.
-func metricDefs(opts Options, tokens, expect bool) []metricDef {
+// when some log records tokens; those that apply to the system that ran the
+// episodes (shows). The specification's expected changes are those of
+// ZorkGPT's loop break v2 (system.Shows.Expected): the logs of other systems
+// are judged without them.
+func metricDefs(opts Options, tokens bool, shows system.Shows) []metricDef {
 	defs := shippedDefs(opts.CallsPerTurn)
-	if !expect {
+	if !shows.Objectives {
+		defs = slices.DeleteFunc(defs, func(d metricDef) bool { return d.objectives })
+	}
+	if !shows.Expected {
 		for i := range defs {
 			defs[i].expect = Expectation{}
 		}
@@ -153,11 +170,11 @@ func shippedDefs(callsPerTurn int) []metricDef {
 				return 0
 			},
 			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
-		{name: "objective_completions_in_terminated", label: "objective completions in terminated episodes", unit: count, scale: 1,
+		{name: "objective_completions_in_terminated", label: "objective completions in terminated episodes", unit: count, scale: 1, objectives: true,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
 				return b2f(o.Terminated()) * float64(len(ep.Objectives))
 			}},
-		{name: "episodes_with_objective_completions", label: "episodes with objective completions", unit: count, scale: 1,
+		{name: "episodes_with_objective_completions", label: "episodes with objective completions", unit: count, scale: 1, objectives: true,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
 				length := o.Length
 				return b2f(slices.ContainsFunc(ep.Objectives, func(c episode.Completion) bool { return c.Turn <= length }))
@@ -188,7 +205,7 @@ func shippedDefs(callsPerTurn int) []metricDef {
 func Metrics(eps []Episode, base, after int, opts Options) []Metric {
 	cols := [2]int{base, after}
 	defs := metricDefs(opts, slices.ContainsFunc(eps, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) }),
-		slices.ContainsFunc(eps, func(e Episode) bool { return e.Ep.System == episode.ZorkGPT }))
+		systemOf(eps).Shows)
 	n := len(eps)
 	// Per-episode numerators and denominators, per metric and side.
 	type vals struct{ num, den sides }

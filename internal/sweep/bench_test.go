@@ -6,6 +6,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // grid100k is 3 policies × max_turns_stuck 10..150 × check_interval 1..236:
@@ -51,7 +52,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
 	o := opts()
 	for b.Loop() {
-		defs := report.NewDefs(report.Options{CallsPerTurn: o.CallsPerTurn}, false)
+		defs := report.NewDefs(report.Options{CallsPerTurn: o.CallsPerTurn}, false, system.ZorkGPT.Shows)
 		c := defs.NewContribution()
 		for i := 0; i < len(grid); i += 100 {
 			sums := defs.NewSumsSlab(1)
@@ -69,7 +70,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 // recommendation (bootstrap, stability, cross-validation), the parse excluded.
 func BenchmarkEvaluate100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
-	r := &Result{Options: opts(), N: len(eps), Defs: report.NewDefs(report.Options{CallsPerTurn: opts().CallsPerTurn}, false)}
+	r := &Result{Options: opts(), N: len(eps), Defs: report.NewDefs(report.Options{CallsPerTurn: opts().CallsPerTurn}, false, system.ZorkGPT.Shows)}
 	for b.Loop() {
 		front(r.evaluate(eps, grid), r.saved)
 	}

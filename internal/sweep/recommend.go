@@ -75,7 +75,7 @@ type Answer struct {
 	Why         string // why the current setting is kept
 	// Now are the current setting's figures.
 	Now Figures
-	// Block is the text to paste (System.Block); empty when KeepCurrent.
+	// Block is the text to paste (system.System.Block); empty when KeepCurrent.
 	Block string
 	// Versus compares the current setting (baseline) with the choice (after)
 	// on every metric of batch, with paired bootstrap intervals.

@@ -105,8 +105,8 @@ func TestRead(t *testing.T) {
 		t.Fatalf("%d episodes, %+v", len(eps), res)
 	}
 	ep := eps[0]
-	if ep.ID != "ep7" || ep.Format != Format || ep.System != episode.Harness || ep.Scoring != episode.ScoredBest || ep.End.Reason != episode.EndNone {
-		t.Errorf("id %q, format %q, system %v, scoring %v, end %v", ep.ID, ep.Format, ep.System, ep.Scoring, ep.End)
+	if ep.ID != "ep7" || ep.Format != Format || ep.Scoring != episode.ScoredBest || ep.End.Reason != episode.EndNone {
+		t.Errorf("id %q, format %q, scoring %v, end %v", ep.ID, ep.Format, ep.Scoring, ep.End)
 	}
 	if !reflect.DeepEqual(scores(ep), []int{5, 15, 0}) || ep.Turns[1].Action != "north" || !ep.Turns[2].Restart || ep.Turns[1].Restart ||
 		ep.Turns[0].Tokens+ep.Turns[1].Tokens+ep.Turns[2].Tokens != 310 || !reflect.DeepEqual(ep.Deaths, []episode.Death{{Turn: 2, Reason: "died"}}) {

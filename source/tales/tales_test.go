@@ -93,9 +93,9 @@ func TestRealRollouts(t *testing.T) {
 		if got := ep.Credited(ep.N()); got != want.best || ep.Fact("best_score") != itoa(want.best) || ep.Fact("max_score") != itoa(want.maxScore) {
 			t.Errorf("%s: best %d (fact %q), max score %q; want %d, %d", want.game, got, ep.Fact("best_score"), ep.Fact("max_score"), want.best, want.maxScore)
 		}
-		if ep.Format != Format || ep.System != episode.Harness || ep.Scoring != episode.ScoredBest || ep.Fact("run") != want.run ||
+		if ep.Format != Format || ep.Scoring != episode.ScoredBest || ep.Fact("run") != want.run ||
 			!ep.Signals.Has(episode.Tokens, episode.Restarts, episode.Responses) || ep.Signals.Has(episode.Objectives) || ep.Signals.Has(episode.Rooms) {
-			t.Errorf("%s: format %q, system %v, scoring %v, run %q, signals %b", want.game, ep.Format, ep.System, ep.Scoring, ep.Fact("run"), ep.Signals)
+			t.Errorf("%s: format %q, scoring %v, run %q, signals %b", want.game, ep.Format, ep.Scoring, ep.Fact("run"), ep.Signals)
 		}
 		if id := runName(want.run) + " / " + want.game; ep.ID != id {
 			t.Errorf("id %q, want %q", ep.ID, id)

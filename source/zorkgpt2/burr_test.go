@@ -166,6 +166,30 @@ func TestBurrCounterThrough(t *testing.T) {
 	}
 }
 
+// zorkburr/main.py stopped a run after record_results at turn 4, the score
+// never moved: the counter was t after turn t, and the check before a stop
+// at 4 saw max(c(t−1), c(t)) = t. The settings [tool.zorkburr] takes (any
+// max_turns_stuck from 1) that stop it at 4 and not before, by hand: interval 1
+// (checks at 1, 2, 3: W > 3) W = 4; interval 2 (check at 2: W > 2) W 3–4;
+// interval 4 (no check before) W 1–4. ZorkGPT's bounds (W ≥ 6) would allow none.
+func TestBurrSelfCheckSettings(t *testing.T) {
+	var lines []string
+	for turn := 1; turn <= 4; turn++ {
+		lines = append(lines, turnLines(turn, 0, 0, "record_results", nil)...)
+	}
+	eps, _ := readBurrBytes(t, []byte(strings.Join(lines, "\n")+"\n"))
+	ep := eps[0]
+	if ep.End.Reason != episode.EndStuckTermination || ep.Recorded.Stop == nil || ep.Recorded.Stop.Turn != 4 {
+		t.Fatalf("end %+v, stop %+v: want main.py's stop at 4", ep.End, ep.Recorded.Stop)
+	}
+	sc := replay.Check(ep, policy.DefaultTimer())
+	want := []replay.Consistent{{CheckInterval: 1, MaxTurnsStuckMin: 4, MaxTurnsStuckMax: 4}, {CheckInterval: 2, MaxTurnsStuckMin: 3, MaxTurnsStuckMax: 4},
+		{CheckInterval: 4, MaxTurnsStuckMin: 1, MaxTurnsStuckMax: 4}}
+	if sc == nil || sc.Policy != policy.Zorkburr || !slices.Equal(sc.Consistent, want) || sc.DefaultsConsistent {
+		t.Errorf("self-check %+v, want %s reproducing the resets, consistent %+v", sc, policy.Zorkburr, want)
+	}
+}
+
 // A bad line is a problem with its number, the rest is read.
 func TestBurrBadLines(t *testing.T) {
 	lines := append(turnLines(1, 0, 0, "record_results", nil), `{"type":"end_entry",`+"\t"+`"action":"execute_action","state":{"turn_count":}}`, "not json")
