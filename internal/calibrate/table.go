@@ -24,7 +24,7 @@ func (st *Study) Write(w io.Writer) {
 	fmt.Fprintf(w, "Population: N = %d synthetic episodes (`synth --seed %d`); R = %d samples of each size without replacement "+
 		"(sample seed %d); the grid of `lbanalyze sweep` with no flags (%d configs) against now, %s, whose false-termination "+
 		"rate in the population is %s. Harmful: a shipped config worse than now in the population by more than %s "+
-		"of false-termination rate.\n\n",
+		"of false-termination rate. ✗: short of its goal (before rounding).\n\n",
 		st.Population, st.Seed, st.Samples, st.SampleSeed, st.Configs, st.Now, pct(st.NowFalseRate), pp(st.Margin))
 	st.writeDecisions(w)
 	fmt.Fprintln(w)
@@ -55,7 +55,7 @@ func (st *Study) writeDecisions(w io.Writer) {
 	}
 	row("ships", count(Ship))
 	row("keeps", count(Keep))
-	row("withholds (no answer)", count(Withhold))
+	row("withholds", count(Withhold))
 	row(fmt.Sprintf("harmful ships, of all samples (goal ≤ %s)", pct(harmGoal)), func(s *Size) string {
 		k := s.count(func(x *Sample) bool { return x.harmful(st.Margin) })
 		return share(k, len(s.Samples)) + mark(float64(k) <= harmGoal*float64(len(s.Samples)))
