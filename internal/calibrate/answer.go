@@ -5,6 +5,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // This file is the one place that knows how `lbanalyze sweep` is run and how
@@ -51,24 +52,24 @@ type Interval struct {
 // max_turns_stuck 10–150 by 5 and check intervals 1, 5 and 10 (every other
 // setting at its default), against ZorkGPT's defaults.
 func grid() (configs []policy.Policy, now policy.Policy) {
-	vals := make([][]int, len(policy.Dimensions()))
-	for i, d := range policy.Dimensions() {
-		switch d.Key {
-		case "max_turns_stuck":
+	vals := make([][]int, len(policy.Settings()))
+	for i, s := range policy.Settings() {
+		switch s {
+		case policy.MaxTurnsStuck:
 			for w := 10; w <= 150; w += 5 {
 				vals[i] = append(vals[i], w)
 			}
-		case "check_interval":
+		case policy.CheckInterval:
 			vals[i] = []int{1, 5, 10}
 		default:
-			vals[i] = []int{d.Default}
+			vals[i] = []int{s.Default}
 		}
 	}
 	g := &policy.Grid{}
 	for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
 		g.Product(n, vals)
 	}
-	return g.Policies(), policy.Config{Params: policy.DefaultParams(), ObjectiveBasedProgress: true}.Policy()
+	return g.Policies(), system.ZorkGPT.Now
 }
 
 // Sweep runs the sweep over eps as `lbanalyze sweep` does with no flag (on
