@@ -48,11 +48,13 @@ func sideRadius(s int) float64 { return sideRadii[min(s, len(sideRadii)-1)] }
 // false-termination candidate; an arrow past the log's end when censored.
 // A row of the terminations chart is rowHeight px high, less when there are
 // so many episodes that the chart would pass maxRowsHeight; with rows too
-// thin for a label, the rows are not labelled.
+// thin for a label, the rows are not labelled; a label has at most
+// maxRowLabel runes (rowLabels).
 const (
 	rowHeight     = 16
 	maxRowsHeight = 2400
 	minLabelRow   = 10
+	maxRowLabel   = 40
 )
 
 var haloColor = color.NRGBA{0x00, 0x00, 0x00, 0xFF}
@@ -170,13 +172,19 @@ func Terminations(d *report.Dataset) *Chart {
 	p.X.Tick.Marker = intTicks{target: 12}
 	p.Y.Tick.Label.Font.Size = 8
 	var ticks plot.ConstantTicks
+	if rowPx >= minLabelRow {
+		labels := make([]string, n)
+		for i, e := range eps {
+			labels[i] = d.Label(e)
+		}
+		for i, l := range rowLabels(labels, maxRowLabel) {
+			ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: l})
+		}
+	}
 	var ds dots
 	longest := 1
 	for i, e := range eps {
 		y := float64(n - 1 - i) // the first row at the top
-		if rowPx >= minLabelRow {
-			ticks = append(ticks, plot.Tick{Value: y, Label: printable(d.Label(e), 40)})
-		}
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for s := range sides {
 			l := float64(e.Outcomes[s].Length)
