@@ -427,3 +427,46 @@ func TestStopsTitleCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnsSavedLeavesOutIdle: a policy that stops no episode (no stop rule,
+// the baseline of a harness's logs) gets no empty panel of turns saved, but a
+// line of the legend that says so; when no policy stops any, the chart says
+// that where the marks would be. With one mark an episode and as histograms.
+func TestTurnsSavedLeavesOutIdle(t *testing.T) {
+	none := policy.Policy{Name: policy.None, Params: policy.DefaultParams()}
+	for _, n := range []int{12, MaxEpisodeRows + 20} {
+		for _, tc := range []struct {
+			baseline, after policy.Policy
+			panels          []string // the panels' titles start so, in order
+			says            []string
+		}{
+			{scorePolicy, v2Policy, []string{"baseline score 40/10: stops", "after score-or-objective 40/10: stops"}, nil},
+			{none, scorePolicy, []string{"after score 40/10: stops"}, []string{"baseline none stops no episode:", "it saves no turns (no panel)"}},
+			{none, none, nil, []string{"baseline none stops no episode:", "after none stops no episode:", "no policy stops an episode: no turns saved"}},
+		} {
+			t.Run(fmt.Sprintf("%d episodes, %s vs %s", n, tc.baseline, tc.after), func(t *testing.T) {
+				texts := svgTexts(t, TurnsSaved(datasetOf(t, n, tc.baseline, tc.after)))
+				var panels []string
+				for _, s := range texts {
+					if strings.HasPrefix(s, "baseline ") && strings.Contains(s, ": stops ") && strings.Contains(s, ", saves ") ||
+						strings.HasPrefix(s, "after ") && strings.Contains(s, ": stops ") && strings.Contains(s, ", saves ") {
+						panels = append(panels, s)
+					}
+				}
+				if len(panels) != len(tc.panels) {
+					t.Fatalf("panels %q, want %d: %q", panels, len(tc.panels), tc.panels)
+				}
+				for i, p := range panels {
+					if !strings.HasPrefix(p, tc.panels[i]) {
+						t.Errorf("panel %d is %q, want %q…", i, p, tc.panels[i])
+					}
+				}
+				for _, want := range tc.says {
+					if !slices.Contains(texts, want) {
+						t.Errorf("the chart does not say %q: %q", want, texts)
+					}
+				}
+			})
+		}
+	}
+}
