@@ -411,20 +411,36 @@ func (h heatCells) Plot(c draw.Canvas, p *plot.Plot) {
 				vg.Point{X: (r[0].X + r[1].X) / 2, Y: r[2].Y - rad - Px(3)})
 		}
 		if hc.current {
-			c.StrokeLines(draw.LineStyle{Color: otherPolicyColor, Width: Px(2.5), Dashes: []vg.Length{Px(4), Px(3)}}, rect(hc, Px(2)))
+			// Inside the answer's outline when the cell is both.
+			inset := Px(2.5)
+			if hc.answer {
+				inset = Px(6.5)
+			}
+			for _, l := range nowOutline {
+				c.StrokeLines(l, rect(hc, inset))
+			}
 		}
 		if hc.answer {
-			c.StrokeLines(draw.LineStyle{Color: color.White, Width: Px(5)}, rect(hc, Px(1)))
-			c.StrokeLines(draw.LineStyle{Color: color.Black, Width: Px(2.5)}, rect(hc, Px(1)))
+			for _, l := range answerOutline {
+				c.StrokeLines(l, rect(hc, Px(1)))
+			}
 		}
 	}
 }
+
+// The outlines of the answer's cell and now's, each a line over a wider
+// white one, so that they stand out on every colour of the scale, hatched
+// or not: the answer's solid, now's dashed black and white.
+var (
+	answerOutline = []draw.LineStyle{{Color: color.White, Width: Px(5)}, {Color: color.Black, Width: Px(2.5)}}
+	nowOutline    = []draw.LineStyle{{Color: color.White, Width: Px(4.5)}, {Color: color.Black, Width: Px(2.5), Dashes: []vg.Length{Px(5), Px(4)}}}
+)
 
 // swatch is a legend thumbnail: a cell of the heat map.
 type swatch struct {
 	fill          color.NRGBA
 	hatch, circle bool
-	outline       *draw.LineStyle
+	outline       []draw.LineStyle
 }
 
 func (s swatch) Thumbnail(c *draw.Canvas) {
@@ -443,8 +459,8 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	if s.circle {
 		c.DrawGlyph(draw.GlyphStyle{Color: inkOn(s.fill), Radius: Px(3), Shape: draw.RingGlyph{}}, c.Center())
 	}
-	if s.outline != nil {
-		c.StrokeLines(*s.outline, append(r, r[0]))
+	for _, l := range s.outline {
+		c.StrokeLines(l, append(r, r[0]))
 	}
 }
 
@@ -506,11 +522,11 @@ func HeatMap(r *sweep.Result) *Chart {
 	lg.add(fmt.Sprintf("ringed: censored in more than %s of the\nepisodes (a lower bound; not recommended)", pctText(r.MaxCensored)), swatch{fill: mid, circle: true})
 	if r.Answer != nil {
 		lg.add("outlined: the best config "+r.System.Name+" runs,\n"+r.Configs[r.Answer.Config].Policy.String(),
-			swatch{fill: mid, outline: &draw.LineStyle{Color: color.Black, Width: Px(2.5)}})
+			swatch{fill: mid, outline: answerOutline})
 	}
 	if key(r.Current.Policy) == key(ref) {
 		lg.add("dashed: now, "+r.Current.Policy.String(),
-			swatch{fill: mid, outline: &draw.LineStyle{Color: otherPolicyColor, Width: Px(2.5), Dashes: []vg.Length{Px(4), Px(3)}}})
+			swatch{fill: mid, outline: nowOutline})
 	}
 	title := fmt.Sprintf("Turns saved by max_turns_stuck × check_interval: %s (%s, n = %d)", trimSetting(ref), what, r.N)
 	return newChart(Px(1200), max(Px(600), lg.height()+Px(60)), title, lg, p.Draw)

@@ -12,6 +12,10 @@ import (
 	"sync"
 	"testing"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -121,6 +125,53 @@ func TestViridis(t *testing.T) {
 		if lum(v+0.05) < lum(v) {
 			t.Errorf("viridis darkens from %.2f to %.2f", v, v+0.05)
 		}
+	}
+}
+
+// TestNowOutlineStandsOut: now's outline in the heat map has near-black and
+// near-white along it on every kind of cell (light or dark, hatched or not,
+// the answer's too), so that it shows against any of them.
+func TestNowOutlineStandsOut(t *testing.T) {
+	h := heatCells{lo: 0, hi: 100}
+	for _, tc := range []struct {
+		name string
+		cell heatCell
+	}{
+		{"dark", heatCell{saved: 0}},
+		{"dark, hatched", heatCell{saved: 0, over: true}},
+		{"light", heatCell{saved: 100}},
+		{"light, hatched", heatCell{saved: 100, over: true}},
+		{"middle, hatched and ringed", heatCell{saved: 50, over: true, censored: true}},
+		{"the answer's, hatched", heatCell{saved: 30, over: true, answer: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// One cell filling a 120×120 px canvas.
+			tc.cell.current = true
+			h.cells = []heatCell{tc.cell}
+			img := vgimg.NewWith(vgimg.UseWH(Px(120), Px(120)), vgimg.UseDPI(DPI))
+			p := plot.New()
+			p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, 0.5, -0.5, 0.5
+			h.Plot(draw.New(img), p)
+			// now's outline runs 2.5 px inside the cell (6.5 px inside the
+			// answer's): the column along its left side.
+			x := 2
+			if tc.cell.answer {
+				x = 6
+			}
+			dark, bright := 0, 0
+			for y := 20; y < 100; y++ {
+				r, g, b, _ := img.Image().At(x, y).RGBA()
+				switch {
+				case r < 0x3000 && g < 0x3000 && b < 0x3000:
+					dark++
+				case r > 0xd000 && g > 0xd000 && b > 0xd000:
+					bright++
+				}
+			}
+			if dark < 10 || bright < 10 {
+				t.Errorf("along now's outline: %d near-black and %d near-white pixels of 80, want 10 or more of each", dark, bright)
+			}
+		})
 	}
 }
 
