@@ -89,7 +89,7 @@ func goldenCharts(t testing.TB) map[string]*Chart {
 		"terminations":       Terminations(d),
 		"turns-saved":        TurnsSaved(d),
 		"sweep-tradeoff":     TradeOff(sweepOf(t)),
-		"sweep-heatmap":      HeatMap(sweepOf(t)),
+		"sweep-heatmap":      heatMap(t, sweepOf(t)),
 	}
 }
 

@@ -469,8 +469,9 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 // max_turns_stuck × check_interval of the grid: a viridis colour a cell, the
 // share written in where it fits, cells whose false-termination rate exceeds
 // the target hatched, those censored beyond the limit ringed, the
-// answer's cell outlined. Nil when the grid has fewer than two such configs.
-func HeatMap(r *sweep.Result) *Chart {
+// answer's cell outlined. With fewer than two such configs there is no heat
+// map, and whyNot says why, in words for the user.
+func HeatMap(r *sweep.Result) (ch *Chart, whyNot string) {
 	ref := r.Current.Policy
 	what := "the current setting's policy"
 	if r.Answer != nil {
@@ -487,7 +488,7 @@ func HeatMap(r *sweep.Result) *Chart {
 		}
 	}
 	if len(idx) < 2 {
-		return nil
+		return nil, noHeatMap(r, len(idx))
 	}
 	xs, ys := sortedKeys(xsSet), sortedKeys(ysSet)
 	h := heatCells{lo: math.Inf(1), hi: math.Inf(-1)}
@@ -529,7 +530,23 @@ func HeatMap(r *sweep.Result) *Chart {
 			swatch{fill: mid, outline: nowOutline})
 	}
 	title := fmt.Sprintf("Turns saved by max_turns_stuck × check_interval: %s (%s, n = %d)", trimSetting(ref), what, r.N)
-	return newChart(Px(1200), max(Px(600), lg.height()+Px(60)), title, lg, p.Draw)
+	return newChart(Px(1200), max(Px(600), lg.height()+Px(60)), title, lg, p.Draw), ""
+}
+
+// noHeatMap says why there is no heat map when the grid has n configs (0 or
+// 1) of the policy it would draw: the answer's, or, without an answer, the
+// current setting's.
+func noHeatMap(r *sweep.Result, n int) string {
+	settings := "no max_turns_stuck × check_interval"
+	if n == 1 {
+		settings = "only one max_turns_stuck × check_interval"
+	}
+	if r.Answer == nil {
+		return fmt.Sprintf("there is no answer to draw it for, and the grid has %s of the current setting's policy, %s, to draw instead",
+			settings, trimSetting(r.Current.Policy))
+	}
+	return fmt.Sprintf("the grid has %s of the answer's policy, %s (give --max-turns-stuck or --check-interval more than one value)",
+		settings, trimSetting(r.Configs[r.Answer.Config].Policy))
 }
 
 // trimSetting is a policy's name and the settings other than the two of the

@@ -61,7 +61,7 @@ func TestSweepPNG(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		chart *Chart
-	}{{"trade-off", TradeOff(r)}, {"heat map", HeatMap(r)}} {
+	}{{"trade-off", TradeOff(r)}, {"heat map", heatMap(t, r)}} {
 		var a, b bytes.Buffer
 		if err := tc.chart.Write(&a, PNG); err != nil {
 			t.Fatal(err)
@@ -324,5 +324,72 @@ func TestLazyHTML(t *testing.T) {
 	}
 	if total != len(d.Episodes) {
 		t.Errorf("%d timelines in the chunks, want %d", total, len(d.Episodes))
+	}
+}
+
+// heatMap is the heat map of r, which must have one.
+func heatMap(t testing.TB, r *sweep.Result) *Chart {
+	t.Helper()
+	ch, whyNot := HeatMap(r)
+	if ch == nil {
+		t.Fatalf("no heat map: %s", whyNot)
+	}
+	return ch
+}
+
+// TestNoHeatMapSaysWhy: without a heat map, the reason is the real one: no
+// answer, and nothing to draw for the current setting's policy instead (a
+// harness's no stop rule); or a grid of one setting of the answer's policy.
+// The sweep page says it where the chart would be.
+func TestNoHeatMapSaysWhy(t *testing.T) {
+	none := policy.Policy{Name: policy.None, Params: policy.DefaultParams()}
+	at := func(n policy.Name, w, iv int) policy.Policy {
+		p := policy.Policy{Name: n, Params: policy.DefaultParams()}
+		p.MaxTurnsStuck, p.CheckInterval = w, iv
+		return p
+	}
+	var grid []policy.Policy
+	for _, w := range []int{20, 40} {
+		for _, iv := range []int{5, 10} {
+			grid = append(grid, at(policy.Score, w, iv))
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		episodes int
+		grid     []policy.Policy
+		current  policy.Policy
+		want     string
+	}{
+		{"no answer, now no stop rule", 5, grid, none,
+			"there is no answer to draw it for, and the grid has no max_turns_stuck × check_interval of the current setting's policy, none, to draw instead"},
+		{"no answer, now in the grid once", 5, []policy.Policy{at(policy.Score, 40, 10), at(policy.Window, 40, 10), at(policy.Window, 50, 10)}, at(policy.Score, 40, 10),
+			"there is no answer to draw it for, and the grid has only one max_turns_stuck × check_interval of the current setting's policy, score, to draw instead"},
+		// score is the only policy of the grid ZorkGPT runs: the answer's.
+		{"an answer alone of its policy", 40, []policy.Policy{at(policy.Score, 40, 10), at(policy.Window, 30, 10), at(policy.Window, 50, 10)}, none,
+			"the grid has only one max_turns_stuck × check_interval of the answer's policy, score (give --max-turns-stuck or --check-interval more than one value)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := dataset(t, tc.episodes)
+			eps := make([]*episode.Episode, len(d.Episodes))
+			for i := range d.Episodes {
+				eps[i] = d.Episodes[i].Ep
+			}
+			r := sweep.Run(eps, tc.grid, tc.current, sweep.Options{MaxFalseRate: 1, MaxCensored: 1, Folds: 2, CallsPerTurn: 4, Jobs: 2})
+			ch, whyNot := HeatMap(r)
+			if ch != nil || whyNot != tc.want {
+				t.Errorf("got a chart: %v, why not: %q\nwant %q", ch != nil, whyNot, tc.want)
+			}
+			var page bytes.Buffer
+			if err := WriteSweepHTML(&page, r); err != nil {
+				t.Fatal(err)
+			}
+			if want := html.EscapeString("No heat map: " + tc.want + "."); !strings.Contains(page.String(), want) {
+				t.Errorf("the page does not say %q", want)
+			}
+			if n := strings.Count(page.String(), "<svg"); n != 1 {
+				t.Errorf("the page holds %d charts, want 1 (the trade-off)", n)
+			}
+		})
 	}
 }
