@@ -68,6 +68,10 @@ type Kind struct {
 	// TurnsStuck reaches max_turns_stuck, so a sweep may replay it once for
 	// every setting (replay.Sweeper).
 	ThresholdFree bool
+	// Warning, for a policy without stuck_warning_threshold whose prompt
+	// shows a countdown all the same, is how many turns stuck bring it
+	// (zorkburr's ZorkburrWarning); 0 for the rest (Policy.WarningFrom).
+	Warning int
 	// Settings are the keys of the settings it has beyond the three every
 	// policy has (Dimensions), and Lacks the keys of those three it has not
 	// (the supervisor has no stuck timer, zorkburr no warning threshold,
@@ -232,6 +236,19 @@ func (p Policy) String() string {
 		}
 	}
 	return s + p.variantString()
+}
+
+// WarningFrom is how many turns stuck bring the countdown warning into the
+// agent's prompt, where its tracker's Step.Warned turns on:
+// stuck_warning_threshold, or its Kind's Warning for a policy without it.
+func (p Policy) WarningFrom() int {
+	if has("stuck_warning_threshold", p.Name) {
+		return p.WarningThreshold
+	}
+	if k := p.Kind(); k != nil {
+		return k.Warning
+	}
+	return 0
 }
 
 // Window is how many turns before a stop count as its recent past: its

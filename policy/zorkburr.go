@@ -17,7 +17,7 @@ const ZorkburrWarning = 30
 
 func init() {
 	register(Kind{Name: Zorkburr, New: newZorkburr, ThresholdFree: true, System: episode.ZorkGPT2, ZorkGPT2: true,
-		Lacks: []string{"stuck_warning_threshold"}, Offered: []episode.System{episode.ZorkGPT2}, Rule: zorkburrRule,
+		Lacks: []string{"stuck_warning_threshold"}, Warning: ZorkburrWarning, Offered: []episode.System{episode.ZorkGPT2}, Rule: zorkburrRule,
 		Description: "ZorkGPT2's stuck rule: turns_since_progress counts the turns since the score last moved (a move in turn 1 counts), and the check after every Burr step stops at the first turn T with T % stuck_check_interval == 0 whose counter before or after the turn has reached max_turns_stuck",
 		Change:      "in _track_score_for_progress_detection, count a score change during turn 1, and let the stuck check stop the episode when the timer had reached max_turns_stuck before the turn's score was tracked as well as after"})
 }

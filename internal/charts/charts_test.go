@@ -470,3 +470,37 @@ func TestTurnsSavedLeavesOutIdle(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningLegend: the legend says from how many turns stuck the band of
+// the countdown warning is drawn, as the policy's tracker warns: ZorkGPT's
+// stuck_warning_threshold, ZorkGPT2's fixed 30 whatever max_turns_stuck is
+// (docs/zorkgpt2.md, "The stuck rule"). On a log whose score never moves,
+// score's timer reads t at the start of turn t (docs/semantics.md, "5.5.13
+// The countdown warning reads the same timer") and zorkburr's counter t−1,
+// so the bands start at 20 and 31; both stop at 60.
+func TestWarningLegend(t *testing.T) {
+	flat := plan{id: "2025-11-16T07:00:00", n: 100, end: episode.EndMaxTurns}
+	for _, tc := range []struct {
+		policy string
+		legend string
+		band   [2]float64
+	}{
+		{"score:60/10", "20 or more turns stuck)", [2]float64{20, 60}},
+		{"score:60/10/25", "25 or more turns stuck)", [2]float64{25, 60}},
+		{"zorkburr:60/10", "30 or more turns stuck)", [2]float64{31, 60}},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			p, err := policy.Parse(tc.policy, policy.DefaultParams())
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := flat.analyse(p)
+			if w := warningStretches(e.Ep, p); len(w.stretches) != 1 || w.stretches[0] != tc.band {
+				t.Errorf("the band: %v, want %v", w.stretches, tc.band)
+			}
+			if texts := svgTexts(t, Timeline(&e)); !slices.Contains(texts, tc.legend) {
+				t.Errorf("the legend does not say %q: %q", tc.legend, texts)
+			}
+		})
+	}
+}
