@@ -414,7 +414,7 @@ func (h heatCells) Plot(c draw.Canvas, p *plot.Plot) {
 			// Inside the answer's outline when the cell is both.
 			inset := Px(2.5)
 			if hc.answer {
-				inset = Px(6.5)
+				inset = Px(5)
 			}
 			for _, l := range nowOutline {
 				c.StrokeLines(l, rect(hc, inset))

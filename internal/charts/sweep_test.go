@@ -152,11 +152,11 @@ func TestNowOutlineStandsOut(t *testing.T) {
 			p := plot.New()
 			p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, 0.5, -0.5, 0.5
 			h.Plot(draw.New(img), p)
-			// now's outline runs 2.5 px inside the cell (6.5 px inside the
+			// now's outline runs 2.5 px inside the cell (5 px inside the
 			// answer's): the column along its left side.
 			x := 2
 			if tc.cell.answer {
-				x = 6
+				x = 5
 			}
 			dark, bright := 0, 0
 			for y := 20; y < 100; y++ {
