@@ -282,13 +282,14 @@ func TradeOff(r *sweep.Result) *Chart {
 
 	// Near the target the configs that matter crowd together: a second
 	// panel shows that corner, from no false terminations to a few times the
-	// target (and past the marked configs).
+	// target (and past the marked configs), unless no config there saves a
+	// turn (the panel would be empty).
 	zx := 3 * pctOf(r.MaxFalseRate)
 	for _, m := range marks {
 		zx = max(zx, m.x*1.25)
 	}
 	zx = max(zx, 2)
-	if zx > 0.6*p.X.Max {
+	if zx > 0.6*p.X.Max || !slices.ContainsFunc(pts, func(pt sweepPoint) bool { return pt.x <= zx && pt.y > 0 }) {
 		return newChart(Px(1200), max(Px(650), lg.height()+Px(60)), title, lg, p.Draw)
 	}
 	z := newPlot("false-termination rate (% of episodes)", "turns saved (%)")

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"fmt"
 	"html"
 	"image/png"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -389,6 +391,56 @@ func TestNoHeatMapSaysWhy(t *testing.T) {
 			}
 			if n := strings.Count(page.String(), "<svg"); n != 1 {
 				t.Errorf("the page holds %d charts, want 1 (the trade-off)", n)
+			}
+		})
+	}
+}
+
+// TestTradeOffNoEmptyZoom: the trade-off chart zooms in on the target's
+// corner only when some config there saves a turn. With a score gain at
+// turn 160 of 200, every config of score 10/10 … 100/10 stops every episode
+// before it (a false termination each), and only now, no stop rule, sits in
+// the corner, saving nothing. With half the episodes flat from turn 5 and
+// half gaining at turn 45, 10/10 to 30/10 stop half before that gain (50%)
+// while 40/10 and up stop none prematurely, saving turns, in the corner.
+func TestTradeOffNoEmptyZoom(t *testing.T) {
+	var grid []policy.Policy
+	for w := 10; w <= 100; w += 10 {
+		p := policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
+		p.MaxTurnsStuck = w
+		grid = append(grid, p)
+	}
+	none := policy.Policy{Name: policy.None, Params: policy.DefaultParams()}
+	for _, tc := range []struct {
+		name  string
+		gains []map[int]int // the score changes of each episode, in turn
+		zoom  bool
+	}{
+		{"every config stops early", []map[int]int{{160: 10}}, false},
+		{"some configs never do", []map[int]int{{5: 5}, {5: 5, 45: 10}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var eps []*episode.Episode
+			for i := range 10 { // too few for an answer, which would be marked
+				eps = append(eps, plan{id: fmt.Sprintf("2025-11-20T%02d:00:00", i), n: 200, changes: tc.gains[i%len(tc.gains)], end: episode.EndMaxTurns}.episode())
+			}
+			r := sweep.Run(eps, grid, none, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, CallsPerTurn: 4, Jobs: 2})
+			if r.Answer != nil {
+				t.Fatal("an answer")
+			}
+			for i := range r.Configs {
+				c := &r.Configs[i]
+				want := 1.0
+				if len(tc.gains) == 2 {
+					want = map[bool]float64{true: 0.5, false: 0}[c.Policy.MaxTurnsStuck <= 30]
+				}
+				if f := r.FalseRate(c); f != want {
+					t.Fatalf("%s: false-termination rate %v, want %v", c.Policy, f, want)
+				}
+			}
+			texts := svgTexts(t, TradeOff(r))
+			if zoom := slices.ContainsFunc(texts, func(s string) bool { return strings.HasPrefix(s, "near the target") }); zoom != tc.zoom {
+				t.Errorf("zoomed in %v, want %v", zoom, tc.zoom)
 			}
 		})
 	}
