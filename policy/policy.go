@@ -60,6 +60,10 @@ type Kind struct {
 	// Okabe and Ito's palette, told apart by people with any common
 	// colour-vision deficiency, and no other policy's.
 	Color color.NRGBA
+	// Warning, for a policy without stuck_warning_threshold whose prompt
+	// shows a countdown all the same, is how many turns stuck bring it
+	// (zorkburr's ZorkburrWarning); 0 for the rest (Policy.WarningFrom).
+	Warning int
 	// Needs are the signals a log must record for it to be replayed as
 	// defined; its settings may need more (Setting.Needs, Policy.Needs) or
 	// read some where a log records them (Setting.Reads, Policy.Off).
@@ -239,6 +243,19 @@ func (p Policy) String() string {
 		}
 	}
 	return s
+}
+
+// WarningFrom is how many turns stuck bring the countdown warning into the
+// agent's prompt, where its tracker's Step.Warned turns on:
+// stuck_warning_threshold, or its Kind's Warning for a policy without it.
+func (p Policy) WarningFrom() int {
+	if p.Has(WarningThreshold) {
+		return p.WarningThreshold()
+	}
+	if k := p.Kind(); k != nil {
+		return k.Warning
+	}
+	return 0
 }
 
 // Window is how many turns before a stop count as its recent past: its

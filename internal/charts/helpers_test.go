@@ -81,6 +81,12 @@ var premature = plan{id: "2025-11-12T10:00:00", n: 100, changes: map[int]int{75:
 // stops, truly stuck ones, censored ones, deaths and game overs.
 func dataset(t testing.TB, n int) *report.Dataset {
 	t.Helper()
+	return datasetOf(t, n, scorePolicy, v2Policy)
+}
+
+// datasetOf is dataset's episodes under baseline and after.
+func datasetOf(t testing.TB, n int, baseline, after policy.Policy) *report.Dataset {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(7, 7))
 	var eps []report.Episode
 	for i := range n {
@@ -110,7 +116,7 @@ func dataset(t testing.TB, n int) *report.Dataset {
 				p.end = episode.EndStuckTermination
 			}
 		}
-		eps = append(eps, p.analyse(scorePolicy, v2Policy))
+		eps = append(eps, p.analyse(baseline, after))
 	}
-	return report.NewDataset(scorePolicy, v2Policy, report.Options{CallsPerTurn: 4}, eps, nil, nil)
+	return report.NewDataset(baseline, after, report.Options{CallsPerTurn: 4}, eps, nil, nil)
 }

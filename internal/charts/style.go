@@ -191,15 +191,22 @@ func (ch *Chart) Save(path string) error {
 	return file.Close()
 }
 
-// printable makes a text from a log fit for a chart: valid UTF-8 (a lone
+// printable is chartText(s), at most max runes with an ellipsis.
+func printable(s string, max int) string {
+	s = chartText(s)
+	if utf8.RuneCountInString(s) > max {
+		s = strings.TrimRight(string([]rune(s)[:max-1]), " ") + "…"
+	}
+	return s
+}
+
+// chartText makes a text from a log fit for a chart: valid UTF-8 (a lone
 // surrogate is invalid UTF-8), a space for each rune report.Printable
 // escapes (a newline would break the layout, most control characters are not
 // even allowed in SVG, a bidi control would reorder the label), nothing XML
-// forbids (U+FFFE and U+FFFF are shown as U+FFFD), at most max runes with an
-// ellipsis.
-func printable(s string, max int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
+// forbids (U+FFFE and U+FFFF are shown as U+FFFD).
+func chartText(s string) string {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case report.Unprintable(r):
 			return ' '
@@ -207,11 +214,7 @@ func printable(s string, max int) string {
 			return '\uFFFD'
 		}
 		return r
-	}, s)
-	if utf8.RuneCountInString(s) > max {
-		s = strings.TrimRight(string([]rune(s)[:max-1]), " ") + "…"
-	}
-	return s
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 }
 
 // intTicks labels whole numbers only (scores and turns have no halves),
