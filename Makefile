@@ -12,7 +12,7 @@ LARGE    ?= /tmp/lbanalyze-episodes-large
 # without the dynamic loader (4.1 → 3.4 ms for --help, docs/PERFORMANCE.md).
 TAGS     ?= netgo,osusergo
 
-.PHONY: all build install test bench bench-compare lint fuzz testdata testdata-large e2e clean
+.PHONY: all build install test bench bench-compare lint fuzz testdata testdata-large e2e calibrate clean
 
 all: build test
 
@@ -49,7 +49,7 @@ lint:
 # capped: large seeds would otherwise stall the run).
 fuzz:
 	$(GO) test ./jsonl -run '^$$' -fuzz '^FuzzScanObject$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
-	$(GO) test ./jsonl -run '^$$' -fuzz '^FuzzPicker$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./jsonl -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/zorkgpt -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/zorkgpt2 -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/steps -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
@@ -70,6 +70,14 @@ testdata-large:
 # there is none. Screenshots are kept in a temporary directory, named in the log.
 e2e:
 	$(GO) test -tags e2e -run '^TestE2E' -count=1 -v ./cmd/lbanalyze
+
+# The calibration study of sweep's answer (docs/calibration.md): samples of
+# a large synthetic population swept as `lbanalyze sweep` does, and the
+# answer's intervals and decisions judged against the population's figures.
+# Its tables, in markdown, to standard output. CALIBRATE_FLAGS for another
+# study, e.g. CALIBRATE_FLAGS='-population 3000 -samples 500'.
+calibrate:
+	$(GO) run ./scripts/calibrate $(CALIBRATE_FLAGS)
 
 clean:
 	rm -rf bin bench.out

@@ -10,7 +10,10 @@ import "fmt"
 type Episode struct {
 	ID     string // the episode's id as its log names it, e.g. 2025-11-04T09:35:24
 	Source string // where it came from: the path as given ("-" for stdin)
-	Format string // the source that read it, its log_format (docs/sources.md)
+	// Format is the source that read it, its log_format (docs/sources.md):
+	// which system ran the episode follows from it (docs/sources.md, "Which
+	// system ran a log").
+	Format string
 	// Segment is the position of this episode in its file, 1-based,
 	// segments that cannot be replayed counted.
 	Segment  int
@@ -18,10 +21,6 @@ type Episode struct {
 	// Scoring is how the run is scored: the score it is credited with had it
 	// stopped after a turn (Credited).
 	Scoring Scoring
-	// System is what ran the episode and wrote its log, as its source knows
-	// it: which stop it runs, which policies it is offered and the block to
-	// paste for it (docs/sources.md, "Which system ran a log").
-	System System
 
 	Turns []Turn
 	// Signals are the optional per-turn signals this log records: a policy or
@@ -191,50 +190,6 @@ func (e *Episode) Name() string {
 		return fmt.Sprintf("%s (segment %d)", e.ID, e.Segment)
 	}
 	return e.ID
-}
-
-// System is what ran an episode and wrote its log (docs/sources.md, "Which
-// system ran a log").
-type System uint8
-
-const (
-	// ZorkGPT, whose loop break stops its runs: the zero value, for the logs
-	// lbanalyze read first.
-	ZorkGPT System = iota
-	// ZorkGPT2, whose runner does not stop on its stuck rule
-	// (docs/zorkgpt2.md, "The stuck rule").
-	ZorkGPT2
-	// Harness is a harness with no stop rule of its own: a benchmark such as
-	// TALES, or an agent loop of the user's (per-step JSONL).
-	Harness
-)
-
-// Systems are every system, in order.
-var Systems = []System{ZorkGPT, ZorkGPT2, Harness}
-
-// String names the system in sentences.
-func (s System) String() string {
-	switch s {
-	case ZorkGPT2:
-		return "ZorkGPT2"
-	case Harness:
-		return "your harness"
-	}
-	return "ZorkGPT"
-}
-
-// SystemOf is the system that ran every one of eps; ZorkGPT when they were
-// run by several, or there are none.
-func SystemOf(eps []*Episode) System {
-	for _, e := range eps {
-		if e.System != eps[0].System {
-			return ZorkGPT
-		}
-	}
-	if len(eps) == 0 {
-		return ZorkGPT
-	}
-	return eps[0].System
 }
 
 // CutByRecording reports whether the recording's own stop (its stop rule, or

@@ -29,18 +29,20 @@ const giantFrom = 4 * bufSize
 // takeGiant gives r the giant buffer with room for limit, holding buf's bytes.
 func (r *Reader) takeGiant(buf []byte, limit int) []byte {
 	g := <-giant
-	r.giant = true
+	r.giant, r.own = true, buf[:0]
 	if cap(g) < limit+bufSize {
 		g = make([]byte, 0, limit+bufSize)
 	}
 	return append(g[:0], buf...)
 }
 
-// dropLong releases the line buffer, giving back the giant one if r holds it.
+// dropLong releases the line buffer: the giant one, given back for the
+// reader's own, or its own.
 func (r *Reader) dropLong() {
 	if r.giant {
 		giant <- r.long[:0]
-		r.giant = false
+		r.giant, r.long, r.own = false, r.own, nil
+		return
 	}
 	r.long = nil
 }

@@ -22,7 +22,7 @@ func TestGiantLineBudget(t *testing.T) {
 		for i := range 4 {
 			wg.Go(func() {
 				huge := `{"event_type": "turn_completed", "x": "` + strings.Repeat(string(rune('a'+i)), 6<<20) + `"}`
-				rd := NewReader(strings.NewReader(huge + "\n" + huge + "\n{}\n"))
+				rd := NewReader(strings.NewReader(huge+"\n"+huge+"\n{}\n"), LineOptions{})
 				defer rd.Close()
 				for n := 1; n <= 3; n++ {
 					line, num, err := rd.Next()
@@ -33,10 +33,10 @@ func TestGiantLineBudget(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		rd := NewReader(strings.NewReader(`{"x": "` + strings.Repeat("z", 6<<20) + "\n"))
+		rd := NewReader(strings.NewReader(`{"x": "`+strings.Repeat("z", 6<<20)+"\n"), LineOptions{})
 		rd.Next()
 		rd.Close() // holding the giant buffer
-		rd = NewReader(strings.NewReader(`{"x": "` + strings.Repeat("z", 6<<20) + "\"}\n"))
+		rd = NewReader(strings.NewReader(`{"x": "`+strings.Repeat("z", 6<<20)+"\"}\n"), LineOptions{})
 		if _, _, err := rd.Next(); err != nil {
 			t.Error(err)
 		}
@@ -79,7 +79,7 @@ func TestZstdWindowBudget(t *testing.T) {
 	go func() {
 		defer close(done)
 		for range 5 {
-			rc, err := Decompress(io.NopCloser(bytes.NewReader(buf.Bytes())))
+			rc, err := Decompress(io.NopCloser(bytes.NewReader(buf.Bytes())), Limits{})
 			if err != nil {
 				t.Error(err)
 				return

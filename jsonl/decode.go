@@ -2,45 +2,15 @@ package jsonl
 
 import (
 	"bytes"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"unicode/utf8"
 
 	gojson "github.com/goccy/go-json"
+	"github.com/goccy/go-json/jsontext"
+	jsonv2 "github.com/goccy/go-json/v2"
 )
-
-// Codec decodes one JSON document into v.
-type Codec func(data []byte, v any) error
-
-// The two codecs lbanalyze can use; BenchmarkDecode compares them on real lines.
-var (
-	StdCodec   Codec = stdjson.Unmarshal
-	GoccyCodec Codec = gojson.Unmarshal
-)
-
-// DefaultCodec is goccy/go-json, the design's decoder (batch over 1,000
-// realistic episodes takes about 1.45× the CPU with encoding/json alone:
-// 1.10 against 1.57–1.64 s, 2026-11-25), with encoding/json behind it: a
-// line goccy rejects or panics on is decoded again by the standard library,
-// whose verdict (and error message) stands.
-var DefaultCodec = Fallback(GoccyCodec, StdCodec)
-
-// Fallback decodes with fast, and with sure when fast fails or panics.
-func Fallback(fast, sure Codec) Codec {
-	return func(data []byte, v any) (err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = sure(data, v)
-			}
-		}()
-		if err = fast(data, v); err != nil {
-			return sure(data, v)
-		}
-		return nil
-	}
-}
 
 // Repair lists what Decode had to mend in a line before decoding it.
 type Repair uint8
@@ -52,11 +22,25 @@ const (
 	RepairedNaN
 )
 
-// Decode decodes data into v with Python's leniency: bare NaN, Infinity and
-// -Infinity outside strings read as null (a missing value), and invalid UTF-8
-// is replaced with U+FFFD (reported in the Repair result) so that both codecs
-// agree. A panic inside the codec becomes an error.
-func (c Codec) Decode(data []byte, v any) (rep Repair, err error) {
+// exact are goccy/go-json's v2 semantics as Python's json.loads reads an
+// object: keys match a struct's fields exactly, case and all, once their
+// escapes are undone (its v1, like encoding/json, folds case and reads
+// "SCORE" as score); the last of a repeated key wins; an escaped lone
+// surrogate reads as U+FFFD.
+var exact = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+
+// explained adds goccy/go-json's v1 errors, which name a member of the wrong
+// type by its path.
+var explained = jsonv2.JoinOptions(exact, gojson.ReportErrorsWithLegacySemantics(true))
+
+// Decode decodes data, one JSON value, into v as Python's json.loads reads it
+// (exact): bare NaN, Infinity and -Infinity outside strings read as null (a
+// missing value), and invalid UTF-8 is replaced with U+FFFD, as Repair says.
+// Data that is not one JSON object gives ScanObject's SyntaxError (its column
+// and why), or goccy's error as a SyntaxError where only goccy finds one (a
+// control character in a string); a member of the wrong type is named by its
+// key and what it should be. A panic inside the decoder becomes an error.
+func Decode(data []byte, v any) (rep Repair, err error) {
 	if !utf8.Valid(data) {
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 		rep |= RepairedUTF8
@@ -72,7 +56,23 @@ func (c Codec) Decode(data []byte, v any) (rep Repair, err error) {
 			err = fmt.Errorf("decoder panic: %v", p)
 		}
 	}()
-	return rep, typeError(c(data, v))
+	if err = jsonv2.Unmarshal(data, v, exact); err == nil {
+		return rep, nil
+	}
+	return rep, explain(data, v)
+}
+
+// explain says why data does not decode into v.
+func explain(data []byte, v any) error {
+	if err := ScanObject(data, nil); err != nil {
+		return err
+	}
+	err := jsonv2.Unmarshal(data, v, explained)
+	var se *gojson.SyntaxError
+	if errors.As(err, &se) {
+		return &SyntaxError{Column: int(se.Offset), Msg: se.Error()}
+	}
+	return typeError(err)
 }
 
 // Unescape is a JSON string's content (between its quotes) with its escapes
@@ -82,7 +82,7 @@ func Unescape(s []byte) []byte {
 		return s
 	}
 	var v string
-	if stdjson.Unmarshal(append(append([]byte{'"'}, s...), '"'), &v) != nil {
+	if jsonv2.Unmarshal(append(append([]byte{'"'}, s...), '"'), &v, exact) != nil {
 		return nil
 	}
 	return []byte(v)
@@ -92,28 +92,21 @@ func Unescape(s []byte) []byte {
 // be, in a log's words rather than the Go struct's: "score: number 5.5, not a
 // whole number".
 func typeError(err error) error {
-	var te *stdjson.UnmarshalTypeError
+	var te *gojson.UnmarshalTypeError
 	if !errors.As(err, &te) || te.Type == nil {
 		return err
 	}
-	want := te.Type.String()
-	switch te.Type.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		want = "a whole number"
-	case reflect.Float32, reflect.Float64:
-		want = "a number"
-	case reflect.String:
-		want = "a string"
-	case reflect.Bool:
-		want = "true or false"
-	case reflect.Slice, reflect.Array:
-		want = "a list"
-	case reflect.Struct, reflect.Map:
-		want = "an object"
+	want, ok := kinds[te.Type.Kind()]
+	if !ok {
+		want = te.Type.String()
 	}
 	return fmt.Errorf("%s: %s, not %s", te.Field, te.Value, want)
 }
+
+// kinds say what a Go kind is in a log's words.
+var kinds = map[reflect.Kind]string{reflect.Int: "a whole number", reflect.Int32: "a whole number", reflect.Int64: "a whole number",
+	reflect.Float32: "a number", reflect.Float64: "a number", reflect.String: "a string", reflect.Bool: "true or false",
+	reflect.Slice: "a list", reflect.Array: "a list", reflect.Struct: "an object", reflect.Map: "an object"}
 
 // nullNonFinite returns a copy of data with the bare tokens NaN, Infinity and
 // -Infinity outside string literals replaced by null, and how many it replaced.

@@ -3,6 +3,7 @@ package jsonl
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -59,8 +60,8 @@ func allocated(f func()) uint64 {
 	return b.TotalAlloc - a.TotalAlloc
 }
 
-// A long line whose key says it does not matter is passed over without being
-// held, however long; the lines around it keep their numbers.
+// A long line whose beginning says it does not matter is passed over without
+// being held, however long; the lines around it keep their numbers.
 func TestLongIrrelevantLineNotHeld(t *testing.T) {
 	head := `{"timestamp": "2025-11-04T09:35:24", "message": "a \"quoted\" {not a brace}", "event_type": "final_action_selection", "agent_reasoning": "`
 	in := io.MultiReader(strings.NewReader("{}\n"), &repeat{head: []byte(head), tail: []byte("\"}\n"), fill: 'x', n: 300 << 20},
@@ -69,9 +70,9 @@ func TestLongIrrelevantLineNotHeld(t *testing.T) {
 	var lines []string
 	var nums []int
 	used := allocated(func() {
-		rd := NewReaderOptions(in, LineOptions{Key: "event_type", Nested: "extras", Skip: func(v []byte) bool {
-			asked = append(asked, string(v))
-			return string(v) != "turn_completed"
+		rd := NewReader(in, LineOptions{Skip: func(head []byte) bool {
+			asked = append(asked, fmt.Sprintf("%d bytes from %.12s", len(head), head))
+			return bytes.Contains(head, []byte(`"final_action_selection"`))
 		}})
 		defer rd.Close()
 		for {
@@ -83,7 +84,7 @@ func TestLongIrrelevantLineNotHeld(t *testing.T) {
 			nums = append(nums, n)
 		}
 	})
-	if len(lines) != 2 || nums[1] != 3 || strings.Join(asked, ",") != "final_action_selection" {
+	if len(lines) != 2 || nums[1] != 3 || strings.Join(asked, ",") != `262144 bytes from {"timestamp"` {
 		t.Errorf("lines %q numbered %v, asked about %q", lines, nums, asked)
 	}
 	if used > 8<<20 {
@@ -97,7 +98,7 @@ func TestLongRelevantLineCapped(t *testing.T) {
 	long := `{"event_type": "turn_completed", "action": "` + strings.Repeat("y", 1<<20) + `"}`
 	longer := `{"event_type": "turn_completed", "action": "` + strings.Repeat("z", 3<<20) + `"}`
 	in := long + "\n" + longer + "\n{}\n"
-	rd := NewReaderOptions(strings.NewReader(in), LineOptions{MaxLine: 2 << 20, Key: "event_type", Skip: func([]byte) bool { return false }})
+	rd := NewReader(strings.NewReader(in), LineOptions{MaxLine: 2 << 20, Skip: func([]byte) bool { return false }})
 	defer rd.Close()
 	line, n, err := rd.Next()
 	if err != nil || string(line) != long || n != 1 {
@@ -113,47 +114,25 @@ func TestLongRelevantLineCapped(t *testing.T) {
 	}
 }
 
-// A long line that is not JSON (binary data, /dev/zero) yields its beginning,
-// marked Cut; past MaxLine without a newline the stream is given up, so that
-// an endless one ends.
+// A long line that is not JSON (binary data, /dev/zero) yields its first
+// bufSize bytes; past MaxLine without a newline the stream is given up, so
+// that an endless one ends.
 func TestLongBinaryLineCut(t *testing.T) {
-	rd := NewReaderOptions(&repeat{fill: 0, n: 1 << 40}, LineOptions{MaxLine: 4 << 20})
+	rd := NewReader(&repeat{fill: 0, n: 1 << 40}, LineOptions{MaxLine: 4 << 20})
 	defer rd.Close()
 	line, n, err := rd.Next()
-	if err != nil || n != 1 || !rd.Cut || len(line) != bufSize {
-		t.Fatalf("got %d bytes, line %d, cut %v, %v", len(line), n, rd.Cut, err)
+	if err != nil || n != 1 || len(line) != bufSize {
+		t.Fatalf("got %d bytes, line %d, %v", len(line), n, err)
 	}
 	if _, _, err = rd.Next(); err == nil || !strings.Contains(err.Error(), "not JSON") {
 		t.Fatalf("then %v", err)
 	}
-	rd = NewReader(strings.NewReader(strings.Repeat("\x00", 1<<20) + "\n{}\n"))
+	rd = NewReader(strings.NewReader(strings.Repeat("\x00", 1<<20)+"\n{}\n"), LineOptions{})
 	defer rd.Close()
 	line, _, _ = rd.Next()
 	next, n, err := rd.Next()
-	if !rd.Cut && len(line) != bufSize || string(next) != "{}" || n != 2 || err != nil {
+	if len(line) != bufSize || string(next) != "{}" || n != 2 || err != nil {
 		t.Errorf("after a cut line: %q (%d) %v", next, n, err)
-	}
-}
-
-// The finder reads keys and values across pieces however the line is cut.
-func TestFindKeyAcrossChunks(t *testing.T) {
-	for _, c := range []struct{ line, want string }{
-		{`{"timestamp": "x", "message": "she said \"event_type\": \"no\"", "event_type": "turn_completed", "x": 1}`, "turn_completed"},
-		{`{"a": {"event_type": "nested"}, "b": ["event_type"], "event_type": "top"}`, "top"},
-		{`{"a": "\\", "extras": {"x": [1, {"event_type": "deep"}], "event_type": "llm_retry"}}`, "llm_retry"},
-		{`{"event_type": "", "extras": {"event_type": "objective_completed"}}`, "objective_completed"},
-		{`{"event_type": "turn\u005fcompleted"}`, "turn_completed"},
-		{`{"x": 1}`, ""},
-	} {
-		for cut := 1; cut < len(c.line); cut++ {
-			f := fieldFinder{key: "event_type", nested: "extras"}
-			f.feed([]byte(c.line[:cut]))
-			f.feed([]byte(c.line[cut:]))
-			if !f.decided() || string(f.value()) != c.want {
-				t.Errorf("%s cut at %d: decided %v, %q", c.line, cut, f.decided(), f.value())
-				break
-			}
-		}
 	}
 }
 
@@ -162,7 +141,7 @@ func TestZstdWindowCapped(t *testing.T) {
 	// A frame header declaring a 256 MiB window (as zstd --long=28 writes),
 	// then one raw block of 3 bytes.
 	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 18 << 3, 0x19, 0x00, 0x00, '{', '}', '\n'}
-	rc, err := Decompress(io.NopCloser(bytes.NewReader(frame)))
+	rc, err := Decompress(io.NopCloser(bytes.NewReader(frame)), Limits{})
 	if err == nil {
 		_, err = io.ReadAll(rc)
 		rc.Close()
@@ -178,7 +157,7 @@ func TestDecompressionBombStopped(t *testing.T) {
 	gw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
 	io.Copy(gw, &repeat{fill: 0, n: 256 << 20})
 	gw.Close()
-	rc, err := Decompress(io.NopCloser(&gz))
+	rc, err := Decompress(io.NopCloser(&gz), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +173,7 @@ func TestDecompressionBombStopped(t *testing.T) {
 		gw.Write([]byte(`{"timestamp": "2025-11-04T09:35:24", "level": "INFO", "event_type": "turn_completed", "turn": ` + strings.Repeat("1", i%7+1) + "}\n"))
 	}
 	gw.Close()
-	rc, _ = Decompress(io.NopCloser(&ok))
+	rc, _ = Decompress(io.NopCloser(&ok), Limits{})
 	if _, err := io.Copy(io.Discard, rc); err != nil {
 		t.Errorf("realistic stream: %v", err)
 	}

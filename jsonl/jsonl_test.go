@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 
 func readAll(t *testing.T, r io.Reader) (lines []string, nums []int, unterminated bool, err error) {
 	t.Helper()
-	rd := NewReader(r)
+	rd := NewReader(r, LineOptions{})
 	for {
 		line, n, e := rd.Next()
 		if e != nil {
@@ -92,7 +93,7 @@ func TestOpenDetectsCompressionByMagic(t *testing.T) {
 	for name, data := range files {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, data, 0o644)
-		rc, err := Open(path, nil)
+		rc, err := Open(path, nil, Limits{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -102,14 +103,14 @@ func TestOpenDetectsCompressionByMagic(t *testing.T) {
 			t.Errorf("%s: got %q", name, got)
 		}
 	}
-	rc, err := Open("-", bytes.NewReader(gz.Bytes()))
+	rc, err := Open("-", bytes.NewReader(gz.Bytes()), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := io.ReadAll(rc); string(got) != content {
 		t.Errorf("stdin: got %q", got)
 	}
-	if _, err := Open(filepath.Join(dir, "missing"), nil); err == nil {
+	if _, err := Open(filepath.Join(dir, "missing"), nil, Limits{}); err == nil {
 		t.Error("a missing file opened")
 	}
 }
@@ -121,7 +122,7 @@ func TestReaderCorruptGzip(t *testing.T) {
 	gw.Write([]byte(strings.Repeat("{\"event_type\": \"turn_completed\"}\n", 5000)))
 	gw.Close()
 	cut := gz.Bytes()[:gz.Len()/2]
-	rc, err := Decompress(io.NopCloser(bytes.NewReader(cut)))
+	rc, err := Decompress(io.NopCloser(bytes.NewReader(cut)), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,10 @@ func TestScanObject(t *testing.T) {
 		{`{"a": ` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `}`, "nested too deeply", ""},
 	} {
 		var keys []string
-		err := ScanObject([]byte(c.line), func(k, v []byte) { keys = append(keys, string(k)) })
+		err := ScanObject([]byte(c.line), func(k, v []byte) bool {
+			keys = append(keys, string(k))
+			return true
+		})
 		switch {
 		case c.err == "" && err != nil:
 			t.Errorf("%.60s: unexpected error %v", c.line, err)
@@ -171,48 +175,117 @@ func TestScanObject(t *testing.T) {
 	}
 }
 
+// ScanObject stops where its visitor says, the rest unchecked; ScanHead also
+// shows the member a head cuts.
+func TestScanStops(t *testing.T) {
+	line := []byte(`{"a": 1, "event_type": "x", "b": [1 2 3], "c"`)
+	var seen []string
+	err := ScanObject(line, func(k, v []byte) bool {
+		seen = append(seen, string(k)+"="+string(v))
+		return string(k) != "event_type"
+	})
+	if err != nil || strings.Join(seen, " ") != `a=1 event_type="x"` {
+		t.Errorf("stopped: %q, %v", seen, err)
+	}
+	head := []byte(`{"meta": {"turn": 3}, "state": {"action_history": [{"turn": 1, "act`)
+	seen = nil
+	err = ScanHead(head, func(k, v []byte) bool {
+		seen = append(seen, string(k)+"="+string(v[:min(len(v), 20)]))
+		return true
+	})
+	if err == nil || !strings.Contains(err.Error(), "truncated") || strings.Join(seen, " ") != `meta={"turn": 3} state={"action_history": [` {
+		t.Errorf("head: %q, %v", seen, err)
+	}
+	seen = nil
+	if ScanObject(head, func(k, v []byte) bool { seen = append(seen, string(k)); return true }) == nil || strings.Join(seen, " ") != "meta" {
+		t.Errorf("ScanObject visited a cut member: %q", seen)
+	}
+	seen = nil
+	err = ScanHead([]byte(`{"a": 1, "state": {"x": 1,, "y": 2}, "b": 2}`), func(k, v []byte) bool {
+		seen = append(seen, string(k)+"="+string(v[:min(len(v), 6)]))
+		return true
+	})
+	if err == nil || !strings.Contains(err.Error(), "expected a key") || strings.Join(seen, " ") != `a=1 state={"x": ` {
+		t.Errorf("a broken member: %q, %v", seen, err)
+	}
+}
+
 func TestDecodeLeniency(t *testing.T) {
 	type rec struct {
 		Turn       *int     `json:"turn"`
 		Confidence *float64 `json:"confidence"`
 		Action     string   `json:"action"`
 	}
-	for _, codec := range []struct {
-		name string
-		c    Codec
-	}{{"encoding/json", StdCodec}, {"goccy", GoccyCodec}, {"default", DefaultCodec}} {
-		t.Run(codec.name, func(t *testing.T) {
-			var r rec
-			rep, err := codec.c.Decode([]byte(`{"action": "say \"NaN\" Infinity", "turn": 3, "confidence": NaN}`), &r)
-			if err != nil || r.Turn == nil || *r.Turn != 3 || r.Confidence != nil || r.Action != `say "NaN" Infinity` || rep != RepairedNaN {
-				t.Errorf("NaN: err %v, %+v, repair %v", err, r, rep)
-			}
-			r = rec{}
-			rep, err = codec.c.Decode([]byte("{\"action\": \"take \xff lamp\", \"turn\": 4, \"confidence\": -Infinity}"), &r)
-			if err != nil || *r.Turn != 4 || r.Action != "take \uFFFD lamp" || rep != RepairedUTF8|RepairedNaN {
-				t.Errorf("UTF-8: err %v, %+v, repair %v", err, r, rep)
-			}
-			if _, err := codec.c.Decode([]byte(`{"turn": "five"}`), &r); err == nil {
-				t.Error("a string turn decoded into an int")
-			}
-		})
-	}
-	panicky := Codec(func([]byte, any) error { panic("boom") })
-	if _, err := panicky.Decode([]byte(`{}`), new(rec)); err == nil || !strings.Contains(err.Error(), "boom") {
-		t.Errorf("a decoder panic gave %v", err)
-	}
-	// Behind a fallback, the sure codec decodes what the fast one panicked on
-	// or rejected, and its error stands when both fail.
 	var r rec
-	if _, err := Fallback(panicky, StdCodec).Decode([]byte(`{"turn": 7}`), &r); err != nil || *r.Turn != 7 {
-		t.Errorf("fallback after a panic: %v, %+v", err, r)
+	rep, err := Decode([]byte(`{"action": "say \"NaN\" Infinity", "turn": 3, "confidence": NaN}`), &r)
+	if err != nil || r.Turn == nil || *r.Turn != 3 || r.Confidence != nil || r.Action != `say "NaN" Infinity` || rep != RepairedNaN {
+		t.Errorf("NaN: err %v, %+v, repair %v", err, r, rep)
 	}
-	failing := Codec(func([]byte, any) error { return errors.New("fast says no") })
-	if _, err := Fallback(failing, StdCodec).Decode([]byte(`{"turn": 8}`), &r); err != nil || *r.Turn != 8 {
-		t.Errorf("fallback after an error: %v", err)
+	r = rec{}
+	rep, err = Decode([]byte("{\"action\": \"take \xff lamp\", \"turn\": 4, \"confidence\": -Infinity}"), &r)
+	if err != nil || *r.Turn != 4 || r.Action != "take \uFFFD lamp" || rep != RepairedUTF8|RepairedNaN {
+		t.Errorf("UTF-8: err %v, %+v, repair %v", err, r, rep)
 	}
-	if _, err := Fallback(failing, StdCodec).Decode([]byte(`{"turn": x}`), &r); err == nil || strings.Contains(err.Error(), "fast says no") {
-		t.Errorf("both failing: %v, want encoding/json's error", err)
+	if _, err := Decode([]byte(`{"turn": "five"}`), &r); err == nil {
+		t.Error("a string turn decoded into an int")
+	}
+}
+
+// Keys match as Python's json.loads matches them (worked out with Python
+// 3.12: json.loads(line).get("score")): exactly, case and all, once their
+// escapes are undone; the last of a repeated key wins.
+func TestDecodeKeysExact(t *testing.T) {
+	type rec struct {
+		Score  *int64 `json:"score"`
+		Extras *struct {
+			Score *int64 `json:"score"`
+		} `json:"extras"`
+	}
+	for _, c := range []struct {
+		line        string
+		score, nest int64 // -1: absent
+	}{
+		{`{"score": 5, "SCORE": 7, "Score": 8, "\u017fcore": 9}`, 5, -1},
+		{`{"SCORE": 7, "score": 5, "Score": 8}`, 5, -1},
+		{`{"SCORE": 7}`, -1, -1},
+		{`{"sco\u0072e": 6}`, 6, -1},
+		{`{"score": 1, "score": 2}`, 2, -1},
+		{`{"extras": {"score": 3, "SCORE": 4}}`, -1, 3},
+	} {
+		var r rec
+		if _, err := Decode([]byte(c.line), &r); err != nil {
+			t.Fatalf("%s: %v", c.line, err)
+		}
+		score, nest := int64(-1), int64(-1)
+		if r.Score != nil {
+			score = *r.Score
+		}
+		if r.Extras != nil && r.Extras.Score != nil {
+			nest = *r.Extras.Score
+		}
+		if score != c.score || nest != c.nest {
+			t.Errorf("%s: score %d, extras.score %d; want %d, %d", c.line, score, nest, c.score, c.nest)
+		}
+	}
+}
+
+// A line that is not one JSON object is named by the scanner, with its
+// column; a string with a control character (which the scanner passes over)
+// by the decoder.
+func TestDecodeSyntax(t *testing.T) {
+	var v struct {
+		A string `json:"a"`
+	}
+	for line, want := range map[string]string{
+		`{"a": "x",, "b": 1}`: "column 11: expected a key in quotes, found ','",
+		`{"a": "x"`:           "column 10: line ends inside a value (truncated?)",
+		"{\"a\": \"x\x01\"}":  "invalid character",
+	} {
+		_, err := Decode([]byte(line), &v)
+		var se *SyntaxError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want a SyntaxError with %q", line, err, want)
+		}
 	}
 }
 
@@ -242,16 +315,25 @@ func FuzzScanObject(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		err := ScanObject(line, func(k, v []byte) {})
+		var keys, head []string
+		err := ScanObject(line, func(k, v []byte) bool { keys = append(keys, string(k)); return true })
 		trimmed := bytes.TrimSpace(line)
 		if json.Valid(line) && len(trimmed) > 0 && trimmed[0] == '{' && err != nil {
 			t.Errorf("encoding/json accepts %q but ScanObject says %v", line, err)
+		}
+		if json.Valid(line) && len(trimmed) > 0 && trimmed[0] == '[' && ScanArray(line, func([]byte) {}) != nil {
+			t.Errorf("encoding/json accepts %q but ScanArray refuses it", line)
+		}
+		// The head of a line shows the keys of the line, as far as it goes.
+		ScanHead(line[:len(line)/2], func(k, v []byte) bool { head = append(head, string(k)); return true })
+		if err == nil && (len(head) > len(keys) || strings.Join(head, "\x00") != strings.Join(keys[:len(head)], "\x00")) {
+			t.Errorf("%q: ScanHead of its first half sees %q, the keys are %q", line, head, keys)
 		}
 	})
 }
 
 // TestWrongTypeNamed: a member of the wrong type is named by its key and by
-// what it should be, whichever codec decoded it.
+// what it should be.
 func TestWrongTypeNamed(t *testing.T) {
 	type rec struct {
 		Turn   int64   `json:"turn"`
@@ -270,9 +352,59 @@ func TestWrongTypeNamed(t *testing.T) {
 		{`{"extras": {"score": 1e400}}`, "extras.score: number 1e400, not a whole number"},
 	} {
 		var r rec
-		_, err := DefaultCodec.Decode([]byte(c.line), &r)
+		_, err := Decode([]byte(c.line), &r)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: %v, want %q", c.line, err, c.want)
 		}
 	}
+}
+
+// FuzzDecode checks Decode against encoding/json's reading of the same line
+// into a map, whose keys are kept exactly and whose last repeated key wins,
+// as in Python's json.loads: a struct field holds the member its key names,
+// whatever members beside it differ only by case or are written with
+// escapes. Nothing panics.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"score": 5, "SCORE": 7, "Score": 8}`,
+		`{"sco\u0072e": 6, "turn": 1, "turn": 2}`,
+		`{"score": NaN, "extras": {"score": 3, "sCore": 4}}`,
+		`{"turn": "x"}`, `{"score": 1.5}`, "{\"action\": \"a\xffb\"}",
+	} {
+		f.Add([]byte(s))
+	}
+	type rec struct {
+		Score  *int64  `json:"score"`
+		Turn   *int64  `json:"turn"`
+		Action *string `json:"action"`
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var r rec
+		rep, err := Decode(line, &r)
+		var m map[string]json.RawMessage
+		fixed := bytes.ToValidUTF8(line, []byte("\uFFFD"))
+		if rep&RepairedNaN != 0 {
+			fixed, _ = nullNonFinite(fixed)
+		}
+		if json.Unmarshal(fixed, &m) != nil || err != nil {
+			return
+		}
+		for key, got := range map[string]any{"score": r.Score, "turn": r.Turn, "action": r.Action} {
+			raw, ok := m[key]
+			want := reflect.New(reflect.TypeOf(got).Elem())
+			if ok && json.Unmarshal(raw, want.Interface()) != nil {
+				continue // decoded where encoding/json refuses: a number goccy reads otherwise
+			}
+			switch v := reflect.ValueOf(got); {
+			case !ok || string(raw) == "null":
+				if !v.IsNil() {
+					t.Errorf("%q: %s decoded though the line has none", line, key)
+				}
+			case v.IsNil():
+				t.Errorf("%q: no %s, want %s", line, key, raw)
+			case !reflect.DeepEqual(v.Elem().Interface(), want.Elem().Interface()):
+				t.Errorf("%q: %s is %v, want %s", line, key, v.Elem(), raw)
+			}
+		}
+	})
 }

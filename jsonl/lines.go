@@ -26,14 +26,12 @@ type LineOptions struct {
 	// passed over, and Next returns an error wrapping ErrLineTooLong for it.
 	// DefaultMaxLine when 0.
 	MaxLine int
-	// Skip, when set, is asked about each line longer than the read buffer
-	// as soon as the string value of its top-level key Key (or, when there is
-	// none, of Key inside the object under the top-level key Nested) has been
-	// read: when it says so, the rest of the line is passed over without being
-	// held, and the line is not returned at all. value is unescaped. Shorter
-	// lines are returned whole, as that costs nothing.
-	Key, Nested string
-	Skip        func(value []byte) bool
+	// Skip, when set, is asked about each line longer than the read buffer,
+	// with its first bytes (the buffer's worth): when it says so, the rest of
+	// the line is passed over without being held, and the line is not
+	// returned at all. Shorter lines are returned whole, as that costs
+	// nothing, and judged by the caller.
+	Skip func(head []byte) bool
 }
 
 // Reader yields the lines of a stream with their 1-based line numbers.
@@ -44,17 +42,13 @@ type Reader struct {
 	lent  bool   // br is the caller's (Buffered), not the pool's
 	long  []byte // holds a line longer than br's buffer
 	giant bool   // long is the shared giant buffer (budget.go)
+	own   []byte // long's own buffer, while it is the giant one
 	line  int
 	err   error
 	begun bool
 	opt   LineOptions
-	find  fieldFinder
 	// Unterminated reports whether the last line returned had no final newline.
 	Unterminated bool
-	// Cut reports that the last line returned is only the beginning of a
-	// longer line that is not a JSON object (it does not start with '{'): the
-	// rest was passed over.
-	Cut bool
 }
 
 // bufSize covers nearly every real log line without copying; longer lines are
@@ -65,21 +59,17 @@ const bufSize = 256 << 10
 // files reuses a few buffers instead of allocating 256 KiB a file.
 var linePool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, bufSize) }}
 
-// NewReader returns a Reader of r with the default options.
-func NewReader(r io.Reader) *Reader { return NewReaderOptions(r, LineOptions{}) }
-
-// NewReaderOptions returns a Reader of r. Close returns its buffer for reuse.
-// A reader from Buffered is read through, not copied into another buffer.
-func NewReaderOptions(r io.Reader, opt LineOptions) *Reader {
-	if br, ok := r.(*bufio.Reader); ok && br.Size() >= bufSize {
-		rd := readerOf(br, opt)
-		rd.lent = true
-		return &rd
+// NewReader returns a Reader of r. Close returns its buffer for reuse. A
+// reader from Buffered is read through, not copied into another buffer.
+func NewReader(r io.Reader, opt LineOptions) *Reader {
+	if opt.MaxLine <= 0 {
+		opt.MaxLine = DefaultMaxLine
 	}
-	br := linePool.Get().(*bufio.Reader)
-	br.Reset(r)
-	rd := readerOf(br, opt)
-	return &rd
+	if br, ok := r.(*bufio.Reader); ok && br.Size() >= bufSize {
+		return &Reader{br: br, opt: opt, lent: true}
+	}
+	br, _ := Buffered(r)
+	return &Reader{br: br, opt: opt}
 }
 
 // Buffered returns a buffered reader of r whose first bytes can be looked at
@@ -89,13 +79,6 @@ func Buffered(r io.Reader) (*bufio.Reader, func()) {
 	br := linePool.Get().(*bufio.Reader)
 	br.Reset(r)
 	return br, func() { br.Reset(nil); linePool.Put(br) }
-}
-
-func readerOf(br *bufio.Reader, opt LineOptions) Reader {
-	if opt.MaxLine <= 0 {
-		opt.MaxLine = DefaultMaxLine
-	}
-	return Reader{br: br, opt: opt, find: fieldFinder{key: opt.Key, nested: opt.Nested}}
 }
 
 // Close releases the Reader's buffer; the Reader must not be used after it.
@@ -127,20 +110,18 @@ func (r *Reader) Next() ([]byte, int, error) {
 			r.br.Discard(len(utf8BOM))
 		}
 	}
-	if cap(r.long) > 4*bufSize {
-		r.dropLong() // do not keep a giant buffer after a giant line
+	if r.giant {
+		r.dropLong() // do not keep the giant buffer after a giant line
 	}
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			r.Cut = false
 			line, done, err := r.longLine(chunk)
 			if !done {
 				continue // a line passed over
 			}
 			return line, r.line, err
 		}
-		r.Cut = false
 		return r.end(chunk, err)
 	}
 }
@@ -171,22 +152,23 @@ func (r *Reader) end(line []byte, err error) ([]byte, int, error) {
 // or it grows past MaxLine, the rest is passed over. done is false for a line
 // passed over without a word.
 func (r *Reader) longLine(first []byte) (line []byte, done bool, err error) {
-	r.find.reset()
+	if !mayBeObject(first) {
+		r.long = append(r.long[:0], first...)
+		return r.notObject()
+	}
+	if r.opt.Skip != nil && r.opt.Skip(first) {
+		r.long = r.long[:0]
+		_, rerr := r.discard(-1)
+		r.line++
+		if rerr != nil {
+			r.stop(rerr)
+			return nil, true, r.err
+		}
+		return nil, false, nil
+	}
 	r.long = append(r.long[:0], first...)
-	r.find.feed(first)
 	for {
-		switch {
-		case r.find.notObject:
-			return r.notObject()
-		case r.find.decided() && r.opt.Skip != nil && r.opt.Skip(r.find.value()):
-			_, rerr := r.discard(-1)
-			r.line++
-			if rerr != nil {
-				r.stop(rerr)
-				return nil, true, r.err
-			}
-			return nil, false, nil
-		case len(r.long) > r.opt.MaxLine:
+		if len(r.long) > r.opt.MaxLine {
 			_, rerr := r.discard(-1)
 			r.line++
 			r.dropLong()
@@ -196,7 +178,6 @@ func (r *Reader) longLine(first []byte) (line []byte, done bool, err error) {
 			return nil, true, fmt.Errorf("line %d: %w: longer than %s", r.line, ErrLineTooLong, Size(int64(r.opt.MaxLine)))
 		}
 		chunk, err := r.br.ReadSlice('\n')
-		r.find.feed(chunk)
 		if !r.giant && len(r.long)+len(chunk) > giantFrom {
 			r.long = r.takeGiant(r.long, r.opt.MaxLine)
 		}
@@ -208,14 +189,20 @@ func (r *Reader) longLine(first []byte) (line []byte, done bool, err error) {
 	}
 }
 
-// notObject returns the beginning of a long line that cannot be a record
-// (binary data, a text file), for the error message, and passes over the
-// rest; beyond MaxLine without a newline the stream is given up.
+// mayBeObject says whether a line that begins with head may be a record: its
+// first byte that is not a space, if any, is '{' (not binary data or text).
+func mayBeObject(head []byte) bool {
+	head = bytes.TrimLeft(head, " \t\r\n")
+	return len(head) == 0 || head[0] == '{'
+}
+
+// notObject returns the beginning of a long line that cannot be a record,
+// for the error message, and passes over the rest; beyond MaxLine without a
+// newline the stream is given up.
 func (r *Reader) notObject() ([]byte, bool, error) {
 	head := r.long[:min(len(r.long), bufSize)]
 	n, rerr := r.discard(int64(r.opt.MaxLine))
 	r.line++
-	r.Cut = true
 	r.Unterminated = rerr != nil
 	switch {
 	case n > int64(r.opt.MaxLine):

@@ -18,11 +18,13 @@ const maxDepth = 1000
 
 // ScanObject checks that line holds exactly one JSON object, as Python's
 // json.dumps writes it (NaN, Infinity and -Infinity allowed), and calls visit
-// with each top-level key (raw, between its quotes) and raw value. It checks the
-// structure only: string contents and escapes are left to the decoder of the
-// lines that matter, so that most bytes (LLM text) are passed over at memchr
-// speed.
-func ScanObject(line []byte, visit func(key, value []byte)) error {
+// with each top-level key (raw, between its quotes) and raw value, in order;
+// when visit returns false the scan stops there, the rest of the line
+// unchecked. It checks the structure only: string contents and escapes are
+// left to the decoder of the lines that matter, so that most bytes (LLM text)
+// are passed over at memchr speed. It is the one scanner of the readers: for
+// a line's kind, a field map's members, and a file's claim (ScanHead).
+func ScanObject(line []byte, visit func(key, value []byte) bool) error {
 	s := scanner{b: line}
 	s.space()
 	if s.i >= len(s.b) {
@@ -31,7 +33,7 @@ func ScanObject(line []byte, visit func(key, value []byte)) error {
 	if s.b[s.i] != '{' {
 		return s.fail(fmt.Sprintf("line does not start with '{' but with %s", quoteByte(s.b[s.i])))
 	}
-	if err := s.object(0, visit); err != nil {
+	if stop, err := s.object(0, visit); stop || err != nil {
 		return err
 	}
 	s.space()
@@ -41,9 +43,23 @@ func ScanObject(line []byte, visit func(key, value []byte)) error {
 	return nil
 }
 
+// ScanHead is ScanObject for the first bytes of a file, which may end inside
+// the object: visit also sees the top-level member whose value head cuts (or
+// that breaks), with what head holds from its start, before the error.
+func ScanHead(head []byte, visit func(key, value []byte) bool) error {
+	s := scanner{b: head, head: true}
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return s.fail("not an object")
+	}
+	_, err := s.object(0, visit)
+	return err
+}
+
 type scanner struct {
-	b []byte
-	i int
+	b    []byte
+	i    int
+	head bool // ScanHead: a cut value is visited too
 }
 
 func (s *scanner) fail(msg string) error { return &SyntaxError{Column: s.i + 1, Msg: msg} }
@@ -63,75 +79,79 @@ func (s *scanner) space() {
 	}
 }
 
-// sep passes over the one space Python's json.dumps writes after ',' and ':'
-// (then any other whitespace).
-func (s *scanner) sep() {
-	if s.i < len(s.b) && s.b[s.i] == ' ' {
-		s.i++
-		if s.i < len(s.b) && s.b[s.i] > ' ' {
-			return
-		}
-	}
-	s.space()
-}
-
-// object scans from '{' to its '}'; visit (if not nil) sees its members.
-func (s *scanner) object(depth int, visit func(key, value []byte)) error {
+// object scans from '{' to its '}'; visit (if not nil) sees its members,
+// and stop says it ended the scan.
+func (s *scanner) object(depth int, visit func(key, value []byte) bool) (stop bool, err error) {
 	if depth >= maxDepth {
-		return s.fail("nested too deeply")
+		return false, s.fail("nested too deeply")
 	}
 	s.i++ // '{'
 	s.space()
 	if s.i < len(s.b) && s.b[s.i] == '}' {
 		s.i++
-		return nil
+		return false, nil
 	}
 	for {
 		if s.i >= len(s.b) {
-			return s.eof()
+			return false, s.eof()
 		}
 		if s.b[s.i] != '"' {
-			return s.fail(fmt.Sprintf("expected a key in quotes, found %s", quoteByte(s.b[s.i])))
+			return false, s.fail(fmt.Sprintf("expected a key in quotes, found %s", quoteByte(s.b[s.i])))
 		}
 		keyStart := s.i + 1
 		if err := s.str(); err != nil {
-			return err
+			return false, err
 		}
 		key := s.b[keyStart : s.i-1]
 		s.space()
 		if s.i >= len(s.b) {
-			return s.eof()
+			return false, s.eof()
 		}
 		if s.b[s.i] != ':' {
-			return s.fail(fmt.Sprintf("expected ':' after a key, found %s", quoteByte(s.b[s.i])))
+			return false, s.fail(fmt.Sprintf("expected ':' after a key, found %s", quoteByte(s.b[s.i])))
 		}
 		s.i++
-		s.sep()
+		s.space()
 		valStart := s.i
 		if err := s.value(depth + 1); err != nil {
-			return err
+			if s.head && visit != nil {
+				visit(key, s.b[valStart:])
+			}
+			return false, err
 		}
-		if visit != nil {
-			visit(key, s.b[valStart:s.i])
+		if visit != nil && !visit(key, s.b[valStart:s.i]) {
+			return true, nil
 		}
 		s.space()
 		if s.i >= len(s.b) {
-			return s.eof()
+			return false, s.eof()
 		}
 		switch s.b[s.i] {
 		case ',':
 			s.i++
-			s.sep()
+			s.space()
 		case '}':
 			s.i++
-			return nil
+			return false, nil
 		default:
-			return s.fail(fmt.Sprintf("expected ',' or '}', found %s", quoteByte(s.b[s.i])))
+			return false, s.fail(fmt.Sprintf("expected ',' or '}', found %s", quoteByte(s.b[s.i])))
 		}
 	}
 }
 
-func (s *scanner) array(depth int) error {
+// ScanArray is ScanObject for a JSON array (a member's value, as ScanObject
+// gives it): visit sees each element, raw.
+func ScanArray(b []byte, visit func(elem []byte)) error {
+	s := scanner{b: b}
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '[' {
+		return s.fail("not an array")
+	}
+	return s.array(0, visit)
+}
+
+// array scans from '[' to its ']'; visit (if not nil) sees its elements.
+func (s *scanner) array(depth int, visit func(elem []byte)) error {
 	if depth >= maxDepth {
 		return s.fail("nested too deeply")
 	}
@@ -142,8 +162,12 @@ func (s *scanner) array(depth int) error {
 		return nil
 	}
 	for {
+		start := s.i
 		if err := s.value(depth + 1); err != nil {
 			return err
+		}
+		if visit != nil {
+			visit(s.b[start:s.i])
 		}
 		s.space()
 		if s.i >= len(s.b) {
@@ -170,34 +194,20 @@ func (s *scanner) value(depth int) error {
 	case c == '"':
 		return s.str()
 	case c == '{':
-		return s.object(depth, nil)
+		_, err := s.object(depth, nil)
+		return err
 	case c == '[':
-		return s.array(depth)
+		return s.array(depth, nil)
 	default:
 		return s.scalar()
 	}
 }
 
-// str scans a string from its opening quote to just past its closing quote.
-// Keys and most values are short: their first bytes are looked at one by one
-// (a call to IndexByte costs more), the rest at memchr speed.
+// str scans a string from its opening quote to just past its closing quote,
+// at memchr speed.
 func (s *scanner) str() error {
 	b := s.b
-	i := s.i + 1
-	for end := min(i+24, len(b)); i < end; i++ {
-		switch b[i] {
-		case '"':
-			s.i = i + 1
-			return nil
-		case '\\':
-			i++ // the escaped byte
-		}
-	}
-	if i >= len(b) {
-		return s.eof()
-	}
-	// i is not inside an escape: every backslash before it is paired.
-	for {
+	for i := s.i + 1; ; {
 		j := bytes.IndexByte(b[i:], '"')
 		if j < 0 {
 			return s.eof()

@@ -54,13 +54,8 @@ const (
 
 // Open opens path for reading, "-" meaning stdin, and undoes gzip or zstd
 // compression found by its magic bytes (whatever the file is called), within
-// the default Limits.
-func Open(path string, stdin io.Reader) (io.ReadCloser, error) {
-	return OpenLimited(path, stdin, Limits{})
-}
-
-// OpenLimited is Open within lim.
-func OpenLimited(path string, stdin io.Reader, lim Limits) (io.ReadCloser, error) {
+// lim.
+func Open(path string, stdin io.Reader, lim Limits) (io.ReadCloser, error) {
 	var f io.ReadCloser
 	if path == StdinName {
 		f = io.NopCloser(stdin)
@@ -71,7 +66,7 @@ func OpenLimited(path string, stdin io.Reader, lim Limits) (io.ReadCloser, error
 		}
 		f = file
 	}
-	r, err := DecompressLimited(f, lim)
+	r, err := Decompress(f, lim)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
@@ -79,16 +74,13 @@ func OpenLimited(path string, stdin io.Reader, lim Limits) (io.ReadCloser, error
 	return r, nil
 }
 
-// Decompress returns a reader of rc's content, decompressed if it starts with
-// the gzip or zstd magic bytes. Closing it closes rc.
-func Decompress(rc io.ReadCloser) (io.ReadCloser, error) { return DecompressLimited(rc, Limits{}) }
-
 // headPool holds the small buffers that read the first bytes of a file (and
 // compressed streams), so that a batch of files does not allocate one each.
 var headPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
-// DecompressLimited is Decompress within lim.
-func DecompressLimited(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
+// Decompress returns a reader of rc's content, decompressed within lim if it
+// starts with the gzip or zstd magic bytes. Closing it closes rc.
+func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 	// The magic bytes are read by themselves: a plain stream is then read
 	// straight into the line reader's buffer, not copied through another.
 	var magic [4]byte
@@ -98,7 +90,10 @@ func DecompressLimited(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 	}
 	head := magic[:n]
 	if !Compressed(head) {
-		return &plain{head: magic, n: n, r: rc}, nil
+		return struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(head), rc), rc}, nil
 	}
 	br := headPool.Get().(*bufio.Reader)
 	br.Reset(io.MultiReader(bytes.NewReader(head), rc))
@@ -159,25 +154,6 @@ func pastSkippable(head []byte) []byte {
 	}
 	return head
 }
-
-// plain is a stream without compression: its first n bytes, read to look
-// for magic bytes, then the rest.
-type plain struct {
-	head [4]byte
-	n, i int
-	r    io.ReadCloser
-}
-
-func (p *plain) Read(b []byte) (int, error) {
-	if p.i < p.n {
-		k := copy(b, p.head[p.i:p.n])
-		p.i += k
-		return k, nil
-	}
-	return p.r.Read(b)
-}
-
-func (p *plain) Close() error { return p.r.Close() }
 
 // counter counts the bytes read through it.
 type counter struct {

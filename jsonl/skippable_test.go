@@ -50,7 +50,7 @@ func TestZstdSkippableFrames(t *testing.T) {
 		if !Compressed(c.stream[:4]) {
 			t.Errorf("%s: not taken for compressed", c.name)
 		}
-		rc, err := Decompress(io.NopCloser(bytes.NewReader(c.stream)))
+		rc, err := Decompress(io.NopCloser(bytes.NewReader(c.stream)), Limits{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

@@ -14,16 +14,17 @@ type Grid struct {
 	n     int // the policies, but those left out
 }
 
-// gridPart is a list of policies (dims nil), or base under every
-// combination of the values of the settings dims (indices into
-// Dimensions), the last varying fastest; but for the positions left out.
+// gridPart is a list of policies (settings nil), or base under every
+// combination of the values of its settings, the last varying fastest; but
+// for the positions left out.
 type gridPart struct {
-	list []Policy
-	base Policy
-	dims []int
-	vals [][]int
-	size int   // positions, those left out included
-	left []int // positions left out, in order
+	list     []Policy
+	base     Policy
+	settings []*Setting
+	slots    []int // where a Policy holds each of settings
+	vals     [][]int
+	size     int   // positions, those left out included
+	left     []int // positions left out, in order
 }
 
 // List is a grid of the policies given, in order.
@@ -47,16 +48,19 @@ func (g *Grid) Add(p Policy) {
 }
 
 // Product appends policy name under every combination of vals (vals[i] the
-// values of Dimensions()[i]; a setting name does not have keeps its
-// default), the later settings varying fastest: what expanding a grid's
-// flags gives, in its order. The values of a setting are distinct.
+// values of Settings()[i], those of the settings name has), the later
+// settings varying fastest: what expanding a grid's flags gives, in its
+// order. The values of a setting are distinct.
 func (g *Grid) Product(name Name, vals [][]int) {
-	pt := gridPart{base: Policy{Name: name, Params: DefaultParams()}, size: 1}
-	for i := range dimensions {
-		if dimensions[i].Has(name) {
-			pt.dims = append(pt.dims, i)
-			pt.vals = append(pt.vals, vals[i])
-			pt.size *= len(vals[i])
+	pt := gridPart{base: Policy{Name: name}, size: 1}
+	if k := pt.base.Kind(); k != nil {
+		for i, s := range Settings() {
+			if slot := k.slot(s); slot >= 0 {
+				pt.settings = append(pt.settings, s)
+				pt.slots = append(pt.slots, slot)
+				pt.vals = append(pt.vals, vals[i])
+				pt.size *= len(vals[i])
+			}
 		}
 	}
 	if pt.size > 0 {
@@ -102,9 +106,9 @@ func (pt *gridPart) each(yield func(Policy) bool) bool {
 		return true
 	}
 	p := pt.base
-	at := make([]int, len(pt.dims)) // an odometer over the values
-	for k, i := range pt.dims {
-		dimensions[i].Set(&p.Params, pt.vals[k][0])
+	at := make([]int, len(pt.settings)) // an odometer over the values
+	for k := range pt.settings {
+		pt.set(&p, k, 0)
 	}
 	for pos := range pt.size {
 		if len(left) > 0 && left[0] == pos {
@@ -114,13 +118,18 @@ func (pt *gridPart) each(yield func(Policy) bool) bool {
 		}
 		for k := len(at) - 1; k >= 0; k-- {
 			at[k] = (at[k] + 1) % len(pt.vals[k])
-			dimensions[pt.dims[k]].Set(&p.Params, pt.vals[k][at[k]])
+			pt.set(&p, k, at[k])
 			if at[k] > 0 {
 				break
 			}
 		}
 	}
 	return true
+}
+
+// set gives p's k-th setting of the product its at-th value.
+func (pt *gridPart) set(p *Policy, k, at int) {
+	p.values[pt.slots[k]] = pt.vals[k][at] - pt.settings[k].Default
 }
 
 // position is where p lies in a product, -1 if it is not one of its
@@ -130,13 +139,12 @@ func (pt *gridPart) position(p Policy) int {
 		return -1
 	}
 	q, pos := pt.base, 0
-	for k, i := range pt.dims {
-		d := &dimensions[i]
-		at := slices.Index(pt.vals[k], d.Get(&p.Params))
+	for k, s := range pt.settings {
+		at := slices.Index(pt.vals[k], s.Default+p.values[pt.slots[k]])
 		if at < 0 {
 			return -1
 		}
-		d.Set(&q.Params, pt.vals[k][at])
+		pt.set(&q, k, at)
 		pos = pos*len(pt.vals[k]) + at
 	}
 	if q != p {

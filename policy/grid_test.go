@@ -9,25 +9,22 @@ import (
 // setting innermost; a setting the policy lacks keeps its default; a list
 // is its policies as given.
 func TestGridProductOrder(t *testing.T) {
-	vals := make([][]int, len(Dimensions()))
-	for i := range vals {
-		vals[i] = []int{Dimensions()[i].Default}
-	}
+	vals := defaults()
 	vals[0], vals[1], vals[2] = []int{30, 40}, []int{5, 10, 20}, []int{0, 25}
 	var g Grid
-	g.Add(Policy{Name: Window, Params: Params{MaxTurnsStuck: 7, CheckInterval: 1, WarningThreshold: 3}})
+	g.Add(Policy{Name: Window}.WithTimer(Timer{MaxTurnsStuck: 7, CheckInterval: 1, WarningThreshold: 3}))
 	g.Product(Score, vals)
-	g.Add(Policy{Name: ScoreOrObjective, Params: DefaultParams()})
+	g.Add(Policy{Name: ScoreOrObjective})
 	var want []Policy
-	want = append(want, Policy{Name: Window, Params: Params{MaxTurnsStuck: 7, CheckInterval: 1, WarningThreshold: 3}})
+	want = append(want, Policy{Name: Window}.WithTimer(Timer{MaxTurnsStuck: 7, CheckInterval: 1, WarningThreshold: 3}))
 	for _, w := range []int{30, 40} {
 		for _, i := range []int{5, 10, 20} {
 			for _, th := range []int{0, 25} {
-				want = append(want, Policy{Name: Score, Params: Params{MaxTurnsStuck: w, CheckInterval: i, WarningThreshold: th}})
+				want = append(want, Policy{Name: Score}.WithTimer(Timer{MaxTurnsStuck: w, CheckInterval: i, WarningThreshold: th}))
 			}
 		}
 	}
-	want = append(want, Policy{Name: ScoreOrObjective, Params: DefaultParams()})
+	want = append(want, Policy{Name: ScoreOrObjective})
 	if got := g.Policies(); !slices.Equal(got, want) {
 		t.Fatalf("policies\n%v\nwant\n%v", got, want)
 	}
@@ -50,10 +47,7 @@ func TestGridProductOrder(t *testing.T) {
 // settings vary with it (patience's objective_patience here), the others'
 // stay at their defaults.
 func TestGridProductSettings(t *testing.T) {
-	vals := make([][]int, len(Dimensions()))
-	for i, d := range Dimensions() {
-		vals[i] = []int{d.Default}
-	}
+	vals := defaults()
 	var g Grid
 	empty := slices.Clone(vals)
 	empty[0] = nil
@@ -61,12 +55,11 @@ func TestGridProductSettings(t *testing.T) {
 	if g.Len() != 0 || len(g.Policies()) != 0 {
 		t.Fatalf("an empty product holds %d", g.Len())
 	}
-	k := slices.IndexFunc(Dimensions(), func(d Dimension) bool { return d.Key == "objective_patience" })
-	vals[k] = []int{5, 15}
+	vals[slices.Index(Settings(), ObjectivePatience)] = []int{5, 15}
 	g.Product(Patience, vals)
 	g.Product(Score, vals)
 	got := g.Policies()
-	if len(got) != 3 || got[0].ObjectivePatience != 5 || got[1].ObjectivePatience != 15 || got[2] != (Policy{Name: Score, Params: DefaultParams()}) {
+	if len(got) != 3 || got[0] != (Policy{Name: Patience}.With(ObjectivePatience, 5)) || got[1] != (Policy{Name: Patience}.With(ObjectivePatience, 15)) || got[2] != (Policy{Name: Score}) {
 		t.Fatalf("policies %+v", got)
 	}
 }
@@ -74,13 +67,10 @@ func TestGridProductSettings(t *testing.T) {
 // LeaveRepeats keeps the first occurrence of a policy, in a list or in a
 // product, and says where the others were, counted in the grid as built.
 func TestGridLeaveRepeats(t *testing.T) {
-	vals := make([][]int, len(Dimensions()))
-	for i, d := range Dimensions() {
-		vals[i] = []int{d.Default}
-	}
+	vals := defaults()
 	vals[0] = []int{30, 40, 50}
-	p40 := Policy{Name: Score, Params: DefaultParams()} // score 40/10, the product's second
-	p60 := Policy{Name: Score, Params: Params{MaxTurnsStuck: 60, CheckInterval: 10, WarningThreshold: 20}}
+	p40 := Policy{Name: Score} // score 40/10, the product's second
+	p60 := Policy{Name: Score}.With(MaxTurnsStuck, 60)
 	var g Grid
 	g.Add(p60)             // 0
 	g.Product(Score, vals) // 1, 2 (p40), 3
@@ -96,10 +86,18 @@ func TestGridLeaveRepeats(t *testing.T) {
 	if at := g.LeaveRepeats(p40); at != nil {
 		t.Errorf("p40 left out again at %v", at)
 	}
-	p30, p50 := p40, p40
-	p30.MaxTurnsStuck, p50.MaxTurnsStuck = 30, 50
+	p30, p50 := p40.With(MaxTurnsStuck, 30), p40.With(MaxTurnsStuck, 50)
 	want := []Policy{p60, p30, p40, p50, p30, p50}
 	if got := g.Policies(); !slices.Equal(got, want) || g.Len() != len(want) {
 		t.Errorf("after: %v (Len %d), want %v", got, g.Len(), want)
 	}
+}
+
+// defaults are a grid's values of every setting, by Settings: its default.
+func defaults() [][]int {
+	vals := make([][]int, len(Settings()))
+	for i, s := range Settings() {
+		vals[i] = []int{s.Default}
+	}
+	return vals
 }

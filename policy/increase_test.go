@@ -7,7 +7,7 @@ import (
 
 func TestIncrease(t *testing.T) {
 	inc := pol(Increase, 40, 10)
-	patInc := pat(func(p *Params) { p.ScoreMode, p.ObjectivePatience = ScoreIncrease, ObjectivesOff })
+	patInc := pat(func(p *Policy) { *p = p.With(ScoreMode, ScoreIncrease).With(ObjectivePatience, ObjectivesOff) })
 	for _, c := range []struct {
 		name        string
 		w           walk

@@ -1,5 +1,7 @@
 package policy
 
+import "image/color"
+
 // None is no stop rule at all: the run as logged, which goes on to its
 // budget. It is the baseline of a system that stops its runs on no rule of
 // its own: a harness, ZorkGPT2's run_episode.py (docs/sources.md, "Which
@@ -7,22 +9,16 @@ package policy
 const None Name = "none"
 
 func init() {
-	register(Kind{Name: None, New: newNone, Variant: true, ThresholdFree: true, Lacks: timer,
-		Description:    "no stop rule: the run goes on to its budget, as a harness without one runs it and ZorkGPT2's run_episode.py does (the baseline of their logs)",
-		Change:         "remove the stuck check from _run_game_loop",
-		ZorkGPT2Change: "leave the stuck check out of the runner, as run_episode.py does",
-		Rule:           func(Params) string { return "Never stop the run before its budget: no stop rule." }})
+	register(Kind{Name: None, New: newNone, Variant: true, ThresholdFree: true,
+		Color:       color.NRGBA{0x99, 0x99, 0x99, 0xFF}, // grey: no stop rule
+		Description: "no stop rule: the run goes on to its budget, as a harness without one runs it and ZorkGPT2's run_episode.py does (the baseline of their logs)"})
 }
 
-// none counts every turn as progress: every turn is its own anchor, so the
-// stuck check sees TurnsStuck 0, below every max_turns_stuck a replay accepts
-// (at least 1), and a sweep may replay it once for every setting.
-type none struct{ p Params }
+// none counts every turn as progress: every turn is its own anchor, so
+// TurnsStuck is 0 on every turn, below every max_turns_stuck a replay
+// accepts (at least 1), and a sweep may replay it once for every setting.
+type none struct{}
 
-func newNone(p Policy) Tracker { return none{p.Params} }
+func newNone(Policy) Tracker { return none{} }
 
-func (n none) Step(t int, _ Observation) Step {
-	s := Step{Turn: t, Anchor: t}
-	n.p.check(&s)
-	return s
-}
+func (none) Step(t int, _ Observation) Step { return Step{Turn: t, Anchor: t} }

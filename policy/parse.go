@@ -11,11 +11,11 @@ import (
 // print, "score-or-objective 40/10", with a colon), then any KEY=VALUE
 // settings, each after a colon or a comma: "patience:40/10:room_patience=30",
 // "patience:40/10,objective_patience=20", "increase,min_delta=5". KEY is a
-// Dimension's JSON key or flag name (room_patience or room-patience); an
+// Setting's JSON key or flag name (room_patience or room-patience); an
 // enumeration takes its value's name (score_mode=increase). The colon form
 // survives flags that split on commas (--policy). Settings it does not give
-// come from defaults.
-func Parse(s string, defaults Params) (Policy, error) {
+// come from the values given, else their defaults.
+func Parse(s string, given Values) (Policy, error) {
 	fields := strings.FieldsFunc(strings.TrimSpace(s), func(r rune) bool { return r == ':' || r == ',' })
 	if len(fields) == 0 {
 		fields = []string{""}
@@ -24,10 +24,10 @@ func Parse(s string, defaults Params) (Policy, error) {
 	if err != nil {
 		return Policy{}, err
 	}
-	p := Policy{Name: n, Params: defaults}
+	p := New(n, given)
 	for i, f := range fields[1:] {
 		if key, value, ok := strings.Cut(f, "="); ok {
-			if err := p.set(strings.TrimSpace(key), strings.TrimSpace(value)); err != nil {
+			if p, err = p.set(strings.TrimSpace(key), strings.TrimSpace(value)); err != nil {
 				return p, fmt.Errorf("%q: %v", s, err)
 			}
 			continue
@@ -35,48 +35,47 @@ func Parse(s string, defaults Params) (Policy, error) {
 		if i > 0 { // W/I/T comes first, once
 			return p, fmt.Errorf("%q: want NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]][:KEY=VALUE ...]", s)
 		}
-		if err := p.setNumbers(s, f); err != nil {
+		if p, err = p.setTimer(s, f); err != nil {
 			return p, err
 		}
 	}
 	return p, p.Usable()
 }
 
-func (p *Policy) setNumbers(s, settings string) error {
+// setTimer gives p the timer's settings written W[/I[/T]].
+func (p Policy) setTimer(s, settings string) (Policy, error) {
 	fields := strings.Split(settings, "/")
-	if len(fields) > 3 {
-		return fmt.Errorf("%q: want NAME:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]", s)
+	if len(fields) > len(TimerSettings) {
+		return p, fmt.Errorf("%q: want NAME:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]", s)
 	}
-	dst := []*int{&p.MaxTurnsStuck, &p.CheckInterval, &p.WarningThreshold}
 	for i, f := range fields {
-		if key := dimensions[i].Key; !has(key, p.Name) {
-			return fmt.Errorf("%q: policy %s has no %s", s, p.Name, key)
+		x := TimerSettings[i]
+		if !p.Has(x) {
+			return p, fmt.Errorf("%q: policy %s has no %s", s, p.Name, x.Key)
 		}
 		v, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil {
-			return fmt.Errorf("%q: %q is not a whole number", s, f)
+			return p, fmt.Errorf("%q: %q is not a whole number", s, f)
 		}
-		*dst[i] = v
+		p = p.With(x, v)
 	}
-	return nil
+	return p, nil
 }
 
-// set gives the Dimension named key (its JSON key or flag) the value.
-func (p *Policy) set(key, value string) error {
-	for i := range dimensions {
-		d := &dimensions[i]
-		if key != d.Key && key != d.Flag {
+// set gives the Setting named key (its JSON key or flag) the value.
+func (p Policy) set(key, value string) (Policy, error) {
+	for _, x := range Settings() {
+		if key != x.Key && key != x.Flag {
 			continue
 		}
-		if !d.Has(p.Name) {
-			return fmt.Errorf("policy %s has no %s", p.Name, d.Key)
+		if !p.Has(x) {
+			return p, fmt.Errorf("policy %s has no %s", p.Name, x.Key)
 		}
-		v, err := d.Parse(value)
+		v, err := x.Parse(value)
 		if err != nil {
-			return err
+			return p, err
 		}
-		d.Set(&p.Params, v)
-		return nil
+		return p.With(x, v), nil
 	}
-	return fmt.Errorf("unknown setting %q", key)
+	return p, fmt.Errorf("unknown setting %q", key)
 }

@@ -1,15 +1,47 @@
 package policy
 
+import (
+	"image/color"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+)
+
 // Patience is the general policy of the variants (docs/policies.md), named after early stopping's
 // patience (Keras, Lightning): several progress sources, each with its own.
 const Patience Name = "patience"
 
+// Patience's settings beside the timer; increase has the last two.
+var (
+	ObjectivePatience = &Setting{Key: "objective_patience", Flag: "objective-patience", Label: "obj", Min: 1,
+		Special: []Special{{0, "max_turns_stuck"}, {ObjectivesOff, off}}, Needs: episode.Objectives,
+		Usage: "objective_patience K (patience): turns an objective completion buys; 0: max_turns_stuck, -1: objectives are not progress"}
+	RoomPatience = &Setting{Key: "room_patience", Flag: "room-patience", Label: "room", Special: []Special{{0, off}}, Needs: episode.Rooms,
+		Usage: "room_patience R (patience): turns a first visit to a room buys; 0: rooms are not progress"}
+	ScoreMode = &Setting{Key: "score_mode", Flag: "score-mode", Default: ScoreChanges, Names: []string{"changes", "increase"},
+		Usage: "score_mode (patience): changes (any score change is progress) or increase (only a new best score)"}
+	MinDelta = &Setting{Key: "min_delta", Flag: "min-delta", Label: "delta", Default: 1, Floor: 1,
+		Usage: "min_delta D (increase, patience): a score move smaller than D is not progress and does not move the tracked score"}
+	MinTurns = &Setting{Key: "min_turns", Flag: "min-turns", Label: "warm-up",
+		Usage: "min_turns M (increase, patience): warm-up, no stop before turn M"}
+)
+
+// The values of score_mode: which score moves are progress.
+const (
+	// ScoreChanges: any change of the tracked score, up or down, as shipped.
+	ScoreChanges = iota
+	// ScoreIncrease: only a new best score (mode max); a death penalty, or
+	// climbing back to a score already reached, is not progress.
+	ScoreIncrease
+)
+
+// ObjectivesOff as objective_patience: objective completions are not progress.
+const ObjectivesOff = -1
+
 func init() {
-	register(Kind{Name: Patience, New: newPatience, Variant: true, SettingNeeds: patienceNeeds, Rule: patienceRule,
-		Settings:       []string{"objective_patience", "room_patience", "score_mode", "min_delta", "min_turns"},
-		Description:    "stop at the first check turn T ≥ min_turns at which every enabled progress source (score changes, objective completions, first visits to a room) has gone its own patience (max_turns_stuck, objective_patience, room_patience) without progress",
-		Change:         "keep one last-progress turn per source in _track_score_for_progress_detection (score change, latest completed_turn, latest first visit to a room id) and let the stuck check fire only when each has exceeded its own patience setting",
-		ZorkGPT2Change: "in record_results, keep one last-progress turn per source (score change, objective completed, first visit to a room), and let the check, once a turn after record_results, stop only when each has exceeded its own patience setting"})
+	register(Kind{Name: Patience, New: newPatience, Variant: true,
+		Settings:    timed(ObjectivePatience, RoomPatience, ScoreMode, MinDelta, MinTurns),
+		Color:       color.NRGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
+		Description: "stop at the first check turn T ≥ min_turns at which every enabled progress source (score changes, objective completions, first visits to a room) has gone its own patience (max_turns_stuck, objective_patience, room_patience) without progress"})
 }
 
 // patience stops at the first check turn T (T % interval == 0, T ≥ M) with
@@ -32,27 +64,44 @@ func init() {
 // M = 0); with K = W and rooms off it is window. replay/variants_test.go checks
 // both over every bundled log.
 type patience struct {
-	p        Params
+	timer    Timer
+	minTurns int
 	score    scoreSource
 	objK     int // 0: objectives off
+	roomR    int // 0: rooms off
 	lastObj  int
 	visited  map[int]bool // room keys; nil until the first turn
 	lastRoom int
 }
 
-func newPatience(p Policy) Tracker { return newPatienceTracker(p.Params) }
+func newPatience(p Policy) Tracker {
+	return newPatienceTracker(p, p.Get(ScoreMode), objectivePatience(p), p.Get(RoomPatience))
+}
 
-func newPatienceTracker(p Params) *patience {
-	pt := &patience{p: p, score: scoreSource{increase: p.ScoreMode == ScoreIncrease, delta: p.minDelta()}}
-	if k, on := p.objectivePatience(); on {
-		pt.objK = k
+// newPatienceTracker is patience with p's timer, min_delta and min_turns,
+// and the score mode, objective patience K (0: off) and room patience R
+// (0: off) given.
+func newPatienceTracker(p Policy, mode, k, r int) *patience {
+	return &patience{timer: p.Timer(), minTurns: p.Get(MinTurns), objK: k, roomR: r,
+		score: scoreSource{increase: mode == ScoreIncrease, delta: MinDelta.Applied(p.Get(MinDelta))}}
+}
+
+// objectivePatience is K: objective_patience, max_turns_stuck for its 0, and
+// 0 when objectives are not progress.
+func objectivePatience(p Policy) int {
+	switch k := p.Get(ObjectivePatience); k {
+	case ObjectivesOff:
+		return 0
+	case 0:
+		return p.MaxTurnsStuck() // the default follows W
+	default:
+		return k
 	}
-	return pt
 }
 
 func (pt *patience) Step(t int, o Observation) Step {
 	// As shipped (docs/semantics.md, "5.5.13 The countdown warning reads the same timer"), the warning is built before this turn's tracking.
-	s := Step{Turn: t, Warned: pt.timer(t) >= pt.p.WarningThreshold}
+	s := Step{Turn: t, Warned: pt.stuck(t) >= pt.timer.WarningThreshold}
 	first := !pt.score.initialised
 	if pt.score.track(t, o.Score) {
 		s.Reset = ScoreChange
@@ -65,7 +114,7 @@ func (pt *patience) Step(t int, o Observation) Step {
 			s.Reset = ObjectiveProgress
 		}
 	}
-	if pt.p.RoomPatience > 0 && pt.newRoom(o) {
+	if pt.roomR > 0 && pt.newRoom(o) {
 		pt.lastRoom = t
 		if s.Reset == NoReset {
 			s.Reset = RoomProgress
@@ -73,11 +122,11 @@ func (pt *patience) Step(t int, o Observation) Step {
 	}
 	s.Anchor = pt.anchor()
 	s.TurnsStuck = t - s.Anchor
-	s.Checked = t%pt.p.CheckInterval == 0
-	s.Terminate = s.Checked && t >= pt.p.MinTurns &&
-		t-pt.score.last >= pt.p.MaxTurnsStuck &&
+	s.Checked = t%pt.timer.CheckInterval == 0
+	s.Terminate = s.Checked && t >= pt.minTurns &&
+		t-pt.score.last >= pt.timer.MaxTurnsStuck &&
 		(pt.objK == 0 || t-pt.lastObj >= pt.objK) &&
-		(pt.p.RoomPatience == 0 || t-pt.lastRoom >= pt.p.RoomPatience)
+		(pt.roomR == 0 || t-pt.lastRoom >= pt.roomR)
 	return s
 }
 
@@ -104,13 +153,14 @@ func (pt *patience) anchor() int {
 	if pt.objK > 0 {
 		a = max(a, pt.lastObj)
 	}
-	if pt.p.RoomPatience > 0 {
+	if pt.roomR > 0 {
 		a = max(a, pt.lastRoom)
 	}
 	return a
 }
 
-func (pt *patience) timer(t int) int {
+// stuck is the timer as seen at the start of turn t.
+func (pt *patience) stuck(t int) int {
 	if !pt.score.initialised {
 		return t // before the first call, as _get_turns_since_score_change
 	}

@@ -45,17 +45,17 @@ func (w walk) run(p Policy) result {
 }
 
 // pat is patience 40/10 with the settings set changes.
-func pat(set func(*Params)) Policy {
+func pat(set func(*Policy)) Policy {
 	p := pol(Patience, 40, 10)
 	if set != nil {
-		set(&p.Params)
+		set(&p)
 	}
 	return p
 }
 
 func TestPatience(t *testing.T) {
-	objK := func(k int) func(*Params) { return func(p *Params) { p.ObjectivePatience = k } }
-	room := func(r int) func(*Params) { return func(p *Params) { p.RoomPatience = r } }
+	objK := func(k int) func(*Policy) { return func(p *Policy) { *p = p.With(ObjectivePatience, k) } }
+	room := func(r int) func(*Policy) { return func(p *Policy) { *p = p.With(RoomPatience, r) } }
 	for _, c := range []struct {
 		name   string
 		p      Policy
@@ -99,7 +99,7 @@ func TestPatience(t *testing.T) {
 		// Every source must have run out: score at 15 (55 ≥ 40 at 60), room at
 		// 25 (R 30: 55 at 60), objective at 50 (K 10: 10 at 60): stop 60,
 		// anchor 50.
-		{"all three sources", pat(func(p *Params) { p.ObjectivePatience, p.RoomPatience = 10, 30 }),
+		{"all three sources", pat(func(p *Policy) { *p = p.With(ObjectivePatience, 10).With(RoomPatience, 30) }),
 			walk{changes: map[int]int{15: 5}, rooms: map[int]int{25: 2}, start: 1, objectives: []int{50}}, 60, 10,
 			[]string{"score_change@15", "new_room@25", "objective_progress_reset@50"}},
 		// A turn with a score change, an objective and a new room reports the
@@ -131,8 +131,7 @@ func TestMinTurns(t *testing.T) {
 		// A warm-up below the first possible stop changes nothing.
 		{25, 40, Increase},
 	} {
-		p := pol(c.p, 40, 10)
-		p.MinTurns = c.m
+		p := pol(c.p, 40, 10).With(MinTurns, c.m)
 		if r := (walk{}).run(p); r.turn != c.turn || r.stuck != c.turn {
 			t.Errorf("%s: stop %d (%d), want %d (%d)", p, r.turn, r.stuck, c.turn, c.turn)
 		}
@@ -140,7 +139,7 @@ func TestMinTurns(t *testing.T) {
 }
 
 func TestMinDelta(t *testing.T) {
-	withD := func(n Name, d int) Policy { p := pol(n, 40, 10); p.MinDelta = d; return p }
+	withD := func(n Name, d int) Policy { return pol(n, 40, 10).With(MinDelta, d) }
 	for _, c := range []struct {
 		name   string
 		p      Policy
@@ -181,7 +180,7 @@ func TestPatienceStepFields(t *testing.T) {
 	// K = 10, objective at 35, flat score. Anchor is the latest progress of
 	// any source; the warning (threshold 20) shows from 20, is gone at 36
 	// (36 − 35 = 1) and would return at 55; the stop at 50 has TurnsStuck 15.
-	tr := pat(func(p *Params) { p.ObjectivePatience = 10 }).NewTracker()
+	tr := pat(func(p *Policy) { *p = p.With(ObjectivePatience, 10) }).NewTracker()
 	var warned []int
 	var last Step
 	for turn := 1; turn <= 50; turn++ {

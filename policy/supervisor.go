@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strings"
 
@@ -15,44 +16,38 @@ const Supervisor Name = "supervisor"
 // DefaultCheckpoint is the supervisor's review interval: every 25 TURN lines.
 const DefaultCheckpoint = 25
 
-// supervisorSettings are the supervisor's settings, in the order of
-// Dimensions: the checkpoint, then one per trigger.
-var supervisorSettings = []string{"checkpoint", "flat_checkpoints", "min_critic", "max_rejected_turns", "spiral_rejections", "room_streak"}
+// The supervisor's settings: the checkpoint, then one a trigger, each on at
+// the threshold ZorkGPT2's supervisor uses and 0 turning it off.
+var (
+	Checkpoint = &Setting{Key: "checkpoint", Flag: "checkpoint", Label: "checkpoint", Default: DefaultCheckpoint, Min: 1,
+		Usage: "checkpoint C (supervisor): the turns between reviews; it reviews the last C turns at turns C, 2C, …"}
+	FlatCheckpoints = &Setting{Key: "flat_checkpoints", Flag: "flat-checkpoints", Label: "flat", Default: 2, Special: offAt0,
+		Usage: "flat_checkpoints K (supervisor): stop when the score did not change over the last K checkpoints; 0: off"}
+	MinCritic = &Setting{Key: "min_critic", Flag: "min-critic", Label: "critic", Default: 50, Special: offAt0, Scale: criticScale, Reads: episode.Critic,
+		Usage: "min_critic (supervisor): stop when the mean critic score of the last C turns is below it, e.g. 0.5; 0: off"}
+	MaxRejectedTurns = &Setting{Key: "max_rejected_turns", Flag: "max-rejected-turns", Label: "rejected", Default: 7, Special: offAt0, Reads: episode.Rejections,
+		Usage: "max_rejected_turns (supervisor): stop when more of the last C turns than this had a rejected proposal; 0: off"}
+	SpiralRejections = &Setting{Key: "spiral_rejections", Flag: "spiral-rejections", Label: "spiral", Default: 3, Special: offAt0, Reads: episode.Rejections,
+		Usage: "spiral_rejections (supervisor): stop when one of the last C turns had this many rejected proposals; 0: off"}
+	RoomStreak = &Setting{Key: "room_streak", Flag: "room-streak", Label: "streak", Default: 10, Special: offAt0, Reads: episode.Rooms,
+		Usage: "room_streak (supervisor): stop when this many consecutive turns of the last C ended in the same room; 0: off"}
+)
+
+// offAt0 says that 0 turns a setting off.
+var offAt0 = []Special{{0, off}}
+
+// criticScale: min_critic is kept in hundredths, as the run log prints the
+// critic's scores.
+const criticScale = 100
 
 func init() {
-	register(Kind{Name: Supervisor, New: newSupervisor, System: episode.ZorkGPT2, Settings: supervisorSettings, Lacks: timer,
-		Offered: []episode.System{episode.ZorkGPT2},
-		Window:  func(p Params) int { return p.checkpoint() },
+	register(Kind{Name: Supervisor, New: newSupervisor, Ported: true,
+		Settings: []*Setting{Checkpoint, FlatCheckpoints, MinCritic, MaxRejectedTurns, SpiralRejections, RoomStreak},
+		Color:    color.NRGBA{0x90, 0x89, 0x28, 0xFF}, // dark yellow: the yellow F0E442 at 60%, as light lines on white are hard to see (contrast 1.3:1; this 3.6:1)
+		Window:   func(p Policy) int { return p.Get(Checkpoint) },
 		Description: "the checkpoint rules of ZorkGPT2's LLM supervisor: at turns C, 2C, … it stops the episode when, over the last C turns, " +
 			"the score did not change for flat_checkpoints checkpoints, the mean critic score is below min_critic, more than max_rejected_turns turns had a rejected proposal, " +
-			"a turn had spiral_rejections rejected proposals, or room_streak consecutive turns ended in the same room",
-		Change:         "stop the episode in _run_game_loop at every C-th turn when one of the triggers holds over the last C turns",
-		ZorkGPT2Change: "stop the run in the runner at every C-th turn when one of the triggers holds over the last C TURN lines, instead of leaving the kill to the LLM supervisor"})
-}
-
-// setting is the value of the supervisor's setting key in p, as users give
-// it (Dimension.Get).
-func (p Params) setting(key string) int {
-	for i := range dimensions {
-		if d := &dimensions[i]; d.Key == key {
-			return d.Get(&p)
-		}
-	}
-	panic("no setting " + key)
-}
-
-func (p Params) checkpoint() int { return p.setting("checkpoint") }
-
-func (p Params) supervisorUsable() error {
-	if c := p.checkpoint(); c < 1 {
-		return fmt.Errorf("checkpoint must be at least 1, not %d", c)
-	}
-	for _, key := range supervisorSettings[1:] {
-		if v := p.setting(key); v < 0 {
-			return fmt.Errorf("%s must not be negative (0: off), not %d", key, v)
-		}
-	}
-	return nil
+			"a turn had spiral_rejections rejected proposals, or room_streak consecutive turns ended in the same room"})
 }
 
 // supervisor reviews at every checkpoint T (T % C == 0) the last C turns,
@@ -87,9 +82,8 @@ type supervisor struct {
 }
 
 func newSupervisor(p Policy) Tracker {
-	q := p.Params
-	s := &supervisor{p: p, c: q.checkpoint(), flat: q.setting("flat_checkpoints"), critic: q.setting("min_critic"),
-		rejected: q.setting("max_rejected_turns"), spiral: q.setting("spiral_rejections"), streak: q.setting("room_streak")}
+	s := &supervisor{p: p, c: p.Get(Checkpoint), flat: p.Get(FlatCheckpoints), critic: p.Get(MinCritic),
+		rejected: p.Get(MaxRejectedTurns), spiral: p.Get(SpiralRejections), streak: p.Get(RoomStreak)}
 	s.critics, s.rejections, s.runs = make([]int, s.c), make([]int, s.c), make([]int, s.c)
 	return s
 }
@@ -98,7 +92,7 @@ func (s *supervisor) Step(t int, o Observation) Step {
 	if !s.started {
 		s.started = true
 		off, _ := s.p.Off(o.Signals)
-		trigger := map[string]*int{"min_critic": &s.critic, "max_rejected_turns": &s.rejected, "spiral_rejections": &s.spiral, "room_streak": &s.streak}
+		trigger := map[string]*int{MinCritic.Key: &s.critic, MaxRejectedTurns.Key: &s.rejected, SpiralRejections.Key: &s.spiral, RoomStreak.Key: &s.streak}
 		for _, key := range off {
 			*trigger[key] = 0
 		}
@@ -108,7 +102,7 @@ func (s *supervisor) Step(t int, o Observation) Step {
 		s.score, s.anchor, reset = o.Score, t, ScoreChange
 	}
 	i := t % s.c
-	s.critics[i] = int(math.RoundToEven(o.Critic * 100)) // exact: a float32 times 100 fits a float64
+	s.critics[i] = int(math.RoundToEven(o.Critic * criticScale)) // exact: a float32 times 100 fits a float64
 	s.rejections[i] = o.Rejections
 	run := 0
 	if o.Location != "" {
@@ -149,7 +143,7 @@ func (s *supervisor) triggers(t int, o Observation) []string {
 			sum += h
 		}
 		if sum < s.critic*s.c {
-			why = append(why, fmt.Sprintf("mean critic %.3f < %s", float64(sum)/float64(100*s.c), hundredths(s.critic)))
+			why = append(why, fmt.Sprintf("mean critic %.3f < %s", float64(sum)/float64(criticScale*s.c), MinCritic.Format(s.critic)))
 		}
 	}
 	if s.rejected > 0 || s.spiral > 0 {
@@ -182,41 +176,4 @@ func (s *supervisor) triggers(t int, o Observation) []string {
 		}
 	}
 	return why
-}
-
-// supervisorLabels are the short names of the supervisor's settings in
-// Policy.String, by key.
-var supervisorLabels = map[string]string{"checkpoint": "checkpoint", "flat_checkpoints": "flat", "min_critic": "critic",
-	"max_rejected_turns": "rejected", "spiral_rejections": "spiral", "room_streak": "streak"}
-
-// supervisorString is the tail of Policy.String for the supervisor: each
-// setting that differs from its default, "checkpoint 50 critic 0.4 streak
-// off".
-func (p Policy) supervisorString() string {
-	var b strings.Builder
-	for i := range dimensions {
-		d := &dimensions[i]
-		label, ok := supervisorLabels[d.Key]
-		if !ok || !d.Has(p.Name) {
-			continue
-		}
-		switch v := d.Get(&p.Params); {
-		case v == d.Default:
-		case v == 0 && d.Off:
-			fmt.Fprintf(&b, " %s off", label)
-		default:
-			fmt.Fprintf(&b, " %s %s", label, d.Format(v))
-		}
-	}
-	return b.String()
-}
-
-// hundredths writes a value kept in hundredths as users give it: 50 is 0.5.
-func hundredths(v int) string {
-	for i := range dimensions {
-		if d := &dimensions[i]; d.Key == "min_critic" {
-			return d.Format(v)
-		}
-	}
-	return fmt.Sprint(v)
 }

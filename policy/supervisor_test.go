@@ -22,7 +22,7 @@ func healthy(t int) Observation {
 // change healthy: it returns the stop turn (0 none) and its reason.
 func supervise(t *testing.T, spec string, n int, change func(t int, o *Observation)) (int, string) {
 	t.Helper()
-	p, err := Parse(spec, DefaultParams())
+	p, err := Parse(spec, nil)
 	if err != nil {
 		t.Fatalf("Parse(%q): %v", spec, err)
 	}
@@ -42,9 +42,9 @@ func supervise(t *testing.T, spec string, n int, change func(t int, o *Observati
 // only is the supervisor with every trigger off but the one given.
 func only(setting string) string {
 	var s []string
-	for _, k := range supervisorSettings[1:] {
-		if k != strings.SplitN(setting, "=", 2)[0] {
-			s = append(s, k+"=0")
+	for _, k := range (Policy{Name: Supervisor}).Kind().Settings[1:] {
+		if k.Key != strings.SplitN(setting, "=", 2)[0] {
+			s = append(s, k.Key+"=0")
 		}
 	}
 	return "supervisor:" + strings.Join(append(s, setting), ":")
@@ -158,7 +158,7 @@ func TestSupervisorSettings(t *testing.T) {
 		{"supervisor:max_turns_stuck=40", "", "policy supervisor has no max_turns_stuck"},
 		{"score:checkpoint=40", "", "policy score has no checkpoint"},
 	} {
-		p, err := Parse(c.spec, DefaultParams())
+		p, err := Parse(c.spec, nil)
 		switch {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
 			t.Errorf("Parse(%q) error %v, want %q", c.spec, err, c.err)
@@ -166,19 +166,16 @@ func TestSupervisorSettings(t *testing.T) {
 			t.Errorf("Parse(%q) = %q, %v; want %q", c.spec, p.String(), err, c.want)
 		}
 	}
-	// A Params built field by field has the supervisor's thresholds, and a
+	// Policy{Name: Supervisor} has the supervisor's thresholds, and a
 	// trigger turned off and on again reads its value back.
-	p := Params{}
-	for _, d := range Dimensions() {
-		if d.Has(Supervisor) && d.Key != "max_turns_stuck" {
-			if got := d.Get(&p); got != d.Default {
-				t.Errorf("%s of a zero Params: %d, want %d", d.Key, got, d.Default)
-			}
-			for _, v := range []int{0, d.Default, 1, 77} {
-				d.Set(&p, v)
-				if got := d.Get(&p); got != v {
-					t.Errorf("%s: set %d, got %d", d.Key, v, got)
-				}
+	p := Policy{Name: Supervisor}
+	for _, s := range p.Kind().Settings {
+		if got := p.Get(s); got != s.Default {
+			t.Errorf("%s of the supervisor at its defaults: %d, want %d", s.Key, got, s.Default)
+		}
+		for _, v := range []int{0, s.Default, 1, 77} {
+			if got := p.With(s, v).Get(s); got != v {
+				t.Errorf("%s: set %d, got %d", s.Key, v, got)
 			}
 		}
 	}

@@ -77,21 +77,12 @@ type Tracker interface {
 	Step(t int, o Observation) Step
 }
 
-// check is the stuck check of _run_game_loop (docs/semantics.md, "5.5.9 When the stuck check runs"): it runs only when
-// t % interval == 0, after the tracking of the same turn, so a reset on a
-// check turn prevents termination there.
-func (p Params) check(s *Step) {
-	s.TurnsStuck = s.Turn - s.Anchor
-	s.Checked = s.Turn%p.CheckInterval == 0
-	s.Terminate = s.Checked && s.TurnsStuck >= p.MaxTurnsStuck
-}
-
 // shipped is ZorkGPT's _track_score_for_progress_detection,
 // _get_turns_since_score_change and the stuck check of _run_game_loop: the
 // score policy (09a7cc2) when objectives is false, score-or-objective
 // (36546b7/HEAD) when true.
 type shipped struct {
-	p           Params
+	timer       Timer
 	objectives  bool // enable_objective_based_progress
 	initialised bool
 	tracked     int // _last_tracked_score
@@ -101,13 +92,13 @@ type shipped struct {
 
 // ZorkGPT keeps this state on the orchestrator, which main.py builds anew for
 // every episode (docs/semantics.md, "5.5.2 The state belongs to one episode"): a fresh tracker per episode.
-func newScore(p Policy) Tracker            { return &shipped{p: p.Params} }
-func newScoreOrObjective(p Policy) Tracker { return &shipped{p: p.Params, objectives: true} }
+func newScore(p Policy) Tracker            { return &shipped{timer: p.Timer()} }
+func newScoreOrObjective(p Policy) Tracker { return &shipped{timer: p.Timer(), objectives: true} }
 
 func (tr *shipped) Step(t int, o Observation) Step {
 	// docs/semantics.md, "5.5.13 The countdown warning reads the same timer": the countdown warning is built at the start of turn t from
 	// the same timer, before this turn's tracking runs.
-	s := Step{Turn: t, Warned: tr.timer(t) >= tr.p.WarningThreshold}
+	s := Step{Turn: t, Warned: tr.stuck(t) >= tr.timer.WarningThreshold}
 	if o.Objectives > 0 && tr.objectives {
 		// docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 8: only completions up to the current turn count; several in
 		// one turn count once (the code takes max(completed_turn)).
@@ -123,7 +114,7 @@ func (tr *shipped) Step(t int, o Observation) Step {
 		s.Reset = ObjectiveProgress
 	}
 	s.Anchor = tr.lastChange
-	tr.p.check(&s)
+	tr.timer.check(&s)
 	return s
 }
 
@@ -146,8 +137,8 @@ func (tr *shipped) track(t, score int) Reset {
 	return NoReset
 }
 
-// timer is _get_turns_since_score_change() as seen at the start of turn t.
-func (tr *shipped) timer(t int) int {
+// stuck is _get_turns_since_score_change() as seen at the start of turn t.
+func (tr *shipped) stuck(t int) int {
 	if !tr.initialised {
 		return t // before the first tracker call it returns turn_count
 	}

@@ -44,7 +44,7 @@ func replay(p Policy, sc scenario) result {
 }
 
 func pol(name Name, w, interval int) Policy {
-	return Policy{Name: name, Params: Params{MaxTurnsStuck: w, CheckInterval: interval, WarningThreshold: 20}}
+	return Policy{Name: name}.WithTimer(Timer{MaxTurnsStuck: w, CheckInterval: interval, WarningThreshold: 20})
 }
 
 var (
@@ -282,7 +282,7 @@ func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // docs/semantics.md, "5
 	}
 	// Before the first tracker call the timer is turn_count itself, so a
 	// threshold of 1 already warns at turn 1.
-	tr = Policy{Name: Score, Params: Params{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 1}}.NewTracker()
+	tr = Policy{Name: Score}.WithTimer(Timer{MaxTurnsStuck: 40, CheckInterval: 10, WarningThreshold: 1}).NewTracker()
 	if s := tr.Step(1, Observation{}); !s.Warned {
 		t.Error("threshold 1: no warning at turn 1")
 	}
@@ -297,22 +297,6 @@ func TestQuirkCountdownUsesTheSameTimer(t *testing.T) { // docs/semantics.md, "5
 	}
 	if warned[0] != 20 || !slices.Contains(warned, 35) || slices.Contains(warned, 36) || slices.Contains(warned, 55) || !slices.Contains(warned, 56) {
 		t.Errorf("objective at 35: warned at %v", warned)
-	}
-}
-
-func TestRefusals(t *testing.T) {
-	for _, c := range []struct {
-		p    Params
-		want int
-	}{
-		{DefaultParams(), 0},
-		{Params{MaxTurnsStuck: 20, CheckInterval: 10, WarningThreshold: 20}, 1},   // warning threshold must be < max_turns_stuck
-		{Params{MaxTurnsStuck: 5, CheckInterval: 10, WarningThreshold: 4}, 2},     // warning 4 below ZorkGPT's 5; max_turns_stuck 5 < interval 10
-		{Params{MaxTurnsStuck: 1001, CheckInterval: 10, WarningThreshold: 20}, 1}, // above the range
-	} {
-		if got := c.p.Refusals(); len(got) != c.want {
-			t.Errorf("%+v: %d refusals %q, want %d", c.p, len(got), got, c.want)
-		}
 	}
 }
 

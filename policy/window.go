@@ -10,10 +10,10 @@ type window struct {
 	lastObj int
 }
 
-func newWindow(p Policy) Tracker { return &window{score: shipped{p: p.Params}} }
+func newWindow(p Policy) Tracker { return &window{score: shipped{timer: p.Timer()}} }
 
 func (w *window) Step(t int, o Observation) Step {
-	s := Step{Turn: t, Warned: w.timer(t) >= w.score.p.WarningThreshold}
+	s := Step{Turn: t, Warned: w.stuck(t) >= w.score.timer.WarningThreshold}
 	first := !w.score.initialised
 	s.Reset = w.score.track(t, o.Score)
 	if o.Objectives > 0 {
@@ -23,11 +23,11 @@ func (w *window) Step(t int, o Observation) Step {
 		}
 	}
 	s.Anchor = max(w.score.lastChange, w.lastObj)
-	w.score.p.check(&s)
+	w.score.timer.check(&s)
 	return s
 }
 
-func (w *window) timer(t int) int {
+func (w *window) stuck(t int) int {
 	if !w.score.initialised {
 		return t
 	}

@@ -1,10 +1,6 @@
 package policy
 
-import (
-	"fmt"
-
-	"github.com/lbanalyze/lbanalyze/episode"
-)
+import "image/color"
 
 // Zorkburr is ZorkGPT2's stuck rule (docs/zorkgpt2.md, "The stuck rule").
 const Zorkburr Name = "zorkburr"
@@ -16,24 +12,10 @@ const Zorkburr Name = "zorkburr"
 const ZorkburrWarning = 30
 
 func init() {
-	register(Kind{Name: Zorkburr, New: newZorkburr, ThresholdFree: true, System: episode.ZorkGPT2, ZorkGPT2: true,
-		Lacks: []string{"stuck_warning_threshold"}, Offered: []episode.System{episode.ZorkGPT2}, Rule: zorkburrRule,
-		Description: "ZorkGPT2's stuck rule: turns_since_progress counts the turns since the score last moved (a move in turn 1 counts), and the check after every Burr step stops at the first turn T with T % stuck_check_interval == 0 whose counter before or after the turn has reached max_turns_stuck",
-		Change:      "in _track_score_for_progress_detection, count a score change during turn 1, and let the stuck check stop the episode when the timer had reached max_turns_stuck before the turn's score was tracked as well as after"})
-}
-
-// ZorkburrTOML is the [tool.zorkburr] block that sets p's max_turns_stuck
-// and stuck_check_interval in ZorkGPT2.
-func (p Policy) ZorkburrTOML() string {
-	return fmt.Sprintf("[tool.zorkburr]\nmax_turns_stuck = %d\nstuck_check_interval = %d\n", p.MaxTurnsStuck, p.CheckInterval)
-}
-
-// zorkburrRule is zorkburr's rule in a harness's words: the counter after
-// step t−1 or after step t has reached W (newZorkburr).
-func zorkburrRule(p Params) string {
-	return fmt.Sprintf("At each step t that is a multiple of %d, stop the run if its score has not changed (up or down) in the last %d steps "+
-		"(t-%d+1 to t), or in the %d steps before step t; the score before step 1 counts as 0, so a move during step 1 counts.",
-		p.CheckInterval, p.MaxTurnsStuck, p.MaxTurnsStuck, p.MaxTurnsStuck)
+	register(Kind{Name: Zorkburr, New: newZorkburr, ThresholdFree: true, Ported: true, Warning: ZorkburrWarning,
+		Settings:    TimerSettings[:2],                   // its countdown is ZorkburrWarning
+		Color:       color.NRGBA{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+		Description: "ZorkGPT2's stuck rule: turns_since_progress counts the turns since the score last moved (a move in turn 1 counts), and the check after every Burr step stops at the first turn T with T % stuck_check_interval == 0 whose counter before or after the turn has reached max_turns_stuck"})
 }
 
 // zorkburr replays record_results's counter and run_episode's check
@@ -51,13 +33,13 @@ func zorkburrRule(p Params) string {
 // the check saw, max(c(t−1), c(t)): what is compared with W. It depends on
 // neither W nor I, so the sweep's fast path replays it once for all of them.
 type zorkburr struct {
-	p      Params
+	timer  Timer
 	score  int // the score after the last turn (0 before turn 1)
 	c      int // turns_since_progress
 	anchor int // last_score_change_turn
 }
 
-func newZorkburr(p Policy) Tracker { return &zorkburr{p: p.Params} }
+func newZorkburr(p Policy) Tracker { return &zorkburr{timer: p.Timer()} }
 
 func (z *zorkburr) Step(t int, o Observation) Step {
 	// The countdown is built at the start of turn t from the counter of t−1.
@@ -71,7 +53,7 @@ func (z *zorkburr) Step(t int, o Observation) Step {
 	}
 	z.score = o.Score
 	s.Anchor, s.TurnsStuck = z.anchor, max(before, z.c)
-	s.Checked = t%z.p.CheckInterval == 0
-	s.Terminate = s.Checked && s.TurnsStuck >= z.p.MaxTurnsStuck
+	s.Checked = t%z.timer.CheckInterval == 0
+	s.Terminate = s.Checked && s.TurnsStuck >= z.timer.MaxTurnsStuck
 	return s
 }

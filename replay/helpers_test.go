@@ -13,8 +13,8 @@ import (
 )
 
 var (
-	v1 = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	v2 = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+	v1 = policy.Policy{Name: policy.Score}
+	v2 = policy.Policy{Name: policy.ScoreOrObjective}
 )
 
 // plan is a test episode: see synth.Steps.

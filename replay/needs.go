@@ -13,7 +13,7 @@ import (
 // The rule for a signal a log does not record (docs/sources.md, "Signals a
 // policy needs"), for every command: a policy that needs it is not replayed on
 // that log, and a setting that only reads it where the log records it (the
-// supervisor's triggers: policy.Dimension.Reads) is off on that log — never
+// supervisor's triggers: policy.Setting.Reads) is off on that log — never
 // with the signal read as zero. Each is said once a policy, in the words of
 // lackNote. episode leaves the policy out of that episode's results
 // (Replayable, Unreplayable), batch leaves the episode out of the comparison
@@ -150,7 +150,7 @@ func offNotes(eps []*episode.Episode, policies iter.Seq[policy.Policy], whose fu
 	for p := range policies {
 		r, seen := reads[p.Name]
 		if !seen {
-			r = slices.ContainsFunc(policy.Dimensions(), func(d policy.Dimension) bool { return d.Reads != 0 && d.Has(p.Name) })
+			r = p.Kind() != nil && slices.ContainsFunc(p.Kind().Settings, func(s *policy.Setting) bool { return s.Reads != 0 })
 			reads[p.Name] = r
 		}
 		if !r {

@@ -13,10 +13,8 @@ func TestNeedsRule(t *testing.T) {
 	zork := &episode.Episode{ID: "z", Format: "zorkgpt", Signals: episode.Signals(0).With(episode.Objectives, episode.Rooms)}
 	tales := &episode.Episode{ID: "t", Format: "tales", Signals: episode.Signals(0).With(episode.Tokens)}
 	tales2 := &episode.Episode{ID: "u", Format: "tales"}
-	d := policy.DefaultParams()
-	score, soo, window := policy.Policy{Name: policy.Score, Params: d}, policy.Policy{Name: policy.ScoreOrObjective, Params: d}, policy.Policy{Name: policy.Window, Params: d}
-	soo60 := soo
-	soo60.MaxTurnsStuck = 60
+	score, soo, window := policy.Policy{Name: policy.Score}, policy.Policy{Name: policy.ScoreOrObjective}, policy.Policy{Name: policy.Window}
+	soo60 := soo.With(policy.MaxTurnsStuck, 60)
 
 	// episode: left out of the results, one note a name whatever its settings.
 	all := []policy.Policy{score, soo, soo60, window}
@@ -48,9 +46,8 @@ func TestNeedsRule(t *testing.T) {
 	// The supervisor's triggers on a signal a log lacks are off, not its
 	// configs left out: said once, whatever its configs, naming every
 	// setting off and every log.
-	sup := policy.Policy{Name: policy.Supervisor, Params: d}
-	sup50 := sup
-	sup50.Checkpoint = 50
+	sup := policy.Policy{Name: policy.Supervisor}
+	sup50 := sup.With(policy.Checkpoint, 50)
 	configs, notes = Sweepable([]*episode.Episode{zork, tales}, []policy.Policy{score, sup, sup50})
 	if !reflect.DeepEqual(configs, []policy.Policy{score, sup, sup50}) || !reflect.DeepEqual(notes, []string{
 		"supervisor needs rooms, critic scores and rejections, which the logs of 2 episodes (tales, zorkgpt) do not record: " +

@@ -19,7 +19,7 @@ import (
 // 0, climbs back to 15 at 32 (not above its best), and reaches a new best, 20,
 // at 51. Each step spends 100 + t tokens.
 func restartEpisode(scoring episode.Scoring) *episode.Episode {
-	ep := &episode.Episode{ID: "restart", Scoring: scoring, System: episode.Harness,
+	ep := &episode.Episode{ID: "restart", Format: tales.Format, Scoring: scoring,
 		Signals: episode.Signals(0).With(episode.Tokens, episode.Restarts)}
 	// The score from each turn on: a death's penalty at 18, the new game at 19.
 	changes := map[int]int{3: 5, 9: 10, 13: 15, 18: 5, 19: 0, 23: 5, 28: 10, 32: 15, 51: 20}
@@ -51,9 +51,9 @@ func restartEpisode(scoring episode.Scoring) *episode.Episode {
 // 15 forgone. Tokens saved: Σ(100 + u) for u after the stop: 35·100 + Σ26..60
 // = 3500 + 1505 = 5005 at 25; 15·100 + Σ46..60 = 1500 + 795 = 2295 at 45.
 func TestRestart(t *testing.T) {
-	params := policy.Params{MaxTurnsStuck: 10, CheckInterval: 5, WarningThreshold: 5}
-	score := policy.Policy{Name: policy.Score, Params: params}
-	increase := policy.Policy{Name: policy.Increase, Params: params}
+	params := policy.Timer{MaxTurnsStuck: 10, CheckInterval: 5, WarningThreshold: 5}
+	score := policy.Policy{Name: policy.Score}.WithTimer(params)
+	increase := policy.Policy{Name: policy.Increase}.WithTimer(params)
 	tokens := episode.Signals(episode.Tokens)
 	for _, c := range []struct {
 		name    string
@@ -122,7 +122,7 @@ func TestSweepMatchesRunOnTALES(t *testing.T) {
 // run − best up to the stop (each at least 0).
 func TestIncreaseOnTALES(t *testing.T) {
 	dir := realdata.Dir(t, "tales/logs")
-	increase := policy.Policy{Name: policy.Increase, Params: policy.DefaultParams()}
+	increase := policy.Policy{Name: policy.Increase}
 	for _, c := range []struct {
 		run, game                   string
 		stop, stuck, saved, forgone int

@@ -34,7 +34,7 @@ func TestOutcomeFields(t *testing.T) {
 	}
 
 	// window: the objective anchors at 30 itself; 70 - 30 = 40 stops at 70.
-	w := policy.Policy{Name: policy.Window, Params: policy.DefaultParams()}
+	w := policy.Policy{Name: policy.Window}
 	o = Run(ep, w)
 	check(t, "window", o, Outcome{Policy: w, TerminationTurn: 70, TurnsStuck: 40, TurnsSaved: 30, Length: 70, ScoreForgone: 10,
 		LaterGain: &Gain{75, 10}, WarningStartTurn: 20})
@@ -123,7 +123,7 @@ func TestQuirkScoreChangeInsideFailedTurn(t *testing.T) {
 	if !ep.Turns[30].Missing || ep.Score(31) != 5 {
 		t.Fatalf("turn 31: %+v", ep.Turns[30])
 	}
-	if sc := Check(ep, policy.DefaultParams()); sc == nil || sc.Policy != policy.Score || !sc.TerminationMatch {
+	if sc := Check(ep, policy.DefaultTimer()); sc == nil || sc.Policy != policy.Score || !sc.TerminationMatch {
 		t.Errorf("self-check %+v", sc)
 	}
 }
@@ -175,7 +175,7 @@ func TestQuirkNeverCopyRecordedTermination(t *testing.T) { // docs/semantics.md,
 		t.Errorf("score-or-objective: %+v, want censored at 40", o)
 	}
 	// A more patient score policy is censored too.
-	if o := Run(ep, policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 60, CheckInterval: 10, WarningThreshold: 20}}); !o.Censored {
+	if o := Run(ep, policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 60, CheckInterval: 10, WarningThreshold: 20})); !o.Censored {
 		t.Errorf("score 60/10: %+v", o)
 	}
 }

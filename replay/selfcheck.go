@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // SelfCheck compares a replay with the loop-break events the recording wrote
@@ -19,16 +20,17 @@ type SelfCheck struct {
 	Policy policy.Name
 	// Mismatches are the first differences, when no policy reproduces them.
 	Mismatches []string
-	// Params are the settings the recording is assumed to have run with
+	// Timer is the settings the recording is assumed to have run with
 	// (ZorkGPT's defaults, or --config), and Replayed what Policy does with them.
-	Params policy.Params
-	// ReplayedTurn and ReplayedStuck are where Policy at Params stops (0: never).
+	Timer policy.Timer
+	// ReplayedTurn and ReplayedStuck are where Policy at Timer stops (0: never).
 	ReplayedTurn, ReplayedStuck int
-	// TerminationMatch: the replay at Params stops where the recording stopped
+	// TerminationMatch: the replay at Timer stops where the recording stopped
 	// (with the same turns_stuck), or neither stops.
 	TerminationMatch bool
 	// Consistent lists, per check interval, the max_turns_stuck values that
-	// ZorkGPT would accept and that reproduce the recording's end.
+	// the system that ran the log accepts and that reproduce the recording's
+	// end.
 	Consistent []Consistent
 	// DefaultsConsistent: 40/10 is among them.
 	DefaultsConsistent bool
@@ -46,22 +48,28 @@ type Consistent struct {
 	MaxTurnsStuckMax int `json:"max_turns_stuck_max"`
 }
 
-// Check runs the self-check of ep with the assumed settings params; nil when
-// the log holds no loop-break event of its own.
-func Check(ep *episode.Episode, params policy.Params) *SelfCheck {
+// Check runs the self-check of ep with the assumed settings timer; nil when
+// the log holds no loop-break event of its own. The rules it may have run, if
+// the log does not say, and the settings its configuration accepts are those
+// of the system that ran it.
+func Check(ep *episode.Episode, timer policy.Timer) *SelfCheck {
 	rec := ep.Recorded
 	if !rec.Any() {
 		return nil
 	}
-	candidates := []policy.Name{policy.Score, policy.ScoreOrObjective}
+	sys := system.Of(ep)
+	candidates := slices.Clone(sys.Rules)
 	if len(rec.Rules) > 0 {
 		candidates = candidates[:0]
 		for _, r := range rec.Rules {
 			candidates = append(candidates, policy.Name(r))
 		}
 	}
+	if len(candidates) == 0 {
+		return nil // a system with no rule of its own recorded none
+	}
 	want := recordedResets(rec)
-	sc := &SelfCheck{Params: params, CounterOnly: rec.CounterOnly}
+	sc := &SelfCheck{Timer: timer, CounterOnly: rec.CounterOnly}
 	var stuck []int
 	for i, name := range candidates {
 		got, st := resets(ep, name, rec.Through)
@@ -81,7 +89,7 @@ func Check(ep *episode.Episode, params policy.Params) *SelfCheck {
 	if name == "" {
 		name = candidates[0]
 	}
-	out := Run(ep, policy.Policy{Name: name, Params: params})
+	out := Run(ep, policy.Policy{Name: name}.WithTimer(timer))
 	sc.ReplayedTurn, sc.ReplayedStuck = out.TerminationTurn, out.TurnsStuck
 	if st := rec.Stop; st != nil {
 		sc.TerminationMatch = out.TerminationTurn == st.Turn && out.TurnsStuck == st.TurnsStuck
@@ -91,7 +99,7 @@ func Check(ep *episode.Episode, params policy.Params) *SelfCheck {
 	if rec.CounterOnly {
 		return sc
 	}
-	sc.Consistent = consistent(stuck, rec.Stop)
+	sc.Consistent = consistent(stuck, rec.Stop, sys.Accepts)
 	for _, c := range sc.Consistent {
 		if c.CheckInterval == policy.DefaultCheckInterval &&
 			c.MaxTurnsStuckMin <= policy.DefaultMaxTurnsStuck && policy.DefaultMaxTurnsStuck <= c.MaxTurnsStuckMax {
@@ -120,7 +128,7 @@ func recordedResets(rec episode.Recorded) []reset {
 // through (0: all) and the timer after each turn (stuck[t] = t − anchor,
 // index t).
 func resets(ep *episode.Episode, name policy.Name, through int) ([]reset, []int) {
-	never := policy.Policy{Name: name, Params: policy.Params{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: math.MaxInt}}
+	never := policy.Policy{Name: name}.WithTimer(policy.Timer{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: math.MaxInt})
 	var r []reset
 	stuck := make([]int, ep.N()+1)
 	Trace(ep, never, func(s policy.Step) {
@@ -160,15 +168,16 @@ func diffResets(want, got []reset) []string {
 
 // consistent finds, per stuck_check_interval, the max_turns_stuck values that
 // reproduce the end of the recording: a stop at the recorded turn and at no
-// check turn before it, or no stop at all. Only settings ZorkGPT accepts count
-// (interval 1..100, max_turns_stuck 1..1000 and >= the interval, and above a
-// warning threshold of at least 5). Without a recorded stop every interval is
-// consistent with large enough values: only the default interval is listed.
-func consistent(stuck []int, st *episode.Stop) []Consistent {
+// check turn before it, or no stop at all. Only settings the system accepts
+// count (ZorkGPT: interval 1..100, max_turns_stuck up to 1000, at least the
+// interval and above a warning threshold of at least 5). Without a recorded
+// stop every interval is consistent with large enough values: only the
+// default interval is listed, up to maxListed.
+func consistent(stuck []int, st *episode.Stop, accepts func(w, i int) bool) []Consistent {
 	n := len(stuck) - 1
 	var out []Consistent
-	for iv := 1; iv <= 100; iv++ {
-		last, hi := n, 1000
+	for iv := 1; iv <= n; iv++ {
+		last, hi := n, maxListed
 		if st != nil {
 			if st.Turn%iv != 0 || st.Turn > n {
 				continue
@@ -177,16 +186,24 @@ func consistent(stuck []int, st *episode.Stop) []Consistent {
 		} else if iv != policy.DefaultCheckInterval {
 			continue
 		}
-		lo := max(iv, 6)
+		lo := 1
 		for t := iv; t <= last; t += iv {
 			lo = max(lo, stuck[t]+1)
 		}
+		for ; accepts != nil && lo <= hi && !accepts(lo, iv); lo++ {
+		}
+		for ; accepts != nil && hi >= lo && !accepts(hi, iv); hi-- {
+		}
 		if lo <= hi {
-			out = append(out, Consistent{iv, lo, min(hi, 1000)})
+			out = append(out, Consistent{iv, lo, hi})
 		}
 	}
 	return out
 }
+
+// maxListed is the largest max_turns_stuck a self-check lists without a
+// recorded stop, whose end any larger value reproduces too.
+const maxListed = 1000
 
 // resetKind is the tracker's name for a recorded kind of reset.
 func resetKind(k episode.ResetKind) policy.Reset {

@@ -108,7 +108,7 @@ func NewSweeper(ep *episode.Episode) *Sweeper {
 // sets stuck[t] to TurnsStuck after turn t unless stuck is nil, and returns
 // the first warned turn (0 none).
 func (s *Sweeper) pass(name policy.Name, threshold int, stuck []int) (warned int) {
-	p := policy.Policy{Name: name, Params: policy.Params{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: threshold}}
+	p := policy.Policy{Name: name}.WithTimer(policy.Timer{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: threshold})
 	Trace(s.ep, p, func(st policy.Step) {
 		if stuck != nil {
 			stuck[st.Turn] = st.TurnsStuck
@@ -258,8 +258,8 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 	)
 	for i := range policies {
 		p := &policies[i]
-		if p.Name != name || p.CheckInterval != interval || p.WarningThreshold != warnFrom {
-			name, interval, warnFrom = p.Name, p.CheckInterval, p.WarningThreshold
+		if p.Name != name || p.CheckInterval() != interval || p.WarningThreshold() != warnFrom {
+			name, interval, warnFrom = p.Name, p.CheckInterval(), p.WarningThreshold()
 			if fast = ThresholdFree(name) && interval >= 1; fast {
 				tr := s.tracked(name)
 				warn = tr.warnStart(s, warnFrom)
@@ -270,7 +270,7 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 			out[i] = Run(s.ep, *p)
 			continue
 		}
-		at = chk.stop(p.MaxTurnsStuck, at)
+		at = chk.stop(p.MaxTurnsStuck(), at)
 		o := &out[i]
 		o.Policy, o.Logged, o.TokensSaved, o.CallsSaved = *p, s.ep.Signals&costs, 0, 0
 		if at == len(chk.turn) { // never stops within the log
@@ -355,10 +355,10 @@ func prepared(eps []*episode.Episode, policies []policy.Policy, workers int) []*
 	var tables []table
 	seen := map[table]bool{}
 	for _, p := range policies {
-		if !ThresholdFree(p.Name) || p.CheckInterval < 1 {
+		if !ThresholdFree(p.Name) || p.CheckInterval() < 1 {
 			continue
 		}
-		for _, t := range []table{{p.Name, p.WarningThreshold, 0}, {p.Name, -1, p.CheckInterval}} {
+		for _, t := range []table{{p.Name, p.WarningThreshold(), 0}, {p.Name, -1, p.CheckInterval()}} {
 			if !seen[t] {
 				seen[t] = true
 				tables = append(tables, t)

@@ -128,8 +128,7 @@ func BenchmarkRun(b *testing.B) {
 	}
 	for _, name := range policy.Names() {
 		b.Run("policy="+string(name), func(b *testing.B) {
-			p := policy.Policy{Name: name, Params: policy.DefaultParams()}
-			p.MaxTurnsStuck = 1000 // never stop: replay every turn
+			p := policy.Policy{Name: name}.With(policy.MaxTurnsStuck, 1000) // never stop: replay every turn
 			for b.Loop() {
 				for _, ep := range eps {
 					Run(ep, p)

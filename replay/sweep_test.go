@@ -22,7 +22,7 @@ func grid(names []policy.Name, ws, intervals, warns []int) []policy.Policy {
 		for _, wt := range warns {
 			for _, i := range intervals {
 				for _, w := range ws {
-					ps = append(ps, policy.Policy{Name: n, Params: policy.Params{MaxTurnsStuck: w, CheckInterval: i, WarningThreshold: wt}})
+					ps = append(ps, policy.Policy{Name: n}.WithTimer(policy.Timer{MaxTurnsStuck: w, CheckInterval: i, WarningThreshold: wt}))
 				}
 			}
 		}
@@ -53,7 +53,7 @@ func sweepMatchesRun(t *testing.T, what string, ep *episode.Episode, ps []policy
 		if want := Run(ep, p); !reflect.DeepEqual(out[i], want) {
 			if bad++; bad <= 3 {
 				t.Errorf("%s, %s warn %d:\n fast %+v (gain %+v)\n run  %+v (gain %+v)",
-					what, p, p.WarningThreshold, out[i], out[i].LaterGain, want, want.LaterGain)
+					what, p, p.WarningThreshold(), out[i], out[i].LaterGain, want, want.LaterGain)
 			}
 		}
 	}
@@ -100,7 +100,7 @@ func TestSweepMatchesRunOnDatasets(t *testing.T) {
 // Hand-worked cases: the stop and the outcome for a few W by hand.
 func TestSweepByHand(t *testing.T) {
 	pol := func(n policy.Name, w, i, wt int) policy.Policy {
-		return policy.Policy{Name: n, Params: policy.Params{MaxTurnsStuck: w, CheckInterval: i, WarningThreshold: wt}}
+		return policy.Policy{Name: n}.WithTimer(policy.Timer{MaxTurnsStuck: w, CheckInterval: i, WarningThreshold: wt})
 	}
 	type c struct {
 		p    policy.Policy
@@ -159,8 +159,8 @@ func TestSweepByHand(t *testing.T) {
 		NewSweeper(ep).Outcomes(ps, out)
 		for i, c := range tc.cases {
 			c.want.Policy = c.p
-			check(t, fmt.Sprintf("%s, %s warn %d (fast)", tc.name, c.p, c.p.WarningThreshold), out[i], c.want)
-			check(t, fmt.Sprintf("%s, %s warn %d (Run)", tc.name, c.p, c.p.WarningThreshold), Run(ep, c.p), c.want)
+			check(t, fmt.Sprintf("%s, %s warn %d (fast)", tc.name, c.p, c.p.WarningThreshold()), out[i], c.want)
+			check(t, fmt.Sprintf("%s, %s warn %d (Run)", tc.name, c.p, c.p.WarningThreshold()), Run(ep, c.p), c.want)
 		}
 	}
 }
@@ -203,10 +203,10 @@ func TestSweepMatchesRunOnRandomEpisodes(t *testing.T) {
 		ep := randomEpisode(rng)
 		ps := make([]policy.Policy, 300)
 		for i := range ps {
-			ps[i] = policy.Policy{Name: names[rng.IntN(len(names))], Params: policy.Params{
-				MaxTurnsStuck: rng.IntN(120) + 1, CheckInterval: rng.IntN(40) + 1, WarningThreshold: rng.IntN(60)}}
+			ps[i] = policy.Policy{Name: names[rng.IntN(len(names))]}.WithTimer(policy.Timer{
+				MaxTurnsStuck: rng.IntN(120) + 1, CheckInterval: rng.IntN(40) + 1, WarningThreshold: rng.IntN(60)})
 			if rng.IntN(20) == 0 {
-				ps[i].MaxTurnsStuck = rng.IntN(3) - 1 // 0 or below: stops at the first check
+				ps[i] = ps[i].With(policy.MaxTurnsStuck, rng.IntN(3)-1) // 0 or below: stops at the first check
 			}
 		}
 		sweepMatchesRun(t, fmt.Sprintf("random episode %d (%d turns)", k, ep.N()), ep, ps)

@@ -37,14 +37,13 @@ func TestPatienceReducesToShipped(t *testing.T) {
 	eps := bundledAndFixtures(t)
 	for _, w := range []int{5, 20, 40, 60} {
 		for _, iv := range []int{1, 7, 10} {
-			base := policy.Params{MaxTurnsStuck: w, CheckInterval: iv, WarningThreshold: 20}
+			base := policy.Timer{MaxTurnsStuck: w, CheckInterval: iv, WarningThreshold: 20}
+			patience := policy.Policy{Name: policy.Patience}.WithTimer(base)
 			pairs := [][2]policy.Policy{
-				{{Name: policy.Score, Params: base}, {Name: policy.Patience, Params: with(base, func(p *policy.Params) { p.ObjectivePatience = policy.ObjectivesOff })}},
-				{{Name: policy.Window, Params: base}, {Name: policy.Patience, Params: base}},
-				{{Name: policy.Window, Params: base}, {Name: policy.Patience, Params: with(base, func(p *policy.Params) { p.ObjectivePatience = w })}},
-				{{Name: policy.Increase, Params: base}, {Name: policy.Patience, Params: with(base, func(p *policy.Params) {
-					p.ScoreMode, p.ObjectivePatience = policy.ScoreIncrease, policy.ObjectivesOff
-				})}},
+				{policy.Policy{Name: policy.Score}.WithTimer(base), patience.With(policy.ObjectivePatience, policy.ObjectivesOff)},
+				{policy.Policy{Name: policy.Window}.WithTimer(base), patience},
+				{policy.Policy{Name: policy.Window}.WithTimer(base), patience.With(policy.ObjectivePatience, w)},
+				{policy.Policy{Name: policy.Increase}.WithTimer(base), patience.With(policy.ScoreMode, policy.ScoreIncrease).With(policy.ObjectivePatience, policy.ObjectivesOff)},
 			}
 			for _, ep := range eps {
 				for _, pr := range pairs {
@@ -63,8 +62,6 @@ func TestPatienceReducesToShipped(t *testing.T) {
 	}
 }
 
-func with(p policy.Params, set func(*policy.Params)) policy.Params { set(&p); return p }
-
 // TestRoomKeys: the tracker sees the room id where the log has one, else a
 // negative key of the name, and the starting room.
 func TestRoomKeys(t *testing.T) {
@@ -79,9 +76,7 @@ func TestRoomKeys(t *testing.T) {
 	// visited: a turn anchors the room source exactly when it ends in a room
 	// not seen before (objectives off, so the anchor is the score's or the
 	// room's).
-	p := policy.Policy{Name: policy.Patience, Params: with(policy.DefaultParams(), func(p *policy.Params) {
-		p.MaxTurnsStuck, p.ObjectivePatience, p.RoomPatience = 1000, policy.ObjectivesOff, 1000
-	})}
+	p := policy.Policy{Name: policy.Patience}.With(policy.MaxTurnsStuck, 1000).With(policy.ObjectivePatience, policy.ObjectivesOff).With(policy.RoomPatience, 1000)
 	for _, ep := range bundledAndFixtures(t)[:5] {
 		if ep.InitialRoomID != 180 {
 			t.Fatalf("%s: initial room %d", ep.Name(), ep.InitialRoomID)

@@ -68,7 +68,7 @@ func TestZorkburrFastPathOnRealEpisode(t *testing.T) {
 	// ep96 by hand: flat from turn 20 (score 50) to 91, +4 at 92. Under 40/10
 	// the counter is 39 at 59 and 40 at 60: a stop at 60 with 50 turns saved
 	// and 4 points forgone (the +4 at 92, 32 turns later).
-	o := Run(eps[0], policy.Policy{Name: policy.Zorkburr, Params: policy.DefaultParams()})
+	o := Run(eps[0], policy.Policy{Name: policy.Zorkburr})
 	if o.TerminationTurn != 60 || o.TurnsStuck != 40 || o.TurnsSaved != 50 || o.ScoreForgone != 4 || o.LaterGain == nil || o.LaterGain.Turn != 92 {
 		t.Errorf("zorkburr 40/10 on ep96: %+v", o)
 	}

@@ -131,7 +131,10 @@ func firstLine(b []byte) []byte {
 // (a line cut by the head gives the keys before the cut).
 func topKeys(line []byte) []string {
 	var keys []string
-	err := jsonl.ScanObject(line, func(key, _ []byte) { keys = append(keys, string(key)) })
+	err := jsonl.ScanObject(line, func(key, _ []byte) bool {
+		keys = append(keys, string(key))
+		return true
+	})
 	if err != nil && len(keys) == 0 {
 		return nil
 	}

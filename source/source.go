@@ -8,6 +8,7 @@ package source
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
@@ -31,6 +32,10 @@ const (
 type Source interface {
 	// Format is the log_format of the episodes it reads.
 	Format() string
+	// Opens reports whether a directory walk opens a file so named to ask
+	// the sources about it: a file is claimed by its content, but a walk
+	// opens only the files named like some source's logs.
+	Opens(name string) bool
 	// Claims reports whether a file that begins with head is one of its
 	// logs. head holds the first HeadSize bytes, or the whole file when
 	// shorter; the last line may be cut.
@@ -38,6 +43,12 @@ type Source interface {
 	// Read streams the log r into episodes, handing each to emit as soon as
 	// it ends; name is the path the user gave ("-" for stdin).
 	Read(r io.Reader, name string, opt Options, emit func(*episode.Episode)) *Result
+}
+
+// JSONLName says whether a file is named like JSON Lines, plain or
+// compressed: *.jsonl, *.jsonl.gz, *.jsonl.zst.
+func JSONLName(name string) bool {
+	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.gz") || strings.HasSuffix(name, ".jsonl.zst")
 }
 
 // DirSource is a source whose logs are directories (a Burr application

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,16 +15,16 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/report"
-	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 type batchFlags struct {
 	baseline, after string
-	dims            []int // by the index of policy.Dimensions()
+	settings        []int // by the index of policy.Settings()
 	config          string
-	callsPerTurn    int
+	calls           callsFlag
 	format          string
 	jobs            int
 	plots, html     string
@@ -65,7 +66,7 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 			if err != nil {
 				return err
 			}
-			opts, err := f.analysis.options(f.callsPerTurn)
+			opts, err := f.analysis.options()
 			if err != nil {
 				return err
 			}
@@ -93,11 +94,10 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			baseline, after = f.sides(cmd, c.Episodes, baseline, after)
-			warnRefusals(baseline, e)
-			if after.Params != baseline.Params || len(baseline.Refusals()) == 0 {
-				warnRefusals(after, e)
-			}
+			sys := system.OfAll(c.Episodes)
+			opts.CallsPerTurn = f.calls.of(sys)
+			baseline, after = f.sides(cmd, sys, baseline, after)
+			e.tell(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
 			f.noteShared(cmd, e, baseline, after)
 			kept, unreplayed := replay.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
 			e.tell(unreplayed...)
@@ -131,13 +131,13 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 	fs := cmd.Flags()
 	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]]")
 	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form")
-	f.dims = make([]int, len(policy.Dimensions()))
-	for i, d := range policy.Dimensions() {
-		f.dims[i] = d.Default
-		fs.Var(&dimValue{&d, &f.dims[i]}, d.Flag, d.Key+" for both policies where --baseline or --after does not give it")
+	f.settings = make([]int, len(policy.Settings()))
+	for i, s := range policy.Settings() {
+		f.settings[i] = s.Default
+		fs.Var(&settingValue{s, &f.settings[i]}, s.Flag, s.Key+" for both policies where --baseline or --after does not give it")
 	}
-	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the after policy (flags override it)")
-	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
+	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose "+system.Tables()+" sets the after policy (flags override it)")
+	f.calls.register(fs)
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once; at most 4 a core")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the dataset charts and score timelines (timeline-ID.png; --timelines says whose)")
@@ -150,28 +150,26 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 }
 
 // sides gives the sides a dataset is compared on where no flag sets them,
-// when the system that ran it stops no run on a rule of its own (a harness,
-// ZorkGPT2): the run as logged (none) against the rule it would add
-// (sweep.System.Adds: increase for a harness, zorkburr for ZorkGPT2;
+// when the system sys that ran it stops no run on a rule of its own: the run
+// as logged (none) against the rule it would add (system.System.Adds;
 // docs/sources.md, "Which system ran a log").
-func (f *batchFlags) sides(cmd *cobra.Command, eps []*episode.Episode, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
-	system := sweep.SystemOf(eps)
-	if system.Stops {
+func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
+	if sys.Stops() {
 		return baseline, after
 	}
 	if !cmd.Flags().Changed("baseline") {
-		baseline = noStop(baseline.Params)
+		baseline = noStop
 	}
 	if !cmd.Flags().Changed("after") && f.config == "" {
-		after.Name = system.Adds
+		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
 	}
 	return baseline, after
 }
 
 // resolve gives the baseline and after policies and the settings recordings
 // are assumed to have run with (for the self-check).
-func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy.Policy, recording policy.Params, err error) {
-	if err = checkOutput(f.format, f.callsPerTurn); err != nil {
+func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy.Policy, recording policy.Timer, err error) {
+	if err = checkOutput(f.format, f.calls); err != nil {
 		return
 	}
 	if f.jobs < 1 {
@@ -179,44 +177,46 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		return
 	}
 	f.jobs = workers(f.jobs)
-	changed := cmd.Flags().Changed
-	flagged := func(p *policy.Params) { // the settings given as flags, over p
-		for i, d := range policy.Dimensions() {
-			if changed(d.Flag) {
-				d.Set(p, f.dims[i])
-			}
-		}
-	}
-	defaults := policy.DefaultParams()
-	flagged(&defaults)
-	if err = defaults.Usable(); err != nil {
+	given := f.given(cmd)
+	if err = given.Usable(); err != nil {
 		err = usageError("%v", err)
 		return
 	}
-	afterDefaults, afterSpec := defaults, f.after
-	recording = policy.DefaultParams()
+	afterGiven, afterSpec := given, f.after
+	recording = policy.DefaultTimer()
 	if f.config != "" {
 		cfg, cerr := loadConfig(f.config, e)
 		if cerr != nil {
 			err = cerr
 			return
 		}
-		recording = cfg.Params
-		afterDefaults = cfg.Params
-		flagged(&afterDefaults)
-		if !changed("after") {
-			afterSpec = string(cfg.Policy().Name)
+		recording = cfg.Policy.Timer()
+		afterGiven = recording.Values()
+		maps.Copy(afterGiven, given)
+		if !cmd.Flags().Changed("after") {
+			afterSpec = string(cfg.Policy.Name)
 		}
 	}
-	if baseline, err = policy.Parse(f.baseline, defaults); err != nil {
+	if baseline, err = policy.Parse(f.baseline, given); err != nil {
 		err = usageError("--baseline: %v", err)
 		return
 	}
-	if after, err = policy.Parse(afterSpec, afterDefaults); err != nil {
+	if after, err = policy.Parse(afterSpec, afterGiven); err != nil {
 		err = usageError("--after: %v", err)
 		return
 	}
 	return
+}
+
+// given are the settings given as flags.
+func (f *batchFlags) given(cmd *cobra.Command) policy.Values {
+	v := policy.Values{}
+	for i, s := range policy.Settings() {
+		if cmd.Flags().Changed(s.Flag) {
+			v[s] = f.settings[i]
+		}
+	}
+	return v
 }
 
 // readCorpus reads the logs found under paths (or, explicit, the files
@@ -278,9 +278,9 @@ func analyse(eps []*episode.Episode, analyseOne func(*episode.Episode) report.Ep
 // --config set the after policy (then the baseline only and the after side).
 func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after policy.Policy) {
 	var set []string
-	for i, d := range policy.Dimensions() {
-		if cmd.Flags().Changed(d.Flag) {
-			set = append(set, fmt.Sprintf("--%s %s", d.Flag, d.Format(f.dims[i])))
+	for i, s := range policy.Settings() {
+		if cmd.Flags().Changed(s.Flag) {
+			set = append(set, fmt.Sprintf("--%s %s", s.Flag, s.Format(f.settings[i])))
 		}
 	}
 	if len(set) == 0 {
@@ -290,33 +290,33 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after poli
 		strings.Join(set, ", "), baseline, after)
 }
 
-// dimValue is a flag of one value of a parameter, read as its Dimension
+// settingValue is a flag of one value of a setting, read as the Setting
 // reads it and as the other commands take it: a whole number, a name of an
 // enumeration (score_mode), a decimal of a scaled setting (min_critic 0.5).
-type dimValue struct {
-	d *policy.Dimension
+type settingValue struct {
+	s *policy.Setting
 	v *int
 }
 
-func (f *dimValue) Type() string {
+func (f *settingValue) Type() string {
 	switch {
-	case f.d != nil && f.d.Names != nil:
+	case f.s != nil && f.s.Names != nil:
 		return "name"
-	case f.d != nil && f.d.Scale > 1:
+	case f.s != nil && f.s.Scale > 1:
 		return "decimal"
 	}
 	return "int"
 }
 
-func (f *dimValue) String() string {
-	if f.d == nil || f.v == nil {
+func (f *settingValue) String() string {
+	if f.s == nil || f.v == nil {
 		return ""
 	}
-	return f.d.Format(*f.v)
+	return f.s.Format(*f.v)
 }
 
-func (f *dimValue) Set(s string) error {
-	v, err := f.d.Parse(s)
+func (f *settingValue) Set(s string) error {
+	v, err := f.s.Parse(s)
 	if err == nil {
 		*f.v = v
 	}

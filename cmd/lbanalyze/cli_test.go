@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +25,8 @@ import (
 //	-- stdout --     the expected standard output
 //	-- stderr --     the expected standard error
 //	-- exit --       the expected exit code
+//	-- lacks --      optional: regular expressions, one a line, that neither
+//	                 output may match (what must never be said, whatever -update writes)
 //
 // Paths without $WORK are relative to this package (testdata/logs/…). With
 // -update, stdout, stderr and exit are rewritten from what the command does:
@@ -44,7 +47,7 @@ func TestCLI(t *testing.T) {
 			sections := map[string]string{}
 			for _, f := range ar.Files {
 				switch f.Name {
-				case "args", "stdin", "stdin-file", "copy", "mkdir", "symlink", "cwd", "stdout", "stderr", "exit":
+				case "args", "stdin", "stdin-file", "copy", "mkdir", "symlink", "cwd", "stdout", "stderr", "exit", "lacks":
 					sections[f.Name] = string(f.Data)
 				default:
 					os.MkdirAll(filepath.Dir(filepath.Join(work, f.Name)), 0o755)
@@ -94,6 +97,20 @@ func TestCLI(t *testing.T) {
 				"stdout": strings.ReplaceAll(stdout.String(), work, "$WORK"),
 				"stderr": strings.ReplaceAll(stderr.String(), work, "$WORK"),
 				"exit":   strconv.Itoa(code) + "\n",
+			}
+			for _, line := range strings.Split(strings.TrimSpace(sections["lacks"]), "\n") {
+				if line = strings.TrimSpace(line); line == "" {
+					continue
+				}
+				re, err := regexp.Compile(line)
+				if err != nil {
+					t.Fatalf("lacks: %v", err)
+				}
+				for _, name := range []string{"stdout", "stderr"} {
+					if m := re.FindString(got[name]); m != "" {
+						t.Errorf("%s says %q (lacks %s)", name, m, line)
+					}
+				}
 			}
 			if *update {
 				for i, f := range ar.Files {

@@ -10,6 +10,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 func newEpisodeCmd(e *env) *cobra.Command {
@@ -44,7 +45,7 @@ zorkburr and increase.`,
 			if err != nil {
 				return err
 			}
-			opts, err := analysis.options(f.callsPerTurn)
+			opts, err := analysis.options()
 			if err != nil {
 				return err
 			}
@@ -57,6 +58,10 @@ zorkburr and increase.`,
 			c := e.readCorpus(args, runtime.GOMAXPROCS(0), true, s.sources)
 			if len(c.Episodes) == 0 {
 				return errNoEpisode
+			}
+			first := s.firstOfSystem()
+			for _, ep := range c.Episodes {
+				e.tell(first(ep)...)
 			}
 			step, end := e.progress("replaying", len(c.Episodes))
 			eps := analyse(c.Episodes, s.analyseGrid(opts), step)
@@ -76,11 +81,14 @@ zorkburr and increase.`,
 var errNoEpisode = failure("no episode could be read")
 
 // analyseGrid analyses an episode over the policies asked for (or offered
-// to the system that ran it): their outcomes are replayed as they are
-// written, never held (report.AnalyseGrid).
+// to the system that ran it), its turns priced at that system's calls:
+// their outcomes are replayed as they are written, never held
+// (report.AnalyseGrid).
 func (s settings) analyseGrid(opts report.Options) func(*episode.Episode) report.Episode {
 	return func(ep *episode.Episode) report.Episode {
-		return report.AnalyseGrid(ep, s.policiesFor(ep), s.recording, opts)
+		sys, o := system.Of(ep), opts
+		o.CallsPerTurn = s.calls.of(sys)
+		return report.AnalyseGrid(ep, s.policiesFor(sys), s.recording, o)
 	}
 }
 
@@ -91,7 +99,7 @@ func (e *env) episodes(args []string, format string, s settings, opts report.Opt
 	n := 0
 	err := e.writeOutput(format, func(w io.Writer) error {
 		var err error
-		n, err = e.streamEpisodes(w, format, files, c, runtime.GOMAXPROCS(0), s.sources, s.analyseGrid(opts))
+		n, err = e.streamEpisodes(w, format, files, c, runtime.GOMAXPROCS(0), s.sources, s.firstOfSystem(), s.analyseGrid(opts))
 		return err
 	})
 	if n == 0 {

@@ -23,7 +23,7 @@ var fixtures = map[string]func() []byte{
 	// Recorded by HEAD (score-or-objective 40/10): an objective at 35 resets
 	// at 35 and 36, the run is stopped at 80 with 44 turns stuck (docs/semantics.md, "5.6 Worked results").
 	"recorded-v2.jsonl": func() []byte {
-		v2 := policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+		v2 := policy.Policy{Name: policy.ScoreOrObjective}
 		return render(synth.Steps{N: 200, Changes: map[int]int{12: 5}, Objectives: map[int][]string{35: {"Open the window"}}, LoopBreak: &v2})
 	},
 	// A run of 5 turns, flat: no config of a sweep's grid stops it.
@@ -54,8 +54,8 @@ var fixtures = map[string]func() []byte{
 	// policy), late gains that make 40/10 premature and 30/10 more so,
 	// objectives, and runs that no policy stops.
 	"dozen.jsonl": func() []byte {
-		v1 := policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-		v2 := policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+		v1 := policy.Policy{Name: policy.Score}
+		v2 := policy.Policy{Name: policy.ScoreOrObjective}
 		id := func(i int) string { return fmt.Sprintf("2025-11-%02dT10:00:00", i+1) }
 		return render(
 			synth.Steps{ID: id(0), N: 100, LoopBreak: &v1, Changes: map[int]int{5: 5}},

@@ -50,13 +50,13 @@ func FuzzPipeline(f *testing.F) {
 	f.Add([]byte(`{"event_type": "episode_initialized", "episode_id": "\u001b[2J<b>|` + "`" + `\uFFFF"}` + "\n" +
 		`{"event_type": "turn_completed", "turn": 3, "score": -7, "action": "=1+1\r"}` + "\n"))
 
-	defaults := policy.DefaultParams()
-	policies := []policy.Policy{{Name: policy.Score, Params: defaults}, {Name: policy.ScoreOrObjective, Params: defaults},
-		{Name: policy.Window, Params: policy.Params{MaxTurnsStuck: 3, CheckInterval: 1, WarningThreshold: 2}},
-		{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 1, CheckInterval: 5, WarningThreshold: 0}},
-		{Name: policy.ScoreOrObjective, Params: policy.Params{MaxTurnsStuck: 7, CheckInterval: 3, WarningThreshold: 30}}}
+	defaults := policy.DefaultTimer()
+	policies := []policy.Policy{policy.Policy{Name: policy.Score}.WithTimer(defaults), policy.Policy{Name: policy.ScoreOrObjective}.WithTimer(defaults),
+		policy.Policy{Name: policy.Window}.WithTimer(policy.Timer{MaxTurnsStuck: 3, CheckInterval: 1, WarningThreshold: 2}),
+		policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 1, CheckInterval: 5, WarningThreshold: 0}),
+		policy.Policy{Name: policy.ScoreOrObjective}.WithTimer(policy.Timer{MaxTurnsStuck: 7, CheckInterval: 3, WarningThreshold: 30})}
 	for _, n := range policy.Names() { // every variant too, at its defaults
-		p, err := policy.Parse(string(n), defaults)
+		p, err := policy.Parse(string(n), nil)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 	}
 	e = &env{stdin: bytes.NewReader(data), stdout: &got, stderr: &gotErr}
 	files, c := corpus.Files([]string{"-"}, corpus.Registry())
-	if _, err := e.streamEpisodes(&got, format, files, c, 2, nil, asGrid(policies, opts)); err != nil {
+	if _, err := e.streamEpisodes(&got, format, files, c, 2, nil, tellNothing, asGrid(policies, opts)); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) || gotErr.String() != wantErr.String() {

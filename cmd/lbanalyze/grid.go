@@ -13,17 +13,17 @@ import (
 // as 1:1000000000 fails at once instead of filling memory.
 const maxGrid = 100_000
 
-// intList is a flag of a parameter's values: comma-separated values and
+// intList is a flag of a setting's values: comma-separated values and
 // ranges FROM:TO[:STEP] (TO included), e.g. "20:120:5" or "1,5,10", as the
-// parameter's Dimension reads them (names of an enumeration, decimals of a
-// scaled setting: "0.3:0.7:0.1"). Repeating the flag adds to the list.
+// Setting reads them (names of an enumeration, decimals of a scaled setting:
+// "0.3:0.7:0.1"). Repeating the flag adds to the list.
 type intList struct {
-	vals []int
-	set  bool
-	dim  *policy.Dimension
+	vals    []int
+	set     bool
+	setting *policy.Setting
 }
 
-func newIntList(d *policy.Dimension) *intList { return &intList{vals: []int{d.Default}, dim: d} }
+func newIntList(s *policy.Setting) *intList { return &intList{vals: []int{s.Default}, setting: s} }
 
 func (l *intList) Type() string { return "list" }
 
@@ -31,8 +31,8 @@ func (l *intList) String() string {
 	s := make([]string, len(l.vals))
 	for i, v := range l.vals {
 		s[i] = strconv.Itoa(v)
-		if l.dim != nil && l.dim.Scale > 1 {
-			s[i] = l.dim.Format(v)
+		if l.setting != nil && l.setting.Scale > 1 {
+			s[i] = l.setting.Format(v)
 		}
 	}
 	return strings.Join(s, ",")
@@ -44,11 +44,11 @@ func (l *intList) Set(s string) error {
 	}
 	for item := range strings.SplitSeq(s, ",") {
 		item = strings.TrimSpace(item)
-		if i := slices.Index(l.dim.Names, item); i >= 0 {
+		if i := slices.Index(l.setting.Names, item); i >= 0 {
 			l.vals = append(l.vals, i)
 			continue
 		}
-		vals, err := parseRange(item, l.dim)
+		vals, err := parseRange(item, l.setting)
 		if err != nil {
 			return err
 		}
@@ -60,17 +60,17 @@ func (l *intList) Set(s string) error {
 	return nil
 }
 
-// parseRange reads one item: N, or FROM:TO[:STEP], each number as d reads
-// it (a whole number unless d is scaled).
-func parseRange(item string, d *policy.Dimension) ([]int, error) {
+// parseRange reads one item: N, or FROM:TO[:STEP], each number as s reads
+// it (a whole number unless s is scaled).
+func parseRange(item string, s *policy.Setting) ([]int, error) {
 	parts := strings.Split(item, ":")
 	if len(parts) > 3 {
 		return nil, fmt.Errorf("%q: want N or FROM:TO[:STEP]", item)
 	}
 	n := make([]int, len(parts))
 	for i, p := range parts {
-		if d != nil && d.Scale > 1 {
-			v, err := d.Parse(p)
+		if s != nil && s.Scale > 1 {
+			v, err := s.Parse(p)
 			if err != nil {
 				return nil, fmt.Errorf("%q: %w", item, err)
 			}

@@ -7,17 +7,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
-// dimension is the Dimension with JSON key key.
-func dimension(t *testing.T, key string) *policy.Dimension {
-	for _, d := range policy.Dimensions() {
-		if d.Key == key {
-			return &d
-		}
-	}
-	t.Fatalf("no dimension %s", key)
-	return nil
-}
-
 func TestIntList(t *testing.T) {
 	for _, c := range []struct {
 		in   []string
@@ -37,7 +26,7 @@ func TestIntList(t *testing.T) {
 		{in: []string{"x"}, err: true},
 		{in: []string{"1:1000000000"}, err: true},
 	} {
-		l := newIntList(dimension(t, "max_turns_stuck"))
+		l := newIntList(policy.MaxTurnsStuck)
 		var err error
 		for _, s := range c.in {
 			if err = l.Set(s); err != nil {
@@ -48,7 +37,7 @@ func TestIntList(t *testing.T) {
 			t.Errorf("%q: got %v, %v; want %v (error %v)", c.in, l.vals, err, c.want, c.err)
 		}
 	}
-	if l := newIntList(dimension(t, "max_turns_stuck")); l.String() != "40" {
+	if l := newIntList(policy.MaxTurnsStuck); l.String() != "40" {
 		t.Errorf("default shows as %q", l.String())
 	}
 }
@@ -68,13 +57,13 @@ func TestIntListScaled(t *testing.T) {
 		{"0.455", nil, true},
 		{"half", nil, true},
 	} {
-		l := newIntList(dimension(t, "min_critic"))
+		l := newIntList(policy.MinCritic)
 		err := l.Set(c.in)
 		if (err != nil) != c.err || !c.err && !slices.Equal(l.vals, c.want) {
 			t.Errorf("%q: got %v, %v; want %v (error %v)", c.in, l.vals, err, c.want, c.err)
 		}
 	}
-	if l := newIntList(dimension(t, "min_critic")); l.String() != "0.5" {
+	if l := newIntList(policy.MinCritic); l.String() != "0.5" {
 		t.Errorf("min_critic's default shows as %q, want 0.5", l.String())
 	}
 }

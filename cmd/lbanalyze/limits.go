@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"iter"
 	"runtime"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // maxJobsPerCore bounds --jobs: past a few readers a core, more only cost
@@ -35,9 +37,9 @@ func inRange(v, lo, hi float64) bool { return v >= lo && v <= hi }
 // naming the flags that multiply it.
 func gridTooLarge(names []string, vals [][]int) error {
 	factors := []string{fmt.Sprintf("--policy (%d)", len(names))}
-	for i, d := range policy.Dimensions() {
+	for i, s := range policy.Settings() {
 		if len(vals[i]) > 1 {
-			factors = append(factors, fmt.Sprintf("--%s (%d)", d.Flag, len(vals[i])))
+			factors = append(factors, fmt.Sprintf("--%s (%d)", s.Flag, len(vals[i])))
 		}
 	}
 	return usageError("the grid has more than %d configs, the product of the values of %s: narrow a range or raise its step",
@@ -71,36 +73,36 @@ func listSome(items []string, n int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }
 
-// maxRefusalsShown is how many settings ZorkGPT would refuse are named one
+// maxRefusalsShown is how many settings a system would refuse are named one
 // by one; the configs past them are counted.
 const maxRefusalsShown = 10
 
-// refusals warns about the settings of a grid that ZorkGPT would refuse: a
-// grid of a million configs would otherwise name most of them, a line each.
-type refusals struct {
-	shown map[policy.Params]bool
-	more  int // configs refused past the settings shown
-}
-
-func (r *refusals) add(p policy.Policy, e *env) {
-	if r.shown[p.Params] || len(p.Refusals()) == 0 {
-		return
+// refusalWarnings are the warnings about the settings of policies that sys
+// would refuse (system.System.Refusals), replayed all the same: a setting a
+// line, up to maxRefusalsShown, then a count of the configs past them (a grid
+// of a million configs would otherwise name most of them, a line each).
+func refusalWarnings(sys *system.System, policies iter.Seq[policy.Policy]) []string {
+	if sys.Refusals == nil {
+		return nil
 	}
-	if len(r.shown) == maxRefusalsShown {
-		r.more++
-		return
+	shown := map[policy.Timer]bool{}
+	var lines []string
+	more := 0
+	for p := range policies {
+		r := sys.Refusals(p)
+		switch {
+		case len(r) == 0 || shown[p.Timer()]:
+		case len(shown) == maxRefusalsShown:
+			more++
+		default:
+			shown[p.Timer()] = true
+			lines = append(lines, fmt.Sprintf("warning: %d/%d with stuck_warning_threshold %d: %s would refuse this setting (%s); replayed anyway",
+				p.MaxTurnsStuck(), p.CheckInterval(), p.WarningThreshold(), sys.Name, strings.Join(r, "; ")))
+		}
 	}
-	if r.shown == nil {
-		r.shown = map[policy.Params]bool{}
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf("warning: %s would refuse the settings of %d more configs of the grid (the first %d settings are named above); replayed anyway",
+			sys.Name, more, maxRefusalsShown))
 	}
-	r.shown[p.Params] = true
-	warnRefusals(p, e)
-}
-
-// done counts the configs refused past those named.
-func (r *refusals) done(e *env) {
-	if r.more > 0 {
-		e.warnf("ZorkGPT would refuse the settings of %d more configs of the grid (the first %d settings are named above); replayed anyway",
-			r.more, maxRefusalsShown)
-	}
+	return lines
 }

@@ -46,13 +46,13 @@ func TestBatchCostAnEpisode(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the readers' buffers grow with the cores
 	const n = 5000
 	dir := tinyDataset(t, n)
-	pair := []policy.Policy{{Name: policy.Score, Params: policy.DefaultParams()}, {Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}}
+	pair := []policy.Policy{{Name: policy.Score}, {Name: policy.ScoreOrObjective}}
 	opts := report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}
 	h0 := liveHeap()
 	c := corpus.Read([]string{dir}, corpus.Options{Jobs: 2})
 	h1 := liveHeap()
 	eps := analyse(c.Episodes, func(ep *episode.Episode) report.Episode {
-		return report.Analyse(ep, pair, policy.DefaultParams(), opts).Summarised()
+		return report.Analyse(ep, pair, policy.DefaultTimer(), opts).Summarised()
 	}, nop)
 	h2 := liveHeap()
 	d := report.NewDataset(pair[0], pair[1], opts, eps, skips(c.Skipped), c.Passed)

@@ -250,9 +250,10 @@ func (e *env) writeSweepPlots(dir string, r *sweep.Result) error {
 		return failure("--plots: %v", err)
 	}
 	var wrote []string
-	for i, ch := range []*charts.Chart{charts.TradeOff(r), charts.HeatMap(r)} {
+	heat, whyNot := charts.HeatMap(r)
+	for i, ch := range []*charts.Chart{charts.TradeOff(r), heat} {
 		if ch == nil {
-			fmt.Fprintf(e.stderr, "lbanalyze: no %s chart: the grid has fewer than two settings of the policy it would show\n", sweepChartFiles[i])
+			fmt.Fprintf(e.stderr, "lbanalyze: no %s chart: %s\n", sweepChartFiles[i], whyNot)
 			continue
 		}
 		for _, ext := range []string{".png", ".svg"} {

@@ -11,25 +11,26 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // policyFlags are the flags that choose policies and their settings, shared
 // by the commands that replay a grid of them: --policy, and one list flag a
-// parameter of policy.Dimensions (values and ranges FROM:TO[:STEP]).
+// setting of policy.Settings (values and ranges FROM:TO[:STEP]).
 type policyFlags struct {
-	policies     []string
-	dims         []*intList // by the index of policy.Dimensions()
-	config       string
-	callsPerTurn int
-	format       string
-	fields       fieldsFlags
+	policies []string
+	settings []*intList // by the index of policy.Settings()
+	config   string
+	calls    callsFlag
+	format   string
+	fields   fieldsFlags
 	// configIsNow: --config names the current setting only, to compare
 	// with, and the flags alone make the grid (sweep).
 	configIsNow bool
 }
 
 // register adds the flags; grid gives a command's own default values for a
-// parameter's flag, by its JSON key (the policy's default otherwise).
+// setting's flag, by its JSON key (the setting's default otherwise).
 func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid map[string][]int) {
 	names := make([]string, len(policies))
 	for i, n := range policies {
@@ -37,20 +38,20 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	}
 	known := strings.Join(nameStrings(), ", ")
 	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known)
-	for _, d := range policy.Dimensions() {
-		l := newIntList(&d)
-		if vals, ok := grid[d.Key]; ok {
+	for _, s := range policy.Settings() {
+		l := newIntList(s)
+		if vals, ok := grid[s.Key]; ok {
 			l.vals = vals
 		}
-		f.dims = append(f.dims, l)
-		fs.Var(l, d.Flag, d.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
+		f.settings = append(f.settings, l)
+		fs.Var(l, s.Flag, s.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
 	}
-	configUsage := "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) sets the policy and its settings (flags override it)"
+	configUsage := "a pyproject.toml whose " + system.Tables() + " sets the policy and its settings (flags override it)"
 	if f.configIsNow {
-		configUsage = "a pyproject.toml whose [tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2) is the current setting, to compare with (the grid stays the flags')"
+		configUsage = "a pyproject.toml whose " + system.Tables() + " is the current setting, to compare with (the grid stays the flags')"
 	}
 	fs.StringVar(&f.config, "config", "", configUsage)
-	fs.IntVar(&f.callsPerTurn, "calls-per-turn", 4, "LLM calls one turn costs (agent, critic, extractor, synthesis)")
+	f.calls.register(fs)
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	f.fields.register(fs)
 }
@@ -67,62 +68,81 @@ func nameStrings() []string {
 type settings struct {
 	// policies are those asked for: a grid, made as it is read.
 	policies *policy.Grid
-	// recording is what the recorded runs are assumed to have used: ZorkGPT's
+	// recording is what the recorded runs are assumed to have used: the
 	// defaults, or the --config file's values.
-	recording policy.Params
-	// current is the setting run now: the --config file's, else ZorkGPT's
-	// defaults (sweep compares the logs of a system that stops no run itself
-	// with none without --config).
-	current policy.Policy
+	recording policy.Timer
+	// current is the setting run now, the --config file's; nil without
+	// --config: what the system that ran the logs runs now (system.System.Now).
+	current *policy.Policy
 	// offered are the policies the logs of a system that stops no run on a
-	// rule of its own are offered, under the same settings (policy.Offered);
-	// nil when the policies were asked for (--policy, or --config where it
-	// sets them).
-	offered map[episode.System]*policy.Grid
+	// rule of its own are offered, under the same settings
+	// (system.System.Offered); nil when the policies were asked for
+	// (--policy, or --config where it sets them).
+	offered map[*system.System]*policy.Grid
 	// sources are asked to claim each input (--fields first).
 	sources *corpus.Sources
+	calls   callsFlag
+	// refusals: warn of the settings the system that ran the logs would
+	// refuse (refusalWarnings).
+	refusals bool
 }
 
-// policiesFor are the policies to replay over ep: those asked for, or
-// what the logs of the system that ran it are offered.
-func (s settings) policiesFor(ep *episode.Episode) *policy.Grid {
-	if offered := s.offered[ep.System]; offered != nil {
+// policiesFor are the policies to replay over the logs of sys: those asked
+// for, or what they are offered.
+func (s settings) policiesFor(sys *system.System) *policy.Grid {
+	if offered := s.offered[sys]; offered != nil {
 		return offered
 	}
 	return s.policies
 }
 
+// firstOfSystem gives, for the first episode of each system, the warnings
+// about the settings it would refuse among those replayed over its logs;
+// nothing for the others. It is called in the order the episodes are told.
+func (s settings) firstOfSystem() func(ep *episode.Episode) []string {
+	seen := map[*system.System]bool{}
+	return func(ep *episode.Episode) []string {
+		sys := system.Of(ep)
+		if seen[sys] || !s.refusals {
+			return nil
+		}
+		seen[sys] = true
+		return refusalWarnings(sys, s.policiesFor(sys).All())
+	}
+}
+
 // resolve turns the flags (and --config) into the policies to replay, nested
-// policy × each parameter in the order of policy.Dimensions. Every setting is
-// checked before any work; settings ZorkGPT would refuse are replayed all the
-// same, with a warning unless quiet.
+// policy × each setting in the order of policy.Settings. Every setting is
+// checked before any work; settings the system that ran the logs would refuse
+// are replayed all the same, with a warning unless quiet (firstOfSystem).
 func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings, error) {
-	var s settings
-	if err := checkOutput(f.format, f.callsPerTurn); err != nil {
+	s := settings{calls: f.calls, refusals: !quiet}
+	if err := checkOutput(f.format, f.calls); err != nil {
 		return s, err
 	}
 	changed := cmd.Flags().Changed
 	names := f.policies
-	vals := make([][]int, len(f.dims))
-	for i, l := range f.dims {
+	vals := make([][]int, len(f.settings))
+	for i, l := range f.settings {
 		vals[i] = l.vals
 	}
-	cfg := policy.Config{Params: policy.DefaultParams(), ObjectiveBasedProgress: true}
+	s.recording = policy.DefaultTimer()
 	if f.config != "" {
-		var err error
-		if cfg, err = loadConfig(f.config, e); err != nil {
+		cfg, err := loadConfig(f.config, e)
+		if err != nil {
 			return s, err
 		}
 		if !changed("policy") && !f.configIsNow {
-			names = []string{string(cfg.Policy().Name)}
+			names = []string{string(cfg.Policy.Name)}
 		}
-		for i, d := range policy.Dimensions() {
-			if !changed(d.Flag) && !f.configIsNow {
-				vals[i] = []int{d.Get(&cfg.Params)}
+		given := cfg.Policy.Timer().Values()
+		for i, x := range policy.Settings() {
+			if !changed(x.Flag) && !f.configIsNow {
+				vals[i] = []int{given.Get(x)}
 			}
 		}
+		s.recording, s.current = cfg.Policy.Timer(), &cfg.Policy
 	}
-	s.recording, s.current = cfg.Params, cfg.Policy()
 	names, vals = dedupe(names, vals, e)
 	offer := !changed("policy") && (f.config == "" || f.configIsNow)
 	n := gridSize(names, vals)
@@ -130,9 +150,9 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 		return s, gridTooLarge(names, vals)
 	}
 	if offer {
-		for _, sys := range episode.Systems {
+		for _, sys := range system.All() {
 			var offered []string
-			for _, o := range policy.Offered(sys) {
+			for _, o := range sys.Offered {
 				offered = append(offered, string(o))
 			}
 			if gridSize(offered, vals) > maxConfigs {
@@ -142,11 +162,10 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	}
 	s.policies = &policy.Grid{}
 	var written []policy.Policy // the policies written out, NAME:SETTINGS
-	var refused refusals
 	for _, n := range names {
 		var item policy.Grid // what n stands for
 		if strings.ContainsAny(n, ":=") {
-			p, err := policy.Parse(n, policy.DefaultParams())
+			p, err := policy.Parse(n, nil)
 			if err != nil {
 				return s, usageError("--policy: %v", err)
 			}
@@ -163,21 +182,17 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 			if err := p.Usable(); err != nil {
 				return s, usageError("%v", err)
 			}
-			if !quiet {
-				refused.add(p, e)
-			}
 		}
 		s.policies.Append(&item)
 	}
-	refused.done(e)
 	dropRepeats(s.policies, written, e)
 	if s.policies.Len() == 0 {
 		return s, usageError("no policy to replay")
 	}
 	if offer {
-		s.offered = map[episode.System]*policy.Grid{}
-		for _, sys := range episode.Systems {
-			for _, n := range policy.Offered(sys) {
+		s.offered = map[*system.System]*policy.Grid{}
+		for _, sys := range system.All() {
+			for _, n := range sys.Offered {
 				if s.offered[sys] == nil {
 					s.offered[sys] = &policy.Grid{}
 				}
@@ -199,8 +214,8 @@ func dedupe(names []string, vals [][]int, e *env) ([]string, [][]int) {
 		trimmed[i] = strings.TrimSpace(n)
 	}
 	names = distinct("policy", trimmed, func(n string) string { return n }, e)
-	for i, d := range policy.Dimensions() {
-		vals[i] = distinct(d.Flag, vals[i], d.Format, e)
+	for i, s := range policy.Settings() {
+		vals[i] = distinct(s.Flag, vals[i], s.Format, e)
 	}
 	return names, vals
 }
@@ -237,9 +252,11 @@ func gridSize(names []string, vals [][]int) int {
 	total := 0
 	for _, n := range names {
 		size := 1
-		for i, d := range policy.Dimensions() {
-			if d.Has(policy.Name(strings.TrimSpace(n))) && !strings.ContainsAny(n, ":=") {
-				size = min(size*len(vals[i]), maxConfigs+1)
+		if !strings.ContainsAny(n, ":=") {
+			for i, s := range policy.Settings() {
+				if has(policy.Name(strings.TrimSpace(n)), s) {
+					size = min(size*len(vals[i]), maxConfigs+1)
+				}
 			}
 		}
 		total = min(total+size, maxConfigs+1)
@@ -247,27 +264,29 @@ func gridSize(names []string, vals [][]int) int {
 	return total
 }
 
+// has reports whether policy n has setting s; a name the registry does not
+// know, refused once the grid's size is known, counts as having a timer.
+func has(n policy.Name, s *policy.Setting) bool {
+	if k, ok := policy.Lookup(n); ok {
+		return k.Has(s)
+	}
+	return slices.Contains(policy.TimerSettings, s)
+}
+
 // maxConfigs bounds a grid: every config costs a few hundred bytes (a sweep's
 // sums), whatever the number of episodes.
 const maxConfigs = 1_000_000
 
-// maxCallsPerTurn bounds --calls-per-turn: ZorkGPT makes 4 calls a turn, and
-// a larger count only risks overflowing the sums.
-const maxCallsPerTurn = 1000
-
-func checkOutput(format string, callsPerTurn int) error {
+func checkOutput(format string, calls callsFlag) error {
 	if !slices.Contains(report.Formats, format) {
 		return usageError("unknown --format %q (known: %s)", format, strings.Join(report.Formats, ", "))
 	}
-	if callsPerTurn < 0 || callsPerTurn > maxCallsPerTurn {
-		return usageError("--calls-per-turn must be between 0 and %d, not %d", maxCallsPerTurn, callsPerTurn)
-	}
-	return nil
+	return calls.check()
 }
 
-// loadConfig reads a pyproject.toml's loop-break table; its warnings go to stderr.
-func loadConfig(path string, e *env) (policy.Config, error) {
-	cfg, err := policy.LoadConfig(path)
+// loadConfig reads a pyproject.toml's table of a system; its warnings go to stderr.
+func loadConfig(path string, e *env) (system.Config, error) {
+	cfg, err := system.LoadConfig(path)
 	if err != nil {
 		return cfg, usageError("--config: %v", err)
 	}
@@ -275,13 +294,4 @@ func loadConfig(path string, e *env) (policy.Config, error) {
 		e.warnf("%s", w)
 	}
 	return cfg, nil
-}
-
-// warnRefusals warns about settings ZorkGPT's configuration would refuse:
-// asked for with flags, they are replayed all the same.
-func warnRefusals(p policy.Policy, e *env) {
-	if r := p.Refusals(); len(r) > 0 {
-		e.warnf("%d/%d with stuck_warning_threshold %d: ZorkGPT would refuse this setting (%s); replayed anyway",
-			p.MaxTurnsStuck, p.CheckInterval, p.WarningThreshold, strings.Join(r, "; "))
-	}
 }

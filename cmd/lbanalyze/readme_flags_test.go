@@ -9,19 +9,27 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // TestFlagTables checks that the flag tables of docs/commands.md list
 // every flag of every command, and no flag a command does not have. A
 // command's flags are the rows "| `--flag` … |" of the section (## heading)
 // that names the command in backquotes, e.g. "## `batch`: two rules over a
-// dataset".
+// dataset"; a row whose first cell links to policies.md's settings stands for
+// the flags of that page's settings table, which lists every setting of the
+// registry once (TestSettingsTable).
 func TestFlagTables(t *testing.T) {
 	data, err := os.ReadFile("../../docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	documented := flagTables(string(data))
+	var settings []string
+	for _, row := range settingsTable(t) {
+		settings = append(settings, row.flag)
+	}
+	documented := flagTables(string(data), settings)
 	root := newRootCmd(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard})
 	for _, cmd := range root.Commands() {
 		name := cmd.Name()
@@ -48,9 +56,14 @@ func TestFlagTables(t *testing.T) {
 	}
 }
 
+// settingsCell opens the first cell of a row of commands.md's flag tables
+// that stands for every setting's flag.
+const settingsCell = "[every setting's flag](policies.md#settings)"
+
 // flagTables gives, for each command a ## section of the page names, the
-// flags in the first cell of its tables' rows.
-func flagTables(page string) map[string]map[string]bool {
+// flags in the first cell of its tables' rows; settings are the flags a row
+// linking to policies.md's settings stands for.
+func flagTables(page string, settings []string) map[string]map[string]bool {
 	heading := regexp.MustCompile("^## .*`([a-z]+)`")
 	flag := regexp.MustCompile("`--([a-z-]+)")
 	out := map[string]map[string]bool{}
@@ -64,15 +77,56 @@ func flagTables(page string) map[string]map[string]bool {
 			}
 			continue
 		}
-		if cur == nil || !strings.HasPrefix(line, "| `--") {
+		if cur == nil || !strings.HasPrefix(line, "| `--") && !strings.HasPrefix(line, "| "+settingsCell) {
 			continue
 		}
 		first := strings.SplitN(line, "|", 3)[1]
 		for _, m := range flag.FindAllStringSubmatch(first, -1) {
 			cur[m[1]] = true
 		}
+		if strings.HasPrefix(first, " "+settingsCell) {
+			for _, f := range settings {
+				cur[f] = true
+			}
+		}
 	}
 	return out
+}
+
+// settingsRow is a setting of docs/policies.md's settings table.
+type settingsRow struct{ key, flag string }
+
+// settingsTable is the settings table of docs/policies.md, "Settings": rows
+// "| `key` … | `--flag` | default | policies | meaning |".
+func settingsTable(t *testing.T) []settingsRow {
+	t.Helper()
+	data, err := os.ReadFile("../../docs/policies.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(data), "\n## Settings\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	row := regexp.MustCompile("^\\| `([a-z_]+)`[^|]*\\| `--([a-z-]+)` \\|")
+	var rows []settingsRow
+	for _, line := range strings.Split(section, "\n") {
+		if m := row.FindStringSubmatch(line); m != nil {
+			rows = append(rows, settingsRow{m[1], m[2]})
+		}
+	}
+	return rows
+}
+
+// TestSettingsTable checks that docs/policies.md's settings table lists
+// every setting of the registry with its flag, once, in the order tables
+// show them (policy.Settings).
+func TestSettingsTable(t *testing.T) {
+	var want []settingsRow
+	for _, s := range policy.Settings() {
+		want = append(want, settingsRow{s.Key, s.Flag})
+	}
+	if got := settingsTable(t); !slices.Equal(got, want) {
+		t.Errorf("docs/policies.md, \"Settings\": the table lists\n%v\nthe registry has\n%v", got, want)
+	}
 }
 
 // TestInstallPath checks what `go install MODULE/cmd/lbanalyze@latest`, as the

@@ -46,4 +46,4 @@ func (f *fieldsFlags) sources() (*corpus.Sources, error) {
 
 // noStop is the setting as it is of a system that stops no run on a rule of
 // its own (a harness, ZorkGPT2): no stop rule.
-func noStop(p policy.Params) policy.Policy { return policy.Policy{Name: policy.None, Params: p} }
+var noStop = policy.Policy{Name: policy.None}

@@ -13,13 +13,13 @@ import (
 // and writes each episode's report to w in format as soon as it is rendered
 // and those before it are written: the bytes WriteEpisodes writes for all of
 // them, whatever the jobs. The messages go to stderr as readCorpus tells
-// them, each after the reports before it (a message flushes stdout, which
-// one goroutine writes). What is held at a time is the episodes in flight,
-// 2·jobs at most, each let go once rendered. It gives how many episodes it
-// analysed. When a write fails, analysis stops but reading goes on, for the
-// messages.
+// them, with what tell has to say before an episode, each after the reports
+// before it (a message flushes stdout, which one goroutine writes). What is
+// held at a time is the episodes in flight, 2·jobs at most, each let go once
+// rendered. It gives how many episodes it analysed. When a write fails,
+// analysis stops but reading goes on, for the messages.
 func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corpus.Corpus, jobs int, srcs *corpus.Sources,
-	analyseOne func(*episode.Episode) report.Episode) (int, error) {
+	tell func(*episode.Episode) []string, analyseOne func(*episode.Episode) report.Episode) (int, error) {
 	ew, err := report.NewEpisodeWriter(w, format)
 	if err != nil {
 		return 0, err
@@ -37,6 +37,9 @@ func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corp
 	go func() {
 		c.Stream(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Sources: srcs}, corpus.Sink{
 			Episode: func(ep *episode.Episode) {
+				for _, m := range tell(ep) {
+					order <- step{message: m}
+				}
 				r := ew.Report(ep)
 				order <- step{r: r}
 				work <- job{ep, r}

@@ -51,7 +51,7 @@ func streamInputs(t *testing.T) []string {
 // can replay, the others named in its notes.
 func held(policies []policy.Policy, opts report.Options) func(*episode.Episode) report.Episode {
 	return func(ep *episode.Episode) report.Episode {
-		e := report.Analyse(ep, slices.Collect(replay.Replayable(ep, slices.Values(policies))), policy.DefaultParams(), opts)
+		e := report.Analyse(ep, slices.Collect(replay.Replayable(ep, slices.Values(policies))), policy.DefaultTimer(), opts)
 		e.Unreplayed = replay.Unreplayable(ep, slices.Values(policies))
 		return e
 	}
@@ -65,9 +65,12 @@ func nop() {}
 func asGrid(policies []policy.Policy, opts report.Options) func(*episode.Episode) report.Episode {
 	g := policy.List(policies...)
 	return func(ep *episode.Episode) report.Episode {
-		return report.AnalyseGrid(ep, g, policy.DefaultParams(), opts)
+		return report.AnalyseGrid(ep, g, policy.DefaultTimer(), opts)
 	}
 }
+
+// tellNothing has nothing to say before an episode.
+func tellNothing(*episode.Episode) []string { return nil }
 
 // expand is name under every combination of vals, as a grid flag makes it.
 func expand(name policy.Name, vals [][]int) []policy.Policy {
@@ -82,10 +85,10 @@ func expand(name policy.Name, vals [][]int) []policy.Policy {
 // with every outcome held, or replayed as it is written.
 func TestStreamEqualsWholeCorpus(t *testing.T) {
 	args := streamInputs(t)
-	defaults := policy.DefaultParams()
+	defaults := policy.DefaultTimer()
 	grid := expand(policy.Window, [][]int{{5, 10, 20, 40, 80}, {1, 5, 10}, {20}})
 	opts := report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}
-	for _, policies := range [][]policy.Policy{{{Name: policy.Score, Params: defaults}, {Name: policy.ScoreOrObjective, Params: defaults}}, grid} {
+	for _, policies := range [][]policy.Policy{{policy.Policy{Name: policy.Score}.WithTimer(defaults), policy.Policy{Name: policy.ScoreOrObjective}.WithTimer(defaults)}, grid} {
 		for _, format := range report.Formats {
 			var want, wantErr bytes.Buffer
 			e := &env{stdout: &want, stderr: &wantErr}
@@ -100,7 +103,7 @@ func TestStreamEqualsWholeCorpus(t *testing.T) {
 				var got, gotErr bytes.Buffer
 				e := &env{stdout: &got, stderr: &gotErr}
 				files, c := corpus.Files(args, corpus.Registry())
-				n, err := e.streamEpisodes(&got, format, files, c, jobs, nil, asGrid(policies, opts))
+				n, err := e.streamEpisodes(&got, format, files, c, jobs, nil, tellNothing, asGrid(policies, opts))
 				if err != nil || n != len(all) {
 					t.Fatalf("%s, jobs %d: %d episodes, %v", format, jobs, n, err)
 				}

@@ -11,6 +11,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 type sweepFlags struct {
@@ -76,7 +77,7 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 			if err := f.check(); err != nil {
 				return err
 			}
-			costs, err := f.costs.options(f.callsPerTurn)
+			costs, err := f.costs.options()
 			if err != nil {
 				return err
 			}
@@ -94,11 +95,12 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 			if f.rank == "tokens" && !slices.ContainsFunc(c.Episodes, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }) {
 				return usageError("--rank tokens: no log read records tokens")
 			}
-			system := sweep.SystemOf(c.Episodes)
-			configs, current := f.grid(s, c.Episodes, system)
+			sys := system.OfAll(c.Episodes)
+			configs, current := f.grid(s, sys)
+			costs.CallsPerTurn = f.calls.of(sys)
 			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 				MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
-				System: system, Progress: e.progress})
+				System: sys, Progress: e.progress})
 			e.tell(r.LeftOut...)
 			if len(r.Configs) == 0 {
 				return failure("no config of the grid can be replayed on these logs")
@@ -137,18 +139,15 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 	return cmd
 }
 
-// grid is what the sweep compares: with no policy asked for, the policies
-// the logs of the system that ran them are offered (policy.Offered); and for
-// a system that stops no run on a rule of its own (a harness, ZorkGPT2), no
-// stop rule as now unless --config names it (docs/sources.md, "Which system
-// ran a log"). sweep.Run leaves out what the logs cannot replay.
-func (f *sweepFlags) grid(s settings, eps []*episode.Episode, system *sweep.System) (configs []policy.Policy, current policy.Policy) {
-	configs, current = s.policies.Policies(), s.current
-	if offered := s.offered[episode.SystemOf(eps)]; offered != nil {
-		configs = offered.Policies()
-	}
-	if !system.Stops && f.config == "" {
-		current = noStop(policy.DefaultParams())
+// grid is what the sweep compares over the logs of sys: with no policy asked
+// for, the policies they are offered (system.System.Offered), and what it
+// runs now unless --config names it (system.System.Now: for a system that
+// stops no run on a rule of its own, no stop rule; docs/sources.md, "Which
+// system ran a log"). sweep.Run leaves out what the logs cannot replay.
+func (f *sweepFlags) grid(s settings, sys *system.System) (configs []policy.Policy, current policy.Policy) {
+	configs, current = s.policiesFor(sys).Policies(), sys.Now
+	if s.current != nil {
+		current = *s.current
 	}
 	return configs, current
 }

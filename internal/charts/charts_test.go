@@ -21,7 +21,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
-var score30 = policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 30, CheckInterval: 10, WarningThreshold: 20}}
+var score30 = policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 30, CheckInterval: 10, WarningThreshold: 20})
 
 // The episodes of the golden charts, each showing what the others do not.
 var (
@@ -89,7 +89,7 @@ func goldenCharts(t testing.TB) map[string]*Chart {
 		"terminations":       Terminations(d),
 		"turns-saved":        TurnsSaved(d),
 		"sweep-tradeoff":     TradeOff(sweepOf(t)),
-		"sweep-heatmap":      HeatMap(sweepOf(t)),
+		"sweep-heatmap":      heatMap(t, sweepOf(t)),
 	}
 }
 
@@ -397,24 +397,23 @@ func TestMarkerRoom(t *testing.T) {
 	}
 }
 
-// Every registered policy has a colour of its own, none the fallback grey.
+// Every registered policy is drawn in its Kind's colour, none in the grey
+// kept for a name the registry does not know (and for "now" marks).
 func TestEveryPolicyHasItsColour(t *testing.T) {
-	seen := map[color.NRGBA]policy.Name{}
 	for _, n := range policy.Names() {
-		c := PolicyColor(n)
-		if c == otherPolicyColor {
-			t.Errorf("%s has no colour in charts' policyColors", n)
+		k, _ := policy.Lookup(n)
+		if c := PolicyColor(n); c != k.Color || c == otherPolicyColor {
+			t.Errorf("%s is drawn in %v, its Kind's colour is %v", n, c, k.Color)
 		}
-		if o, dup := seen[c]; dup {
-			t.Errorf("%s and %s share a colour", n, o)
-		}
-		seen[c] = n
+	}
+	if c := PolicyColor("unknown"); c != otherPolicyColor {
+		t.Errorf("an unknown policy is drawn in %v", c)
 	}
 }
 
 // Counts in titles say "1 episode", not "1 episodes".
 func TestStopsTitleCounts(t *testing.T) {
-	s := side{"after", policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}}
+	s := side{"after", policy.Policy{Name: policy.Score}}
 	for _, c := range []struct {
 		n    int
 		want string
@@ -425,5 +424,82 @@ func TestStopsTitleCounts(t *testing.T) {
 		if got := stopsTitle(s, c.n, c.n, c.n, c.n); got != c.want {
 			t.Errorf("%q, want %q", got, c.want)
 		}
+	}
+}
+
+// TestTurnsSavedLeavesOutIdle: a policy that stops no episode (no stop rule,
+// the baseline of a harness's logs) gets no empty panel of turns saved, but a
+// line of the legend that says so; when no policy stops any, the chart says
+// that where the marks would be. With one mark an episode and as histograms.
+func TestTurnsSavedLeavesOutIdle(t *testing.T) {
+	none := policy.Policy{Name: policy.None}
+	for _, n := range []int{12, MaxEpisodeRows + 20} {
+		for _, tc := range []struct {
+			baseline, after policy.Policy
+			panels          []string // the panels' titles start so, in order
+			says            []string
+		}{
+			{scorePolicy, v2Policy, []string{"baseline score 40/10: stops", "after score-or-objective 40/10: stops"}, nil},
+			{none, scorePolicy, []string{"after score 40/10: stops"}, []string{"baseline none stops no episode:", "it saves no turns (no panel)"}},
+			{none, none, nil, []string{"baseline none stops no episode:", "after none stops no episode:", "no policy stops an episode: no turns saved"}},
+		} {
+			t.Run(fmt.Sprintf("%d episodes, %s vs %s", n, tc.baseline, tc.after), func(t *testing.T) {
+				texts := svgTexts(t, TurnsSaved(datasetOf(t, n, tc.baseline, tc.after)))
+				var panels []string
+				for _, s := range texts {
+					if strings.HasPrefix(s, "baseline ") && strings.Contains(s, ": stops ") && strings.Contains(s, ", saves ") ||
+						strings.HasPrefix(s, "after ") && strings.Contains(s, ": stops ") && strings.Contains(s, ", saves ") {
+						panels = append(panels, s)
+					}
+				}
+				if len(panels) != len(tc.panels) {
+					t.Fatalf("panels %q, want %d: %q", panels, len(tc.panels), tc.panels)
+				}
+				for i, p := range panels {
+					if !strings.HasPrefix(p, tc.panels[i]) {
+						t.Errorf("panel %d is %q, want %q…", i, p, tc.panels[i])
+					}
+				}
+				for _, want := range tc.says {
+					if !slices.Contains(texts, want) {
+						t.Errorf("the chart does not say %q: %q", want, texts)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestWarningLegend: the legend says from how many turns stuck the band of
+// the countdown warning is drawn, as the policy's tracker warns: ZorkGPT's
+// stuck_warning_threshold, ZorkGPT2's fixed 30 whatever max_turns_stuck is
+// (docs/zorkgpt2.md, "The stuck rule"). On a log whose score never moves,
+// score's timer reads t at the start of turn t (docs/semantics.md, "5.5.13
+// The countdown warning reads the same timer") and zorkburr's counter t−1,
+// so the bands start at 20 and 31; both stop at 60.
+func TestWarningLegend(t *testing.T) {
+	flat := plan{id: "2025-11-16T07:00:00", n: 100, end: episode.EndMaxTurns}
+	for _, tc := range []struct {
+		policy string
+		legend string
+		band   [2]float64
+	}{
+		{"score:60/10", "20 or more turns stuck)", [2]float64{20, 60}},
+		{"score:60/10/25", "25 or more turns stuck)", [2]float64{25, 60}},
+		{"zorkburr:60/10", "30 or more turns stuck)", [2]float64{31, 60}},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			p, err := policy.Parse(tc.policy, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := flat.analyse(p)
+			if w := warningStretches(e.Ep, p); len(w.stretches) != 1 || w.stretches[0] != tc.band {
+				t.Errorf("the band: %v, want %v", w.stretches, tc.band)
+			}
+			if texts := svgTexts(t, Timeline(&e)); !slices.Contains(texts, tc.legend) {
+				t.Errorf("the legend does not say %q: %q", tc.legend, texts)
+			}
+		})
 	}
 }

@@ -48,11 +48,13 @@ func sideRadius(s int) float64 { return sideRadii[min(s, len(sideRadii)-1)] }
 // false-termination candidate; an arrow past the log's end when censored.
 // A row of the terminations chart is rowHeight px high, less when there are
 // so many episodes that the chart would pass maxRowsHeight; with rows too
-// thin for a label, the rows are not labelled.
+// thin for a label, the rows are not labelled; a label has at most
+// maxRowLabel runes (rowLabels).
 const (
 	rowHeight     = 16
 	maxRowsHeight = 2400
 	minLabelRow   = 10
+	maxRowLabel   = 40
 )
 
 var haloColor = color.NRGBA{0x00, 0x00, 0x00, 0xFF}
@@ -170,13 +172,19 @@ func Terminations(d *report.Dataset) *Chart {
 	p.X.Tick.Marker = intTicks{target: 12}
 	p.Y.Tick.Label.Font.Size = 8
 	var ticks plot.ConstantTicks
+	if rowPx >= minLabelRow {
+		labels := make([]string, n)
+		for i, e := range eps {
+			labels[i] = d.Label(e)
+		}
+		for i, l := range rowLabels(labels, maxRowLabel) {
+			ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: l})
+		}
+	}
 	var ds dots
 	longest := 1
 	for i, e := range eps {
 		y := float64(n - 1 - i) // the first row at the top
-		if rowPx >= minLabelRow {
-			ticks = append(ticks, plot.Tick{Value: y, Label: printable(d.Label(e), 40)})
-		}
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for s := range sides {
 			l := float64(e.Outcomes[s].Length)
@@ -237,13 +245,14 @@ func (r rowLines) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 // TurnsSaved draws the distribution of turns saved under each policy: one
-// panel a policy, one mark an episode the policy stops, stacked in bins of
-// turns saved, false-termination candidates haloed.
+// panel a policy that stops some episode, one mark an episode it stops,
+// stacked in bins of turns saved, false-termination candidates haloed.
 func TurnsSaved(d *report.Dataset) *Chart {
 	if len(d.Episodes) > MaxEpisodeRows {
 		return turnsSavedHistograms(d)
 	}
 	sides := sidesOf(d)
+	stopping, idle := stoppingSides(d, sides)
 	maxSaved := 1
 	for i := range d.Episodes {
 		for s := range sides {
@@ -251,8 +260,8 @@ func TurnsSaved(d *report.Dataset) *Chart {
 		}
 	}
 	width := int(niceStep(float64(maxSaved) / 40))
-	plots := make([]*plot.Plot, len(sides))
-	for s := range sides {
+	var plots []*plot.Plot
+	for _, s := range stopping {
 		stacks := map[int]int{}
 		var ds dots
 		ds.fitRows = true
@@ -284,18 +293,59 @@ func TurnsSaved(d *report.Dataset) *Chart {
 		p.X.Min, p.X.Max = -float64(width), float64(maxSaved+width)*1.02
 		p.Y.Min, p.Y.Max = 0, float64(tallest)+0.5
 		p.Add(gridLines{}, ds)
-		plots[s] = p
+		plots = append(plots, p)
 	}
 	var lg legend
-	for s := range sides {
+	for _, s := range stopping {
 		lg.add(fmt.Sprintf("%s:\none episode it stops", sides[s]), dots{dots: []dot{{style: stackedStyle(sides, s)}}})
 	}
-	lg.add("false-termination candidate\n(premature?)", dots{dots: []dot{{style: stackedStyle(sides, 0), halo: true}}})
+	if len(stopping) > 0 {
+		lg.add("false-termination candidate\n(premature?)", dots{dots: []dot{{style: stackedStyle(sides, stopping[0]), halo: true}}})
+	}
 	if width > 1 {
 		lg.add(fmt.Sprintf("stacked in bins of %d turns", width))
 	}
+	plots = noStopPanels(plots, idle, &lg)
 	title := fmt.Sprintf("Turns saved per stopped episode (n = %d)", len(d.Episodes))
-	return newChart(Px(1200), panelsHeight(len(sides)), title, lg, drawPanels(plots))
+	return newChart(Px(1200), panelsHeight(len(plots)), title, lg, drawPanels(plots))
+}
+
+// stoppingSides are the sides that stop some episode, by index, and those
+// that stop none: a panel of turns saved for one of those would be empty.
+func stoppingSides(d *report.Dataset, sides []side) (stopping []int, idle []side) {
+	for s := range sides {
+		if slices.ContainsFunc(d.Episodes, func(e report.Episode) bool { return e.Outcomes[s].Terminated() }) {
+			stopping = append(stopping, s)
+		} else {
+			idle = append(idle, sides[s])
+		}
+	}
+	return stopping, idle
+}
+
+// noStopPanels says in the legend which policies stop no episode, and so
+// have no panel of turns saved; when none stops any, the one panel left
+// says so where the marks would be.
+func noStopPanels(plots []*plot.Plot, idle []side, lg *legend) []*plot.Plot {
+	for _, s := range idle {
+		lg.add(fmt.Sprintf("%s stops no episode:\nit saves no turns (no panel)", s))
+	}
+	if len(plots) > 0 {
+		return plots
+	}
+	p := newPlot("", "")
+	p.HideAxes()
+	p.Add(note{"no policy stops an episode: no turns saved"})
+	return []*plot.Plot{p}
+}
+
+// note is a line of text in the middle of a plot that has nothing else to show.
+type note struct{ text string }
+
+func (n note) Plot(c draw.Canvas, _ *plot.Plot) {
+	sty := textStyle(12)
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
+	c.FillText(sty, c.Center(), n.text)
 }
 
 // panelTitle styles a panel's title, smaller than the chart's.
@@ -408,7 +458,10 @@ func terminationHistograms(d *report.Dataset) *Chart {
 			b, nbins, width)
 	}
 	shareY(plots, top)
-	lg := stopLegend(sides)
+	var lg legend
+	for _, s := range sides {
+		lg = append(lg, stopLegend(s)...)
+	}
 	lg.add("no stop: at the log's length", barThumb{noStopColor})
 	lg.add("censored: the recording's own loop break\nstopped the log first", barThumb{censorColor})
 	lg.add(fmt.Sprintf("bins of %s turns; more than %d episodes: one\nrow an episode would be too thin to read", strconv.FormatFloat(width, 'f', -1, 64), MaxEpisodeRows))
@@ -449,26 +502,26 @@ func shareY(plots []*plot.Plot, top int) {
 	}
 }
 
-// stopLegend names each policy's two kinds of stop.
-func stopLegend(sides []side) legend {
+// stopLegend names a policy's two kinds of stop.
+func stopLegend(s side) legend {
 	var lg legend
-	for s := range sides {
-		col := PolicyColor(sides[s].pol.Name)
-		lg.add(fmt.Sprintf("%s: stops, truly stuck", sides[s]), barThumb{stuckBar(col)})
-		lg.add(fmt.Sprintf("%s: stops, false-termination\ncandidate (premature?)", sides[s].name), barThumb{prematureBar(col)})
-	}
+	col := PolicyColor(s.pol.Name)
+	lg.add(fmt.Sprintf("%s: stops, truly stuck", s), barThumb{stuckBar(col)})
+	lg.add(fmt.Sprintf("%s: stops, false-termination\ncandidate (premature?)", s.name), barThumb{prematureBar(col)})
 	return lg
 }
 
 // turnsSavedHistograms is the turns-saved chart for a large dataset: for
-// each policy a histogram of the turns saved by the episodes it stops,
-// stacked by truly stuck and premature (false-termination candidates).
+// each policy that stops some episode a histogram of the turns saved by the
+// episodes it stops, stacked by truly stuck and premature
+// (false-termination candidates).
 func turnsSavedHistograms(d *report.Dataset) *Chart {
 	sides := sidesOf(d)
+	stopping, idle := stoppingSides(d, sides)
 	width, nbins := bins(d, len(sides), func(o *replay.Outcome) int { return o.TurnsSaved })
-	plots := make([]*plot.Plot, len(sides))
+	var plots []*plot.Plot
 	top := 1
-	for s := range sides {
+	for _, s := range stopping {
 		col := PolicyColor(sides[s].pol.Name)
 		b := bars{width: width, counts: make([][]int, nbins), colors: []color.Color{stuckBar(col), prematureBar(col)}}
 		for i := range b.counts {
@@ -492,13 +545,17 @@ func turnsSavedHistograms(d *report.Dataset) *Chart {
 		for _, ks := range b.counts {
 			top = max(top, ks[0]+ks[1])
 		}
-		plots[s] = histogramPanel("turns saved", stopsTitle(sides[s], stopped, len(d.Episodes), candidates, saved), b, nbins, width)
+		plots = append(plots, histogramPanel("turns saved", stopsTitle(sides[s], stopped, len(d.Episodes), candidates, saved), b, nbins, width))
 	}
 	shareY(plots, top)
-	lg := stopLegend(sides)
+	var lg legend
+	for _, s := range stopping {
+		lg = append(lg, stopLegend(sides[s])...)
+	}
 	lg.add(fmt.Sprintf("bins of %s turns saved; more than %d episodes:\nhistograms rather than one mark an episode", strconv.FormatFloat(width, 'f', -1, 64), MaxEpisodeRows))
+	plots = noStopPanels(plots, idle, &lg)
 	title := fmt.Sprintf("Turns saved per stopped episode (n = %d)", len(d.Episodes))
-	return newChart(Px(1200), max(panelsHeight(len(sides)), lg.height()+Px(60)), title, lg, drawPanels(plots))
+	return newChart(Px(1200), max(panelsHeight(len(plots)), lg.height()+Px(60)), title, lg, drawPanels(plots))
 }
 
 // stopsTitle is the title of one side's panel of turns saved.

@@ -16,9 +16,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden SVG files in testdata/ (read the diff before committing it)")
 
 var (
-	scorePolicy = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	v2Policy    = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
-	window      = policy.Policy{Name: policy.Window, Params: policy.DefaultParams()}
+	scorePolicy = policy.Policy{Name: policy.Score}
+	v2Policy    = policy.Policy{Name: policy.ScoreOrObjective}
+	window      = policy.Policy{Name: policy.Window}
 )
 
 // plan describes a test episode compactly: n turns, the score stepping to
@@ -69,7 +69,7 @@ func (p plan) episode() *episode.Episode {
 
 // analyse replays the policies over the plan's episode, as the commands do.
 func (p plan) analyse(policies ...policy.Policy) report.Episode {
-	return report.Analyse(p.episode(), policies, policy.DefaultParams(), report.Options{Costs: metrics.Costs{CallsPerTurn: 4}})
+	return report.Analyse(p.episode(), policies, policy.DefaultTimer(), report.Options{Costs: metrics.Costs{CallsPerTurn: 4}})
 }
 
 // premature is the README's example: flat to 74, +10 at 75, an objective at
@@ -81,6 +81,12 @@ var premature = plan{id: "2025-11-12T10:00:00", n: 100, changes: map[int]int{75:
 // dataset is a deterministic dataset of n episodes of every kind: premature
 // stops, truly stuck ones, censored ones, deaths and game overs.
 func dataset(t testing.TB, n int) *report.Dataset {
+	t.Helper()
+	return datasetOf(t, n, scorePolicy, v2Policy)
+}
+
+// datasetOf is dataset's episodes under baseline and after.
+func datasetOf(t testing.TB, n int, baseline, after policy.Policy) *report.Dataset {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, 7))
 	var eps []report.Episode
@@ -111,7 +117,7 @@ func dataset(t testing.TB, n int) *report.Dataset {
 				p.end = episode.EndStuckTermination
 			}
 		}
-		eps = append(eps, p.analyse(scorePolicy, v2Policy))
+		eps = append(eps, p.analyse(baseline, after))
 	}
-	return report.NewDataset(scorePolicy, v2Policy, report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, eps, nil, nil)
+	return report.NewDataset(baseline, after, report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, eps, nil, nil)
 }

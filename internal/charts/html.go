@@ -33,6 +33,7 @@ var reportTemplate = sync.OnceValue(func() *template.Template {
 // it writes, and are the only template.HTML.
 type htmlReport struct {
 	Title         string
+	Headline      string // the bottom line, report.Dataset.Headline
 	Summary       []string
 	Policies      []htmlPolicy // the dataset's, in the order of its outcomes
 	MetricsTitle  string
@@ -94,15 +95,17 @@ const timelinesPerChunk = 25
 const chunkSeparator = "\x1e"
 
 // WriteHTML writes the report of a batch analysis as one self-contained HTML
-// page: no network, no external script, style or font. It holds the summary,
-// the metrics table, the review list, the dataset charts, the per-episode
-// table (sorted by clicking a header) and every episode's score timeline
-// (linked from its row), the charts inline as SVG.
+// page: no network, no external script, style or font. It holds the bottom
+// line in a sentence, the summary, the metrics table, the review list, the
+// dataset charts, the per-episode table (sorted by clicking a header) and
+// every episode's score timeline (linked from its row), the charts inline as
+// SVG.
 func WriteHTML(w io.Writer, d *report.Dataset) error {
 	summary, metricsTitle := d.Summary(), d.MetricsTitle()
 	sides := sidesOf(d)
 	r := htmlReport{
 		Title:        "Loop-break replay: " + sidesTitle(sides),
+		Headline:     d.Headline(),
 		Summary:      pageText(summary),
 		MetricsTitle: metricsTitle,
 		Lazy:         len(d.Episodes) > MaxEpisodeRows,
@@ -122,12 +125,14 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 	r.EpisodeHeader = header
 	rows := slices.Collect(episodes)
 	r.Numeric = numericColumns(len(r.EpisodeHeader), rows)
-	// The episode table: five columns of the episode, then as many a policy
-	// (three, four with tokens).
+	// The episode table: the columns of the episode (four, five with
+	// objectives), then as many a policy (three, four with tokens), the
+	// first named "baseline".
 	r.EpisodeClass = make([]string, len(r.EpisodeHeader))
-	per := max(1, (len(r.EpisodeHeader)-5)/len(sides))
-	for i := 5; i < len(r.EpisodeClass) && (i-5)/per < len(sides); i++ {
-		r.EpisodeClass[i] = "side" + strconv.Itoa((i-5)/per)
+	own := max(0, slices.Index(r.EpisodeHeader, "baseline"))
+	per := max(1, (len(r.EpisodeHeader)-own)/len(sides))
+	for i := own; i < len(r.EpisodeClass) && (i-own)/per < len(sides); i++ {
+		r.EpisodeClass[i] = "side" + strconv.Itoa((i-own)/per)
 	}
 
 	// The timelines are drawn (and, in a lazy page, gzipped a chunk at a

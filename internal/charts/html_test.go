@@ -2,6 +2,7 @@ package charts
 
 import (
 	"bytes"
+	"html"
 	"regexp"
 	"strings"
 	"testing"
@@ -100,5 +101,24 @@ func TestHTMLShowsLogTextAsText(t *testing.T) {
 		if got := strings.Count(page, text); got != want {
 			t.Errorf("%d × %q in the page, want %d", got, text, want)
 		}
+	}
+}
+
+// TestHTMLHeadline: the page opens with the bottom line, batch's sentence
+// (report.Dataset.Headline), under the title and before the metrics.
+func TestHTMLHeadline(t *testing.T) {
+	d := dataset(t, 12)
+	var b bytes.Buffer
+	if err := WriteHTML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	want := `<p class="headline">` + html.EscapeString(d.Headline()) + "</p>"
+	if !strings.HasPrefix(d.Headline(), "Over 12 episodes, after score-or-objective 40/10 against baseline score 40/10: ") {
+		t.Errorf("the headline is %q", d.Headline())
+	}
+	at, title, metrics := strings.Index(page, want), strings.Index(page, "<h1>"), strings.Index(page, `<table id="metrics-table">`)
+	if strings.Count(page, want) != 1 || !(title < at && at < metrics) {
+		t.Errorf("the page holds %q %d times, at %d (the title at %d, the metrics at %d)", want, strings.Count(page, want), at, title, metrics)
 	}
 }

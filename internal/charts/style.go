@@ -43,8 +43,8 @@ const DPI = 96
 func Px(n float64) vg.Length { return vg.Length(n * 72 / DPI) }
 
 // The colours: Okabe and Ito's palette, told apart by people with any common
-// colour-vision deficiency. A policy has one colour, by name, in every chart
-// and in the HTML report; in print its lines differ by dash as well.
+// colour-vision deficiency. A policy has one colour, its Kind's, in every
+// chart and in the HTML report; in print its lines differ by dash as well.
 var (
 	otherPolicyColor = color.NRGBA{0x55, 0x55, 0x55, 0xFF}
 	scoreColor       = color.NRGBA{0x00, 0x00, 0x00, 0xFF}
@@ -55,23 +55,12 @@ var (
 	gridColor        = color.NRGBA{0xDD, 0xDD, 0xDD, 0xFF}
 )
 
-// policyColors are the policies' colours, from the same palette; a policy not
-// listed is drawn in otherPolicyColor.
-var policyColors = map[policy.Name]color.NRGBA{
-	policy.Score:            {0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-	policy.ScoreOrObjective: {0x00, 0x72, 0xB2, 0xFF}, // blue
-	policy.Window:           {0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-	policy.Increase:         {0x00, 0x9E, 0x73, 0xFF}, // bluish green
-	policy.Patience:         {0xE6, 0x9F, 0x00, 0xFF}, // orange
-	policy.Zorkburr:         {0x56, 0xB4, 0xE9, 0xFF}, // sky blue
-	policy.Supervisor:       {0x90, 0x89, 0x28, 0xFF}, // dark yellow: the yellow F0E442 at 60%, as light lines on white are hard to see (contrast 1.3:1; this 3.6:1)
-	policy.None:             {0x99, 0x99, 0x99, 0xFF}, // grey: no stop rule
-}
-
-// PolicyColor is the colour of a policy in every chart and in the HTML report.
+// PolicyColor is the colour of a policy in every chart and in the HTML
+// report: its Kind's (policy.Kind.Color), otherPolicyColor for a name the
+// registry does not know.
 func PolicyColor(n policy.Name) color.NRGBA {
-	if c, ok := policyColors[n]; ok {
-		return c
+	if k, ok := policy.Lookup(n); ok {
+		return k.Color
 	}
 	return otherPolicyColor
 }
@@ -202,15 +191,22 @@ func (ch *Chart) Save(path string) error {
 	return file.Close()
 }
 
-// printable makes a text from a log fit for a chart: valid UTF-8 (a lone
+// printable is chartText(s), at most max runes with an ellipsis.
+func printable(s string, max int) string {
+	s = chartText(s)
+	if utf8.RuneCountInString(s) > max {
+		s = strings.TrimRight(string([]rune(s)[:max-1]), " ") + "…"
+	}
+	return s
+}
+
+// chartText makes a text from a log fit for a chart: valid UTF-8 (a lone
 // surrogate is invalid UTF-8), a space for each rune report.Printable
 // escapes (a newline would break the layout, most control characters are not
 // even allowed in SVG, a bidi control would reorder the label), nothing XML
-// forbids (U+FFFE and U+FFFF are shown as U+FFFD), at most max runes with an
-// ellipsis.
-func printable(s string, max int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
+// forbids (U+FFFE and U+FFFF are shown as U+FFFD).
+func chartText(s string) string {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case report.Unprintable(r):
 			return ' '
@@ -218,11 +214,7 @@ func printable(s string, max int) string {
 			return '\uFFFD'
 		}
 		return r
-	}, s)
-	if utf8.RuneCountInString(s) > max {
-		s = strings.TrimRight(string([]rune(s)[:max-1]), " ") + "…"
-	}
-	return s
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 }
 
 // intTicks labels whole numbers only (scores and turns have no halves),

@@ -282,13 +282,14 @@ func TradeOff(r *sweep.Result) *Chart {
 
 	// Near the target the configs that matter crowd together: a second
 	// panel shows that corner, from no false terminations to a few times the
-	// target (and past the marked configs).
+	// target (and past the marked configs), unless no config there saves a
+	// turn (the panel would be empty).
 	zx := 3 * pctOf(r.MaxFalseRate)
 	for _, m := range marks {
 		zx = max(zx, m.x*1.25)
 	}
 	zx = max(zx, 2)
-	if zx > 0.6*p.X.Max {
+	if zx > 0.6*p.X.Max || !slices.ContainsFunc(pts, func(pt sweepPoint) bool { return pt.x <= zx && pt.y > 0 }) {
 		return newChart(Px(1200), max(Px(650), lg.height()+Px(60)), title, lg, p.Draw)
 	}
 	z := newPlot("false-termination rate (% of episodes)", "turns saved (%)")
@@ -411,20 +412,36 @@ func (h heatCells) Plot(c draw.Canvas, p *plot.Plot) {
 				vg.Point{X: (r[0].X + r[1].X) / 2, Y: r[2].Y - rad - Px(3)})
 		}
 		if hc.current {
-			c.StrokeLines(draw.LineStyle{Color: otherPolicyColor, Width: Px(2.5), Dashes: []vg.Length{Px(4), Px(3)}}, rect(hc, Px(2)))
+			// Inside the answer's outline when the cell is both.
+			inset := Px(2.5)
+			if hc.answer {
+				inset = Px(5)
+			}
+			for _, l := range nowOutline {
+				c.StrokeLines(l, rect(hc, inset))
+			}
 		}
 		if hc.answer {
-			c.StrokeLines(draw.LineStyle{Color: color.White, Width: Px(5)}, rect(hc, Px(1)))
-			c.StrokeLines(draw.LineStyle{Color: color.Black, Width: Px(2.5)}, rect(hc, Px(1)))
+			for _, l := range answerOutline {
+				c.StrokeLines(l, rect(hc, Px(1)))
+			}
 		}
 	}
 }
+
+// The outlines of the answer's cell and now's, each a line over a wider
+// white one, so that they stand out on every colour of the scale, hatched
+// or not: the answer's solid, now's dashed black and white.
+var (
+	answerOutline = []draw.LineStyle{{Color: color.White, Width: Px(5)}, {Color: color.Black, Width: Px(2.5)}}
+	nowOutline    = []draw.LineStyle{{Color: color.White, Width: Px(4.5)}, {Color: color.Black, Width: Px(2.5), Dashes: []vg.Length{Px(5), Px(4)}}}
+)
 
 // swatch is a legend thumbnail: a cell of the heat map.
 type swatch struct {
 	fill          color.NRGBA
 	hatch, circle bool
-	outline       *draw.LineStyle
+	outline       []draw.LineStyle
 }
 
 func (s swatch) Thumbnail(c *draw.Canvas) {
@@ -443,8 +460,8 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	if s.circle {
 		c.DrawGlyph(draw.GlyphStyle{Color: inkOn(s.fill), Radius: Px(3), Shape: draw.RingGlyph{}}, c.Center())
 	}
-	if s.outline != nil {
-		c.StrokeLines(*s.outline, append(r, r[0]))
+	for _, l := range s.outline {
+		c.StrokeLines(l, append(r, r[0]))
 	}
 }
 
@@ -453,31 +470,34 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 // max_turns_stuck × check_interval of the grid: a viridis colour a cell, the
 // share written in where it fits, cells whose false-termination rate exceeds
 // the target hatched, those censored beyond the limit ringed, the
-// answer's cell outlined. Nil when the grid has fewer than two such configs.
-func HeatMap(r *sweep.Result) *Chart {
+// answer's cell outlined. With fewer than two such configs there is no heat
+// map, and whyNot says why, in words for the user.
+func HeatMap(r *sweep.Result) (ch *Chart, whyNot string) {
 	ref := r.Current.Policy
 	what := "the current setting's policy"
 	if r.Answer != nil {
 		ref = r.Configs[r.Answer.Config].Policy
 		what = "the answer's policy"
 	}
-	key := func(p policy.Policy) policy.Policy { p.MaxTurnsStuck, p.CheckInterval = 0, 0; return p }
+	key := func(p policy.Policy) policy.Policy {
+		return p.With(policy.MaxTurnsStuck, 0).With(policy.CheckInterval, 0)
+	}
 	var idx []int
 	xsSet, ysSet := map[int]bool{}, map[int]bool{}
 	for i := range r.Configs {
 		if p := r.Configs[i].Policy; key(p) == key(ref) {
 			idx = append(idx, i)
-			xsSet[p.MaxTurnsStuck], ysSet[p.CheckInterval] = true, true
+			xsSet[p.MaxTurnsStuck()], ysSet[p.CheckInterval()] = true, true
 		}
 	}
 	if len(idx) < 2 {
-		return nil
+		return nil, noHeatMap(r, len(idx))
 	}
 	xs, ys := sortedKeys(xsSet), sortedKeys(ysSet)
 	h := heatCells{lo: math.Inf(1), hi: math.Inf(-1)}
 	for _, i := range idx {
 		c := &r.Configs[i]
-		hc := heatCell{i: slices.Index(xs, c.Policy.MaxTurnsStuck), j: slices.Index(ys, c.Policy.CheckInterval),
+		hc := heatCell{i: slices.Index(xs, c.Policy.MaxTurnsStuck()), j: slices.Index(ys, c.Policy.CheckInterval()),
 			saved: pctOf(r.SavedShare(c)), rate: r.FalseRate(c)}
 		hc.over = hc.rate > r.MaxFalseRate+1e-12
 		hc.censored = r.CensoredShare(c) > r.MaxCensored
@@ -506,21 +526,37 @@ func HeatMap(r *sweep.Result) *Chart {
 	lg.add(fmt.Sprintf("ringed: censored in more than %s of the\nepisodes (a lower bound; not recommended)", pctText(r.MaxCensored)), swatch{fill: mid, circle: true})
 	if r.Answer != nil {
 		lg.add("outlined: the best config "+r.System.Name+" runs,\n"+r.Configs[r.Answer.Config].Policy.String(),
-			swatch{fill: mid, outline: &draw.LineStyle{Color: color.Black, Width: Px(2.5)}})
+			swatch{fill: mid, outline: answerOutline})
 	}
 	if key(r.Current.Policy) == key(ref) {
 		lg.add("dashed: now, "+r.Current.Policy.String(),
-			swatch{fill: mid, outline: &draw.LineStyle{Color: otherPolicyColor, Width: Px(2.5), Dashes: []vg.Length{Px(4), Px(3)}}})
+			swatch{fill: mid, outline: nowOutline})
 	}
 	title := fmt.Sprintf("Turns saved by max_turns_stuck × check_interval: %s (%s, n = %d)", trimSetting(ref), what, r.N)
-	return newChart(Px(1200), max(Px(600), lg.height()+Px(60)), title, lg, p.Draw)
+	return newChart(Px(1200), max(Px(600), lg.height()+Px(60)), title, lg, p.Draw), ""
+}
+
+// noHeatMap says why there is no heat map when the grid has n configs (0 or
+// 1) of the policy it would draw: the answer's, or, without an answer, the
+// current setting's.
+func noHeatMap(r *sweep.Result, n int) string {
+	settings := "no max_turns_stuck × check_interval"
+	if n == 1 {
+		settings = "only one max_turns_stuck × check_interval"
+	}
+	if r.Answer == nil {
+		return fmt.Sprintf("there is no answer to draw it for, and the grid has %s of the current setting's policy, %s, to draw instead",
+			settings, trimSetting(r.Current.Policy))
+	}
+	return fmt.Sprintf("the grid has %s of the answer's policy, %s (give --max-turns-stuck or --check-interval more than one value)",
+		settings, trimSetting(r.Configs[r.Answer.Config].Policy))
 }
 
 // trimSetting is a policy's name and the settings other than the two of the
 // heat map's axes ("score-or-objective", "patience obj 20 room 30").
 func trimSetting(p policy.Policy) string {
 	s := p.String()
-	head := fmt.Sprintf("%s %d/%d", p.Name, p.MaxTurnsStuck, p.CheckInterval)
+	head := fmt.Sprintf("%s %d/%d", p.Name, p.MaxTurnsStuck(), p.CheckInterval())
 	if len(s) >= len(head) && s[:len(head)] == head {
 		rest := s[len(head):]
 		if len(rest) > 0 && rest[0] == '/' { // a warning threshold

@@ -4,13 +4,19 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"fmt"
 	"html"
 	"image/png"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
@@ -37,8 +43,7 @@ func sweepOf(t testing.TB) *sweep.Result {
 		for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
 			for w := 10; w <= 80; w += 10 {
 				for _, iv := range []int{1, 5, 10} {
-					p := policy.Policy{Name: n, Params: policy.DefaultParams()}
-					p.MaxTurnsStuck, p.CheckInterval = w, iv
+					p := policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, iv)
 					grid = append(grid, p)
 				}
 			}
@@ -58,7 +63,7 @@ func TestSweepPNG(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		chart *Chart
-	}{{"trade-off", TradeOff(r)}, {"heat map", HeatMap(r)}} {
+	}{{"trade-off", TradeOff(r)}, {"heat map", heatMap(t, r)}} {
 		var a, b bytes.Buffer
 		if err := tc.chart.Write(&a, PNG); err != nil {
 			t.Fatal(err)
@@ -122,6 +127,53 @@ func TestViridis(t *testing.T) {
 		if lum(v+0.05) < lum(v) {
 			t.Errorf("viridis darkens from %.2f to %.2f", v, v+0.05)
 		}
+	}
+}
+
+// TestNowOutlineStandsOut: now's outline in the heat map has near-black and
+// near-white along it on every kind of cell (light or dark, hatched or not,
+// the answer's too), so that it shows against any of them.
+func TestNowOutlineStandsOut(t *testing.T) {
+	h := heatCells{lo: 0, hi: 100}
+	for _, tc := range []struct {
+		name string
+		cell heatCell
+	}{
+		{"dark", heatCell{saved: 0}},
+		{"dark, hatched", heatCell{saved: 0, over: true}},
+		{"light", heatCell{saved: 100}},
+		{"light, hatched", heatCell{saved: 100, over: true}},
+		{"middle, hatched and ringed", heatCell{saved: 50, over: true, censored: true}},
+		{"the answer's, hatched", heatCell{saved: 30, over: true, answer: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// One cell filling a 120×120 px canvas.
+			tc.cell.current = true
+			h.cells = []heatCell{tc.cell}
+			img := vgimg.NewWith(vgimg.UseWH(Px(120), Px(120)), vgimg.UseDPI(DPI))
+			p := plot.New()
+			p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, 0.5, -0.5, 0.5
+			h.Plot(draw.New(img), p)
+			// now's outline runs 2.5 px inside the cell (5 px inside the
+			// answer's): the column along its left side.
+			x := 2
+			if tc.cell.answer {
+				x = 5
+			}
+			dark, bright := 0, 0
+			for y := 20; y < 100; y++ {
+				r, g, b, _ := img.Image().At(x, y).RGBA()
+				switch {
+				case r < 0x3000 && g < 0x3000 && b < 0x3000:
+					dark++
+				case r > 0xd000 && g > 0xd000 && b > 0xd000:
+					bright++
+				}
+			}
+			if dark < 10 || bright < 10 {
+				t.Errorf("along now's outline: %d near-black and %d near-white pixels of 80, want 10 or more of each", dark, bright)
+			}
+		})
 	}
 }
 
@@ -213,8 +265,7 @@ func TestSweepHTMLTokens(t *testing.T) {
 func TestTimelineCap(t *testing.T) {
 	var ps []policy.Policy
 	for w := 10; w < 10+400; w++ {
-		p := scorePolicy
-		p.MaxTurnsStuck = w
+		p := scorePolicy.With(policy.MaxTurnsStuck, w)
 		ps = append(ps, p)
 	}
 	e := premature.analyse(ps...)
@@ -274,5 +325,118 @@ func TestLazyHTML(t *testing.T) {
 	}
 	if total != len(d.Episodes) {
 		t.Errorf("%d timelines in the chunks, want %d", total, len(d.Episodes))
+	}
+}
+
+// heatMap is the heat map of r, which must have one.
+func heatMap(t testing.TB, r *sweep.Result) *Chart {
+	t.Helper()
+	ch, whyNot := HeatMap(r)
+	if ch == nil {
+		t.Fatalf("no heat map: %s", whyNot)
+	}
+	return ch
+}
+
+// TestNoHeatMapSaysWhy: without a heat map, the reason is the real one: no
+// answer, and nothing to draw for the current setting's policy instead (a
+// harness's no stop rule); or a grid of one setting of the answer's policy.
+// The sweep page says it where the chart would be.
+func TestNoHeatMapSaysWhy(t *testing.T) {
+	none := policy.Policy{Name: policy.None}
+	at := func(n policy.Name, w, iv int) policy.Policy {
+		return policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, iv)
+	}
+	var grid []policy.Policy
+	for _, w := range []int{20, 40} {
+		for _, iv := range []int{5, 10} {
+			grid = append(grid, at(policy.Score, w, iv))
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		episodes int
+		grid     []policy.Policy
+		current  policy.Policy
+		want     string
+	}{
+		{"no answer, now no stop rule", 5, grid, none,
+			"there is no answer to draw it for, and the grid has no max_turns_stuck × check_interval of the current setting's policy, none, to draw instead"},
+		{"no answer, now in the grid once", 5, []policy.Policy{at(policy.Score, 40, 10), at(policy.Window, 40, 10), at(policy.Window, 50, 10)}, at(policy.Score, 40, 10),
+			"there is no answer to draw it for, and the grid has only one max_turns_stuck × check_interval of the current setting's policy, score, to draw instead"},
+		// score is the only policy of the grid ZorkGPT runs: the answer's.
+		{"an answer alone of its policy", 40, []policy.Policy{at(policy.Score, 40, 10), at(policy.Window, 30, 10), at(policy.Window, 50, 10)}, none,
+			"the grid has only one max_turns_stuck × check_interval of the answer's policy, score (give --max-turns-stuck or --check-interval more than one value)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := dataset(t, tc.episodes)
+			eps := make([]*episode.Episode, len(d.Episodes))
+			for i := range d.Episodes {
+				eps[i] = d.Episodes[i].Ep
+			}
+			r := sweep.Run(eps, tc.grid, tc.current, sweep.Options{MaxFalseRate: 1, MaxCensored: 1, Folds: 2, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 2})
+			ch, whyNot := HeatMap(r)
+			if ch != nil || whyNot != tc.want {
+				t.Errorf("got a chart: %v, why not: %q\nwant %q", ch != nil, whyNot, tc.want)
+			}
+			var page bytes.Buffer
+			if err := WriteSweepHTML(&page, r); err != nil {
+				t.Fatal(err)
+			}
+			if want := html.EscapeString("No heat map: " + tc.want + "."); !strings.Contains(page.String(), want) {
+				t.Errorf("the page does not say %q", want)
+			}
+			if n := strings.Count(page.String(), "<svg"); n != 1 {
+				t.Errorf("the page holds %d charts, want 1 (the trade-off)", n)
+			}
+		})
+	}
+}
+
+// TestTradeOffNoEmptyZoom: the trade-off chart zooms in on the target's
+// corner only when some config there saves a turn. With a score gain at
+// turn 160 of 200, every config of score 10/10 … 100/10 stops every episode
+// before it (a false termination each), and only now, no stop rule, sits in
+// the corner, saving nothing. With half the episodes flat from turn 5 and
+// half gaining at turn 45, 10/10 to 30/10 stop half before that gain (50%)
+// while 40/10 and up stop none prematurely, saving turns, in the corner.
+func TestTradeOffNoEmptyZoom(t *testing.T) {
+	var grid []policy.Policy
+	for w := 10; w <= 100; w += 10 {
+		grid = append(grid, policy.Policy{Name: policy.Score}.With(policy.MaxTurnsStuck, w))
+	}
+	none := policy.Policy{Name: policy.None}
+	for _, tc := range []struct {
+		name  string
+		gains []map[int]int // the score changes of each episode, in turn
+		zoom  bool
+	}{
+		{"every config stops early", []map[int]int{{160: 10}}, false},
+		{"some configs never do", []map[int]int{{5: 5}, {5: 5, 45: 10}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var eps []*episode.Episode
+			for i := range 10 { // too few for an answer, which would be marked
+				eps = append(eps, plan{id: fmt.Sprintf("2025-11-20T%02d:00:00", i), n: 200, changes: tc.gains[i%len(tc.gains)], end: episode.EndMaxTurns}.episode())
+			}
+			r := sweep.Run(eps, grid, none, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 2})
+			if r.Answer != nil {
+				t.Fatal("an answer")
+			}
+			for i := range r.Configs {
+				c := &r.Configs[i]
+				want := 1.0
+				if len(tc.gains) == 2 {
+					want = map[bool]float64{true: 0.5, false: 0}[c.Policy.MaxTurnsStuck() <= 30]
+				}
+				if f := r.FalseRate(c); f != want {
+					t.Fatalf("%s: false-termination rate %v, want %v", c.Policy, f, want)
+				}
+			}
+			texts := svgTexts(t, TradeOff(r))
+			if zoom := slices.ContainsFunc(texts, func(s string) bool { return strings.HasPrefix(s, "near the target") }); zoom != tc.zoom {
+				t.Errorf("zoomed in %v, want %v", zoom, tc.zoom)
+			}
+		})
 	}
 }

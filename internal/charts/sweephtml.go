@@ -22,6 +22,7 @@ type sweepReport struct {
 	Sections    []sweep.Section
 	Summary     string
 	Charts      []template.HTML
+	NoHeatMap   string // why there is no heat map, if there is none
 	FrontTitle  string
 	FrontHeader []string
 	NoteColumn  int // the front table's last column, of words, not numbers
@@ -72,7 +73,11 @@ func WriteSweepHTML(w io.Writer, r *sweep.Result) error {
 	for _, n := range sweepPolicies(r) {
 		s.Policies = append(s.Policies, htmlPolicy{Policy: string(n), Color: template.CSS(hexColor(PolicyColor(n)))})
 	}
-	for _, ch := range []*Chart{TradeOff(r), HeatMap(r)} {
+	heat, whyNot := HeatMap(r)
+	if heat == nil {
+		s.NoHeatMap = "No heat map: " + whyNot + "."
+	}
+	for _, ch := range []*Chart{TradeOff(r), heat} {
 		if ch == nil {
 			continue
 		}

@@ -96,7 +96,7 @@ func Timeline(e *report.Episode) *Chart {
 	}
 	if len(warn.stretches) > 0 {
 		o := &drawn[0]
-		lg.add(fmt.Sprintf("countdown warning shown (%s:\n%d or more turns stuck)", o.Policy, o.Policy.WarningThreshold), warn)
+		lg.add(fmt.Sprintf("countdown warning shown (%s:\n%d or more turns stuck)", o.Policy, o.Policy.WarningFrom()), warn)
 	}
 
 	var lines vlines

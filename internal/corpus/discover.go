@@ -18,12 +18,6 @@ func passedOver(name string) bool {
 	return strings.HasPrefix(name, "test_") || strings.HasPrefix(name, "test-") || name == "unknown" || strings.HasSuffix(name, "_error")
 }
 
-// IsLog says whether a file found in a directory is read as an episode log.
-func IsLog(name string) bool {
-	return name == "episode_log.jsonl" || strings.HasSuffix(name, ".jsonl") ||
-		strings.HasSuffix(name, ".jsonl.gz") || strings.HasSuffix(name, ".jsonl.zst")
-}
-
 // discovery is the state of one Discover: what was found, and the identities
 // of the files already taken.
 type discovery struct {
@@ -89,7 +83,7 @@ func (d *discovery) arg(path string) {
 			found++
 			d.found(p)
 			return filepath.SkipDir
-		case !e.IsDir() && d.srcs.Names(e.Name()):
+		case !e.IsDir() && d.srcs.opens(e.Name()):
 			found++
 			d.found(p)
 		}

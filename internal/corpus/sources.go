@@ -23,10 +23,6 @@ import (
 type Sources struct {
 	Files []source.Source
 	Dirs  []source.DirSource
-	// Names tells which files a directory walk takes to ask the sources: a
-	// file is claimed by its content, but a walk opens only files named like
-	// a log of some source.
-	Names func(name string) bool
 }
 
 // Registry is every source lbanalyze has, one line a source
@@ -38,9 +34,14 @@ func Registry() *Sources {
 			zorkgpt2.Burr{}, zorkgpt2.RunLog{}, zorkgpt2.Snapshot{},
 			tales.Source,
 		},
-		Dirs:  []source.DirSource{zorkgpt2.BurrDir{}},
-		Names: func(name string) bool { return IsLog(name) || zorkgpt2.LogName(name) },
+		Dirs: []source.DirSource{zorkgpt2.BurrDir{}},
 	}
+}
+
+// opens says whether a directory walk opens a file so named: one of the
+// sources would (source.Source's Opens).
+func (srcs Sources) opens(name string) bool {
+	return slices.ContainsFunc(srcs.Files, func(s source.Source) bool { return s.Opens(name) })
 }
 
 // formats lists the log formats srcs read, each once, for a message about a
@@ -83,7 +84,7 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opene
 			return nil, fmt.Errorf("is a directory no source reads (%s)", srcs.formats())
 		}
 	}
-	rc, err := jsonl.OpenLimited(path, stdin, opt.Limits)
+	rc, err := jsonl.Open(path, stdin, opt.Limits)
 	opened()
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Metric is one metric of two policies over the same episodes, a baseline
@@ -42,11 +43,16 @@ type Pair struct {
 
 // Compare computes every metric over the episodes, the baseline's outcome
 // against the after policy's on each, with the interval of each change by
-// its entry's method: the cost saved as well when c prices it, and the
-// tokens saved when some episode's log records tokens.
+// its entry's method: those that apply to the system that ran them, the cost
+// saved as well when c prices it, and the tokens saved when some episode's
+// log records tokens.
 func Compare(pairs []Pair, c Costs) []Metric {
-	defs := registry(c, slices.ContainsFunc(pairs, func(p Pair) bool { return p.Ep.Signals.Has(episode.Tokens) }),
-		slices.ContainsFunc(pairs, func(p Pair) bool { return p.Ep.System == episode.ZorkGPT }))
+	eps := make([]*episode.Episode, len(pairs))
+	for i := range pairs {
+		eps[i] = pairs[i].Ep
+	}
+	defs := registry(c, slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }),
+		system.OfAll(eps).Shows)
 	n := len(pairs)
 	// Per-episode numerators and denominators, per metric and side.
 	type vals struct{ num, den [2][]float64 }

@@ -17,8 +17,8 @@ import (
 )
 
 var (
-	score = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	sor   = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+	score = policy.Policy{Name: policy.Score}
+	sor   = policy.Policy{Name: policy.ScoreOrObjective}
 )
 
 // readEpisode reads the log a plan writes.

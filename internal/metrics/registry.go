@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Unit is how a metric's values are counted and shown.
@@ -64,6 +65,9 @@ type entry struct {
 	// lengths: the metric rests on the episodes' lengths, which a censored
 	// outcome makes lower bounds.
 	lengths bool
+	// objectives: it counts objectives, and is left out for a system whose
+	// logs record none (system.Shows.Objectives).
+	objectives bool
 	// interval is how the interval of its change is made.
 	interval Method
 }
@@ -88,13 +92,17 @@ func b2f(b bool) float64 {
 }
 
 // registry is the metrics of docs/semantics.md, "6.3 Dataset metrics" that apply: those of the
-// specification, and the cost saved when priced and the tokens saved when
-// some log records tokens. expect keeps the specification's expected
-// changes, which are ZorkGPT's (of its loop break v2): the logs of other
-// systems (a harness's, ZorkGPT2's) are judged without them.
-func registry(c Costs, tokens, expect bool) []entry {
+// specification that apply to the system that ran the episodes (shows), and
+// the cost saved when priced and the tokens saved when some log records
+// tokens. The specification's expected changes are those of ZorkGPT's loop
+// break v2 (system.Shows.Expected): the logs of other systems are judged
+// without them.
+func registry(c Costs, tokens bool, shows system.Shows) []entry {
 	defs := shipped(c.CallsPerTurn)
-	if !expect {
+	if !shows.Objectives {
+		defs = slices.DeleteFunc(defs, func(d entry) bool { return d.objectives })
+	}
+	if !shows.Expected {
 		for i := range defs {
 			defs[i].expect = Expectation{}
 		}
@@ -132,11 +140,11 @@ func shipped(callsPerTurn int) []entry {
 				return 0
 			},
 			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
-		{name: "objective_completions_in_terminated", label: "objective completions in terminated episodes", unit: Count, scale: 1,
+		{name: "objective_completions_in_terminated", label: "objective completions in terminated episodes", unit: Count, scale: 1, objectives: true,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
 				return b2f(o.Terminated()) * float64(len(ep.Objectives))
 			}},
-		{name: "episodes_with_objective_completions", label: "episodes with objective completions", unit: Count, scale: 1,
+		{name: "episodes_with_objective_completions", label: "episodes with objective completions", unit: Count, scale: 1, objectives: true,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
 				length := o.Length
 				return b2f(slices.ContainsFunc(ep.Objectives, func(c episode.Completion) bool { return c.Turn <= length }))

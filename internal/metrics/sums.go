@@ -3,6 +3,7 @@ package metrics
 import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Defs are the metrics of the registry for some costs, for commands that sum
@@ -10,8 +11,11 @@ import (
 type Defs struct{ defs []entry }
 
 // NewDefs returns the metrics that apply with costs c: tokens says whether
-// some log records tokens.
-func NewDefs(c Costs, tokens bool) Defs { return Defs{registry(c, tokens, true)} }
+// some log records tokens, and shows what applies to the system that ran
+// the episodes.
+func NewDefs(c Costs, tokens bool, shows system.Shows) Defs {
+	return Defs{registry(c, tokens, shows)}
+}
 
 // Len is the number of metrics.
 func (d Defs) Len() int { return len(d.defs) }

@@ -22,17 +22,22 @@ type Options struct {
 	// log that shows no loop break of its own (before 2025-11-05); logs with v1
 	// use score, logs with v2 score-or-objective.
 	Unversioned policy.Name
-	// Params of that reference policy (ZorkGPT's defaults, 40/10/20).
-	Params policy.Params
+	// Timer is the reference policy's settings (ZorkGPT's defaults, 40/10/20).
+	Timer policy.Timer
 	// MaxDisagreements is how many 1B disagreements an episode lists (all are counted).
 	MaxDisagreements int
+	// Revisit and Warnings: the revisit penalty (1B) and the countdown
+	// warnings (1C) apply to the system that ran the log (system.Shows);
+	// off, the analysis leaves them out, nil, and the warnings out of the
+	// leads.
+	Revisit, Warnings bool
 }
 
 // DefaultOptions returns ZorkGPT's settings.
 func DefaultOptions() Options {
 	return Options{RevisitWindow: 5, RevisitPenalty: -0.2, CampingWindow: 10, CampingThreshold: 5,
-		NoveltyWindow: 15, MinSpell: 10, Unversioned: policy.ScoreOrObjective, Params: policy.DefaultParams(),
-		MaxDisagreements: 5}
+		NoveltyWindow: 15, MinSpell: 10, Unversioned: policy.ScoreOrObjective, Timer: policy.DefaultTimer(),
+		MaxDisagreements: 5, Revisit: true, Warnings: true}
 }
 
 // Analysis is the patterns of one episode. Turn numbers are the log's.
@@ -52,8 +57,8 @@ type Analysis struct {
 	Reference string `json:"reference_policy"`
 
 	Policies    []PolicyPatterns `json:"policies"`
-	Revisit     Revisit          `json:"revisit_penalty"`
-	Warnings    Warnings         `json:"warnings"`
+	Revisit     *Revisit         `json:"revisit_penalty"` // nil: not analysed (Options.Revisit)
+	Warnings    *Warnings        `json:"warnings"`        // nil: not analysed (Options.Warnings)
 	Oscillation Pattern          `json:"oscillation"`
 	Camping     Pattern          `json:"camping"`
 	Repeats     Repeats          `json:"repeats"`
@@ -90,9 +95,15 @@ func Analyse(ep *episode.Episode, opt Options, policies ...policy.Policy) *Analy
 
 	a.oscillation(ep, r)
 	a.camping(r, opt)
-	a.Revisit, a.penalised = revisit(ep, r, opt)
+	if opt.Revisit {
+		rv, penalised := revisit(ep, r, opt)
+		a.Revisit, a.penalised = &rv, penalised
+	}
 	steps := trace(ep, ref, true)
-	a.Warnings, a.warned = warnings(steps, ref, a.WarningsShown)
+	if opt.Warnings {
+		w, warned := warnings(steps, ref, a.WarningsShown)
+		a.Warnings, a.warned = &w, warned
+	}
 	a.Repeats, a.rep = repeats(ep, steps, ref)
 	a.Novelty = novelty(ep, opt.NoveltyWindow)
 	for _, p := range policies {
@@ -107,13 +118,13 @@ func Analyse(ep *episode.Episode, opt Options, policies ...policy.Policy) *Analy
 // settings, or opt.Unversioned for logs without one, or score for a log that
 // lacks what opt.Unversioned needs (a harness's: no objectives).
 func Reference(ep *episode.Episode, opt Options) policy.Policy {
-	p := policy.Policy{Name: opt.Unversioned, Params: opt.Params}
+	name := opt.Unversioned
 	if rules := ep.Recorded.Rules; len(rules) > 0 {
-		p.Name = policy.Name(rules[0])
-	} else if len(ep.Signals.Lacking(p.Needs())) > 0 {
-		p.Name = policy.Score
+		name = policy.Name(rules[0])
+	} else if len(ep.Signals.Lacking(policy.Policy{Name: name}.Needs())) > 0 {
+		name = policy.Score
 	}
-	return p
+	return policy.Policy{Name: name}.WithTimer(opt.Timer)
 }
 
 // trace collects the steps of p over ep (index t−1), past the stop when on.

@@ -11,8 +11,8 @@ import (
 )
 
 var (
-	scoreP = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	sooP   = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+	scoreP = policy.Policy{Name: policy.Score}
+	sooP   = policy.Policy{Name: policy.ScoreOrObjective}
 )
 
 // handBuilt is an 80-turn episode worked out by hand in the tests below:
@@ -147,7 +147,7 @@ func TestWarnings(t *testing.T) {
 			ep.Signals = 0
 		}
 		a := Analyse(ep, DefaultOptions())
-		if !reflect.DeepEqual(a.Warnings, c.want) {
+		if !reflect.DeepEqual(a.Warnings, &c.want) {
 			g, _ := json.Marshal(a.Warnings)
 			w, _ := json.Marshal(c.want)
 			t.Errorf("%s:\n got %s\nwant %s", c.name, g, w)
@@ -301,5 +301,51 @@ func TestNoRooms(t *testing.T) {
 	ep.Turns[3].Location = "Kitchen" // one room named: rooms are told by name
 	if a := Analyse(ep, DefaultOptions()); a.RoomKey != "name" {
 		t.Errorf("room key %q, want name", a.RoomKey)
+	}
+}
+
+// The revisit penalty and the warnings are analysed only for a system they
+// apply to (Options.Revisit, Options.Warnings): off, the analysis has neither
+// section, no warning lead and no shading of them, and a dataset's summary
+// counts only the episodes analysed for them, leaving both out when none was.
+func TestSectionsOff(t *testing.T) {
+	off := DefaultOptions()
+	off.Revisit, off.Warnings = false, false
+	a := Analyse(handBuilt(false), off, scoreP)
+	if a.Revisit != nil || a.Warnings != nil {
+		t.Fatalf("revisit %+v, warnings %+v: want neither", a.Revisit, a.Warnings)
+	}
+	// score 40/10 stops handBuilt at 70, its spell begun at 26 (TestStuckSpells).
+	if l := a.Policies[0].Lead; l == nil || l.StuckSpell != 44 || l.Warning != nil {
+		t.Errorf("lead %+v: want the spell's 44 and no warning", l)
+	}
+	for _, s := range a.Spans() {
+		if s.Pattern == "warning" || s.Pattern == "revisit_penalty" {
+			t.Errorf("a span of %s", s.Pattern)
+		}
+	}
+	d := a.Digest()
+	if d.Warned || d.Revisited || d.Warning != 0 || d.Spells != 0 {
+		t.Errorf("digest %+v", d)
+	}
+	s := Summarise([]Digest{d})
+	var names []string
+	for _, p := range s.Patterns {
+		names = append(names, p.Pattern)
+	}
+	if !reflect.DeepEqual(names, []string{"oscillation", "camping", "repeat", "state_loop"}) || s.Revisit != nil || s.Escape != nil ||
+		len(s.Leads) != 1 || s.Leads[0].Warning != nil {
+		t.Errorf("summary of an episode without them: patterns %v, revisit %+v, escape %+v, leads %+v", names, s.Revisit, s.Escape, s.Leads)
+	}
+	// With one episode analysed for both: each is counted over it alone.
+	on := Analyse(handBuilt(false), DefaultOptions(), scoreP).Digest()
+	s = Summarise([]Digest{on, d})
+	of := map[string]int{}
+	for _, p := range s.Patterns {
+		of[p.Pattern] = p.Of
+	}
+	if of["warning"] != 1 || of["revisit_penalty"] != 1 || of["camping"] != 2 || s.Revisit == nil || s.Revisit.Episodes != 1 ||
+		s.Escape == nil || s.Escape.WithWarnings.Episodes+s.Escape.WithoutWarnings.Episodes != 1 || s.Leads[0].Warning == nil || s.Leads[0].Warning.N != 1 {
+		t.Errorf("summary of one of each: of %v, revisit %+v, escape %+v, leads %+v", of, s.Revisit, s.Escape, s.Leads)
 	}
 }

@@ -34,8 +34,8 @@ func digests(as []*Analysis) []Digest {
 }
 
 var defaultPolicies = []policy.Policy{
-	{Name: policy.Score, Params: policy.DefaultParams()},
-	{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()},
+	{Name: policy.Score},
+	{Name: policy.ScoreOrObjective},
 }
 
 // TestRevisitAgreesWithLog: the Phase 1B replay reproduces every

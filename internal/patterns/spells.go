@@ -125,7 +125,9 @@ func (a *Analysis) lead(steps []policy.Step, sp Spell) *Lead {
 		}
 		return nil
 	}
-	l.Warning = first(func(t int) bool { return steps[t-1].Warned })
+	if a.Warnings != nil {
+		l.Warning = first(func(t int) bool { return steps[t-1].Warned })
+	}
 	l.Oscillation = first(func(t int) bool { return a.osc[t] })
 	l.Camping = first(func(t int) bool { return a.camp[t] })
 	l.Repeat = first(func(t int) bool { return a.rep[t] })

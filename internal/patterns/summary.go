@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/lbanalyze/lbanalyze/internal/stats"
@@ -8,12 +9,14 @@ import (
 
 // Summary is the patterns over a dataset: the building block of the batch
 // output. Every share comes with its n.
+// The revisit penalty and the warnings, and their rows and leads, are left
+// out (nil) when no episode was analysed for them (Options).
 type Summary struct {
 	Episodes int              `json:"episodes"`
 	Patterns []PatternSummary `json:"patterns"`
 	Leads    []LeadSummary    `json:"leads"`
-	Revisit  RevisitSummary   `json:"revisit_penalty"`
-	Escape   EscapeSummary    `json:"warning_escape"`
+	Revisit  *RevisitSummary  `json:"revisit_penalty"`
+	Escape   *EscapeSummary   `json:"warning_escape"`
 }
 
 // PatternSummary: how many episodes show a pattern, of those where it can be
@@ -29,13 +32,13 @@ type PatternSummary struct {
 // pattern's start and the stop, over the episodes the policy stops (n = the
 // stops in whose final stuck spell the pattern occurred).
 type LeadSummary struct {
-	Policy      string  `json:"policy"`
-	Stops       int     `json:"stops"`
-	StuckSpell  MedianN `json:"stuck_spell"`
-	Warning     MedianN `json:"warning"`
-	Oscillation MedianN `json:"oscillation"`
-	Camping     MedianN `json:"camping"`
-	Repeat      MedianN `json:"repeat"`
+	Policy      string   `json:"policy"`
+	Stops       int      `json:"stops"`
+	StuckSpell  MedianN  `json:"stuck_spell"`
+	Warning     *MedianN `json:"warning"`
+	Oscillation MedianN  `json:"oscillation"`
+	Camping     MedianN  `json:"camping"`
+	Repeat      MedianN  `json:"repeat"`
 }
 
 // MedianN is a median with its n; Median is null when n is 0.
@@ -101,9 +104,12 @@ type Digest struct {
 	Oscillation, Camping, Repeat, Warning, Penalised, StateLoop int
 	Repeats                                                     bool // some turn has a response: repeats can be told
 	WarningsShown                                               bool
-	Spells, Escaped, Stopped, EndOfLog                          int // of the warnings
-	Revisit                                                     revisitDigest
-	Leads                                                       []PolicyLead
+	// Warned and Revisited: the warnings and the revisit penalty were
+	// analysed (Options.Warnings, Options.Revisit).
+	Warned, Revisited                  bool
+	Spells, Escaped, Stopped, EndOfLog int // of the warnings
+	Revisit                            revisitDigest
+	Leads                              []PolicyLead
 }
 
 // revisitDigest is Revisit without its lists.
@@ -122,12 +128,16 @@ type PolicyLead struct {
 func (a *Analysis) Digest() Digest {
 	d := Digest{Turns: a.Turns, Oscillation: a.Oscillation.FirstTurn, Camping: a.Camping.FirstTurn,
 		Repeat: a.Repeats.FirstTurn, Repeats: a.Repeats.TurnsWithResponse > 0, Penalised: a.firstPenalised(),
-		StateLoop: a.StateLoops.FirstTurn, WarningsShown: a.WarningsShown, Spells: len(a.Warnings.Spells),
-		Escaped: a.Warnings.Escaped, Stopped: a.Warnings.Stopped, EndOfLog: a.Warnings.EndOfLog,
-		Revisit: revisitDigest{a.Revisit.Replayed, a.Revisit.Recorded, a.Revisit.Turns, a.Revisit.Penalised,
-			a.Revisit.LoggedEvents, a.Revisit.Agree, a.Revisit.DisagreementCount, a.Revisit.ConfidenceMismatches}}
-	if len(a.Warnings.Spells) > 0 {
-		d.Warning = a.Warnings.Spells[0].Start
+		StateLoop: a.StateLoops.FirstTurn, WarningsShown: a.WarningsShown}
+	if w := a.Warnings; w != nil {
+		d.Warned, d.Spells, d.Escaped, d.Stopped, d.EndOfLog = true, len(w.Spells), w.Escaped, w.Stopped, w.EndOfLog
+		if len(w.Spells) > 0 {
+			d.Warning = w.Spells[0].Start
+		}
+	}
+	if rv := a.Revisit; rv != nil {
+		d.Revisited = true
+		d.Revisit = revisitDigest{rv.Replayed, rv.Recorded, rv.Turns, rv.Penalised, rv.LoggedEvents, rv.Agree, rv.DisagreementCount, rv.ConfidenceMismatches}
 	}
 	d.Leads = make([]PolicyLead, len(a.Policies))
 	for i, pp := range a.Policies {
@@ -140,7 +150,10 @@ func (a *Analysis) Digest() Digest {
 // order; the result does not depend on it except for the order of Leads,
 // which follows the policies' first appearance).
 func Summarise(ds []Digest) Summary {
-	s := Summary{Episodes: len(ds), Patterns: []PatternSummary{}, Leads: []LeadSummary{}}
+	s := Summary{Episodes: len(ds), Patterns: []PatternSummary{}, Leads: []LeadSummary{},
+		Revisit: &RevisitSummary{}, Escape: &EscapeSummary{}}
+	warned := slices.ContainsFunc(ds, func(d Digest) bool { return d.Warned })
+	revisited := slices.ContainsFunc(ds, func(d Digest) bool { return d.Revisited })
 	type col struct {
 		name  string
 		first []float64
@@ -164,11 +177,11 @@ func Summarise(ds []Digest) Summary {
 		add(cols[0], a.Turns >= 4, a.Oscillation)
 		add(cols[1], a.Turns > 0, a.Camping)
 		add(cols[2], a.Repeats, a.Repeat)
-		add(cols[3], a.Turns > 0, a.Warning)
+		add(cols[3], a.Turns > 0 && a.Warned, a.Warning)
 		add(cols[4], a.Revisit.Replayed, a.Penalised)
 		add(cols[5], a.Turns > 0, a.StateLoop)
 
-		rv := &s.Revisit
+		rv := s.Revisit
 		if a.Revisit.Replayed {
 			rv.Episodes++
 			rv.Turns += a.Revisit.Turns
@@ -185,15 +198,17 @@ func Summarise(ds []Digest) Summary {
 			rv.ConfidenceMismatch += a.Revisit.ConfidenceMismatches
 		}
 
-		r := &s.Escape.WithoutWarnings
-		if a.WarningsShown {
-			r = &s.Escape.WithWarnings
+		if a.Warned {
+			r := &s.Escape.WithoutWarnings
+			if a.WarningsShown {
+				r = &s.Escape.WithWarnings
+			}
+			r.Episodes++
+			r.Spells += a.Spells
+			r.Escaped += a.Escaped
+			r.Stopped += a.Stopped
+			r.EndOfLog += a.EndOfLog
 		}
-		r.Episodes++
-		r.Spells += a.Spells
-		r.Escaped += a.Escaped
-		r.Stopped += a.Stopped
-		r.EndOfLog += a.EndOfLog
 
 		for _, pl := range a.Leads {
 			acc := leads[pl.Policy]
@@ -206,6 +221,9 @@ func Summarise(ds []Digest) Summary {
 		}
 	}
 	for _, c := range cols {
+		if c.name == "warning" && !warned || c.name == "revisit_penalty" && !revisited {
+			continue
+		}
 		s.Patterns = append(s.Patterns, PatternSummary{Pattern: c.name, Episodes: len(c.first), Of: c.of, MedianFirstTurn: median(c.first)})
 	}
 	if s.Revisit.Turns > 0 {
@@ -223,7 +241,17 @@ func Summarise(ds []Digest) Summary {
 		s.Escape.Difference = &Interval{Estimate: d, Low: lo, High: hi, Method: "newcombe"}
 	}
 	for _, name := range order {
-		s.Leads = append(s.Leads, leads[name].summary(name))
+		l := leads[name].summary(name)
+		if !warned {
+			l.Warning = nil
+		}
+		s.Leads = append(s.Leads, l)
+	}
+	if !revisited {
+		s.Revisit = nil
+	}
+	if !warned {
+		s.Escape = nil
 	}
 	return s
 }
@@ -251,7 +279,8 @@ func (l *leadAcc) add(ld *Lead) {
 
 func (l *leadAcc) summary(name string) LeadSummary {
 	m := func(v []float64) MedianN { return MedianN{N: len(v), Median: median(v)} }
-	return LeadSummary{Policy: name, Stops: l.stops, StuckSpell: m(l.spell), Warning: m(l.warn),
+	warn := m(l.warn)
+	return LeadSummary{Policy: name, Stops: l.stops, StuckSpell: m(l.spell), Warning: &warn,
 		Oscillation: m(l.osc), Camping: m(l.camp), Repeat: m(l.rep)}
 }
 

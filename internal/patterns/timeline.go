@@ -28,6 +28,9 @@ func (a *Analysis) Spans() []Span {
 	runs("camping", a.camp)
 	runs("repeat", a.rep)
 	runs("revisit_penalty", a.penalised)
+	if a.Warnings == nil {
+		return out
+	}
 	for _, w := range a.Warnings.Spells {
 		cuts := []struct {
 			level string

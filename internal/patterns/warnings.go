@@ -53,7 +53,7 @@ var levelRank = map[string]int{Important: 1, Urgent: 2, Critical: 3}
 // warnings finds the warning spells in steps (the full trace, past the stop);
 // only turns up to the first stop count. It returns the warned turns too.
 func warnings(steps []policy.Step, p policy.Policy, shown bool) (Warnings, []bool) {
-	w := Warnings{Policy: p.String(), Shown: shown, Threshold: p.WarningThreshold, Spells: []WarningSpell{}}
+	w := Warnings{Policy: p.String(), Shown: shown, Threshold: p.WarningThreshold(), Spells: []WarningSpell{}}
 	warned := make([]bool, len(steps)+1)
 	var cur *WarningSpell
 	prevAnchor := 0
@@ -61,7 +61,7 @@ func warnings(steps []policy.Step, p policy.Policy, shown bool) (Warnings, []boo
 		t := i + 1
 		// The warning is built at the start of t from the timer as it was
 		// after turn t−1's tracking (turn_count before the first call).
-		left := p.MaxTurnsStuck - (t - prevAnchor)
+		left := p.MaxTurnsStuck() - (t - prevAnchor)
 		prevAnchor = s.Anchor
 		if !s.Warned {
 			continue

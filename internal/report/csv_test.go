@@ -18,7 +18,7 @@ func TestCSVSettings(t *testing.T) {
 		{"increase:min_turns=100", "min_delta=1:min_turns=100"},
 		{"supervisor:checkpoint=50:min_critic=0.4", "checkpoint=50:flat_checkpoints=2:min_critic=0.4:max_rejected_turns=7:spiral_rejections=3:room_streak=10"},
 	} {
-		p, err := policy.Parse(c.spec, policy.DefaultParams())
+		p, err := policy.Parse(c.spec, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func TestCSVSettings(t *testing.T) {
 			continue
 		}
 		// Pasted after the name, the cell gives the same settings back.
-		back, err := policy.Parse(string(p.Name)+":"+got, policy.DefaultParams())
+		back, err := policy.Parse(string(p.Name)+":"+got, nil)
 		if err != nil || SettingsOf(back).String() != got {
 			t.Errorf("%s: %q reads back as %q (%v)", c.spec, got, SettingsOf(back).String(), err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Dataset is a batch analysis: every episode under a baseline and an after
@@ -33,6 +34,7 @@ type Dataset struct {
 	Unreplayed []string
 	Metrics    []metrics.Metric
 	names      map[string]int // how many episodes have each name, for Label
+	shows      system.Shows   // what applies to the system that ran the episodes
 	// Patterns summarise how the episodes were stuck.
 	Patterns patterns.Summary
 }
@@ -56,9 +58,19 @@ func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skip
 		names[eps[i].Ep.Name()]++
 	}
 	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: metrics.Compare(pairs(eps), opts.Costs), names: names, Patterns: summarise(eps)}
+		Skipped: skipped, Passed: passed, Metrics: metrics.Compare(pairs(eps), opts.Costs), names: names, Patterns: summarise(eps),
+		shows: systemOf(eps).Shows}
 	d.markCensored()
 	return d
+}
+
+// systemOf is the system that ran the analysed episodes (system.OfAll).
+func systemOf(eps []Episode) *system.System {
+	ps := make([]*episode.Episode, len(eps))
+	for i := range eps {
+		ps[i] = eps[i].Ep
+	}
+	return system.OfAll(ps)
 }
 
 // pairs are the episodes with their first two outcomes, compared.
@@ -148,13 +160,17 @@ func (d *Dataset) MetricTable() (header []string, rows [][]string) {
 	return []string{"metric", "baseline", "after", "change", "expected", "95% interval of the change", "verdict"}, rows
 }
 
-// EpisodeTable is the per-episode table: the stop turn, turns saved (and
-// tokens, where some log records them) and a compact verdict under each
-// policy; rows[i] is d.Episodes[i]. align aligns its columns.
+// EpisodeTable is the per-episode table: the objectives completed (where the
+// system's logs record them), the stop turn, turns saved (and tokens, where
+// some log records them) and a compact verdict under each policy; rows[i] is
+// d.Episodes[i]. align aligns its columns.
 func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], align []Align) {
 	tokens := slices.ContainsFunc(d.Episodes, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) })
-	header = []string{"episode", "turns", "score", "end", "obj"}
-	align = []Align{txt, num, num, txt, num}
+	header = []string{"episode", "turns", "score", "end"}
+	align = []Align{txt, num, num, txt}
+	if d.shows.Objectives {
+		header, align = append(header, "obj"), append(align, num)
+	}
 	for _, side := range []string{"baseline", "after"} {
 		header, align = append(header, side, "saved"), append(align, num, num)
 		if tokens {
@@ -168,7 +184,10 @@ func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], alig
 		for i := range d.Episodes {
 			e := &d.Episodes[i]
 			ep := e.Ep
-			row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason), strconv.Itoa(len(ep.Objectives))}
+			row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason)}
+			if d.shows.Objectives {
+				row = append(row, strconv.Itoa(len(ep.Objectives)))
+			}
 			for s := range 2 {
 				o := &e.Outcomes[s]
 				row = append(row, dash(o.TerminationTurn, o.Terminated()), strconv.Itoa(o.TurnsSaved))
@@ -250,8 +269,8 @@ func shortPastHorizon(o *replay.Outcome) string {
 
 // Summary is the opening lines of a batch report.
 func (d *Dataset) Summary() []string {
-	first := fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %d LLM calls a turn",
-		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, d.CallsPerTurn)
+	first := fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %s a turn",
+		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, Count(d.CallsPerTurn, "LLM call"))
 	if d.CostPerCall > 0 {
 		first += " at " + money(d.CostPerCall) + " a call"
 	}
@@ -346,9 +365,11 @@ func (d *Dataset) ReviewRow(e *Episode) []string {
 
 // legend explains the compact verdicts of the review list and the episode table.
 func (d *Dataset) legend() string {
-	s := "Legend: a stop turn T (— no stop within the log); premature? +4@134(T+24): the log gains 4 points at turn 134, " +
-		"24 turns after the stop; obj@75(+2): an objective completed at turn 75, and 2 more before it, in the max_turns_stuck turns up to the stop; " +
-		"censored: the recording's own loop break cut the log before this policy would have stopped."
+	s := "Legend: a stop turn T (— no stop within the log); premature? +4@134(T+24): the log gains 4 points at turn 134, 24 turns after the stop; "
+	if d.shows.Objectives {
+		s += "obj@75(+2): an objective completed at turn 75, and 2 more before it, in the max_turns_stuck turns up to the stop; "
+	}
+	s += "censored: the recording's own loop break cut the log before this policy would have stopped."
 	if h := d.GainHorizon; h > 0 {
 		s += fmt.Sprintf(" A later gain counts only within %d turn%s of the stop (--gain-horizon); one past it is shown in brackets.", h, plural(h))
 	}
@@ -435,10 +456,36 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	writePatternSummaryMarkdown(w, &d.Patterns)
 }
 
-// PolicyJSON names a policy and its settings.
-type PolicyJSON struct {
-	Policy string `json:"policy"`
-	policy.Params
+// PolicyJSON names a policy and its settings: the timer's (null where it
+// has none), then those of its own that differ from their defaults.
+type PolicyJSON struct{ p policy.Policy }
+
+func (j PolicyJSON) MarshalJSON() ([]byte, error) {
+	w, interval, warning := timerJSON(j.p)
+	b, err := marshal(struct {
+		Policy                string `json:"policy"`
+		MaxTurnsStuck         *int   `json:"max_turns_stuck"`
+		CheckInterval         *int   `json:"check_interval"`
+		StuckWarningThreshold *int   `json:"stuck_warning_threshold"`
+	}{string(j.p.Name), w, interval, warning})
+	if err != nil {
+		return nil, err
+	}
+	b = b[:len(b)-1]
+	var settings []*policy.Setting
+	if k := j.p.Kind(); k != nil {
+		settings = k.Settings
+	}
+	for _, s := range settings {
+		if v := s.Applied(j.p.Get(s)); own(s) && v != s.Default {
+			x, err := marshal(s.Value(v))
+			if err != nil {
+				return nil, err
+			}
+			b = append(append(append(append(b, ','), strconv.Quote(s.Key)...), ':'), x...)
+		}
+	}
+	return append(b, '}'), nil
 }
 
 // DatasetJSON is the documented JSON form of a batch analysis.
@@ -494,7 +541,7 @@ type ReviewJSON struct {
 // json is d's JSON form, without the episodes for a summary.
 func (d *Dataset) json(summary bool) DatasetJSON {
 	j := DatasetJSON{N: len(d.Episodes), Skipped: append([]Skip{}, d.Skipped...), SkippedDirectories: append([]string{}, d.Passed...), NotReplayed: d.Unreplayed,
-		Baseline: PolicyJSON{string(d.Baseline.Name), d.Baseline.Params}, After: PolicyJSON{string(d.After.Name), d.After.Params},
+		Baseline: PolicyJSON{d.Baseline}, After: PolicyJSON{d.After},
 		CallsPerTurn: d.CallsPerTurn, Bootstrap: BootstrapJSON{metrics.Resamples, metrics.BootstrapSeed, metrics.MinN},
 		Episodes: []BatchEpisodeJSON{}, Metrics: []metrics.JSON{}, GainHorizon: nonZero(d.GainHorizon),
 		Review: ReviewJSON{Rescued: []string{}, StillTerminated: []string{}, NewCandidates: []string{}}}

@@ -49,7 +49,7 @@ type Options struct {
 
 // Analyse replays every policy over ep; recording are the settings the
 // recording is assumed to have run with, for the self-check.
-func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Params, opts Options) Episode {
+func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Timer, opts Options) Episode {
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
 	d := e.Patterns.Digest()
 	e.digest = &d
@@ -74,7 +74,7 @@ func (e Episode) Summarised() Episode {
 // held: they are replayed a chunk at a time whenever they are read (each),
 // so that an episode over a million configs costs a chunk of them at a time
 // (docs/PERFORMANCE.md, "Memory").
-func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Params, opts Options) Episode {
+func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Timer, opts Options) Episode {
 	kept := replay.Replayable(ep, g.All())
 	var first []policy.Policy // the first few, for the patterns
 	for p := range kept {

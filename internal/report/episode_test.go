@@ -16,8 +16,8 @@ import (
 )
 
 var (
-	score = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	sor   = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+	score = policy.Policy{Name: policy.Score}
+	sor   = policy.Policy{Name: policy.ScoreOrObjective}
 )
 
 // bundledEpisodes are the episodes of the bundled dataset.
@@ -33,7 +33,7 @@ func bundledEpisodes(t testing.TB) []*episode.Episode {
 // analyseReplayable is Analyse of the policies ep's log can replay, with
 // every outcome held, the others named in its notes: what AnalyseGrid writes.
 func analyseReplayable(ep *episode.Episode, policies []policy.Policy, opts Options) Episode {
-	e := Analyse(ep, slices.Collect(replay.Replayable(ep, slices.Values(policies))), policy.DefaultParams(), opts)
+	e := Analyse(ep, slices.Collect(replay.Replayable(ep, slices.Values(policies))), policy.DefaultTimer(), opts)
 	e.Unreplayed = replay.Unreplayable(ep, slices.Values(policies))
 	return e
 }
@@ -52,15 +52,14 @@ func plainOutcomes(ep *episode.Episode, policies []policy.Policy, gainHorizon in
 
 // cliGrid is the policies `episode --policy NAMES --max-turns-stuck ws
 // --check-interval intervals` replays, in its order (policy × W × interval).
-func cliGrid(names []policy.Name, ws, intervals []int, tweak func(*policy.Params)) []policy.Policy {
+func cliGrid(names []policy.Name, ws, intervals []int, tweak func(policy.Policy) policy.Policy) []policy.Policy {
 	var ps []policy.Policy
 	for _, n := range names {
 		for _, w := range ws {
 			for _, i := range intervals {
-				p := policy.Policy{Name: n, Params: policy.DefaultParams()}
-				p.MaxTurnsStuck, p.CheckInterval = w, i
+				p := policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, i)
 				if tweak != nil {
-					tweak(&p.Params)
+					p = tweak(p)
 				}
 				ps = append(ps, p)
 			}
@@ -92,13 +91,13 @@ func TestAnalyseFastPathEqualsRun(t *testing.T) {
 	}
 	edge := cliGrid(policy.Names(), []int{1, 2, 3, 7, 10, 39, 40, 41, 1000, 1 << 40}, []int{1, 3, 10, 11, 250, 5000}, nil)
 	for _, wt := range []int{0, 5, 39, 1000} {
-		edge = append(edge, cliGrid(shipped, []int{1, 5, 40, 60}, []int{1, 10, 7}, func(p *policy.Params) { p.WarningThreshold = wt })...)
+		edge = append(edge, cliGrid(shipped, []int{1, 5, 40, 60}, []int{1, 10, 7}, func(p policy.Policy) policy.Policy { return p.With(policy.WarningThreshold, wt) })...)
 	}
-	edge = append(edge, cliGrid([]policy.Name{policy.Patience}, []int{5, 40}, []int{1, 10}, func(p *policy.Params) {
-		p.ObjectivePatience, p.RoomPatience, p.ScoreMode, p.MinDelta, p.MinTurns = 20, 30, policy.ScoreIncrease, 5, 50
+	edge = append(edge, cliGrid([]policy.Name{policy.Patience}, []int{5, 40}, []int{1, 10}, func(p policy.Policy) policy.Policy {
+		return p.With(policy.ObjectivePatience, 20).With(policy.RoomPatience, 30).With(policy.ScoreMode, policy.ScoreIncrease).With(policy.MinDelta, 5).With(policy.MinTurns, 50)
 	})...)
-	edge = append(edge, cliGrid([]policy.Name{policy.Patience, policy.Increase}, []int{5, 40}, []int{1, 10}, func(p *policy.Params) {
-		p.ObjectivePatience, p.MinDelta, p.MinTurns = policy.ObjectivesOff, 2, 15
+	edge = append(edge, cliGrid([]policy.Name{policy.Patience, policy.Increase}, []int{5, 40}, []int{1, 10}, func(p policy.Policy) policy.Policy {
+		return p.With(policy.ObjectivePatience, policy.ObjectivesOff).With(policy.MinDelta, 2).With(policy.MinTurns, 15)
 	})...)
 	edge = append(edge, edge[:40]...) // met again after the others
 	rand.New(rand.NewPCG(13, 1)).Shuffle(len(edge), func(i, j int) { edge[i], edge[j] = edge[j], edge[i] })
@@ -111,7 +110,7 @@ func TestAnalyseFastPathEqualsRun(t *testing.T) {
 			policies []policy.Policy
 			horizon  int
 		}{{"benchmark grid", benchGrid, 0}, {"edge", edge, 0}, {"edge, horizon 15", edge, 15}} {
-			got := Analyse(ep, c.policies, policy.DefaultParams(), Options{Costs: metrics.Costs{CallsPerTurn: 4}, GainHorizon: c.horizon}).Outcomes
+			got := Analyse(ep, c.policies, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4}, GainHorizon: c.horizon}).Outcomes
 			want := plainOutcomes(ep, c.policies, c.horizon)
 			if len(got) != len(want) {
 				t.Fatalf("%s, %s: %d outcomes, want %d", ep.Name(), c.name, len(got), len(want))
@@ -121,7 +120,7 @@ func TestAnalyseFastPathEqualsRun(t *testing.T) {
 				if !reflect.DeepEqual(got[i], want[i]) {
 					if bad++; bad <= 3 {
 						t.Errorf("%s, %s, %s warn %d:\n fast %+v (gain %+v)\n run  %+v (gain %+v)", ep.Name(), c.name, c.policies[i],
-							c.policies[i].WarningThreshold, got[i], got[i].LaterGain, want[i], want[i].LaterGain)
+							c.policies[i].WarningThreshold(), got[i], got[i].LaterGain, want[i], want[i].LaterGain)
 					}
 				}
 				if replay.ThresholdFree(c.policies[i].Name) {
@@ -148,13 +147,13 @@ func TestAnalyseFastPathEqualsRun(t *testing.T) {
 func TestOutcomesAroundSweepFrom(t *testing.T) {
 	ep := bundledEpisodes(t)[0]
 	opts := Options{Costs: metrics.Costs{CallsPerTurn: 4}, GainHorizon: 3}
-	if e := Analyse(ep, nil, policy.DefaultParams(), opts); len(e.Outcomes) != 0 || e.Results() != 0 {
+	if e := Analyse(ep, nil, policy.DefaultTimer(), opts); len(e.Outcomes) != 0 || e.Results() != 0 {
 		t.Errorf("no policies: %v", e.Outcomes)
 	}
 	grid := cliGrid([]policy.Name{policy.Score, policy.Window, policy.Increase}, span(1, 12), []int{1, 10}, nil)
 	for n := 1; n <= len(grid); n++ {
 		want := plainOutcomes(ep, grid[:n], 3)
-		if got := Analyse(ep, grid[:n], policy.DefaultParams(), opts).Outcomes; !reflect.DeepEqual(got, want) {
+		if got := Analyse(ep, grid[:n], policy.DefaultTimer(), opts).Outcomes; !reflect.DeepEqual(got, want) {
 			t.Fatalf("%d policies: %v, want %v", n, got, want)
 		}
 		if got := gridOutcomes(ep, policy.List(grid[:n]...), opts); !reflect.DeepEqual(got, want) {
@@ -165,7 +164,7 @@ func TestOutcomesAroundSweepFrom(t *testing.T) {
 
 // gridOutcomes are the outcomes AnalyseGrid replays, chunk after chunk.
 func gridOutcomes(ep *episode.Episode, g *policy.Grid, opts Options) []replay.Outcome {
-	e := AnalyseGrid(ep, g, policy.DefaultParams(), opts)
+	e := AnalyseGrid(ep, g, policy.DefaultTimer(), opts)
 	var all []replay.Outcome
 	e.each(func(from int, out []replay.Outcome) error {
 		if from != len(all) {
@@ -195,7 +194,7 @@ func TestGridWritesAsHeld(t *testing.T) {
 	var held, grid []Episode
 	for _, ep := range eps {
 		held = append(held, analyseReplayable(ep, policies, opts))
-		grid = append(grid, AnalyseGrid(ep, g, policy.DefaultParams(), opts))
+		grid = append(grid, AnalyseGrid(ep, g, policy.DefaultTimer(), opts))
 	}
 	if n := grid[0].Results(); n <= 3*replay.SweepChunk || grid[0].Outcomes != nil {
 		t.Fatalf("%d results, %d held: the grid is not replayed in chunks", n, len(grid[0].Outcomes))

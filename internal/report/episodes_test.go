@@ -23,15 +23,15 @@ func TestReportsWrittenInTurn(t *testing.T) {
 	var large []policy.Policy
 	for w := 1; w <= 100; w++ {
 		for i := 1; i <= 80; i++ {
-			large = append(large, policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: w, CheckInterval: i}})
+			large = append(large, policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: w, CheckInterval: i}))
 		}
 	}
 	opts := Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}}
-	grid := AnalyseGrid(eps[1], policy.List(large...), policy.DefaultParams(), opts)
+	grid := AnalyseGrid(eps[1], policy.List(large...), policy.DefaultTimer(), opts)
 	for _, format := range Formats {
 		var all []Episode
 		for _, ep := range eps {
-			all = append(all, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultParams(), opts))
+			all = append(all, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultTimer(), opts))
 		}
 		if format == "json" || format == "csv" {
 			all[1] = grid
@@ -80,8 +80,8 @@ func TestReportsWrittenInTurn(t *testing.T) {
 func TestWriteJSONFailsTheEpisode(t *testing.T) {
 	eps := bundledEpisodes(t)[:3]
 	finite := Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}}
-	ok := Analyse(eps[0], []policy.Policy{score, sor}, policy.DefaultParams(), finite)
-	after := Analyse(eps[2], []policy.Policy{score, sor}, policy.DefaultParams(), finite)
+	ok := Analyse(eps[0], []policy.Policy{score, sor}, policy.DefaultTimer(), finite)
+	after := Analyse(eps[2], []policy.Policy{score, sor}, policy.DefaultTimer(), finite)
 	var whole bytes.Buffer
 	if err := WriteEpisodes(&whole, "json", []Episode{ok}); err != nil {
 		t.Fatal(err)
@@ -91,12 +91,12 @@ func TestWriteJSONFailsTheEpisode(t *testing.T) {
 	// does and costs +Inf: past jsonFlushAt bytes of results.
 	var policies []policy.Policy
 	for w := range 300 {
-		policies = append(policies, policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 10_000 + w, CheckInterval: 1}})
+		policies = append(policies, policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 10_000 + w, CheckInterval: 1}))
 	}
-	policies = append(policies, policy.Policy{Name: policy.Score, Params: policy.Params{MaxTurnsStuck: 3, CheckInterval: 1}})
+	policies = append(policies, policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 3, CheckInterval: 1}))
 	for _, bad := range []Episode{
-		Analyse(eps[1], []policy.Policy{score, sor}, policy.DefaultParams(), Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: math.Inf(1)}}),
-		Analyse(eps[1], policies, policy.DefaultParams(), Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}}),
+		Analyse(eps[1], []policy.Policy{score, sor}, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: math.Inf(1)}}),
+		Analyse(eps[1], policies, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}}),
 	} {
 		var got bytes.Buffer
 		if err := WriteEpisodes(&got, "json", []Episode{ok, bad, after}); err == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // EpisodeJSON is the documented JSON form of one analysed episode (README,
@@ -39,6 +40,7 @@ type EpisodeHead struct {
 }
 
 // EpisodeBody is what the log says of an episode, and what lbanalyze found.
+// The objective counts are null for a system whose logs record no objectives.
 type EpisodeBody struct {
 	Turns                int            `json:"turns"`
 	MaxTurns             *int           `json:"max_turns"`
@@ -46,8 +48,8 @@ type EpisodeBody struct {
 	FinalScore           int            `json:"final_score"`
 	EndReason            string         `json:"end_reason"`
 	EndTurn              *int           `json:"end_turn"`
-	ObjectiveCompletions int            `json:"objective_completions"`
-	ObjectiveUpdates     int            `json:"objective_updates"`
+	ObjectiveCompletions *int           `json:"objective_completions"`
+	ObjectiveUpdates     *int           `json:"objective_updates"`
 	Deaths               []int          `json:"deaths"`
 	SkippedLines         int            `json:"skipped_lines"`
 	Warnings             []string       `json:"warnings"`
@@ -133,7 +135,7 @@ type ResultJSON struct {
 	FalseTerminationCandidate bool                 `json:"false_termination_candidate"`
 	TrulyStuck                bool                 `json:"truly_stuck"`
 	Censored                  bool                 `json:"censored"`
-	WarningStartTurn          *int                 `json:"warning_start_turn"`
+	WarningStartTurn          *int                 `json:"warning_start_turn"` // null: none, or a system that shows no warning
 	LLMCallsSaved             int                  `json:"llm_calls_saved"`
 	TokensSaved               *int64               `json:"tokens_saved"` // null: the log records no tokens
 	CostSaved                 *float64             `json:"cost_saved"`
@@ -191,14 +193,12 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 		LaterScoreGain: o.LaterScoreGain(), ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
 		FalseTerminationCandidate: o.FalseTerminationCandidate(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
 		LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
-		GainHorizon:   nonZero(o.GainHorizon), WarningStartTurn: nonZero(o.WarningStartTurn),
+		GainHorizon:   nonZero(o.GainHorizon),
 	}
-	timer := []**int{&r.MaxTurnsStuck, &r.CheckInterval, &r.StuckWarningThreshold}
-	for i, d := range policy.Dimensions()[:len(timer)] { // max_turns_stuck, check_interval, stuck_warning_threshold
-		if d.Has(o.Policy.Name) {
-			*timer[i] = ptr(d.Get(&o.Policy.Params))
-		}
+	if system.Of(ep).Shows.Warnings {
+		r.WarningStartTurn = nonZero(o.WarningStartTurn)
 	}
+	r.MaxTurnsStuck, r.CheckInterval, r.StuckWarningThreshold = timerJSON(o.Policy)
 	if o.StopReason != "" {
 		r.StopReason = &o.StopReason
 	}
@@ -226,17 +226,32 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 // ptr is a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }
 
-// Settings are a policy's own settings (policy.Kind.Settings), in the order
-// of policy.Dimensions and in users' units (min_critic 0.5): a JSON object.
+// timerJSON is p's timer settings: nil where p has none.
+func timerJSON(p policy.Policy) (w, interval, warning *int) {
+	setting := func(s *policy.Setting) *int {
+		if p.Has(s) {
+			return ptr(p.Get(s))
+		}
+		return nil
+	}
+	return setting(policy.MaxTurnsStuck), setting(policy.CheckInterval), setting(policy.WarningThreshold)
+}
+
+// Settings are a policy's own settings (those of its Kind beside the
+// timer's), in their order and in users' units (min_critic 0.5): a JSON
+// object.
 type Settings struct{ p policy.Policy }
 
 // SettingsOf is p's own settings; nil when it has none.
 func SettingsOf(p policy.Policy) *Settings {
-	if k := p.Kind(); k == nil || len(k.Settings) == 0 {
+	if k := p.Kind(); k == nil || !slices.ContainsFunc(k.Settings, own) {
 		return nil
 	}
 	return &Settings{p}
 }
+
+// own reports whether s is a policy's own setting, not the timer's.
+func own(s *policy.Setting) bool { return !slices.Contains(policy.TimerSettings, s) }
 
 func (s *Settings) MarshalJSON() ([]byte, error) {
 	b := []byte{'{'}
@@ -269,11 +284,11 @@ func (s *Settings) String() string {
 	return strings.Join(parts, ":")
 }
 
-// each visits the settings in the order of policy.Dimensions.
+// each visits the settings in their order.
 func (s *Settings) each(visit func(key string, value any)) {
-	for _, d := range policy.Dimensions() {
-		if slices.Contains(s.p.Kind().Settings, d.Key) {
-			visit(d.Key, d.Value(d.Applied(&s.p.Params)))
+	for _, x := range s.p.Kind().Settings {
+		if own(x) {
+			visit(x.Key, x.Value(x.Applied(s.p.Get(x))))
 		}
 	}
 }
@@ -298,9 +313,11 @@ func (e *Episode) fields() EpisodeJSON {
 		Facts:       ep.Facts,
 		EpisodeBody: EpisodeBody{Turns: ep.N(), MaxTurns: nonZero(ep.MaxTurns), MissingTurns: ep.MissingTurns,
 			FinalScore: ep.FinalScore(), EndReason: string(ep.End.Reason), EndTurn: nonZero(ep.End.Turn),
-			ObjectiveCompletions: len(ep.Objectives), ObjectiveUpdates: ep.ObjectiveUpdates, Deaths: []int{}, SkippedLines: ep.SkippedLines,
-			Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON(), Timeline: timeline(ep)},
+			Deaths: []int{}, SkippedLines: ep.SkippedLines, Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON(), Timeline: timeline(ep)},
 		Patterns: e.Patterns,
+	}
+	if system.Of(ep).Shows.Objectives {
+		j.ObjectiveCompletions, j.ObjectiveUpdates = ptr(len(ep.Objectives)), ptr(ep.ObjectiveUpdates)
 	}
 	for _, d := range ep.Deaths {
 		j.Deaths = append(j.Deaths, d.Turn)
@@ -323,8 +340,8 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 	j := &SelfCheckJSON{
 		RecordedScoreChanges: rec.Turns(episode.ScoreChangeReset), RecordedObjectiveResets: rec.Turns(episode.ObjectiveReset),
 		RecordedStuckTermination: rec.Stop, ReproducedBy: nonEmpty(string(sc.Policy)),
-		Mismatches: append([]string{}, sc.Mismatches...), AssumedMaxTurnsStuck: sc.Params.MaxTurnsStuck,
-		AssumedCheckInterval: sc.Params.CheckInterval, ReplayedTerminationTurn: nonZero(sc.ReplayedTurn),
+		Mismatches: append([]string{}, sc.Mismatches...), AssumedMaxTurnsStuck: sc.Timer.MaxTurnsStuck,
+		AssumedCheckInterval: sc.Timer.CheckInterval, ReplayedTerminationTurn: nonZero(sc.ReplayedTurn),
 		ReplayedTurnsStuck: nonZero(sc.ReplayedStuck), TerminationMatches: sc.TerminationMatch, StopEnforced: !sc.CounterOnly,
 		ConsistentSettings: append([]replay.Consistent{}, sc.Consistent...), DefaultsConsistent: sc.DefaultsConsistent,
 	}

@@ -34,15 +34,14 @@ func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 	for _, name := range policy.Names() {
 		for _, w := range []int{3, 12, 40} {
 			for _, c := range []int{1, 10} {
-				p := policy.Policy{Name: name, Params: policy.DefaultParams()}
-				p.MaxTurnsStuck, p.CheckInterval = w, c
+				p := policy.Policy{Name: name}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, c)
 				policies = append(policies, p)
 			}
 		}
 	}
 	var all []Episode
 	for _, ep := range eps {
-		all = append(all, Analyse(ep, policies, policy.DefaultParams(), Options{Costs: metrics.Costs{CallsPerTurn: 4}}))
+		all = append(all, Analyse(ep, policies, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4}}))
 	}
 	for _, set := range [][]Episode{all, all[:1], all[len(all)-1:], nil} {
 		var got, want bytes.Buffer
@@ -99,7 +98,7 @@ func flat(j EpisodeJSON) flatEpisode {
 func TestDatasetIndependentOfOrder(t *testing.T) {
 	var eps, rev []Episode
 	for _, ep := range bundledEpisodes(t)[:12] {
-		eps = append(eps, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultParams(), Options{Costs: metrics.Costs{CallsPerTurn: 4}}))
+		eps = append(eps, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4}}))
 	}
 	for i := range eps {
 		rev = append(rev, eps[len(eps)-1-i])

@@ -16,10 +16,9 @@ import (
 func TestNotesSayWhatAPolicyLacks(t *testing.T) {
 	ep := &episode.Episode{ID: "e", Turns: make([]episode.Turn, 30), Signals: episode.Signals(0).With(episode.Rooms, episode.Rejections),
 		Notes: []string{"the source's own"}}
-	sup := policy.Policy{Name: policy.Supervisor, Params: policy.DefaultParams()}
-	sup2 := sup
-	sup2.Checkpoint = 10
-	ps := []policy.Policy{{Name: policy.Score, Params: policy.DefaultParams()}, sup, sup2, {Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}}
+	sup := policy.Policy{Name: policy.Supervisor}
+	sup2 := sup.With(policy.Checkpoint, 10)
+	ps := []policy.Policy{{Name: policy.Score}, sup, sup2, {Name: policy.ScoreOrObjective}}
 	e := analyseReplayable(ep, ps, Options{Costs: metrics.Costs{CallsPerTurn: 4}})
 	got := e.Notes()
 	want := []string{
@@ -37,8 +36,7 @@ func TestNotesSayWhatAPolicyLacks(t *testing.T) {
 		t.Errorf("the episode's own notes changed: %q", ep.Notes)
 	}
 	// A trigger turned off by its setting reads nothing: no note.
-	off := sup
-	off.MinCritic = -1 // min_critic = 0 (Dimension.Set): off
+	off := sup.With(policy.MinCritic, 0)
 	if e := analyseReplayable(ep, []policy.Policy{off}, Options{Costs: metrics.Costs{CallsPerTurn: 4}}); len(e.Notes()) != 1 {
 		t.Errorf("supervisor with min_critic off: notes %q, want only the source's", e.Notes())
 	}

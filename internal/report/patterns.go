@@ -3,12 +3,14 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // maxPatternPolicies bounds the policies whose stuck spells an episode report
@@ -16,9 +18,12 @@ import (
 // the policy.
 const maxPatternPolicies = 8
 
-// analysePatterns is the patterns section of an episode under its policies.
+// analysePatterns is the patterns section of an episode under its policies:
+// those that apply to the system that ran it.
 func analysePatterns(ep *episode.Episode, policies []policy.Policy) *patterns.Analysis {
-	return patterns.Analyse(ep, patterns.DefaultOptions(), policies[:min(len(policies), maxPatternPolicies)]...)
+	opt, shows := patterns.DefaultOptions(), system.Of(ep).Shows
+	opt.Revisit, opt.Warnings = shows.RevisitPenalty, shows.Warnings
+	return patterns.Analyse(ep, opt, policies[:min(len(policies), maxPatternPolicies)]...)
 }
 
 var patternHeader = []string{"pattern", "first turn", "turns", "what the log shows"}
@@ -48,8 +53,12 @@ func patternRows(a *patterns.Analysis) [][]string {
 		{"repeats", first(a.Repeats.FirstTurn), strconv.Itoa(a.Repeats.Turns), repeatDetail(&a.Repeats)},
 		{"action novelty", "", strconv.Itoa(a.Novelty.Turns),
 			fmt.Sprintf("%s of actions not taken in the previous %d turns", share(a.Novelty.Share), a.Novelty.Window)},
-		{"revisit penalty (1B)", "", strconv.Itoa(a.Revisit.Penalised), revisitDetail(&a.Revisit)},
-		{"countdown warnings (1C)", first(firstWarning(&a.Warnings)), strconv.Itoa(warningTurns(&a.Warnings)), warningDetail(&a.Warnings)},
+	}
+	if rv := a.Revisit; rv != nil {
+		rows = append(rows, []string{"revisit penalty (1B)", "", strconv.Itoa(rv.Penalised), revisitDetail(rv)})
+	}
+	if w := a.Warnings; w != nil {
+		rows = append(rows, []string{"countdown warnings (1C)", first(firstWarning(w)), strconv.Itoa(warningTurns(w)), warningDetail(w)})
 	}
 	if a.StateLoops.Events > 0 {
 		rows = append(rows, []string{"state loops (logged)", first(a.StateLoops.FirstTurn), strconv.Itoa(a.StateLoops.Events),
@@ -117,7 +126,15 @@ func warningDetail(w *patterns.Warnings) string {
 	return fmt.Sprintf("%d spell%s under %s (%s): %d escaped, %d stopped, %d cut by the log's end", len(w.Spells), plural(len(w.Spells)), w.Policy, seen, w.Escaped, w.Stopped, w.EndOfLog)
 }
 
-var spellHeader = []string{"policy", "stuck spells ≥ 10 turns", "longest", "stop", "lead over the stop: spell, warning, oscillation, camping, repeat"}
+// spellHeader heads the stuck spells of each policy: the lead of the
+// warning only where the warnings were analysed.
+func spellHeader(a *patterns.Analysis) []string {
+	leads := "spell, warning, oscillation, camping, repeat"
+	if a.Warnings == nil {
+		leads = "spell, oscillation, camping, repeat"
+	}
+	return []string{"policy", "stuck spells ≥ 10 turns", "longest", "stop", "lead over the stop: " + leads}
+}
 
 // spellRows are, per policy, its stuck spells and how long before its stop
 // each pattern began.
@@ -127,7 +144,11 @@ func spellRows(a *patterns.Analysis) [][]string {
 		l := p.Lead
 		lead := "—"
 		if l != nil {
-			lead = strings.Join([]string{optLead(&l.StuckSpell), optLead(l.Warning), optLead(l.Oscillation), optLead(l.Camping), optLead(l.Repeat)}, ", ")
+			leads := []string{optLead(&l.StuckSpell), optLead(l.Warning), optLead(l.Oscillation), optLead(l.Camping), optLead(l.Repeat)}
+			if a.Warnings == nil {
+				leads = slices.Delete(leads, 1, 2)
+			}
+			lead = strings.Join(leads, ", ")
 		}
 		rows = append(rows, []string{p.Policy, strconv.Itoa(len(p.Spells)), strconv.Itoa(p.Longest), dash(p.StopTurn, p.StopTurn > 0), lead})
 	}
@@ -146,7 +167,7 @@ func writePatternsText(w io.Writer, a *patterns.Analysis) {
 	fmt.Fprintln(w, "  patterns (how it was stuck):")
 	const l, r = Left, Right
 	TextTable(w, patternHeader, patternRows(a), l, r, r, l)
-	TextTable(w, spellHeader, spellRows(a), l, r, r, r, l)
+	TextTable(w, spellHeader(a), spellRows(a), l, r, r, r, l)
 }
 
 // writePatternsMarkdown is the same for markdown.
@@ -155,7 +176,7 @@ func writePatternsMarkdown(w io.Writer, a *patterns.Analysis) {
 	fmt.Fprintln(w)
 	MarkdownTable(w, patternHeader, patternRows(a))
 	fmt.Fprintln(w)
-	MarkdownTable(w, spellHeader, spellRows(a))
+	MarkdownTable(w, spellHeader(a), spellRows(a))
 }
 
 // summarise is the patterns over a dataset's episodes.
@@ -183,7 +204,14 @@ func summaryRows(s *patterns.Summary) [][]string {
 	return rows
 }
 
-var leadHeader = []string{"policy", "stops", "median lead (n): stuck spell", "warning", "oscillation", "camping", "repeat"}
+// leadHeader heads the median leads over each policy's stop: the warning's
+// only where the warnings were analysed (patterns.Summary.Escape).
+func leadHeader(s *patterns.Summary) []string {
+	if s.Escape == nil {
+		return []string{"policy", "stops", "median lead (n): stuck spell", "oscillation", "camping", "repeat"}
+	}
+	return []string{"policy", "stops", "median lead (n): stuck spell", "warning", "oscillation", "camping", "repeat"}
+}
 
 func leadRows(s *patterns.Summary) [][]string {
 	m := func(x patterns.MedianN) string {
@@ -194,23 +222,33 @@ func leadRows(s *patterns.Summary) [][]string {
 	}
 	var rows [][]string
 	for _, l := range s.Leads {
-		rows = append(rows, []string{l.Policy, strconv.Itoa(l.Stops), m(l.StuckSpell), m(l.Warning), m(l.Oscillation), m(l.Camping), m(l.Repeat)})
+		row := []string{l.Policy, strconv.Itoa(l.Stops), m(l.StuckSpell)}
+		if l.Warning != nil {
+			row = append(row, m(*l.Warning))
+		}
+		rows = append(rows, append(row, m(l.Oscillation), m(l.Camping), m(l.Repeat)))
 	}
 	return rows
 }
 
-// summaryLines are the dataset's revisit-penalty and warning-escape figures.
+// summaryLines are the dataset's revisit-penalty and warning-escape figures,
+// where they were analysed.
 func summaryLines(s *patterns.Summary) []string {
-	rv := s.Revisit
-	l := []string{fmt.Sprintf("Revisit penalty (1B): %d of %d turns (%s) would lower the critic's confidence — not its verdict, so this share, not an effect on actions, is what the logs can show; %d of %d logged penalties in %s agree with the replay (%d disagree).",
-		rv.Penalised, rv.Turns, share(rv.Share), rv.Agree, rv.LoggedEvents, Count(rv.Compared, "episode"), rv.Disagreements)}
+	var l []string
+	if rv := s.Revisit; rv != nil {
+		l = append(l, fmt.Sprintf("Revisit penalty (1B): %d of %d turns (%s) would lower the critic's confidence — not its verdict, so this share, not an effect on actions, is what the logs can show; %d of %d logged penalties in %s agree with the replay (%d disagree).",
+			rv.Penalised, rv.Turns, share(rv.Share), rv.Agree, rv.LoggedEvents, Count(rv.Compared, "episode"), rv.Disagreements))
+	}
+	e := s.Escape
+	if e == nil {
+		return l
+	}
 	rate := func(r patterns.Rate) string {
 		if r.Rate == nil {
 			return fmt.Sprintf("no spell (n = 0, %s)", Count(r.Episodes, "episode"))
 		}
 		return fmt.Sprintf("%d/%d = %s (95%% CI %s–%s, %s)", r.Escaped, r.N, share(r.Rate.Estimate), share(r.Rate.Low), share(r.Rate.High), Count(r.Episodes, "episode"))
 	}
-	e := s.Escape
 	l = append(l, fmt.Sprintf("Warning escapes (1C): warning spells that ended in progress before the stop — logs that showed the warnings %s; older logs, replayed %s.",
 		rate(e.WithWarnings), rate(e.WithoutWarnings)))
 	if d := e.Difference; d != nil {
@@ -223,7 +261,7 @@ func writePatternSummaryText(w io.Writer, s *patterns.Summary) {
 	fmt.Fprintf(w, "\nPatterns over the %s (how they were stuck):\n", Count(s.Episodes, "episode"))
 	const l, r = Left, Right
 	TextTable(w, summaryHeader, summaryRows(s), l, r, r, r)
-	TextTable(w, leadHeader, leadRows(s), l, r, r, r, r, r, r)
+	TextTable(w, leadHeader(s), leadRows(s), l, r, r, r, r, r, r)
 	for _, line := range summaryLines(s) {
 		fmt.Fprintln(w, line)
 	}
@@ -233,7 +271,7 @@ func writePatternSummaryMarkdown(w io.Writer, s *patterns.Summary) {
 	fmt.Fprintf(w, "\n### Patterns over the %s\n\n", Count(s.Episodes, "episode"))
 	MarkdownTable(w, summaryHeader, summaryRows(s))
 	fmt.Fprintln(w)
-	MarkdownTable(w, leadHeader, leadRows(s))
+	MarkdownTable(w, leadHeader(s), leadRows(s))
 	fmt.Fprintln(w)
 	for _, line := range summaryLines(s) {
 		fmt.Fprintf(w, "%s\n\n", line)
@@ -245,5 +283,5 @@ func writePatternSummaryMarkdown(w io.Writer, s *patterns.Summary) {
 // revisit-penalty and warning-escape lines.
 func (d *Dataset) PatternTables() (tables [][][]string, lines []string) {
 	s := &d.Patterns
-	return [][][]string{append([][]string{summaryHeader}, summaryRows(s)...), append([][]string{leadHeader}, leadRows(s)...)}, summaryLines(s)
+	return [][][]string{append([][]string{summaryHeader}, summaryRows(s)...), append([][]string{leadHeader(s)}, leadRows(s)...)}, summaryLines(s)
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
-	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Formats are the output formats of the commands.
@@ -75,19 +75,25 @@ func (s *spark) stop(i int, o *replay.Outcome) {
 // stopLine is the numbers under the marks.
 func (s *spark) stopLine() string { return strings.TrimRight(string(s.stops), " ") }
 
-// summary is the one-line description of an episode.
+// summary is the one-line description of an episode: its objective
+// completions where its system's logs record them.
 func summary(ep *episode.Episode) string {
+	shows := system.Of(ep).Shows
 	end := "ended " + string(ep.End.Reason)
 	switch {
-	case ep.End.Reason == episode.EndNone && ep.System == episode.Harness:
-		end = "its end not recorded" // a harness's log need not say how a run ended
+	case ep.End.Reason == episode.EndNone && shows.EndUnrecorded:
+		end = "its end not recorded"
 	case ep.End.Reason == episode.EndNone:
 		end = "no end event (truncated)"
 	case ep.End.Turn > 0:
 		end += fmt.Sprintf(" at turn %d", ep.End.Turn)
 	}
-	return fmt.Sprintf("%d turn%s, final score %d, %s, %d objective completion%s, %d skipped line%s (%s)",
-		ep.N(), plural(ep.N()), ep.FinalScore(), end, len(ep.Objectives), plural(len(ep.Objectives)),
+	objectives := ""
+	if shows.Objectives {
+		objectives = Count(len(ep.Objectives), "objective completion") + ", "
+	}
+	return fmt.Sprintf("%d turn%s, final score %d, %s, %s%d skipped line%s (%s)",
+		ep.N(), plural(ep.N()), ep.FinalScore(), end, objectives,
 		ep.SkippedLines, plural(ep.SkippedLines), factsText(ep))
 }
 
@@ -171,8 +177,8 @@ func dash(v int, ok bool) string {
 
 // resultHeader names the columns of a result row: the stop turn, turns stuck
 // and score there, turns and LLM calls (and tokens, when logged, and dollars,
-// when priced) saved, score forgone, the first turn with a countdown warning,
-// and what the result means; resultAlign aligns them.
+// when priced) saved, score forgone, the first turn with a countdown warning
+// (where the system shows one), and what the result means; align aligns them.
 func resultHeader(e *Episode) (header []string, align []Align) {
 	const l, r = Left, Right
 	header = []string{"#", "policy", "stop", "stuck", "score", "saved", "calls saved"}
@@ -183,7 +189,11 @@ func resultHeader(e *Episode) (header []string, align []Align) {
 	if e.Priced() {
 		header, align = append(header, "cost saved"), append(align, r)
 	}
-	return append(header, "forgone", "warned", "verdict"), append(align, r, r, l)
+	header, align = append(header, "forgone"), append(align, r)
+	if system.Of(e.Ep).Shows.Warnings {
+		header, align = append(header, "warned"), append(align, r)
+	}
+	return append(header, "verdict"), append(align, l)
 }
 
 func resultRow(i int, o *replay.Outcome, e *Episode) []string {
@@ -201,7 +211,11 @@ func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 			row[len(row)-1] = metrics.Dollars.Format(cost)
 		}
 	}
-	return append(row, strconv.Itoa(o.ScoreForgone), dash(o.WarningStartTurn, o.WarningStartTurn > 0), verdict(o))
+	row = append(row, strconv.Itoa(o.ScoreForgone))
+	if system.Of(e.Ep).Shows.Warnings {
+		row = append(row, dash(o.WarningStartTurn, o.WarningStartTurn > 0))
+	}
+	return append(row, verdict(o))
 }
 
 // selfCheckLines says whether a replay reproduces the recording's own loop break.
@@ -233,10 +247,10 @@ func selfCheckLines(e *Episode) []string {
 		name = "the nearest policy"
 	}
 	if sc.CounterOnly {
-		lines = append(lines, fmt.Sprintf("  the runner did not stop on the rule: at %d/%d it would have given %s.", sc.Params.MaxTurnsStuck, sc.Params.CheckInterval, stop))
+		lines = append(lines, fmt.Sprintf("  the runner did not stop on the rule: at %d/%d it would have given %s.", sc.Timer.MaxTurnsStuck, sc.Timer.CheckInterval, stop))
 		return lines
 	}
-	lines = append(lines, fmt.Sprintf("  at %d/%d it gives %s, which %s.", sc.Params.MaxTurnsStuck, sc.Params.CheckInterval, stop, ok))
+	lines = append(lines, fmt.Sprintf("  at %d/%d it gives %s, which %s.", sc.Timer.MaxTurnsStuck, sc.Timer.CheckInterval, stop, ok))
 	var cons []string
 	for _, c := range sc.Consistent {
 		r := strconv.Itoa(c.MaxTurnsStuckMin)
@@ -255,16 +269,8 @@ func selfCheckLines(e *Episode) []string {
 	if sc.DefaultsConsistent {
 		dflt = "consistent"
 	}
-	lines = append(lines, fmt.Sprintf("  settings consistent with the recording (%s): max_turns_stuck %s; %s's 40/10 is %s.", name, strings.Join(cons, ", "), systemOf(sc.Policy), dflt))
+	lines = append(lines, fmt.Sprintf("  settings consistent with the recording (%s): max_turns_stuck %s; %s's 40/10 is %s.", name, strings.Join(cons, ", "), system.Of(e.Ep).Name, dflt))
 	return lines
-}
-
-// systemOf names the system whose rule n is: its registry entry's, or ZorkGPT.
-func systemOf(n policy.Name) episode.System {
-	if k, ok := policy.Lookup(n); ok {
-		return k.System
-	}
-	return episode.ZorkGPT
 }
 
 // tableHead is the line that names an episode in a table.
@@ -405,7 +411,7 @@ func optS(p *string) string {
 
 func csvEpisode(j *EpisodeJSON) []string {
 	return []string{CSVText(j.EpisodeID), CSVText(j.Source), CSVText(j.LogFormat), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
-		CSVText(j.EndReason), strconv.Itoa(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
+		CSVText(j.EndReason), opt(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
 }
 
 func csvResult(r *ResultJSON) []string {

@@ -8,17 +8,42 @@ import (
 )
 
 func TestWilsonNewcombe(t *testing.T) {
-	// Newcombe (1998), "Interval estimation for the difference between
-	// independent proportions", Statistics in Medicine 17, example (a):
-	// 56/70 − 48/80 = 0.80 − 0.60 = 0.20, method 10 interval 0.0524 to 0.3339.
-	// The Wilson intervals it is built from: 56/70 → 0.6918 to 0.8770.
-	d, lo, hi := Newcombe(56, 70, 48, 80)
 	near := func(got, want float64) bool { return got > want-0.00006 && got < want+0.00006 }
-	if !near(d, 0.2) || !near(lo, 0.0524) || !near(hi, 0.3339) {
-		t.Errorf("Newcombe(56/70, 48/80) = %.4f [%.4f, %.4f]", d, lo, hi)
+	// Newcombe (1998), "Two-sided confidence intervals for the single
+	// proportion: comparison of seven methods", Statistics in Medicine
+	// 17:857–872, Table I, method 3 (Wilson, no continuity correction).
+	// 0/20 has an upper limit above 0 (and 20/20 a lower one below 1).
+	for _, c := range []struct {
+		k, n   int
+		lo, hi float64
+	}{
+		{81, 263, 0.2553, 0.3662},
+		{15, 148, 0.0624, 0.1605},
+		{0, 20, 0, 0.1611},
+		{1, 29, 0.0061, 0.1718},
+		{20, 20, 1 - 0.1611, 1},
+	} {
+		if l, h := Wilson(c.k, c.n); !near(l, c.lo) || !near(h, c.hi) {
+			t.Errorf("Wilson(%d, %d) = [%.4f, %.4f], want [%.4f, %.4f]", c.k, c.n, l, h, c.lo, c.hi)
+		}
 	}
-	if l, h := Wilson(56, 70); !near(l, 0.6918) || !near(h, 0.8770) {
-		t.Errorf("Wilson(56, 70) = [%.4f, %.4f]", l, h)
+	// Newcombe (1998), "Interval estimation for the difference between
+	// independent proportions: comparison of eleven methods", Statistics in
+	// Medicine 17:873–890, Table II, method 10: examples (a), (b) and (d).
+	for _, c := range []struct {
+		k1, n1, k2, n2 int
+		lo, hi         float64
+	}{
+		{56, 70, 48, 80, 0.0524, 0.3339},
+		{9, 10, 3, 10, 0.1705, 0.8090},
+		{5, 56, 0, 29, -0.0381, 0.1926},
+	} {
+		d, lo, hi := Newcombe(c.k1, c.n1, c.k2, c.n2)
+		want := float64(c.k1)/float64(c.n1) - float64(c.k2)/float64(c.n2)
+		if !near(d, want) || !near(lo, c.lo) || !near(hi, c.hi) {
+			t.Errorf("Newcombe(%d/%d, %d/%d) = %.4f [%.4f, %.4f], want %.4f [%.4f, %.4f]",
+				c.k1, c.n1, c.k2, c.n2, d, lo, hi, want, c.lo, c.hi)
+		}
 	}
 	// Wilson of 0/n starts at 0; of n/n ends at 1.
 	if l, _ := Wilson(0, 10); l != 0 {

@@ -15,6 +15,8 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/source/tales"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata")
@@ -54,9 +56,7 @@ func handSet(t testing.TB, a, b int) []*episode.Episode {
 }
 
 func sor(w, interval int) policy.Policy {
-	p := policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
-	p.MaxTurnsStuck, p.CheckInterval = w, interval
-	return p
+	return policy.Policy{Name: policy.ScoreOrObjective}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, interval)
 }
 
 // handGrid: W = 10 is beyond the 5% target on any set with B episodes; 35
@@ -231,7 +231,7 @@ func TestFrontRanked(t *testing.T) {
 		{3, 350, 0, 0, 0},  // 4: 15% false terminations
 	}
 	o := opts()
-	o.System = ZorkGPT
+	o.System = system.ZorkGPT
 	r := &Result{Options: o, N: 20, TotalTurns: 1000}
 	for i, tl := range tallies {
 		r.Configs = append(r.Configs, Config{Policy: sor(10+5*i, 10), Tally: tl})
@@ -314,54 +314,36 @@ func TestFitTable(t *testing.T) {
 	}
 }
 
-// The system is chosen by the episodes' sources, and decides which configs
-// the answer may name and how its block is written: on logs of a harness
-// that runs any rule, window 35/10 is answered with its rule in a sentence;
-// on ZorkGPT's, the same grid of window configs gets no answer, as ZorkGPT
-// runs none of them as it is.
+// The system decides which configs the answer may name and how its block is
+// written: on logs of a harness that runs any rule, window 35/10 is answered
+// with its rule in a sentence; on ZorkGPT's, the same grid of window configs
+// gets no answer, as ZorkGPT runs none of them as it is.
 func TestSystemSeam(t *testing.T) {
-	harness := &System{Name: "a harness", File: "the harness's settings", Lang: "text",
+	harness := &system.System{Name: "a harness", File: "the harness's settings", Lang: "text",
 		Block: func(p policy.Policy) (string, error) {
-			return fmt.Sprintf("%s; max_turns_stuck = %d, checked every %d turns\n", p.Kind().Description, p.MaxTurnsStuck, p.CheckInterval), nil
+			return fmt.Sprintf("%s; max_turns_stuck = %d, checked every %d turns\n", p.Kind().Description, p.MaxTurnsStuck(), p.CheckInterval()), nil
 		}}
-	defer func(s *System) { systems[episode.Harness] = s }(systems[episode.Harness])
-	systems[episode.Harness] = harness
-	window := func(w int) policy.Policy { p := sor(w, 10); p.Name = policy.Window; return p }
+	window := func(w int) policy.Policy { return policy.Policy{Name: policy.Window}.With(policy.MaxTurnsStuck, w) }
 	grid := []policy.Policy{window(10), window(35), window(40)}
 
 	eps := handSet(t, 12, 12)
-	if s := SystemOf(eps); s != ZorkGPT {
-		t.Fatalf("ZorkGPT's logs: system %s", s.Name)
-	}
-	if r := Run(eps, grid, sor(40, 10), opts()); r.Answer != nil || !strings.Contains(r.NoAnswer, "no config of this grid runs on ZorkGPT") {
-		t.Errorf("ZorkGPT, a grid of window: answer %v, no answer %q", r.Answer, r.NoAnswer)
-	}
-	for _, ep := range eps {
-		ep.System = episode.Harness
-	}
-	if s := SystemOf(eps); s != harness {
-		t.Fatalf("the harness's logs: system %s", s.Name)
+	if r := Run(eps, grid, sor(40, 10), opts()); r.System != system.ZorkGPT || r.Answer != nil || !strings.Contains(r.NoAnswer, "no config of this grid runs on ZorkGPT") {
+		t.Errorf("ZorkGPT (%s), a grid of window: answer %v, no answer %q", r.System.Name, r.Answer, r.NoAnswer)
 	}
 	o := opts()
-	o.System = SystemOf(eps)
+	o.System = harness
 	r := Run(eps, grid, sor(40, 10), o)
 	want := policy.Policy{Name: policy.Window}.Kind().Description + "; max_turns_stuck = 35, checked every 10 turns\n"
 	if a := r.Answer; a == nil || r.Configs[a.Config].Policy != window(35) || a.Block != want || r.BestOverall != nil {
 		t.Fatalf("the harness: answer %+v (%s), want window 35/10 with the block %q", a, r.NoAnswer, want)
 	}
-	eps[0].System = episode.ZorkGPT2
-	if s := SystemOf(eps); s != ZorkGPT {
-		t.Errorf("episodes of two systems: system %s, want ZorkGPT's default", s.Name)
-	}
 }
 
 func score(w, interval int) policy.Policy {
-	p := policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	p.MaxTurnsStuck, p.CheckInterval = w, interval
-	return p
+	return policy.Policy{Name: policy.Score}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, interval)
 }
 
-// A harness's logs (every episode's System a Harness) are the Harness system's:
+// A harness's logs (TALES's, say) are the Harness system's:
 // the answer is a config it runs on the score alone, its block the rule in
 // words, and now is no stop rule. On handSet, score is score-or-objective
 // (no objective): 35/10 saves 60 turns on every A, 720 of 2400, with no false
@@ -369,17 +351,13 @@ func score(w, interval int) policy.Policy {
 func TestHarnessAnswer(t *testing.T) {
 	eps := handSet(t, 12, 12)
 	for _, ep := range eps {
-		ep.System = episode.Harness
+		ep.Format = tales.Format
 	}
-	if s := SystemOf(eps); s != Harness {
-		t.Fatalf("a harness's logs: system %s", s.Name)
-	}
-	window := sor(35, 10)
-	window.Name = policy.Window
+	window := policy.Policy{Name: policy.Window}.With(policy.MaxTurnsStuck, 35)
 	grid := []policy.Policy{score(10, 10), score(35, 10), score(40, 10), sor(35, 10), window}
-	none := policy.Policy{Name: policy.None, Params: policy.DefaultParams()}
+	none := policy.Policy{Name: policy.None}
 	r := Run(eps, grid, none, opts()) // the system from the episodes
-	if r.System != Harness {
+	if r.System != system.Harness {
 		t.Fatalf("Run chose the system %s", r.System.Name)
 	}
 	if want := []bool{true, true, true, false, false}; fmt.Sprint(r.Runnable) != fmt.Sprint(want) {
@@ -392,7 +370,7 @@ func TestHarnessAnswer(t *testing.T) {
 	if a.In.TurnsSaved != 720 || a.In.FalseTerminations != 0 || a.Now.TurnsSaved != 0 {
 		t.Errorf("saved %d with %d false terminations (now %d), want 720, 0 (0)", a.In.TurnsSaved, a.In.FalseTerminations, a.Now.TurnsSaved)
 	}
-	if block, err := score(35, 10).HarnessBlock(); err != nil || a.Block != block {
+	if block, err := system.Harness.Block(score(35, 10)); err != nil || a.Block != block {
 		t.Errorf("block %q, want the harness's %q (%v)", a.Block, block, err)
 	}
 	// score-or-objective 35/10 ties with score 35/10 and comes later: no better
@@ -409,11 +387,6 @@ func TestHarnessAnswer(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, out.String())
 		}
-	}
-	// One log of ZorkGPT among them: ZorkGPT's system.
-	eps[0].System = episode.ZorkGPT
-	if s := SystemOf(eps); s != ZorkGPT {
-		t.Errorf("a harness's logs and ZorkGPT's: system %s, want ZorkGPT", s.Name)
 	}
 }
 

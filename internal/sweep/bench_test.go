@@ -6,6 +6,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // grid100k is 3 policies × max_turns_stuck 10..150 × check_interval 1..236:
@@ -15,8 +16,7 @@ func grid100k() []policy.Policy {
 	for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
 		for w := 10; w <= 150; w++ {
 			for iv := 1; iv <= 236; iv++ {
-				p := policy.Policy{Name: n, Params: policy.DefaultParams()}
-				p.MaxTurnsStuck, p.CheckInterval = w, iv
+				p := policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, iv)
 				ps = append(ps, p)
 			}
 		}
@@ -52,7 +52,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
 	o := opts()
 	for b.Loop() {
-		defs := metrics.NewDefs(metrics.Costs{CallsPerTurn: o.CallsPerTurn}, false)
+		defs := metrics.NewDefs(metrics.Costs{CallsPerTurn: o.CallsPerTurn}, false, system.ZorkGPT.Shows)
 		c := defs.NewContribution()
 		for i := 0; i < len(grid); i += 100 {
 			sums := defs.NewSumsSlab(1)
@@ -70,7 +70,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 // recommendation (bootstrap, stability, cross-validation), the parse excluded.
 func BenchmarkEvaluate100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
-	r := &Result{Options: opts(), N: len(eps), Defs: metrics.NewDefs(metrics.Costs{CallsPerTurn: opts().CallsPerTurn}, false)}
+	r := &Result{Options: opts(), N: len(eps), Defs: metrics.NewDefs(metrics.Costs{CallsPerTurn: opts().CallsPerTurn}, false, system.ZorkGPT.Shows)}
 	for b.Loop() {
 		front(r.evaluate(eps, grid), r.saved)
 	}

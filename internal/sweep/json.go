@@ -189,11 +189,11 @@ func (r *Result) grid() map[string]any {
 		}
 	}
 	g["policy"] = names
-	for _, d := range policy.Dimensions() {
+	for _, s := range policy.Settings() {
 		var vals []int
 		for _, c := range r.Configs {
-			if d.Has(c.Policy.Name) {
-				if v := d.Applied(&c.Policy.Params); !slices.Contains(vals, v) {
+			if c.Policy.Has(s) {
+				if v := s.Applied(c.Policy.Get(s)); !slices.Contains(vals, v) {
 					vals = append(vals, v)
 				}
 			}
@@ -202,9 +202,9 @@ func (r *Result) grid() map[string]any {
 			slices.Sort(vals)
 			shown := make([]any, len(vals)) // as the rows show them: min_critic 0.5, score_mode "increase"
 			for i, v := range vals {
-				shown[i] = d.Value(v)
+				shown[i] = s.Value(v)
 			}
-			g[d.Key] = shown
+			g[s.Key] = shown
 		}
 	}
 	return g

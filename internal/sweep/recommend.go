@@ -75,7 +75,7 @@ type Answer struct {
 	Why         string // why the current setting is kept
 	// Now are the current setting's figures.
 	Now Figures
-	// Block is the text to paste (System.Block); empty when KeepCurrent.
+	// Block is the text to paste (system.System.Block); empty when KeepCurrent.
 	Block string
 	// Versus compares the current setting (baseline) with the choice (after)
 	// on every metric of batch, with paired bootstrap intervals.
@@ -268,7 +268,7 @@ func (r *Result) answer(eps []*episode.Episode) {
 func (r *Result) runnableNames() []string {
 	var out []string
 	for _, n := range policy.Names() {
-		if r.System.Runs(policy.Policy{Name: n, Params: policy.DefaultParams()}) {
+		if r.System.Runs(policy.Policy{Name: n}) {
 			out = append(out, string(n))
 		}
 	}

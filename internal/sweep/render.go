@@ -167,8 +167,8 @@ func widest(s string) int {
 // batch, the share of censored outcomes in % and whether it is on the front.
 func (r *Result) columns() []string {
 	cols := []string{"policy"}
-	for _, d := range policy.Dimensions() {
-		cols = append(cols, d.Key)
+	for _, s := range policy.Settings() {
+		cols = append(cols, s.Key)
 	}
 	for k := range r.Defs.Len() {
 		cols = append(cols, r.Defs.Name(k))
@@ -180,12 +180,12 @@ func (r *Result) columns() []string {
 // (rounded to 6 decimals), bools, or nil.
 func (r *Result) values(c *Config) []any {
 	v := []any{string(c.Policy.Name)}
-	for _, d := range policy.Dimensions() {
-		if !d.Has(c.Policy.Name) {
+	for _, s := range policy.Settings() {
+		if !c.Policy.Has(s) {
 			v = append(v, nil)
 			continue
 		}
-		v = append(v, d.Value(d.Applied(&c.Policy.Params)))
+		v = append(v, s.Value(s.Applied(c.Policy.Get(s))))
 	}
 	for k := range r.Defs.Len() {
 		if x, ok := r.Defs.Value(&c.Sums, k); ok {

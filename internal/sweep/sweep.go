@@ -17,6 +17,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Options say what to search for.
@@ -29,8 +30,8 @@ type Options struct {
 	// ByTokens ranks the configs by the tokens they save, not the turns: the
 	// front, the answer and the best overall (where the logs record tokens).
 	ByTokens bool
-	// System runs the episodes and will run the answer (SystemOf when nil).
-	System *System
+	// System runs the episodes and will run the answer (system.OfAll when nil).
+	System *system.System
 	// Progress, when set, is told of each long phase: its name and how many
 	// steps it has (0: unknown); it returns the step and the end of the phase.
 	Progress func(phase string, steps int) (step func(), end func())
@@ -118,14 +119,14 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Segment, b.Segment))
 	})
 	if opt.System == nil {
-		opt.System = SystemOf(eps)
+		opt.System = system.OfAll(eps)
 	}
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
-	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens), Tokens: tokens}
+	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows), Tokens: tokens}
 	configs, r.LeftOut = replay.Sweepable(eps, configs)
 	if _, cur := replay.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
 		r.LeftOut = append(r.LeftOut, cur...)
-		current = policy.Policy{Name: policy.None, Params: current.Params}
+		current = policy.Policy{Name: policy.None}
 	}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
@@ -211,7 +212,7 @@ func evaluationOrder(configs []policy.Policy) []int {
 	group := map[policy.Policy]int{}
 	var groups [][]int
 	for i, p := range configs {
-		p.MaxTurnsStuck = 0
+		p = p.With(policy.MaxTurnsStuck, 0)
 		g, ok := group[p]
 		if !ok {
 			g = len(groups)
@@ -222,7 +223,7 @@ func evaluationOrder(configs []policy.Policy) []int {
 	}
 	order := make([]int, 0, len(configs))
 	for _, g := range groups {
-		byW := func(a, b int) int { return cmp.Compare(configs[a].MaxTurnsStuck, configs[b].MaxTurnsStuck) }
+		byW := func(a, b int) int { return cmp.Compare(configs[a].MaxTurnsStuck(), configs[b].MaxTurnsStuck()) }
 		if !slices.IsSortedFunc(g, byW) {
 			slices.SortStableFunc(g, byW)
 		}

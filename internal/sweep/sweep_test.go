@@ -15,6 +15,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 func bundled(t testing.TB) []*episode.Episode {
@@ -32,8 +33,7 @@ func defaultGrid() []policy.Policy {
 	for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
 		for w := 10; w <= 150; w += 5 {
 			for _, iv := range []int{1, 5, 10} {
-				p := policy.Policy{Name: n, Params: policy.DefaultParams()}
-				p.MaxTurnsStuck, p.CheckInterval = w, iv
+				p := policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, iv)
 				ps = append(ps, p)
 			}
 		}
@@ -45,7 +45,7 @@ func opts() Options {
 	return Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 2}
 }
 
-var current = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+var current = policy.Policy{Name: policy.ScoreOrObjective}
 
 // Every config's metrics are batch's for the same policy: the after column of
 // metrics.Compare, computed by replaying each episode with replay.Run.
@@ -164,7 +164,7 @@ func TestAnswerBundled(t *testing.T) {
 		t.Errorf("a change is answered (%s saves %d turns more than now) without its block: keep %v, block %q",
 			r.Configs[a.Config].Policy, saved-r.Current.TurnsSaved, a.KeepCurrent, a.Block)
 	}
-	if want, _ := r.Configs[a.Config].Policy.TOML(); a.Block != want {
+	if want, _ := system.ZorkGPT.Block(r.Configs[a.Config].Policy); a.Block != want {
 		t.Errorf("block %q, want ZorkGPT's %q", a.Block, want)
 	}
 	bestSaved, bestFT := scan(eps, grid, func(policy.Policy) bool { return true }, o.MaxFalseRate)
@@ -282,10 +282,8 @@ func TestFoldsByEpisode(t *testing.T) {
 func TestGridAsRowsShowIt(t *testing.T) {
 	var grid []policy.Policy
 	for _, delta := range []int{0, 1, 2} {
-		for _, mode := range []policy.ScoreMode{policy.ScoreChanges, policy.ScoreIncrease} {
-			p := policy.Policy{Name: policy.Patience, Params: policy.DefaultParams()}
-			p.MinDelta, p.ScoreMode = delta, mode
-			grid = append(grid, p)
+		for _, mode := range []int{policy.ScoreChanges, policy.ScoreIncrease} {
+			grid = append(grid, policy.Policy{Name: policy.Patience}.With(policy.MinDelta, delta).With(policy.ScoreMode, mode))
 		}
 	}
 	g := Run(bundled(t)[:5], grid, current, opts()).grid()

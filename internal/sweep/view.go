@@ -42,8 +42,8 @@ func (r *Result) Sections() []Section {
 
 // Summary says what was searched and for what.
 func (r *Result) Summary() string {
-	return fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate <= %s, censored outcomes <= %s; %d LLM calls a turn.",
-		report.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), r.CallsPerTurn)
+	return fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate <= %s, censored outcomes <= %s; %s a turn.",
+		report.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), report.Count(r.CallsPerTurn, "LLM call"))
 }
 
 func (r *Result) answerSection() Section {

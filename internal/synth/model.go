@@ -720,7 +720,7 @@ func (s *sim) loopBreak(p *policy.Policy) []int {
 		d := &s.turns[i]
 		st := tr.Step(i+1, policy.Observation{Score: d.Score, Objectives: objectives(len(d.Completed) > 0 && d.Exception == "")})
 		if st.Warned {
-			warn[i] = p.MaxTurnsStuck - (i + 1 - anchor)
+			warn[i] = p.MaxTurnsStuck() - (i + 1 - anchor)
 		}
 		anchor = st.Anchor
 		if st.Terminate {

@@ -87,7 +87,7 @@ func TestPlayRunsToMaxTurns(t *testing.T) {
 // agent's reasoning shows the countdown it was given: W − (t − anchor) at
 // the start of turn t.
 func TestPlayCutByLoopBreak(t *testing.T) {
-	v1 := policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
+	v1 := policy.Policy{Name: policy.Score}
 	e := play(2, Config{LoopBreak: &v1, Script: Script{Phases: []Phase{{Turns: 30}, {Stuck: true}}}})
 	n := len(e.Turns)
 	anchor := 0 // the last turn ≥ 2 whose score differs from the turn before

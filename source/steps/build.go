@@ -300,7 +300,7 @@ func (b *builder) build(s *segment) *episode.Episode {
 	if !s.named {
 		ep.ID = defaultID(b.name)
 	}
-	ep.Turns, ep.Scoring, ep.System = s.turns, f.Scoring, episode.Harness
+	ep.Turns, ep.Scoring = s.turns, f.Scoring
 	ep.End = episode.End{Reason: episode.EndNone}
 	for _, m := range signalOf {
 		if f.paths()[m.field] != nil {

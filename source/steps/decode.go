@@ -95,11 +95,11 @@ func (m *matcher) scan(b []byte, l *line) error {
 	return jsonl.ScanObject(b, m.visitor(l))
 }
 
-func (m *matcher) visitor(l *line) func(key, value []byte) {
-	return func(key, value []byte) {
+func (m *matcher) visitor(l *line) func(key, value []byte) bool {
+	return func(key, value []byte) bool {
 		node := m.lookup(key)
 		if node == nil {
-			return
+			return true
 		}
 		for _, f := range node.leaf {
 			l.raw[f] = value
@@ -107,6 +107,7 @@ func (m *matcher) visitor(l *line) func(key, value []byte) {
 		if node.inner != nil && len(value) > 0 && value[0] == '{' {
 			jsonl.ScanObject(value, node.visitor(l)) // checked whole by the outer scan
 		}
+		return true
 	}
 }
 
@@ -157,7 +158,7 @@ func text(raw []byte) (string, bool) {
 		return string(raw[1 : len(raw)-1]), true
 	}
 	var s string
-	if _, err := jsonl.DefaultCodec.Decode(raw, &s); err != nil {
+	if _, err := jsonl.Decode(raw, &s); err != nil {
 		return "", false
 	}
 	return s, true

@@ -44,6 +44,9 @@ func (s Source) Format() string {
 	return Format
 }
 
+// Opens takes a JSON Lines file, plain or compressed.
+func (Source) Opens(name string) bool { return source.JSONLName(name) }
+
 // Claims takes a file whose first non-blank line is a JSON object with the
 // field map's score member (and step member, if mapped) at its top level; a
 // line longer than the head, judged by its beginning, when that beginning
@@ -80,7 +83,10 @@ func HeadKeys(head []byte) (keys map[string]bool, whole, ok bool) {
 			return nil, whole, false
 		}
 		keys = map[string]bool{}
-		err := jsonl.ScanObject(first, func(k, _ []byte) { keys[string(k)] = true })
+		err := jsonl.ScanObject(first, func(k, _ []byte) bool {
+			keys[string(k)] = true
+			return true
+		})
 		return keys, whole, err == nil || !whole
 	}
 	return nil, false, false
@@ -90,7 +96,7 @@ func HeadKeys(head []byte) (keys map[string]bool, whole, ok bool) {
 // the episode member.
 func (s Source) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
 	b := newBuilder(s, name, opt, emit)
-	rd := jsonl.NewReaderOptions(r, jsonl.LineOptions{MaxLine: b.opt.MaxLine})
+	rd := jsonl.NewReader(r, jsonl.LineOptions{MaxLine: b.opt.MaxLine})
 	defer rd.Close()
 	var l line
 	for {

@@ -105,8 +105,8 @@ func TestRead(t *testing.T) {
 		t.Fatalf("%d episodes, %+v", len(eps), res)
 	}
 	ep := eps[0]
-	if ep.ID != "ep7" || ep.Format != Format || ep.System != episode.Harness || ep.Scoring != episode.ScoredBest || ep.End.Reason != episode.EndNone {
-		t.Errorf("id %q, format %q, system %v, scoring %v, end %v", ep.ID, ep.Format, ep.System, ep.Scoring, ep.End)
+	if ep.ID != "ep7" || ep.Format != Format || ep.Scoring != episode.ScoredBest || ep.End.Reason != episode.EndNone {
+		t.Errorf("id %q, format %q, scoring %v, end %v", ep.ID, ep.Format, ep.Scoring, ep.End)
 	}
 	if !reflect.DeepEqual(scores(ep), []int{5, 15, 0}) || ep.Turns[1].Action != "north" || !ep.Turns[2].Restart || ep.Turns[1].Restart ||
 		ep.Turns[0].Tokens+ep.Turns[1].Tokens+ep.Turns[2].Tokens != 310 || !reflect.DeepEqual(ep.Deaths, []episode.Death{{Turn: 2, Reason: "died"}}) {
@@ -152,6 +152,10 @@ func TestKeys(t *testing.T) {
 		{"escaped key", "score=score", `{"sco\u0072e": 3}` + "\n", []int{3}},
 		// Of two equal keys the last wins, as in json.loads.
 		{"repeated key", "score=score", `{"score": 3, "score": 4}` + "\n", []int{4}},
+		// Matched exactly, case and all, as json.loads matches them: "SCORE"
+		// beside score is not the score, at the top level or nested.
+		{"keys by case", "score=score", `{"score": 3, "SCORE": 9, "Score": 8}` + "\n" + `{"SCORE": 9, "score": 4, "Score": 8}` + "\n", []int{3, 4}},
+		{"nested keys by case", "score=info.score", `{"info": {"score": 3, "SCORE": 9}}` + "\n" + `{"INFO": {"score": 9}, "info": {"Score": 8, "score": 4}}` + "\n", []int{3, 4}},
 		// Matched exactly: a nested member of the same name is not the top-level one.
 		{"nested, same name", "score=score", `{"info": {"score": 9}, "score": 1}` + "\n", []int{1}},
 		{"numbered from 0", "turn=step,score=score", `{"step": 0, "score": 1}` + "\n" + `{"step": 1, "score": 2}` + "\n", []int{1, 2}},

@@ -14,7 +14,8 @@ import (
 // few KB (every 50th turn to 200 KB, as reasoning models write), multi-line
 // game text, objectives and a recorded loop break's location penalties.
 func largeLog(b *testing.B) []byte {
-	p := plan{N: 500, MaxTurns: 500, Changes: map[int]int{}, Objectives: map[int][]string{}, LoopBreak: &policy.Policy{Name: policy.ScoreOrObjective, Params: policy.Params{MaxTurnsStuck: 1000, CheckInterval: 10, WarningThreshold: 20}}}
+	loopBreak := policy.Policy{Name: policy.ScoreOrObjective}.With(policy.MaxTurnsStuck, 1000)
+	p := plan{N: 500, MaxTurns: 500, Changes: map[int]int{}, Objectives: map[int][]string{}, LoopBreak: &loopBreak}
 	for t := 7; t <= 500; t += 23 {
 		p.Changes[t] = t / 5
 		p.Objectives[t+3] = []string{fmt.Sprintf("Explore the passage north of room %d", t)}

@@ -39,7 +39,7 @@ func TestRealSample(t *testing.T) {
 	if ep.Turns[0].Action != "open mailbox" {
 		t.Errorf("turn 1 action %q", ep.Turns[0].Action)
 	}
-	for _, p := range []policy.Policy{v1, v2, {Name: policy.Window, Params: policy.DefaultParams()}} {
+	for _, p := range []policy.Policy{v1, v2, {Name: policy.Window}} {
 		if o := replay.Run(ep, p); o.Terminated() || o.Length != 5 || o.Censored {
 			t.Errorf("%s: %+v, want no termination over 5 turns", p, o)
 		}

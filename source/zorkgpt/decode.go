@@ -2,9 +2,11 @@ package zorkgpt
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/source"
 )
 
 // decoded is what reading one line gives the builder.
@@ -12,8 +14,9 @@ type decoded struct {
 	event *event // the line's event; nil when lbanalyze knows none
 	use   bool   // rec holds the event, to be handled
 	rec   record
-	// problems found in the line, in order: a salvaged record, a repair, or
-	// why it could not be decoded.
+	long  [2]*responseText // zork_response and raw_zork_response of a long line, hashed where they lie
+	// problems found in the line, in order: a salvaged record, why it could
+	// not be decoded, a repair, a member left out.
 	problems []lineProblem
 }
 
@@ -26,138 +29,187 @@ func (d *decoded) problem(skipped bool, format string, args ...any) {
 	d.problems = append(d.problems, lineProblem{skipped, fmt.Sprintf(format, args...)})
 }
 
-// decoder reads lines; it keeps its buffers from one line to the next.
-type decoder struct {
-	codec   jsonl.Codec
-	members [][2][]byte // the line's members, key and value, as ScanObject gives them
-	known   []byte      // the members record names, as an object
-	extras  []byte      // the line's "extras" object, if any
-	decoded decoded
-}
-
 var (
 	keyEventType = []byte("event_type")
 	keyExtras    = []byte("extras")
+	// eventTypeKey is the key as it is written, to count it in a line.
+	eventTypeKey = []byte(`"event_type"`)
+	// recordStart begins every record ZorkGPT writes, and so a complete record
+	// that a killed run's cut one runs into (salvage).
+	recordStart = []byte(`{"timestamp": `)
 )
 
-// decode reads one non-blank line: one scan of its structure finds the event
-// type and the members record names; only the lines whose event matters are
-// decoded, from those members alone. Most bytes of a log are LLM text in lines
-// that do not matter (docs/log-format.md, "0. In short").
-func (dc *decoder) decode(line []byte, unterminated bool) *decoded {
-	d := &dc.decoded
+// decode reads one non-blank line: its event type first, from its first
+// members (ZorkGPT writes it fourth or fifth, docs/log-format.md, "1.1
+// Lines"); only a line whose event matters is decoded, whole, into record.
+// Most bytes of a log are LLM text in lines that do not matter
+// (docs/log-format.md, "0. In short"): past their event type they are not
+// read.
+func (d *decoded) decode(line []byte, unterminated bool) {
 	d.event, d.use, d.problems = nil, false, d.problems[:0]
-	et, err := dc.scan(line)
+	err := d.read(line, unterminated)
+	if err == nil {
+		return
+	}
+	if line, err = salvage(line, unterminated, err, d); err == nil {
+		if err = d.read(line, false); err != nil {
+			d.problem(true, "invalid JSON: %v", err)
+		}
+	}
+}
+
+// read reads a line, or says why it is not one JSON object.
+func (d *decoded) read(line []byte, unterminated bool) error {
+	if unterminated { // a killed run's cut record: checked whole
+		if err := jsonl.ScanObject(line, nil); err != nil {
+			return err
+		}
+	}
+	et, err := firstEventType(line)
 	if err != nil {
-		if line, err = salvage(line, unterminated, err, d); err != nil {
-			return d
-		}
-		if et, err = dc.scan(line); err != nil {
-			return d
-		}
+		return err
 	}
 	d.event = events[string(et)]
-	if d.event == nil || d.event.handle == nil || d.event.need != nil && !bytes.Contains(line, d.event.need) {
-		return d
-	}
-	d.rec = record{}
-	dc.known = dc.known[:0]
-	var hashed [2]*responseText // the responses, hashed where they lie
-	for _, m := range dc.members {
-		if i := dc.response(d, m[0]); i >= 0 {
-			hashed[i] = new(responseText)
-			hashed[i].UnmarshalJSON(m[1])
-			continue
+	if !d.event.decoded(line) && bytes.Count(line, eventTypeKey) > 1 {
+		// The key twice (under extras too, or repeated): the one that
+		// holds, as Python reads it.
+		et, err := kindOf(line)
+		if err != nil {
+			return err
 		}
-		if len(m[1]) > maxValue {
-			dc.tooLong(d, m[0], m[1])
-			continue
-		}
-		dc.known, _ = members.Append(dc.known, m[0], m[1])
+		d.event = events[et]
 	}
-	rep, err := dc.codec.Decode(jsonl.Object(dc.known), &d.rec)
-	if err != nil {
+	if !d.event.decoded(line) {
+		if bytes.Contains(line[1:], recordStart) {
+			return jsonl.ScanObject(line, nil) // a cut record run into a complete one?
+		}
+		return nil
+	}
+	d.rec, d.long = record{}, [2]*responseText{}
+	if len(line) > maxValue {
+		if line, err = source.Slim(line, d.keep); err != nil {
+			return err
+		}
+	}
+	rep, err := jsonl.Decode(line, &d.rec)
+	var se *jsonl.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return err
+	case err != nil:
 		d.problem(true, "cannot decode %s: %v", d.event.name, err)
-		return d
+		return nil
 	}
-	if hashed[0] != nil {
-		d.rec.ZorkResponse = hashed[0]
-	}
-	if hashed[1] != nil {
-		d.rec.RawZorkResponse = hashed[1]
+	d.rec.flatten()
+	if d.event = events[d.rec.EventType]; !d.event.decoded(line) {
+		return nil // a repeated event_type: the last one holds
 	}
 	if rep&jsonl.RepairedUTF8 != 0 {
 		d.problem(false, "invalid UTF-8 in %s, replaced with U+FFFD", d.event.name)
 	}
-	d.rec.flatten()
+	if d.long[0] != nil {
+		d.rec.ZorkResponse = d.long[0]
+	}
+	if d.long[1] != nil {
+		d.rec.RawZorkResponse = d.long[1]
+	}
 	d.use = true
-	return d
+	return nil
 }
 
-// maxValue bounds the value of a member that is decoded: an action, a room
-// or an objective is a few words, and a longer value (a line of up to 16
-// MiB is read whole) would be copied four times over to be kept whole.
+// decoded says whether a line of this event is decoded: lbanalyze handles
+// it, and the line holds what it needs.
+func (e *event) decoded(line []byte) bool {
+	return e != nil && e.handle != nil && (e.need == nil || bytes.Contains(line, e.need))
+}
+
+// maxValue bounds a member that is kept: an action, a room or an objective is
+// a few words, and a longer value is no name of them.
 const maxValue = 64 << 10
 
-// response is the index of a member's key among the game responses of a
-// zork_response line (0 zork_response, 1 raw_zork_response), -1 for any
-// other: a response is only hashed, from its bytes where they lie, never
-// copied to be decoded (it is most of the bytes of the lines that matter).
-func (dc *decoder) response(d *decoded, key []byte) int {
-	if d.event.name != "zork_response" {
-		return -1
+// recordKeys are the members record names.
+var recordKeys = source.Keys(record{})
+
+// keep keeps, of a long line, the members record names, each up to maxValue:
+// a longer one is left out with a word, a game response hashed where it lies
+// (it is the bulk of the lines that matter, and only its hash is kept).
+func (d *decoded) keep(key string, value []byte) ([]byte, bool) {
+	switch {
+	case !recordKeys[key]:
+	case len(value) <= maxValue:
+		return value, true
+	case key == "zork_response":
+		d.long[0] = hashed(value)
+	case key == "raw_zork_response":
+		d.long[1] = hashed(value)
+	default:
+		d.problem(false, "%s of %s is %s, longer than %s: not kept", key, d.event.name, jsonl.Size(int64(len(value))), jsonl.Size(maxValue))
 	}
-	switch name, _ := members.Name(key); name {
-	case "zork_response":
-		return 0
-	case "raw_zork_response":
-		return 1
-	}
-	return -1
+	return nil, false
 }
 
-// tooLong leaves out a member longer than maxValue that the record names,
-// with a word.
-func (dc *decoder) tooLong(d *decoded, key, value []byte) {
-	if name, ok := members.Name(key); ok {
-		d.problem(false, "%s of %s is %s, longer than %s: not kept", name, d.event.name, jsonl.Size(int64(len(value))), jsonl.Size(maxValue))
-	}
+func hashed(value []byte) *responseText {
+	t := new(responseText)
+	t.UnmarshalJSON(value)
+	return t
 }
 
-// scan checks that line is one JSON object, gathers its members, and
-// returns its event type: top-level, or nested under "extras" when
-// the top level has none (docs/log-format.md, "1.1 Lines").
-func (dc *decoder) scan(line []byte) (eventType []byte, err error) {
-	dc.members, dc.extras = dc.members[:0], nil
-	err = jsonl.ScanObject(line, func(key, value []byte) {
+// firstEventType is a line's event type: its top-level event_type or, when
+// that is absent or empty, the one under extras (docs/log-format.md, "1.1
+// Lines"). The scan stops at the first top-level one that is not empty, the
+// rest of the line unchecked: a line that holds the key twice is decoded to
+// learn which one holds (kind).
+func firstEventType(line []byte) (et []byte, err error) {
+	var extras []byte
+	err = jsonl.ScanObject(line, func(key, value []byte) bool {
 		switch {
 		case bytes.Equal(key, keyEventType):
-			eventType = stringValue(value)
+			et = stringValue(value)
+			return len(et) == 0
 		case bytes.Equal(key, keyExtras) && len(value) > 0 && value[0] == '{':
-			dc.extras = value
+			extras = value
 		}
-		dc.members = append(dc.members, [2][]byte{key, value})
+		return true
 	})
-	if err == nil && len(eventType) == 0 && dc.extras != nil {
-		eventType = nestedEventType(dc.extras)
+	if err == nil && len(et) == 0 && extras != nil {
+		jsonl.ScanObject(extras, func(key, value []byte) bool {
+			if bytes.Equal(key, keyEventType) {
+				et = stringValue(value)
+			}
+			return true
+		})
 	}
-	return eventType, err
+	return et, err
 }
 
-func nestedEventType(extras []byte) (eventType []byte) {
-	jsonl.ScanObject(extras, func(key, value []byte) {
-		if bytes.Equal(key, keyEventType) {
-			eventType = stringValue(value)
+// kind is a line's event type, decoded.
+type kind struct {
+	EventType string `json:"event_type"`
+	Extras    *struct {
+		EventType string `json:"event_type"`
+	} `json:"extras"`
+}
+
+// kindOf decodes a line's event type (a long line slimmed first).
+func kindOf(line []byte) (string, error) {
+	var k kind
+	var err error
+	if len(line) > maxValue {
+		if line, err = source.Slim(line, source.Only(source.Keys(k))); err != nil {
+			return "", err
 		}
-	})
-	return eventType
+	}
+	if _, err = jsonl.Decode(line, &k); k.EventType == "" && k.Extras != nil {
+		return k.Extras.EventType, err
+	}
+	return k.EventType, err
 }
 
 // salvage handles a line that is not one JSON object. A killed run can leave a
 // partial record that the next run's first record continues on the same line:
 // the complete one is kept. Otherwise the line is reported and skipped.
 func salvage(line []byte, unterminated bool, err error, d *decoded) ([]byte, error) {
-	if i := bytes.LastIndex(line, []byte(`{"timestamp": `)); i > 0 {
+	if i := bytes.LastIndex(line, recordStart); i > 0 {
 		if jsonl.ScanObject(line[i:], nil) == nil {
 			d.problem(true, "a broken record (%v) runs into a complete one at column %d: only the complete one is used", err, i+1)
 			return line[i:], nil
@@ -173,8 +225,8 @@ func salvage(line []byte, unterminated bool, err error, d *decoded) ([]byte, err
 
 // stringValue returns the content of a raw JSON string, or nil: the bytes
 // between its quotes, or where it holds an escape (a game's newline, an
-// action's quote, a hand-written "turn\u005fcompleted"), the value
-// encoding/json decodes, whose rules are then the rules.
+// action's quote, a hand-written "turn\u005fcompleted"), the value a JSON
+// decoder gives.
 func stringValue(v []byte) []byte {
 	if len(v) < 2 || v[0] != '"' {
 		return nil
@@ -186,13 +238,14 @@ func stringValue(v []byte) []byte {
 // that the writer puts in every record, or a broken one running into one.
 func isRecord(line []byte) bool {
 	found := false
-	err := jsonl.ScanObject(line, func(key, _ []byte) {
+	err := jsonl.ScanObject(line, func(key, _ []byte) bool {
 		switch string(key) {
 		case "timestamp", "level", "event_type", "extras":
 			found = true
 		}
+		return true
 	})
-	return err == nil && found || bytes.Contains(line, []byte(`{"timestamp": `))
+	return err == nil && found || bytes.Contains(line, recordStart)
 }
 
 // notRecord says why a line that is not a record is not one.

@@ -35,7 +35,7 @@ func FuzzRead(f *testing.F) {
 					t.Fatalf("%s: length %d, saved %d of %d turns", p, o.Length, o.TurnsSaved, ep.N())
 				}
 			}
-			replay.Check(ep, policy.DefaultParams())
+			replay.Check(ep, policy.DefaultTimer())
 		}
 		if len(lg.Episodes) == 0 && len(lg.Rejected) == 0 {
 			t.Fatal("neither an episode nor a reason")

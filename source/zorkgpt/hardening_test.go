@@ -188,9 +188,8 @@ func TestNotAZorkGPTLog(t *testing.T) {
 }
 
 // Segments that cannot be replayed, each with an id of its own so that none
-// merge, are listed up to source.MaxRejected and counted beyond: a file of init
-// lines alone cost a message and an entry a line (2,000,000 of them: 900 MB
-// before this bound, 37 MB after).
+// merge, are listed up to source.MaxRejected and counted beyond: a file of
+// init lines alone must not cost a message and an entry a line.
 func TestRejectedSegmentsBounded(t *testing.T) {
 	var b strings.Builder
 	for i := range 1000 {
@@ -249,7 +248,7 @@ func TestOneBadLineChangesNothingElse(t *testing.T) {
 		bad  func(string) string
 	}{
 		// A corrupt turn number, 162 for 102, which the 18 turns after it
-		// contradict: it was read as 162 turns, 102 saved.
+		// contradict: taken for a jump, it would make 162 turns, 102 saved.
 		{"corrupt turn number", func(l string) string {
 			if strings.Contains(l, `"event_type": "turn_completed"`) && strings.Contains(l, `"turn": 102,`) {
 				return strings.Replace(l, `"turn": 102,`, `"turn": 162,`, 1)
@@ -257,7 +256,7 @@ func TestOneBadLineChangesNothingElse(t *testing.T) {
 			return l
 		}},
 		// A line of another run's episode, for the same turn 51 with its
-		// own score: it was merged, as a later turn_completed of turn 51.
+		// own score: merged, it would be a later turn_completed of turn 51.
 		{"foreign episode id", func(l string) string {
 			if strings.Contains(l, `"event_type": "turn_completed"`) && strings.Contains(l, `"turn": 51,`) {
 				other := strings.Replace(l, `"episode_id": "2025-11-12T10:00:00"`, `"episode_id": "2025-11-12T11:00:00"`, 1)
@@ -332,5 +331,55 @@ func TestInterleavedRunsNeverMerge(t *testing.T) {
 	if ep.ID != "2025-11-12T10:00:00" || ep.N() != 60 || ep.FinalScore() != 5 || o.TerminationTurn != 60 || !replay.SameResult(&o, &w) ||
 		ep.SkippedLines != 60 || !strings.Contains(problems(ep), "turn_completed of episode 2025-11-12T11:00:00 in episode 2025-11-12T10:00:00: skipped") {
 		t.Errorf("%s: %d turns, final %d, stop %d, %d skipped; problems %s", ep.ID, ep.N(), ep.FinalScore(), o.TerminationTurn, ep.SkippedLines, problems(ep))
+	}
+}
+
+// Members whose keys differ from a field's only by case, or by a Unicode
+// folding, are not the field, as in Python's json.loads: each turn_completed
+// line carries "SCORE", "Score" and "ſcore" after its score (and "TURN"
+// after its turn), at the top level or under extras; the scores are those of
+// the score members, 1 to 6.
+func TestKeysByCase(t *testing.T) {
+	var b strings.Builder
+	for turn := 1; turn <= 5; turn++ {
+		l := strings.Replace(tc(turn, turn), `, "location"`, `, "SCORE": 99, "Score": 98, "ſcore": 97, "location"`, 1)
+		b.WriteString(strings.Replace(l, `, "action"`, `, "TURN": 40, "action"`, 1))
+	}
+	b.WriteString(`{"timestamp": "2025-11-12T10:00:06", "level": "INFO", "message": "x", "extras": {"event_type": "turn_completed", "turn": 6, "score": 6, "SCORE": 99, "Turn": 50}}` + "\n")
+	ep := one(t, []byte(b.String()))
+	if ep.N() != 6 || ep.ProblemCount != 0 {
+		t.Fatalf("%d turns, problems %s", ep.N(), problems(ep))
+	}
+	for turn := 1; turn <= 6; turn++ {
+		if ep.Score(turn) != turn {
+			t.Errorf("turn %d: score %d, want %d", turn, ep.Score(turn), turn)
+		}
+	}
+}
+
+// A line that holds event_type twice is the event of the last one, as
+// Python's json.loads reads it: turn 2's line says final_action_selection,
+// then turn_completed (a turn, score 7); turn 3's the other way round (no
+// turn: its score is carried forward from turn 2).
+func TestRepeatedEventType(t *testing.T) {
+	two := strings.Replace(tc(2, 7), `"event_type": "turn_completed"`, `"event_type": "final_action_selection", "event_type": "turn_completed"`, 1)
+	three := strings.Replace(tc(3, 9), `"event_type": "turn_completed"`, `"event_type": "turn_completed", "event_type": "final_action_selection"`, 1)
+	ep := one(t, []byte(tc(1, 0)+two+three+tc(4, 9)))
+	if ep.N() != 4 || ep.Score(2) != 7 || ep.Score(3) != 7 || !ep.Turns[2].Missing || ep.Score(4) != 9 {
+		t.Errorf("%d turns, scores %d %d %d, turn 3 missing %v", ep.N(), ep.Score(2), ep.Score(3), ep.Score(4), ep.Turns[2].Missing)
+	}
+}
+
+// A line is read up to its event type first: one whose event lbanalyze does
+// not read is passed over unchecked past it (its event type still dates the
+// era: E3b), while one it reads is decoded whole, and skipped for a control
+// character in any of its strings, as Python's json.loads refuses it too.
+func TestLinesByKind(t *testing.T) {
+	fas := `{"timestamp": "2025-11-12T10:00:01", "level": "INFO", "message": "x", "event_type": "final_action_selection", "turn": 2,, "agent_reasoning": "why"}` + "\n"
+	ctl := strings.Replace(tc(3, 5), "Turn 3 completed", "Turn 3\x01completed", 1)
+	ep := one(t, []byte(tc(1, 0)+fas+tc(2, 0)+ctl+tc(4, 5)))
+	if ep.N() != 4 || eraOf(ep) != "E3b" || ep.SkippedLines != 1 || !ep.Turns[2].Missing ||
+		!strings.Contains(problems(ep), `4: invalid JSON: column 73: invalid character '\x01' in string`) {
+		t.Errorf("%d turns, era %s, %d skipped, problems %s", ep.N(), eraOf(ep), ep.SkippedLines, problems(ep))
 	}
 }

@@ -5,15 +5,14 @@ import (
 	"reflect"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/lbanalyze/lbanalyze/jsonl"
 )
 
 // record holds the fields lbanalyze reads from the lines that matter: their
 // one definition, by key. Every field is optional and may be null
 // (docs/log-format.md, "7. Checklist for a robust parser"); a pointer tells
-// "absent" from zero. Other keys are passed over, and so is event_type,
-// which the scan of the line already read (decoder.scan).
+// "absent" from zero. Other keys are passed over.
 type record struct {
+	EventType     string  `json:"event_type"`
 	EpisodeID     *string `json:"episode_id"`
 	Turn          *int64  `json:"turn"`
 	TurnNumber    *int64  `json:"turn_number"` // game_over_detected only
@@ -51,9 +50,6 @@ type record struct {
 	// {"timestamp", …, "extras": {…}}.
 	Extras *record `json:"extras"`
 }
-
-// members are record's keys, matched exactly (jsonl.Members).
-var members = jsonl.MembersOf(record{})
 
 // flatten applies the rule field := top.field ?? top.extras.field to every
 // field.

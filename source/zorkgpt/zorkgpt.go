@@ -22,6 +22,10 @@ type Source struct{}
 
 func (Source) Format() string { return Format }
 
+// Opens takes episode_log.jsonl and any other JSON Lines file (a monolithic
+// zork_episode_log.jsonl, a copy, compressed).
+func (Source) Opens(name string) bool { return source.JSONLName(name) }
+
 // recordsNeeded is how many non-blank lines may come before the first log
 // record: after that many, the file is not a ZorkGPT log.
 const recordsNeeded = 5
@@ -57,9 +61,9 @@ func startsRecord(line []byte) bool {
 // Read streams the log r into its episodes.
 func (Source) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
 	b := newBuilder(name, opt, emit)
-	rd := jsonl.NewReaderOptions(r, jsonl.LineOptions{MaxLine: b.opt.MaxLine, Key: "event_type", Nested: "extras", Skip: b.skip})
+	rd := jsonl.NewReader(r, jsonl.LineOptions{MaxLine: b.opt.MaxLine, Skip: b.skip})
 	defer rd.Close()
-	dc := &decoder{codec: jsonl.DefaultCodec}
+	var d decoded
 	for {
 		line, n, err := rd.Next()
 		if errors.Is(err, jsonl.ErrLineTooLong) {
@@ -78,7 +82,8 @@ func (Source) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 				return b.reject(rd.Line(), reason)
 			}
 		}
-		b.apply(dc.decode(line, rd.Unterminated), n)
+		d.decode(line, rd.Unterminated)
+		b.apply(&d, n)
 	}
 	b.res.Lines = rd.Line()
 	return b.finish()
@@ -104,13 +109,15 @@ func (b *builder) reject(lines int, reason string) *source.Result {
 	return b.res
 }
 
-// skip is asked about a line too long to hold cheaply, once its event type is
-// known: a line that is not decoded is passed over, after noting what its
-// event type says of the era (final_action_selection lines, the longest of
-// all, mark E3b).
-func (b *builder) skip(eventType []byte) bool {
-	e := events[string(eventType)]
-	if e != nil && e.handle != nil {
+// skip is asked about a line too long to hold cheaply, with its first
+// bytes: a line whose event type there is one that is not decoded is passed
+// over, after noting what the event type says of the era
+// (final_action_selection lines, the longest of all, mark E3b). A line whose
+// event type lies further on is held and judged whole.
+func (b *builder) skip(head []byte) bool {
+	et, err := firstEventType(head)
+	e := events[string(et)]
+	if err != nil || len(et) == 0 || e != nil && e.handle != nil || bytes.Count(head, eventTypeKey) > 1 {
 		return false
 	}
 	b.cur.lines++

@@ -19,12 +19,16 @@ import (
 // tracker log"), named by itself; BurrDir reads the application directory
 // that holds it. One begin_entry and one end_entry line a Burr action, the
 // end_entry holding the whole state: a log grows with the square of its
-// turns. Only the few members the episode needs are kept of each line
-// (jsonl.Picker), and of most lines not even those: a line whose action does
-// not matter is passed over from its state on.
+// turns. A line's type and action are read from its first bytes (entryKind);
+// only the end entries of the actions whose state the episode reads are
+// decoded, the rest passed over unread.
 type Burr struct{}
 
 func (Burr) Format() string { return BurrFormat }
+
+// Opens takes a log.jsonl found by itself (in an application directory, the
+// directory is the log).
+func (Burr) Opens(name string) bool { return source.JSONLName(name) }
 
 // Claims takes a file whose first line is a Burr entry: a JSON object that
 // begins with "type" begin_entry or end_entry, as Burr's tracking client
@@ -58,7 +62,7 @@ func (BurrDir) ClaimsDir(dir string) bool {
 func (BurrDir) ReadDir(dir string, opt source.Options, emit func(*episode.Episode)) *source.Result {
 	meta, _ := readMetadata(dir)
 	path, _ := burrLog(dir)
-	rc, err := jsonl.OpenLimited(path, nil, opt.Limits)
+	rc, err := jsonl.Open(path, nil, opt.Limits)
 	if err != nil {
 		return &source.Result{Problems: []episode.Problem{{Msg: err.Error()}}}
 	}
@@ -84,8 +88,6 @@ type metadata struct {
 	appID        string
 }
 
-var metadataMembers = jsonl.MembersOf(metadata{})
-
 // readMetadata reads dir's metadata.json, a small file: it is Burr's when its
 // type is application_metadata.
 func readMetadata(dir string) (*metadata, bool) {
@@ -98,24 +100,25 @@ func readMetadata(dir string) (*metadata, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var kept []byte
-	if jsonl.ScanObject(bytes.TrimSpace(data), func(k, v []byte) { kept, _ = metadataMembers.Append(kept, k, v) }) != nil {
-		return nil, false
-	}
 	m := &metadata{appID: filepath.Base(filepath.Clean(dir))}
-	if _, err := jsonl.DefaultCodec.Decode(jsonl.Object(kept), m); err != nil || m.Type != "application_metadata" {
+	if _, err := jsonl.Decode(data, m); err != nil || m.Type != "application_metadata" {
 		return nil, false
 	}
 	return m, true
 }
 
-// entry is what lbanalyze reads of a log line. Of an entry whose action does
-// not matter only what comes before its state is kept (the gate).
+// entry is what lbanalyze reads of a log line: of an entry whose action does
+// not matter, not its state.
 type entry struct {
+	head
+	State *state `json:"state"`
+}
+
+// head is what an entry says before its state.
+type head struct {
 	Type      string  `json:"type"`
 	Action    string  `json:"action"`
 	Exception *string `json:"exception"`
-	State     *state  `json:"state"`
 }
 
 // state is the few members of a Burr state the episode needs
@@ -144,8 +147,6 @@ type completion struct {
 	Turn      *int64  `json:"completed_turn"`
 }
 
-var entryMembers = jsonl.MembersOf(entry{})
-
 // The actions whose state the episode reads.
 const (
 	executeAction = "execute_action" // the turn: score, room, action, critic, rejections
@@ -155,38 +156,39 @@ const (
 	updateObj     = "update_objectives"
 )
 
+// matters says whether the episode reads the state of an action's end entry.
+func matters(action string) bool {
+	switch action {
+	case executeAction, recordResults, turnComplete:
+		return true
+	}
+	return false
+}
+
 func readBurr(r io.Reader, name string, opt source.Options, meta *metadata, emit func(*episode.Episode)) *source.Result {
 	opt = opt.WithDefaults()
 	b := &burr{run: newRun(name, BurrFormat, opt), rooms: source.Interner{}, through: -1}
-	p := jsonl.NewPicker(entryMembers, opt.MaxLine)
-	p.SetGate("action", "state", func(a []byte) bool {
-		s := string(a)
-		return s != executeAction && s != recordResults && s != turnComplete
-	})
-	rd := jsonl.NewReaderOptions(r, jsonl.LineOptions{MaxLine: opt.MaxLine})
+	rd := jsonl.NewReader(r, jsonl.LineOptions{MaxLine: opt.MaxLine, Skip: b.pass})
 	defer rd.Close()
 	res := &source.Result{Segments: 1}
 	for {
-		n, err := rd.Pick(p)
+		line, n, err := rd.Next()
+		if errors.Is(err, jsonl.ErrLineTooLong) {
+			b.problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(opt.MaxLine)))
+			b.last = entry{}
+			continue
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		var stop *jsonl.StopError
-		if errors.As(err, &stop) {
+		if err != nil {
 			res.Problems = append(res.Problems, episode.Problem{Line: n, Msg: "read error: " + err.Error()})
 			break
 		}
-		if err != nil {
-			b.problem(n, true, "%s", strings.TrimPrefix(err.Error(), fmt.Sprintf("line %d: ", n)))
-			b.last = entry{} // the log's last line may be a cut one
+		if len(bytes.TrimSpace(line)) == 0 || b.pass(line) {
 			continue
 		}
-		var e entry
-		if _, err := jsonl.DefaultCodec.Decode(p.Object(), &e); err != nil {
-			b.problem(n, true, "not a Burr entry: %v", err)
-			continue
-		}
-		b.entry(&e, n)
+		b.decode(line, n)
 	}
 	res.Lines = rd.Line()
 	ep, reason := b.finish(meta)
@@ -369,4 +371,110 @@ func (b *burr) end(n int) {
 	default:
 		b.killed("the Burr log ends mid-turn, with no turn_complete")
 	}
+}
+
+// pass takes an entry whose state the episode does not read from its first
+// bytes (entryKind), and says so: it is not decoded.
+func (b *burr) pass(line []byte) bool {
+	typ, action, _, plain := entryKind(line)
+	if !plain || typ == "end_entry" && matters(string(action)) {
+		return false
+	}
+	b.entry(&entry{head: head{Type: typ, Action: string(action)}}, 0) // no line number: nothing to say of it
+	return true
+}
+
+// decode reads line n whole.
+func (b *burr) decode(line []byte, n int) {
+	e, err := decodeEntry(line)
+	var se *jsonl.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		b.problem(n, true, "%v", err)
+		b.last = entry{} // the log's last line may be a cut one
+		return
+	case err != nil:
+		b.problem(n, true, "not a Burr entry: %v", err)
+		return
+	}
+	b.entry(&e, n)
+}
+
+// decodeEntry decodes an entry: of one whose action does not matter, what
+// comes before its state. A long one is first slimmed to what entry reads:
+// Burr's state grows with the turns, the few members read do not.
+func decodeEntry(line []byte) (e entry, err error) {
+	_, action, known, _ := entryKind(line)
+	if len(line) > source.SlimFrom {
+		if line, err = source.Slim(line, keepBurr); err != nil {
+			return e, err
+		}
+	}
+	if known && !matters(string(action)) {
+		_, err = jsonl.Decode(line, &e.head)
+		return e, err
+	}
+	if _, err = jsonl.Decode(line, &e); !matters(e.Action) {
+		e.State = nil
+	}
+	return e, err
+}
+
+// keepBurr keeps, of a long entry, what entry names.
+var keepBurr = source.Nested("state", source.Only(source.Keys(state{})), source.Only(source.Keys(head{})))
+
+// entryKind reads an entry's type and action from its first members, as
+// Burr's tracking client writes them (pydantic's compact JSON, in its
+// models' order): {"type":"begin_entry","start_time":"…","action":"…", or
+// {"type":"end_entry","end_time":"…","action":"…","result":{},"exception":null,
+// for an end entry with an empty result and no exception. known says the line
+// begins so; plain, that its type and action are all there is to read of it
+// but its state (a begin entry, or an end entry with no exception).
+func entryKind(line []byte) (typ string, action []byte, known, plain bool) {
+	p := prefix{rest: line, ok: true}
+	switch t := p.text(`{"type":"`); {
+	case string(t) == "begin_entry":
+		typ = "begin_entry"
+		p.text(`,"start_time":"`)
+	case string(t) == "end_entry":
+		typ = "end_entry"
+		p.text(`,"end_time":"`)
+	default:
+		return "", nil, false, false
+	}
+	if action = p.text(`,"action":"`); !p.ok {
+		return "", nil, false, false
+	}
+	return typ, action, true, typ == "begin_entry" || p.is(`,"result":{},"exception":null,`)
+}
+
+// prefix reads the first members of a line as a writer of compact JSON
+// writes them, as long as it goes as expected (ok).
+type prefix struct {
+	rest []byte
+	ok   bool
+}
+
+// text reads lead, then a string without escapes up to its closing quote.
+func (p *prefix) text(lead string) []byte {
+	if !p.is(lead) {
+		return nil
+	}
+	i := bytes.IndexByte(p.rest, '"')
+	if i < 0 || bytes.IndexByte(p.rest[:i], '\\') >= 0 {
+		p.ok = false
+		return nil
+	}
+	s := p.rest[:i]
+	p.rest = p.rest[i+1:]
+	return s
+}
+
+// is reads lit.
+func (p *prefix) is(lit string) bool {
+	p.ok = p.ok && bytes.HasPrefix(p.rest, []byte(lit))
+	if p.ok {
+		p.rest = p.rest[len(lit):]
+	}
+	return p.ok
 }

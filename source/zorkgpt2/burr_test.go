@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -160,8 +161,32 @@ func TestBurrCounterThrough(t *testing.T) {
 	if ep.Recorded.Through != 1 || len(ep.Recorded.Resets) != 0 {
 		t.Fatalf("through %d, resets %v", ep.Recorded.Through, ep.Recorded.Resets)
 	}
-	if sc := replay.Check(ep, policy.DefaultParams()); sc == nil || sc.Policy != policy.Zorkburr {
+	if sc := replay.Check(ep, policy.DefaultTimer()); sc == nil || sc.Policy != policy.Zorkburr {
 		t.Errorf("self-check %+v: the score change at 2 has no recorded counter to compare", sc)
+	}
+}
+
+// zorkburr/main.py stopped a run after record_results at turn 4, the score
+// never moved: the counter was t after turn t, and the check before a stop
+// at 4 saw max(c(t−1), c(t)) = t. The settings [tool.zorkburr] takes (any
+// max_turns_stuck from 1) that stop it at 4 and not before, by hand: interval 1
+// (checks at 1, 2, 3: W > 3) W = 4; interval 2 (check at 2: W > 2) W 3–4;
+// interval 4 (no check before) W 1–4. ZorkGPT's bounds (W ≥ 6) would allow none.
+func TestBurrSelfCheckSettings(t *testing.T) {
+	var lines []string
+	for turn := 1; turn <= 4; turn++ {
+		lines = append(lines, turnLines(turn, 0, 0, "record_results", nil)...)
+	}
+	eps, _ := readBurrBytes(t, []byte(strings.Join(lines, "\n")+"\n"))
+	ep := eps[0]
+	if ep.End.Reason != episode.EndStuckTermination || ep.Recorded.Stop == nil || ep.Recorded.Stop.Turn != 4 {
+		t.Fatalf("end %+v, stop %+v: want main.py's stop at 4", ep.End, ep.Recorded.Stop)
+	}
+	sc := replay.Check(ep, policy.DefaultTimer())
+	want := []replay.Consistent{{CheckInterval: 1, MaxTurnsStuckMin: 4, MaxTurnsStuckMax: 4}, {CheckInterval: 2, MaxTurnsStuckMin: 3, MaxTurnsStuckMax: 4},
+		{CheckInterval: 4, MaxTurnsStuckMin: 1, MaxTurnsStuckMax: 4}}
+	if sc == nil || sc.Policy != policy.Zorkburr || !slices.Equal(sc.Consistent, want) || sc.DefaultsConsistent {
+		t.Errorf("self-check %+v, want %s reproducing the resets, consistent %+v", sc, policy.Zorkburr, want)
 	}
 }
 
@@ -231,5 +256,59 @@ func TestBurrTurnTwice(t *testing.T) {
 	ep := eps[0]
 	if ep.N() != 1 || ep.Score(1) != 0 || ep.ProblemCount != 1 || !strings.Contains(ep.Problems[0].Msg, "execute_action of turn 1 after turn 1: skipped") {
 		t.Errorf("%d turns, score %d, problems %q", ep.N(), ep.Score(1), ep.ProblemMessages())
+	}
+}
+
+// Keys that differ from a state member's only by case are not it, as in
+// Python's json.loads: each execute_action state carries "SCORE" and "Score"
+// after its score, and "TURN_COUNT" after its turn count; the scores are 0,
+// 5, 5 and the turns 1 to 3.
+func TestBurrKeysByCase(t *testing.T) {
+	var lines []string
+	for turn, score := range []int{0, 5, 5} {
+		for _, l := range turnLines(turn+1, []int{0, 0, 5}[turn], score, "record_results", nil) {
+			if strings.Contains(l, `"action":"execute_action","result"`) {
+				l = strings.Replace(l, fmt.Sprintf(`"score":%d,`, score), fmt.Sprintf(`"score":%d,"SCORE":99,"Score":98,`, score), 1)
+				l = strings.Replace(l, fmt.Sprintf(`"turn_count":%d`, turn+1), fmt.Sprintf(`"turn_count":%d,"TURN_COUNT":40`, turn+1), 1)
+				if !strings.Contains(l, `"SCORE":99`) || !strings.Contains(l, `"TURN_COUNT":40`) {
+					t.Fatalf("no keys by case in %s", l)
+				}
+			}
+			lines = append(lines, l)
+		}
+	}
+	eps, _ := readBurrBytes(t, []byte(strings.Join(lines, "\n")+"\n"))
+	ep := eps[0]
+	if ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 5 || ep.Score(3) != 5 || ep.ProblemCount != 0 {
+		t.Errorf("%d turns, scores %d %d %d, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
+	}
+}
+
+// A long entry (a state of thousands of turns) is slimmed to what the
+// episode reads before it is decoded: the same run, the states it reads
+// grown past source.SlimFrom by a long first action_history entry and a long
+// member the reader does not name, gives the same episode.
+func TestBurrLongLinesSlimmed(t *testing.T) {
+	data := generated(t, 10)
+	pad := strings.Repeat("x", source.SlimFrom/2)
+	var long []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, `"action":"execute_action","result"`) || strings.Contains(l, `"action":"record_results","result"`) {
+			l = strings.Replace(l, `"action_history":[`, `"action_history":[{"turn":0,"action":"`+pad+`"},`, 1)
+			l = strings.Replace(l, `"state":{`, `"state":{"knowledge":"`+pad+`",`, 1)
+			if len(l) <= source.SlimFrom {
+				t.Fatalf("a line of %d bytes", len(l))
+			}
+		}
+		long = append(long, l)
+	}
+	want, _ := readBurrBytes(t, data)
+	got, res := readBurrBytes(t, []byte(strings.Join(long, "\n")))
+	if len(got) != 1 {
+		t.Fatalf("%d episodes: %+v", len(got), res)
+	}
+	if !reflect.DeepEqual(got[0].Turns, want[0].Turns) || !reflect.DeepEqual(got[0].Recorded, want[0].Recorded) ||
+		got[0].End != want[0].End || got[0].ProblemCount != 0 || got[0].N() != 10 {
+		t.Errorf("slimmed: %d turns, end %+v, problems %q; want %d turns, end %+v", got[0].N(), got[0].End, got[0].ProblemMessages(), want[0].N(), want[0].End)
 	}
 }

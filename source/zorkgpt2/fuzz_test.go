@@ -26,7 +26,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(append([]byte{2}, snapshotDoc...))
 	f.Add(append([]byte{2}, snapshotDoc[:len(snapshotDoc)/2]...))
 	readers := []source.Source{Burr{}, RunLog{}, Snapshot{}}
-	policies := []policy.Policy{{Name: policy.Zorkburr, Params: policy.DefaultParams()}, {Name: policy.Supervisor, Params: policy.DefaultParams()}}
+	policies := []policy.Policy{{Name: policy.Zorkburr}, {Name: policy.Supervisor}}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
 			return

@@ -111,7 +111,7 @@ func TestRealEpisodeInThreeForms(t *testing.T) {
 	if got := burr.Recorded.Turns(episode.ScoreChangeReset); !reflect.DeepEqual(got, want) || !burr.Recorded.CounterOnly {
 		t.Errorf("recorded resets %v (counter only %v), want %v", got, burr.Recorded.CounterOnly, want)
 	}
-	sc := replay.Check(burr, policy.DefaultParams())
+	sc := replay.Check(burr, policy.DefaultTimer())
 	if sc == nil || sc.Policy != policy.Zorkburr || sc.ReplayedTurn != 60 || !sc.CounterOnly {
 		t.Errorf("self-check %+v: zorkburr should reproduce the counter, and stop at 60 at 40/10", sc)
 	}
@@ -125,27 +125,20 @@ func TestRealEpisodeInThreeForms(t *testing.T) {
 // trigger of the supervisor on and off at a few thresholds.
 func realGrid() []policy.Policy {
 	var ps []policy.Policy
-	timer := func(n policy.Name, set func(*policy.Params)) {
+	timer := func(p policy.Policy) {
 		for _, w := range []int{1, 5, 10, 20, 30, 39, 40, 41, 50, 60, 71, 72, 73, 100, 200} {
 			for _, i := range []int{1, 3, 5, 10, 25} {
-				p := policy.Policy{Name: n, Params: policy.DefaultParams()}
-				p.MaxTurnsStuck, p.CheckInterval = w, i
-				set(&p.Params)
-				ps = append(ps, p)
+				ps = append(ps, p.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, i))
 			}
 		}
 	}
 	for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window, policy.Increase, policy.Zorkburr} {
-		timer(n, func(*policy.Params) {})
+		timer(policy.Policy{Name: n})
 	}
 	for _, room := range []int{0, 5, 10, 30} {
 		for _, obj := range []int{0, policy.ObjectivesOff} {
-			timer(policy.Patience, func(p *policy.Params) { p.RoomPatience, p.ObjectivePatience = room, obj })
+			timer(policy.Policy{Name: policy.Patience}.With(policy.RoomPatience, room).With(policy.ObjectivePatience, obj))
 		}
-	}
-	dims := map[string]*policy.Dimension{}
-	for _, d := range policy.Dimensions() {
-		dims[d.Key] = &d
 	}
 	for _, c := range []int{5, 10, 25, 50} {
 		for _, flat := range []int{0, 1, 2, 3} {
@@ -153,12 +146,8 @@ func realGrid() []policy.Policy {
 				for _, rejected := range []int{0, 3, 7} {
 					for _, spiral := range []int{0, 2, 3} {
 						for _, streak := range []int{0, 4, 5, 10} {
-							p := policy.Policy{Name: policy.Supervisor, Params: policy.DefaultParams()}
-							for k, v := range map[string]int{"checkpoint": c, "flat_checkpoints": flat, "min_critic": critic,
-								"max_rejected_turns": rejected, "spiral_rejections": spiral, "room_streak": streak} {
-								dims[k].Set(&p.Params, v)
-							}
-							ps = append(ps, p)
+							ps = append(ps, policy.Policy{Name: policy.Supervisor}.With(policy.Checkpoint, c).With(policy.FlatCheckpoints, flat).
+								With(policy.MinCritic, critic).With(policy.MaxRejectedTurns, rejected).With(policy.SpiralRejections, spiral).With(policy.RoomStreak, streak))
 						}
 					}
 				}

@@ -24,6 +24,11 @@ type RunLog struct{}
 
 func (RunLog) Format() string { return RunLogFormat }
 
+// Opens takes a run log as the supervisor names it: run_log_ep96.txt.
+func (RunLog) Opens(name string) bool {
+	return strings.HasPrefix(name, "run_log_") && strings.HasSuffix(name, ".txt")
+}
+
 var runLogLine = regexp.MustCompile(`(?m)^(TURN [0-9]+ \| loc=|EPISODE_END \| turns=[0-9]+ \|)`)
 
 // Claims takes a file one of whose first lines is a TURN or EPISODE_END line.
@@ -34,7 +39,7 @@ func (RunLog) Claims(head []byte) bool { return runLogLine.Match(head) }
 func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
 	opt = opt.WithDefaults()
 	res := &source.Result{}
-	rd := jsonl.NewReaderOptions(r, jsonl.LineOptions{MaxLine: opt.MaxLine})
+	rd := jsonl.NewReader(r, jsonl.LineOptions{MaxLine: opt.MaxLine})
 	defer rd.Close()
 	rl := &runLog{name: name, opt: opt, res: res, emit: emit, rooms: source.Interner{}}
 	for {

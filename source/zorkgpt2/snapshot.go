@@ -21,6 +21,10 @@ type Snapshot struct{}
 
 func (Snapshot) Format() string { return SnapshotFormat }
 
+// Opens takes a snapshot as scripts/extract_fixtures.py names it:
+// ep96_t111_evaluate_action.json.
+func (Snapshot) Opens(name string) bool { return snapshotName.MatchString(name) }
+
 // snapshot is what a snapshot holds that lbanalyze reads, its keys matched
 // exactly.
 type snapshot struct {
@@ -49,40 +53,70 @@ type historyEntry struct {
 	Rejections   *int64   `json:"rejection_count"`
 }
 
-var snapshotMembers = jsonl.MembersOf(snapshot{})
+// keepSnapshot keeps, of a snapshot, what snapshot names: of its history,
+// each turn's few members, not the agent's reasoning.
+var (
+	keepSnapshot = source.Nested("meta", source.Only(source.Keys(snapshot{}.Meta)),
+		source.Nested("state", keepState, source.Only(source.Keys(snapshot{}))))
+	stateKeys = source.Keys(snapshot{}.State)
+	keepTurn  = source.Only(source.Keys(historyEntry{}))
+)
 
-// claimMembers are the members a claim looks for: state.action_history.
-var claimMembers = jsonl.MembersOf(struct {
-	State struct {
-		History []struct{} `json:"action_history"`
-	} `json:"state"`
-}{})
+func keepState(key string, v []byte) ([]byte, bool) {
+	if key == "action_history" && len(v) > 0 && v[0] == '[' {
+		s, err := source.SlimEach(v, keepTurn)
+		return s, err == nil
+	}
+	return v, stateKeys[key]
+}
 
 // Claims takes a file that begins with a JSON object whose state member, an
 // object, has an action_history array, as far as the head shows it.
 func (Snapshot) Claims(head []byte) bool {
-	p := jsonl.NewPicker(claimMembers, len(head))
-	p.Feed(head) // a head cut inside the object is expected
-	return bytes.HasPrefix(p.Object(), []byte(`{"state":{"action_history":[`))
+	return hasMember(head, "state", func(state []byte) bool {
+		return state[0] == '{' && hasMember(state, "action_history", func(h []byte) bool { return h[0] == '[' })
+	})
 }
 
-// Read reads the snapshot r: one episode of the turns its history holds.
+// hasMember says whether the object that obj begins has the member key (its
+// escapes undone) and its value, as far as obj holds it, is what want says.
+func hasMember(obj []byte, key string, want func(value []byte) bool) bool {
+	found := false
+	jsonl.ScanHead(obj, func(k, v []byte) bool {
+		found = string(jsonl.Unescape(k)) == key && len(v) > 0 && want(v)
+		return !found
+	})
+	return found
+}
+
+// Read reads the snapshot r: one episode of the turns its history holds. It
+// is read whole, up to the length of a line (opt.MaxLine): a snapshot of
+// 16 MiB holds some 15,000 turns.
 func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
 	opt = opt.WithDefaults()
 	res := &source.Result{Segments: 1}
-	p := jsonl.NewPicker(snapshotMembers, opt.MaxLine)
-	if err := jsonl.PickDocument(r, p); err != nil {
-		res.Rejected = []source.Rejected{{Segment: 1, Reason: "not a state snapshot: " + err.Error()}}
+	reject := func(reason string) *source.Result {
+		res.Rejected = []source.Rejected{{Segment: 1, Reason: reason}}
 		return res
+	}
+	doc, err := io.ReadAll(io.LimitReader(r, int64(opt.MaxLine)+1))
+	switch {
+	case err != nil:
+		return reject("not a state snapshot: " + err.Error())
+	case len(doc) > opt.MaxLine:
+		return reject(fmt.Sprintf("not a state snapshot: longer than %s", jsonl.Size(int64(opt.MaxLine))))
+	}
+	doc = bytes.TrimPrefix(doc, []byte("\xef\xbb\xbf"))
+	slim, err := source.Slim(doc, keepSnapshot)
+	if err != nil {
+		return reject("not a state snapshot: " + where(doc, err))
 	}
 	var s snapshot
-	if _, err := jsonl.DefaultCodec.Decode(p.Object(), &s); err != nil {
-		res.Rejected = []source.Rejected{{Segment: 1, Reason: "not a state snapshot: " + err.Error()}}
-		return res
+	if _, err := jsonl.Decode(slim, &s); err != nil {
+		return reject("not a state snapshot: " + err.Error())
 	}
 	if s.State == nil || len(s.State.History) == 0 {
-		res.Rejected = []source.Rejected{{Segment: 1, Reason: "no turns: the snapshot's action_history is empty"}}
-		return res
+		return reject("no turns: the snapshot's action_history is empty")
 	}
 	ep := snapshotEpisode(&s, name, opt)
 	if ep.N() == 0 {
@@ -92,6 +126,20 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 	}
 	emit(ep)
 	return res
+}
+
+// where says at which line of doc err is, for a message: "line 13: the
+// object is cut (truncated?)".
+func where(doc []byte, err error) string {
+	se, ok := err.(*jsonl.SyntaxError)
+	if !ok {
+		return err.Error()
+	}
+	at := min(max(se.Column-1, 0), len(doc))
+	if at == len(doc) {
+		return fmt.Sprintf("line %d: the object is cut (truncated?)", bytes.Count(doc, []byte("\n"))+1)
+	}
+	return fmt.Sprintf("line %d: %s", bytes.Count(doc[:at], []byte("\n"))+1, se.Msg)
 }
 
 func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Episode {

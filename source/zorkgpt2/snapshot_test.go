@@ -72,8 +72,13 @@ func TestSnapshot(t *testing.T) {
 }
 
 func TestSnapshotBad(t *testing.T) {
+	broken := strings.Replace(snapshotDoc, `{"turn": 2,`, `{"turn": 2,,`, 1)
+	if !(Snapshot{}).Claims([]byte(broken)) {
+		t.Error("a snapshot broken inside its history is not claimed, and so not named by its line")
+	}
 	for _, c := range []struct{ doc, want string }{
 		{snapshotDoc[:400], "not a state snapshot: line 13: the object is cut"},
+		{broken, "not a state snapshot: line 14: expected a key in quotes, found ','"},
 		{`{"state": {"action_history": []}}`, "no turns"},
 		{`{"state": {"action_history": [{"action": "x"}]}}`, "no turns"},
 	} {
@@ -91,5 +96,24 @@ func TestResponseHash(t *testing.T) {
 	long := strings.Repeat("é", 600)
 	if responseHash(long) != responseHash(long[:1000]) || responseHash(long) == responseHash(long[:998]) {
 		t.Error("the first 500 characters (runes, not bytes) identify a response")
+	}
+}
+
+// Keys that differ from a history entry's only by case are not it, as in
+// Python's json.loads: each entry carries "SCORE_AFTER" and "Score_After"
+// after its score_after, and "TURN" after its turn; the scores stay 0, 0, 10.
+func TestSnapshotKeysByCase(t *testing.T) {
+	doc := strings.ReplaceAll(snapshotDoc, `"score_after": 0`, `"score_after": 0, "SCORE_AFTER": 99, "Score_After": 98`)
+	doc = strings.ReplaceAll(doc, `"score_after": 10`, `"score_after": 10, "SCORE_AFTER": 99, "Score_After": 98`)
+	doc = strings.ReplaceAll(doc, `{"turn": 1,`, `{"turn": 1, "TURN": 7,`)
+	if strings.Count(doc, `"SCORE_AFTER"`) != 3 || !strings.Contains(doc, `"TURN": 7`) {
+		t.Fatal("no keys by case")
+	}
+	eps, res := source.ReadAll(Snapshot{}, strings.NewReader(doc), "ep7_t4_evaluate_action.json", source.Options{})
+	if len(eps) != 1 {
+		t.Fatalf("%+v", res)
+	}
+	if ep := eps[0]; ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 0 || ep.Score(3) != 10 || ep.ProblemCount != 0 {
+		t.Errorf("%d turns, scores %d %d %d, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
 	}
 }

@@ -10,7 +10,6 @@ package zorkgpt2
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
@@ -28,15 +27,6 @@ const (
 
 // Rule is the stuck rule ZorkGPT2 keeps the counter of (policy zorkburr).
 const Rule = "zorkburr"
-
-// LogName says whether a file met in a directory walk is named like a
-// ZorkGPT2 log: a run log as the supervisor names it (run_log_ep96.txt), or
-// a snapshot as scripts/extract_fixtures.py names it
-// (ep96_t111_evaluate_action.json). A Burr log lies in an application
-// directory, which the walk asks the directory source about.
-func LogName(name string) bool { return logName.MatchString(name) }
-
-var logName = regexp.MustCompile(`^(run_log_.*\.txt|.+_t[0-9]+_[a-z_]+\.json)$`)
 
 // criticThreshold is ZorkGPT2's critic_rejection_threshold: an accepted
 // action scored at least this; one scored below was forced through after
@@ -101,7 +91,7 @@ type run struct {
 }
 
 func newRun(name, format string, opt source.Options) *run {
-	return &run{ep: episode.Episode{Source: name, Format: format, Segment: 1, System: episode.ZorkGPT2},
+	return &run{ep: episode.Episode{Source: name, Format: format, Segment: 1},
 		problems: source.Problems{Max: opt.WithDefaults().MaxProblems}}
 }
 

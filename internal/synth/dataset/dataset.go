@@ -139,8 +139,8 @@ func splitmix(x uint64) uint64 {
 }
 
 var (
-	scorePolicy = policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}
-	soPolicy    = policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()}
+	scorePolicy = policy.Policy{Name: policy.Score}
+	soPolicy    = policy.Policy{Name: policy.ScoreOrObjective}
 )
 
 // maxDraws bounds the redraws of an episode whose outcome is not its kind's.

@@ -204,8 +204,8 @@ func readCommitted(t *testing.T) (eps []bundled, tests []string, size int) {
 		}
 		ep := lgEps[0]
 		eps = append(eps, bundled{dir: d.Name(), ep: ep, log: data,
-			s: replay.Run(ep, policy.Policy{Name: policy.Score, Params: policy.DefaultParams()}),
-			o: replay.Run(ep, policy.Policy{Name: policy.ScoreOrObjective, Params: policy.DefaultParams()})})
+			s: replay.Run(ep, policy.Policy{Name: policy.Score}),
+			o: replay.Run(ep, policy.Policy{Name: policy.ScoreOrObjective})})
 	}
 	return eps, tests, size
 }
@@ -261,7 +261,7 @@ func TestCommittedMakeUp(t *testing.T) {
 		if want := map[bool]int{true: 1, false: 0}[ep.End.Reason == episode.EndNone]; ep.SkippedLines != want || ep.ProblemCount != want {
 			t.Errorf("%s: %d skipped lines, %d problems: %v", e.dir, ep.SkippedLines, ep.ProblemCount, ep.Problems)
 		}
-		if c := replay.Check(ep, policy.DefaultParams()); c != nil && (string(c.Policy) != map[string]string{"v1": "score", "v2": "score-or-objective"}[ep.Fact("recorded_loop_break")] || !c.TerminationMatch) {
+		if c := replay.Check(ep, policy.DefaultTimer()); c != nil && (string(c.Policy) != map[string]string{"v1": "score", "v2": "score-or-objective"}[ep.Fact("recorded_loop_break")] || !c.TerminationMatch) {
 			t.Errorf("%s: the recording's own loop-break events are not what its policy does: %+v", e.dir, c)
 		}
 

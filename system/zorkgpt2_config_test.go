@@ -1,8 +1,10 @@
-package policy
+package system
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // TestParseZorkburrConfig: [tool.zorkburr] read as GameConfig reads it. The
@@ -37,8 +39,8 @@ func TestParseZorkburrConfig(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got.MaxTurnsStuck != c.w || got.CheckInterval != c.i || got.Policy().Name != Zorkburr {
-				t.Errorf("got %+v (%s), %v; want %d/%d zorkburr", got, got.Policy(), err, c.w, c.i)
+			if err != nil || got.Policy.MaxTurnsStuck() != c.w || got.Policy.CheckInterval() != c.i || got.Policy.Name != policy.Zorkburr || got.System != ZorkGPT2 {
+				t.Errorf("got %+v (%s), %v; want %d/%d zorkburr", got, got.Policy, err, c.w, c.i)
 			}
 			if w := strings.Join(got.Warnings, "\n"); c.warn == "" && w != "" || c.warn != "" && !strings.Contains(w, c.warn) {
 				t.Errorf("warnings %q, want %q", got.Warnings, c.warn)
@@ -47,7 +49,8 @@ func TestParseZorkburrConfig(t *testing.T) {
 	}
 	// Both tables: ZorkGPT's is read, as before, and the other is named.
 	got, err := ParseConfig("p.toml", []byte("[tool.zorkgpt.loop_break]\nmax_turns_stuck = 60\n\n[tool.zorkburr]\nmax_turns_stuck = 30\n"))
-	if err != nil || got.Policy().Name != ScoreOrObjective || got.MaxTurnsStuck != 60 || !strings.Contains(strings.Join(got.Warnings, ""), "[tool.zorkburr] ignored") {
+	if err != nil || got.Policy.Name != policy.ScoreOrObjective || got.Policy.MaxTurnsStuck() != 60 || got.System != ZorkGPT ||
+		strings.Join(got.Warnings, "|") != "p.toml: [tool.zorkburr] ignored: the file also has [tool.zorkgpt.loop_break], which is read" {
 		t.Errorf("both tables: %+v, %v", got, err)
 	}
 }

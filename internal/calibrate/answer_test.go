@@ -1,0 +1,121 @@
+package calibrate
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/sweep"
+)
+
+// printedCI matches an interval as the answer prints it: "(95% CI 4.0% …
+// 16.0%)", "(95% CI +0.00 pp … +0.00 pp)", "(95% CI +45 … +115)".
+var printedCI = regexp.MustCompile(`95% CI ([-+]?[0-9.]+)(?:%| pp)? … ([-+]?[0-9.]+)(?:%| pp)?`)
+
+// checkAgainstText holds the adapter to the answer as printed: it reads as
+// many intervals as the sections print, in their order, each equal to the
+// printed one to the printed decimals once in the printed unit (a rate or
+// share in %, a change of a rate in pp, a sum over the n episodes).
+func checkAgainstText(t *testing.T, r *sweep.Result, what string) Answer {
+	t.Helper()
+	a := read(r)
+	var text strings.Builder
+	for _, s := range r.Sections() {
+		text.WriteString(s.Headline + "\n")
+		for _, l := range s.Lines {
+			text.WriteString(l.Label + ": " + l.Text + "\n")
+		}
+	}
+	printed := printedCI.FindAllStringSubmatch(text.String(), -1)
+	if len(printed) != len(a.Intervals) {
+		t.Fatalf("%s: the answer prints %d intervals, the adapter reads %d:\n%s", what, len(printed), len(a.Intervals), text.String())
+	}
+	for i, p := range printed {
+		iv := a.Intervals[i]
+		scale := 100.0
+		if iv.Of.Versus && iv.Of.Figure != FalseRate {
+			scale = float64(r.N)
+		}
+		for k, got := range []float64{iv.Lo, iv.Hi} {
+			want, err := strconv.ParseFloat(p[k+1], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			decimals := 0
+			if dot := strings.IndexByte(p[k+1], '.'); dot >= 0 {
+				decimals = len(p[k+1]) - dot - 1
+			}
+			if math.Abs(got*scale-want) > 0.5*math.Pow(10, -float64(decimals))+1e-9 {
+				t.Errorf("%s: %s reads %v, printed %q", what, iv.Label, got*scale, p[0])
+			}
+		}
+	}
+	return a
+}
+
+// The bundled set's answer (README, "Quick start"): ship score-or-objective
+// 40/5, its intervals as printed there.
+func TestAdapterBundledSet(t *testing.T) {
+	c := corpus.Read([]string{"../../testdata/episodes"}, corpus.Options{Jobs: 2})
+	a := checkAgainstText(t, Sweep(c.Episodes), "the bundled set")
+	if a.Verdict != Ship || a.Config.String() != "score-or-objective 40/5" || a.Now.String() != "score-or-objective 40/10" {
+		t.Fatalf("the bundled set: %v %v (now %v)", a.Verdict, a.Config, a.Now)
+	}
+	want := map[string][2]float64{ // the README's figures, by hand into the units of the quantities
+		"ship · in sample: false-termination rate":  {0.040, 0.160},
+		"ship · held out: false-termination rate":   {0.055, 0.197},
+		"ship · versus now: false-termination rate": {0, 0},
+		"ship · versus now: turns saved":            {45.0 / 75, 115.0 / 75},
+		"ship · in sample: share of turns saved":    {0.112, 0.227},
+		"ship · versus now: censored outcomes":      {0, 0},
+		"ship · versus now: score forgone":          {0, 0},
+	}
+	for _, iv := range a.Intervals {
+		w, ok := want[iv.Label]
+		if !ok {
+			continue
+		}
+		delete(want, iv.Label)
+		if math.Abs(iv.Lo-w[0]) > 0.0005 || math.Abs(iv.Hi-w[1]) > 0.0005 {
+			t.Errorf("%s = [%v, %v], the README says [%v, %v]", iv.Label, iv.Lo, iv.Hi, w[0], w[1])
+		}
+		if iv.Of.Of != a.Config || iv.Of.Versus != strings.Contains(iv.Label, "versus now") || iv.Of.Versus && iv.Of.Base != a.Now {
+			t.Errorf("%s speaks of %+v", iv.Label, iv.Of)
+		}
+	}
+	for l := range want {
+		t.Errorf("the adapter reads no %q", l)
+	}
+}
+
+// Samples of a small population give every kind of answer the sweep gives
+// (ship, keep, with and without the best overall); on each the adapter
+// reads every interval printed.
+func TestAdapterReadsEveryInterval(t *testing.T) {
+	pop := testPopulation(t)
+	seen := map[string]bool{}
+	for _, n := range []int{20, 30, 60} {
+		for r := range 6 {
+			res := Sweep(draw(pop, n, 3, r))
+			a := checkAgainstText(t, res, "sample "+strconv.Itoa(r)+" of "+strconv.Itoa(n))
+			kind := a.Verdict.String()
+			if res.BestOverall != nil {
+				kind += " with the best overall"
+			}
+			seen[kind] = true
+			if a.Verdict == Keep && slices.ContainsFunc(a.Intervals, func(iv Interval) bool { return strings.HasPrefix(iv.Label, "keep · versus now") }) {
+				seen["keep with a change from now"] = true
+			}
+		}
+	}
+	for _, k := range []string{"ship", "keep", "ship with the best overall", "keep with the best overall",
+		"keep with a change from now"} {
+		if !seen[k] {
+			t.Errorf("no sample gave an answer of kind %q (seen: %v): the test no longer covers it", k, seen)
+		}
+	}
+}

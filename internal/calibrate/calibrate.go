@@ -1,0 +1,165 @@
+// Package calibrate is the calibration study of the sweep's answer
+// (docs/calibration.md): samples drawn from a large synthetic population,
+// each swept as `lbanalyze sweep` sweeps a dataset, and the answer's
+// intervals and decisions judged against the population's own figures.
+// How often each printed interval covers the value it speaks of, and how
+// often a shipped change is worse than now in truth, say how far the answer
+// can be trusted — on the generator's episodes; real ones may differ.
+package calibrate
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// Options say what to study.
+type Options struct {
+	Seed       uint64  // the population's: synth's --seed
+	Population int     // N, its episodes
+	Sizes      []int   // the sample sizes n
+	Samples    int     // R, the samples of each size
+	SampleSeed uint64  // the draws'
+	Margin     float64 // how much worse than now, in false-termination rate, makes a ship harmful (a share)
+	Workers    int     // samples swept at once (0: GOMAXPROCS)
+}
+
+// Defaults are the study of `make calibrate`.
+func Defaults() Options {
+	return Options{Seed: 1, Population: 2000, Sizes: []int{30, 75, 200}, Samples: 200, SampleSeed: 1, Margin: 0.02}
+}
+
+// Study is what the samples gave.
+type Study struct {
+	Options
+	Configs int           // of the grid
+	Now     policy.Policy // the current setting
+	// NowFalseRate is now's false-termination rate in the population.
+	NowFalseRate float64
+	Sizes        []Size
+}
+
+// Size is the samples of one size.
+type Size struct {
+	N       int
+	Samples []Sample
+}
+
+// Sample is one sample's answer, judged against the population.
+type Sample struct {
+	Verdict Verdict
+	Config  policy.Policy // what the answer tells to run
+	// TrueDiff is the population's false-termination rate of Config minus
+	// now's.
+	TrueDiff  float64
+	Intervals []Judged
+}
+
+// Judged is a printed interval and whether it covers the population's value
+// of what it speaks of.
+type Judged struct {
+	Interval
+	Truth   float64
+	Covered bool
+}
+
+// harmful says whether the sample shipped a change worse than now, in the
+// population, by more than margin.
+func (s *Sample) harmful(margin float64) bool {
+	return s.Verdict == Ship && s.TrueDiff > margin+1e-12
+}
+
+// Run builds the population, its truth, and sweeps every sample. progress,
+// when set, is told of each phase.
+func Run(opt Options, progress func(string)) (*Study, error) {
+	if progress == nil {
+		progress = func(string) {}
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	for _, n := range opt.Sizes {
+		if n < 1 || n > opt.Population {
+			return nil, fmt.Errorf("a sample of %d from a population of %d", n, opt.Population)
+		}
+	}
+	progress(fmt.Sprintf("generating a population of %d episodes (seed %d)", opt.Population, opt.Seed))
+	pop, err := population(opt.Seed, opt.Population, opt.Workers)
+	if err != nil {
+		return nil, err
+	}
+	return study(pop, opt, progress), nil
+}
+
+// study is the study of the population pop, of opt.Population episodes, on
+// opt.Workers workers (at least 1).
+func study(pop []*episode.Episode, opt Options, progress func(string)) *Study {
+	configs, now := grid()
+	progress(fmt.Sprintf("replaying %d configs and now over the population", len(configs)))
+	truth := newTruth(pop, append(slices.Clone(configs), now), opt.Workers)
+	st := &Study{Options: opt, Configs: len(configs), Now: now}
+	st.NowFalseRate, _ = truth.Of(Quantity{Figure: FalseRate, Of: now})
+	for _, n := range opt.Sizes {
+		progress(fmt.Sprintf("sweeping %d samples of %d episodes", opt.Samples, n))
+		st.Sizes = append(st.Sizes, Size{N: n, Samples: sweepAll(pop, truth, n, opt)})
+	}
+	return st
+}
+
+// sweepAll sweeps the R samples of size n, Workers at a time; each sample's
+// result depends on its draw alone.
+func sweepAll(pop []*episode.Episode, truth *truthTable, n int, opt Options) []Sample {
+	out := make([]Sample, opt.Samples)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range opt.Workers {
+		wg.Go(func() {
+			for r := range next {
+				out[r] = judge(answer(draw(pop, n, opt.SampleSeed, r)), truth)
+			}
+		})
+	}
+	for r := range opt.Samples {
+		next <- r
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// draw is sample r of size n from pop, without replacement: a partial
+// Fisher–Yates shuffle from a stream of its own (seed, n, r).
+func draw(pop []*episode.Episode, n int, seed uint64, r int) []*episode.Episode {
+	rng := rand.New(rand.NewPCG(seed, uint64(n)<<32|uint64(r)))
+	idx := make([]int, len(pop))
+	for i := range idx {
+		idx[i] = i
+	}
+	out := make([]*episode.Episode, n)
+	for k := range n {
+		j := k + rng.IntN(len(idx)-k)
+		idx[k], idx[j] = idx[j], idx[k]
+		out[k] = pop[idx[k]]
+	}
+	return out
+}
+
+// judge sets, for each interval of a, the population's value and whether the
+// interval covers it (a closed interval, with room for rounding).
+func judge(a Answer, truth *truthTable) Sample {
+	s := Sample{Verdict: a.Verdict, Config: a.Config}
+	s.TrueDiff, _ = truth.Of(Quantity{Figure: FalseRate, Of: a.Config, Base: a.Now, Versus: true})
+	for _, iv := range a.Intervals {
+		v, ok := truth.Of(iv.Of)
+		if !ok {
+			panic(fmt.Sprintf("calibrate: %s speaks of a config the population was not replayed under", iv.Label))
+		}
+		s.Intervals = append(s.Intervals, Judged{Interval: iv, Truth: v, Covered: iv.Lo-1e-9 <= v && v <= iv.Hi+1e-9})
+	}
+	return s
+}

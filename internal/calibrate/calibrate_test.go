@@ -1,0 +1,174 @@
+package calibrate
+
+import (
+	"bytes"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+var (
+	popOnce sync.Once
+	pop     []*episode.Episode
+	popErr  error
+)
+
+// testPopulation is a population of 300 episodes, made once.
+func testPopulation(t *testing.T) []*episode.Episode {
+	t.Helper()
+	popOnce.Do(func() { pop, popErr = population(1, 300, 2) })
+	if popErr != nil {
+		t.Fatal(popErr)
+	}
+	return pop
+}
+
+// The truth is each config's figures over the population, recomputed here
+// from the plain replay (replay.Run), not the sweep's fast path.
+func TestTruth(t *testing.T) {
+	eps := testPopulation(t)[:60]
+	configs, now := grid()
+	ps := []policy.Policy{now, configs[0], configs[40], configs[100], configs[len(configs)-1]}
+	truth := newTruth(eps, ps, 2)
+	var turns int
+	for _, ep := range eps {
+		turns += ep.N()
+	}
+	n := float64(len(eps))
+	for _, p := range ps {
+		var ft, cens, saved, forgone int
+		for _, ep := range eps {
+			o := replay.Run(ep, p)
+			if o.FalseTerminationCandidate() {
+				ft++
+			}
+			if o.Censored {
+				cens++
+			}
+			saved += o.TurnsSaved
+			forgone += o.ScoreForgone
+		}
+		want := map[Figure]float64{FalseRate: float64(ft) / n, CensoredShare: float64(cens) / n,
+			SavedShare: float64(saved) / float64(turns), SavedPerEpisode: float64(saved) / n, ForgonePerEpisode: float64(forgone) / n}
+		for f, w := range want {
+			if got, ok := truth.Of(Quantity{Figure: f, Of: p}); !ok || got != w {
+				t.Errorf("%v: %v = %v, want %v", p, f, got, w)
+			}
+		}
+		// A difference is the difference of the two figures.
+		a, _ := truth.Of(Quantity{Figure: FalseRate, Of: p})
+		b, _ := truth.Of(Quantity{Figure: FalseRate, Of: now})
+		if d, _ := truth.Of(Quantity{Figure: FalseRate, Of: p, Base: now, Versus: true}); d != a-b {
+			t.Errorf("%v versus now: %v, want %v", p, d, a-b)
+		}
+	}
+	if _, ok := truth.Of(Quantity{Figure: FalseRate, Of: configs[1]}); ok {
+		t.Error("a config not replayed has a truth")
+	}
+}
+
+// A draw is n distinct episodes of the population, the same for the same
+// (seed, n, r), another for another r.
+func TestDraw(t *testing.T) {
+	p := testPopulation(t)
+	a, b, c := draw(p, 75, 1, 0), draw(p, 75, 1, 0), draw(p, 75, 1, 1)
+	if !slices.Equal(a, b) {
+		t.Error("the same draw twice differs")
+	}
+	if slices.Equal(a, c) {
+		t.Error("two draws are the same")
+	}
+	seen := map[*episode.Episode]bool{}
+	for _, ep := range a {
+		if seen[ep] || !slices.Contains(p, ep) {
+			t.Fatalf("%s drawn twice, or not from the population", ep.ID)
+		}
+		seen[ep] = true
+	}
+	if len(a) != 75 {
+		t.Errorf("a draw of %d", len(a))
+	}
+	if all := draw(p, len(p), 1, 0); len(all) != len(p) {
+		t.Errorf("a draw of the whole population has %d", len(all))
+	}
+}
+
+// Coverage is of the closed interval; a ship is harmful only when more than
+// the margin worse than now.
+func TestJudge(t *testing.T) {
+	configs, now := grid()
+	p := configs[3]
+	truth := newTruth(testPopulation(t)[:40], []policy.Policy{now, p}, 1)
+	rate, _ := truth.Of(Quantity{Figure: FalseRate, Of: p})
+	diff, _ := truth.Of(Quantity{Figure: FalseRate, Of: p, Base: now, Versus: true})
+	q := Quantity{Figure: FalseRate, Of: p}
+	s := judge(Answer{Verdict: Ship, Config: p, Now: now, Intervals: []Interval{
+		{Label: "at the low end", Lo: rate, Hi: rate + 0.1, Of: q},
+		{Label: "at the high end", Lo: rate - 0.1, Hi: rate, Of: q},
+		{Label: "below", Lo: rate - 0.1, Hi: rate - 0.001, Of: q},
+		{Label: "above", Lo: rate + 0.001, Hi: rate + 0.1, Of: q},
+	}}, truth)
+	for i, want := range []bool{true, true, false, false} {
+		if j := s.Intervals[i]; j.Covered != want || j.Truth != rate {
+			t.Errorf("%s: covered %v (truth %v), want %v (truth %v)", j.Label, j.Covered, j.Truth, want, rate)
+		}
+	}
+	if s.TrueDiff != diff {
+		t.Errorf("TrueDiff = %v, want %v", s.TrueDiff, diff)
+	}
+	for _, c := range []struct {
+		v       Verdict
+		diff    float64
+		harmful bool
+	}{{Ship, 0.0201, true}, {Ship, 0.02, false}, {Ship, -0.05, false}, {Keep, 0.05, false}, {Withhold, 0.05, false}} {
+		if got := (&Sample{Verdict: c.v, TrueDiff: c.diff}).harmful(0.02); got != c.harmful {
+			t.Errorf("%v at %+v pp: harmful %v", c.v, 100*c.diff, got)
+		}
+	}
+}
+
+// The small study: 6 samples of 30 and of 60 from a population of 300. Its
+// tables are the same on one worker and on two; every answer has its
+// intervals judged; the decisions add up.
+func TestStudySmall(t *testing.T) {
+	opt := Options{Seed: 1, Population: 300, Sizes: []int{30, 60}, Samples: 6, SampleSeed: 2, Margin: 0.02, Workers: 1}
+	one := study(testPopulation(t), opt, func(string) {})
+	opt.Workers = 2
+	two := study(testPopulation(t), opt, func(string) {})
+	var a, b bytes.Buffer
+	one.Write(&a)
+	two.Write(&b)
+	if a.String() != b.String() {
+		t.Fatalf("the tables depend on the workers:\n%s\n%s", a.String(), b.String())
+	}
+	for _, s := range one.Sizes {
+		if len(s.Samples) != 6 {
+			t.Fatalf("n = %d: %d samples", s.N, len(s.Samples))
+		}
+		verdicts := 0
+		for _, v := range []Verdict{Ship, Keep, Withhold} {
+			verdicts += s.count(func(x *Sample) bool { return x.Verdict == v })
+		}
+		if verdicts != 6 {
+			t.Errorf("n = %d: %d verdicts of 6 samples", s.N, verdicts)
+		}
+		for _, x := range s.Samples {
+			if x.Verdict != Withhold && len(x.Intervals) == 0 {
+				t.Errorf("n = %d: an answer (%v) with no interval judged", s.N, x.Verdict)
+			}
+		}
+	}
+	for _, want := range []string{"N = 300", "R = 6", "| n = 30 | n = 60 |", "| ships |", "harmful ships",
+		"ship · in sample: false-termination rate"} {
+		if !bytes.Contains(a.Bytes(), []byte(want)) {
+			t.Errorf("the tables lack %q:\n%s", want, a.String())
+		}
+	}
+	if _, err := Run(Options{Seed: 1, Population: 300, Sizes: []int{301}, Samples: 1}, nil); err == nil {
+		t.Error("a sample larger than the population is not refused")
+	}
+}

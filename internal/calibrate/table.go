@@ -1,0 +1,177 @@
+package calibrate
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Goals of the study (docs/calibration.md, "What it measures").
+const (
+	// coverageGoal is the least share of samples a 95% interval should
+	// cover the population's value in.
+	coverageGoal = 0.93
+	// harmGoal is the most share of samples that may ship a change worse
+	// than now by more than the margin.
+	harmGoal = 0.05
+)
+
+// Write writes the study's tables in markdown: its decisions, then the
+// coverage of every interval printed.
+func (st *Study) Write(w io.Writer) {
+	fmt.Fprintf(w, "Population: N = %d synthetic episodes (`synth --seed %d`); R = %d samples of each size without replacement "+
+		"(sample seed %d); the grid of `lbanalyze sweep` with no flags (%d configs) against now, %s, whose false-termination "+
+		"rate in the population is %s. Harmful: a shipped config worse than now in the population by more than %s "+
+		"of false-termination rate. ✗: short of its goal (before rounding).\n\n",
+		st.Population, st.Seed, st.Samples, st.SampleSeed, st.Configs, st.Now, pct(st.NowFalseRate), pp(st.Margin))
+	st.writeDecisions(w)
+	fmt.Fprintln(w)
+	st.writeCoverage(w)
+}
+
+func (st *Study) header(first string) []string {
+	h := []string{first}
+	for _, s := range st.Sizes {
+		h = append(h, "n = "+strconv.Itoa(s.N))
+	}
+	return h
+}
+
+func (st *Study) writeDecisions(w io.Writer) {
+	rows := [][]string{}
+	row := func(label string, cell func(s *Size) string) {
+		r := []string{label}
+		for i := range st.Sizes {
+			r = append(r, cell(&st.Sizes[i]))
+		}
+		rows = append(rows, r)
+	}
+	count := func(v Verdict) func(s *Size) string {
+		return func(s *Size) string {
+			return share(s.count(func(x *Sample) bool { return x.Verdict == v }), len(s.Samples))
+		}
+	}
+	row("ships", count(Ship))
+	row("keeps", count(Keep))
+	row("withholds", count(Withhold))
+	row(fmt.Sprintf("harmful ships, of all samples (goal ≤ %s)", pct(harmGoal)), func(s *Size) string {
+		k := s.count(func(x *Sample) bool { return x.harmful(st.Margin) })
+		return share(k, len(s.Samples)) + mark(float64(k) <= harmGoal*float64(len(s.Samples)))
+	})
+	row("shipped configs worse than now in the population, of ships", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return x.Verdict == Ship && x.TrueDiff > 1e-12 }), s.count(isShip))
+	})
+	row("mean true change of the shipped configs' false-termination rate", func(s *Size) string {
+		sum, k := 0.0, 0
+		for i := range s.Samples {
+			if x := &s.Samples[i]; x.Verdict == Ship {
+				sum, k = sum+x.TrueDiff, k+1
+			}
+		}
+		if k == 0 {
+			return "–"
+		}
+		return signedPP(sum / float64(k))
+	})
+	table(w, st.header("decision"), rows)
+}
+
+func isShip(x *Sample) bool { return x.Verdict == Ship }
+
+func (s *Size) count(f func(*Sample) bool) int {
+	k := 0
+	for i := range s.Samples {
+		if f(&s.Samples[i]) {
+			k++
+		}
+	}
+	return k
+}
+
+// writeCoverage is, for every interval an answer printed, in how many of the
+// samples that printed it it covered the population's value; then how many
+// of them were of zero width.
+func (st *Study) writeCoverage(w io.Writer) {
+	type tally struct{ printed, covered, point int }
+	var labels []string
+	tallies := make([]map[string]*tally, len(st.Sizes))
+	for i := range st.Sizes {
+		tallies[i] = map[string]*tally{}
+		for _, x := range st.Sizes[i].Samples {
+			for _, j := range x.Intervals {
+				t := tallies[i][j.Label]
+				if t == nil {
+					t = &tally{}
+					tallies[i][j.Label] = t
+				}
+				t.printed++
+				t.covered += int(b2i(j.Covered))
+				t.point += int(b2i(j.Hi-j.Lo < 1e-12))
+				if !slices.Contains(labels, j.Label) {
+					labels = append(labels, j.Label)
+				}
+			}
+		}
+	}
+	var cov, points [][]string
+	for _, l := range labels {
+		c, p := []string{l}, []string{l}
+		anyPoint := false
+		for i := range st.Sizes {
+			t := tallies[i][l]
+			if t == nil {
+				c, p = append(c, "–"), append(p, "–")
+				continue
+			}
+			c = append(c, share(t.covered, t.printed)+mark(float64(t.covered) >= coverageGoal*float64(t.printed)))
+			p = append(p, share(t.point, t.printed))
+			anyPoint = anyPoint || t.point > 0
+		}
+		cov = append(cov, c)
+		if anyPoint {
+			points = append(points, p)
+		}
+	}
+	table(w, st.header(fmt.Sprintf("interval printed: covers the population's value (goal ≥ %s)", pct(coverageGoal))), cov)
+	if len(points) > 0 {
+		fmt.Fprintln(w)
+		table(w, st.header("interval printed: of zero width"), points)
+	}
+}
+
+// table writes a markdown table.
+func table(w io.Writer, header []string, rows [][]string) {
+	line := func(cells []string) { fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | ")) }
+	line(header)
+	sep := make([]string, len(header))
+	for i := range sep {
+		sep[i] = "---:"
+	}
+	sep[0] = "---"
+	line(sep)
+	for _, r := range rows {
+		line(r)
+	}
+}
+
+// share is "93.5% (187/200)"; "–" of none.
+func share(k, n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%s (%d/%d)", pct(float64(k)/float64(n)), k, n)
+}
+
+// mark flags a figure that misses its goal.
+func mark(met bool) string {
+	if met {
+		return ""
+	}
+	return " ✗"
+}
+
+func pct(v float64) string      { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" }
+func pp(v float64) string       { return strconv.FormatFloat(100*v, 'f', 1, 64) + " pp" }
+func signedPP(v float64) string { return fmt.Sprintf("%+.2f pp", 100*v) }

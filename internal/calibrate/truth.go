@@ -1,0 +1,132 @@
+package calibrate
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+// Figure is one figure of a config over a set of episodes, as the answer
+// states it: a share of episodes or turns, or a mean per episode.
+type Figure int
+
+const (
+	// FalseRate is the false-termination candidates ÷ the episodes.
+	FalseRate Figure = iota
+	// CensoredShare is the censored outcomes ÷ the episodes.
+	CensoredShare
+	// SavedShare is the turns saved ÷ the logged turns.
+	SavedShare
+	// SavedPerEpisode is the turns saved ÷ the episodes (a sum over n
+	// episodes is n times it).
+	SavedPerEpisode
+	// ForgonePerEpisode is the score forgone ÷ the episodes.
+	ForgonePerEpisode
+	figures
+)
+
+func (f Figure) String() string {
+	return [...]string{"false-termination rate", "censored share", "share of turns saved", "turns saved per episode",
+		"score forgone per episode"}[f]
+}
+
+// Quantity is what an interval speaks of: a figure of config Of, or, when
+// Versus, the difference of that figure between Of and Base (Of − Base).
+type Quantity struct {
+	Figure   Figure
+	Of, Base policy.Policy
+	Versus   bool
+}
+
+// truthTable is every config's figures over the whole population: the values an
+// answer's intervals, computed on a sample, are meant to cover. They are the
+// generator's truth; real episodes may differ.
+type truthTable struct {
+	N      int
+	index  map[policy.Policy]int
+	values [][figures]float64
+}
+
+// tally are the whole numbers the figures are made of.
+type tally struct{ ft, censored, saved, forgone int64 }
+
+// newTruth replays every policy over every episode of the population (the
+// sweep's fast path, which tests hold to the plain replay) and keeps their
+// figures.
+func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *truthTable {
+	workers = max(1, min(workers, runtime.GOMAXPROCS(0)))
+	sums := make([][]tally, workers)
+	turns := make([]int64, workers)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := range workers {
+		sums[w] = make([]tally, len(policies))
+		wg.Go(func() {
+			out := make([]replay.Outcome, len(policies))
+			for i := range next {
+				ep := pop[i]
+				turns[w] += int64(ep.N())
+				replay.NewSweeper(ep).Outcomes(policies, out)
+				for c := range out {
+					o, s := &out[c], &sums[w][c]
+					s.ft += b2i(o.FalseTerminationCandidate())
+					s.censored += b2i(o.Censored)
+					s.saved += int64(o.TurnsSaved)
+					s.forgone += int64(o.ScoreForgone)
+				}
+			}
+		})
+	}
+	for i := range pop {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	t := &truthTable{N: len(pop), index: map[policy.Policy]int{}, values: make([][figures]float64, len(policies))}
+	var total int64
+	for w := range workers {
+		total += turns[w]
+	}
+	n := float64(len(pop))
+	for c, p := range policies {
+		var s tally // integers: the same sums whatever the workers
+		for w := range workers {
+			s.ft += sums[w][c].ft
+			s.censored += sums[w][c].censored
+			s.saved += sums[w][c].saved
+			s.forgone += sums[w][c].forgone
+		}
+		t.index[p] = c
+		t.values[c] = [figures]float64{float64(s.ft) / n, float64(s.censored) / n, float64(s.saved) / float64(total),
+			float64(s.saved) / n, float64(s.forgone) / n}
+	}
+	return t
+}
+
+// Of is the population's value of q; false when a config of q was not
+// replayed.
+func (t *truthTable) Of(q Quantity) (float64, bool) {
+	a, ok := t.index[q.Of]
+	if !ok {
+		return 0, false
+	}
+	v := t.values[a][q.Figure]
+	if !q.Versus {
+		return v, true
+	}
+	b, ok := t.index[q.Base]
+	if !ok {
+		return 0, false
+	}
+	return v - t.values[b][q.Figure], true
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,121 @@
+package stats
+
+import (
+	"math"
+	"testing"
+)
+
+// within4 says whether got rounds to want at the 4 decimals the paper prints.
+func within4(got, want float64) bool { return math.Abs(got-want) <= 0.00005+1e-12 }
+
+// The worked examples of Newcombe (1998), "Improved confidence intervals for
+// the difference between binomial proportions based on paired data",
+// Statistics in Medicine 17:2635–2650, Table II, method 10, as the paper
+// prints them (to 4 decimals; also the expected values of R's propint tests).
+// Each was recomputed independently in Python from the formula: (b) and (c)
+// come out as printed only with the paper's correction of φ (without it,
+// (b) would be 0.0618 to 0.3239 and (c) ±0.0640).
+func TestNewcombePairedPublished(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		a, b, c, d int
+		diff       float64
+		lo, hi     float64
+	}{
+		{"(a) 36/12/2/0", 36, 12, 2, 0, 0.2, 0.0569, 0.3404},
+		{"(b) 18/12/2/18", 18, 12, 2, 18, 0.2, 0.0562, 0.3290},
+		{"(c) 53/0/0/1", 53, 0, 0, 1, 0, -0.0729, 0.0729},
+		{"(d) 0/30/0/0", 0, 30, 0, 0, 1, 0.8395, 1},
+	} {
+		d, lo, hi := NewcombePaired(c.a, c.b, c.c, c.d)
+		if math.Abs(d-c.diff) > 1e-12 || !within4(lo, c.lo) || !within4(hi, c.hi) {
+			t.Errorf("%s: NewcombePaired = %.4f [%.4f, %.4f], want %.4f [%.4f, %.4f]", c.name, d, lo, hi, c.diff, c.lo, c.hi)
+		}
+	}
+}
+
+// Cases of the sweep's comparisons, by hand or recomputed in Python from the
+// formula (6 decimals).
+func TestNewcombePairedCases(t *testing.T) {
+	near := func(got, want float64) bool { return math.Abs(got-want) < 5e-7 }
+	// No episode differs and none is premature under either, n = 75: the
+	// interval is ± the Wilson upper limit of 0/75, z²/(75+z²) = 0.048724,
+	// about ±4.9 pp, never [0, 0].
+	u := z95 * z95 / (75 + z95*z95)
+	if d, lo, hi := NewcombePaired(0, 0, 0, 75); d != 0 || !near(lo, -u) || !near(hi, u) || hi < 0.048 {
+		t.Errorf("NewcombePaired(0, 0, 0, 75) = %v [%v, %v], want 0 [%v, %v]", d, lo, hi, -u, u)
+	}
+	for _, c := range []struct {
+		a, b, c, d   int
+		diff, lo, hi float64
+	}{
+		{5, 0, 0, 70, 0, -0.049323, 0.049323}, // 5 premature under both, none differs
+		{0, 3, 1, 71, 0.026667, -0.037951, 0.098895},
+		{2, 0, 4, 24, -0.133333, -0.295017, 0.012238},
+		{10, 15, 5, 20, 0.2, 0.025838, 0.356937},
+	} {
+		d, lo, hi := NewcombePaired(c.a, c.b, c.c, c.d)
+		if !near(d, c.diff) || !near(lo, c.lo) || !near(hi, c.hi) {
+			t.Errorf("NewcombePaired(%d, %d, %d, %d) = %.6f [%.6f, %.6f], want %.6f [%.6f, %.6f]",
+				c.a, c.b, c.c, c.d, d, lo, hi, c.diff, c.lo, c.hi)
+		}
+		// Swapping the two settings mirrors the interval.
+		d2, lo2, hi2 := NewcombePaired(c.a, c.c, c.b, c.d)
+		if !near(d2, -d) || !near(lo2, -hi) || !near(hi2, -lo) {
+			t.Errorf("NewcombePaired(%d, %d, %d, %d) = %v [%v, %v], not the mirror of %v [%v, %v]",
+				c.a, c.c, c.b, c.d, d2, lo2, hi2, d, lo, hi)
+		}
+	}
+	if d, lo, hi := NewcombePaired(0, 0, 0, 0); d != 0 || lo != -1 || hi != 1 {
+		t.Errorf("NewcombePaired of no subject = %v [%v, %v], want 0 [-1, 1]", d, lo, hi)
+	}
+}
+
+// Every table of up to 12 subjects: the interval holds the difference, stays
+// within [−1, 1], and is never a point.
+func TestNewcombePairedBounds(t *testing.T) {
+	for n := 1; n <= 12; n++ {
+		for a := 0; a <= n; a++ {
+			for b := 0; a+b <= n; b++ {
+				for c := 0; a+b+c <= n; c++ {
+					d, lo, hi := NewcombePaired(a, b, c, n-a-b-c)
+					if lo > d || hi < d || lo < -1 || hi > 1 || hi-lo <= 0 || math.IsNaN(lo) || math.IsNaN(hi) {
+						t.Fatalf("NewcombePaired(%d, %d, %d, %d) = %v [%v, %v]", a, b, c, n-a-b-c, d, lo, hi)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The sample size of a paired non-inferiority test, worked out by hand:
+// (1.959964 + 0.841621)² = 7.848877.
+func TestPairedNonInferiorityN(t *testing.T) {
+	for _, c := range []struct {
+		pb, pc, margin float64
+		n              int
+		ok             bool
+	}{
+		{0.02, 0.01, 0.02, 2355, true},  // 7.848877 × 0.03 / 0.01² = 2354.66
+		{0.05, 0.05, 0.02, 1963, true},  // 7.848877 × 0.10 / 0.02² = 1962.22
+		{0.01, 0.02, 0.02, 262, true},   // 7.848877 × 0.03 / 0.03² = 261.63
+		{0.001, 0.001, 0.02, 189, true}, // the formula gives 39.2: the floor, z²·0.98/0.02 = 188.23
+		{0, 0, 0.02, 189, true},         // no discordance: the floor alone
+		{0.03, 0.01, 0.02, 0, false},    // the difference is the margin: never shown
+		{0.05, 0.01, 0.02, 0, false},
+	} {
+		n, ok := PairedNonInferiorityN(c.pb, c.pc, c.margin)
+		if n != c.n || ok != c.ok {
+			t.Errorf("PairedNonInferiorityN(%v, %v, %v) = %d, %v; want %d, %v", c.pb, c.pc, c.margin, n, ok, c.n, c.ok)
+		}
+	}
+	// At the floor, a sample with no positive subject has its upper bound
+	// within the margin; one fewer does not.
+	n, _ := PairedNonInferiorityN(0, 0, 0.02)
+	if _, _, hi := NewcombePaired(0, 0, 0, n); hi > 0.02 {
+		t.Errorf("at n = %d the upper bound is %v, over the margin", n, hi)
+	}
+	if _, _, hi := NewcombePaired(0, 0, 0, n-1); hi <= 0.02 {
+		t.Errorf("at n = %d the upper bound is %v already within the margin", n-1, hi)
+	}
+}

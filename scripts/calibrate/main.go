@@ -1,0 +1,68 @@
+// Command calibrate runs the calibration study of the sweep's answer
+// (docs/calibration.md) and writes its tables in markdown to standard output;
+// what it is doing, and how long it took, to standard error.
+//
+//	go run ./scripts/calibrate                        # the study of `make calibrate`
+//	go run ./scripts/calibrate -population 1500 -samples 100 -sizes 30,75
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lbanalyze/lbanalyze/internal/calibrate"
+)
+
+func main() {
+	opt := calibrate.Defaults()
+	sizes := flag.String("sizes", join(opt.Sizes), "the sample sizes, comma-separated")
+	flag.Uint64Var(&opt.Seed, "seed", opt.Seed, "the population's seed (synth's --seed)")
+	flag.IntVar(&opt.Population, "population", opt.Population, "N, the episodes of the population")
+	flag.IntVar(&opt.Samples, "samples", opt.Samples, "R, the samples of each size")
+	flag.Uint64Var(&opt.SampleSeed, "sample-seed", opt.SampleSeed, "the seed of the draws")
+	flag.Float64Var(&opt.Margin, "margin", opt.Margin, "how much worse than now, in false-termination rate (a share), makes a ship harmful")
+	flag.IntVar(&opt.Workers, "workers", 0, "samples swept at once (0: one a core); the tables do not depend on it")
+	flag.Parse()
+	var err error
+	if opt.Sizes, err = parseSizes(*sizes); err != nil {
+		fail(err)
+	}
+	start := time.Now()
+	st, err := calibrate.Run(opt, func(phase string) {
+		fmt.Fprintf(os.Stderr, "%6.1f s  %s\n", time.Since(start).Seconds(), phase)
+	})
+	if err != nil {
+		fail(err)
+	}
+	st.Write(os.Stdout)
+	fmt.Fprintf(os.Stderr, "%6.1f s  done\n", time.Since(start).Seconds())
+}
+
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-sizes: %q is not a sample size", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func join(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "calibrate:", err)
+	os.Exit(1)
+}

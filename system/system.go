@@ -1,0 +1,143 @@
+// Package system is the registry of the systems that run agents' episodes and
+// will run the setting shipped: an agent with a stop rule of its own
+// (ZorkGPT), one whose runner does not enforce its rule (ZorkGPT2), or a
+// benchmark harness (docs/sources.md, "Which system ran a log"). A system is
+// one file: its name, the log formats that are its, the policies it runs as
+// it is and the smallest change for the others, the block that sets one, its
+// configuration, its defaults, and what its reports say. Nothing outside this
+// package asks which system a log is of but through its entry.
+package system
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// System is one entry of the registry.
+type System struct {
+	Name string // in sentences: "ZorkGPT", "your harness"
+	// Formats are the log formats (episode.Episode.Format, a source's
+	// Format) its logs are read as: an episode of one of them is this
+	// system's. Every source's format is one system's (TestOf).
+	Formats []string
+	// Table is the table of a pyproject.toml that sets what it runs
+	// ("tool.zorkgpt.loop_break"), read by readConfig; "" for a system that
+	// has none (a harness).
+	Table      string
+	readConfig func(k keys, table map[string]any) (Config, error)
+	File       string // where its block goes: "pyproject.toml"
+	Lang       string // the block's language, for markdown fences: "toml"
+	// Block is the text that makes the system run p, to paste into File, or
+	// an error saying why it cannot without a code change and the smallest
+	// change that would run it.
+	Block func(p policy.Policy) (string, error)
+	// Note is what else must hold for the block to take effect; "" if nothing.
+	Note string
+	// Now is what runs today when --config names nothing: the rule it stops
+	// its runs on by default (ZorkGPT's loop break at its defaults), or no
+	// stop at all (policy.None) for a system that stops no run itself (Stops).
+	Now policy.Policy
+	// Adds is, for a system that stops no run itself, the rule batch
+	// compares with no stop at all when --after does not name one.
+	Adds policy.Name
+	// Offered are the policies its logs are replayed under when none is
+	// asked for, in the order of policy.Names; nil: the command's defaults
+	// (a system that stops its runs on a rule of its own).
+	Offered []policy.Name
+	// CallsPerTurn is what a turn costs in LLM calls where a log does not
+	// count them (--calls-per-turn overrides it).
+	CallsPerTurn int
+	// Refusals lists why the system's configuration would refuse p's
+	// settings; nil when it has no bounds of its own to check (lbanalyze
+	// replays them anyway: a what-if may go where the system cannot).
+	Refusals func(p policy.Policy) []string
+	// Rules are the policies its recordings may have run, most likely
+	// first, for a log that records a stop rule's events but not which rule;
+	// and Accepts says whether its configuration takes max_turns_stuck w
+	// with check interval i: among those settings a self-check finds the
+	// ones consistent with a recorded stop (replay.Check).
+	Rules   []policy.Name
+	Accepts func(w, i int) bool
+	// Shows are the parts of a report that apply to its logs.
+	Shows Shows
+}
+
+// Shows says which parts of a report apply to a system's logs, beyond those
+// every log has; a part that does not is left out of tables and is null in
+// JSON and CSV (docs/output.md).
+type Shows struct {
+	// Objectives: its logs record objectives, counted in headers and
+	// tables, and measured by the objective metrics.
+	Objectives bool
+	// Warnings: its agent is shown a countdown warning when stuck: the
+	// warned column, the countdown warnings (1C), the warning pattern.
+	Warnings bool
+	// RevisitPenalty: ZorkGPT's location revisit penalty (1B) is replayed
+	// on its logs' rooms.
+	RevisitPenalty bool
+	// Expected: the specification's expected changes of the metrics
+	// (docs/semantics.md, "6.3 Dataset metrics") are the change on its logs
+	// from score to score-or-objective.
+	Expected bool
+	// EndUnrecorded: its logs need not say how a run ended, so that an end
+	// not recorded is no sign of a cut log.
+	EndUnrecorded bool
+}
+
+// none is what runs now on a system that stops no run on a rule of its own.
+var none = policy.Policy{Name: policy.None}
+
+// Stops reports whether the system stops its runs on a rule of its own today.
+func (s *System) Stops() bool { return s.Now.Name != policy.None }
+
+// Runs reports whether the system runs p as it is.
+func (s *System) Runs(p policy.Policy) bool {
+	_, err := s.Block(p)
+	return err == nil
+}
+
+// registry are the systems, in the order lists show them. The first is the
+// system of a log of no format listed (an episode made by hand) and of
+// episodes of several systems: ZorkGPT, whose logs lbanalyze read first. A
+// new system is one file and a line here.
+var registry = []*System{ZorkGPT, ZorkGPT2, Harness}
+
+// All lists every system, in order.
+func All() []*System { return slices.Clone(registry) }
+
+// Of is the system that ran ep, by its log format.
+func Of(ep *episode.Episode) *System {
+	for _, s := range registry {
+		if slices.Contains(s.Formats, ep.Format) {
+			return s
+		}
+	}
+	return registry[0]
+}
+
+// OfAll is the system that ran every one of eps; the first of the registry
+// when they were run by several, or there are none.
+func OfAll(eps []*episode.Episode) *System {
+	if len(eps) == 0 {
+		return registry[0]
+	}
+	s := Of(eps[0])
+	for _, ep := range eps[1:] {
+		if Of(ep) != s {
+			return registry[0]
+		}
+	}
+	return s
+}
+
+// cannot is the error of a system that cannot run p without a code change,
+// with the smallest change when it is known.
+func cannot(system string, p policy.Policy, change string) error {
+	if change == "" {
+		return fmt.Errorf("%s cannot run %s without a code change", system, p.Name)
+	}
+	return fmt.Errorf("%s cannot run %s without a code change: %s", system, p.Name, change)
+}
