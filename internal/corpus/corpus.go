@@ -144,10 +144,11 @@ func (c *Corpus) tell(sink Sink, m string) {
 // eps is closed, what was left out of it and the messages about its lines.
 type fileRead struct {
 	path string
-	// after is closed once the file before is opened, and opened once this
-	// one is: files are opened in order, so that the decoding budget a
-	// compressed file takes (jsonl's zstd windows) is never held by a later
-	// file waiting for its turn to hand over while this one waits for it.
+	// after is closed once the file before is open, and opened once this one
+	// is and the file before too: a zstd file takes its window of the
+	// decoding budget (jsonl.Limits.InTurn) after the file before is open,
+	// so that a later file never holds the budget while it waits for its
+	// turn to hand over, and the file whose turn it is waits for the budget.
 	after, opened chan struct{}
 	eps           chan *episode.Episode
 	skipped       []Skip
@@ -165,11 +166,14 @@ const maxNamed = 100
 
 func (r *fileRead) read(opt Options) {
 	defer close(r.eps)
-	if r.after != nil {
-		<-r.after
+	opt.Read.Limits.InTurn = func(take func()) {
+		if r.after != nil {
+			<-r.after
+		}
+		take()
 	}
 	var once sync.Once
-	open := func() { once.Do(func() { close(r.opened) }) }
+	open := func() { once.Do(r.open) }
 	defer open()
 	path := r.path
 	res, err := opt.sources().read(path, opt.Stdin, opt.Read, open, func(ep *episode.Episode) {
@@ -186,6 +190,24 @@ func (r *fileRead) read(opt Options) {
 	if r.moreNamed > 0 {
 		r.problems = append(r.problems, fmt.Sprintf("%s: %s more with problems (%s skipped); the rest of each was analysed",
 			path, plural(r.moreNamed, "episode"), plural(r.moreLines, "line")))
+	}
+}
+
+// open says that the file is open, once the file before is: at once when
+// it is, else when it will be, without waiting for it.
+func (r *fileRead) open() {
+	if r.after == nil {
+		close(r.opened)
+		return
+	}
+	select {
+	case <-r.after:
+		close(r.opened)
+	default:
+		go func() {
+			<-r.after
+			close(r.opened)
+		}()
 	}
 }
 
