@@ -14,9 +14,9 @@ import (
 func (d *Dataset) Censored() (either, baseline, after int) {
 	for i := range d.Episodes {
 		b, a := d.Episodes[i].Outcomes[0].Censored, d.Episodes[i].Outcomes[1].Censored
-		either += int(b2f(b || a))
-		baseline += int(b2f(b))
-		after += int(b2f(a))
+		either += b2i(b || a)
+		baseline += b2i(b)
+		after += b2i(a)
 	}
 	return either, baseline, after
 }
@@ -29,7 +29,7 @@ func (d *Dataset) markCensored() {
 		return
 	}
 	for i := range d.Metrics {
-		if d.Metrics[i].lengths {
+		if d.Metrics[i].Lengths {
 			d.Metrics[i].Verdict += " (" + strconv.Itoa(n) + " censored: lengths are lower bounds)"
 		}
 	}
@@ -45,7 +45,7 @@ func (d *Dataset) MetricNotes() []string {
 	}
 	k, n := 0, len(d.Episodes)
 	for i := range d.Episodes {
-		k += int(b2f(d.Episodes[i].Ep.Signals.Has(episode.Tokens)))
+		k += b2i(d.Episodes[i].Ep.Signals.Has(episode.Tokens))
 	}
 	if k > 0 && k < n {
 		notes = append(notes, fmt.Sprintf("tokens saved counts the %d of %d episodes whose logs record tokens; the others count none.", k, n))
@@ -58,6 +58,13 @@ func (d *Dataset) MetricNotes() []string {
 		notes = append(notes, fmt.Sprintf("cost saved prices the tokens of the %d episodes whose logs record them at %s a million; %s.", k, money(d.CostPerMTok), rest))
 	}
 	return notes
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // money is a price as given: "$2.5".

@@ -1,11 +1,12 @@
 package sweep
 
 import (
-	"encoding/json"
 	"io"
 	"slices"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	json "github.com/goccy/go-json"
+
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -62,9 +63,9 @@ type answerJSON struct {
 	File        string  `json:"file"`
 	Note        *string `json:"note"`
 	choiceJSON
-	Chosen string              `json:"chosen"`
-	Versus []report.MetricJSON `json:"versus_current"`
-	Limits *limitsJSON         `json:"limits"`
+	Chosen string         `json:"chosen"`
+	Versus []metrics.JSON `json:"versus_current"`
+	Limits *limitsJSON    `json:"limits"`
 }
 
 type overallJSON struct {
@@ -72,7 +73,7 @@ type overallJSON struct {
 	Index  int    `json:"index"`
 	Change string `json:"needs_change"`
 	choiceJSON
-	Over []report.MetricJSON `json:"over_answer"`
+	Over []metrics.JSON `json:"over_answer"`
 }
 
 // limitsJSON says which target binds when no config the system runs meets
@@ -91,7 +92,7 @@ type limitJSON struct {
 	Over   float64 `json:"over"`  // percentage points beyond the target
 }
 
-func r6(v float64) float64 { return *report.Round6(v) }
+func r6(v float64) float64 { return *metrics.Round6(v) }
 
 // pct6 is a share in percent, rounded to 6 decimals, as batch gives rates.
 func pct6(v float64) float64 { return r6(100 * v) }
@@ -105,7 +106,7 @@ func (r *Result) writeJSON(w io.Writer) error {
 	cols := r.columns()
 	put := func(s string) { io.WriteString(w, s) }
 	enc := func(v any) error {
-		b, err := json.Marshal(v)
+		b, err := marshal(v)
 		if err != nil {
 			return err
 		}
@@ -159,10 +160,10 @@ func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
 		if k > 0 {
 			io.WriteString(w, ", ")
 		}
-		key, _ := json.Marshal(cols[k])
+		key, _ := marshal(cols[k])
 		w.Write(key)
 		io.WriteString(w, ": ")
-		b, err := json.Marshal(v)
+		b, err := marshal(v)
 		if err != nil {
 			return err
 		}
@@ -173,6 +174,10 @@ func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
 	_, err := io.WriteString(w, "}")
 	return err
 }
+
+// marshal is the compact JSON of v, strings as they are (no HTML escapes),
+// as every JSON output of lbanalyze writes it.
+func marshal(v any) ([]byte, error) { return json.MarshalWithOption(v, json.DisableHTMLEscape()) }
 
 // grid lists the values swept: the policies, and every parameter's values.
 func (r *Result) grid() map[string]any {
@@ -279,8 +284,8 @@ func (r *Result) overallJSON() *overallJSON {
 		Over: metricsJSON(o.Over)}
 }
 
-func metricsJSON(ms []report.Metric) []report.MetricJSON {
-	out := make([]report.MetricJSON, len(ms))
+func metricsJSON(ms []metrics.Metric) []metrics.JSON {
+	out := make([]metrics.JSON, len(ms))
 	for i := range ms {
 		out[i] = ms[i].JSON()
 	}

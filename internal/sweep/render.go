@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -188,12 +189,12 @@ func (r *Result) values(c *Config) []any {
 	}
 	for k := range r.Defs.Len() {
 		if x, ok := r.Defs.Value(&c.Sums, k); ok {
-			v = append(v, *report.Round6(x))
+			v = append(v, *metrics.Round6(x))
 		} else {
 			v = append(v, nil)
 		}
 	}
-	return append(v, *report.Round6(100 * r.CensoredShare(c)), c.Pareto)
+	return append(v, *metrics.Round6(100 * r.CensoredShare(c)), c.Pareto)
 }
 
 func (r *Result) writeCSV(w io.Writer) error {

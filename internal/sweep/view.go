@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
@@ -186,7 +187,7 @@ func (r *Result) lowestFalse(i int) string {
 }
 
 // headline is the change of every headline metric, with its interval.
-func headline(ms []report.Metric) string {
+func headline(ms []metrics.Metric) string {
 	var parts []string
 	for i := range ms {
 		if ms[i].Headline {
@@ -299,3 +300,6 @@ func (r *Result) FrontLegend() string {
 		"needs a change: %s cannot run it as it is. over %s censored: the recording's own loop break cut so many logs before the "+
 		"config would stop that its lengths are lower bounds; never recommended.", r.rank(), r.System.Name, pct(r.MaxCensored))
 }
+
+// episodes is "1 episode", "75 episodes".
+func episodes(n int) string { return report.Count(n, "episode") }
