@@ -17,11 +17,12 @@ import (
 type sweepFlags struct {
 	policyFlags
 	maxFalse, maxCensored float64
+	ftMargin              float64
 	folds, jobs           int
 	plots, html           string
 	top                   int
 	all                   bool
-	costs                 costFlags
+	analysis              analysisFlags
 	rank                  string
 }
 
@@ -77,10 +78,11 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 			if err := f.check(); err != nil {
 				return err
 			}
-			costs, err := f.costs.options()
+			opts, err := f.analysis.options()
 			if err != nil {
 				return err
 			}
+			costs := opts.Costs
 			f.jobs = workers(f.jobs)
 			c := e.readCorpus(args, f.jobs, false, s.sources)
 			if len(c.Episodes) == 0 {
@@ -99,8 +101,8 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 			configs, current := f.grid(s, sys)
 			costs.CallsPerTurn = f.calls.of(sys)
 			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
-				MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
-				System: sys, Progress: e.progress})
+				MaxCensored: f.maxCensored / 100, FTMargin: f.ftMargin / 100, GainHorizon: opts.GainHorizon, Folds: f.folds,
+				Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens", System: sys, Progress: e.progress})
 			e.tell(r.LeftOut...)
 			if len(r.Configs) == 0 {
 				return failure("no config of the grid can be replayed on these logs")
@@ -126,15 +128,16 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 	fs := cmd.Flags()
 	f.register(fs, []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window},
 		map[string][]int{"max_turns_stuck": seq(10, 150, 5), "check_interval": {1, 5, 10}})
-	fs.Float64Var(&f.maxFalse, "max-false-rate", 5, "the highest false-termination rate to recommend, in % (the loop-break design's target)")
-	fs.Float64Var(&f.maxCensored, "max-censored", 10, "the highest share of censored outcomes, in %, of a config to recommend")
+	fs.Float64Var(&f.maxFalse, "max-false-rate", 5, "the false-termination rate, in % (its high bound: unknown stops and censored outcomes as premature), a config should keep within (the loop-break design's target)")
+	fs.Float64Var(&f.maxCensored, "max-censored", 10, "the highest share of censored outcomes, in %, of a config to ship")
+	fs.Float64Var(&f.ftMargin, "ft-margin", 2, "ship a change only if the upper bound of its false-termination rate's paired 95% interval against now's is at most this many percentage points above it")
 	fs.IntVar(&f.folds, "folds", 5, "k of the k-fold cross-validation (0: none; at most the number of episodes)")
 	fs.IntVar(&f.top, "top", sweep.DefaultRows, "rows of the Pareto front the table and markdown show, best first (the answer's and now are always shown)")
 	fs.BoolVar(&f.all, "all", false, "show every row of the Pareto front")
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (at most 4 a core) and episodes to replay (at most 1 a core) at once")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the trade-off chart (tradeoff.png, .svg) and the heat map of the recommended policy (heatmap.png, .svg)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (recommendation, TOML block, charts, Pareto front) to this file")
-	f.costs.register(fs)
+	f.analysis.register(fs)
 	fs.StringVar(&f.rank, "rank", "turns", "what the answer and the front rank configs by: turns (saved) or tokens (saved, from logs that record them)")
 	return cmd
 }
@@ -159,6 +162,8 @@ func (f *sweepFlags) check() error {
 		return usageError("--max-false-rate is a percentage, from 0 to 100, not %g", f.maxFalse)
 	case !inRange(f.maxCensored, 0, 100):
 		return usageError("--max-censored is a percentage, from 0 to 100, not %g", f.maxCensored)
+	case !inRange(f.ftMargin, 0, 100) || f.ftMargin == 0:
+		return usageError("--ft-margin is a number of percentage points, above 0 and at most 100, not %g", f.ftMargin)
 	case f.folds < 0 || f.folds == 1 || f.folds > 100:
 		return usageError("--folds must be 0 (none) or from 2 to 100, not %d", f.folds)
 	case f.jobs < 1:

@@ -76,7 +76,8 @@ func grid() (configs []policy.Policy, now policy.Policy) {
 // one worker: its result does not depend on the workers).
 func Sweep(eps []*episode.Episode) *sweep.Result {
 	configs, now := grid()
-	return sweep.Run(eps, configs, now, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 1})
+	return sweep.Run(eps, configs, now, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, FTMargin: 0.02, Folds: 5,
+		Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 1})
 }
 
 // answer runs the sweep over a sample and reads its answer.
@@ -85,7 +86,10 @@ func answer(eps []*episode.Episode) Answer {
 }
 
 // read reads the answer of r: its verdict, and every interval its sections
-// print (sweep.Result.Sections) with what each speaks of.
+// print (sweep.Result.Sections) with what each speaks of, in their order.
+// A held-out figure speaks of the config the rule chose on all the episodes
+// (the one named), as it is printed as what to expect of it; a comparison
+// held out, of that config against now.
 func read(r *sweep.Result) Answer {
 	a := r.Answer
 	now := r.Current.Policy
@@ -93,25 +97,30 @@ func read(r *sweep.Result) Answer {
 	if a == nil {
 		return out
 	}
-	chosen := r.Configs[a.Config].Policy
-	if a.KeepCurrent {
+	chosen := now
+	if a.Config >= 0 {
+		chosen = r.Configs[a.Config].Policy
+	}
+	switch a.Verdict {
+	case sweep.Ship:
+		out.Verdict, out.Config = Ship, chosen
+		out.versus("ship · versus now", a.Versus, chosen, now, r.N)
+		out.heldOut("ship · held out", &a.CV, chosen)
+		out.inSample("ship · in sample", &a.In, chosen)
+	case sweep.Keep:
 		out.Verdict = Keep
-		out.figures("keep · now", &a.Now, now)
-		if chosen != now {
+		out.inSample("keep · now", &a.Now, now)
+		if a.Config >= 0 {
 			out.versus("keep · versus now", a.Versus, chosen, now, r.N)
 		}
-		out.heldOut("keep · held out", &a.CV, chosen)
-	} else {
-		out.Verdict, out.Config = Ship, chosen
-		out.figures("ship · in sample", &a.In, chosen)
-		out.heldOut("ship · held out", &a.CV, chosen)
-		out.versus("ship · versus now", a.Versus, chosen, now, r.N)
+	case sweep.NoClearWinner:
+		out.Verdict = Withhold
+		out.versus("withhold · versus now", a.Versus, chosen, now, r.N)
+		out.inSample("withhold · now", &a.Now, now)
 	}
 	if o := r.BestOverall; o != nil {
 		best := r.Configs[o.Config].Policy
 		out.versus("best overall · adds over the answer", o.Over, best, out.Config, r.N)
-		out.figures("best overall · in sample", &o.In, best)
-		out.heldOut("best overall · held out", &o.CV, best)
 	}
 	return out
 }
@@ -120,19 +129,23 @@ func (a *Answer) add(label string, lo, hi float64, q Quantity) {
 	a.Intervals = append(a.Intervals, Interval{Label: label, Lo: lo, Hi: hi, Of: q})
 }
 
-// figures are a config's in-sample rate and share of turns saved.
-func (a *Answer) figures(where string, f *sweep.Figures, p policy.Policy) {
+// inSample is a config's false-termination rate (its high bound) on the
+// sample.
+func (a *Answer) inSample(where string, f *sweep.Figures, p policy.Policy) {
 	a.add(where+": false-termination rate", f.FalseRateCI[0], f.FalseRateCI[1], Quantity{Figure: FalseRate, Of: p})
-	a.add(where+": share of turns saved", f.SavedShareCI[0], f.SavedShareCI[1], Quantity{Figure: SavedShare, Of: p})
 }
 
-// heldOut is the cross-validated false-termination rate, printed as what to
-// expect of the config chosen on new episodes: its population rate.
+// heldOut is the cross-validated false-termination rate, and the share of
+// turns saved where it has an interval, printed as what to expect of the
+// config chosen on new episodes: its population figures.
 func (a *Answer) heldOut(where string, cv *sweep.CV, p policy.Policy) {
 	if cv.Folds == 0 {
 		return
 	}
 	a.add(where+": false-termination rate", cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1], Quantity{Figure: FalseRate, Of: p})
+	if ci := cv.HeldOutSavedCI; ci != nil {
+		a.add(where+": share of turns saved", ci[0]/100, ci[1]/100, Quantity{Figure: SavedShare, Of: p})
+	}
 }
 
 // versusFigures are the figures of the metrics a comparison prints (its
@@ -144,10 +157,8 @@ var versusFigures = map[string]struct {
 }{
 	"false_termination_rate": {FalseRate, false},
 	"turns_saved":            {SavedPerEpisode, true},
-	"score_forgone":          {ForgonePerEpisode, true},
 	"censored":               {CensoredShare, true},
 }
-
 // versus are the intervals of the changes from base to p that a comparison
 // prints.
 func (a *Answer) versus(where string, ms []metrics.Metric, p, base policy.Policy, n int) {

@@ -94,7 +94,7 @@ func (s *Size) count(f func(*Sample) bool) int {
 // samples that printed it it covered the population's value; then how many
 // of them were of zero width.
 func (st *Study) writeCoverage(w io.Writer) {
-	type tally struct{ printed, covered, point int }
+	type tally struct{ printed, covered, point, above int }
 	var labels []string
 	tallies := make([]map[string]*tally, len(st.Sizes))
 	for i := range st.Sizes {
@@ -109,35 +109,45 @@ func (st *Study) writeCoverage(w io.Writer) {
 				t.printed++
 				t.covered += int(b2i(j.Covered))
 				t.point += int(b2i(j.Hi-j.Lo < 1e-12))
+				t.above += int(b2i(!j.Covered && j.Truth > j.Hi))
 				if !slices.Contains(labels, j.Label) {
 					labels = append(labels, j.Label)
 				}
 			}
 		}
 	}
-	var cov, points [][]string
+	var cov, points, above [][]string
 	for _, l := range labels {
-		c, p := []string{l}, []string{l}
-		anyPoint := false
+		c, p, a := []string{l}, []string{l}, []string{l}
+		anyPoint, anyMiss := false, false
 		for i := range st.Sizes {
 			t := tallies[i][l]
 			if t == nil {
-				c, p = append(c, "–"), append(p, "–")
+				c, p, a = append(c, "–"), append(p, "–"), append(a, "–")
 				continue
 			}
 			c = append(c, share(t.covered, t.printed)+mark(float64(t.covered) >= coverageGoal*float64(t.printed)))
 			p = append(p, share(t.point, t.printed))
+			a = append(a, share(t.above, t.printed-t.covered))
 			anyPoint = anyPoint || t.point > 0
+			anyMiss = anyMiss || t.covered < t.printed
 		}
 		cov = append(cov, c)
 		if anyPoint {
 			points = append(points, p)
+		}
+		if anyMiss {
+			above = append(above, a)
 		}
 	}
 	table(w, st.header(fmt.Sprintf("interval printed: covers the population's value (goal ≥ %s)", pct(coverageGoal))), cov)
 	if len(points) > 0 {
 		fmt.Fprintln(w)
 		table(w, st.header("interval printed: of zero width"), points)
+	}
+	if len(above) > 0 {
+		fmt.Fprintln(w)
+		table(w, st.header("interval printed: of its misses, the value above it"), above)
 	}
 }
 

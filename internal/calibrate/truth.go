@@ -14,7 +14,9 @@ import (
 type Figure int
 
 const (
-	// FalseRate is the false-termination candidates ÷ the episodes.
+	// FalseRate is the high bound of the false-termination rate, as the
+	// answer prints it: the outcomes the logs cannot show fine (premature,
+	// unknown, censored) ÷ the episodes.
 	FalseRate Figure = iota
 	// CensoredShare is the censored outcomes ÷ the episodes.
 	CensoredShare
@@ -72,7 +74,7 @@ func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *tr
 				replay.NewSweeper(ep).Outcomes(policies, out)
 				for c := range out {
 					o, s := &out[c], &sums[w][c]
-					s.ft += b2i(o.FalseTerminationCandidate())
+					s.ft += b2i(o.Unjudged())
 					s.censored += b2i(o.Censored)
 					s.saved += int64(o.TurnsSaved)
 					s.forgone += int64(o.ScoreForgone)

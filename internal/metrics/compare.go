@@ -169,7 +169,7 @@ func (m *Metric) proportions(d *entry, base, after []float64) {
 		lo, hi := stats.Wilson(k, n)
 		return &[2]float64{scale * lo, scale * hi}
 	}
-	_, lo, hi := stats.NewcombePaired(both, afterOnly, baseOnly, neither)
+	_, lo, hi := stats.TangoPaired(afterOnly, baseOnly, n)
 	m.CI = &[2]float64{scale * lo, scale * hi}
 	m.BaselineCI, m.AfterCI = side(both+baseOnly), side(both+afterOnly)
 	m.Discordant = [2]int{afterOnly, baseOnly}

@@ -116,9 +116,10 @@ func TestMetricDefinitions(t *testing.T) {
 		}
 	}
 	// The rates' intervals, recomputed in Python from the formulas (Wilson;
-	// Newcombe 1998 method 10), in %. High bound: 2 episodes under both (E,
-	// G), 2 under the baseline only (B, C), 3 under neither. Low bound: 3
-	// under the baseline only, 4 under neither.
+	// Tango's score interval, which R's PropCIs scoreci.mp gives too), in %.
+	// High bound: 2 episodes under both (E, G), 2 under the baseline only
+	// (B, C), 3 under neither. Low bound: 3 under the baseline only, 4
+	// under neither.
 	near := func(got *[2]float64, lo, hi float64) bool {
 		return got != nil && math.Abs(got[0]-lo) < 5e-5 && math.Abs(got[1]-hi) < 5e-5
 	}
@@ -127,8 +128,8 @@ func TestMetricDefinitions(t *testing.T) {
 		ci, base, after         [2]float64
 		afterOnly, baselineOnly int
 	}{
-		{"false_termination_rate", [2]float64{-58.46949, 13.528056}, [2]float64{25.045836, 84.178014}, [2]float64{8.221892, 64.106555}, 0, 2},
-		{"false_termination_rate_low", [2]float64{-74.954164, 1.711908}, [2]float64{15.821986, 74.954164}, [2]float64{0, 35.433044}, 0, 3},
+		{"false_termination_rate", [2]float64{-64.106555, 16.985342}, [2]float64{25.045836, 84.178014}, [2]float64{8.221892, 64.106555}, 0, 2},
+		{"false_termination_rate_low", [2]float64{-74.954164, 7.761491}, [2]float64{15.821986, 74.954164}, [2]float64{0, 35.433044}, 0, 3},
 	} {
 		got := m[c.name]
 		if got.Method != PairedProportions || !near(got.CI, c.ci[0], c.ci[1]) || !near(got.BaselineCI, c.base[0], c.base[1]) ||
@@ -142,9 +143,8 @@ func TestMetricDefinitions(t *testing.T) {
 	if got, lo, hi := m["censored"], 0.0, 0.0; got.Method != PairedProportions || got.Discordant != [2]int{1, 0} {
 		t.Errorf("censored: %v, discordant %v", got.Method, got.Discordant)
 	} else {
-		_, lo, hi = stats.NewcombePaired(0, 1, 0, 6)
-		if !near(got.CI, 7*lo, 7*hi) {
-			t.Errorf("censored: change %v, want 7 × [%v, %v]", got.CI, lo, hi)
+		if lo, hi = -1.834643, 3.591895; !near(got.CI, lo, hi) { // 7 × Tango's [−0.262092, 0.513128] of 1 and 0 in 7
+			t.Errorf("censored: change %v, want [%v, %v]", got.CI, lo, hi)
 		}
 	}
 	// A sum keeps the paired bootstrap, with each side's percentiles.

@@ -49,16 +49,17 @@ const (
 	PairedBootstrap Method = iota
 	// PairedProportions: for a metric that counts the episodes with a
 	// property (0 or 1 an episode), each policy's share has its Wilson
-	// interval and the change Newcombe's interval for paired proportions
-	// (stats.NewcombePaired) on the 2×2 table of the episodes by the
-	// property under each policy: no resampling, and a real width when no
-	// episode differs.
+	// interval and the change Tango's score interval for paired proportions
+	// (stats.TangoPaired) from the episodes with the property under one
+	// policy only: no resampling, and a real width when no episode differs
+	// (docs/semantics.md, "6.3 Dataset metrics" says why Tango's rather
+	// than Newcombe's).
 	PairedProportions
 )
 
 // String names the method as the JSON gives it.
 func (m Method) String() string {
-	return [...]string{"paired_bootstrap", "newcombe_paired"}[m]
+	return [...]string{"paired_bootstrap", "tango_score"}[m]
 }
 
 // entry is a metric of the registry: scale·Σnum/Σden, scale·Σnum/n

@@ -94,8 +94,9 @@ type JSON struct {
 	CI95Pct   *[2]float64 `json:"ci95_pct"`
 	Expected  *string     `json:"expected"`
 	Verdict   string      `json:"verdict"`
-	// Method makes CI95 and the sides' intervals: paired_bootstrap or
-	// newcombe_paired (Discordant then counts the episodes that differ).
+	// Method makes CI95 and the sides' intervals: paired_bootstrap, or
+	// tango_score (Wilson's for the sides; Discordant then counts the
+	// episodes that differ).
 	Method     string          `json:"method"`
 	BaselineCI *[2]float64     `json:"baseline_ci95"`
 	AfterCI    *[2]float64     `json:"after_ci95"`

@@ -316,7 +316,7 @@ func (d *Dataset) Summary() []string {
 
 // MetricsTitle heads the metrics table.
 func (d *Dataset) MetricsTitle() string {
-	return fmt.Sprintf("Metrics, n = %d (95%% intervals: Newcombe's for paired shares of episodes, a paired bootstrap over episodes for sums "+
+	return fmt.Sprintf("Metrics, n = %d (95%% intervals: Tango's score interval for paired shares of episodes, a paired bootstrap over episodes for sums "+
 		"and means, %d resamples, seed %d; ~ = interval contains 0)", len(d.Episodes), metrics.Resamples, metrics.BootstrapSeed)
 }
 

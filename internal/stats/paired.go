@@ -80,3 +80,72 @@ func PairedNonInferiorityN(pb, pc, margin float64) (n int, ok bool) {
 	need := sq(z95+zPower80) * (pb + pc) / sq(margin-(pb-pc))
 	return int(max(floor, math.Ceil(need))), true
 }
+
+// PairedMeanN is roughly how many subjects in all a paired comparison needs
+// to show a mean difference of diff (> 0) at a one-sided 2.5% level with 80%
+// power, from its 95% interval [lo, hi] on n subjects: the interval's
+// half-width shrinks as 1/√n, so the standard error on m subjects is
+// (hi − lo)/(2·z)·√(n/m), and m ≈ n·((z_α + z_β)·se/diff)². ok is false when
+// diff is not positive (no sample size shows it) or the interval has no
+// width.
+func PairedMeanN(n int, lo, hi, diff float64) (m int, ok bool) {
+	if diff <= 0 || hi <= lo || n <= 0 {
+		return 0, false
+	}
+	se := (hi - lo) / (2 * z95)
+	return int(math.Ceil(float64(n) * sq((z95+zPower80)*se/diff))), true
+}
+
+// TangoPaired is the difference of two proportions measured on the same n
+// subjects, b of them positive under the first only and c under the second
+// only, with Tango's 95% score interval (Tango 1998, "Equivalence test and
+// confidence interval for the difference in proportions for the
+// paired-sample design", Statistics in Medicine 17:891–908): the values Δ of
+// the difference that its score test does not reject,
+//
+//	|b − c − nΔ| / √(n·(2·q(Δ) + Δ·(1 − Δ))) < z,
+//
+// q(Δ) the maximum-likelihood estimate, under Δ, of the share positive under
+// the second only: the root (√(B² − 4AC) − B)/2A of A·q² + B·q + C with
+// A = 2n, B = −b − c + (2n − b + c)·Δ, C = −c·Δ·(1 − Δ). The statistic falls
+// as Δ rises, so each limit is found by bisection. b = c = 0 gives
+// ±z²/(n + z²) whatever the concordant subjects: no discordant subject in n
+// bounds the discordance as Wilson's interval of 0 in n does. n = 0 gives
+// the whole range [−1, 1].
+func TangoPaired(b, c, n int) (diff, lo, hi float64) {
+	if n <= 0 {
+		return 0, -1, 1
+	}
+	nn, fb, fc := float64(n), float64(b), float64(c)
+	diff = (fb - fc) / nn
+	score := func(d float64) float64 {
+		bq := -fb - fc + (2*nn-fb+fc)*d
+		cq := -fc * d * (1 - d)
+		q := (math.Sqrt(max(0, bq*bq-8*nn*cq)) - bq) / (4 * nn)
+		v := nn * (2*q + d*(1-d))
+		if v <= 0 {
+			return math.Copysign(math.Inf(1), fb-fc-nn*d)
+		}
+		return (fb - fc - nn*d) / math.Sqrt(v)
+	}
+	// root is the Δ in [from, to] where score(Δ) = target, score falling.
+	root := func(from, to, target float64) float64 {
+		for range 100 {
+			m := (from + to) / 2
+			if score(m) > target {
+				from = m
+			} else {
+				to = m
+			}
+		}
+		return (from + to) / 2
+	}
+	lo, hi = -1, 1
+	if diff > -1 {
+		lo = root(-1, diff, z95)
+	}
+	if diff < 1 {
+		hi = root(diff, 1, -z95)
+	}
+	return diff, lo, hi
+}

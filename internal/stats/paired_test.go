@@ -119,3 +119,77 @@ func TestPairedNonInferiorityN(t *testing.T) {
 		t.Errorf("at n = %d the upper bound is %v already within the margin", n-1, hi)
 	}
 }
+
+// PairedMeanN by hand: an interval of ±z·se around diff = 2·(z + z_β)·se,
+// on n = 100, is half as wide as it needs to be: a quarter of the subjects
+// would do, 25.
+func TestPairedMeanN(t *testing.T) {
+	se := 1.0
+	diff := 2 * (z95 + zPower80) * se
+	if m, ok := PairedMeanN(100, diff-z95*se, diff+z95*se, diff); !ok || m != 25 {
+		t.Errorf("PairedMeanN = %d, %v; want 25", m, ok)
+	}
+	// A difference of exactly (z + z_β)·se needs the n it has.
+	if m, ok := PairedMeanN(80, -z95, z95, z95+zPower80); !ok || m != 80 {
+		t.Errorf("PairedMeanN = %d, %v; want 80", m, ok)
+	}
+	for _, c := range [][3]float64{{-1, 1, 0}, {-1, 1, -0.5}, {1, 1, 1}} {
+		if _, ok := PairedMeanN(50, c[0], c[1], c[2]); ok {
+			t.Errorf("PairedMeanN(50, %v) is ok", c)
+		}
+	}
+}
+
+// Tango's score interval, against the limits recomputed in Python from the
+// formula by another root finder (6 decimals), which R's PropCIs 0.3-0
+// scoreci.mp(b, c, n, 0.95) gives too, mirrored (its difference is the
+// other way round), to 1e-6: scoreci.mp(40, 20, 160) = −0.218064 …
+// −0.030865, scoreci.mp(5, 0, 200) = −0.057178 … −0.005683.
+func TestTangoPaired(t *testing.T) {
+	near := func(got, want float64) bool { return math.Abs(got-want) < 5e-7 }
+	for _, c := range []struct {
+		b, c, n      int
+		diff, lo, hi float64
+	}{
+		{40, 20, 160, 0.125, 0.030865, 0.218064},
+		{1, 7, 21, -0.285714, -0.517232, -0.026003},
+		{6, 16, 161, -0.062112, -0.124023, -0.005433},
+		{1, 0, 200, 0.005, -0.013940, 0.027774},
+		{5, 0, 200, 0.025, 0.005684, 0.057178},
+		{3, 1, 75, 0.026667, -0.037084, 0.100043},
+		{0, 2, 30, -0.066667, -0.213235, 0.054414},
+		{12, 2, 50, 0.2, 0.061112, 0.344709},
+		{0, 30, 30, -1, -1, -0.772973},
+		{30, 0, 30, 1, 0.772973, 1},
+	} {
+		d, lo, hi := TangoPaired(c.b, c.c, c.n)
+		if !near(d, c.diff) || !near(lo, c.lo) || !near(hi, c.hi) {
+			t.Errorf("TangoPaired(%d, %d, %d) = %.6f [%.6f, %.6f], want %.6f [%.6f, %.6f]", c.b, c.c, c.n, d, lo, hi, c.diff, c.lo, c.hi)
+		}
+	}
+	// No discordant subject: ± z²/(n + z²), whatever the concordant ones.
+	for _, n := range []int{1, 24, 75, 200} {
+		u := z95 * z95 / (float64(n) + z95*z95)
+		if d, lo, hi := TangoPaired(0, 0, n); d != 0 || !near(lo, -u) || !near(hi, u) {
+			t.Errorf("TangoPaired(0, 0, %d) = %v [%v, %v], want ±%v", n, d, lo, hi, u)
+		}
+	}
+	if d, lo, hi := TangoPaired(0, 0, 0); d != 0 || lo != -1 || hi != 1 {
+		t.Errorf("TangoPaired of no subject = %v [%v, %v], want 0 [-1, 1]", d, lo, hi)
+	}
+	// Every table of up to 30 subjects: the interval holds the difference,
+	// within [−1, 1], never a point, and swapping the two mirrors it.
+	for n := 1; n <= 30; n++ {
+		for b := 0; b <= n; b++ {
+			for c := 0; b+c <= n; c++ {
+				d, lo, hi := TangoPaired(b, c, n)
+				if lo > d+1e-12 || hi < d-1e-12 || lo < -1 || hi > 1 || hi-lo < 1e-3 {
+					t.Fatalf("TangoPaired(%d, %d, %d) = %v [%v, %v]", b, c, n, d, lo, hi)
+				}
+				if d2, lo2, hi2 := TangoPaired(c, b, n); !near(d2, -d) || !near(lo2, -hi) || !near(hi2, -lo) {
+					t.Fatalf("TangoPaired(%d, %d, %d) = %v [%v, %v], not the mirror of %v [%v, %v]", c, b, n, d2, lo2, hi2, d, lo, hi)
+				}
+			}
+		}
+	}
+}

@@ -164,7 +164,9 @@ func widest(s string) int {
 
 // columns are a config's fields as csv and json give them, in order: the
 // policy, every parameter (nil where the policy has none), every metric of
-// batch, the share of censored outcomes in % and whether it is on the front.
+// batch, the share of censored outcomes in %, whether it is on the front,
+// its class (the index of the config that stands for every config with its
+// outcome on every episode; nil for now's) and whether it has now's.
 func (r *Result) columns() []string {
 	cols := []string{"policy"}
 	for _, s := range policy.Settings() {
@@ -173,7 +175,7 @@ func (r *Result) columns() []string {
 	for k := range r.Defs.Len() {
 		cols = append(cols, r.Defs.Name(k))
 	}
-	return append(cols, "censored_pct", "pareto")
+	return append(cols, "censored_pct", "pareto", "class", "same_outcomes_as_now")
 }
 
 // values are c's fields in the order of columns: strings, ints, floats
@@ -194,7 +196,11 @@ func (r *Result) values(c *Config) []any {
 			v = append(v, nil)
 		}
 	}
-	return append(v, *metrics.Round6(100 * r.CensoredShare(c)), c.Pareto)
+	var class any // the representative of the config's class; null in now's
+	if c.Class >= 0 {
+		class = c.Class
+	}
+	return append(v, *metrics.Round6(100 * r.CensoredShare(c)), c.Pareto, class, c.Class < 0)
 }
 
 func (r *Result) writeCSV(w io.Writer) error {
