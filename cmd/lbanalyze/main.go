@@ -29,6 +29,8 @@ type env struct {
 	// width is the columns of the terminal stdout is, 0 when it is none (a
 	// file, a pipe, a test): tables fit a terminal, and are whole elsewhere.
 	width int
+	// told are the messages tellOnce has written.
+	told map[string]bool
 }
 
 // warnf writes a warning to stderr.

@@ -37,6 +37,8 @@ type Fields struct {
 	// Scoring is how the run is scored: its last score, or its best
 	// (scored = "last" or "best").
 	Scoring episode.Scoring
+	// member is source.Options.Member: its value is kept as a fact.
+	member Path
 }
 
 // Path is a member's keys, outermost first.
