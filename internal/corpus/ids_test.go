@@ -204,8 +204,8 @@ func TestSymbolicLinks(t *testing.T) {
 	write(t, filepath.Join(dir, "a", "r.jsonl"), "{\"s\": 1}\n")
 	write(t, filepath.Join(elsewhere, "b", "r.jsonl"), "{\"s\": 2}\n")
 	for link, target := range map[string]string{
-		filepath.Join(dir, "more"):        elsewhere,              // followed
-		filepath.Join(dir, "a", "loop"):   dir,                    // back to the root
+		filepath.Join(dir, "more"):        elsewhere,               // followed
+		filepath.Join(dir, "a", "loop"):   dir,                     // back to the root
 		filepath.Join(elsewhere, "again"): filepath.Join(dir, "a"), // read through "more", then met again
 	} {
 		if err := os.Symlink(target, link); err != nil {
