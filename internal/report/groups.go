@@ -147,8 +147,8 @@ func OneSetting(groups []Group) (serves *bool, says string) {
 		systems[g.System] = true
 	}
 	if len(systems) > 1 {
-		return nil, fmt.Sprintf("One setting for all %d groups? No: their logs are of %d systems, each compared on its own rules above, and each runs its own setting.",
-			len(groups), len(systems))
+		return nil, OneSettingLead(len(groups)) + fmt.Sprintf("No: their logs are of %d systems, each compared on its own rules above, and each runs its own setting.",
+			len(systems))
 	}
 	d := groups[0].Dataset
 	var worse, tooFew []string
@@ -166,7 +166,7 @@ func OneSetting(groups []Group) (serves *bool, says string) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "One setting for all %d groups? ", len(groups))
+	b.WriteString(OneSettingLead(len(groups)))
 	switch {
 	case told == 0:
 		fmt.Fprintf(&b, "Cannot tell: every group has too few episodes for an interval (%d needed)", metrics.MinN)
@@ -184,6 +184,15 @@ func OneSetting(groups []Group) (serves *bool, says string) {
 	}
 	ok := len(worse) == 0
 	return &ok, b.String()
+}
+
+// OneSettingLead opens the line that says whether one setting serves all n
+// groups.
+func OneSettingLead(n int) string {
+	if n == 1 {
+		return "One setting for 1 group? "
+	}
+	return fmt.Sprintf("One setting for all %d groups? ", n)
 }
 
 // worseOn lists the headline figures on which d's after policy is

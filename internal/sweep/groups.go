@@ -149,7 +149,7 @@ func writeGroupsCSV(w io.Writer, groups []Group) error {
 // when it meets them in all, nil otherwise. The groups' own answers follow.
 // Groups of several systems never share one: each runs its own setting.
 func OneSetting(groups []Group) (serves *policy.Policy, says string) {
-	lead := fmt.Sprintf("One setting for all %d groups? ", len(groups))
+	lead := report.OneSettingLead(len(groups))
 	var systems []string
 	for _, g := range groups {
 		if !slices.Contains(systems, g.Result.System.Name) {
