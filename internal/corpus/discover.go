@@ -51,8 +51,12 @@ func Discover(paths []string, srcs *Sources) ([]string, *Corpus) {
 		d.arg(p)
 	}
 	if d.loops > 0 {
-		d.c.Messages = append(d.c.Messages, fmt.Sprintf("note: %s under the directories given lead to a directory already read (a loop, or a second way in): passed over",
-			plural(d.loops, "symbolic link")))
+		lead := "leads"
+		if d.loops > 1 {
+			lead = "lead"
+		}
+		d.c.Messages = append(d.c.Messages, fmt.Sprintf("note: %s under the directories given %s to a directory already read (a loop, or a second way in): passed over",
+			plural(d.loops, "symbolic link"), lead))
 	}
 	d.c.alike = d.c.sameStem(d.files)
 	return d.files, d.c

@@ -172,6 +172,9 @@ func OneSetting(groups []Group) (serves *policy.Policy, says string) {
 		}
 		answered = append(answered, r)
 		a := r.Answer.config(r).Policy.String()
+		if r.Answer.KeepCurrent {
+			a = "keep " + a
+		}
 		if answers[a]++; answers[a] == 1 {
 			order = append(order, a)
 		}
