@@ -56,11 +56,17 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 --check-interval and --warning-threshold, or for the after side from --config. Logs of
 systems that stop no run on a rule of their own are compared, unless --baseline or
 --after say otherwise, as none (the run as logged) against the rule they would add:
-increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.`,
+increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
+
+Logs of several systems are compared each on its own, in a group of their own; --by KEY
+groups the episodes of each system further (dir:N, the N-th directory below the one given;
+run or game, TALES's; a member of the logs' steps), each group in its own section, then a
+line on whether the after policy serves every group.`,
 		Example: `  lbanalyze batch testdata/episodes
   lbanalyze batch --after score-or-objective:60 --format markdown game_files/episodes
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
-  lbanalyze batch --plots plots --html report.html testdata/episodes`,
+  lbanalyze batch --plots plots --html report.html testdata/episodes
+  lbanalyze batch --fields turn=Step,score=Reward --by dir:1 submissions/LLM`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("batch needs at least one directory or log file")

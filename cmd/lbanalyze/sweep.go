@@ -61,12 +61,19 @@ runner enforces none) unless --config names its [tool.zorkburr]; the answer is t
 zorkburr config and its [tool.zorkburr] block. A policy that needs a signal some log does
 not record (objectives, rooms) is left out of the grid before anything is chosen, and a
 setting that reads one (the supervisor's triggers) is off; each is said so.
+
+Logs of several systems are never given one answer: each system's are swept on their own,
+in a group of their own. --by KEY groups the episodes of each system further (dir:N, the
+N-th directory below the one given, such as a model's submission; run or game, TALES's; a
+member of the logs' steps): each group gets its own answer, then a line says whether one
+setting serves every group.
 `,
 		Example: `  lbanalyze sweep testdata/episodes
   lbanalyze sweep --config pyproject.toml --format markdown game_files/episodes
   lbanalyze sweep --policy score-or-objective --max-turns-stuck 20:120:5 --check-interval 1:10 game_files/episodes
   lbanalyze sweep --format csv testdata/episodes > sweep.csv
-  lbanalyze sweep --plots plots --html sweep.html testdata/episodes`,
+  lbanalyze sweep --plots plots --html sweep.html testdata/episodes
+  lbanalyze sweep --by game testdata/real/tales/logs`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("sweep needs at least one directory or log file")
