@@ -206,8 +206,8 @@ func (d *copies) content(path string, sum uint64) {
 // maxWarned is how many copies the warnings name one by one, and maxNames
 // how many files a warning names: the rest are counted.
 const (
-	maxWarned = 10
-	maxNames  = 3
+	maxWarned = 5
+	maxNames  = 2
 )
 
 // warnings say what may be copies, a line a group: the files of the same
@@ -231,7 +231,7 @@ func (d *copies) warnings() []string {
 			break
 		}
 		files := append([]int32{first}, same[first]...)
-		m = append(m, fmt.Sprintf("warning: %d files hold the same content (%s): each is analysed and counted; remove the copies you do not mean",
+		m = append(m, fmt.Sprintf("warning: %d files hold the same content (%s): each is analysed and counted as a run of its own; if they are copies of one run, not runs that went alike, keep one",
 			len(files), d.names(files)))
 	}
 	dups := slices.SortedFunc(maps.Values(d.dups), func(a, b *dupID) int { return cmp.Compare(a.order, b.order) })

@@ -156,7 +156,7 @@ func TestCopiesByContent(t *testing.T) {
 	write(t, filepath.Join(dir, "a", "episode_log.jsonl.gz"), gz.String())
 	c := Read([]string{dir}, Options{Jobs: 2})
 	a := filepath.Join(dir, "a", "episode_log.jsonl")
-	want := []string{"warning: 2 files hold the same content (" + a + ", " + a + ".gz): each is analysed and counted; remove the copies you do not mean"}
+	want := []string{"warning: 2 files hold the same content (" + a + ", " + a + ".gz): each is analysed and counted as a run of its own; if they are copies of one run, not runs that went alike, keep one"}
 	if w := warned(c); !slices.Equal(w, want) || len(c.Episodes) != 2 {
 		t.Errorf("%d episodes, messages\n%q\nwant\n%q", len(c.Episodes), w, want)
 	}
@@ -170,26 +170,26 @@ func TestCopiesByContent(t *testing.T) {
 	}
 }
 
-// Ids recorded in many files are warned of a line an id, each naming three
-// files and counting the rest, and past ten ids in one line: the output
+// Ids recorded in many files are warned of a line an id, each naming two
+// files and counting the rest, and past five ids in one line: the output
 // stays short however many copies there are.
 func TestCopiesBounded(t *testing.T) {
 	dir := t.TempDir()
 	for f := range 6 {
 		var body string
-		for e := range 12 {
+		for e := range 7 {
 			body += log(fmt.Sprintf("2025-11-12T10:%02d:00", e))
 		}
 		write(t, filepath.Join(dir, fmt.Sprintf("%d", f), "episode_log.jsonl"), body+log(fmt.Sprintf("2025-11-13T10:00:0%d", f)))
 	}
 	c := Read([]string{dir}, Options{Jobs: 2})
 	w := warned(c)
-	if len(w) != 11 {
-		t.Fatalf("%d messages, want 10 and one more:\n%s", len(w), strings.Join(w, "\n"))
+	if len(w) != 6 {
+		t.Fatalf("%d messages, want 5 and one more:\n%s", len(w), strings.Join(w, "\n"))
 	}
 	first := "warning: episode 2025-11-12T10:00:00 is in 6 files (" + filepath.Join(dir, "0", "episode_log.jsonl") + ", " +
-		filepath.Join(dir, "1", "episode_log.jsonl") + ", " + filepath.Join(dir, "2", "episode_log.jsonl") + " and 3 more)"
-	if !strings.HasPrefix(w[0], first) || w[10] != "warning: 2 more episode ids are each in more than one file: each is analysed and counted" {
+		filepath.Join(dir, "1", "episode_log.jsonl") + " and 4 more)"
+	if !strings.HasPrefix(w[0], first) || w[5] != "warning: 2 more episode ids are each in more than one file: each is analysed and counted" {
 		t.Errorf("messages:\n%s", strings.Join(w, "\n"))
 	}
 }
