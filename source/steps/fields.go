@@ -27,7 +27,7 @@ type Fields struct {
 	// values, a step's count being the sum
 	// (tokens=usage.prompt_tokens+usage.completion_tokens).
 	MoreTokens, MoreCalls []Path
-	MaxScore Path // the game's highest possible score (a fact)
+	MaxScore              Path // the game's highest possible score (a fact)
 	// Episode tells episodes apart in a file that holds several: a line
 	// whose value differs from the line before begins a new one.
 	Episode Path
