@@ -23,11 +23,7 @@ type Fields struct {
 	Response Path // the game's response to the action (hashed, never kept)
 	Tokens   Path // the LLM tokens the step spent
 	Calls    Path // the LLM calls the step made
-	// MoreTokens and MoreCalls are members added to Tokens' and Calls'
-	// values, a step's count being the sum
-	// (tokens=usage.prompt_tokens+usage.completion_tokens).
-	MoreTokens, MoreCalls []Path
-	MaxScore              Path // the game's highest possible score (a fact)
+	MaxScore Path // the game's highest possible score (a fact)
 	// Episode tells episodes apart in a file that holds several: a line
 	// whose value differs from the line before begins a new one.
 	Episode Path
@@ -41,6 +37,10 @@ type Fields struct {
 	// Scoring is how the run is scored: its last score, or its best
 	// (scored = "last" or "best").
 	Scoring episode.Scoring
+	// MoreTokens and MoreCalls are members added to Tokens' and Calls'
+	// values, a step's count being the sum
+	// (tokens=usage.prompt_tokens+usage.completion_tokens).
+	MoreTokens, MoreCalls []Path
 }
 
 // Path is a member's keys, outermost first.
