@@ -111,7 +111,7 @@ func python(p policy.Policy) string {
 	check := "self.step % self.CHECK_INTERVAL == 0"
 	if minTurns > 0 {
 		consts, vals = append(consts, "MIN_TURNS"), append(vals, strconv.Itoa(minTurns))
-		check = "self.step >= self.MIN_TURNS and " + check
+		check += "\n                and self.step >= self.MIN_TURNS"
 	}
 	return class(consts, vals) + fmt.Sprintf(`    def __init__(self):
         self.step, self.last, self.tracked = 0, 0, None
