@@ -149,8 +149,8 @@ func TestAnswerKeepsTheCurrentSetting(t *testing.T) {
 			if err := json.Unmarshal(b.Bytes(), &j); err != nil {
 				t.Fatal(err)
 			}
-			if j.Answer["keep_current"] != true || j.Answer["toml"] != nil || j.Answer["config"] != c.current.String() {
-				t.Errorf("json answer: keep %v, toml %v, config %v", j.Answer["keep_current"], j.Answer["toml"], j.Answer["config"])
+			if j.Answer["keep_current"] != true || j.Answer["block"] != nil || j.Answer["config"] != c.current.String() {
+				t.Errorf("json answer: keep %v, block %v, config %v", j.Answer["keep_current"], j.Answer["block"], j.Answer["config"])
 			}
 		})
 	}
@@ -382,8 +382,8 @@ func TestHarnessAnswer(t *testing.T) {
 	if err := Write(&out, "table", r, Layout{}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Answer for your harness: ship score 35/10 (now none)", "Paste into your harness's configuration (stop the run in its step loop as the rule says):",
-		`stop_rule = "score"`} {
+	for _, want := range []string{"Answer for your harness: ship score 35/10 (now none)", "Paste into your harness's step loop (Python; in another language, the first comment is the rule):",
+		"elif score != self.tracked:  # any change, up or down"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, out.String())
 		}

@@ -58,7 +58,8 @@ type answerJSON struct {
 	Index       *int    `json:"index"`  // into configs; null for a current setting outside the grid
 	KeepCurrent bool    `json:"keep_current"`
 	Why         *string `json:"why"`
-	TOML        *string `json:"toml"`
+	Block       *string `json:"block"` // to paste, in Lang
+	Lang        string  `json:"lang"`
 	File        string  `json:"file"`
 	Note        *string `json:"note"`
 	choiceJSON
@@ -249,7 +250,7 @@ func (r *Result) answerJSON() *answerJSON {
 		i = slices.IndexFunc(r.Configs, func(x Config) bool { return x.Policy == r.Current.Policy })
 	}
 	j := &answerJSON{Config: c.Policy.String(), choiceJSON: r.choiceJSON(c, f, &a.Choice), KeepCurrent: a.KeepCurrent, Why: nilIfEmpty(a.Why),
-		Chosen: r.Configs[a.Config].Policy.String(), TOML: nilIfEmpty(a.Block), File: r.System.File, Note: nilIfEmpty(r.System.Note),
+		Chosen: r.Configs[a.Config].Policy.String(), Block: nilIfEmpty(a.Block), Lang: r.System.Lang, File: r.System.File, Note: nilIfEmpty(r.System.Note),
 		Versus: metricsJSON(a.Versus)}
 	if i >= 0 {
 		j.Index = &i
