@@ -51,7 +51,7 @@ CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs re
 Logs of harnesses with no stop rule of their own (TALES, JSONL read with --fields) are
 swept over score and increase unless --policy says otherwise and compared with no stop
 rule unless --config says otherwise; the answer is then a config the harness can run on
-its score alone, as the rule to add to its step loop, in words and settings. ZorkGPT2's
+its score alone, as Python for its step loop (the rule in a sentence first). ZorkGPT2's
 logs are swept over score, supervisor, zorkburr and increase, against no stop rule (its
 runner enforces none) unless --config names its [tool.zorkburr]; the answer is then a
 zorkburr config and its [tool.zorkburr] block. A policy that needs a signal some log does
