@@ -128,8 +128,12 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]]")
-	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form")
+	// Their defaults are the system's (sides), said in the usage.
+	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]] (default: "+
+		bySystem(func(s *system.System) string { return string(side(s, policy.Score, noStop.Name)) })+")")
+	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form (default: "+
+		bySystem(func(s *system.System) string { return string(side(s, policy.ScoreOrObjective, s.Adds)) })+")")
+	fs.Lookup("baseline").DefValue, fs.Lookup("after").DefValue = "", ""
 	f.settings = make([]int, len(policy.Settings()))
 	for i, s := range policy.Settings() {
 		f.settings[i] = s.Default
@@ -163,6 +167,15 @@ func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, aft
 		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
 	}
 	return baseline, after
+}
+
+// side is the default of a side for the logs of s: the flag's for a system
+// that stops its runs on a rule of its own, else its own (sides).
+func side(s *system.System, flag, own policy.Name) policy.Name {
+	if s.Stops() {
+		return flag
+	}
+	return own
 }
 
 // resolve gives the baseline and after policies and the settings recordings
@@ -307,6 +320,9 @@ func (f *settingValue) String() string {
 
 func (f *settingValue) Set(s string) error {
 	v, err := f.s.Parse(s)
+	if err != nil && (strings.ContainsAny(s, ":,") || rangeWritten.MatchString(s)) {
+		return fmt.Errorf("%w: batch compares two policies at one value of each setting (sweep searches lists and ranges)", err)
+	}
 	if err == nil {
 		*f.v = v
 	}
