@@ -113,7 +113,7 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 			d := report.NewDataset(baseline, after, opts, eps, c.Skipped, c.Passed)
 			end()
 			d.Unreplayed = unreplayed
-			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary) }); err != nil {
+			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary, e.fit) }); err != nil {
 				return err
 			}
 			if f.plots != "" {

@@ -66,7 +66,7 @@ zorkburr and increase.`,
 			step, end := e.progress("replaying", len(c.Episodes))
 			eps := analyse(c.Episodes, s.analyseGrid(opts), step)
 			end()
-			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteEpisodes(w, f.format, eps) }); err != nil {
+			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteEpisodes(w, f.format, eps, e.fit) }); err != nil {
 				return err
 			}
 			return e.writeTimelines(plot, eps) // they need every episode: a stream will not do

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
 func main() {
@@ -29,6 +31,8 @@ type env struct {
 	// width is the columns of the terminal stdout is, 0 when it is none (a
 	// file, a pipe, a test): tables fit a terminal, and are whole elsewhere.
 	width int
+	// fit is what the tables of the output fit: the terminal's width.
+	fit *report.Fit
 }
 
 // warnf writes a warning to stderr.
@@ -76,7 +80,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stderr = flushFirst{out, stderr}
 	msgs := &outWriter{w: stderr, escape: true}
 	defer msgs.Flush()
-	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: terminalWidth(stdout)}
+	width := terminalWidth(stdout)
+	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: width, fit: &report.Fit{Width: width}}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)

@@ -36,6 +36,7 @@ func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corp
 	if err != nil {
 		return 0, err
 	}
+	ew.Fit = e.fit
 	defer ew.Release()
 	e.tell(c.Messages...) // of discovery
 	steps, work := e.readSteps(files, c, jobs, srcs, tell)

@@ -105,7 +105,7 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 			if len(r.Configs) == 0 {
 				return failure("no config of the grid can be replayed on these logs")
 			}
-			layout := sweep.Layout{Rows: f.top, Width: e.width}
+			layout := sweep.Layout{Rows: f.top, Fit: e.fit}
 			if f.all {
 				layout.Rows = 0
 			}

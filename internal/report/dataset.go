@@ -84,8 +84,9 @@ func (d *Dataset) Review() (rescued, still, fresh []*Episode) {
 }
 
 // WriteDataset renders d in format; summary leaves out the per-episode table
-// (in JSON the "episodes"; CSV has nothing else and refuses it).
-func WriteDataset(w io.Writer, format string, d *Dataset, summary bool) error {
+// (in JSON the "episodes"; CSV has nothing else and refuses it). The table
+// format's tables fit f (nil: whole).
+func WriteDataset(w io.Writer, format string, d *Dataset, summary bool, f *Fit) error {
 	switch format {
 	case "json":
 		return writeDatasetJSON(w, d, summary)
@@ -98,7 +99,7 @@ func WriteDataset(w io.Writer, format string, d *Dataset, summary bool) error {
 		writeDatasetMarkdown(w, d, summary)
 		return nil
 	case "table":
-		writeDatasetTable(w, d, summary)
+		writeDatasetTable(w, d, summary, f)
 		return nil
 	}
 	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
@@ -441,14 +442,14 @@ func (d *Dataset) reviewRows(g ReviewGroup) [][]string {
 	return rows
 }
 
-func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
+func writeDatasetTable(w io.Writer, d *Dataset, summary bool, f *Fit) {
 	for _, l := range d.Summary() {
 		fmt.Fprintln(w, Printable(l))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, d.MetricsTitle())
 	header, rows := d.MetricTable()
-	TextTable(w, header, rows, metricAlign...)
+	f.Table(w, metricsPlan, header, rows, metricAlign...)
 	for _, n := range d.MetricNotes() {
 		fmt.Fprintln(w, "note: "+n)
 	}
@@ -461,7 +462,7 @@ func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
 			continue
 		}
 		fmt.Fprintln(w, g.Title+":")
-		TextTable(w, rv.Header, d.reviewRows(g), reviewAlign...)
+		f.Table(w, reviewPlan, rv.Header, d.reviewRows(g), reviewAlign...)
 	}
 	if rv.Legend != "" {
 		fmt.Fprintln(w, rv.Legend)
@@ -472,8 +473,8 @@ func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Episodes")
 	header, episodes, align := d.EpisodeTable()
-	boxTable.draw(w, header, episodes, align)
-	writePatternSummaryText(w, &d.Patterns)
+	f.table(w, episodesPlan, header, episodes, align)
+	writePatternSummaryText(w, &d.Patterns, f)
 }
 
 func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {

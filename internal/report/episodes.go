@@ -17,12 +17,14 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 )
 
-// WriteEpisodes renders analysed episodes in format.
-func WriteEpisodes(w io.Writer, format string, eps []Episode) error {
+// WriteEpisodes renders analysed episodes in format, the table format's
+// tables fitting f (nil: whole).
+func WriteEpisodes(w io.Writer, format string, eps []Episode, f *Fit) error {
 	ew, err := NewEpisodeWriter(w, format)
 	if err != nil {
 		return err
 	}
+	ew.Fit = f
 	for i := range eps {
 		if err := ew.Write(ew.Render(&eps[i]), eps[i].Ep.Segments); err != nil {
 			return err
@@ -36,6 +38,8 @@ func WriteEpisodes(w io.Writer, format string, eps []Episode) error {
 // them. It writes nothing before the first episode, and Close ends the
 // output.
 type EpisodeWriter struct {
+	// Fit is what the table format's tables fit: nil, whole.
+	Fit    *Fit
 	w      io.Writer
 	format string
 	n      int    // episodes written
@@ -73,7 +77,7 @@ func (ew *EpisodeWriter) Render(e *Episode) *Rendered {
 	r := &Rendered{name: episodeName{e.Ep.ID, e.Ep.Source, e.Ep.Format, e.Ep.Segment}, body: held{sp: ew.spool}}
 	switch ew.format {
 	case "table":
-		tableBody(&r.body, e)
+		tableBody(&r.body, e, ew.Fit)
 	case "markdown":
 		markdownBody(&r.body, e)
 	case "csv":

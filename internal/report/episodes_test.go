@@ -45,7 +45,7 @@ func TestRenderBeforeSegmentsCounted(t *testing.T) {
 		}
 		for _, format := range Formats {
 			var want, got bytes.Buffer
-			if err := WriteEpisodes(&want, format, all); err != nil {
+			if err := WriteEpisodes(&want, format, all, nil); err != nil {
 				t.Fatal(err)
 			}
 			ew, err := NewEpisodeWriter(&got, format)
@@ -86,7 +86,7 @@ func TestWriteJSONFailsBeforeTheEpisode(t *testing.T) {
 	finite := Options{CallsPerTurn: 4, CostPerCall: 0.01}
 	ok := Analyse(eps[0], []policy.Policy{score, sor}, policy.DefaultTimer(), finite)
 	var whole bytes.Buffer
-	if err := WriteEpisodes(&whole, "json", []Episode{ok}); err != nil {
+	if err := WriteEpisodes(&whole, "json", []Episode{ok}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.TrimSuffix(whole.String(), "\n]\n") + ",\n"
@@ -102,7 +102,7 @@ func TestWriteJSONFailsBeforeTheEpisode(t *testing.T) {
 		Analyse(eps[1], policies, policy.DefaultTimer(), Options{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}),
 	} {
 		var got bytes.Buffer
-		if err := WriteEpisodes(&got, "json", []Episode{ok, bad}); err == nil {
+		if err := WriteEpisodes(&got, "json", []Episode{ok, bad}, nil); err == nil {
 			t.Fatal("no error")
 		}
 		if got.String() != want {

@@ -44,7 +44,7 @@ func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 	}
 	for _, set := range [][]Episode{all, all[:1], all[len(all)-1:], nil} {
 		var got, want bytes.Buffer
-		if err := WriteEpisodes(&got, "json", set); err != nil {
+		if err := WriteEpisodes(&got, "json", set, nil); err != nil {
 			t.Fatal(err)
 		}
 		js := make([]flatEpisode, len(set))

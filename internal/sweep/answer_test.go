@@ -292,22 +292,23 @@ func TestGoldens(t *testing.T) {
 	}
 }
 
-// A table wider than the terminal leaves out its least telling columns, and
-// says so; without a width it is whole.
+// A front wider than the terminal wraps its notes and leaves out its least
+// telling columns, and the fit says so; without a width it is whole.
 func TestFitTable(t *testing.T) {
 	r := Run(handSet(t, 12, 12), handGrid, sor(40, 10), opts())
-	var whole, fit bytes.Buffer
+	var whole, narrow bytes.Buffer
 	Write(&whole, "table", r, Layout{Rows: DefaultRows})
-	Write(&fit, "table", r, Layout{Rows: DefaultRows, Width: 80})
-	if !strings.Contains(whole.String(), "score forgone") || strings.Contains(whole.String(), "left out") {
+	fit := &report.Fit{Width: 70}
+	Write(&narrow, "table", r, Layout{Rows: DefaultRows, Fit: fit})
+	if !strings.Contains(whole.String(), "score forgone") {
 		t.Errorf("without a width the table is not whole:\n%s", whole.String())
 	}
-	if !strings.Contains(fit.String(), "(left out to fit the terminal's 80 columns: score forgone, censored;") {
-		t.Errorf("fitted to 80 columns, it does not say what it left out:\n%s", fit.String())
+	if !strings.Contains(fit.Note(), "left out: score forgone, censored (front)") || strings.Contains(narrow.String(), "score forgone │") {
+		t.Errorf("fitted to 70 columns, the front keeps score forgone, or the note (%q) does not say so:\n%s", fit.Note(), narrow.String())
 	}
-	for line := range strings.Lines(fit.String()) {
+	for line := range strings.Lines(narrow.String()) {
 		if strings.HasPrefix(line, "│") || strings.HasPrefix(line, "┌") {
-			if w := widest(line); w > 80 {
+			if w := report.TextWidth(strings.TrimSuffix(line, "\n")); w > 70 {
 				t.Errorf("a table line of %d columns: %q", w, line)
 			}
 		}

@@ -5,10 +5,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -19,9 +17,8 @@ type Layout struct {
 	// Rows is how many rows of the front the table shows (0: all); the
 	// answer's rows and the current setting are shown wherever they rank.
 	Rows int
-	// Width, when not 0, is the terminal's: columns of the front table are
-	// left out, the least telling first, until it fits, and it says so.
-	Width int
+	// Fit is what the front table fits (report.Fit): nil, whole.
+	Fit *report.Fit
 }
 
 // DefaultRows is how many rows of the front the text formats show by default.
@@ -88,7 +85,7 @@ func (r *Result) writeText(w io.Writer, md bool, l Layout) {
 		fmt.Fprintf(w, "\n%s\n", r.FrontLegend())
 		return
 	}
-	fitTable(w, header, cells, align, l.Width)
+	l.Fit.Table(w, frontPlan, header, cells, align...)
 	fmt.Fprintln(w, r.FrontLegend())
 }
 
@@ -122,44 +119,11 @@ func writeSection(w io.Writer, s Section, md bool) {
 	fmt.Fprintln(w)
 }
 
-// dropOrder is the front table's columns the least telling first: left out,
-// in turn, to fit a terminal.
-var dropOrder = []string{"score forgone", "censored"}
-
-// fitTable writes a bordered table; with width, it leaves out columns
-// (dropOrder) until its lines fit, and says which.
-func fitTable(w io.Writer, header []string, rows [][]string, align []report.Align, width int) {
-	var b strings.Builder
-	report.TextTable(&b, header, rows, align...)
-	var dropped []string
-	for _, name := range dropOrder {
-		if width == 0 || widest(b.String()) <= width {
-			break
-		}
-		k := slices.Index(header, name)
-		header, align = slices.Delete(slices.Clone(header), k, k+1), slices.Delete(slices.Clone(align), k, k+1)
-		for i := range rows {
-			rows[i] = slices.Delete(slices.Clone(rows[i]), k, k+1)
-		}
-		dropped = append(dropped, name)
-		b.Reset()
-		report.TextTable(&b, header, rows, align...)
-	}
-	io.WriteString(w, b.String())
-	if len(dropped) > 0 {
-		fmt.Fprintf(w, "(left out to fit the terminal's %d columns: %s; the full table in a file or pipe)\n", width, strings.Join(dropped, ", "))
-	}
-}
-
-// widest is the width of the longest line of s, one column a rune (the
-// table's cells and borders are of one column each).
-func widest(s string) int {
-	m := 0
-	for line := range strings.Lines(s) {
-		m = max(m, utf8.RuneCountInString(strings.TrimSuffix(line, "\n")))
-	}
-	return m
-}
+// frontPlan is how the front table gives way to a narrow terminal.
+var frontPlan = &report.Plan{Name: "front", Wrap: []string{"config", "note"},
+	Short: report.Shorter(map[string]string{"turns saved": "turns", "tokens saved": "tokens", "false terminations": "false",
+		"score forgone": "forgone"}),
+	Drop: []string{"score forgone", "censored", "tokens saved"}}
 
 // columns are a config's fields as csv and json give them, in order: the
 // policy, every parameter (nil where the policy has none), every metric of
