@@ -74,6 +74,10 @@ type layout struct {
 	wrap   []bool
 }
 
+// roomyWidth is how narrow a column of words gets, a space either side
+// included, before a column is left out to widen it.
+const roomyWidth = 18
+
 // total is the columns a table of these widths takes, borders included.
 func total(width []int) int {
 	t := len(width) + 1
@@ -93,7 +97,7 @@ func (f *Fit) lay(p *Plan, header []string, s shape) layout {
 	for i := range all {
 		all[i] = i
 	}
-	l := layout{keep: all, header: header}
+	l := layout{keep: all, header: header, wrap: make([]bool, len(header))}
 	natural := func(l layout) []int {
 		w := make([]int, len(l.keep))
 		for k, i := range l.keep {
@@ -112,18 +116,25 @@ func (f *Fit) lay(p *Plan, header []string, s shape) layout {
 		}
 	}
 	l.header = short
-	least := func(l layout) []int {
+	// least are the widths a column of words can be wrapped to: its longest
+	// word's, or its header's; roomy, those a column of words is not
+	// squeezed below while there are columns to leave out.
+	least := func(l layout, roomy bool) []int {
 		w := natural(l)
 		for k, i := range l.keep {
 			if slices.Contains(p.Wrap, header[i]) {
-				w[k] = max(s.word[i], TextWidth(l.header[k])) + 2
+				floor := max(s.word[i], TextWidth(l.header[k])) + 2
+				if roomy {
+					floor = max(floor, min(w[k], roomyWidth))
+				}
+				w[k] = floor
 			}
 		}
 		return w
 	}
 	var left []string
 	for _, drop := range p.Drop {
-		if total(least(l)) <= f.Width {
+		if total(least(l, true)) <= f.Width {
 			break
 		}
 		var keep []int
@@ -139,7 +150,7 @@ func (f *Fit) lay(p *Plan, header []string, s shape) layout {
 		l.keep, l.header = keep, hdr
 	}
 	l.width, l.wrap = natural(l), make([]bool, len(l.keep))
-	floor := least(l)
+	floor := least(l, false)
 	for k, i := range l.keep {
 		l.wrap[k] = slices.Contains(p.Wrap, header[i])
 	}

@@ -34,7 +34,7 @@ var (
 			}
 			return h
 		}, Drop: []string{"longest", "stop"}}
-	metricsPlan = &Plan{Name: "metrics", Wrap: []string{"metric", "change", "95% interval of the change", "verdict"},
+	metricsPlan = &Plan{Name: "metrics", Wrap: []string{"metric", "verdict"},
 		Short: Shorter(map[string]string{"95% interval of the change": "95% CI"}), Drop: []string{"expected", "baseline", "after"}}
 	reviewPlan   = &Plan{Name: "review", Wrap: []string{"baseline verdict", "after verdict"}, Drop: []string{"baseline", "after"}}
 	episodesPlan = &Plan{Name: "episodes", Wrap: []string{"baseline verdict", "after verdict"},
