@@ -51,7 +51,7 @@ systems that stop no run on a rule of their own are compared, unless --baseline 
 --after say otherwise, as none (the run as logged) against the rule they would add:
 increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.`,
 		Example: `  lbanalyze batch testdata/episodes
-  lbanalyze batch --after score-or-objective:60 --format markdown game_files/episodes
+  lbanalyze batch --after score-or-objective:60 --format markdown game_files
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
   lbanalyze batch --plots plots --html report.html testdata/episodes`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -129,7 +129,7 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 	}
 	fs := cmd.Flags()
 	// Their defaults are the system's (sides), said in the usage.
-	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]] (default: "+
+	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:W[/I[/T]]], W max_turns_stuck, I check_interval, T the warning threshold (default: "+
 		bySystem(func(s *system.System) string { return string(side(s, policy.Score, noStop.Name)) })+")")
 	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form (default: "+
 		bySystem(func(s *system.System) string { return string(side(s, policy.ScoreOrObjective, s.Adds)) })+")")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -28,6 +29,9 @@ it would have lost, which stops look premature, and over a grid which setting to
 		SilenceUsage:  true,
 	}
 	root.SetFlagErrorFunc(flagError)
+	if e.width > 0 {
+		fitHelp(root, e.width)
+	}
 	root.AddCommand(newEpisodeCmd(e))
 	root.AddCommand(newSynthCmd(e))
 	root.AddCommand(newBatchCmd(e))
@@ -104,4 +108,43 @@ func edits(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// fitHelp makes every command's help fit a terminal of width columns: its
+// text reflowed, paragraph by paragraph, and its flags' usages wrapped under
+// them (pflag's FlagUsagesWrapped). Elsewhere help is cobra's, as written.
+func fitHelp(root *cobra.Command, width int) {
+	cobra.AddTemplateFunc("reflow", reflow)
+	cobra.AddTemplateFunc("flagUsagesWrapped", func(fs *pflag.FlagSet, cols int) string { return fs.FlagUsagesWrapped(cols) })
+	root.SetHelpTemplate(strings.Replace(root.HelpTemplate(), "{{. | trimTrailingWhitespaces}}", fmt.Sprintf("{{reflow . %d}}", width), 1))
+	usage := root.UsageTemplate()
+	for _, flags := range []string{".LocalFlags", ".InheritedFlags"} {
+		usage = strings.Replace(usage, flags+".FlagUsages", fmt.Sprintf("flagUsagesWrapped %s %d", flags, width), 1)
+	}
+	root.SetUsageTemplate(usage)
+}
+
+// reflow fills the paragraphs of text (separated by blank lines) to width
+// columns; lines that begin with a space are left as they are.
+func reflow(text string, width int) string {
+	var out []string
+	for para := range strings.SplitSeq(strings.TrimRight(text, " \n"), "\n\n") {
+		if strings.HasPrefix(para, " ") {
+			out = append(out, para)
+			continue
+		}
+		var lines []string
+		line := ""
+		for w := range strings.FieldsSeq(para) {
+			if line != "" && report.TextWidth(line)+1+report.TextWidth(w) > width {
+				lines, line = append(lines, line), ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += w
+		}
+		out = append(out, strings.Join(append(lines, line), "\n"))
+	}
+	return strings.Join(out, "\n\n")
 }

@@ -29,7 +29,7 @@ func newSweepCmd(e *env) *cobra.Command {
 	f := sweepFlags{policyFlags: policyFlags{configIsNow: true}}
 	cmd := &cobra.Command{
 		Use:   "sweep DIR|FILE...",
-		Short: "Search the loop-break settings over a dataset and answer which one to ship",
+		Short: "Search the settings over a dataset and answer which to ship",
 		Long: `Replay every config of a grid — policies × max_turns_stuck × check_interval (× the
 parameters of the variants) — over every episode found, as batch finds them, and answer
 first: the config to ship among those ZorkGPT runs as it is (the most turns saved with a
@@ -60,7 +60,7 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 `,
 		Example: `  lbanalyze sweep testdata/episodes
   lbanalyze sweep --config pyproject.toml --format markdown game_files/episodes
-  lbanalyze sweep --policy score-or-objective --max-turns-stuck 20:120:5 --check-interval 1:10 game_files/episodes
+  lbanalyze sweep --max-turns-stuck 20:120:5 --check-interval 1:10 game_files
   lbanalyze sweep --format csv testdata/episodes > sweep.csv
   lbanalyze sweep --plots plots --html sweep.html testdata/episodes`,
 		Args: func(_ *cobra.Command, args []string) error {
