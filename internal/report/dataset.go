@@ -467,14 +467,14 @@ func writeDatasetTable(w io.Writer, d *Dataset, summary bool, f *Fit) {
 	if rv.Legend != "" {
 		fmt.Fprintln(w, rv.Legend)
 	}
-	if summary {
-		return
+	if !summary {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Episodes")
+		header, episodes, align := d.EpisodeTable()
+		f.table(w, episodesPlan, header, episodes, align)
+		writePatternSummaryText(w, &d.Patterns, f)
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Episodes")
-	header, episodes, align := d.EpisodeTable()
-	f.table(w, episodesPlan, header, episodes, align)
-	writePatternSummaryText(w, &d.Patterns, f)
+	fmt.Fprintf(w, "\nBottom line. %s\n", d.Headline())
 }
 
 func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
@@ -504,14 +504,14 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	if rv.Legend != "" {
 		fmt.Fprintf(w, "\n%s\n", rv.Legend)
 	}
-	if summary {
-		return
+	if !summary {
+		fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
+		header, episodes, align := d.EpisodeTable()
+		markdownTable.draw(w, header, episodes, align)
+		fmt.Fprintln(w, "\n</details>")
+		writePatternSummaryMarkdown(w, &d.Patterns)
 	}
-	fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
-	header, episodes, align := d.EpisodeTable()
-	markdownTable.draw(w, header, episodes, align)
-	fmt.Fprintln(w, "\n</details>")
-	writePatternSummaryMarkdown(w, &d.Patterns)
+	fmt.Fprintf(w, "\n**Bottom line.** %s\n", MarkdownText(d.Headline()))
 }
 
 // PolicyJSON names a policy and its settings: the timer's (null where it
