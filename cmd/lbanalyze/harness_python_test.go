@@ -70,6 +70,10 @@ func TestHarnessPython(t *testing.T) {
 	fixture := func(p string) func(*testing.T) []string { return func(*testing.T) []string { return []string{p} } }
 	tales := logs{"TALES with a restart", fixture("testdata/logs/tales/restart.jsonl"), "", "Score", ""}
 	harness := logs{"per-step JSONL", fixture("testdata/logs/harness-two-kinds.jsonl"), "episode=ep,turn=t,score=s", "s", "ep"}
+	runs := logs{"TALES runs of the fixtures", func(t *testing.T) []string {
+		paths, _ := filepath.Glob("testdata/logs/tales-runs/*/*/*.jsonl")
+		return paths
+	}, "", "Score", ""}
 	real := logs{"real TALES rollouts", func(t *testing.T) []string {
 		paths, _ := filepath.Glob(filepath.Join(realdata.Dir(t, "tales/logs"), "*", "*", "*.jsonl"))
 		return paths
@@ -81,6 +85,7 @@ func TestHarnessPython(t *testing.T) {
 		{tales, []string{"increase:10/5", "score:10/5", "score:40/10", "increase:40/10", "zorkburr:12/3", "zorkburr:5/1",
 			"patience:8/2:score_mode=increase:min_delta=5:min_turns=30:objective_patience=-1", "patience:6/1:min_delta=10:objective_patience=-1", "none"}},
 		{harness, []string{"increase:6/1", "score:3/1", "score:6/1", "zorkburr:4/2", "increase:3/1:min_turns=7", "score:100/10"}},
+		{runs, []string{"score:20/1", "increase:15/5", "score:10/10", "zorkburr:19/1"}},
 		{real, []string{"increase:15/10", "increase:40/10", "score:40/10", "score:20/1", "zorkburr:30/5"}},
 	} {
 		t.Run(c.logs.name, func(t *testing.T) {

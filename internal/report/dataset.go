@@ -107,6 +107,9 @@ func WriteDataset(w io.Writer, format string, d *Dataset, summary bool, f *Fit) 
 
 // Number formatting: ASCII signs, so that tables paste and parse anywhere.
 
+// Dollars writes an amount of money as the tables do: "$1.64".
+func Dollars(v float64) string { return dollars.format(v) }
+
 func (u unit) format(v float64) string {
 	switch u {
 	case mean:

@@ -11,15 +11,16 @@ import (
 
 // figuresJSON are a config's figures over the n episodes, rates in %.
 type figuresJSON struct {
-	N                 int     `json:"n"`
-	FalseTerminations int     `json:"false_terminations"`
-	FalseRate         float64 `json:"false_termination_rate"`
-	TurnsSaved        int     `json:"turns_saved"`
-	TurnsSavedPct     float64 `json:"turns_saved_pct"`
-	ScoreForgone      int     `json:"score_forgone"`
-	Censored          int     `json:"censored"`
-	CensoredPct       float64 `json:"censored_pct"`
-	TokensSaved       *int64  `json:"tokens_saved,omitempty"` // where some log records tokens
+	N                 int      `json:"n"`
+	FalseTerminations int      `json:"false_terminations"`
+	FalseRate         float64  `json:"false_termination_rate"`
+	TurnsSaved        int      `json:"turns_saved"`
+	TurnsSavedPct     float64  `json:"turns_saved_pct"`
+	ScoreForgone      int      `json:"score_forgone"`
+	Censored          int      `json:"censored"`
+	CensoredPct       float64  `json:"censored_pct"`
+	TokensSaved       *int64   `json:"tokens_saved,omitempty"` // where some log records tokens
+	CostSaved         *float64 `json:"cost_saved,omitempty"`   // in dollars, when priced
 }
 
 type cvJSON struct {
@@ -219,6 +220,9 @@ func (r *Result) figuresJSON(c *Config) figuresJSON {
 	if r.Tokens {
 		j.TokensSaved = &c.TokensSaved
 	}
+	if d, ok := r.Dollars[c.Policy]; ok {
+		j.CostSaved = report.Round6(d.Saved)
+	}
 	return j
 }
 
@@ -231,6 +235,9 @@ func (r *Result) choiceJSON(c *Config, f *Figures, ch *Choice) choiceJSON {
 			HeldOutTurnsSavedPct: pct6(ch.CV.HeldOutSavedShare), FoldsAgreeing: ch.CV.Agree, FoldsUndecided: ch.CV.Undecided}}
 	if r.ByTokens {
 		j.CV.HeldOutTokensSaved = &ch.CV.HeldOutTokensSaved
+	}
+	if d, ok := r.Dollars[c.Policy]; ok && d.CI != nil {
+		j.CI95["cost_saved"] = [2]float64{*report.Round6(d.CI[0]), *report.Round6(d.CI[1])}
 	}
 	for _, rv := range ch.Rivals {
 		j.Rivals = append(j.Rivals, rivalJSON{r.Configs[rv.Config].Policy.String(), rv.Config, r6(rv.Share)})

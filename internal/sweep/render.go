@@ -120,14 +120,16 @@ func writeSection(w io.Writer, s Section, md bool) {
 }
 
 // frontPlan is how the front table gives way to a narrow terminal.
-var frontPlan = &report.Plan{Name: "front", Wrap: []string{"config", "note"},
+var frontPlan = &report.Plan{Name: "front", Wrap: []string{"config", costHeader, "note"},
 	Short: report.Shorter(map[string]string{"turns saved": "turns", "tokens saved": "tokens", "false terminations": "false",
-		"score forgone": "forgone"}),
+		"score forgone": "forgone", costHeader: "cost (CI)"}),
 	Drop: []string{"score forgone", "censored", "tokens saved"}}
 
 // columns are a config's fields as csv and json give them, in order: the
 // policy, every parameter (nil where the policy has none), every metric of
-// batch, the share of censored outcomes in % and whether it is on the front.
+// batch, the share of censored outcomes in % and whether it is on the front;
+// when priced, the 95% interval of the cost saved of the configs the front
+// and the answer show (nil for the others).
 func (r *Result) columns() []string {
 	cols := []string{"policy"}
 	for _, s := range policy.Settings() {
@@ -136,7 +138,11 @@ func (r *Result) columns() []string {
 	for k := range r.Defs.Len() {
 		cols = append(cols, r.Defs.Name(k))
 	}
-	return append(cols, "censored_pct", "pareto")
+	cols = append(cols, "censored_pct", "pareto")
+	if r.Dollars != nil {
+		cols = append(cols, "cost_saved_ci95_lo", "cost_saved_ci95_hi")
+	}
+	return cols
 }
 
 // values are c's fields in the order of columns: strings, ints, floats
@@ -157,7 +163,14 @@ func (r *Result) values(c *Config) []any {
 			v = append(v, nil)
 		}
 	}
-	return append(v, *report.Round6(100 * r.CensoredShare(c)), c.Pareto)
+	v = append(v, *report.Round6(100 * r.CensoredShare(c)), c.Pareto)
+	if r.Dollars != nil {
+		if d, ok := r.Dollars[c.Policy]; ok && d.CI != nil {
+			return append(v, *report.Round6(d.CI[0]), *report.Round6(d.CI[1]))
+		}
+		v = append(v, nil, nil)
+	}
+	return v
 }
 
 func (r *Result) writeCSV(w io.Writer) error {
