@@ -64,7 +64,11 @@ func (r *Result) writeText(w io.Writer, md bool, l Layout) {
 	}
 	fmt.Fprintln(w, r.Summary())
 	rows, front := r.FrontTable(l.Rows)
-	title := r.FrontTitle(len(rows)-1, front)
+	shown := len(rows) - 1 // the first rows, and the answer's and the best overall's wherever they rank
+	if l.Rows > 0 {
+		shown = min(l.Rows, front)
+	}
+	title := r.FrontTitle(shown, front)
 	if md {
 		fmt.Fprintf(w, "\n### %s\n\n", title)
 	} else {
