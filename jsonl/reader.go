@@ -38,6 +38,12 @@ type Limits struct {
 	// real logs compress 10-20 times, a decompression bomb a thousand times.
 	// DefaultMaxRatio when 0; no limit when negative.
 	MaxRatio int
+	// InTurn, when set, is handed the taking of a zstd stream's window from
+	// the budget the streams decoded at once share, to call when the stream's
+	// turn comes: a caller that hands files over in order takes their
+	// windows in that order, so that a later file never holds the budget
+	// the file being handed over waits for.
+	InTurn func(take func())
 }
 
 const (
@@ -113,7 +119,13 @@ func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		return &closers{r: bounded(zr, in, ratio, "gzip"), inner: zr, outer: rc, release: release}, nil
 	default: // zstd
 		fh, _ := br.Peek(64) // the frame header: its window, for the process's budget
-		held := zstdWindows.acquire(zstdWindow(pastSkippable(fh)))
+		var held int64
+		take := func() { held = zstdWindows.acquire(zstdWindow(pastSkippable(fh))) }
+		if lim.InTurn != nil {
+			lim.InTurn(take)
+		} else {
+			take()
+		}
 		in := &counter{r: br}
 		zr, err := newZstd(in)
 		if err != nil {

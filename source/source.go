@@ -101,7 +101,7 @@ func (o Options) WithDefaults() Options {
 type Result struct {
 	Lines int // lines read
 	// Segments is how many episodes the log holds, those that cannot be
-	// replayed included: the Segments of each of its episodes.
+	// replayed included.
 	Segments int
 	Rejected []Rejected
 	// Problems are about the log as a whole: a read error that ended it
@@ -164,14 +164,10 @@ func (r *Rejections) AddTo(res *Result) {
 	}
 }
 
-// ReadAll reads the log r with src and returns its episodes, their Segments
-// set, and the rest of what it yields: for tests, and callers that hold a
-// whole log.
+// ReadAll reads the log r with src and returns its episodes and the rest of
+// what it yields: for tests, and callers that hold a whole log.
 func ReadAll(src Source, r io.Reader, name string, opt Options) ([]*episode.Episode, *Result) {
 	var eps []*episode.Episode
 	res := src.Read(r, name, opt, func(ep *episode.Episode) { eps = append(eps, ep) })
-	for _, ep := range eps {
-		ep.Segments = res.Segments
-	}
 	return eps, res
 }

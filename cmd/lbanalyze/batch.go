@@ -16,6 +16,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
@@ -98,7 +99,7 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 			baseline, after = f.sides(cmd, sys, baseline, after)
 			e.tell(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
 			f.noteShared(cmd, e, baseline, after)
-			kept, unreplayed := report.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
+			kept, unreplayed := replay.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
 			e.tell(unreplayed...)
 			if len(kept) == 0 {
 				return failure("no episode can be compared")
@@ -110,7 +111,7 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 			}, step)
 			end()
 			_, end = e.progress("computing the intervals", 0)
-			d := report.NewDataset(baseline, after, opts, eps, c.Skipped, c.Passed)
+			d := report.NewDataset(baseline, after, opts, eps, skips(c.Skipped), c.Passed)
 			end()
 			d.Unreplayed = unreplayed
 			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary, e.fit) }); err != nil {
@@ -248,6 +249,15 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.S
 	wait()
 	e.tell(c.Messages...)
 	return c
+}
+
+// skips are the inputs left out, as a dataset names them.
+func skips(s []corpus.Skip) []report.Skip {
+	out := make([]report.Skip, len(s))
+	for i := range s {
+		out[i] = report.Skip(s[i])
+	}
+	return out
 }
 
 // tell writes messages about the input to stderr.

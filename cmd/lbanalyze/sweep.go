@@ -97,9 +97,9 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 			}
 			sys := system.OfAll(c.Episodes)
 			configs, current := f.grid(s, sys)
+			costs.CallsPerTurn = f.calls.of(sys)
 			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
-				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.calls.of(sys), Jobs: replayers(f.jobs),
-				CostPerCall: costs.CostPerCall, CostPerMTok: costs.CostPerMTok, ByTokens: f.rank == "tokens",
+				MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
 				System: sys, Progress: e.progress})
 			e.tell(r.LeftOut...)
 			if len(r.Configs) == 0 {

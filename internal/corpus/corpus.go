@@ -15,10 +15,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
@@ -49,7 +49,9 @@ type Options struct {
 	Sources *Sources
 }
 
-// Read discovers the logs under paths and reads each once, Jobs at a time.
+// Read discovers the logs under paths and reads each once, Jobs at a time:
+// for the tests of the packages that read episodes (the commands discover,
+// then read with progress or as a stream).
 func Read(paths []string, opt Options) *Corpus {
 	files, c := Discover(paths, opt.sources())
 	c.ReadFiles(files, opt)
@@ -59,16 +61,7 @@ func Read(paths []string, opt Options) *Corpus {
 // ReadFiles reads the files, Jobs at a time, and adds what they hold to c.
 // The result does not depend on the order the reads finish in.
 func (c *Corpus) ReadFiles(files []string, opt Options) {
-	first := len(c.Episodes) // of the file being handed over
-	c.Stream(files, opt, Sink{
-		Episode: func(ep *episode.Episode) { c.Episodes = append(c.Episodes, ep) },
-		FileEnd: func(segments int) {
-			for _, ep := range c.Episodes[first:] {
-				ep.Segments = segments
-			}
-			first = len(c.Episodes)
-		},
-	})
+	c.Stream(files, opt, Sink{Episode: func(ep *episode.Episode) { c.Episodes = append(c.Episodes, ep) }})
 }
 
 // Sink is what Stream hands what it reads to, in discovery order: file by
@@ -76,12 +69,8 @@ func (c *Corpus) ReadFiles(files []string, opt Options) {
 // Its functions are called one at a time, from the goroutine that called
 // Stream; they may block, and the reading waits.
 type Sink struct {
-	// Episode is given each episode as soon as its segment ends. Its Segments
-	// is 0 until the end of its file.
+	// Episode is given each episode as soon as its segment ends.
 	Episode func(*episode.Episode)
-	// FileEnd follows the episodes of each file read, with how many segments
-	// it holds: their Segments.
-	FileEnd func(segments int)
 	// Message, when set, is given each message as Stream adds it to c.Messages.
 	Message func(string)
 }
@@ -104,8 +93,10 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 	order := make(chan *fileRead, jobs+streamWindow) // a full window holds the next file back
 	next := make(chan *fileRead)
 	go func() {
+		var opened chan struct{} // the file before's
 		for _, path := range files {
-			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue)}
+			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue), after: opened, opened: make(chan struct{})}
+			opened = r.opened
 			order <- r
 			next <- r
 		}
@@ -137,9 +128,6 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 		}
 		cut = append(cut, r.cut...)
 		c.Skipped = append(c.Skipped, r.skipped...)
-		if sink.FileEnd != nil {
-			sink.FileEnd(r.segments)
-		}
 	}
 	for _, m := range ids.duplicates() {
 		c.tell(sink, m)
@@ -193,12 +181,17 @@ func (c *Corpus) tell(sink Sink, m string) {
 // fileRead is one file being read: its episodes as they come, then, once
 // eps is closed, what was left out of it and the messages about its lines.
 type fileRead struct {
-	path     string
-	eps      chan *episode.Episode
-	segments int
-	skipped  []Skip
-	problems []string
-	cut      []string // FILE:LINE of its episodes whose one problem is a cut last line (onlyCut)
+	path string
+	// after is closed once the file before is open, and opened once this one
+	// is and the file before too: a zstd file takes its window of the
+	// decoding budget (jsonl.Limits.InTurn) after the file before is open,
+	// so that a later file never holds the budget while it waits for its
+	// turn to hand over, and the file whose turn it is waits for the budget.
+	after, opened chan struct{}
+	eps           chan *episode.Episode
+	skipped       []Skip
+	problems      []string
+	cut           []string // FILE:LINE of its episodes whose one problem is a cut last line (onlyCut)
 	// named are the file's episodes that the messages name (those with
 	// problems), without their turns, so that what the sink lets go is freed:
 	// the first maxNamed, and how many more there were and lines they skipped.
@@ -212,25 +205,48 @@ const maxNamed = 100
 
 func (r *fileRead) read(opt Options) {
 	defer close(r.eps)
+	opt.Read.Limits.InTurn = func(take func()) {
+		if r.after != nil {
+			<-r.after
+		}
+		take()
+	}
+	var once sync.Once
+	open := func() { once.Do(r.open) }
+	defer open()
 	path := r.path
-	res, err := opt.sources().read(path, opt.Stdin, opt.Read, func(ep *episode.Episode) {
+	res, err := opt.sources().read(path, opt.Stdin, opt.Read, open, func(ep *episode.Episode) {
 		r.episodes++
 		r.name(ep) // before the sink has it
 		r.eps <- ep
 	})
 	if err != nil {
-		r.skipped = append(r.skipped, Skip{Source: jsonl.DisplayName(path), Reason: openReason(err)})
+		r.skipped = append(r.skipped, Skip{Source: path, Reason: openReason(err)})
 		return
-	}
-	r.segments = res.Segments
-	for _, ep := range r.named {
-		ep.Segments = res.Segments
 	}
 	r.skipped = rejections(path, res, r.episodes)
 	r.problems, r.cut = problems(r.named)
 	if r.moreNamed > 0 {
 		r.problems = append(r.problems, fmt.Sprintf("%s: %s more with problems (%s skipped); the rest of each was analysed",
-			jsonl.DisplayName(path), plural(r.moreNamed, "episode"), plural(r.moreLines, "line")))
+			path, plural(r.moreNamed, "episode"), plural(r.moreLines, "line")))
+	}
+}
+
+// open says that the file is open, once the file before is: at once when
+// it is, else when it will be, without waiting for it.
+func (r *fileRead) open() {
+	if r.after == nil {
+		close(r.opened)
+		return
+	}
+	select {
+	case <-r.after:
+		close(r.opened)
+	default:
+		go func() {
+			<-r.after
+			close(r.opened)
+		}()
 	}
 }
 
@@ -254,8 +270,8 @@ func (opt Options) sources() *Sources {
 	return Registry()
 }
 
-// named is what the messages about an episode need of it: its name (which
-// needs Segments, set once the file ends) and its problems.
+// named is what the messages about an episode need of it: its name and its
+// problems.
 func named(ep *episode.Episode) *episode.Episode {
 	return &episode.Episode{ID: ep.ID, Source: ep.Source, Segment: ep.Segment,
 		Problems: ep.Problems, ProblemCount: ep.ProblemCount, SkippedLines: ep.SkippedLines}
@@ -275,8 +291,7 @@ func openReason(err error) string {
 
 // rejections are the parts of a log that cannot be analysed: a read error that
 // ended it early, segments that cannot be replayed.
-func rejections(path string, lg *source.Result, episodes int) []Skip {
-	name := jsonl.DisplayName(path)
+func rejections(name string, lg *source.Result, episodes int) []Skip {
 	var s []Skip
 	for _, p := range lg.Problems {
 		s = append(s, Skip{Source: fmt.Sprintf("%s:%d", name, p.Line), Reason: p.Msg})
@@ -300,13 +315,13 @@ func rejections(path string, lg *source.Result, episodes int) []Skip {
 func problems(eps []*episode.Episode) (m, cut []string) {
 	for _, ep := range eps {
 		if onlyCut(ep) {
-			cut = append(cut, fmt.Sprintf("%s:%d", jsonl.DisplayName(ep.Source), ep.Problems[0].Line))
+			cut = append(cut, fmt.Sprintf("%s:%d", ep.Source, ep.Problems[0].Line))
 			continue
 		}
 		m = append(m, ep.ProblemMessages()...)
 		if ep.SkippedLines > 0 {
 			m = append(m, fmt.Sprintf("%s: %s skipped in %s; the rest was analysed",
-				jsonl.DisplayName(ep.Source), plural(ep.SkippedLines, "line"), ep.Name()))
+				ep.Source, plural(ep.SkippedLines, "line"), ep.Name()))
 		}
 	}
 	return m, cut
@@ -371,7 +386,7 @@ func (d *episodeIDs) duplicates() []string {
 	for _, dup := range dups {
 		names := make([]string, len(dup.sources))
 		for i, s := range dup.sources {
-			names[i] = jsonl.DisplayName(d.sources[s])
+			names[i] = d.sources[s]
 		}
 		m = append(m, fmt.Sprintf("warning: episode %s is in %d files (%s): each is analysed and counted; remove the copies you do not mean",
 			dup.id, len(names), strings.Join(names, ", ")))

@@ -101,10 +101,12 @@ func (srcs Sources) dirSource(dir string) source.DirSource {
 }
 
 // read reads one input with the source that claims it: a directory, or a
-// file (decompressed) by its first bytes.
-func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, emit func(*episode.Episode)) (*source.Result, error) {
+// file (decompressed) by its first bytes; opened is called once the file is
+// open, or could not be.
+func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opened func(), emit func(*episode.Episode)) (*source.Result, error) {
 	if path != jsonl.StdinName {
 		if info, err := os.Stat(path); err == nil && info.IsDir() {
+			opened()
 			if s := srcs.dirSource(path); s != nil {
 				return s.ReadDir(path, opt, emit), nil
 			}
@@ -112,6 +114,7 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, emit 
 		}
 	}
 	rc, err := jsonl.Open(path, stdin, opt.Limits)
+	opened()
 	if err != nil {
 		return nil, err
 	}

@@ -44,8 +44,8 @@ type tableKind struct {
 }
 
 // The tables are drawn by tablewriter, each kind by tables reused from a
-// pool: a new tablewriter.Table makes 400 KB of caches, which made `episode`
-// (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
+// pool: a new tablewriter.Table makes 400 KB of caches, which would make
+// `episode` (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
 // (docs/PERFORMANCE.md, "Tables").
 var (
 	boxTable      = tableKind{tablePool(func() tw.Renderer { return renderer.NewBlueprint() }), printableRow}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
 )
@@ -232,7 +232,7 @@ func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 	if e.Priced() {
 		row = append(row, "—")
 		if cost, ok := e.CostSaved(o); ok {
-			row[len(row)-1] = dollars.format(cost)
+			row[len(row)-1] = metrics.Dollars.Format(cost)
 		}
 	}
 	row = append(row, strconv.Itoa(o.ScoreForgone))
@@ -298,8 +298,8 @@ func selfCheckLines(e *Episode) []string {
 }
 
 // tableHead is the line that names an episode in a table.
-func tableHead(w io.Writer, ep *episode.Episode) {
-	fmt.Fprintf(w, "%s   %s\n", Printable(ep.Name()), Printable(jsonl.DisplayName(ep.Source)))
+func tableHead(w io.Writer, n episodeName) {
+	fmt.Fprintf(w, "%s   %s\n", Printable(n.name), Printable(n.source))
 }
 
 // tableBody is the rest of an episode's table: what follows its head; its
@@ -378,14 +378,14 @@ func mdRow(r []string) []string {
 }
 
 // markdownHead is the heading that names an episode in markdown.
-func markdownHead(w io.Writer, ep *episode.Episode) {
-	fmt.Fprintf(w, "### %s\n\n", markdownLine(ep.Name()))
+func markdownHead(w io.Writer, n episodeName) {
+	fmt.Fprintf(w, "### %s\n\n", markdownLine(n.name))
 }
 
 // markdownBody is the rest of an episode's markdown: what follows its head.
 func markdownBody(w io.Writer, e *Episode) {
 	ep := e.Ep
-	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(jsonl.DisplayName(ep.Source)), summary(ep))
+	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(ep.Source), summary(ep))
 	sp := newSpark(ep, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
 	header, align := resultHeader(e)

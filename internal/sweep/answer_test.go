@@ -13,6 +13,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source/tales"
@@ -100,7 +101,7 @@ func TestAnswerShipsAChange(t *testing.T) {
 	}
 }
 
-func versusMetric(t *testing.T, a *Answer, name string) report.Metric {
+func versusMetric(t *testing.T, a *Answer, name string) metrics.Metric {
 	t.Helper()
 	for _, m := range a.Versus {
 		if m.Name == name {
@@ -108,7 +109,7 @@ func versusMetric(t *testing.T, a *Answer, name string) report.Metric {
 		}
 	}
 	t.Fatalf("no %s in versus", name)
-	return report.Metric{}
+	return metrics.Metric{}
 }
 
 func TestAnswerKeepsTheCurrentSetting(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -16,7 +16,7 @@ import (
 // Dollars is what a config saves over the episodes in dollars, when the
 // sweep is priced (--cost-per-mtok, --cost-per-call), with its 95%
 // interval: the percentile bootstrap over episodes of batch's metrics
-// (report.Resamples resamples, report.BootstrapSeed), nil below report.MinN
+// (metrics.Resamples resamples, metrics.BootstrapSeed), nil below metrics.MinN
 // episodes.
 type Dollars struct {
 	Saved float64
@@ -28,7 +28,7 @@ type Dollars struct {
 // the current setting, by policy; nil when the sweep is not priced. All are
 // measured on the same resamples.
 func (r *Result) price(eps []*episode.Episode) map[policy.Policy]Dollars {
-	costs := r.costs()
+	costs := r.Costs
 	if !costs.Priced() {
 		return nil
 	}
@@ -72,12 +72,12 @@ func (r *Result) price(eps []*episode.Episode) map[policy.Policy]Dollars {
 
 // bootstrapSums gives, for each row of x (a value an episode), the 95%
 // percentile interval of its sum over resampled episodes, every row on the
-// same resamples; nil intervals below report.MinN episodes. The rows are
+// same resamples; nil intervals below metrics.MinN episodes. The rows are
 // shared among the cores; each draws the resamples from the seed, so that
 // the result does not depend on how many there are.
 func bootstrapSums(x [][]float64) []*[2]float64 {
 	ci := make([]*[2]float64, len(x))
-	if len(x) == 0 || len(x[0]) < report.MinN {
+	if len(x) == 0 || len(x[0]) < metrics.MinN {
 		return ci
 	}
 	n := len(x[0])
@@ -91,10 +91,10 @@ func bootstrapSums(x [][]float64) []*[2]float64 {
 			}
 			sums := make([][]float64, len(rows))
 			for k := range sums {
-				sums[k] = make([]float64, report.Resamples)
+				sums[k] = make([]float64, metrics.Resamples)
 			}
-			rng := rand.New(rand.NewPCG(report.BootstrapSeed, uint64(n)))
-			for b := range report.Resamples {
+			rng := rand.New(rand.NewPCG(metrics.BootstrapSeed, uint64(n)))
+			for b := range metrics.Resamples {
 				for range n {
 					e := rng.IntN(n)
 					for k, c := range rows {

@@ -55,7 +55,7 @@ func TestDollarsSaved(t *testing.T) {
 }
 
 // The intervals are the same whatever the cores (each worker draws the
-// resamples from the seed), and none is given below report.MinN episodes.
+// resamples from the seed), and none is given below metrics.MinN episodes.
 func TestBootstrapSumsDeterministic(t *testing.T) {
 	x := make([][]float64, 7)
 	for c := range x {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -162,15 +163,15 @@ func (r *Result) values(c *Config) []any {
 	}
 	for k := range r.Defs.Len() {
 		if x, ok := r.Defs.Value(&c.Sums, k); ok {
-			v = append(v, *report.Round6(x))
+			v = append(v, *metrics.Round6(x))
 		} else {
 			v = append(v, nil)
 		}
 	}
-	v = append(v, *report.Round6(100 * r.CensoredShare(c)), c.Pareto)
+	v = append(v, *metrics.Round6(100 * r.CensoredShare(c)), c.Pareto)
 	if r.Dollars != nil {
 		if d, ok := r.Dollars[c.Policy]; ok && d.CI != nil {
-			return append(v, *report.Round6(d.CI[0]), *report.Round6(d.CI[1]))
+			return append(v, *metrics.Round6(d.CI[0]), *metrics.Round6(d.CI[1]))
 		}
 		v = append(v, nil, nil)
 	}

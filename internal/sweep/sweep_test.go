@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -41,23 +42,24 @@ func defaultGrid() []policy.Policy {
 }
 
 func opts() Options {
-	return Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, CallsPerTurn: 4, Jobs: 2}
+	return Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 2}
 }
 
 var current = policy.Policy{Name: policy.ScoreOrObjective}
 
 // Every config's metrics are batch's for the same policy: the after column of
-// report.Metrics, computed by replaying each episode with replay.Run.
+// metrics.Compare, computed by replaying each episode with replay.Run.
 func TestConfigsEqualBatch(t *testing.T) {
 	eps := bundled(t)
 	grid := defaultGrid()
 	r := Run(eps, grid, current, opts())
 	for i := 0; i < len(grid); i += 7 { // a sample of the grid, every policy and interval
-		pairs := make([]report.Episode, len(eps))
+		pairs := make([]metrics.Pair, len(eps))
 		for e, ep := range eps {
-			pairs[e] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, current), replay.Run(ep, grid[i])}}
+			b, a := replay.Run(ep, current), replay.Run(ep, grid[i])
+			pairs[e] = metrics.Pair{Ep: ep, Baseline: &b, After: &a}
 		}
-		for k, m := range report.Metrics(pairs, 0, 1, report.Options{CallsPerTurn: 4}) {
+		for k, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 4}) {
 			got, ok := r.Defs.Value(&r.Configs[i].Sums, k)
 			if ok != m.AfterOK || got != m.After {
 				t.Errorf("%s: %s = %v (%v), batch says %v (%v)", grid[i], m.Name, got, ok, m.After, m.AfterOK)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -118,9 +119,9 @@ func (r *Result) dollarsSaved(p policy.Policy) string {
 // dollarsCell is an amount with its interval: "$1.05 (95% CI $0.61 … $1.49)".
 func dollarsCell(d Dollars) string {
 	if d.CI == nil {
-		return report.Dollars(d.Saved)
+		return metrics.Dollars.Format(d.Saved)
 	}
-	return fmt.Sprintf("%s (95%% CI %s … %s)", report.Dollars(d.Saved), report.Dollars(d.CI[0]), report.Dollars(d.CI[1]))
+	return fmt.Sprintf("%s (95%% CI %s … %s)", metrics.Dollars.Format(d.Saved), metrics.Dollars.Format(d.CI[0]), metrics.Dollars.Format(d.CI[1]))
 }
 
 // rank names what the configs are ranked by: "turns" (saved) or "tokens".
@@ -208,7 +209,7 @@ func (r *Result) lowestFalse(i int) string {
 
 // headline is the change of every headline metric, with its interval, and
 // of the cost saved when the sweep is priced.
-func headline(ms []report.Metric) string {
+func headline(ms []metrics.Metric) string {
 	var parts []string
 	for i := range ms {
 		if ms[i].Headline || ms[i].Name == "cost_saved" {
@@ -316,9 +317,9 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 		row.Cells = append(row.Cells, strconv.FormatInt(c.TokensSaved, 10))
 	}
 	if d := r.Dollars[c.Policy]; r.Dollars != nil {
-		row.Cells = append(row.Cells, report.Dollars(d.Saved))
+		row.Cells = append(row.Cells, metrics.Dollars.Format(d.Saved))
 		if d.CI != nil {
-			row.Cells[len(row.Cells)-1] += fmt.Sprintf(" (%s … %s)", report.Dollars(d.CI[0]), report.Dollars(d.CI[1]))
+			row.Cells[len(row.Cells)-1] += fmt.Sprintf(" (%s … %s)", metrics.Dollars.Format(d.CI[0]), metrics.Dollars.Format(d.CI[1]))
 		}
 	}
 	row.Cells = append(row.Cells, fmt.Sprintf("%d (%s)", c.FalseTerminations, pct(r.FalseRate(c))), strconv.Itoa(c.ScoreForgone),
@@ -341,3 +342,6 @@ func (r *Result) FrontLegend() string {
 		"needs a change: %s cannot run it as it is (listed after those it runs). over %s censored: the recording's own loop break cut so many logs before the "+
 		"config would stop that its lengths are lower bounds; never recommended.", r.rank(), r.System.Name, pct(r.MaxCensored))
 }
+
+// episodes is "1 episode", "75 episodes".
+func episodes(n int) string { return report.Count(n, "episode") }
