@@ -97,13 +97,14 @@ var fixtures = map[string]func() []byte{
 }
 
 // talesRuns are 24 TALES rollouts in the benchmark's layout
-// (<run>/<game>/a0_s20241001_steps60.jsonl), three runs of eight games, for
+// (<run>/<game>/a0_s20241001_steps60.jsonl), three runs of eight games (of
+// models named so that no real run's id is theirs), for
 // a harness's answer in dollars (tales-sweep-cost.txtar): in four games of
 // each run the score rises by 10 at step 5 and never again; in the other four
 // at steps 5, 25 and 45. Every step spends 1,000 tokens.
 func talesRuns() map[string][]byte {
-	runs := []string{"tw-bench_LLMAgent_gpt-4o_s20241001_c10_t0.0_convFalse", "tw-bench_LLMAgent_gpt-4o-mini_s20241001_c10_t0.0_convFalse",
-		"tales_LLMAgent_o3-mini_s20241001_c10_t0.0_convFalse"}
+	runs := []string{"tw-bench_LLMAgent_model-a_s20241001_c10_t0.0_convFalse", "tw-bench_LLMAgent_model-b_s20241001_c10_t0.0_convFalse",
+		"tales_LLMAgent_model-c_s20241001_c10_t0.0_convFalse"}
 	games := []string{"JerichoEnvZork1", "JerichoEnvDetective", "JerichoEnvEnchanter", "JerichoEnvLudicorp",
 		"JerichoEnvZork2", "JerichoEnvBalances", "JerichoEnvAcorncourt", "JerichoEnvLibrary"}
 	files := map[string][]byte{}
