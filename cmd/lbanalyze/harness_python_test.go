@@ -85,8 +85,8 @@ func TestHarnessPython(t *testing.T) {
 		{tales, []string{"increase:10/5", "score:10/5", "score:40/10", "increase:40/10", "zorkburr:12/3", "zorkburr:5/1",
 			"patience:8/2:score_mode=increase:min_delta=5:min_turns=30:objective_patience=-1", "patience:6/1:min_delta=10:objective_patience=-1", "none"}},
 		{harness, []string{"increase:6/1", "score:3/1", "score:6/1", "zorkburr:4/2", "increase:3/1:min_turns=7", "score:100/10"}},
-		{runs, []string{"score:20/1", "increase:15/5", "score:10/10", "zorkburr:19/1"}},
-		{real, []string{"increase:15/10", "increase:40/10", "score:40/10", "score:20/1", "zorkburr:30/5"}},
+		{runs, []string{"score:20/1", "increase:20/1", "increase:15/5", "score:10/10", "zorkburr:19/1"}},
+		{real, []string{"increase:15/10", "increase:20/1", "increase:40/10", "score:40/10", "score:20/1", "zorkburr:30/5"}},
 	} {
 		t.Run(c.logs.name, func(t *testing.T) {
 			paths := c.logs.paths(t)
