@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -149,7 +148,7 @@ func TestHarnessPython(t *testing.T) {
 			if stopped == 0 || never == 0 {
 				t.Errorf("%d results stop and %d never do: the case should hold both", stopped, never)
 			}
-			t.Log(fmt.Sprintf("%d episodes × %d configs: %d stops, %d never", len(eps), len(c.policies), stopped, never))
+			t.Logf("%d episodes × %d configs: %d stops, %d never", len(eps), len(c.policies), stopped, never)
 		})
 	}
 }
