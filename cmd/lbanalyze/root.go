@@ -133,18 +133,7 @@ func reflow(text string, width int) string {
 			out = append(out, para)
 			continue
 		}
-		var lines []string
-		line := ""
-		for w := range strings.FieldsSeq(para) {
-			if line != "" && report.TextWidth(line)+1+report.TextWidth(w) > width {
-				lines, line = append(lines, line), ""
-			}
-			if line != "" {
-				line += " "
-			}
-			line += w
-		}
-		out = append(out, strings.Join(append(lines, line), "\n"))
+		out = append(out, strings.Join(report.WrapWords(para, width), "\n"))
 	}
 	return strings.Join(out, "\n\n")
 }

@@ -264,7 +264,7 @@ func (f *Fit) drawLaid(w io.Writer, l layout, rows iter.Seq[[]string], align []A
 				}
 				cells[k] = []string{c}
 				if l.wrap[k] && TextWidth(strings.TrimSpace(c)) > l.width[k]-2 {
-					cells[k] = wrapWords(c, l.width[k]-2)
+					cells[k] = WrapWords(c, l.width[k]-2)
 				}
 				n = max(n, len(cells[k]))
 			}
@@ -284,9 +284,9 @@ func (f *Fit) drawLaid(w io.Writer, l layout, rows iter.Seq[[]string], align []A
 	boxTable.drawMeasured(w, l.header, lines, al, l.width)
 }
 
-// wrapWords cuts text into lines of at most width columns at spaces; a word
+// WrapWords cuts text into lines of at most width columns at spaces; a word
 // wider than width is a line of its own.
-func wrapWords(text string, width int) []string {
+func WrapWords(text string, width int) []string {
 	var out []string
 	line := ""
 	for word := range strings.FieldsSeq(text) {
