@@ -224,8 +224,9 @@ func (f *Fit) Note() string {
 	return fmt.Sprintf("(Tables narrowed to the terminal's %d columns, whole in a file or a pipe; %s.)", f.Width, strings.Join(parts, "; "))
 }
 
-// Table draws a boxed text table (TextTable) narrowed to f as p says; whole
-// when f is nil or has no width.
+// Table draws a table boxed in light lines (headers as given, cells
+// Printable, each column aligned as align says), narrowed to f as p says;
+// whole when f is nil or has no width.
 func (f *Fit) Table(w io.Writer, p *Plan, header []string, rows [][]string, align ...Align) {
 	f.table(w, p, header, slices.Values(rows), align)
 }
