@@ -75,6 +75,12 @@ var fixtures = map[string]func() []byte{
 			synth.Steps{ID: id(11), N: 130, Changes: map[int]int{25: 5, 64: 10}, Objectives: map[int][]string{100: {"Kill the troll"}}},
 		)
 	},
+	// A run killed while it wrote: a clean 30-turn log whose last line is cut,
+	// as the bundled set holds one on purpose.
+	"killed.jsonl": func() []byte {
+		return append(render(synth.Steps{ID: "2025-11-13T10:00:00", N: 30, Changes: map[int]int{10: 5}}),
+			`{"timestamp": "2025-11-13T10:31:00.100000", "level": "INFO", "message": "SELECTED ACTION: north`...)
+	},
 	// Every kind of bad line, each in a copy of a clean 45-turn log.
 	"bad-lines.jsonl": func() []byte {
 		lines := bytes.SplitAfter(render(synth.Steps{N: 45, Changes: map[int]int{20: 5}}), []byte("\n"))
