@@ -72,42 +72,69 @@ func (r *Result) price(eps []*episode.Episode) map[policy.Policy]Dollars {
 
 // bootstrapSums gives, for each row of x (a value an episode), the 95%
 // percentile interval of its sum over resampled episodes, every row on the
-// same resamples; nil intervals below metrics.MinN episodes. The rows are
-// shared among the cores; each draws the resamples from the seed, so that
-// the result does not depend on how many there are.
+// same resamples; nil intervals below metrics.MinN episodes. Rows equal on
+// every episode are summed once; the episodes' values lie together, so that
+// a resample adds each drawn episode's in one pass. The resamples are drawn
+// in blocks, each from its own seeded generator, shared among the cores: the
+// result does not depend on how many there are.
 func bootstrapSums(x [][]float64) []*[2]float64 {
 	ci := make([]*[2]float64, len(x))
 	if len(x) == 0 || len(x[0]) < metrics.MinN {
 		return ci
 	}
 	n := len(x[0])
+	var uniq [][]float64 // the distinct rows
+	col := make([]int, len(x))
+	for c, row := range x {
+		col[c] = slices.IndexFunc(uniq, func(u []float64) bool { return slices.Equal(u, row) })
+		if col[c] < 0 {
+			col[c] = len(uniq)
+			uniq = append(uniq, row)
+		}
+	}
+	width := len(uniq)
+	byEpisode := make([]float64, n*width) // episode e's values at [e*width, (e+1)*width)
+	for u, row := range uniq {
+		for e, v := range row {
+			byEpisode[e*width+u] = v
+		}
+	}
+	sums := make([][]float64, width) // by distinct row, a sum a resample
+	for u := range sums {
+		sums[u] = make([]float64, metrics.Resamples)
+	}
+	const block = 256
+	blocks := (metrics.Resamples + block - 1) / block
+	next := make(chan int, blocks)
+	for b := range blocks {
+		next <- b
+	}
+	close(next)
 	var wg sync.WaitGroup
-	workers := min(len(x), runtime.GOMAXPROCS(0))
-	for w := range workers {
+	for range min(blocks, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
-			rows := make([]int, 0, len(x)/workers+1)
-			for c := w; c < len(x); c += workers {
-				rows = append(rows, c)
-			}
-			sums := make([][]float64, len(rows))
-			for k := range sums {
-				sums[k] = make([]float64, metrics.Resamples)
-			}
-			rng := rand.New(rand.NewPCG(metrics.BootstrapSeed, uint64(n)))
-			for b := range metrics.Resamples {
-				for range n {
-					e := rng.IntN(n)
-					for k, c := range rows {
-						sums[k][b] += x[c][e]
+			acc := make([]float64, width)
+			for b := range next {
+				rng := rand.New(rand.NewPCG(metrics.BootstrapSeed, uint64(n)<<32|uint64(b)))
+				for r := b * block; r < min((b+1)*block, metrics.Resamples); r++ {
+					clear(acc)
+					for range n {
+						e := rng.IntN(n)
+						for u, v := range byEpisode[e*width : (e+1)*width] {
+							acc[u] += v
+						}
+					}
+					for u, v := range acc {
+						sums[u][r] = v
 					}
 				}
-			}
-			for k, c := range rows {
-				p := stats.Percentiles(sums[k])
-				ci[c] = &p
 			}
 		})
 	}
 	wg.Wait()
+	for c := range x {
+		p := stats.Percentiles(slices.Clone(sums[col[c]]))
+		ci[c] = &p
+	}
 	return ci
 }
