@@ -46,9 +46,19 @@ type Source interface {
 }
 
 // JSONLName says whether a file is named like JSON Lines, plain or
-// compressed: *.jsonl, *.jsonl.gz, *.jsonl.zst.
+// compressed: *.jsonl, *.jsonl.gz, *.jsonl.zst (JSONLNames).
 func JSONLName(name string) bool {
 	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.gz") || strings.HasSuffix(name, ".jsonl.zst")
+}
+
+// JSONLNames are the names JSONLName takes, as shell patterns.
+var JSONLNames = []string{"*.jsonl", "*.jsonl.gz", "*.jsonl.zst"}
+
+// Named is a source that says what names its Opens (or ClaimsDir) takes, as
+// shell patterns or in words, for the message of a directory walk that finds
+// no log: "*.jsonl", "run_log_*.txt".
+type Named interface {
+	Names() []string
 }
 
 // DirSource is a source whose logs are directories (a Burr application

@@ -63,7 +63,7 @@ groups the episodes of each system further (dir:N, the N-th directory below the 
 run or game, TALES's; a member of the logs' steps), each group in its own section, then a
 line on whether the after policy serves every group.`,
 		Example: `  lbanalyze batch testdata/episodes
-  lbanalyze batch --after score-or-objective:60 --format markdown game_files/episodes
+  lbanalyze batch --after score-or-objective:60 --format markdown game_files
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
   lbanalyze batch --plots plots --html report.html testdata/episodes
   lbanalyze batch --fields turn=Step,score=Reward --by dir:1 submissions/LLM`,
@@ -135,13 +135,17 @@ line on whether the after policy serves every group.`,
 				return err
 			}
 			return e.writeOutput(f.format, func(w io.Writer) error {
-				return report.WriteGroups(w, f.format, f.by.name(), out, inputs(c), f.summary)
+				return report.WriteGroups(w, f.format, f.by.name(), out, inputs(c), f.summary, e.fit)
 			})
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]]")
-	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form")
+	// Their defaults are the system's (sides), said in the usage.
+	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:W[/I[/T]]], W max_turns_stuck, I check_interval, T the warning threshold (default: "+
+		bySystem(func(s *system.System) string { return string(side(s, policy.Score, noStop.Name)) })+")")
+	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form (default: "+
+		bySystem(func(s *system.System) string { return string(side(s, policy.ScoreOrObjective, s.Adds)) })+")")
+	fs.Lookup("baseline").DefValue, fs.Lookup("after").DefValue = "", ""
 	f.settings = make([]int, len(policy.Settings()))
 	for i, s := range policy.Settings() {
 		f.settings[i] = s.Default
@@ -197,7 +201,7 @@ func (f *batchFlags) compare(cmd *cobra.Command, e *env, g group.Group, s sides,
 
 // write writes the report of d, and its charts and HTML page when asked for.
 func (f *batchFlags) write(e *env, d *report.Dataset, plots, html string) error {
-	if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary) }); err != nil {
+	if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary, e.fit) }); err != nil {
 		return err
 	}
 	return f.writeCharts(e, d, plots, html, -1, "")
@@ -238,6 +242,15 @@ func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, aft
 		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
 	}
 	return baseline, after
+}
+
+// side is the default of a side for the logs of s: the flag's for a system
+// that stops its runs on a rule of its own, else its own (sides).
+func side(s *system.System, flag, own policy.Name) policy.Name {
+	if s.Stops() {
+		return flag
+	}
+	return own
 }
 
 // resolve gives the baseline and after policies and the settings recordings
@@ -405,6 +418,9 @@ func (f *settingValue) String() string {
 
 func (f *settingValue) Set(s string) error {
 	v, err := f.s.Parse(s)
+	if err != nil && (strings.ContainsAny(s, ":,") || rangeWritten.MatchString(s)) {
+		return fmt.Errorf("%w: batch compares two policies at one value of each setting (sweep searches lists and ranges)", err)
+	}
 	if err == nil {
 		*f.v = v
 	}

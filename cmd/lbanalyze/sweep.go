@@ -33,7 +33,7 @@ func newSweepCmd(e *env) *cobra.Command {
 	f := sweepFlags{policyFlags: policyFlags{configIsNow: true}}
 	cmd := &cobra.Command{
 		Use:   "sweep DIR|FILE...",
-		Short: "Search the loop-break settings over a dataset and answer which one to ship",
+		Short: "Search the settings over a dataset and answer which to ship",
 		Long: `Replay every config of a grid — policies × max_turns_stuck × check_interval (× the
 parameters of the variants) — over every episode found, as batch finds them, and answer
 first: the config to ship among those ZorkGPT runs as it is (the most turns saved with a
@@ -55,7 +55,7 @@ CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs re
 Logs of harnesses with no stop rule of their own (TALES, JSONL read with --fields) are
 swept over score and increase unless --policy says otherwise and compared with no stop
 rule unless --config says otherwise; the answer is then a config the harness can run on
-its score alone, as the rule to add to its step loop, in words and settings. ZorkGPT2's
+its score alone, as Python for its step loop (the rule in a sentence first). ZorkGPT2's
 logs are swept over score, supervisor, zorkburr and increase, against no stop rule (its
 runner enforces none) unless --config names its [tool.zorkburr]; the answer is then a
 zorkburr config and its [tool.zorkburr] block. A policy that needs a signal some log does
@@ -70,7 +70,7 @@ setting serves every group.
 `,
 		Example: `  lbanalyze sweep testdata/episodes
   lbanalyze sweep --config pyproject.toml --format markdown game_files/episodes
-  lbanalyze sweep --policy score-or-objective --max-turns-stuck 20:120:5 --check-interval 1:10 game_files/episodes
+  lbanalyze sweep --max-turns-stuck 20:120:5 --check-interval 1:10 game_files
   lbanalyze sweep --format csv testdata/episodes > sweep.csv
   lbanalyze sweep --plots plots --html sweep.html testdata/episodes
   lbanalyze sweep --by game testdata/real/tales/logs`,
@@ -104,7 +104,7 @@ setting serves every group.
 			if err := f.checkGroups(cmd, groups, grouped); err != nil {
 				return err
 			}
-			layout := sweep.Layout{Rows: f.top, Width: e.width}
+			layout := sweep.Layout{Rows: f.top, Fit: e.fit}
 			if f.all {
 				layout.Rows = 0
 			}

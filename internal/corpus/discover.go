@@ -31,6 +31,10 @@ type discovery struct {
 	// in loops.
 	walked map[any]bool
 	loops  int
+	// others are the files of other names a directory given holds, the
+	// first few, and other how many: said when it holds no log.
+	others []string
+	other  int
 }
 
 // Discover finds the logs under paths, each directory's in lexical order: the
@@ -87,8 +91,10 @@ func (d *discovery) arg(path string) {
 		return
 	}
 	d.c.roots = append(d.c.roots, path)
+	d.others, d.other = nil, 0
 	if found, err := d.walk(path, info); err == nil && found == 0 {
-		d.skip(path, "no episode logs found")
+		d.c.Skipped = append(d.c.Skipped, Skip{Source: path, Reason: "no episode logs found"})
+		d.c.Messages = append(d.c.Messages, path+": "+d.noLogs(d.others, d.other))
 	}
 }
 
@@ -123,17 +129,29 @@ func (d *discovery) walk(dir string, info os.FileInfo) (int, error) {
 		case e.Type()&fs.ModeSymlink != 0:
 			n, ok := d.link(p, e.Name())
 			found += n
-			if !ok && d.srcs.opens(e.Name()) {
+			switch {
+			case !ok && d.srcs.opens(e.Name()):
 				found++
 				d.found(p)
+			case !ok:
+				d.otherName(e.Name())
 			}
 		case !e.IsDir() && d.srcs.opens(e.Name()):
 			found++
 			d.found(p)
+		case !e.IsDir():
+			d.otherName(e.Name())
 		}
 		return nil
 	})
 	return found, err
+}
+
+// otherName counts a file of a name no source opens.
+func (d *discovery) otherName(name string) {
+	if d.other++; d.other <= maxOthers {
+		d.others = append(d.others, name)
+	}
 }
 
 // link follows the symbolic link p when it leads to a directory: false when
@@ -157,6 +175,25 @@ func (d *discovery) link(p, name string) (int, bool) {
 	}
 	n, _ := d.walk(p, info)
 	return n, true
+}
+
+// maxOthers is how many files of other names a walk that found no log names.
+const maxOthers = 3
+
+// noLogs says that a walk found no log: what names it opens, and the files
+// of other names it passed over (n, the first few named), which a command
+// line reads whatever their names.
+func (d *discovery) noLogs(others []string, n int) string {
+	s := "no episode logs found: a walk reads " + d.srcs.opened()
+	if n == 0 {
+		return s + "; it holds no other file"
+	}
+	more := ""
+	if n > len(others) {
+		more = fmt.Sprintf(" and %d more", n-len(others))
+	}
+	return fmt.Sprintf("%s, and passed over %s of other names (%s%s): name one on the command line to have it read whatever its name",
+		s, plural(n, "file"), strings.Join(others, ", "), more)
 }
 
 // found takes a log met in a directory: regular files only, so that a FIFO

@@ -46,6 +46,35 @@ func (srcs Sources) opens(name string) bool {
 	return slices.ContainsFunc(srcs.Files, func(s source.Source) bool { return s.Opens(name) })
 }
 
+// opened says what a walk opens, as the sources name it (source.Named):
+// "files named *.jsonl or run_log_*.txt, and Burr application directories".
+func (srcs Sources) opened() string {
+	var files, dirs []string
+	add := func(to *[]string, s any) {
+		if named, ok := s.(source.Named); ok {
+			for _, x := range named.Names() {
+				if !slices.Contains(*to, x) {
+					*to = append(*to, x)
+				}
+			}
+		}
+	}
+	for _, s := range srcs.Files {
+		add(&files, s)
+	}
+	for _, s := range srcs.Dirs {
+		add(&dirs, s)
+	}
+	said := "files named " + strings.Join(files, ", ")
+	if k := len(files); k > 1 {
+		said = "files named " + strings.Join(files[:k-1], ", ") + " or " + files[k-1]
+	}
+	if len(dirs) > 0 {
+		said += ", and " + strings.Join(dirs, ", ")
+	}
+	return said
+}
+
 // formats lists the log formats srcs read, each once, for a message about a
 // file none of them claims.
 func (srcs Sources) formats() string {
@@ -114,7 +143,7 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opene
 	case len(head) == 0:
 		return rejected("empty file"), nil
 	}
-	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s", srcs.formats(), source.Describe(head))), nil
+	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s%s", srcs.formats(), source.Describe(head), suggestFields(head))), nil
 }
 
 // headLines is how many lines of a file are enough to say that no source

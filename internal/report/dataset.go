@@ -103,8 +103,9 @@ func (d *Dataset) Review() (rescued, still, fresh []*Episode) {
 }
 
 // WriteDataset renders d in format; summary leaves out the per-episode table
-// (in JSON the "episodes"; CSV has nothing else and refuses it).
-func WriteDataset(w io.Writer, format string, d *Dataset, summary bool) error {
+// (in JSON the "episodes"; CSV has nothing else and refuses it). The table
+// format's tables fit f (nil: whole).
+func WriteDataset(w io.Writer, format string, d *Dataset, summary bool, f *Fit) error {
 	switch format {
 	case "json":
 		return writeDatasetJSON(w, d, summary)
@@ -117,7 +118,7 @@ func WriteDataset(w io.Writer, format string, d *Dataset, summary bool) error {
 		writeDatasetMarkdown(w, d, summary)
 		return nil
 	case "table":
-		writeDatasetTable(w, d, summary)
+		writeDatasetTable(w, d, summary, f)
 		return nil
 	}
 	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
@@ -396,14 +397,14 @@ func (d *Dataset) reviewRows(g ReviewGroup) [][]string {
 	return rows
 }
 
-func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
+func writeDatasetTable(w io.Writer, d *Dataset, summary bool, f *Fit) {
 	for _, l := range d.Summary() {
 		fmt.Fprintln(w, Printable(l))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, d.MetricsTitle())
 	header, rows := d.MetricTable()
-	TextTable(w, header, rows, metricAlign...)
+	f.Table(w, metricsPlan, header, rows, metricAlign...)
 	for _, n := range d.MetricNotes() {
 		fmt.Fprintln(w, "note: "+n)
 	}
@@ -416,19 +417,19 @@ func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
 			continue
 		}
 		fmt.Fprintln(w, g.Title+":")
-		TextTable(w, rv.Header, d.reviewRows(g), reviewAlign...)
+		f.Table(w, reviewPlan, rv.Header, d.reviewRows(g), reviewAlign...)
 	}
 	if rv.Legend != "" {
 		fmt.Fprintln(w, rv.Legend)
 	}
-	if summary {
-		return
+	if !summary {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Episodes")
+		header, episodes, align := d.EpisodeTable()
+		f.table(w, episodesPlan, header, episodes, align)
+		writePatternSummaryText(w, &d.Patterns, f)
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Episodes")
-	header, episodes, align := d.EpisodeTable()
-	boxTable.draw(w, header, episodes, align)
-	writePatternSummaryText(w, &d.Patterns)
+	fmt.Fprintf(w, "\nBottom line. %s\n", d.Headline())
 }
 
 func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
@@ -458,14 +459,14 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	if rv.Legend != "" {
 		fmt.Fprintf(w, "\n%s\n", rv.Legend)
 	}
-	if summary {
-		return
+	if !summary {
+		fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
+		header, episodes, align := d.EpisodeTable()
+		markdownTable.draw(w, header, episodes, align)
+		fmt.Fprintln(w, "\n</details>")
+		writePatternSummaryMarkdown(w, &d.Patterns)
 	}
-	fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
-	header, episodes, align := d.EpisodeTable()
-	markdownTable.draw(w, header, episodes, align)
-	fmt.Fprintln(w, "\n</details>")
-	writePatternSummaryMarkdown(w, &d.Patterns)
+	fmt.Fprintf(w, "\n**Bottom line.** %s\n", MarkdownText(d.Headline()))
 }
 
 // PolicyJSON names a policy and its settings: the timer's (null where it

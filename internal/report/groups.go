@@ -37,8 +37,9 @@ func NewInputs(skipped []Skip, passed []string) Inputs {
 // renders one: in a section of its own (table, markdown), an object of
 // "groups" (JSON), rows with a first column "group" (CSV); then whether one
 // setting serves every group (OneSetting). by is what grouped them (--by);
-// in says what was left out of every group, said first.
-func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summary bool) error {
+// in says what was left out of every group, said first; fit is what the
+// tables fit (WriteDataset).
+func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summary bool, fit *Fit) error {
 	switch format {
 	case "json":
 		return writeGroupsJSON(w, by, groups, in, summary)
@@ -64,7 +65,7 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summ
 			} else {
 				fmt.Fprintf(w, "== %s ==\n", title)
 			}
-			if err := WriteDataset(w, format, g.Dataset, summary); err != nil {
+			if err := WriteDataset(w, format, g.Dataset, summary, fit); err != nil {
 				return err
 			}
 			fmt.Fprintln(w)

@@ -63,7 +63,7 @@ func TestGroupsCSV(t *testing.T) {
 		groups = append(groups, Group{name, "ZorkGPT", d})
 	}
 	var b bytes.Buffer
-	if err := WriteGroups(&b, "csv", "dir:1", groups, Inputs{}, false); err != nil {
+	if err := WriteGroups(&b, "csv", "dir:1", groups, Inputs{}, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&b).ReadAll()
