@@ -109,6 +109,8 @@ type settings struct {
 	// current is the setting run now, the --config file's; nil without
 	// --config: what the system that ran the logs runs now (system.System.Now).
 	current *policy.Policy
+	// currentSystem is the system whose table --config read.
+	currentSystem *system.System
 	// offered are the policies the logs of a system that stops no run on a
 	// rule of its own are offered, under the same settings
 	// (system.System.Offered); nil when the policies were asked for
@@ -176,7 +178,7 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 				vals[i] = []int{given.Get(x)}
 			}
 		}
-		s.recording, s.current = cfg.Policy.Timer(), &cfg.Policy
+		s.recording, s.current, s.currentSystem = cfg.Policy.Timer(), &cfg.Policy, cfg.System
 	}
 	names, vals = dedupe(names, vals, e)
 	offer := !changed("policy") && (f.config == "" || f.configIsNow)
