@@ -46,9 +46,19 @@ type Source interface {
 }
 
 // JSONLName says whether a file is named like JSON Lines, plain or
-// compressed: *.jsonl, *.jsonl.gz, *.jsonl.zst.
+// compressed: *.jsonl, *.jsonl.gz, *.jsonl.zst (JSONLNames).
 func JSONLName(name string) bool {
 	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.gz") || strings.HasSuffix(name, ".jsonl.zst")
+}
+
+// JSONLNames are the names JSONLName takes, as shell patterns.
+var JSONLNames = []string{"*.jsonl", "*.jsonl.gz", "*.jsonl.zst"}
+
+// Named is a source that says what names its Opens (or ClaimsDir) takes, as
+// shell patterns or in words, for the message of a directory walk that finds
+// no log: "*.jsonl", "run_log_*.txt".
+type Named interface {
+	Names() []string
 }
 
 // DirSource is a source whose logs are directories (a Burr application
@@ -74,6 +84,16 @@ type Options struct {
 	// Limits bound what a compressed file may cost (a source that opens
 	// files of its own, in a directory, opens them within these).
 	Limits jsonl.Limits
+	// PathID is the id of an episode whose log records none: the file's
+	// path below the directory the user gave, "/"-separated, without the
+	// extensions of a log (Stem), unique among the inputs; "" for a file
+	// named itself, which a source names after its file (docs/sources.md,
+	// "Episode ids").
+	PathID string
+	// Member is a member of a per-step log's steps (a dotted path) whose
+	// value on an episode's first step is kept as its fact of that key, for
+	// --by (docs/commands.md, "Groups"); "" for none.
+	Member string
 }
 
 // WithDefaults is o with its zero values replaced by their defaults.

@@ -78,7 +78,7 @@ func FuzzPipeline(f *testing.F) {
 		checkOutcomes(t, lg.Episodes, grid, gridEps)
 		checkJSONBytes(t, gridEps)
 		for _, format := range report.Formats {
-			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps) })
+			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps, nil) })
 			checkStream(t, data, format, policies)
 		}
 		// As batch compares them: the episodes that can replay both sides.
@@ -86,7 +86,7 @@ func FuzzPipeline(f *testing.F) {
 		all := analyse(kept, held(policies[:2], report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}), nop)
 		d := report.NewDataset(policies[0], policies[1], report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
 		for _, format := range report.Formats {
-			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false) })
+			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false, nil) })
 		}
 	})
 }
@@ -97,8 +97,8 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 	opts := report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}
 	var want, wantErr, got, gotErr bytes.Buffer
 	e := &env{stdin: bytes.NewReader(data), stdout: &want, stderr: &wantErr}
-	all := analyse(e.readCorpus([]string{"-"}, 1, true, nil).Episodes, held(policies, opts), nop)
-	if err := report.WriteEpisodes(&want, format, all); err != nil {
+	all := analyse(e.readCorpus([]string{"-"}, 1, true, nil, "").Episodes, held(policies, opts), nop)
+	if err := report.WriteEpisodes(&want, format, all, nil); err != nil {
 		t.Fatal(err)
 	}
 	e = &env{stdin: bytes.NewReader(data), stdout: &got, stderr: &gotErr}
@@ -132,7 +132,7 @@ func checkOutcomes(t *testing.T, logged []*episode.Episode, policies []policy.Po
 // checkJSONBytes requires report.WriteJSON to write what encoding/json writes.
 func checkJSONBytes(t *testing.T, eps []report.Episode) {
 	var got, want bytes.Buffer
-	if err := report.WriteEpisodes(&got, "json", eps); err != nil {
+	if err := report.WriteEpisodes(&got, "json", eps, nil); err != nil {
 		t.Fatal(err)
 	}
 	js := make([]report.EpisodeJSON, len(eps))

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
 func main() {
@@ -29,6 +31,10 @@ type env struct {
 	// width is the columns of the terminal stdout is, 0 when it is none (a
 	// file, a pipe, a test): tables fit a terminal, and are whole elsewhere.
 	width int
+	// fit is what the tables of the output fit: the terminal's width.
+	fit *report.Fit
+	// told are the messages tellOnce has written.
+	told map[string]bool
 }
 
 // warnf writes a warning to stderr.
@@ -68,6 +74,12 @@ func failure(format string, args ...any) error {
 // run is the whole program: it parses args, runs the command and maps its
 // error to an exit code, printing the message in one place.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runOn(args, stdin, stdout, stderr, terminalWidth(stdout), terminalWidth(stderr))
+}
+
+// runOn is run with the columns of the terminals stdout and stderr are (0:
+// none), which tests give.
+func runOn(args []string, stdin io.Reader, stdout, stderr io.Writer, width, errWidth int) int {
 	// Output is buffered (a table is written a cell at a time: one write
 	// system call a line otherwise); whatever goes to stderr first flushes
 	// it, so that a terminal shows both in the order they were written.
@@ -75,8 +87,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	stderr = flushFirst{out, stderr}
 	msgs := &outWriter{w: stderr, escape: true}
+	if errWidth > 0 { // messages wrap to the terminal
+		wrap := &lineWrapper{w: stderr, width: errWidth}
+		msgs.w = wrap
+		defer wrap.Flush()
+	}
 	defer msgs.Flush()
-	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: terminalWidth(stdout)}
+	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: width, fit: &report.Fit{Width: width}}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)

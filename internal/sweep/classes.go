@@ -23,6 +23,7 @@ func (r *Result) classify() {
 		bySig[s] = append(bySig[s], i)
 	}
 	r.Classes = map[int][]int{}
+	r.Current.Class = -1
 	for s, members := range bySig {
 		slices.SortStableFunc(members, func(a, b int) int {
 			return cmp.Compare(Changed(r.Configs[a].Policy, r.Current.Policy), Changed(r.Configs[b].Policy, r.Current.Policy))
@@ -78,4 +79,10 @@ func Changed(p, now policy.Policy) int {
 		}
 	}
 	return n
+}
+
+// classRuns says whether the system runs some config of config i's class as
+// it is.
+func (r *Result) classRuns(i int) bool {
+	return slices.ContainsFunc(r.ClassOf(i), func(k int) bool { return r.Runnable[k] })
 }

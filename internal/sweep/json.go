@@ -14,17 +14,18 @@ import (
 // false_termination_rate is the high bound (every outcome the logs cannot
 // show fine), as configs[i].false_termination_rate.
 type figuresJSON struct {
-	N                 int     `json:"n"`
-	FalseTerminations int     `json:"false_terminations"` // premature stops
-	Unknown           int     `json:"unknown_stops"`
-	FalseRate         float64 `json:"false_termination_rate"`
-	FalseRateLow      float64 `json:"false_termination_rate_low"`
-	TurnsSaved        int     `json:"turns_saved"`
-	TurnsSavedPct     float64 `json:"turns_saved_pct"`
-	ScoreForgone      int     `json:"score_forgone"`
-	Censored          int     `json:"censored"`
-	CensoredPct       float64 `json:"censored_pct"`
-	TokensSaved       *int64  `json:"tokens_saved,omitempty"` // where some log records tokens
+	N                 int      `json:"n"`
+	FalseTerminations int      `json:"false_terminations"` // premature stops
+	Unknown           int      `json:"unknown_stops"`
+	FalseRate         float64  `json:"false_termination_rate"`
+	FalseRateLow      float64  `json:"false_termination_rate_low"`
+	TurnsSaved        int      `json:"turns_saved"`
+	TurnsSavedPct     float64  `json:"turns_saved_pct"`
+	ScoreForgone      int      `json:"score_forgone"`
+	Censored          int      `json:"censored"`
+	CensoredPct       float64  `json:"censored_pct"`
+	TokensSaved       *int64   `json:"tokens_saved,omitempty"` // where some log records tokens
+	CostSaved         *float64 `json:"cost_saved,omitempty"`   // in dollars, when priced
 }
 
 type cvJSON struct {
@@ -68,7 +69,8 @@ type answerJSON struct {
 	Index       *int    `json:"index"`   // into configs; null for a current setting outside the grid, or no clear winner
 	KeepCurrent bool    `json:"keep_current"`
 	Why         *string `json:"why"`
-	TOML        *string `json:"toml"`
+	Block       *string `json:"block"` // to paste, in Lang
+	Lang        string  `json:"lang"`
 	File        string  `json:"file"`
 	Note        *string `json:"note"`
 	choiceJSON
@@ -246,6 +248,9 @@ func (r *Result) figuresJSON(c *Config) figuresJSON {
 	if r.Tokens {
 		j.TokensSaved = &c.TokensSaved
 	}
+	if d, ok := r.Dollars[c.Policy]; ok {
+		j.CostSaved = metrics.Round6(d.Saved)
+	}
 	return j
 }
 
@@ -262,6 +267,9 @@ func (r *Result) choiceJSON(c *Config, f *Figures, ch *Choice) choiceJSON {
 	}
 	if r.ByTokens {
 		j.CV.HeldOutTokensSaved = &ch.CV.HeldOutTokensSaved
+	}
+	if d, ok := r.Dollars[c.Policy]; ok && d.CI != nil {
+		j.CI95["cost_saved"] = [2]float64{*metrics.Round6(d.CI[0]), *metrics.Round6(d.CI[1])}
 	}
 	for _, rv := range ch.Rivals {
 		j.Rivals = append(j.Rivals, rivalJSON{r.name(rv.Config), index(rv.Config), r6(rv.Share)})
@@ -290,8 +298,8 @@ func (r *Result) answerJSON() *answerJSON {
 		c, i, f = &r.Configs[a.Config], a.Config, &a.In
 	}
 	j := &answerJSON{Verdict: a.Verdict.String(), choiceJSON: r.choiceJSON(c, f, &a.Choice), KeepCurrent: a.KeepCurrent, Why: nilIfEmpty(a.Why),
-		Chosen: r.name(a.Config), ChosenIndex: index(a.Config), TOML: nilIfEmpty(a.Block), File: r.System.File, Note: nilIfEmpty(r.System.Note),
-		Versus: metricsJSON(a.Versus), FTMargin: r6(100 * r.FTMargin)}
+		Chosen: r.name(a.Config), ChosenIndex: index(a.Config), Block: nilIfEmpty(a.Block), Lang: r.System.Lang, File: r.System.File,
+		Note: nilIfEmpty(r.System.Note), Versus: metricsJSON(a.Versus), FTMargin: r6(100 * r.FTMargin)}
 	if a.Verdict != NoClearWinner {
 		name := c.Policy.String()
 		j.Config, j.Index = &name, index(i)

@@ -159,6 +159,10 @@ type Result struct {
 	BestOverall *Overall
 	// Tokens: some log records tokens.
 	Tokens bool
+	// Dollars are what the configs of the front, the answer and the best
+	// overall, and the current setting, save in dollars, when the sweep is
+	// priced (nil otherwise).
+	Dollars map[policy.Policy]Dollars
 	// LeftOut say which policies were left out of the grid, or replaced as
 	// the current setting, as some log lacks a signal they need, and which
 	// settings are off on some logs (replay.Sweepable).
@@ -209,6 +213,9 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		r.Configs[i].Pareto = true
 	}
 	r.answer(eps)
+	end = r.phase("pricing the front", 0)
+	r.Dollars = r.price(eps)
+	end()
 	return r
 }
 

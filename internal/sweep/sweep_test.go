@@ -344,7 +344,7 @@ func TestJSONShape(t *testing.T) {
 	if j.Configs[0]["objective_patience"] != nil {
 		t.Errorf("score has no objective patience, yet %v", j.Configs[0]["objective_patience"])
 	}
-	for _, key := range []string{"verdict", "config", "index", "keep_current", "toml", "figures", "ci95", "cv", "stability",
+	for _, key := range []string{"verdict", "config", "index", "keep_current", "block", "lang", "figures", "ci95", "cv", "stability",
 		"versus_current", "chosen", "episodes_to_settle"} {
 		if _, ok := j.Answer[key]; !ok {
 			t.Errorf("answer has no %q", key)
@@ -353,7 +353,7 @@ func TestJSONShape(t *testing.T) {
 	if cv, _ := j.Answer["cv"].(map[string]any); cv["held_out_false_termination_rate"] == nil || cv["held_out_turns_saved_pct"] == nil {
 		t.Errorf("cv %v", cv)
 	}
-	if (j.Answer["verdict"] == "ship") != (j.Answer["toml"] != nil) {
+	if (j.Answer["verdict"] == "ship") != (j.Answer["block"] != nil) {
 		t.Errorf("a block to paste, or a change shipped without it: %v", j.Answer)
 	}
 	// The answer's interval of the false-termination rate is of the rate

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // What every format shows, decided once here: the answer in sections of
@@ -82,7 +84,7 @@ func (r *Result) answerSection() Section {
 			sys, r.name(a.Config), r.Current.Policy, r.measured(a), r.rank(), pp(r.FTMargin), r.classWords(a.Config))
 		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
 		s.Lines = append(s.Lines, r.heldOutLine(&a.Choice, "expect these on new episodes")...)
-		s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In, true)})
+		s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In, true) + r.dollarsSaved(r.Configs[a.Config].Policy)})
 		s.Lines = append(s.Lines, r.stability(&a.Choice))
 		s.Paste, s.PasteWhat, s.Lang = a.Block, "Paste into "+r.System.File, r.System.Lang
 		if r.System.Note != "" {
@@ -90,7 +92,7 @@ func (r *Result) answerSection() Section {
 		}
 	case Keep:
 		s.Headline = fmt.Sprintf("Answer for %s: keep your current setting, %s: %s.", sys, r.Current.Policy, a.Why)
-		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + ": chosen before these data, so not optimistic"})
+		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy) + ": chosen before these data, so not optimistic"})
 		if a.Config >= 0 {
 			s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
 			s.Lines = append(s.Lines, r.stability(&a.Choice))
@@ -103,9 +105,9 @@ func (r *Result) answerSection() Section {
 		s.Headline = fmt.Sprintf("Answer for %s: no clear winner between now, %s, and %s, the change that leads: %s; %s. Keep now "+
 			"until then.%s", sys, r.Current.Policy, r.name(a.Config), a.Why, settle, r.classWords(a.Config))
 		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
-		s.Lines = append(s.Lines, Line{"in sample", r.flattered(&a.In)})
+		s.Lines = append(s.Lines, Line{"in sample", r.flattered(&a.In) + r.dollarsSaved(r.Configs[a.Config].Policy)})
 		s.Lines = append(s.Lines, r.stability(&a.Choice))
-		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false)})
+		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy)})
 	}
 	return r.withLimits(s)
 }
@@ -173,7 +175,7 @@ func (r *Result) overallSection(o *Overall) Section {
 	s.Lines = []Line{
 		{"adds", fmt.Sprintf("over %s, in sample: %s", over, headline(o.Over))},
 		{"needs", o.Change},
-		{"in sample", r.flattered(&o.In)},
+		{"in sample", r.flattered(&o.In) + r.dollarsSaved(c.Policy)},
 	}
 	if cv := o.CV; cv.Folds > 0 {
 		s.Lines = append(s.Lines, Line{"held out", fmt.Sprintf("%d-fold, each episode judged by the config chosen on the other folds: "+
@@ -204,6 +206,24 @@ func (r *Result) inSample(f *Figures, chosen bool) string {
 		s += fmt.Sprintf("; %d unknown, %d censored", f.Unknown, f.Censored)
 	}
 	return s
+}
+
+// dollarsSaved is what p saves in dollars with its interval, after a comma,
+// when the sweep is priced; "" otherwise.
+func (r *Result) dollarsSaved(p policy.Policy) string {
+	d, ok := r.Dollars[p]
+	if !ok {
+		return ""
+	}
+	return ", cost saved " + dollarsCell(d)
+}
+
+// dollarsCell is an amount with its interval: "$1.05 (95% CI $0.61 … $1.49)".
+func dollarsCell(d Dollars) string {
+	if d.CI == nil {
+		return metrics.Dollars.Format(d.Saved)
+	}
+	return fmt.Sprintf("%s (95%% CI %s … %s)", metrics.Dollars.Format(d.Saved), metrics.Dollars.Format(d.CI[0]), metrics.Dollars.Format(d.CI[1]))
 }
 
 // rank names what the configs are ranked by: "turns" (saved) or "tokens".
@@ -316,21 +336,27 @@ func (r *Result) withLimits(s Section) Section {
 	return s
 }
 
+// lowestFalse says the lowest false-termination rate of a config within the
+// censoring limit, and by how much it misses the target, in a sentence.
 func (r *Result) lowestFalse(i int) string {
 	c := &r.Configs[i]
 	return fmt.Sprintf("the lowest rate is %s (%s), saving %s of the turns", pct(r.FalseRate(c)), c.Policy, pct(r.SavedShare(c)))
 }
 
-// headline is the change of every headline metric, with its interval.
+// headline is the change of every headline metric, with its interval, and
+// of the cost saved when the sweep is priced.
 func headline(ms []metrics.Metric) string {
 	var parts []string
 	for i := range ms {
-		if ms[i].Headline {
+		if ms[i].Headline || ms[i].Name == "cost_saved" {
 			parts = append(parts, ms[i].Words())
 		}
 	}
 	return strings.Join(parts, ", ")
 }
+
+// costHeader heads the front's column of dollars saved.
+const costHeader = "cost saved (95% CI)"
 
 // FrontHeader names the columns of the front table, the tokens saved beside
 // the turns when some log records tokens; FrontTable gives its rows.
@@ -338,6 +364,9 @@ func (r *Result) FrontHeader() []string {
 	h := []string{"#", "config", "turns saved"}
 	if r.Tokens {
 		h = append(h, "tokens saved")
+	}
+	if r.Dollars != nil {
+		h = append(h, costHeader)
 	}
 	return append(h, "false terminations", "score forgone", "censored", "note")
 }
@@ -351,12 +380,13 @@ type FrontRow struct {
 	Best   bool // the best overall, when the system cannot run it
 }
 
-// FrontTable is the Pareto front best first, by the answer's rule (configs
-// censored beyond the limit last), one row a class of configs with the same
-// outcomes everywhere: the first rows of it (all when rows is 0), with the
-// answer's and the best overall's rows wherever they rank (the rule's choice
-// ranked among them when the front does not hold it), then the current
-// setting. It gives how many rows it ranks.
+// FrontTable is the Pareto front best first, by the answer's rule, one row
+// a class of configs with the same outcomes everywhere, the classes the
+// system runs as it is first (the others after them, marked "needs a
+// change"): the first rows of it (all when rows is 0), with the answer's
+// and the best overall's rows wherever they rank (the rule's choice ranked
+// among them when the front does not hold it), then the current setting.
+// It gives how many rows it ranks.
 func (r *Result) FrontTable(rows int) (out []FrontRow, ranks int) {
 	ranked := slices.Clone(r.Front)
 	for _, ch := range r.choices() {
@@ -365,6 +395,9 @@ func (r *Result) FrontTable(rows int) (out []FrontRow, ranks int) {
 		}
 	}
 	slices.SortStableFunc(ranked, func(a, b int) int {
+		if ra, rb := r.classRuns(a), r.classRuns(b); ra != rb {
+			return cmp.Compare(b2i(rb), b2i(ra))
+		}
 		return r.rankOrder(r.Configs[b].Tally, r.Configs[a].Tally, r.Current.Tally, r.N)
 	})
 	for k, i := range ranked {
@@ -402,7 +435,7 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 	if i >= 0 && !r.Configs[i].Pareto {
 		notes = append(notes, "not on the front")
 	}
-	if i >= 0 && !r.Runnable[i] {
+	if i >= 0 && !r.classRuns(i) {
 		notes = append(notes, "needs a change")
 	}
 	if r.CensoredShare(c) > r.MaxCensored {
@@ -420,6 +453,12 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 	row.Cells = []string{label, name, fmt.Sprintf("%d (%s)", c.TurnsSaved, pct(r.SavedShare(c)))}
 	if r.Tokens {
 		row.Cells = append(row.Cells, strconv.FormatInt(c.TokensSaved, 10))
+	}
+	if d := r.Dollars[c.Policy]; r.Dollars != nil {
+		row.Cells = append(row.Cells, metrics.Dollars.Format(d.Saved))
+		if d.CI != nil {
+			row.Cells[len(row.Cells)-1] += fmt.Sprintf(" (%s … %s)", metrics.Dollars.Format(d.CI[0]), metrics.Dollars.Format(d.CI[1]))
+		}
 	}
 	row.Cells = append(row.Cells, falseCell(c, r.N), strconv.Itoa(c.ScoreForgone),
 		fmt.Sprintf("%d (%s)", c.Censored, pct(r.CensoredShare(c))), strings.Join(notes, "; "))
@@ -451,8 +490,8 @@ func (r *Result) FrontLegend() string {
 	return fmt.Sprintf("On the front: no other config saves more %s with no more false terminations (high bound) and no more score forgone. "+
 		"A = B: configs with the same outcome on every episode, one row, the first the nearest to now. False terminations: "+
 		"premature stops to those and every unknown stop and censored outcome (the log cut too soon to judge). needs a change: %s "+
-		"cannot run it as it is. over %s censored: the log is cut (the recording's own stop, a kill) before the config would stop "+
-		"in so many episodes that its lengths are lower bounds; never shipped.", r.rank(), r.System.Name, pct(r.MaxCensored))
+		"cannot run it as it is (listed after those it runs). over %s censored: the log is cut (the recording's own stop, a kill) "+
+		"before the config would stop in so many episodes that its lengths are lower bounds; never shipped.", r.rank(), r.System.Name, pct(r.MaxCensored))
 }
 
 // episodes is "1 episode", "75 episodes".

@@ -1,10 +1,10 @@
 package steps
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
@@ -40,11 +40,15 @@ type segment struct {
 	offset   int  // 1 when the steps are numbered from 0
 	restarts int
 	maxScore *int64
+	member   *string // the value of source.Options.Member on the first step that has it
 	problems source.Problems
 	lacking  [nFields]int // steps without an optional member
 }
 
 func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Episode)) *builder {
+	if p, err := parsePath(opt.Member); err == nil {
+		s.Fields.member = p
+	}
 	b := &builder{src: s, name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
 		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker),
 		strs: source.Interner{}}
@@ -64,7 +68,7 @@ func (s *segment) problem(n int, skipped bool, format string, args ...any) {
 
 // member names a field in messages: its key, and what it is.
 func (b *builder) member(f field) string {
-	return fmt.Sprintf("%q (the %s)", b.src.Fields.paths()[f].String(), names[f])
+	return fmt.Sprintf("%q (the %s)", b.src.Fields.key(f), names[f])
 }
 
 // step adds the step of line n.
@@ -91,6 +95,13 @@ func (b *builder) step(l *line, n int) {
 	tu := episode.Turn{Score: int(score)}
 	b.optional(l, n, &tu)
 	s.turns = append(s.turns, tu)
+	if raw := l.raw[fMember]; s.member == nil && !absent(raw) {
+		v, ok := text(raw)
+		if !ok {
+			v = string(raw) // a number or a literal, as written
+		}
+		s.member = &v
+	}
 }
 
 // episodeOf starts a new segment when the episode member changes; false when
@@ -206,8 +217,8 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: len(b.cur.turns) + 1, Reason: "died"})
 		}
 	}
-	tu.Tokens = b.count(get(fTokens, f.Tokens), fTokens, n)
-	tu.Calls = int32(min(b.count(get(fCalls, f.Calls), fCalls, n), 1<<31-1))
+	tu.Tokens = b.sum(l, get(fTokens, f.Tokens), fTokens, n)
+	tu.Calls = int32(min(b.sum(l, get(fCalls, f.Calls), fCalls, n), 1<<31-1))
 	if raw := get(fRestart, f.Restart); raw != nil {
 		tu.Restart = b.restarted(raw, n)
 		if tu.Restart {
@@ -230,11 +241,36 @@ func (b *builder) lacks(f field, n int) {
 	}
 }
 
-// count reads tokens or calls: a whole number, 0 or more.
-func (b *builder) count(raw []byte, f field, n int) int64 {
+// sum reads tokens or calls: the value of their member, raw, plus those of
+// the members added to it; unknown (0, noted) when one is missing or not a
+// count.
+func (b *builder) sum(l *line, raw []byte, f field, n int) int64 {
 	if raw == nil {
 		return 0
 	}
+	total, ok := b.count(raw, f, n)
+	for _, slot := range b.match.sums[f] {
+		more := l.raw[slot]
+		if !ok {
+			return 0
+		}
+		if absent(more) {
+			b.lacks(f, n)
+			return 0
+		}
+		var v int64
+		v, ok = b.count(more, f, n)
+		total += v
+	}
+	if !ok {
+		return 0
+	}
+	return total
+}
+
+// count reads tokens or calls: a whole number, 0 or more; false, noted,
+// otherwise.
+func (b *builder) count(raw []byte, f field, n int) (int64, bool) {
 	v, why := whole(raw)
 	if why == "" && v < 0 {
 		why = "negative"
@@ -242,9 +278,9 @@ func (b *builder) count(raw []byte, f field, n int) int64 {
 	if why != "" {
 		b.cur.problem(n, false, "%s is %s: counted as unknown", b.member(f), why)
 		b.cur.lacking[f]++
-		return 0
+		return 0, false
 	}
-	return v
+	return v, true
 }
 
 // restarted reads the restart member: true or false, or a text that holds
@@ -298,7 +334,7 @@ func (b *builder) build(s *segment) *episode.Episode {
 	f := &b.src.Fields
 	ep.ID, ep.Source, ep.Format, ep.Segment = s.id, b.name, b.src.Format(), b.res.Segments
 	if !s.named {
-		ep.ID = defaultID(b.name)
+		ep.ID, ep.IDFromPath = cmp.Or(b.opt.PathID, defaultID(b.name)), true
 	}
 	ep.Turns, ep.Scoring = s.turns, f.Scoring
 	ep.End = episode.End{Reason: episode.EndNone}
@@ -339,6 +375,9 @@ func (b *builder) facts(s *segment) []episode.Fact {
 	if b.src.Fields.Restart != nil {
 		num("restarts", s.restarts, "%d restart(s)")
 	}
+	if m := b.src.Fields.member; m != nil && s.member != nil {
+		fs = append(fs, episode.Fact{Key: m.String(), Value: s.member, Text: m.String() + " " + *s.member})
+	}
 	return fs
 }
 
@@ -358,17 +397,13 @@ func (b *builder) notes(s *segment) {
 	}
 }
 
-// defaultID names an episode after its file: its name without the
-// extensions of a log.
+// defaultID names an episode of a file named itself after the file: its
+// name without the extensions of a log.
 func defaultID(path string) string {
 	if path == jsonl.StdinName {
 		return path
 	}
-	name := filepath.Base(path)
-	for _, ext := range []string{".gz", ".zst", ".jsonl", ".ndjson", ".json"} {
-		name = strings.TrimSuffix(name, ext)
-	}
-	return name
+	return source.Stem(filepath.Base(path))
 }
 
 // finish closes the last segment and says what the file held.

@@ -37,6 +37,12 @@ type Fields struct {
 	// Scoring is how the run is scored: its last score, or its best
 	// (scored = "last" or "best").
 	Scoring episode.Scoring
+	// MoreTokens and MoreCalls are members added to Tokens' and Calls'
+	// values, a step's count being the sum
+	// (tokens=usage.prompt_tokens+usage.completion_tokens).
+	MoreTokens, MoreCalls []Path
+	// member is source.Options.Member: its value is kept as a fact.
+	member Path
 }
 
 // Path is a member's keys, outermost first.
@@ -48,22 +54,25 @@ func (p Path) String() string { return strings.Join(p, ".") }
 type fieldKey struct {
 	name string
 	path func(*Fields) *Path // nil for the settings that are not members
+	// more, for a count, are the members added to it (a+b); nil for a key
+	// that names one member, whose name may hold a "+".
+	more func(*Fields) *[]Path
 }
 
 var fieldKeys = []fieldKey{
-	{"turn", func(f *Fields) *Path { return &f.Turn }},
-	{"score", func(f *Fields) *Path { return &f.Score }},
-	{"action", func(f *Fields) *Path { return &f.Action }},
-	{"room", func(f *Fields) *Path { return &f.Room }},
-	{"response", func(f *Fields) *Path { return &f.Response }},
-	{"tokens", func(f *Fields) *Path { return &f.Tokens }},
-	{"calls", func(f *Fields) *Path { return &f.Calls }},
-	{"max_score", func(f *Fields) *Path { return &f.MaxScore }},
-	{"episode", func(f *Fields) *Path { return &f.Episode }},
-	{"restart", func(f *Fields) *Path { return &f.Restart }},
-	{"restart_marker", nil},
-	{"death_marker", nil},
-	{"scored", nil},
+	{"turn", func(f *Fields) *Path { return &f.Turn }, nil},
+	{"score", func(f *Fields) *Path { return &f.Score }, nil},
+	{"action", func(f *Fields) *Path { return &f.Action }, nil},
+	{"room", func(f *Fields) *Path { return &f.Room }, nil},
+	{"response", func(f *Fields) *Path { return &f.Response }, nil},
+	{"tokens", func(f *Fields) *Path { return &f.Tokens }, func(f *Fields) *[]Path { return &f.MoreTokens }},
+	{"calls", func(f *Fields) *Path { return &f.Calls }, func(f *Fields) *[]Path { return &f.MoreCalls }},
+	{"max_score", func(f *Fields) *Path { return &f.MaxScore }, nil},
+	{"episode", func(f *Fields) *Path { return &f.Episode }, nil},
+	{"restart", func(f *Fields) *Path { return &f.Restart }, nil},
+	{"restart_marker", nil, nil},
+	{"death_marker", nil, nil},
+	{"scored", nil, nil},
 }
 
 func keyNames() string {
@@ -95,11 +104,25 @@ func (f *Fields) set(key, value string) error {
 			return fmt.Errorf("scored = %q: give last (the run's last score counts) or best (its best score counts)", value)
 		}
 	default:
-		p, err := parsePath(value)
-		if err != nil {
-			return fmt.Errorf("%s = %q: %v", key, value, err)
+		terms := []string{value}
+		if fieldKeys[i].more != nil {
+			terms = strings.Split(value, "+")
 		}
-		*fieldKeys[i].path(f) = p
+		for k, term := range terms {
+			p, err := parsePath(strings.TrimSpace(term))
+			if err != nil && len(terms) > 1 {
+				return fmt.Errorf("%s = %q: %v in a sum (write KEY+KEY)", key, value, err)
+			}
+			if err != nil {
+				return fmt.Errorf("%s = %q: %v", key, value, err)
+			}
+			if k == 0 {
+				*fieldKeys[i].path(f) = p
+			} else {
+				more := fieldKeys[i].more(f)
+				*more = append(*more, p)
+			}
+		}
 	}
 	return nil
 }

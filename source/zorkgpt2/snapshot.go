@@ -25,6 +25,9 @@ func (Snapshot) Format() string { return SnapshotFormat }
 // ep96_t111_evaluate_action.json.
 func (Snapshot) Opens(name string) bool { return snapshotName.MatchString(name) }
 
+// Names are the names Opens takes.
+func (Snapshot) Names() []string { return []string{"*_t<N>_<action>.json"} }
+
 // snapshot is what a snapshot holds that lbanalyze reads, its keys matched
 // exactly.
 type snapshot struct {
