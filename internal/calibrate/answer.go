@@ -33,8 +33,18 @@ func (v Verdict) String() string { return [...]string{"withhold", "keep", "ship"
 type Answer struct {
 	Verdict Verdict
 	// Config is the config the answer tells to run (the current one when
-	// kept); Now the current setting.
-	Config, Now policy.Policy
+	// kept); Now the current setting; Leader the rule's choice, the change
+	// compared with now (Now when the rule chose it).
+	Config, Now, Leader policy.Policy
+	// Shown: the comparison with now alone would ship Leader; Stability
+	// and Agree (of Folds) are the evidence the thresholds judge
+	// (sweep.MinStability, sweep.MinFoldsAgreeing).
+	Shown        bool
+	Stability    float64
+	Agree, Folds int
+	// Versus is the printed interval of the change of the false-termination
+	// rate against now, as a share (nil when none is printed).
+	Versus *[2]float64
 	// Intervals are every interval the answer prints.
 	Intervals []Interval
 }
@@ -47,11 +57,11 @@ type Interval struct {
 	Of     Quantity
 }
 
-// grid is what `lbanalyze sweep` searches and compares with when given only
-// ZorkGPT logs and no flag: score, score-or-objective and window at
-// max_turns_stuck 10–150 by 5 and check intervals 1, 5 and 10 (every other
-// setting at its default), against ZorkGPT's defaults.
-func grid() (configs []policy.Policy, now policy.Policy) {
+// grid is what `lbanalyze sweep` searches when given only ZorkGPT logs and
+// no flag: score, score-or-objective and window at max_turns_stuck 10–150
+// by 5 and check intervals 1, 5 and 10 (every other setting at its
+// default).
+func grid() []policy.Policy {
 	vals := make([][]int, len(policy.Settings()))
 	for i, s := range policy.Settings() {
 		switch s {
@@ -69,20 +79,23 @@ func grid() (configs []policy.Policy, now policy.Policy) {
 	for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
 		g.Product(n, vals)
 	}
-	return g.Policies(), system.ZorkGPT.Now
+	return g.Policies()
 }
 
-// Sweep runs the sweep over eps as `lbanalyze sweep` does with no flag (on
-// one worker: its result does not depend on the workers).
-func Sweep(eps []*episode.Episode) *sweep.Result {
-	configs, now := grid()
-	return sweep.Run(eps, configs, now, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, FTMargin: 0.02, Folds: 5,
+// DefaultNow is what `lbanalyze sweep` compares with when given only ZorkGPT
+// logs and no --config: ZorkGPT's defaults.
+func DefaultNow() policy.Policy { return system.ZorkGPT.Now }
+
+// Sweep runs the sweep over eps as `lbanalyze sweep` does with no flag but
+// --config now (on one worker: its result does not depend on the workers).
+func Sweep(eps []*episode.Episode, now policy.Policy) *sweep.Result {
+	return sweep.Run(eps, grid(), now, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, FTMargin: 0.02, Folds: 5,
 		Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 1})
 }
 
 // answer runs the sweep over a sample and reads its answer.
-func answer(eps []*episode.Episode) Answer {
-	return read(Sweep(eps))
+func answer(eps []*episode.Episode, now policy.Policy) Answer {
+	return read(Sweep(eps, now))
 }
 
 // read reads the answer of r: its verdict, and every interval its sections
@@ -93,34 +106,65 @@ func answer(eps []*episode.Episode) Answer {
 func read(r *sweep.Result) Answer {
 	a := r.Answer
 	now := r.Current.Policy
-	out := Answer{Now: now, Config: now}
+	out := Answer{Now: now, Config: now, Leader: now}
 	if a == nil {
 		return out
 	}
-	chosen := now
+	out.Shown, out.Stability, out.Agree, out.Folds = a.Shown, a.Stability, a.CV.Agree, a.CV.Folds
 	if a.Config >= 0 {
-		chosen = r.Configs[a.Config].Policy
+		out.Leader = r.Configs[a.Config].Policy
+	}
+	// The comparison with now is of the rule as a procedure: held out, each
+	// fold's episodes under the config chosen on the others; else (--folds
+	// 0) the leader in sample.
+	procedure := []Part{{out.Leader, 1}}
+	if a.HeldOut {
+		procedure = mixture(r, &a.CV)
 	}
 	switch a.Verdict {
 	case sweep.Ship:
-		out.Verdict, out.Config = Ship, chosen
-		out.versus("ship · versus now", a.Versus, chosen, now, r.N)
-		out.heldOut("ship · held out", &a.CV, chosen)
-		out.inSample("ship · in sample", &a.In, chosen)
+		out.Verdict, out.Config = Ship, out.Leader
+		out.versus("ship · versus now", a.Versus, procedure, now, r.N)
+		out.heldOut("ship · held out", &a.CV, mixture(r, &a.CV))
+		out.inSample("ship · in sample", &a.In, out.Leader)
 	case sweep.Keep:
 		out.Verdict = Keep
 		out.inSample("keep · now", &a.Now, now)
 		if a.Config >= 0 {
-			out.versus("keep · versus now", a.Versus, chosen, now, r.N)
+			out.versus("keep · versus now", a.Versus, procedure, now, r.N)
 		}
 	case sweep.NoClearWinner:
 		out.Verdict = Withhold
-		out.versus("withhold · versus now", a.Versus, chosen, now, r.N)
+		out.versus("withhold · versus now", a.Versus, procedure, now, r.N)
 		out.inSample("withhold · now", &a.Now, now)
+	}
+	for i := range a.Versus {
+		if m := &a.Versus[i]; m.Name == "false_termination_rate" {
+			out.Versus = &[2]float64{m.CI[0] / 100, m.CI[1] / 100}
+		}
 	}
 	if o := r.BestOverall; o != nil {
 		best := r.Configs[o.Config].Policy
-		out.versus("best overall · adds over the answer", o.Over, best, out.Config, r.N)
+		out.versus("best overall · adds over the answer", o.Over, []Part{{best, 1}}, out.Config, r.N)
+	}
+	return out
+}
+
+// mixture is what the held-out figures of a cross-validation speak of: each
+// fold's config, chosen on the other folds, weighted by the fold's share of
+// the episodes.
+func mixture(r *sweep.Result, cv *sweep.CV) []Part {
+	var n int
+	for _, k := range cv.Sizes {
+		n += k
+	}
+	var out []Part
+	for k, i := range cv.Chosen {
+		p := r.Current.Policy
+		if i >= 0 {
+			p = r.Configs[i].Policy
+		}
+		out = append(out, Part{p, float64(cv.Sizes[k]) / float64(n)})
 	}
 	return out
 }
@@ -136,15 +180,15 @@ func (a *Answer) inSample(where string, f *sweep.Figures, p policy.Policy) {
 }
 
 // heldOut is the cross-validated false-termination rate, and the share of
-// turns saved where it has an interval, printed as what to expect of the
-// config chosen on new episodes: its population figures.
-func (a *Answer) heldOut(where string, cv *sweep.CV, p policy.Policy) {
+// turns saved where it has an interval: of the procedure, the mixture of
+// the configs the folds chose.
+func (a *Answer) heldOut(where string, cv *sweep.CV, mix []Part) {
 	if cv.Folds == 0 {
 		return
 	}
-	a.add(where+": false-termination rate", cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1], Quantity{Figure: FalseRate, Of: p})
+	a.add(where+": false-termination rate", cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1], Quantity{Figure: FalseRate, Mix: mix})
 	if ci := cv.HeldOutSavedCI; ci != nil {
-		a.add(where+": share of turns saved", ci[0]/100, ci[1]/100, Quantity{Figure: SavedShare, Of: p})
+		a.add(where+": share of turns saved", ci[0]/100, ci[1]/100, Quantity{Figure: SavedShare, Mix: mix})
 	}
 }
 
@@ -159,9 +203,10 @@ var versusFigures = map[string]struct {
 	"turns_saved":            {SavedPerEpisode, true},
 	"censored":               {CensoredShare, true},
 }
-// versus are the intervals of the changes from base to p that a comparison
-// prints.
-func (a *Answer) versus(where string, ms []metrics.Metric, p, base policy.Policy, n int) {
+
+// versus are the intervals of the changes from base to mix that a
+// comparison prints.
+func (a *Answer) versus(where string, ms []metrics.Metric, mix []Part, base policy.Policy, n int) {
 	for i := range ms {
 		m := &ms[i]
 		if !m.Headline || m.CI == nil {
@@ -175,6 +220,6 @@ func (a *Answer) versus(where string, ms []metrics.Metric, p, base policy.Policy
 		if f.sum {
 			scale = float64(n)
 		}
-		a.add(where+": "+m.Label, m.CI[0]/scale, m.CI[1]/scale, Quantity{Figure: f.figure, Of: p, Base: base, Versus: true})
+		a.add(where+": "+m.Label, m.CI[0]/scale, m.CI[1]/scale, Quantity{Figure: f.figure, Mix: mix, Base: base, Versus: true})
 	}
 }

@@ -61,7 +61,7 @@ func checkAgainstText(t *testing.T, r *sweep.Result, what string) Answer {
 // 40/5, its intervals as printed there.
 func TestAdapterBundledSet(t *testing.T) {
 	c := corpus.Read([]string{"../../testdata/episodes"}, corpus.Options{Jobs: 2})
-	a := checkAgainstText(t, Sweep(c.Episodes), "the bundled set")
+	a := checkAgainstText(t, Sweep(c.Episodes, DefaultNow()), "the bundled set")
 	if a.Verdict != Ship || a.Config.String() != "score-or-objective 40/5" || a.Now.String() != "score-or-objective 40/10" {
 		t.Fatalf("the bundled set: %v %v (now %v)", a.Verdict, a.Config, a.Now)
 	}
@@ -100,7 +100,7 @@ func TestAdapterReadsEveryInterval(t *testing.T) {
 	seen := map[string]bool{}
 	for _, n := range []int{20, 30, 60} {
 		for r := range 6 {
-			res := Sweep(draw(pop, n, 3, r))
+			res := Sweep(draw(pop, n, 3, r), DefaultNow())
 			a := checkAgainstText(t, res, "sample "+strconv.Itoa(r)+" of "+strconv.Itoa(n))
 			kind := a.Verdict.String()
 			if res.BestOverall != nil {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lbanalyze/lbanalyze/internal/sweep"
 )
 
 // Goals of the study (docs/calibration.md, "What it measures").
@@ -27,6 +29,8 @@ func (st *Study) Write(w io.Writer) {
 		"of false-termination rate. ✗: short of its goal (before rounding).\n\n",
 		st.Population, st.Seed, st.Samples, st.SampleSeed, st.Configs, st.Now, pct(st.NowFalseRate), pp(st.Margin))
 	st.writeDecisions(w)
+	fmt.Fprintln(w)
+	st.writeThresholds(w)
 	fmt.Fprintln(w)
 	st.writeCoverage(w)
 }
@@ -57,8 +61,11 @@ func (st *Study) writeDecisions(w io.Writer) {
 	row("keeps", count(Keep))
 	row("withholds", count(Withhold))
 	row(fmt.Sprintf("harmful ships, of all samples (goal ≤ %s)", pct(harmGoal)), func(s *Size) string {
-		k := s.count(func(x *Sample) bool { return x.harmful(st.Margin) })
+		k := s.count(func(x *Sample) bool { return x.harmful(st.Margin, false) })
 		return share(k, len(s.Samples)) + mark(float64(k) <= harmGoal*float64(len(s.Samples)))
+	})
+	row("harmful ships judged on the low bound (premature stops alone)", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return x.harmful(st.Margin, true) }), len(s.Samples))
 	})
 	row("shipped configs worse than now in the population, of ships", func(s *Size) string {
 		return share(s.count(func(x *Sample) bool { return x.Verdict == Ship && x.TrueDiff > 1e-12 }), s.count(isShip))
@@ -75,7 +82,43 @@ func (st *Study) writeDecisions(w io.Writer) {
 		}
 		return signedPP(sum / float64(k))
 	})
+	row("ships whose versus-now interval of the false-termination rate covers the shipped config's own true change", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return x.Verdict == Ship && x.VersusCovers }), s.count(isShip))
+	})
 	table(w, st.header("decision"), rows)
+}
+
+// thresholds are the evidence thresholds the study weighs (stability,
+// share of folds agreeing), the answer's first.
+var thresholds = [][2]float64{{sweep.MinStability, sweep.MinFoldsAgreeing}, {0, 0}, {0, 0.6}, {0.2, 0}, {0.3, 0.6}, {0.5, 0.8}}
+
+// writeThresholds is, for other evidence thresholds, how many samples would
+// ship (the comparison with now would ship the leader, Sample.Shown, and its
+// evidence meets them), how many of those harmfully, and how many a config
+// worse than now at all.
+func (st *Study) writeThresholds(w io.Writer) {
+	var rows [][]string
+	for k, th := range thresholds {
+		label := fmt.Sprintf("stability ≥ %s, folds agreeing ≥ %s", pct(th[0]), pct(th[1]))
+		if k == 0 {
+			label += " (the answer's)"
+		}
+		r := []string{label}
+		for i := range st.Sizes {
+			var ships, harmful, worse int
+			for _, x := range st.Sizes[i].Samples {
+				if !x.Shown || x.Stability < th[0]-1e-9 || x.Folds > 0 && float64(x.Agree) < th[1]*float64(x.Folds)-1e-9 {
+					continue
+				}
+				ships++
+				harmful += int(b2i(x.LeaderDiff > st.Margin+1e-12))
+				worse += int(b2i(x.LeaderDiff > 1e-12))
+			}
+			r = append(r, fmt.Sprintf("%d / %d / %d", ships, harmful, worse))
+		}
+		rows = append(rows, r)
+	}
+	table(w, st.header("evidence thresholds: ships / harmful / worse than now"), rows)
 }
 
 func isShip(x *Sample) bool { return x.Verdict == Ship }

@@ -264,9 +264,10 @@ func TestDecide(t *testing.T) {
 		// (5 − 0)/200 = 2.5% is the margin or more: no count shows it within.
 		{"a margin worse", [2]float64{-0.4, 5.6}, 5, 0, [2]float64{10, 50}, 30, 1, 5, Keep, 0, "no number of episodes"},
 		{"ship", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 5, Ship, 0, ""},
-		{"ship at the least stability", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.5, 4, Ship, 0, ""},
-		{"unstable", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.4, 5, NoClearWinner, 0, "unstable"},
-		{"folds disagree", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 3, NoClearWinner, 0, "unstable"},
+		// The evidence thresholds: 20% of the resamples, 3 of 5 folds.
+		{"ship at the least stability", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.2, 3, Ship, 0, ""},
+		{"unstable", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.199, 5, NoClearWinner, 0, "in only 19.9% of the bootstrap resamples"},
+		{"folds disagree", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 2, NoClearWinner, 0, "only 2 of the 5 folds choose it"},
 		// 2 worse of 200, none better: (z + z_β)²·0.01/(0.02 − 0.01)² = 784.9.
 		{"rate not shown within", [2]float64{-1, 3}, 2, 0, [2]float64{5, 40}, 20, 1, 5, NoClearWinner, 785, "above --ft-margin"},
 		// 200·((z + z_β)·(50/2z)/20)² = 638.5.

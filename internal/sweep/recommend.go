@@ -38,14 +38,17 @@ const (
 	MinTelling = 10
 )
 
-// The evidence a ship needs beyond its intervals (docs/commands.md, "sweep:
-// which setting to ship"; chosen with the calibration study,
-// docs/calibration.md): the rule must choose the config's class again in at
-// least MinStability of the bootstrap resamples and on at least
-// MinFoldsAgreeing of the folds.
+// The evidence a ship needs beyond its comparison with now (docs/commands.md,
+// "sweep: which setting to ship"): the rule must choose the config's class
+// again in at least MinStability of the bootstrap resamples and on at least
+// MinFoldsAgreeing of the folds (3 of 5). Chosen with the calibration study
+// (docs/calibration.md, "The evidence thresholds"): no threshold was needed
+// to keep harmful ships within their goal; these withhold the ships of a
+// config the data cannot single out among its neighbours, most of them
+// worse than now in truth, and few others.
 const (
-	MinStability     = 0.5
-	MinFoldsAgreeing = 0.8
+	MinStability     = 0.2
+	MinFoldsAgreeing = 0.6
 )
 
 // Verdict is what the answer says to do.
@@ -115,6 +118,10 @@ type Answer struct {
 	// Settle, for no clear winner, is roughly how many episodes in all
 	// would settle it; 0 when no count would (only its stability is short).
 	Settle int
+	// Shown: the comparison with now alone would ship the change (within
+	// the margin, saving more); Verdict is Ship when the evidence
+	// thresholds hold too.
+	Shown bool
 	// Limits, when the config the answer tells to run misses a target,
 	// say which binds among the configs the system runs.
 	Limits *Limits
@@ -170,6 +177,10 @@ type CV struct {
 	HeldOutTokensSaved int64
 	// Agree is how many folds chose the class chosen on all the data.
 	Agree int
+	// Chosen[k] is the config fold k chose on the other folds (-1: now),
+	// and Sizes[k] how many episodes it holds: the held-out figures are of
+	// this mixture.
+	Chosen, Sizes []int
 }
 
 // figures are the per-episode figures of the candidates and, last, the
@@ -190,16 +201,21 @@ func (f *figures) now() int { return len(f.cells) - 1 }
 // read of memory a cell, for the millions a resampling sums.
 type cell struct {
 	saved, forgo int32
-	class        uint8 // premature, unknown, censored: one bit each
+	// class has a bit for each of premature, unknown, censored, and for
+	// worse and better: unjudged and not under now, and the other way.
+	class uint8
 }
 
 const (
 	premature = 1 << iota
 	unknown
 	censored
+	worse
+	better
+	unjudged = premature | unknown | censored
 )
 
-func (c cell) unjudged() int { return b2i(c.class != 0) }
+func (c cell) unjudged() int { return b2i(c.class&unjudged != 0) }
 
 // weights are the episodes a tally counts and how many times each: a
 // bootstrap resample, or a subset. Only those counted are listed, so a sum
@@ -285,7 +301,7 @@ func (r *Result) answer(eps []*episode.Episode) {
 		picks[p] = f.choose(r, pools[p], all1, f.n)
 	}
 	resampled := r.resample(f, pools[:])
-	cvs, heldOut := r.crossValidate(eps, f, pools[:], picks[:])
+	cvs, heldOut := r.crossValidate(eps, f, cands, pools[:], picks[:])
 	tallyOf := func(i int) Tally { // a config's own tally, now's for -1
 		if i < 0 {
 			return r.Current.Tally
@@ -367,8 +383,10 @@ func (r *Result) decide(a *Answer) {
 	if !okSaved && sv.CI != nil {
 		nSaved, okSaved = stats.PairedMeanN(n, sv.CI[0], sv.CI[1], sv.Change)
 	}
-	stable := a.Stability >= MinStability-1e-9 &&
-		(a.CV.Folds == 0 || float64(a.CV.Agree) >= MinFoldsAgreeing*float64(a.CV.Folds)-1e-9)
+	stableDraws := a.Stability >= MinStability-1e-9
+	stableFolds := a.CV.Folds == 0 || float64(a.CV.Agree) >= MinFoldsAgreeing*float64(a.CV.Folds)-1e-9
+	stable := stableDraws && stableFolds
+	a.Shown = ft.CI[0] <= 0 && ft.CI[1] <= margin+1e-9 && sv.CI != nil && sv.CI[0] > 0
 	switch {
 	case ft.CI[0] > 0:
 		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, has significantly more false terminations than now %s", name, where)
@@ -391,8 +409,13 @@ func (r *Result) decide(a *Answer) {
 			short = append(short, fmt.Sprintf("the %s it saves over now are within chance", r.rank()))
 			a.Settle = max(a.Settle, nSaved)
 		}
-		if !stable {
-			short = append(short, "the choice is unstable")
+		if !stableDraws {
+			short = append(short, fmt.Sprintf("the rule chooses it again in only %s of the bootstrap resamples (a ship needs %s)",
+				pct(a.Stability), pct(MinStability)))
+		}
+		if !stableFolds {
+			short = append(short, fmt.Sprintf("only %d of the %d folds choose it (a ship needs %s of them)", a.CV.Agree, a.CV.Folds,
+				pct(MinFoldsAgreeing)))
 		}
 		a.Why = strings.Join(short, "; ")
 		if a.Settle > 0 {
@@ -459,18 +482,33 @@ func (r *Result) withinCensored(t Tally, n int) bool {
 
 // choose is the rule, applied alike to the whole dataset, to bootstrap
 // resamples and to training folds, over the columns pool and now, on their
-// tallies t (now's the last) over n episodes: now, or the config that saves
-// the most among those with no more outcomes the logs cannot show fine than
-// now (the high bound of the false-termination rate) and censored outcomes
-// within MaxCensored. Ties go to fewer such outcomes, less score forgone,
-// fewer premature stops, then the config nearest to now (changed: settings
-// changed, -1 for now itself), then grid order (columns are in it). It
-// returns a column: len(t)-1 for now.
+// tallies t (now's the last) over n episodes (docs/commands.md, "sweep:
+// which setting to ship"): the config that saves the most of those that
+// save more than now and are shown non-inferior to it on these episodes
+// (screen); when none is, the config that saves the most of those with no
+// more outcomes the logs cannot show fine than now (the high bound of the
+// false-termination rate), the change that leads; else now. Every config
+// chosen has its censored outcomes within MaxCensored. Ties go to fewer
+// unjudged outcomes, less score forgone, fewer premature stops, then the
+// config nearest to now (changed: settings changed, -1 for now itself),
+// then grid order (columns are in it). It returns a column: len(t)-1 for
+// now.
 func (r *Result) choose(pool []int, t []Tally, changed []int, n int) int {
 	now := len(t) - 1
-	best, limit := now, t[now].Unjudged()
+	tab := r.screenTable(n)
+	best, shown := now, false
 	for _, c := range pool {
-		if x := &t[c]; x.Unjudged() <= limit && r.withinCensored(*x, n) && r.better(t, changed, c, best) > 0 {
+		x := &t[c]
+		if !r.withinCensored(*x, n) {
+			continue
+		}
+		if shownWithin(x, tab) && r.saved(x) > r.saved(&t[now]) {
+			if !shown || r.better(t, changed, c, best) > 0 {
+				best, shown = c, true
+			}
+			continue
+		}
+		if !shown && x.Unjudged() <= t[now].Unjudged() && r.better(t, changed, c, best) > 0 {
 			best = c
 		}
 	}
@@ -540,6 +578,11 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 				f.tokens[c][e] = o.TokensSaved
 			}
 		}
+		nowU := f.cells[f.now()][e].unjudged()
+		for c := range out {
+			x := &f.cells[c][e]
+			x.class |= uint8(b2i(x.unjudged() > nowU)*worse | b2i(x.unjudged() < nowU)*better)
+		}
 	}
 	return f
 }
@@ -550,7 +593,7 @@ func (f *figures) telling() int {
 	n := 0
 	for e := range f.n {
 		for c := 1; c < len(f.cells); c++ {
-			if a, b := f.cells[c][e], f.cells[0][e]; a.class != b.class || a.saved != b.saved {
+			if a, b := f.cells[c][e], f.cells[0][e]; a.class&unjudged != b.class&unjudged || a.saved != b.saved {
 				n++
 				break
 			}
@@ -562,17 +605,19 @@ func (f *figures) telling() int {
 // tally sums column c's figures over the episodes weighted by w (a count a
 // resampled episode, 1 or 0 for a subset).
 func (f *figures) tally(c int, w *weights) Tally {
-	var ft, unk, saved, forgo, cens int
+	var ft, unk, saved, forgo, cens, wo, be int
 	cells, ks := f.cells[c], w.k[:len(w.e)]
 	for i, e := range w.e {
 		k, x := int(ks[i]), &cells[e]
 		ft += k * int(x.class&premature)
 		unk += k * int(x.class&unknown>>1)
 		cens += k * int(x.class&censored>>2)
+		wo += k * int(x.class&worse>>3)
+		be += k * int(x.class&better>>4)
 		saved += k * int(x.saved)
 		forgo += k * int(x.forgo)
 	}
-	t := Tally{FalseTerminations: ft, Unknown: unk, TurnsSaved: saved, ScoreForgone: forgo, Censored: cens}
+	t := Tally{FalseTerminations: ft, Unknown: unk, TurnsSaved: saved, ScoreForgone: forgo, Censored: cens, Worse: wo, Better: be}
 	if f.tokens != nil {
 		for i, e := range w.e {
 			t.TokensSaved += int64(w.k[i]) * f.tokens[c][e]
@@ -711,7 +756,7 @@ func Folds(eps []*episode.Episode, k int) []int {
 // the choice on the fold held out; picks[p] is the column pool p chose on
 // all the data. heldOut[p][e] is the column chosen on the folds without
 // episode e (nil without cross-validation).
-func (r *Result) crossValidate(eps []*episode.Episode, f *figures, pools [][]int, picks []int) ([]CV, [][]int) {
+func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, pools [][]int, picks []int) ([]CV, [][]int) {
 	cvs := make([]CV, len(pools))
 	if r.Folds < 2 || f.n < r.Folds {
 		return cvs, make([][]int, len(pools))
@@ -725,6 +770,9 @@ func (r *Result) crossValidate(eps []*episode.Episode, f *figures, pools [][]int
 	}
 	train := make([]int32, f.n)
 	ws := &weights{}
+	for p := range cvs {
+		cvs[p].Chosen, cvs[p].Sizes = make([]int, r.Folds), make([]int, r.Folds)
+	}
 	for k := range r.Folds {
 		nTrain := 0
 		for e := range fold {
@@ -737,6 +785,7 @@ func (r *Result) crossValidate(eps []*episode.Episode, f *figures, pools [][]int
 			if c == picks[p] {
 				cvs[p].Agree++
 			}
+			cvs[p].Chosen[k], cvs[p].Sizes[k] = f.config(cands, c), f.n-nTrain
 			for e := range fold {
 				if fold[e] == k {
 					heldOut[p][e] = c
@@ -787,22 +836,32 @@ func (r *Result) versus(eps []*episode.Episode, after func(e int) policy.Policy,
 }
 
 // rankOrder is the rule's order on two configs' tallies for the front's
-// ranking, with now's tally now over n episodes: within the rule's reach
-// (no more unjudged outcomes than now, censored within the limit) first,
+// ranking, with now's tally now over n episodes: first those the rule
+// would choose first (shown non-inferior to now, saving more, censored
+// within the limit), by what they save; then those within its reach
+// otherwise (no more unjudged outcomes than now, censored within the limit),
 // by what they save; then the rest, censored within the limit first, by
 // fewer unjudged outcomes, then what they save. > 0 when a is better.
 func (r *Result) rankOrder(a, b, now Tally, n int) int {
-	reach := func(t Tally) bool { return t.Unjudged() <= now.Unjudged() && r.withinCensored(t, n) }
-	ra, rb := reach(a), reach(b)
+	tab := r.screenTable(n)
+	tier := func(t Tally) int {
+		switch {
+		case !r.withinCensored(t, n):
+			return 0
+		case shownWithin(&t, tab) && r.saved(&t) > r.saved(&now):
+			return 3
+		case t.Unjudged() <= now.Unjudged():
+			return 2
+		}
+		return 1
+	}
+	ta, tb := tier(a), tier(b)
 	switch {
-	case ra != rb:
-		return cmp.Compare(b2i(ra), b2i(rb))
-	case ra:
+	case ta != tb:
+		return cmp.Compare(ta, tb)
+	case ta >= 2:
 		return cmp.Or(cmp.Compare(r.saved(&a), r.saved(&b)), cmp.Compare(b.Unjudged(), a.Unjudged()),
 			cmp.Compare(b.ScoreForgone, a.ScoreForgone))
-	}
-	if ca, cb := r.withinCensored(a, n), r.withinCensored(b, n); ca != cb {
-		return cmp.Compare(b2i(ca), b2i(cb))
 	}
 	return cmp.Or(cmp.Compare(b.Unjudged(), a.Unjudged()), cmp.Compare(r.saved(&a), r.saved(&b)),
 		cmp.Compare(b.ScoreForgone, a.ScoreForgone))

@@ -69,6 +69,10 @@ type Tally struct {
 	ScoreForgone      int
 	Censored          int
 	TokensSaved       int64 // where the logs record tokens
+	// Worse and Better are the discordant episodes of the false-termination
+	// rate's high bound against now: unjudged under the config and not under
+	// now, and the other way (Unjudged).
+	Worse, Better int
 	// sig is a signature of the outcome on every episode: configs with
 	// the same outcomes everywhere, and only they (but with a chance of
 	// about 2^-128), have the same.
@@ -80,8 +84,12 @@ type Tally struct {
 // the targets are judged on.
 func (t *Tally) Unjudged() int { return t.FalseTerminations + t.Unknown + t.Censored }
 
-// add counts sign times the outcome o of episode e.
-func (t *Tally) add(o *replay.Outcome, e, sign int) {
+// add counts sign times the outcome o of episode e, whose outcome under now
+// is unjudged or not.
+func (t *Tally) add(o *replay.Outcome, e, sign int, nowUnjudged bool) {
+	u := o.Unjudged()
+	t.Worse += sign * b2i(u && !nowUnjudged)
+	t.Better += sign * b2i(!u && nowUnjudged)
 	t.FalseTerminations += sign * b2i(o.FalseTerminationCandidate())
 	t.Unknown += sign * b2i(o.Unknown())
 	t.TurnsSaved += sign * o.TurnsSaved
@@ -100,6 +108,8 @@ func (t *Tally) carry(u Tally) {
 	t.ScoreForgone += u.ScoreForgone
 	t.Censored += u.Censored
 	t.TokensSaved += u.TokensSaved
+	t.Worse += u.Worse
+	t.Better += u.Better
 	t.sig[0] += u.sig[0]
 	t.sig[1] += u.sig[1]
 }
@@ -163,6 +173,10 @@ type Result struct {
 	// overall, and the current setting, save in dollars, when the sweep is
 	// priced (nil otherwise).
 	Dollars map[policy.Policy]Dollars
+	// nowUnjudged[e] says whether now's outcome on episode e is unjudged.
+	nowUnjudged []bool
+	// shown tells which tallies show a change non-inferior to now.
+	shown *screen
 	// LeftOut say which policies were left out of the grid, or replaced as
 	// the current setting, as some log lacks a signal they need, and which
 	// settings are off on some logs (replay.Sweepable).
@@ -199,10 +213,17 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		r.TotalTurns += ep.N()
 	}
 	end := r.phase("replaying every config", 0)
-	r.Configs = r.evaluate(eps, configs)
+	r.nowUnjudged = make([]bool, len(eps))
+	for i, ep := range eps {
+		o := replay.Run(ep, current)
+		o.GainHorizon = r.GainHorizon
+		r.nowUnjudged[i] = o.Unjudged()
+	}
 	cur := r.evaluate(eps, []policy.Policy{current})
+	r.Configs = r.evaluate(eps, configs)
 	end()
 	r.Current = &cur[0]
+	r.shown = newScreen(r.FTMargin)
 	r.Runnable = make([]bool, len(r.Configs))
 	for i := range r.Configs {
 		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)
@@ -257,12 +278,12 @@ func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy) []Con
 			}
 			r.Defs.Contribute(b.cur, ep, &os[k])
 			cfg := &acc[from+k]
-			cfg.Tally.add(&os[k], i, 1)
+			cfg.Tally.add(&os[k], i, 1, r.nowUnjudged[i])
 			if k == 0 {
 				b.cur.AddTo(&cfg.Sums)
 			} else {
 				b.cur.AddChange(&cfg.Sums, b.prev)
-				cfg.Tally.add(&os[k-1], i, -1)
+				cfg.Tally.add(&os[k-1], i, -1, r.nowUnjudged[i])
 			}
 			b.cur, b.prev = b.prev, b.cur
 		}
