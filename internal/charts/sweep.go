@@ -260,8 +260,11 @@ func TradeOff(r *sweep.Result) *Chart {
 			mk(c, circle, 11, black, "leads: "+c.Policy.String())
 			lg.add("the change that leads, not shown\nbetter than now: "+c.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
 		}
-		if a.Verdict != sweep.Ship {
+		switch a.Verdict {
+		case sweep.Keep:
 			now, nowMark = "now, and the answer: keep it", "now, the answer: "
+		case sweep.NoClearWinner:
+			now, nowMark = "now, and the answer: no clear winner,\nkeep it until one is clear", "now, the answer: "
 		}
 		if o := r.BestOverall; o != nil {
 			b := &r.Configs[o.Config]
@@ -544,12 +547,21 @@ func noHeatMap(r *sweep.Result, n int) string {
 	if n == 1 {
 		settings = "only one max_turns_stuck × check_interval"
 	}
-	if r.Answer == nil || r.Answer.Config < 0 {
-		return fmt.Sprintf("no change leads to draw it for, and the grid has %s of the current setting's policy, %s, to draw instead",
-			settings, trimSetting(r.Current.Policy))
+	a := r.Answer
+	if a == nil || a.Config < 0 {
+		why := "there is no answer"
+		if a != nil {
+			why = "no change leads"
+		}
+		return fmt.Sprintf("%s to draw it for, and the grid has %s of the current setting's policy, %s, to draw instead",
+			why, settings, trimSetting(r.Current.Policy))
 	}
-	return fmt.Sprintf("the grid has %s of the answer's policy, %s (give --max-turns-stuck or --check-interval more than one value)",
-		settings, trimSetting(r.Configs[r.Answer.Config].Policy))
+	whose := "the answer's policy"
+	if a.Verdict != sweep.Ship {
+		whose = "the policy of the change that leads"
+	}
+	return fmt.Sprintf("the grid has %s of %s, %s (give --max-turns-stuck or --check-interval more than one value)",
+		settings, whose, trimSetting(r.Configs[a.Config].Policy))
 }
 
 // trimSetting is a policy's name and the settings other than the two of the

@@ -422,6 +422,9 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 	case i < 0 && a.Verdict == Keep:
 		row.Answer = true
 		notes = append(notes, "answer: keep")
+	case i < 0 && a.Verdict == NoClearWinner:
+		row.Answer = true
+		notes = append(notes, "answer: keep until a winner is clear")
 	case i < 0:
 	case r.Configs[i].Class == classOf(r, a.Config) && a.Verdict == Ship:
 		row.Answer = true
