@@ -1,6 +1,8 @@
 package calibrate
 
 import (
+	"strings"
+
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
@@ -55,7 +57,18 @@ type Interval struct {
 	Label  string // where it is printed and of what: "ship · in sample: false-termination rate"
 	Lo, Hi float64
 	Of     Quantity
+	// Headline says it is one of the two intervals the answer's goals name,
+	// whatever the verdict: the false-termination rate of the config the
+	// answer tells to run (answerRate), or its change against now
+	// (versusRate).
+	Headline string
 }
+
+// The two headline intervals (Interval.Headline).
+const (
+	answerRate = "the answer's false-termination rate"
+	versusRate = "versus now: the change of the false-termination rate"
+)
 
 // grid is what `lbanalyze sweep` searches when given only ZorkGPT logs and
 // no flag: score, score-or-objective and window at max_turns_stuck 10–150
@@ -127,9 +140,11 @@ func read(r *sweep.Result) Answer {
 		out.versus("ship · versus now", a.Versus, procedure, now, r.N)
 		out.heldOut("ship · held out", &a.CV, mixture(r, &a.CV))
 		out.inSample("ship · in sample", &a.In, out.Leader)
+		out.Intervals[len(out.Intervals)-1].Headline = answerRate
 	case sweep.Keep:
 		out.Verdict = Keep
 		out.inSample("keep · now", &a.Now, now)
+		out.Intervals[len(out.Intervals)-1].Headline = answerRate
 		if a.Config >= 0 {
 			out.versus("keep · versus now", a.Versus, procedure, now, r.N)
 		}
@@ -137,6 +152,7 @@ func read(r *sweep.Result) Answer {
 		out.Verdict = Withhold
 		out.versus("withhold · versus now", a.Versus, procedure, now, r.N)
 		out.inSample("withhold · now", &a.Now, now)
+		out.Intervals[len(out.Intervals)-1].Headline = answerRate
 	}
 	for i := range a.Versus {
 		if m := &a.Versus[i]; m.Name == "false_termination_rate" {
@@ -221,5 +237,8 @@ func (a *Answer) versus(where string, ms []metrics.Metric, mix []Part, base poli
 			scale = float64(n)
 		}
 		a.add(where+": "+m.Label, m.CI[0]/scale, m.CI[1]/scale, Quantity{Figure: f.figure, Mix: mix, Base: base, Versus: true})
+		if m.Name == "false_termination_rate" && !strings.HasPrefix(where, "best overall") {
+			a.Intervals[len(a.Intervals)-1].Headline = versusRate
+		}
 	}
 }

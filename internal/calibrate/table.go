@@ -138,21 +138,29 @@ func (s *Size) count(f func(*Sample) bool) int {
 // of them were of zero width.
 func (st *Study) writeCoverage(w io.Writer) {
 	type tally struct{ printed, covered, point, above int }
-	var labels []string
+	// The two headline intervals first, whatever the verdict; then each
+	// interval by where it is printed.
+	labels := []string{"any verdict · " + answerRate, "any verdict · " + versusRate}
 	tallies := make([]map[string]*tally, len(st.Sizes))
 	for i := range st.Sizes {
 		tallies[i] = map[string]*tally{}
 		for _, x := range st.Sizes[i].Samples {
 			for _, j := range x.Intervals {
-				t := tallies[i][j.Label]
-				if t == nil {
-					t = &tally{}
-					tallies[i][j.Label] = t
+				keys := []string{j.Label}
+				if j.Headline != "" {
+					keys = append(keys, "any verdict · "+j.Headline)
 				}
-				t.printed++
-				t.covered += int(b2i(j.Covered))
-				t.point += int(b2i(j.Hi-j.Lo < 1e-12))
-				t.above += int(b2i(!j.Covered && j.Truth > j.Hi))
+				for _, key := range keys {
+					t := tallies[i][key]
+					if t == nil {
+						t = &tally{}
+						tallies[i][key] = t
+					}
+					t.printed++
+					t.covered += int(b2i(j.Covered))
+					t.point += int(b2i(j.Hi-j.Lo < 1e-12))
+					t.above += int(b2i(!j.Covered && j.Truth > j.Hi))
+				}
 				if !slices.Contains(labels, j.Label) {
 					labels = append(labels, j.Label)
 				}
