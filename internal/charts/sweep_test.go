@@ -240,7 +240,10 @@ func sweepPage(t *testing.T, r *sweep.Result) string {
 	table = table[:strings.Index(table, "</table>")]
 	// A row a class of the front, the rule's choices' classes where the
 	// front does not hold them, and now.
-	rows := len(r.Front) + 1
+	rows := 1
+	for _, i := range r.Front {
+		rows += b2i(r.Configs[i].Class >= 0) // now's class is the row of now
+	}
 	for _, c := range []int{leaderOf(r), bestOf(r)} {
 		if c >= 0 && !slices.Contains(r.Front, r.Configs[c].Class) {
 			rows++
@@ -276,6 +279,13 @@ func sweepPage(t *testing.T, r *sweep.Result) string {
 		}
 	}
 	return page
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // leaderOf and bestOf are the configs the answer and the best overall

@@ -373,7 +373,7 @@ func TestFrontRanked(t *testing.T) {
 	}
 	r.Current = &Config{Policy: sor(40, 10), Tally: Tally{FalseTerminations: 2, TurnsSaved: 60}}
 	r.classify()
-	r.Front = front(r.Configs, r.representatives(false), r.saved)
+	r.Front = front(r.Configs, r.outcomes(), r.saved)
 	rows, ranks := r.FrontTable(3)
 	var got []int
 	for _, row := range rows {

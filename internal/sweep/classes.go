@@ -58,6 +58,17 @@ func (r *Result) representatives(runnable bool) []int {
 	return out
 }
 
+// outcomes are a config for each distinct outcome of the grid's configs:
+// every class's representative, and the first of now's class if the grid
+// has one.
+func (r *Result) outcomes() []int {
+	out := r.representatives(false)
+	if len(r.NowClass) > 0 {
+		out = append(out, r.NowClass[0])
+	}
+	return out
+}
+
 // ClassOf lists the configs with the same outcomes as config i everywhere,
 // i's representative first; now's class for -1 (possibly none).
 func (r *Result) ClassOf(i int) []int {

@@ -150,7 +150,7 @@ type Result struct {
 	TotalTurns int // logged turns over all episodes
 	Defs       metrics.Defs
 	Configs    []Config
-	Front      []int   // indices into Configs (class representatives), by turns saved, most first
+	Front      []int   // indices into Configs (one a class: Result.outcomes), by turns saved, most first
 	Current    *Config // the setting the system runs now (--config, else its defaults)
 	// Classes are the configs with the same outcome on every episode, each
 	// listed by its representative (Config.Class): the member nearest to
@@ -229,9 +229,11 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)
 	}
 	r.classify()
-	r.Front = front(r.Configs, r.representatives(false), opt.saved)
+	r.Front = front(r.Configs, r.outcomes(), opt.saved)
 	for _, i := range r.Front {
-		r.Configs[i].Pareto = true
+		for _, k := range r.ClassOf(i) {
+			r.Configs[k].Pareto = true
+		}
 	}
 	r.answer(eps)
 	end = r.phase("pricing the front", 0)

@@ -388,7 +388,8 @@ type FrontRow struct {
 // among them when the front does not hold it), then the current setting.
 // It gives how many rows it ranks.
 func (r *Result) FrontTable(rows int) (out []FrontRow, ranks int) {
-	ranked := slices.Clone(r.Front)
+	// Now's class, on the front or not, is the row "now".
+	ranked := slices.DeleteFunc(slices.Clone(r.Front), func(i int) bool { return r.Configs[i].Class < 0 })
 	for _, ch := range r.choices() {
 		if ch.Config >= 0 && !slices.Contains(ranked, r.Configs[ch.Config].Class) {
 			ranked = append(ranked, r.Configs[ch.Config].Class)
@@ -480,8 +481,8 @@ func falseCell(c *Config, n int) string {
 
 // FrontTitle heads the front table of shown rows (now aside) of the ranks.
 func (r *Result) FrontTitle(shown, ranks int) string {
-	s := fmt.Sprintf("Pareto front, best first: %d of %s (%d rows, configs with the same outcome on every episode sharing one)",
-		len(r.Front), report.Count(len(r.Configs), "config"), len(r.Classes)+b2i(len(r.NowClass) > 0))
+	s := fmt.Sprintf("Pareto front, best first: %d of the %d outcomes of %s (configs with the same outcome on every episode share a row)",
+		len(r.Front), len(r.outcomes()), report.Count(len(r.Configs), "config"))
 	if shown < ranks {
 		s += fmt.Sprintf(", the first %d shown (--top N, --all for more)", shown)
 	}
