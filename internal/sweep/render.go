@@ -125,7 +125,7 @@ func writeSection(w io.Writer, s Section, md bool) {
 }
 
 // frontPlan is how the front table gives way to a narrow terminal.
-var frontPlan = &report.Plan{Name: "front", Wrap: []string{"config", costHeader, "note"},
+var frontPlan = &report.Plan{Name: "front", Wrap: []string{"config", "turns saved", "tokens saved", costHeader, "false terminations", "note"},
 	Short: report.Shorter(map[string]string{"turns saved": "turns", "tokens saved": "tokens", "false terminations": "false",
 		"score forgone": "forgone", costHeader: "cost (CI)"}),
 	Drop: []string{"score forgone", "censored", "tokens saved"}}
