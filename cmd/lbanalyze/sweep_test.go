@@ -74,3 +74,24 @@ func TestSweepHTMLDollars(t *testing.T) {
 		t.Error("a block to paste, though there is no clear winner")
 	}
 }
+
+// The same episodes under two spellings of their directory give the same
+// answer, byte for byte: ids come from the path below the directory given
+// and folds from the ids alone (docs/commands.md, "sweep: which setting to
+// ship"), so the held-out figures cannot move with the spelling.
+func TestSweepSameEpisodesTwoSpellings(t *testing.T) {
+	var outs []string
+	for _, dir := range []string{"../../testdata/episodes", "./../..//testdata/episodes/"} {
+		code, stdout, stderr := runCLI(nil, "sweep", "--format", "json", dir)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", dir, code, stderr)
+		}
+		outs = append(outs, stdout)
+	}
+	if outs[0] != outs[1] {
+		t.Error("the same episodes under two spellings give two answers")
+	}
+	if !strings.Contains(outs[0], `"held_out_turns_saved_pct":17.73009`) {
+		t.Errorf("the held-out share of turns saved is not 17.73%% (the README's):\n%.2000s", outs[0])
+	}
+}

@@ -176,7 +176,7 @@ func OneSetting(groups []Group) (serves *policy.Policy, says string) {
 		case Keep:
 			a = "keep " + a
 		case NoClearWinner:
-			a = "no clear winner, keep " + a
+			a = "no clear winner (" + r.Configs[r.Answer.Config].Policy.String() + " leads)"
 		}
 		if answers[a]++; answers[a] == 1 {
 			order = append(order, a)
