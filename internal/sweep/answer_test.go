@@ -141,6 +141,46 @@ func TestAnswerShipsAChange(t *testing.T) {
 	if r.BestOverall != nil {
 		t.Errorf("best overall %s, though ZorkGPT runs every config", r.Configs[r.BestOverall.Config].Policy)
 	}
+	// What scripts read of the JSON: the config shipped and its index, not
+	// kept; the interval of the rate the target is judged on (the high
+	// bound, Wilson's of 0 in 200), the rate its row gives (0); and the
+	// paired interval of the change against now in pp (Tango's, ± the same).
+	var b bytes.Buffer
+	if err := Write(&b, "json", r, Layout{}); err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Answer struct {
+			Config      *string
+			Index       *int
+			KeepCurrent bool `json:"keep_current"`
+			CI95        map[string][2]float64
+			Versus      []struct {
+				Name string
+				CI95 *[2]float64
+			} `json:"versus_current"`
+		}
+		Configs []map[string]any
+	}
+	if err := json.Unmarshal(b.Bytes(), &j); err != nil {
+		t.Fatal(err)
+	}
+	ja, w := j.Answer, 100*wilson0(200)
+	if ja.Config == nil || *ja.Config != "score-or-objective 35/10" || ja.Index == nil || *ja.Index != 1 || ja.KeepCurrent {
+		t.Errorf("json answer: config %v, index %v, keep %v", ja.Config, ja.Index, ja.KeepCurrent)
+	}
+	if ci := ja.CI95["false_termination_rate"]; ci[0] != 0 || math.Abs(ci[1]-w) > 1e-6 || j.Configs[1]["false_termination_rate"] != 0.0 {
+		t.Errorf("json answer: ci95 of the false-termination rate %v, the config's rate %v; want [0, %v] and 0", ci, j.Configs[1]["false_termination_rate"], w)
+	}
+	i := slices.IndexFunc(ja.Versus, func(m struct {
+		Name string
+		CI95 *[2]float64
+	}) bool {
+		return m.Name == "false_termination_rate"
+	})
+	if i < 0 || ja.Versus[i].CI95 == nil || math.Abs(ja.Versus[i].CI95[0]+w) > 1e-6 || math.Abs(ja.Versus[i].CI95[1]-w) > 1e-6 {
+		t.Errorf("json versus_current: %+v, want the false-termination rate's change within ±%v pp", ja.Versus, w)
+	}
 }
 
 func TestAnswerKeepsTheCurrentSetting(t *testing.T) {
