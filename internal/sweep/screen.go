@@ -7,9 +7,10 @@ import (
 )
 
 // screen tells whether a config's tally against now, over n episodes, shows
-// it non-inferior to now on false terminations: the upper bound of Tango's
-// interval of the change of the high bound, from its discordant episodes
-// (Tally.Worse, Tally.Better), within the margin. The rule prefers such
+// it non-inferior to now on false terminations and not significantly worse:
+// the upper bound of Tango's interval of the change of the high bound, from
+// its discordant episodes (Tally.Worse, Tally.Better), within the margin,
+// and its lower bound at most 0, as a ship needs. The rule prefers such
 // configs (docs/commands.md, "sweep: which setting to ship"), on every
 // resample and fold, so it asks this millions of times: for each n it
 // keeps, for every count of worse episodes b, the fewest better ones that
@@ -24,10 +25,11 @@ type screen struct {
 func newScreen(margin float64) *screen { return &screen{margin: margin, tables: map[int][]int32{}} }
 
 // passes says whether b worse and c better of n episodes show
-// non-inferiority within the margin.
+// non-inferiority within the margin, and no significant harm. Both bounds
+// fall as c rises, so the c that pass are those from a least one up.
 func (s *screen) passes(b, c, n int) bool {
-	_, _, hi := stats.TangoPaired(b, c, n)
-	return hi <= s.margin+1e-12
+	_, lo, hi := stats.TangoPaired(b, c, n)
+	return hi <= s.margin+1e-12 && lo <= 0
 }
 
 // table is n's, built on first use.
