@@ -130,7 +130,7 @@ func TangoPaired(b, c, n int) (diff, lo, hi float64) {
 	}
 	// root is the Δ in [from, to] where score(Δ) = target, score falling.
 	root := func(from, to, target float64) float64 {
-		for range 100 {
+		for to-from > 1e-13 { // about 44 halvings of [-1, 1]
 			m := (from + to) / 2
 			if score(m) > target {
 				from = m
