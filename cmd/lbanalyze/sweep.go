@@ -36,21 +36,25 @@ func newSweepCmd(e *env) *cobra.Command {
 		Short: "Search the settings over a dataset and answer which to ship",
 		Long: `Replay every config of a grid — policies × max_turns_stuck × check_interval (× the
 parameters of the variants) — over every episode found, as batch finds them, and answer
-first: the config to ship among those ZorkGPT runs as it is (the most turns saved with a
-false-termination rate within --max-false-rate and censored outcomes within
---max-censored), or "keep your current setting" when that is the current one or cannot be
-told apart from it, with the [tool.zorkgpt.loop_break] block to paste.
+first, against the current setting (--config's, else ZorkGPT's defaults; the grid stays the
+flags'): ship a change, with the [tool.zorkgpt.loop_break] block to paste; keep your
+current setting; or no clear winner, naming the change that leads and roughly how many
+episodes would settle it.
 
-The answer comes with what is known of its error: 95% bootstrap intervals, its
-false-termination rate and turns saved out of sample by k-fold cross-validation (chosen on
-k-1 folds, measured on the fold held out: the figures to expect on new episodes), how
-often it is chosen again on bootstrap resamples, and its change from the current setting
-(--config's, else ZorkGPT's defaults; the grid stays the flags'). When ZorkGPT cannot run
-the best config overall, that one follows, with the change it needs and what it would add.
-Fewer than 20 episodes, or too few stops to tell the configs apart, get a description and
-no answer. Then the Pareto front of turns saved against false terminations and score
-forgone, best first (--top rows, --all); every metric of batch for every config is in the
-CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs record them.
+A change ships only if, out of sample (k-fold cross-validation: each episode judged by the
+config chosen on the other folds), its false-termination rate is not significantly higher
+than now's and at most --ft-margin percentage points above it (the upper bound of Tango's
+paired 95% interval), it saves significantly more turns, and the choice is stable over
+bootstrap resamples and folds. The false-termination rate counts every stop a cut log cannot
+judge and every censored outcome as premature (its high bound), so that no cut log hides a
+miss; --max-false-rate and --max-censored are the targets it is held to beside the answer.
+Configs with the same outcome on every episode are one row and one choice. When ZorkGPT
+cannot run the best config overall, that one follows, with the change it needs and what it
+would add. Fewer than 20 episodes, or too few stops to tell the configs apart, get a
+description and no answer. Then the Pareto front of turns saved against false terminations
+and score forgone, best first (--top rows, --all); every metric of batch for every config
+is in the CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs
+record them.
 
 Logs of harnesses with no stop rule of their own (TALES, JSONL read with --fields) are
 swept over score and increase unless --policy says otherwise and compared with no stop
