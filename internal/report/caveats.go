@@ -50,9 +50,9 @@ func (d *Dataset) MetricNotes() []string {
 			"verdicts on average turns, turns saved and LLM calls saved (marked) rest on them.", n, len(d.Episodes), b, a))
 	}
 	if b, a := d.unknown(); b+a > 0 {
-		notes = append(notes, fmt.Sprintf("%s (baseline %d, after %d) unknown: the log is cut too soon after the stop to judge it "+
-			"(docs/semantics.md, \"6.2 Outcome of one policy on one episode\"). The false-termination rate's high bound counts unknown stops "+
-			"and censored outcomes as premature, its low bound as fine.", Count(b+a, "stop")+map[bool]string{true: " is", false: " are"}[b+a == 1], b, a))
+		notes = append(notes, fmt.Sprintf("unknown stops, the baseline's %d and the after policy's %d: the log is cut too soon after "+
+			"the stop to judge it (docs/semantics.md, \"6.2 Outcome of one policy on one episode\"). The false-termination rate's high "+
+			"bound counts unknown stops and censored outcomes as premature, its low bound as fine.", b, a))
 	}
 	k, n := 0, len(d.Episodes)
 	for i := range d.Episodes {
