@@ -29,7 +29,7 @@ type Options struct {
 	// Now is the current setting the samples are swept against (the
 	// command's --config; DefaultNow unless set).
 	Now     policy.Policy
-	Workers    int     // samples swept at once (0: GOMAXPROCS)
+	Workers int // samples swept at once (0: GOMAXPROCS)
 }
 
 // Defaults are the study of `make calibrate`.

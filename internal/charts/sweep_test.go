@@ -207,7 +207,9 @@ func TestSweepHTMLShips(t *testing.T) {
 		}
 		eps = append(eps, p.episode())
 	}
-	sor := func(w int) policy.Policy { return v2Policy.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, 10) }
+	sor := func(w int) policy.Policy {
+		return v2Policy.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, 10)
+	}
 	r := sweep.Run(eps, []policy.Policy{sor(10), sor(35), sor(40)}, sor(40),
 		sweep.Options{Costs: metrics.Costs{CallsPerTurn: 4}, MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, Jobs: 2})
 	if a := r.Answer; a == nil || a.Verdict != sweep.Ship || r.Configs[a.Config].Policy != sor(35) {
