@@ -14,7 +14,10 @@ import (
 // word for word (a file of a million bad lines must not cost a million
 // messages), all counted, and how many lines they skipped.
 type Problems struct {
-	Max     int
+	Max int
+	// File is the file the lines are in, when not the episode's Source (an
+	// application directory's log.jsonl).
+	File    string
 	List    []episode.Problem
 	Count   int
 	Skipped int
@@ -28,7 +31,7 @@ func (p *Problems) Add(n int, skipped bool, format string, args ...any) {
 		p.Skipped++
 	}
 	if len(p.List) < p.Max {
-		p.List = append(p.List, episode.Problem{Line: n, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
+		p.List = append(p.List, episode.Problem{Line: n, Msg: fmt.Sprintf(format, args...), Skipped: skipped, File: p.File})
 	}
 }
 

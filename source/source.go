@@ -28,6 +28,10 @@ const (
 	MaxGap  = 1000
 )
 
+// MaxScore bounds scores, in every source, so that their differences are
+// exact (2^53): a line whose score is beyond ±MaxScore is skipped.
+const MaxScore = 1 << 53
+
 // Source reads one kind of log file.
 type Source interface {
 	// Format is the log_format of the episodes it reads.
@@ -94,9 +98,12 @@ type Result struct {
 	// replayed included: the Segments of each of its episodes.
 	Segments int
 	Rejected []Rejected
-	// Problems are about the log as a whole: a read error that ended it
-	// early, problems of the parts that cannot be replayed.
+	// Problems are those of the parts that cannot be replayed.
 	Problems []episode.Problem
+	// Cut is the read error that ended the log early (a cut gzip stream, a
+	// decompression bomb), nil when it was read to its end: what was read
+	// of it is analysed.
+	Cut *episode.Problem
 }
 
 // Rejected is a part of a log that cannot be replayed, and why.

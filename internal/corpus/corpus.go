@@ -189,6 +189,9 @@ func (r *fileRead) read(opt Options) {
 	}
 	r.skipped = rejections(path, res, r.episodes)
 	r.problems = problems(r.named)
+	if c := res.Cut; c != nil && r.episodes > 0 { // said once: what was read is analysed, nothing is left out
+		r.problems = append(r.problems, where(path, *c)+": "+c.Msg+"; what was read before it is analysed")
+	}
 	if r.moreNamed > 0 {
 		r.problems = append(r.problems, fmt.Sprintf("%s: %s more with problems (%s skipped); the rest of each was analysed",
 			jsonl.DisplayName(path), plural(r.moreNamed, "episode"), plural(r.moreLines, "line")))
@@ -235,12 +238,15 @@ func openReason(err error) string {
 }
 
 // rejections are the parts of a log that cannot be analysed: a read error that
-// ended it early, segments that cannot be replayed.
+// ended it before any episode, segments that cannot be replayed.
 func rejections(path string, lg *source.Result, episodes int) []Skip {
 	name := jsonl.DisplayName(path)
 	var s []Skip
+	if c := lg.Cut; c != nil && episodes == 0 {
+		s = append(s, Skip{Source: where(path, *c), Reason: c.Msg})
+	}
 	for _, p := range lg.Problems {
-		s = append(s, Skip{Source: fmt.Sprintf("%s:%d", name, p.Line), Reason: p.Msg})
+		s = append(s, Skip{Source: where(path, p), Reason: p.Msg})
 	}
 	for _, r := range lg.Rejected {
 		src := name
@@ -253,6 +259,13 @@ func rejections(path string, lg *source.Result, episodes int) []Skip {
 		s = append(s, Skip{Source: src, Reason: r.Reason})
 	}
 	return s
+}
+
+// where names the file and line of a problem of the log at path: FILE:LINE,
+// the file the line is in (an application directory's log.jsonl) when
+// the problem says.
+func where(path string, p episode.Problem) string {
+	return fmt.Sprintf("%s:%d", jsonl.DisplayName(cmp.Or(p.File, path)), p.Line)
 }
 
 // problems are the messages about the lines of a log's episodes: the first

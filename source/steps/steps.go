@@ -102,21 +102,20 @@ func (s Source) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 	for {
 		text, n, err := rd.Next()
 		if errors.Is(err, jsonl.ErrLineTooLong) {
-			b.cur.problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(b.opt.MaxLine)))
+			b.runs.Last(n).problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(b.opt.MaxLine)))
 			continue
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				b.readErr = &episode.Problem{Line: n, Msg: "read error: " + err.Error()}
+				b.res.Cut = &episode.Problem{Line: n, Msg: "read error: " + err.Error()}
 			}
 			break
 		}
-		b.bytes += int64(len(text)) + 1
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
 		if err := b.match.scan(text, &l); err != nil {
-			b.cur.problem(n, true, "%s", notObject(err, rd.Unterminated))
+			b.runs.Last(n).problem(n, true, "%s", notObject(err, rd.Unterminated))
 			continue
 		}
 		b.step(&l, n)

@@ -309,9 +309,7 @@ func (b *builder) finish() *source.Result {
 	b.close(b.cur, true)
 	res := b.res
 	b.rejections.AddTo(res)
-	if b.readErr != nil {
-		res.Problems = append(res.Problems, *b.readErr)
-	}
+	res.Cut = b.readErr
 	b.rejectedProblems.AddTo(res)
 	return res
 }

@@ -248,13 +248,14 @@ func BenchmarkBurrLog(b *testing.B) {
 	}
 }
 
-// A turn logged twice (a resumed application appends to its log) keeps its
-// first record.
+// A turn logged twice (a resumed application appends to its log, its
+// sequence ids going on) keeps its first record.
 func TestBurrTurnTwice(t *testing.T) {
-	lines := append(turnLines(1, 0, 0, "record_results", nil), turnLines(1, 0, 7, "record_results", nil)...)
+	again := strings.ReplaceAll(strings.Join(turnLines(1, 0, 7, "record_results", nil), "\n"), `"sequence_id":2`, `"sequence_id":12`)
+	lines := append(turnLines(1, 0, 0, "record_results", nil), again)
 	eps, _ := readBurrBytes(t, []byte(strings.Join(lines, "\n")+"\n"))
 	ep := eps[0]
-	if ep.N() != 1 || ep.Score(1) != 0 || ep.ProblemCount != 1 || !strings.Contains(ep.Problems[0].Msg, "execute_action of turn 1 after turn 1: skipped") {
+	if ep.N() != 1 || ep.Score(1) != 0 || ep.ProblemCount != 1 || ep.Problems[0].Msg != "execute_action of turn 1 again: a repeat, skipped" {
 		t.Errorf("%d turns, score %d, problems %q", ep.N(), ep.Score(1), ep.ProblemMessages())
 	}
 }

@@ -2,6 +2,7 @@ package zorkgpt2
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -26,7 +27,7 @@ func (Snapshot) Format() string { return SnapshotFormat }
 func (Snapshot) Opens(name string) bool { return snapshotName.MatchString(name) }
 
 // snapshot is what a snapshot holds that lbanalyze reads, its keys matched
-// exactly.
+// exactly: all but its history, whose entries are decoded one by one.
 type snapshot struct {
 	Meta *struct {
 		AppID     *string `json:"app_id"`
@@ -35,10 +36,9 @@ type snapshot struct {
 	} `json:"meta"`
 	ActionType *string `json:"action_type"`
 	State      *struct {
-		History      []historyEntry `json:"action_history"`
-		EpisodeID    *string        `json:"episode_id"`
-		LocationID   *int64         `json:"location_id"`
-		LocationName *string        `json:"location_name"`
+		EpisodeID    *string `json:"episode_id"`
+		LocationID   *int64  `json:"location_id"`
+		LocationName *string `json:"location_name"`
 	} `json:"state"`
 }
 
@@ -53,22 +53,37 @@ type historyEntry struct {
 	Rejections   *int64   `json:"rejection_count"`
 }
 
-// keepSnapshot keeps, of a snapshot, what snapshot names: of its history,
-// each turn's few members, not the agent's reasoning.
-var (
-	keepSnapshot = source.Nested("meta", source.Only(source.Keys(snapshot{}.Meta)),
-		source.Nested("state", keepState, source.Only(source.Keys(snapshot{}))))
-	stateKeys = source.Keys(snapshot{}.State)
-	keepTurn  = source.Only(source.Keys(historyEntry{}))
-)
-
-func keepState(key string, v []byte) ([]byte, bool) {
-	if key == "action_history" && len(v) > 0 && v[0] == '[' {
-		s, err := source.SlimEach(v, keepTurn)
-		return s, err == nil
+// slimSnapshot is doc slimmed to what snapshot names, and the raw history
+// (within doc): the last state's action_history, as json.loads keeps the
+// last of a repeated key.
+func slimSnapshot(doc []byte) (slim, history []byte, err error) {
+	stateKeys := source.Keys(snapshot{}.State)
+	keepState := func(key string, v []byte) ([]byte, bool) {
+		if key == "action_history" {
+			history = v
+			return nil, false
+		}
+		return v, stateKeys[key]
 	}
-	return v, stateKeys[key]
+	others := source.Only(source.Keys(snapshot{}))
+	keep := source.Nested("meta", source.Only(source.Keys(snapshot{}.Meta)), func(key string, v []byte) ([]byte, bool) {
+		if key != "state" {
+			return others(key, v)
+		}
+		history = nil
+		if len(v) > 0 && v[0] == '{' {
+			s, err := source.Slim(v, keepState)
+			return s, err == nil
+		}
+		return v, true
+	})
+	slim, err = source.Slim(doc, keep)
+	return slim, history, err
 }
+
+// keepTurn keeps, of a history entry, what historyEntry names, not the
+// agent's reasoning.
+var keepTurn = source.Only(source.Keys(historyEntry{}))
 
 // Claims takes a file that begins with a JSON object whose state member, an
 // object, has an action_history array, as far as the head shows it.
@@ -91,7 +106,8 @@ func hasMember(obj []byte, key string, want func(value []byte) bool) bool {
 
 // Read reads the snapshot r: one episode of the turns its history holds. It
 // is read whole, up to the length of a line (opt.MaxLine): a snapshot of
-// 16 MiB holds some 15,000 turns.
+// 16 MiB holds some 15,000 turns. An entry that cannot be used is skipped,
+// named by its line and place in the history; the others are read.
 func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
 	opt = opt.WithDefaults()
 	res := &source.Result{Segments: 1}
@@ -99,7 +115,7 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 		res.Rejected = []source.Rejected{{Segment: 1, Reason: reason}}
 		return res
 	}
-	doc, err := io.ReadAll(io.LimitReader(r, int64(opt.MaxLine)+1))
+	doc, err := readWhole(r, opt.MaxLine)
 	switch {
 	case err != nil:
 		return reject("not a state snapshot: " + err.Error())
@@ -107,7 +123,7 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 		return reject(fmt.Sprintf("not a state snapshot: longer than %s", jsonl.Size(int64(opt.MaxLine))))
 	}
 	doc = bytes.TrimPrefix(doc, []byte("\xef\xbb\xbf"))
-	slim, err := source.Slim(doc, keepSnapshot)
+	slim, history, err := slimSnapshot(doc)
 	if err != nil {
 		return reject("not a state snapshot: " + where(doc, err))
 	}
@@ -115,10 +131,10 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 	if _, err := jsonl.Decode(slim, &s); err != nil {
 		return reject("not a state snapshot: " + err.Error())
 	}
-	if s.State == nil || len(s.State.History) == 0 {
-		return reject("no turns: the snapshot's action_history is empty")
+	if s.State == nil || len(history) == 0 || history[0] != '[' {
+		return reject("no turns: the snapshot has no state.action_history list")
 	}
-	ep := snapshotEpisode(&s, name, opt)
+	ep := snapshotEpisode(&s, doc, history, name, opt)
 	if ep.N() == 0 {
 		res.Rejected = []source.Rejected{{Segment: 1, ID: ep.ID, Reason: "no turns: no action_history entry has a turn and a score_after"}}
 		res.Problems = ep.Problems
@@ -126,6 +142,27 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 	}
 	emit(ep)
 	return res
+}
+
+// readWhole reads r, up to limit bytes and one more, growing its buffer
+// by halves rather than doubling it: a snapshot of 16 MiB costs some 24, not
+// 48.
+func readWhole(r io.Reader, limit int) ([]byte, error) {
+	buf := make([]byte, 0, 64<<10)
+	for len(buf) <= limit {
+		if len(buf) == cap(buf) {
+			buf = append(buf, make([]byte, min(cap(buf)/2+64<<10, limit+1-len(buf)))...)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):min(cap(buf), limit+1)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 // where says at which line of doc err is, for a message: "line 13: the
@@ -142,27 +179,57 @@ func where(doc []byte, err error) string {
 	return fmt.Sprintf("line %d: %s", bytes.Count(doc[:at], []byte("\n"))+1, se.Msg)
 }
 
-func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Episode {
+// snapshotEpisode reads the entries of history, a list within doc, one by
+// one: an entry that cannot be decoded, or whose turn repeats or goes back
+// (source.Sequence), is skipped with a problem that names its line and its
+// place in the list (from 0, as in a path to it).
+func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.Options) *episode.Episode {
 	r := newRun(name, SnapshotFormat, opt)
 	ep := &r.ep
 	rooms := source.Interner{}
-	hist := s.State.History
+	turns := source.NewSequence(1, "entry of turn")
 	critic, rejections := true, true
-	for i := range hist {
-		e := &hist[i]
-		if e.Turn == nil || e.ScoreAfter == nil {
-			r.problem(0, false, "action_history entry %d has no turn or score_after: left out", i+1)
-			continue
+	ids := map[string]int{} // the id the history gives each room name, -1 for several
+	var waiting *turn       // the last turn read, whose room is the next entry's
+	line, from, i := 1, 0, -1
+	jsonl.ScanArray(history, func(elem []byte) { // checked by the slim of doc
+		i++
+		off := cap(doc) - cap(elem) // elem lies within doc
+		line += bytes.Count(doc[from:off], []byte("\n"))
+		from = off
+		e, why := decodeHistoryEntry(elem)
+		if why != "" {
+			r.problem(line, true, "state.action_history.%d%s: entry skipped", i, why)
+			return
 		}
-		tu := r.at(int(*e.Turn), 0)
+		if waiting != nil { // the room after a turn is the one the next action was taken in
+			waiting.roomID, waiting.room = int(deref(e.LocationID)), rooms.Intern(deref(e.LocationName))
+			waiting = nil
+		}
+		if e.LocationID != nil && e.LocationName != nil {
+			if id, ok := ids[*e.LocationName]; !ok || id == int(*e.LocationID) {
+				ids[rooms.Intern(*e.LocationName)] = int(*e.LocationID)
+			} else {
+				ids[*e.LocationName] = -1
+			}
+		}
 		switch {
-		case tu == nil:
-			continue
-		case !tu.missing:
-			r.problem(0, false, "action_history has turn %d twice: the later entry is left out", *e.Turn)
-			continue
+		case e.Turn == nil || e.ScoreAfter == nil:
+			r.problem(line, false, "state.action_history.%d has no turn or score_after: left out", i)
+			return
+		case *e.ScoreAfter > source.MaxScore || *e.ScoreAfter < -source.MaxScore:
+			r.problem(line, true, "state.action_history.%d: score_after %d is absurd (beyond ±2^53): entry skipped", i, *e.ScoreAfter)
+			return
 		}
-		*tu = turn{score: int(*e.ScoreAfter), action: deref(e.Action)}
+		if why := turns.Place(*e.Turn); why != "" {
+			r.problem(line, true, "state.action_history.%d: %s", i, why)
+			return
+		}
+		if i == 0 {
+			ep.InitialRoomID, ep.InitialRoom = int(deref(e.LocationID)), rooms.Intern(deref(e.LocationName))
+		}
+		tu := r.at(int(*e.Turn))
+		*tu = turn{score: int(*e.ScoreAfter), action: rooms.Intern(deref(e.Action))}
 		if e.Response != nil {
 			tu.response = responseHash(*e.Response)
 		}
@@ -174,19 +241,13 @@ func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Epis
 		}
 		critic = critic && e.Critic != nil
 		rejections = rejections && e.Rejections != nil
-		if i == 0 {
-			ep.InitialRoomID, ep.InitialRoom = int(deref(hist[0].LocationID)), rooms.Intern(deref(hist[0].LocationName))
+		waiting = tu
+	})
+	if waiting != nil { // after the last turn, the state's own room
+		waiting.roomID, waiting.room = int(deref(s.State.LocationID)), rooms.Intern(deref(s.State.LocationName))
+		if waiting.roomID == 0 && waiting.room != "" {
+			waiting.roomID = max(ids[waiting.room], 0) // the state names the last room, by name only
 		}
-		// The room after this turn is the one the next action was taken in.
-		id, room := s.State.LocationID, s.State.LocationName
-		if i+1 < len(hist) {
-			id, room = hist[i+1].LocationID, hist[i+1].LocationName
-		}
-		tu.roomID, tu.room = int(deref(id)), rooms.Intern(deref(room))
-	}
-	if n := len(r.turns); n > 0 && r.turns[n-1].roomID == 0 && r.turns[n-1].room != "" {
-		last := &r.turns[n-1]
-		last.roomID = idOfRoom(hist, last.room) // the state names the last room, by name only
 	}
 	switch {
 	case s.Meta != nil && s.Meta.EpisodeID != nil && *s.Meta.EpisodeID != "":
@@ -219,19 +280,25 @@ func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Epis
 	return r.build(signals)
 }
 
-// idOfRoom is the one id the history gives rooms named room, 0 when it
-// gives none or several (Zork has several rooms named "Forest").
-func idOfRoom(hist []historyEntry, room string) int {
-	id := 0
-	for _, e := range hist {
-		if e.LocationID != nil && deref(e.LocationName) == room {
-			if id != 0 && id != int(*e.LocationID) {
-				return 0
-			}
-			id = int(*e.LocationID)
-		}
+// decodeHistoryEntry decodes one entry of a history, slimmed to what it
+// reads: "" or what is wrong with it, as a path from it (".turn: string, not
+// a whole number", ": not an object").
+func decodeHistoryEntry(elem []byte) (e historyEntry, why string) {
+	if len(elem) == 0 || elem[0] != '{' {
+		return e, ": not an object"
 	}
-	return id
+	slim, err := source.Slim(elem, keepTurn)
+	if err == nil {
+		_, err = jsonl.Decode(slim, &e)
+	}
+	var se *jsonl.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return e, ": " + err.Error()
+	case err != nil:
+		return e, "." + err.Error()
+	}
+	return e, ""
 }
 
 var snapshotName = regexp.MustCompile(`^(.+)_t[0-9]+_[a-z_]+\.json$`)
