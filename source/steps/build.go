@@ -23,7 +23,7 @@ type builder struct {
 	cur   *segment // the segment of the line being read
 
 	restart, death *marker
-	strs           source.Interner // actions and rooms
+	strs           source.Interner  // actions and rooms
 	rejected       source.Leftovers // problems of the segments without a step
 	rejections     source.Rejections
 }
