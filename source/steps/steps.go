@@ -47,49 +47,61 @@ func (s Source) Format() string {
 // Opens takes a JSON Lines file, plain or compressed.
 func (Source) Opens(name string) bool { return source.JSONLName(name) }
 
-// Claims takes a file whose first non-blank line is a JSON object with the
-// field map's score member (and step member, if mapped) at its top level; a
-// line longer than the head, judged by its beginning, when that beginning
-// does not rule it out.
+// Claims takes a file only by its first object: its first non-blank line
+// is a JSON object with the field map's score member (and step member, if
+// mapped), nested ones too, as Python's json.loads reads it. A line longer
+// than the head is judged by the members the head holds whole: it is taken
+// once they are there, never for want of a sight of them (the corpus asks
+// again as more of a stream comes in).
 func (s Source) Claims(head []byte) bool {
 	if s.Preset != nil {
 		return s.Preset.Claims(head)
 	}
-	keys, whole, ok := HeadKeys(head)
-	if !ok {
+	first, whole := firstLine(head)
+	if len(first) == 0 || first[0] != '{' {
 		return false
 	}
-	for _, p := range []Path{s.Fields.Score, s.Fields.Turn} {
-		if p != nil && !keys[p[0]] && whole {
-			return false
+	var l line
+	m := newMatcher(&s.Fields)
+	if err := m.scan(first, &l); err != nil {
+		if whole {
+			return false // a broken first line: not an object
+		}
+		l.raw = [nFields][]byte{}
+		jsonl.ScanHead(first, m.visitor(&l))
+	}
+	return l.raw[fScore] != nil && (s.Fields.Turn == nil || l.raw[fTurn] != nil)
+}
+
+// firstLine is the first non-blank line of head, trimmed, and whether it
+// ends within head.
+func firstLine(head []byte) ([]byte, bool) {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	for len(head) > 0 {
+		var first []byte
+		var whole bool
+		first, head, whole = bytes.Cut(head, []byte("\n"))
+		if first = bytes.TrimSpace(first); len(first) > 0 {
+			return first, whole
 		}
 	}
-	return true
+	return nil, false
 }
 
 // HeadKeys are the top-level keys of the first non-blank line of head, as
 // far as head holds it; whole says the line ends within head; false when it
 // is not (the beginning of) a JSON object.
 func HeadKeys(head []byte) (keys map[string]bool, whole, ok bool) {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	for len(head) > 0 {
-		var first []byte
-		first, head, whole = bytes.Cut(head, []byte("\n"))
-		first = bytes.TrimSpace(first)
-		if len(first) == 0 {
-			continue
-		}
-		if first[0] != '{' {
-			return nil, whole, false
-		}
-		keys = map[string]bool{}
-		err := jsonl.ScanObject(first, func(k, _ []byte) bool {
-			keys[string(k)] = true
-			return true
-		})
-		return keys, whole, err == nil || !whole
+	first, whole := firstLine(head)
+	if len(first) == 0 || first[0] != '{' {
+		return nil, whole, false
 	}
-	return nil, false, false
+	keys = map[string]bool{}
+	err := jsonl.ScanObject(first, func(k, _ []byte) bool {
+		keys[string(k)] = true
+		return true
+	})
+	return keys, whole, err == nil || !whole
 }
 
 // Read streams the log r into its episodes: one a file, or one a value of

@@ -228,7 +228,12 @@ func TestClaims(t *testing.T) {
 		{`{"Step": 1, "Score": 0}` + "\n", true},
 		{"\n\n" + `{"Step": 1, "Score": 0}` + "\n", true},
 		{`{"Step": 1, "score": 0}` + "\n", false},
-		{`{"Step": 1, "Prompt": "a long cut`, true}, // judged by its beginning
+		{`{"Step": 1, "Score": 0, "Prompt": "a long cut`, true}, // judged by the members the head holds
+		{`{"Step": 1, "Prompt": "a long cut`, false},            // not for want of a sight of its score
+		{`{"Step": 1, "Sc`, false},
+		{`{"Step": 1, "Score": {"x": 1}, "Score": 2}` + "\n", true},
+		{`{"timestamp": "2025-10-18T17:19:41", "level": "INFO"}` + "\n", false}, // a ZorkGPT log
+		{`{"Step": 1, "Score": 0,,}` + "\n", false},
 		{`[{"Step": 1, "Score": 0}]` + "\n", false},
 		{"", false},
 	} {
