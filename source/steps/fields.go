@@ -1,14 +1,15 @@
 package steps
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/filekind"
 )
 
 // Fields map the members of a log's per-step objects to what an episode
@@ -157,12 +158,24 @@ func ParseFields(s string) (Fields, error) {
 	return f, f.check()
 }
 
+// MaxFieldsFile bounds a fields file: a dozen keys take a few hundred bytes.
+const MaxFieldsFile = 64 << 10
+
 // LoadFields reads a field map from a TOML file of the same keys, for
-// repeated use: score = "Score", tokens = "Token Usage", scored = "best".
+// repeated use: score = "Score", tokens = "Token Usage", scored = "best". A
+// file that is not a regular one (a FIFO would hang, /dev/zero never end)
+// or is over MaxFieldsFile is not read.
 func LoadFields(path string) (Fields, error) {
 	var f Fields
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, err := filekind.ReadSmall(path, MaxFieldsFile)
+	var nr *filekind.NotRegular
+	var tl *filekind.TooLarge
+	switch {
+	case errors.As(err, &nr):
+		return f, fmt.Errorf("%v: give the fields file itself", err)
+	case errors.As(err, &tl):
+		return f, fmt.Errorf("%v, which no field map is: not read", err)
+	case err != nil:
 		return f, err
 	}
 	var doc map[string]any

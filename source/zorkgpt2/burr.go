@@ -55,18 +55,35 @@ type BurrDir struct{}
 func (BurrDir) Format() string { return BurrFormat }
 
 // ClaimsDir takes a directory whose metadata.json is Burr's application
-// metadata and that holds a log.
+// metadata and that holds a log; or whose metadata.json cannot be read (not
+// a regular file, too large: it is said) beside a log that is Burr's.
 func (BurrDir) ClaimsDir(dir string) bool {
-	if path, _ := findBurrLog(dir); path == "" {
+	path, _ := findBurrLog(dir)
+	if path == "" {
 		return false
 	}
-	_, ok := readMetadata(dir)
-	return ok
+	_, refused, ok := readMetadata(dir)
+	return ok || refused != "" && burrHead(path)
+}
+
+// burrHead says whether the log at path begins as a Burr log.
+func burrHead(path string) bool {
+	rc, err := jsonl.Open(path, nil, jsonl.Limits{})
+	if err != nil {
+		return false
+	}
+	defer rc.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(rc, head)
+	return Burr{}.Claims(head[:n])
 }
 
 func (BurrDir) ReadDir(dir string, opt source.Options, emit func(*episode.Episode)) *source.Result {
-	meta, _ := readMetadata(dir)
+	meta, refused, _ := readMetadata(dir)
 	path, passed := findBurrLog(dir)
+	if refused != "" {
+		passed = append(passed, refused)
+	}
 	rc, err := jsonl.Open(path, nil, opt.Limits)
 	if err != nil {
 		return &source.Result{Problems: []episode.Problem{{Msg: err.Error()}}}
@@ -134,17 +151,23 @@ type metadata struct {
 
 // readMetadata reads dir's metadata.json, a small file: it is Burr's when its
 // type is application_metadata. One that is not a regular file of 64 KiB at
-// most is not read (filekind.ReadSmall): a FIFO would hang the walk.
-func readMetadata(dir string) (*metadata, bool) {
+// most is not read (filekind.ReadSmall: a FIFO would hang the walk), and
+// refused says so.
+func readMetadata(dir string) (m *metadata, refused string, ok bool) {
 	data, err := filekind.ReadSmall(filepath.Join(dir, "metadata.json"), 64<<10)
-	if err != nil {
-		return nil, false
+	var nr *filekind.NotRegular
+	var tl *filekind.TooLarge
+	switch {
+	case errors.As(err, &nr) || errors.As(err, &tl):
+		return nil, fmt.Sprintf("metadata.json is %s: not read", strings.TrimPrefix(err.Error(), filepath.Join(dir, "metadata.json")+": ")), false
+	case err != nil:
+		return nil, "", false
 	}
-	m := &metadata{appID: filepath.Base(filepath.Clean(dir))}
+	m = &metadata{appID: filepath.Base(filepath.Clean(dir))}
 	if _, err := jsonl.Decode(data, m); err != nil || m.Type != "application_metadata" {
-		return nil, false
+		return nil, "", false
 	}
-	return m, true
+	return m, "", true
 }
 
 // entry is what lbanalyze reads of a log line: of an entry whose action does
