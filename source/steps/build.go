@@ -284,7 +284,7 @@ func (b *builder) reject(s *segment) {
 func (b *builder) build(s *segment) *episode.Episode {
 	ep := &s.ep
 	f := &b.src.Fields
-	ep.ID, ep.Source, ep.Format, ep.Segment = s.id, b.name, b.src.Format(), b.res.Segments
+	ep.ID, ep.Source, ep.Format, ep.Segment = source.Text(s.id), b.name, b.src.Format(), b.res.Segments
 	if !s.named {
 		ep.ID = defaultID(b.name)
 	}

@@ -100,7 +100,7 @@ func (b *builder) apply(d *decoded, n int) {
 // of its own.
 func (b *builder) foreign(d *decoded, n int) bool {
 	id, cur := d.rec.EpisodeID, b.cur.ep.ID
-	if id == nil || *id == "" || cur == "" || *id == cur || d.event.starts {
+	if id == nil || *id == "" || cur == "" || source.SameText(*id, cur) || d.event.starts {
 		return false
 	}
 	if d.event.turns && turnField(&d.rec) == 1 && b.cur.last > 1 {

@@ -167,6 +167,10 @@ func readMetadata(dir string) (m *metadata, refused string, ok bool) {
 	if _, err := jsonl.Decode(data, m); err != nil || m.Type != "application_metadata" {
 		return nil, "", false
 	}
+	if m.PartitionKey != nil {
+		pk := source.Text(*m.PartitionKey)
+		m.PartitionKey = &pk
+	}
 	return m, "", true
 }
 
@@ -395,7 +399,7 @@ func (b *burr) entry(e *entry, n int) {
 	}
 	if e.Exception != nil && b.exception == "" {
 		tb := strings.Split(strings.TrimSpace(*e.Exception), "\n") // a Python traceback: the error is its last line
-		b.exception = fmt.Sprintf("%s failed at line %d: %s", e.Action, n, tb[len(tb)-1])
+		b.exception = source.Text(fmt.Sprintf("%s failed at line %d: %s", e.Action, n, tb[len(tb)-1]))
 	}
 	switch {
 	case e.Action == updateObj:
@@ -442,7 +446,7 @@ func (b *burr) execute(s *state, n int) {
 		b.ep.InitialRoomID, b.ep.InitialRoom = int(deref(s.PreLocationID)), rooms.Intern(deref(s.PreLocationName))
 	}
 	if b.ep.ID == "" && s.EpisodeID != nil {
-		b.ep.ID = *s.EpisodeID
+		b.ep.ID = source.Text(*s.EpisodeID)
 	}
 	*tu = turn{score: int(*s.Score), roomID: int(deref(s.LocationID)), room: rooms.Intern(deref(s.LocationName)),
 		action: rooms.Intern(deref(s.Action)), critic: float32(deref(s.Critic)), rejections: int32(min(max(deref(s.Rejections), 0), 1<<30)),
@@ -463,7 +467,7 @@ func (b *burr) execute(s *state, n int) {
 // foreign says whether a state is of another episode than the run's (two
 // applications writing to one log), and skips its line with a word if so.
 func (b *burr) foreign(s *state, action string, n int) bool {
-	if s.EpisodeID == nil || *s.EpisodeID == "" || b.ep.ID == "" || *s.EpisodeID == b.ep.ID {
+	if s.EpisodeID == nil || *s.EpisodeID == "" || b.ep.ID == "" || source.SameText(*s.EpisodeID, b.ep.ID) {
 		return false
 	}
 	b.problem(n, true, "%s of episode %s in episode %s: skipped (lines of another run)", action, *s.EpisodeID, b.ep.ID)
@@ -519,7 +523,7 @@ func (b *burr) finish(dir *burrDir) (*episode.Episode, string) {
 	}
 	for _, c := range b.completed {
 		if c.Turn != nil && *c.Turn >= 1 && int(*c.Turn) <= n {
-			ep.Objectives = append(ep.Objectives, episode.Completion{Turn: int(*c.Turn), Objective: deref(c.Objective)})
+			ep.Objectives = append(ep.Objectives, episode.Completion{Turn: int(*c.Turn), Objective: source.Text(deref(c.Objective))})
 		}
 	}
 	ep.ObjectiveUpdates = b.updates
@@ -549,14 +553,14 @@ func (b *burr) end(n int) {
 		if b.complete.State != nil {
 			reason = deref(b.complete.State.GameOverReason)
 		}
-		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: reason}
+		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: source.Text(reason)}
 		if reason == "max_turns" {
 			ep.End.Reason, ep.End.Detail = episode.EndMaxTurns, ""
 		}
 	case b.exception != "":
 		ep.End = episode.End{Reason: episode.EndException, Turn: n, Detail: b.exception}
 	case last.Type == "end_entry" && last.Action == executeAction && b.gameOver != nil:
-		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: deref(b.gameOver.GameOverReason)}
+		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: source.Text(deref(b.gameOver.GameOverReason))}
 	case last.Type == "end_entry" && last.Action == executeAction:
 		ep.End = episode.End{Reason: episode.EndMaxTurns, Turn: n, Detail: "the runner stopped after this turn's execute_action: its turn budget"}
 	case last.Type == "end_entry" && last.Action == recordResults && last.State != nil && last.State.Stuck != nil:

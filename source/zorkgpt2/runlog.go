@@ -142,7 +142,7 @@ func (rl *runLog) turnLine(line string, n int) {
 	if room == "unknown" {
 		room = ""
 	}
-	*tu = turn{score: s, room: rl.rooms.Intern(room), action: val[4], critic: float32(c), rejections: int32(k)}
+	*tu = turn{score: s, room: rl.rooms.Intern(room), action: rl.rooms.Intern(val[4]), critic: float32(c), rejections: int32(k)}
 }
 
 // endLine reads EPISODE_END | turns=… | score=…/… | … | reason=…
@@ -175,12 +175,12 @@ func (rl *runLog) endLine(line string, n int) {
 	case reason == "game_over_win":
 		end.Detail = "victory"
 	case strings.HasPrefix(reason, "game_over_unknown:"):
-		end.Detail = strings.TrimPrefix(reason, "game_over_unknown:")
+		end.Detail = source.Text(strings.TrimPrefix(reason, "game_over_unknown:"))
 	case reason == "llm_circuit_breaker":
 		end = episode.End{Reason: episode.EndException, Turn: len(r.turns), Detail: "the agent's LLM failed too often in a row (circuit breaker)"}
 	default:
 		r.problem(n, false, "EPISODE_END with an unknown reason %q", reason)
-		end = episode.End{Reason: episode.EndNone, Detail: reason}
+		end = episode.End{Reason: episode.EndNone, Detail: source.Text(reason)}
 	}
 	r.ep.End = end
 	r.ended = true

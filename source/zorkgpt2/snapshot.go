@@ -115,27 +115,11 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 		res.Rejected = []source.Rejected{{Segment: 1, Reason: reason}}
 		return res
 	}
-	doc, err := readWhole(r, opt.MaxLine)
+	ep, reason := readSnapshot(r, name, opt, res)
 	switch {
-	case err != nil:
-		return reject("not a state snapshot: " + err.Error())
-	case len(doc) > opt.MaxLine:
-		return reject(fmt.Sprintf("not a state snapshot: longer than %s", jsonl.Size(int64(opt.MaxLine))))
-	}
-	doc = bytes.TrimPrefix(doc, []byte("\xef\xbb\xbf"))
-	slim, history, err := slimSnapshot(doc)
-	if err != nil {
-		return reject("not a state snapshot: " + where(doc, err))
-	}
-	var s snapshot
-	if _, err := jsonl.Decode(slim, &s); err != nil {
-		return reject("not a state snapshot: " + err.Error())
-	}
-	if s.State == nil || len(history) == 0 || history[0] != '[' {
-		return reject("no turns: the snapshot has no state.action_history list")
-	}
-	ep := snapshotEpisode(&s, doc, history, name, opt)
-	if ep.N() == 0 {
+	case reason != "":
+		return reject(reason)
+	case ep.N() == 0:
 		res.Rejected = []source.Rejected{{Segment: 1, ID: ep.ID, Reason: "no turns: no action_history entry has a turn and a score_after"}}
 		res.Problems = ep.Problems
 		return res
@@ -144,25 +128,33 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 	return res
 }
 
-// readWhole reads r, up to limit bytes and one more, growing its buffer
-// by halves rather than doubling it: a snapshot of 16 MiB costs some 24, not
-// 48.
-func readWhole(r io.Reader, limit int) ([]byte, error) {
-	buf := make([]byte, 0, 64<<10)
-	for len(buf) <= limit {
-		if len(buf) == cap(buf) {
-			buf = append(buf, make([]byte, min(cap(buf)/2+64<<10, limit+1-len(buf)))...)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):min(cap(buf), limit+1)])
-		buf = buf[:len(buf)+n]
-		if errors.Is(err, io.EOF) {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
+// readSnapshot reads the document r holds into its episode, or says why it
+// cannot. The document is held in the buffer the readers share, given back
+// before the episode is handed over: the one who takes it may be the one
+// the hand-over waits for.
+func readSnapshot(r io.Reader, name string, opt source.Options, res *source.Result) (*episode.Episode, string) {
+	doc, release, err := jsonl.ReadDocument(r, opt.MaxLine)
+	defer release()
+	res.Lines = bytes.Count(doc, []byte("\n")) + 1
+	switch {
+	case err != nil:
+		return nil, "not a state snapshot: " + err.Error()
+	case len(doc) > opt.MaxLine:
+		return nil, fmt.Sprintf("not a state snapshot: longer than %s", jsonl.Size(int64(opt.MaxLine)))
 	}
-	return buf, nil
+	doc = bytes.TrimPrefix(doc, []byte("\xef\xbb\xbf"))
+	slim, history, err := slimSnapshot(doc)
+	if err != nil {
+		return nil, "not a state snapshot: " + where(doc, err)
+	}
+	var s snapshot
+	if _, err := jsonl.Decode(slim, &s); err != nil {
+		return nil, "not a state snapshot: " + err.Error()
+	}
+	if s.State == nil || len(history) == 0 || history[0] != '[' {
+		return nil, "no turns: the snapshot has no state.action_history list"
+	}
+	return snapshotEpisode(&s, doc, history, name, opt), ""
 }
 
 // where says at which line of doc err is, for a message: "line 13: the
@@ -251,18 +243,19 @@ func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.O
 	}
 	switch {
 	case s.Meta != nil && s.Meta.EpisodeID != nil && *s.Meta.EpisodeID != "":
-		ep.ID = *s.Meta.EpisodeID
+		ep.ID = source.Text(*s.Meta.EpisodeID)
 	case s.State.EpisodeID != nil:
-		ep.ID = *s.State.EpisodeID
+		ep.ID = source.Text(*s.State.EpisodeID)
 	case s.Meta != nil && s.Meta.AppID != nil:
-		ep.ID = *s.Meta.AppID
+		ep.ID = source.Text(*s.Meta.AppID)
 	default: // extract_fixtures.py names the file {episode_id}_t{turn}_{action}.json
 		if m := snapshotName.FindStringSubmatch(filepath.Base(name)); m != nil {
 			ep.ID = m[1]
 		}
 	}
 	if s.Meta != nil && s.Meta.AppID != nil {
-		ep.Facts = append(ep.Facts, episode.Fact{Key: "app_id", Value: s.Meta.AppID, Text: "Burr app " + *s.Meta.AppID})
+		app := source.Text(*s.Meta.AppID)
+		ep.Facts = append(ep.Facts, episode.Fact{Key: "app_id", Value: &app, Text: "Burr app " + app})
 	}
 	at := fmt.Sprintf("after turn %d", len(r.turns))
 	if s.Meta != nil && s.Meta.Turn != nil && s.ActionType != nil {
@@ -287,9 +280,12 @@ func decodeHistoryEntry(elem []byte) (e historyEntry, why string) {
 	if len(elem) == 0 || elem[0] != '{' {
 		return e, ": not an object"
 	}
-	slim, err := source.Slim(elem, keepTurn)
+	var err error
+	if len(elem) > source.SlimFrom {
+		elem, err = source.Slim(elem, keepTurn)
+	}
 	if err == nil {
-		_, err = jsonl.Decode(slim, &e)
+		_, err = jsonl.Decode(elem, &e)
 	}
 	var se *jsonl.SyntaxError
 	switch {
