@@ -23,6 +23,7 @@ type batchFlags struct {
 	baseline, after string
 	settings        []int // by the index of policy.Settings()
 	config          string
+	loaded          *loadedConfig // what --config read
 	calls           callsFlag
 	format          string
 	jobs            int
@@ -94,6 +95,7 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 				return failure("no episode could be analysed")
 			}
 			sys := system.OfAll(c.Episodes)
+			e.tell(f.loaded.mismatch(sys)...)
 			opts.CallsPerTurn = f.calls.of(sys)
 			baseline, after = f.sides(cmd, sys, baseline, after)
 			e.tell(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
@@ -189,6 +191,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 			err = cerr
 			return
 		}
+		f.loaded = &loadedConfig{cfg, f.config}
 		recording = cfg.Policy.Timer()
 		afterGiven = recording.Values()
 		maps.Copy(afterGiven, given)

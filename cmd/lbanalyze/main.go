@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
 func main() {
@@ -31,14 +33,15 @@ type env struct {
 	width int
 }
 
-// warnf writes a warning to stderr.
+// warnf writes a warning to stderr, on one line whatever its arguments hold
+// (a key of a configuration file may hold a newline).
 func (e *env) warnf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "lbanalyze: warning: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "lbanalyze: warning: %s\n", report.Printable(fmt.Sprintf(format, args...)))
 }
 
 // notef writes a note to stderr: what was done with a flag, not a problem.
 func (e *env) notef(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "lbanalyze: note: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "lbanalyze: note: %s\n", report.Printable(fmt.Sprintf(format, args...)))
 }
 
 // Exit codes: every failure class carries its own.
@@ -96,7 +99,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Shown escaped, but for its tabs: cobra indents its "Did you mean this?"
 	// suggestions with one.
-	for i, part := range strings.Split("lbanalyze: "+err.Error()+"\n", "\t") {
+	msg := err.Error()
+	if ex != nil {
+		msg = report.Printable(msg) // ours: one line, whatever a file or a log holds
+	}
+	for i, part := range strings.Split("lbanalyze: "+msg+"\n", "\t") {
 		if i > 0 {
 			msgs.Flush()
 			io.WriteString(stderr, "\t")

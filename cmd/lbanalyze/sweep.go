@@ -96,6 +96,7 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 				return usageError("--rank tokens: no log read records tokens")
 			}
 			sys := system.OfAll(c.Episodes)
+			e.tell(s.config.mismatch(sys)...)
 			configs, current := f.grid(s, sys)
 			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.calls.of(sys), Jobs: replayers(f.jobs),

@@ -281,7 +281,7 @@ func tableHead(w io.Writer, ep *episode.Episode) {
 // tableBody is the rest of an episode's table: what follows its head.
 func tableBody(w io.Writer, e *Episode) {
 	ep := e.Ep
-	fmt.Fprintf(w, "  %s\n", summary(ep))
+	fmt.Fprintf(w, "  %s\n", Printable(summary(ep)))
 	sp := newSpark(ep, sparkWidth)
 	header, align := resultHeader(e)
 	cols := boxTable.measure(nil, header)
@@ -350,7 +350,7 @@ func markdownHead(w io.Writer, ep *episode.Episode) {
 // markdownBody is the rest of an episode's markdown: what follows its head.
 func markdownBody(w io.Writer, e *Episode) {
 	ep := e.Ep
-	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(jsonl.DisplayName(ep.Source)), summary(ep))
+	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(jsonl.DisplayName(ep.Source)), MarkdownText(summary(ep)))
 	sp := newSpark(ep, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
 	header, align := resultHeader(e)
