@@ -49,6 +49,13 @@ type Source interface {
 	Read(r io.Reader, name string, opt Options, emit func(*episode.Episode)) *Result
 }
 
+// Explainer is a source that says why it does not claim a file that nearly
+// is one of its logs (a field map's nested key written as one key with dots).
+type Explainer interface {
+	// Unclaimed says why a file that begins with head is not claimed, or "".
+	Unclaimed(head []byte) string
+}
+
 // JSONLName says whether a file is named like JSON Lines, plain or
 // compressed: *.jsonl, *.jsonl.gz, *.jsonl.zst.
 func JSONLName(name string) bool {

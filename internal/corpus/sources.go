@@ -101,7 +101,19 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, emit 
 	case len(head) == 0:
 		return rejected("empty file"), nil
 	}
-	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s", srcs.formats(), source.Describe(head))), nil
+	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s%s", srcs.formats(), source.Describe(head), srcs.unclaimed(head))), nil
+}
+
+// unclaimed is what the sources say of a file none claims, if any does.
+func (srcs Sources) unclaimed(head []byte) string {
+	for _, s := range srcs.Files {
+		if e, ok := s.(source.Explainer); ok {
+			if why := e.Unclaimed(head); why != "" {
+				return "; " + why
+			}
+		}
+	}
+	return ""
 }
 
 // headLines is how many lines of a file are enough to say that no source

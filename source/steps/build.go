@@ -63,6 +63,22 @@ func (s *segment) problem(n int, skipped bool, format string, args ...any) {
 	s.problems.Add(n, skipped, format, args...)
 }
 
+// dotHint tells a line that has the nested path of field f as one key with
+// dots how to name that key.
+func (b *builder) dotHint(l *line, f field) string {
+	if !l.dotted[f] {
+		return ""
+	}
+	return "; its " + dotHint(b.src.Fields.paths()[f])
+}
+
+// dotHint says how to name the one key that path p spells with dots.
+func dotHint(p Path) string {
+	one := Path{strings.Join(p, ".")}
+	return fmt.Sprintf("key %q has dots in it, but %s names a member %q nested in %q: name that key %s (in a fields file, [%q])",
+		one[0], p, p[len(p)-1], p[0], one, one[0])
+}
+
 // member names a field in messages: its key, and what it is.
 func (b *builder) member(f field) string {
 	return fmt.Sprintf("%q (the %s)", b.src.Fields.paths()[f].String(), names[f])
@@ -77,7 +93,7 @@ func (b *builder) step(l *line, n int) {
 	b.cur = b.runs.Current(key, n)
 	raw := l.raw[fScore]
 	if absent(raw) {
-		b.cur.problem(n, true, "no %s: this step is skipped", b.member(fScore))
+		b.cur.problem(n, true, "no %s: this step is skipped%s", b.member(fScore), b.dotHint(l, fScore))
 		return
 	}
 	score, why := whole(raw)
@@ -123,7 +139,7 @@ func (b *builder) place(key string, l *line, n int) (int, bool) {
 	}
 	raw := l.raw[fTurn]
 	if absent(raw) {
-		s.problem(n, true, "no %s: this step is skipped", b.member(fTurn))
+		s.problem(n, true, "no %s: this step is skipped%s", b.member(fTurn), b.dotHint(l, fTurn))
 		return 0, false
 	}
 	v, why := whole(raw)

@@ -9,6 +9,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/source"
 )
 
 // The members a field map names, found in one scan of a line
@@ -48,6 +49,10 @@ var names = [nFields]string{"score", "turn", "action", "room", "response", "toke
 type matcher struct {
 	leaf  []field
 	inner map[string]*matcher
+	under []field // the fields at or under it: a key met again drops what its first value gave
+	// dotted are, at the top, the nested paths written as one key with dots
+	// ("info.score"): a line that has such a key is told how to name it.
+	dotted map[string]field
 }
 
 func newMatcher(f *Fields) *matcher {
@@ -68,8 +73,24 @@ func newMatcher(f *Fields) *matcher {
 		if p != nil {
 			m.leaf = append(m.leaf, field(i))
 		}
+		if len(p) > 1 {
+			if root.dotted == nil {
+				root.dotted = map[string]field{}
+			}
+			root.dotted[strings.Join(p, ".")] = field(i)
+		}
 	}
+	root.collect()
 	return root
+}
+
+// collect sets under for m and the nodes under it.
+func (m *matcher) collect() []field {
+	m.under = append(m.under, m.leaf...)
+	for _, in := range m.inner {
+		m.under = append(m.under, in.collect()...)
+	}
+	return m.under
 }
 
 // lookup is the node of key (raw, between its quotes), nil when no field
@@ -83,15 +104,16 @@ func (m *matcher) lookup(key []byte) *matcher {
 }
 
 // line is what one line holds of the mapped members: their raw values, nil
-// when absent.
+// when absent; and the fields whose nested path it has as one key with dots.
 type line struct {
-	raw [nFields][]byte
+	raw    [nFields][]byte
+	dotted [nFields]bool
 }
 
 // scan finds the mapped members of one line; an error when it is not one
 // JSON object.
 func (m *matcher) scan(b []byte, l *line) error {
-	l.raw = [nFields][]byte{}
+	l.raw, l.dotted = [nFields][]byte{}, [nFields]bool{}
 	return jsonl.ScanObject(b, m.visitor(l))
 }
 
@@ -99,7 +121,15 @@ func (m *matcher) visitor(l *line) func(key, value []byte) bool {
 	return func(key, value []byte) bool {
 		node := m.lookup(key)
 		if node == nil {
+			if m.dotted != nil {
+				if f, ok := m.dotted[string(jsonl.Unescape(key))]; ok {
+					l.dotted[f] = true
+				}
+			}
 			return true
+		}
+		for _, f := range node.under { // the last of a repeated key wins whole, as in json.loads
+			l.raw[f] = nil
 		}
 		for _, f := range node.leaf {
 			l.raw[f] = value
@@ -121,9 +151,8 @@ func absent(raw []byte) bool {
 	return false
 }
 
-// maxWhole bounds whole numbers so that differences of scores are exact
-// (2^53).
-const maxWhole = 1 << 53
+// maxWhole bounds whole numbers so that differences of scores are exact.
+const maxWhole = source.MaxScore
 
 // whole reads a JSON number that is a whole number (an integer, or a float
 // with no fraction, as pandas writes a column with a missing value):

@@ -73,6 +73,26 @@ func (s Source) Claims(head []byte) bool {
 	return l.raw[fScore] != nil && (s.Fields.Turn == nil || l.raw[fTurn] != nil)
 }
 
+// Unclaimed says why a file that begins with head is not claimed when its
+// first object has, as one key with dots, a member the field map names
+// nested ("info.score"): how to name that key. "" otherwise.
+func (s Source) Unclaimed(head []byte) string {
+	if s.Preset != nil {
+		return ""
+	}
+	first, _ := firstLine(head)
+	var l line
+	m := newMatcher(&s.Fields)
+	l.raw = [nFields][]byte{}
+	jsonl.ScanHead(first, m.visitor(&l))
+	for _, f := range []field{fScore, fTurn} {
+		if p := s.Fields.paths()[f]; l.dotted[f] && l.raw[f] == nil {
+			return "its first object's " + dotHint(p)
+		}
+	}
+	return ""
+}
+
 // firstLine is the first non-blank line of head, trimmed, and whether it
 // ends within head.
 func firstLine(head []byte) ([]byte, bool) {

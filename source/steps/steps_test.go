@@ -158,6 +158,9 @@ func TestKeys(t *testing.T) {
 		{"nested keys by case", "score=info.score", `{"info": {"score": 3, "SCORE": 9}}` + "\n" + `{"INFO": {"score": 9}, "info": {"Score": 8, "score": 4}}` + "\n", []int{3, 4}},
 		// Matched exactly: a nested member of the same name is not the top-level one.
 		{"nested, same name", "score=score", `{"info": {"score": 9}, "score": 1}` + "\n", []int{1}},
+		// A repeated key's last value wins whole, as json.loads keeps it: the
+		// score of the first "info" is not in the second.
+		{"a nested object repeated", "score=info.score", `{"info": {"score": 1}, "info": {"score": 2}}` + "\n" + `{"info": {"score": 3}, "info": {"x": 4}}` + "\n" + `{"info": {"score": 5}}` + "\n", []int{2, 5}},
 		{"numbered from 0", "turn=step,score=score", `{"step": 0, "score": 1}` + "\n" + `{"step": 1, "score": 2}` + "\n", []int{1, 2}},
 		{"a step back is skipped", "turn=step,score=score", `{"step": 1, "score": 1}` + "\n" + `{"step": 3, "score": 2}` + "\n" + `{"step": 2, "score": 9}` + "\n", []int{1, 1, 2}},
 	} {

@@ -8,9 +8,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
-// MaxScore bounds scores so that their differences are exact (2^53).
-const MaxScore = 1 << 53
-
 // builder turns the lines of one log into episodes, a segment at a time.
 type builder struct {
 	opt    source.Options
@@ -247,7 +244,7 @@ func (b *builder) plausible(turn int) bool {
 // scoreOK checks that a score is small enough for differences of scores to
 // be exact; a larger one skips its line.
 func (b *builder) scoreOK(v int64, what, name string, n int) bool {
-	if v > MaxScore || v < -MaxScore {
+	if v > source.MaxScore || v < -source.MaxScore {
 		b.cur.problem(n, true, "%s %d is absurd (beyond ±2^53): %s skipped", what, v, name)
 		return false
 	}
