@@ -71,7 +71,7 @@ func (l *Leftovers) AddTo(res *Result) {
 // room, an objective, why it ended): no output shows more of one whole, and
 // 3,000 turns of distinct actions of 60 KB must not cost 180 MB
 // (docs/PERFORMANCE.md, "Memory").
-const MaxText = 1 << 10
+const MaxText = 1 << 9
 
 // Text is s as an episode keeps it: a copy; past MaxText bytes, its first
 // bytes and the length and hash of the whole, so that texts equal or
