@@ -89,7 +89,7 @@ func (BurrDir) ReadDir(dir string, opt source.Options, emit func(*episode.Episod
 		return &source.Result{Problems: []episode.Problem{{Msg: err.Error()}}}
 	}
 	defer rc.Close()
-	return readBurr(rc, dir, opt, &burrDir{meta: meta, log: path, passed: passed}, emit)
+	return readBurr(rc, dir, opt, &appDir{meta: meta, log: path, passed: passed}, emit)
 }
 
 // burrLogs are the names an application's log may have, the one read first.
@@ -235,16 +235,16 @@ func matters(action string) bool {
 	return false
 }
 
-// burrDir is what an application directory adds to its log: the metadata,
+// appDir is what an application directory adds to its log: the metadata,
 // the log's path (for the messages about its lines), and the logs beside it
 // that are passed over.
-type burrDir struct {
+type appDir struct {
 	meta   *metadata
 	log    string
 	passed []string
 }
 
-func readBurr(r io.Reader, name string, opt source.Options, dir *burrDir, emit func(*episode.Episode)) *source.Result {
+func readBurr(r io.Reader, name string, opt source.Options, dir *appDir, emit func(*episode.Episode)) *source.Result {
 	opt = opt.WithDefaults()
 	bl := &burrLog{name: name, opt: opt, dir: dir, res: &source.Result{}, emit: emit, rooms: source.Interner{}}
 	bl.left.Max = opt.MaxProblems
@@ -288,7 +288,7 @@ func readBurr(r io.Reader, name string, opt source.Options, dir *burrDir, emit f
 type burrLog struct {
 	name       string
 	opt        source.Options
-	dir        *burrDir // nil for a log named by itself
+	dir        *appDir // nil for a log named by itself
 	res        *source.Result
 	emit       func(*episode.Episode)
 	runs       source.Runs[*burr]
@@ -496,7 +496,7 @@ func (b *burr) record(s *state, n int) {
 }
 
 // finish makes the episode, or says why there is none.
-func (b *burr) finish(dir *burrDir) (*episode.Episode, string) {
+func (b *burr) finish(dir *appDir) (*episode.Episode, string) {
 	ep := &b.ep
 	if dir != nil {
 		for _, p := range dir.passed {
