@@ -14,10 +14,10 @@ type Episode struct {
 	// which system ran the episode follows from it (docs/sources.md, "Which
 	// system ran a log").
 	Format string
-	// Segment is the position of this episode in its file, 1-based, and
-	// Segments how many the file holds; a file of one episode has 1 and 1.
-	Segment, Segments int
-	MaxTurns          int // the run's turn budget, where the log says; 0 unknown
+	// Segment is the position of this episode in its file, 1-based,
+	// segments that cannot be replayed counted.
+	Segment  int
+	MaxTurns int // the run's turn budget, where the log says; 0 unknown
 	// Scoring is how the run is scored: the score it is credited with had it
 	// stopped after a turn (Credited).
 	Scoring Scoring
@@ -181,10 +181,13 @@ func (e *Episode) Credited(t int) int {
 	return c
 }
 
-// Name is the episode id, with its position when the file holds several.
+// Name is the episode id, with its position in its file past the first
+// segment: "ID (segment 2)". How many segments a file holds is known only at
+// its end, and an episode is reported before (docs/output.md, "A file of
+// several episodes").
 func (e *Episode) Name() string {
-	if e.Segments > 1 {
-		return fmt.Sprintf("%s (segment %d of %d)", e.ID, e.Segment, e.Segments)
+	if e.Segment > 1 {
+		return fmt.Sprintf("%s (segment %d)", e.ID, e.Segment)
 	}
 	return e.ID
 }

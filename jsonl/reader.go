@@ -48,6 +48,12 @@ type Limits struct {
 	// MaxLineOut stops a compressed stream that gives more than this without
 	// a newline: DefaultMaxLineOut when 0; no limit when negative.
 	MaxLineOut int64
+	// InTurn, when set, is handed the taking of a zstd stream's window from
+	// the budget the streams decoded at once share, to call when the stream's
+	// turn comes: a caller that hands files over in order takes their
+	// windows in that order, so that a later file never holds the budget
+	// the file being handed over waits for.
+	InTurn func(take func())
 }
 
 const (
@@ -125,7 +131,13 @@ func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		return &closers{r: bounded(zr, in, lim, "gzip"), inner: zr, outer: rc, release: release}, nil
 	default: // zstd
 		fh, _ := br.Peek(64) // the frame header: its window, for the process's budget
-		held := zstdWindows.acquire(zstdWindow(pastSkippable(fh)))
+		var held int64
+		take := func() { held = zstdWindows.acquire(zstdWindow(pastSkippable(fh))) }
+		if lim.InTurn != nil {
+			lim.InTurn(take)
+		} else {
+			take()
+		}
 		in := &counter{r: br}
 		zr, err := newZstd(in)
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -259,7 +258,7 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 	)
 	for i := range policies {
 		p := &policies[i]
-		if !sameString(p.Name, name) || p.CheckInterval() != interval || p.WarningThreshold() != warnFrom {
+		if p.Name != name || p.CheckInterval() != interval || p.WarningThreshold() != warnFrom {
 			name, interval, warnFrom = p.Name, p.CheckInterval(), p.WarningThreshold()
 			if fast = ThresholdFree(name) && interval >= 1; fast {
 				tr := s.tracked(name)
@@ -297,12 +296,6 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 			o.WarningStartTurn = warn
 		}
 	}
-}
-
-// sameString is a == b, quick when both share their bytes (policy names
-// usually do).
-func sameString[S ~string](a, b S) bool {
-	return len(a) == len(b) && (unsafe.StringData(string(a)) == unsafe.StringData(string(b)) || a == b)
 }
 
 // SweepChunk is the most outcomes Sweep hands to visit at a time: few enough

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-compare: lbanalyze before and after a change, in one run, beside wc -l
 # and jq over the same files, with peak RSS; prints a markdown table
-# (docs/PERFORMANCE.md holds one run's output).
+# (docs/PERFORMANCE.md, "Today", gives one build's figures on these inputs).
 #
 #   make bench-compare                          # before = origin/main or main, after = the working tree
 #   BEFORE=e949f5c scripts/bench-compare.sh     # any git revision

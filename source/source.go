@@ -57,9 +57,19 @@ type Explainer interface {
 }
 
 // JSONLName says whether a file is named like JSON Lines, plain or
-// compressed: *.jsonl, *.jsonl.gz, *.jsonl.zst.
+// compressed: *.jsonl, *.jsonl.gz, *.jsonl.zst (JSONLNames).
 func JSONLName(name string) bool {
 	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.gz") || strings.HasSuffix(name, ".jsonl.zst")
+}
+
+// JSONLNames are the names JSONLName takes, as shell patterns.
+var JSONLNames = []string{"*.jsonl", "*.jsonl.gz", "*.jsonl.zst"}
+
+// Named is a source that says what names its Opens (or ClaimsDir) takes, as
+// shell patterns or in words, for the message of a directory walk that finds
+// no log: "*.jsonl", "run_log_*.txt".
+type Named interface {
+	Names() []string
 }
 
 // DirSource is a source whose logs are directories (a Burr application
@@ -102,7 +112,7 @@ func (o Options) WithDefaults() Options {
 type Result struct {
 	Lines int // lines read
 	// Segments is how many episodes the log holds, those that cannot be
-	// replayed included: the Segments of each of its episodes.
+	// replayed included.
 	Segments int
 	Rejected []Rejected
 	// Problems are those of the parts that cannot be replayed.
@@ -168,14 +178,10 @@ func (r *Rejections) AddTo(res *Result) {
 	}
 }
 
-// ReadAll reads the log r with src and returns its episodes, their Segments
-// set, and the rest of what it yields: for tests, and callers that hold a
-// whole log.
+// ReadAll reads the log r with src and returns its episodes and the rest of
+// what it yields: for tests, and callers that hold a whole log.
 func ReadAll(src Source, r io.Reader, name string, opt Options) ([]*episode.Episode, *Result) {
 	var eps []*episode.Episode
 	res := src.Read(r, name, opt, func(ep *episode.Episode) { eps = append(eps, ep) })
-	for _, ep := range eps {
-		ep.Segments = res.Segments
-	}
 	return eps, res
 }

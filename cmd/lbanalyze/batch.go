@@ -16,6 +16,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
@@ -52,7 +53,7 @@ systems that stop no run on a rule of their own are compared, unless --baseline 
 --after say otherwise, as none (the run as logged) against the rule they would add:
 increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.`,
 		Example: `  lbanalyze batch testdata/episodes
-  lbanalyze batch --after score-or-objective:60 --format markdown game_files/episodes
+  lbanalyze batch --after score-or-objective:60 --format markdown game_files
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
   lbanalyze batch --plots plots --html report.html testdata/episodes`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -100,7 +101,7 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 			baseline, after = f.sides(cmd, sys, baseline, after)
 			e.tell(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
 			f.noteShared(cmd, e, baseline, after)
-			kept, unreplayed := report.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
+			kept, unreplayed := replay.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
 			e.tell(unreplayed...)
 			if len(kept) == 0 {
 				return failure("no episode can be compared")
@@ -112,10 +113,10 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 			}, step)
 			end()
 			_, end = e.progress("computing the intervals", 0)
-			d := report.NewDataset(baseline, after, opts, eps, c.Skipped, c.Passed)
+			d := report.NewDataset(baseline, after, opts, eps, skips(c.Skipped), c.Passed)
 			end()
 			d.Unreplayed = unreplayed
-			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary) }); err != nil {
+			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary, e.fit) }); err != nil {
 				return err
 			}
 			if f.plots != "" {
@@ -130,8 +131,12 @@ increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]]")
-	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form")
+	// Their defaults are the system's (sides), said in the usage.
+	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:W[/I[/T]]], W max_turns_stuck, I check_interval, T the warning threshold (default: "+
+		bySystem(func(s *system.System) string { return string(side(s, policy.Score, noStop.Name)) })+")")
+	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form (default: "+
+		bySystem(func(s *system.System) string { return string(side(s, policy.ScoreOrObjective, s.Adds)) })+")")
+	fs.Lookup("baseline").DefValue, fs.Lookup("after").DefValue = "", ""
 	f.settings = make([]int, len(policy.Settings()))
 	for i, s := range policy.Settings() {
 		f.settings[i] = s.Default
@@ -165,6 +170,15 @@ func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, aft
 		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
 	}
 	return baseline, after
+}
+
+// side is the default of a side for the logs of s: the flag's for a system
+// that stops its runs on a rule of its own, else its own (sides).
+func side(s *system.System, flag, own policy.Name) policy.Name {
+	if s.Stops() {
+		return flag
+	}
+	return own
 }
 
 // resolve gives the baseline and after policies and the settings recordings
@@ -240,6 +254,15 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.S
 	return c
 }
 
+// skips are the inputs left out, as a dataset names them.
+func skips(s []corpus.Skip) []report.Skip {
+	out := make([]report.Skip, len(s))
+	for i := range s {
+		out[i] = report.Skip(s[i])
+	}
+	return out
+}
+
 // tell writes messages about the input to stderr.
 func (e *env) tell(messages ...string) {
 	for _, m := range messages {
@@ -310,6 +333,9 @@ func (f *settingValue) String() string {
 
 func (f *settingValue) Set(s string) error {
 	v, err := f.s.Parse(s)
+	if err != nil && (strings.ContainsAny(s, ":,") || rangeWritten.MatchString(s)) {
+		return fmt.Errorf("%w: batch compares two policies at one value of each setting (sweep searches lists and ranges)", err)
+	}
 	if err == nil {
 		*f.v = v
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -98,23 +99,23 @@ func FuzzPipeline(f *testing.F) {
 		if len(lg.Episodes) == 0 {
 			return
 		}
-		eps := analyse(lg.Episodes, held(policies, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}), nop)
+		eps := analyse(lg.Episodes, held(policies, report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}), nop)
 		checkOutcomes(t, lg.Episodes, policies, eps)
 		checkJSONBytes(t, eps)
 		// A grid large enough for the sweep's fast path.
-		gridEps := analyse(lg.Episodes, held(grid, report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}), nop)
+		gridEps := analyse(lg.Episodes, held(grid, report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}), nop)
 		checkOutcomes(t, lg.Episodes, grid, gridEps)
 		checkJSONBytes(t, gridEps)
 		for _, format := range report.Formats {
-			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps) })
+			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps, nil) })
 			checkStream(t, data, format, policies, srcs)
 		}
 		// As batch compares them: the episodes that can replay both sides.
-		kept, _ := report.Comparable(append(slices.Clone(lg.Episodes), fixed.Episodes...), policies[:2], "left out")
-		all := analyse(kept, held(policies[:2], report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}), nop)
-		d := report.NewDataset(policies[0], policies[1], report.Options{CallsPerTurn: 4}, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
+		kept, _ := replay.Comparable(append(slices.Clone(lg.Episodes), fixed.Episodes...), policies[:2], "left out")
+		all := analyse(kept, held(policies[:2], report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}), nop)
+		d := report.NewDataset(policies[0], policies[1], report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
 		for _, format := range report.Formats {
-			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false) })
+			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false, nil) })
 		}
 	})
 }
@@ -122,11 +123,11 @@ func FuzzPipeline(f *testing.F) {
 // checkStream requires the episode command's stream to write what reading
 // the whole log, then analysing and writing every episode, writes.
 func checkStream(t *testing.T, data []byte, format string, policies []policy.Policy, srcs *corpus.Sources) {
-	opts := report.Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
+	opts := report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}
 	var want, wantErr, got, gotErr bytes.Buffer
 	e := &env{stdin: bytes.NewReader(data), stdout: &want, stderr: &wantErr}
 	all := analyse(e.readCorpus([]string{"-"}, 1, true, srcs).Episodes, held(policies, opts), nop)
-	if err := report.WriteEpisodes(&want, format, all); err != nil {
+	if err := report.WriteEpisodes(&want, format, all, nil); err != nil {
 		t.Fatal(err)
 	}
 	e = &env{stdin: bytes.NewReader(data), stdout: &got, stderr: &gotErr}
@@ -143,7 +144,7 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 // policy with a gain horizon of 30.
 func checkOutcomes(t *testing.T, logged []*episode.Episode, policies []policy.Policy, eps []report.Episode) {
 	for i, ep := range logged {
-		kept, _ := report.Replayable(ep, policies) // those whose signals the log has
+		kept := slices.Collect(replay.Replayable(ep, slices.Values(policies))) // those whose signals the log has
 		if len(eps[i].Outcomes) != len(kept) {
 			t.Fatalf("episode %d: %d outcomes of %d replayable policies", i, len(eps[i].Outcomes), len(kept))
 		}
@@ -160,7 +161,7 @@ func checkOutcomes(t *testing.T, logged []*episode.Episode, policies []policy.Po
 // checkJSONBytes requires report.WriteJSON to write what encoding/json writes.
 func checkJSONBytes(t *testing.T, eps []report.Episode) {
 	var got, want bytes.Buffer
-	if err := report.WriteEpisodes(&got, "json", eps); err != nil {
+	if err := report.WriteEpisodes(&got, "json", eps, nil); err != nil {
 		t.Fatal(err)
 	}
 	js := make([]report.EpisodeJSON, len(eps))

@@ -42,10 +42,10 @@ func TestHostileConfig(t *testing.T) {
 		code       int
 		stderr     string
 	}{
-		// The repro: 2.5 million brackets overflowed the stack.
+		// 2.5 million brackets: deep enough to overflow a recursive parser's stack.
 		{"deep brackets, large", write("d.toml", table+"x = "+strings.Repeat("[", 2_500_000)+"\n"), 2,
 			"lbanalyze: --config: DIR/d.toml: larger than 128 KiB, which no pyproject.toml is: not read\n" + usageHint},
-		// 4 MB of nested inline tables took 4.8 GB.
+		// 4 MB of nested inline tables: gigabytes for a parser to hold.
 		{"nested inline tables, large", write("i.toml", table+"x = "+strings.Repeat("{a = ", 800_000)+"1"+strings.Repeat("}", 800_000)+"\n"), 2,
 			"lbanalyze: --config: DIR/i.toml: larger than 128 KiB, which no pyproject.toml is: not read\n" + usageHint},
 		// Within the size, nesting is bounded: the table's 3 parts, the key,

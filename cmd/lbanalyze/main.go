@@ -31,6 +31,8 @@ type env struct {
 	// width is the columns of the terminal stdout is, 0 when it is none (a
 	// file, a pipe, a test): tables fit a terminal, and are whole elsewhere.
 	width int
+	// fit is what the tables of the output fit: the terminal's width.
+	fit *report.Fit
 }
 
 // warnf writes a warning to stderr, on one line whatever its arguments hold
@@ -55,22 +57,31 @@ const (
 type exitError struct {
 	code int
 	err  error
+	// laidOut: its newlines and tabs are its own layout (a list of flags
+	// meant), not text of a file or a log, which is shown on one line.
+	laidOut bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func usageError(format string, args ...any) error {
-	return &exitError{exitUsage, fmt.Errorf(format, args...)}
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
 }
 
 func failure(format string, args ...any) error {
-	return &exitError{exitFailure, fmt.Errorf(format, args...)}
+	return &exitError{code: exitFailure, err: fmt.Errorf(format, args...)}
 }
 
 // run is the whole program: it parses args, runs the command and maps its
 // error to an exit code, printing the message in one place.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runOn(args, stdin, stdout, stderr, terminalWidth(stdout), terminalWidth(stderr))
+}
+
+// runOn is run with the columns of the terminals stdout and stderr are (0:
+// none), which tests give.
+func runOn(args []string, stdin io.Reader, stdout, stderr io.Writer, width, errWidth int) int {
 	// Output is buffered (a table is written a cell at a time: one write
 	// system call a line otherwise); whatever goes to stderr first flushes
 	// it, so that a terminal shows both in the order they were written.
@@ -78,8 +89,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	stderr = flushFirst{out, stderr}
 	msgs := &outWriter{w: stderr, escape: true}
+	if errWidth > 0 { // messages wrap to the terminal
+		wrap := &lineWrapper{w: stderr, width: errWidth}
+		msgs.w = wrap
+		defer wrap.Flush()
+	}
 	defer msgs.Flush()
-	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: terminalWidth(stdout)}
+	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: width, fit: &report.Fit{Width: width}}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -100,7 +116,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Shown escaped, but for its tabs: cobra indents its "Did you mean this?"
 	// suggestions with one.
 	msg := err.Error()
-	if ex != nil {
+	if ex != nil && !ex.laidOut {
 		msg = report.Printable(msg) // ours: one line, whatever a file or a log holds
 	}
 	for i, part := range strings.Split("lbanalyze: "+msg+"\n", "\t") {

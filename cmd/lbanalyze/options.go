@@ -1,12 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/system"
 )
@@ -27,19 +26,18 @@ func (f *analysisFlags) register(fs *pflag.FlagSet) {
 // The calls a turn costs are the system's that ran the logs, unless
 // --calls-per-turn is given (callsFlag).
 func (f *analysisFlags) options() (report.Options, error) {
-	opts, err := f.costs.options()
+	costs, err := f.costs.options()
 	if err != nil {
-		return opts, err
+		return report.Options{}, err
 	}
 	if f.gainHorizon < 0 {
 		return report.Options{}, usageError("--gain-horizon must be 0 (none) or a number of turns, not %d", f.gainHorizon)
 	}
-	opts.GainHorizon = f.gainHorizon
-	return opts, nil
+	return report.Options{Costs: costs, GainHorizon: f.gainHorizon}, nil
 }
 
 // costFlags price what a stop saves: the LLM calls, or where a log records
-// them the tokens (report.Options.CostSaved says which applies).
+// them the tokens (metrics.Costs.CostSaved says which applies).
 type costFlags struct{ perCall, perMTok float64 }
 
 func (f *costFlags) register(fs *pflag.FlagSet) {
@@ -47,17 +45,17 @@ func (f *costFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&f.perMTok, "cost-per-mtok", 0, "dollars a million LLM tokens cost: prices the tokens saved where a log records them, before --cost-per-call (0: none)")
 }
 
-func (f *costFlags) options() (report.Options, error) {
+func (f *costFlags) options() (metrics.Costs, error) {
 	for _, c := range []struct {
 		flag string
 		v    float64
 		max  int
 	}{{"--cost-per-call", f.perCall, maxCostPerCall}, {"--cost-per-mtok", f.perMTok, maxCostPerMTok}} {
 		if !inRange(c.v, 0, float64(c.max)) {
-			return report.Options{}, usageError("%s must be a number of dollars from 0 to %d, not %v", c.flag, c.max, c.v)
+			return metrics.Costs{}, usageError("%s must be a number of dollars from 0 to %d, not %v", c.flag, c.max, c.v)
 		}
 	}
-	return report.Options{CostPerCall: f.perCall, CostPerMTok: f.perMTok}, nil
+	return metrics.Costs{CostPerCall: f.perCall, CostPerMTok: f.perMTok}, nil
 }
 
 // callsFlag is --calls-per-turn: the LLM calls a turn costs where a log does
@@ -69,11 +67,8 @@ type callsFlag struct {
 }
 
 func (f *callsFlag) register(fs *pflag.FlagSet) {
-	var each []string
-	for _, s := range system.All() {
-		each = append(each, fmt.Sprintf("%d for %s", s.CallsPerTurn, s.Name))
-	}
-	fs.Var(f, "calls-per-turn", "LLM calls one turn costs where a log does not count them (default: "+strings.Join(each, ", ")+")")
+	fs.Var(f, "calls-per-turn", "LLM calls one turn costs where a log does not count them (default: "+
+		bySystem(func(s *system.System) string { return strconv.Itoa(s.CallsPerTurn) })+")")
 }
 
 // String is "" unset, so that no default is printed: it is the system's.

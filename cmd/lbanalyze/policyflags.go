@@ -38,7 +38,14 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 		names[i] = string(n)
 	}
 	known := strings.Join(nameStrings(), ", ")
-	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known)
+	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known+
+		" (default: "+bySystem(func(s *system.System) string {
+		if s.Offered == nil {
+			return strings.Join(names, ",")
+		}
+		return joinNames(s.Offered, ",")
+	})+")")
+	fs.Lookup("policy").DefValue = "[]" // each system's, said in the usage
 	for _, s := range policy.Settings() {
 		l := newIntList(s)
 		if vals, ok := grid[s.Key]; ok {
@@ -55,6 +62,34 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	f.calls.register(fs)
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	f.fields.register(fs)
+}
+
+// bySystem says what a default is for each system's logs: "4 for ZorkGPT,
+// 1 for your harness", those of equal value together.
+func bySystem(value func(*system.System) string) string {
+	var vals []string
+	of := map[string][]string{}
+	for _, s := range system.All() {
+		v := value(s)
+		if of[v] == nil {
+			vals = append(vals, v)
+		}
+		of[v] = append(of[v], s.Name)
+	}
+	each := make([]string, len(vals))
+	for i, v := range vals {
+		each[i] = v + " for " + strings.Join(of[v], " and ")
+	}
+	return strings.Join(each, "; ")
+}
+
+// joinNames joins policy names with sep.
+func joinNames(names []policy.Name, sep string) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
+	}
+	return strings.Join(s, sep)
 }
 
 func nameStrings() []string {

@@ -42,6 +42,3 @@ func (e *env) progress(name string, steps int) (step func(), end func()) {
 		p.Wait()
 	}
 }
-
-// nop is a step of no progress shown.
-func nop() {}

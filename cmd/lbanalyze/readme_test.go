@@ -218,7 +218,7 @@ func TestDocLinks(t *testing.T) {
 // go on past them, as "Heading (branch x)").
 func TestDocCitations(t *testing.T) {
 	t.Chdir("../..")
-	cite := regexp.MustCompile(`docs/([A-Za-z0-9_.-]+\.md)(?:, "([^"\n]+)")?`)
+	cite := regexp.MustCompile(`docs/([A-Za-z0-9_.-]+\.md)(?:,\s*(?://\s*)?"([^"\n]+)")?`) // a heading may follow on the comment's next line
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -29,7 +29,7 @@ func newSweepCmd(e *env) *cobra.Command {
 	f := sweepFlags{policyFlags: policyFlags{configIsNow: true}}
 	cmd := &cobra.Command{
 		Use:   "sweep DIR|FILE...",
-		Short: "Search the loop-break settings over a dataset and answer which one to ship",
+		Short: "Search the settings over a dataset and answer which to ship",
 		Long: `Replay every config of a grid — policies × max_turns_stuck × check_interval (× the
 parameters of the variants) — over every episode found, as batch finds them, and answer
 first: the config to ship among those ZorkGPT runs as it is (the most turns saved with a
@@ -51,7 +51,7 @@ CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs re
 Logs of harnesses with no stop rule of their own (TALES, JSONL read with --fields) are
 swept over score and increase unless --policy says otherwise and compared with no stop
 rule unless --config says otherwise; the answer is then a config the harness can run on
-its score alone, as the rule to add to its step loop, in words and settings. ZorkGPT2's
+its score alone, as Python for its step loop (the rule in a sentence first). ZorkGPT2's
 logs are swept over score, supervisor, zorkburr and increase, against no stop rule (its
 runner enforces none) unless --config names its [tool.zorkburr]; the answer is then a
 zorkburr config and its [tool.zorkburr] block. A policy that needs a signal some log does
@@ -60,7 +60,7 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 `,
 		Example: `  lbanalyze sweep testdata/episodes
   lbanalyze sweep --config pyproject.toml --format markdown game_files/episodes
-  lbanalyze sweep --policy score-or-objective --max-turns-stuck 20:120:5 --check-interval 1:10 game_files/episodes
+  lbanalyze sweep --max-turns-stuck 20:120:5 --check-interval 1:10 game_files
   lbanalyze sweep --format csv testdata/episodes > sweep.csv
   lbanalyze sweep --plots plots --html sweep.html testdata/episodes`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -98,15 +98,15 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 			sys := system.OfAll(c.Episodes)
 			e.tell(s.config.mismatch(sys)...)
 			configs, current := f.grid(s, sys)
+			costs.CallsPerTurn = f.calls.of(sys)
 			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
-				MaxCensored: f.maxCensored / 100, Folds: f.folds, CallsPerTurn: f.calls.of(sys), Jobs: replayers(f.jobs),
-				CostPerCall: costs.CostPerCall, CostPerMTok: costs.CostPerMTok, ByTokens: f.rank == "tokens",
+				MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
 				System: sys, Progress: e.progress})
 			e.tell(r.LeftOut...)
 			if len(r.Configs) == 0 {
 				return failure("no config of the grid can be replayed on these logs")
 			}
-			layout := sweep.Layout{Rows: f.top, Width: e.width}
+			layout := sweep.Layout{Rows: f.top, Fit: e.fit}
 			if f.all {
 				layout.Rows = 0
 			}

@@ -2,7 +2,7 @@ package calibrate
 
 import (
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/system"
@@ -76,7 +76,7 @@ func grid() (configs []policy.Policy, now policy.Policy) {
 // one worker: its result does not depend on the workers).
 func Sweep(eps []*episode.Episode) *sweep.Result {
 	configs, now := grid()
-	return sweep.Run(eps, configs, now, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, CallsPerTurn: 4, Jobs: 1})
+	return sweep.Run(eps, configs, now, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 1})
 }
 
 // answer runs the sweep over a sample and reads its answer.
@@ -150,7 +150,7 @@ var versusFigures = map[string]struct {
 
 // versus are the intervals of the changes from base to p that a comparison
 // prints.
-func (a *Answer) versus(where string, ms []report.Metric, p, base policy.Policy, n int) {
+func (a *Answer) versus(where string, ms []metrics.Metric, p, base policy.Policy, n int) {
 	for i := range ms {
 		m := &ms[i]
 		if !m.Headline || m.CI == nil {

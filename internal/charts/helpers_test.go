@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -36,7 +37,7 @@ type plan struct {
 
 func (p plan) episode() *episode.Episode {
 	// A ZorkGPT log records objectives: score-or-objective and window replay on it.
-	ep := &episode.Episode{ID: p.id, Source: p.source, Segment: 1, Segments: 1, Format: "zorkgpt", End: episode.End{Reason: p.end, Turn: p.n},
+	ep := &episode.Episode{ID: p.id, Source: p.source, Segment: 1, Format: "zorkgpt", End: episode.End{Reason: p.end, Turn: p.n},
 		Signals: episode.Signals(episode.Objectives)}
 	if ep.Source == "" {
 		ep.Source = p.id + "/episode_log.jsonl"
@@ -68,7 +69,7 @@ func (p plan) episode() *episode.Episode {
 
 // analyse replays the policies over the plan's episode, as the commands do.
 func (p plan) analyse(policies ...policy.Policy) report.Episode {
-	return report.Analyse(p.episode(), policies, policy.DefaultTimer(), report.Options{CallsPerTurn: 4})
+	return report.Analyse(p.episode(), policies, policy.DefaultTimer(), report.Options{Costs: metrics.Costs{CallsPerTurn: 4}})
 }
 
 // premature is the README's example: flat to 74, +10 at 75, an objective at
@@ -118,5 +119,5 @@ func datasetOf(t testing.TB, n int, baseline, after policy.Policy) *report.Datas
 		}
 		eps = append(eps, p.analyse(baseline, after))
 	}
-	return report.NewDataset(baseline, after, report.Options{CallsPerTurn: 4}, eps, nil, nil)
+	return report.NewDataset(baseline, after, report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, eps, nil, nil)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
@@ -81,7 +82,7 @@ func TestHTMLShowsLogTextAsText(t *testing.T) {
 	for i := range e.Ep.Turns {
 		e.Ep.Turns[i].Location = "West\u2029of House\u2066"
 	}
-	d := report.NewDataset(scorePolicy, v2Policy, report.Options{CallsPerTurn: 4}, []report.Episode{e, premature.analyse(scorePolicy, v2Policy)}, nil, nil)
+	d := report.NewDataset(scorePolicy, v2Policy, report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, []report.Episode{e, premature.analyse(scorePolicy, v2Policy)}, nil, nil)
 	var b bytes.Buffer
 	if err := WriteHTML(&b, d); err != nil {
 		t.Fatal(err)

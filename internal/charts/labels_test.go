@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/realdata"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -96,9 +97,9 @@ func TestRowLabelsReal(t *testing.T) {
 			none := policy.Policy{Name: policy.None}
 			var eps []report.Episode
 			for _, ep := range c.Episodes {
-				eps = append(eps, report.Analyse(ep, []policy.Policy{none, none}, policy.DefaultTimer(), report.Options{CallsPerTurn: 4}))
+				eps = append(eps, report.Analyse(ep, []policy.Policy{none, none}, policy.DefaultTimer(), report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}))
 			}
-			d := report.NewDataset(none, none, report.Options{CallsPerTurn: 4}, eps, nil, nil)
+			d := report.NewDataset(none, none, report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, eps, nil, nil)
 			texts := svgTexts(t, Terminations(d))
 			var rows []string
 			for _, s := range texts {

@@ -14,7 +14,7 @@ import (
 const maxIDBytes = 100
 
 // FileNames gives each episode a file name for its plot: prefix, the episode
-// id made safe, "-sK" for segment K of a file that holds several, and ext.
+// id made safe, "-sK" for segment K of a file of several among eps, and ext.
 // The names hold only ASCII letters, digits, '-', '_' and '.', never start
 // with a dot, and so never name a directory or leave the one they are joined
 // to, whatever the id ("../../x", "/etc/passwd", "a:b", "", non-ASCII). Two
@@ -24,9 +24,13 @@ const maxIDBytes = 100
 func FileNames(eps []*episode.Episode, prefix, ext string) []string {
 	names := make([]string, len(eps))
 	used := map[string]bool{}
+	perFile := map[string]int{}
+	for _, ep := range eps {
+		perFile[ep.Source]++
+	}
 	for i, ep := range eps {
 		base := prefix + safeID(ep.ID)
-		if ep.Segments > 1 {
+		if perFile[ep.Source] > 1 {
 			base += fmt.Sprintf("-s%d", ep.Segment)
 		}
 		name := base + ext

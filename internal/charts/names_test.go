@@ -2,6 +2,7 @@ package charts
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestFileNamesHostile(t *testing.T) {
 	}
 	eps := make([]*episode.Episode, len(tests))
 	for i, tc := range tests {
-		eps[i] = &episode.Episode{ID: tc.id, Segment: 1, Segments: 1}
+		eps[i] = &episode.Episode{ID: tc.id, Source: strconv.Itoa(i) + ".jsonl", Segment: 1}
 	}
 	names := FileNames(eps, "timeline-", ".png")
 	dir := filepath.Join("out", "plots")
@@ -69,11 +70,11 @@ func TestFileNamesHostile(t *testing.T) {
 // of one file, get distinct names in the order given.
 func TestFileNamesRepeats(t *testing.T) {
 	eps := []*episode.Episode{
-		{ID: "2025-11-12T10:00:00", Source: "a.jsonl", Segment: 1, Segments: 1},
-		{ID: "2025-11-12T10:00:00", Source: "b.jsonl", Segment: 1, Segments: 1},
-		{ID: "2025-11-12T10:00:00", Source: "two.jsonl", Segment: 1, Segments: 2},
-		{ID: "2025-11-12T11:00:00", Source: "two.jsonl", Segment: 2, Segments: 2},
-		{ID: "2025-11-12T10:00:00", Source: "c.jsonl", Segment: 1, Segments: 1},
+		{ID: "2025-11-12T10:00:00", Source: "a.jsonl", Segment: 1},
+		{ID: "2025-11-12T10:00:00", Source: "b.jsonl", Segment: 1},
+		{ID: "2025-11-12T10:00:00", Source: "two.jsonl", Segment: 1},
+		{ID: "2025-11-12T11:00:00", Source: "two.jsonl", Segment: 2},
+		{ID: "2025-11-12T10:00:00", Source: "c.jsonl", Segment: 1},
 	}
 	want := []string{
 		"out-2025-11-12T10-00-00.svg",

@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -47,7 +48,7 @@ func sweepOf(t testing.TB) *sweep.Result {
 				}
 			}
 		}
-		sweepResult = sweep.Run(eps, grid, scorePolicy, sweep.Options{MaxFalseRate: 0.30, MaxCensored: 0.10, Folds: 5, CallsPerTurn: 4, Jobs: 2})
+		sweepResult = sweep.Run(eps, grid, scorePolicy, sweep.Options{Costs: metrics.Costs{CallsPerTurn: 4}, MaxFalseRate: 0.30, MaxCensored: 0.10, Folds: 5, Jobs: 2})
 	})
 	return sweepResult
 }
@@ -373,7 +374,7 @@ func TestNoHeatMapSaysWhy(t *testing.T) {
 			for i := range d.Episodes {
 				eps[i] = d.Episodes[i].Ep
 			}
-			r := sweep.Run(eps, tc.grid, tc.current, sweep.Options{MaxFalseRate: 1, MaxCensored: 1, Folds: 2, CallsPerTurn: 4, Jobs: 2})
+			r := sweep.Run(eps, tc.grid, tc.current, sweep.Options{MaxFalseRate: 1, MaxCensored: 1, Folds: 2, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 2})
 			ch, whyNot := HeatMap(r)
 			if ch != nil || whyNot != tc.want {
 				t.Errorf("got a chart: %v, why not: %q\nwant %q", ch != nil, whyNot, tc.want)
@@ -418,7 +419,7 @@ func TestTradeOffNoEmptyZoom(t *testing.T) {
 			for i := range 10 { // too few for an answer, which would be marked
 				eps = append(eps, plan{id: fmt.Sprintf("2025-11-20T%02d:00:00", i), n: 200, changes: tc.gains[i%len(tc.gains)], end: episode.EndMaxTurns}.episode())
 			}
-			r := sweep.Run(eps, grid, none, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, CallsPerTurn: 4, Jobs: 2})
+			r := sweep.Run(eps, grid, none, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 2})
 			if r.Answer != nil {
 				t.Fatal("an answer")
 			}

@@ -15,10 +15,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
@@ -49,7 +49,9 @@ type Options struct {
 	Sources *Sources
 }
 
-// Read discovers the logs under paths and reads each once, Jobs at a time.
+// Read discovers the logs under paths and reads each once, Jobs at a time:
+// for the tests of the packages that read episodes (the commands discover,
+// then read with progress or as a stream).
 func Read(paths []string, opt Options) *Corpus {
 	files, c := Discover(paths, opt.sources())
 	c.ReadFiles(files, opt)
@@ -59,16 +61,7 @@ func Read(paths []string, opt Options) *Corpus {
 // ReadFiles reads the files, Jobs at a time, and adds what they hold to c.
 // The result does not depend on the order the reads finish in.
 func (c *Corpus) ReadFiles(files []string, opt Options) {
-	first := len(c.Episodes) // of the file being handed over
-	c.Stream(files, opt, Sink{
-		Episode: func(ep *episode.Episode) { c.Episodes = append(c.Episodes, ep) },
-		FileEnd: func(segments int) {
-			for _, ep := range c.Episodes[first:] {
-				ep.Segments = segments
-			}
-			first = len(c.Episodes)
-		},
-	})
+	c.Stream(files, opt, Sink{Episode: func(ep *episode.Episode) { c.Episodes = append(c.Episodes, ep) }})
 }
 
 // Sink is what Stream hands what it reads to, in discovery order: file by
@@ -76,12 +69,8 @@ func (c *Corpus) ReadFiles(files []string, opt Options) {
 // Its functions are called one at a time, from the goroutine that called
 // Stream; they may block, and the reading waits.
 type Sink struct {
-	// Episode is given each episode as soon as its segment ends. Its Segments
-	// is 0 until the end of its file.
+	// Episode is given each episode as soon as its segment ends.
 	Episode func(*episode.Episode)
-	// FileEnd follows the episodes of each file read, with how many segments
-	// it holds: their Segments.
-	FileEnd func(segments int)
 	// Message, when set, is given each message as Stream adds it to c.Messages.
 	Message func(string)
 }
@@ -104,8 +93,10 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 	order := make(chan *fileRead, jobs+streamWindow) // a full window holds the next file back
 	next := make(chan *fileRead)
 	go func() {
+		var opened chan struct{} // the file before's
 		for _, path := range files {
-			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue)}
+			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue), after: opened, opened: make(chan struct{})}
+			opened = r.opened
 			order <- r
 			next <- r
 		}
@@ -123,6 +114,7 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 		}()
 	}
 	ids := &episodeIDs{seen: map[uint64]firstSeen{}}
+	var cut []string // the logs whose one problem is a cut last line
 	for r := range order {
 		for ep := range r.eps {
 			ids.add(ep.ID, ep.Source)
@@ -134,14 +126,48 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 		for _, m := range r.problems {
 			c.tell(sink, m)
 		}
+		cut = append(cut, r.cut...)
 		c.Skipped = append(c.Skipped, r.skipped...)
-		if sink.FileEnd != nil {
-			sink.FileEnd(r.segments)
-		}
 	}
 	for _, m := range ids.duplicates() {
 		c.tell(sink, m)
 	}
+	if len(cut) > 0 {
+		c.tell(sink, cutLines(cut))
+	}
+}
+
+// cutLastLine begins the problem every source reports for a last line
+// without its newline that is no whole record: a run killed while it wrote
+// (the bundled set holds one on purpose: docs/development.md, "The bundled
+// dataset"). TestCutLastLineWording holds the sources to it.
+const cutLastLine = "truncated last line (no newline at the end of the file)"
+
+// onlyCut reports an episode whose one problem is its cut last line,
+// skipped: a killed run, said once for all such logs (cutLines) rather than
+// in two messages each.
+func onlyCut(ep *episode.Episode) bool {
+	return ep.ProblemCount == 1 && ep.SkippedLines == 1 && len(ep.Problems) == 1 &&
+		ep.Problems[0].Skipped && strings.HasPrefix(ep.Problems[0].Msg, cutLastLine)
+}
+
+// maxCutNamed is how many logs with a cut last line are named by file and
+// line; the rest are counted.
+const maxCutNamed = 5
+
+// cutLines is the one message about the logs whose last line is cut, each
+// FILE:LINE.
+func cutLines(cut []string) string {
+	named := strings.Join(cut[:min(len(cut), maxCutNamed)], ", ")
+	if n := len(cut) - maxCutNamed; n > 0 {
+		named += fmt.Sprintf(" and %d more", n)
+	}
+	verb := "ends"
+	if len(cut) > 1 {
+		verb = "end"
+	}
+	return fmt.Sprintf("note: %s %s in a truncated last line, skipped (a run killed while it wrote; the rest analysed): %s",
+		plural(len(cut), "log"), verb, named)
 }
 
 // tell adds a message, and gives it to the sink.
@@ -155,11 +181,17 @@ func (c *Corpus) tell(sink Sink, m string) {
 // fileRead is one file being read: its episodes as they come, then, once
 // eps is closed, what was left out of it and the messages about its lines.
 type fileRead struct {
-	path     string
-	eps      chan *episode.Episode
-	segments int
-	skipped  []Skip
-	problems []string
+	path string
+	// after is closed once the file before is open, and opened once this one
+	// is and the file before too: a zstd file takes its window of the
+	// decoding budget (jsonl.Limits.InTurn) after the file before is open,
+	// so that a later file never holds the budget while it waits for its
+	// turn to hand over, and the file whose turn it is waits for the budget.
+	after, opened chan struct{}
+	eps           chan *episode.Episode
+	skipped       []Skip
+	problems      []string
+	cut           []string // FILE:LINE of its episodes whose one problem is a cut last line (onlyCut)
 	// named are the file's episodes that the messages name (those with
 	// problems), without their turns, so that what the sink lets go is freed:
 	// the first maxNamed, and how many more there were and lines they skipped.
@@ -173,28 +205,51 @@ const maxNamed = 100
 
 func (r *fileRead) read(opt Options) {
 	defer close(r.eps)
+	opt.Read.Limits.InTurn = func(take func()) {
+		if r.after != nil {
+			<-r.after
+		}
+		take()
+	}
+	var once sync.Once
+	open := func() { once.Do(r.open) }
+	defer open()
 	path := r.path
-	res, err := opt.sources().read(path, opt.Stdin, opt.Read, func(ep *episode.Episode) {
+	res, err := opt.sources().read(path, opt.Stdin, opt.Read, open, func(ep *episode.Episode) {
 		r.episodes++
 		r.name(ep) // before the sink has it
 		r.eps <- ep
 	})
 	if err != nil {
-		r.skipped = append(r.skipped, Skip{Source: jsonl.DisplayName(path), Reason: openReason(err)})
+		r.skipped = append(r.skipped, Skip{Source: path, Reason: openReason(err)})
 		return
 	}
-	r.segments = res.Segments
-	for _, ep := range r.named {
-		ep.Segments = res.Segments
-	}
 	r.skipped = rejections(path, res, r.episodes)
-	r.problems = problems(r.named)
+	r.problems, r.cut = problems(r.named)
 	if c := res.Cut; c != nil && r.episodes > 0 { // said once: what was read is analysed, nothing is left out
 		r.problems = append(r.problems, where(path, *c)+": "+c.Msg+"; what was read before it is analysed")
 	}
 	if r.moreNamed > 0 {
 		r.problems = append(r.problems, fmt.Sprintf("%s: %s more with problems (%s skipped); the rest of each was analysed",
-			jsonl.DisplayName(path), plural(r.moreNamed, "episode"), plural(r.moreLines, "line")))
+			path, plural(r.moreNamed, "episode"), plural(r.moreLines, "line")))
+	}
+}
+
+// open says that the file is open, once the file before is: at once when
+// it is, else when it will be, without waiting for it.
+func (r *fileRead) open() {
+	if r.after == nil {
+		close(r.opened)
+		return
+	}
+	select {
+	case <-r.after:
+		close(r.opened)
+	default:
+		go func() {
+			<-r.after
+			close(r.opened)
+		}()
 	}
 }
 
@@ -218,8 +273,8 @@ func (opt Options) sources() *Sources {
 	return Registry()
 }
 
-// named is what the messages about an episode need of it: its name (which
-// needs Segments, set once the file ends) and its problems.
+// named is what the messages about an episode need of it: its name and its
+// problems.
 func named(ep *episode.Episode) *episode.Episode {
 	return &episode.Episode{ID: ep.ID, Source: ep.Source, Segment: ep.Segment,
 		Problems: ep.Problems, ProblemCount: ep.ProblemCount, SkippedLines: ep.SkippedLines}
@@ -239,14 +294,13 @@ func openReason(err error) string {
 
 // rejections are the parts of a log that cannot be analysed: a read error that
 // ended it before any episode, segments that cannot be replayed.
-func rejections(path string, lg *source.Result, episodes int) []Skip {
-	name := jsonl.DisplayName(path)
+func rejections(name string, lg *source.Result, episodes int) []Skip {
 	var s []Skip
 	if c := lg.Cut; c != nil && episodes == 0 {
-		s = append(s, Skip{Source: where(path, *c), Reason: c.Msg})
+		s = append(s, Skip{Source: where(name, *c), Reason: c.Msg})
 	}
 	for _, p := range lg.Problems {
-		s = append(s, Skip{Source: where(path, p), Reason: p.Msg})
+		s = append(s, Skip{Source: where(name, p), Reason: p.Msg})
 	}
 	for _, r := range lg.Rejected {
 		src := name
@@ -265,21 +319,25 @@ func rejections(path string, lg *source.Result, episodes int) []Skip {
 // the file the line is in (an application directory's log.jsonl) when
 // the problem says.
 func where(path string, p episode.Problem) string {
-	return fmt.Sprintf("%s:%d", jsonl.DisplayName(cmp.Or(p.File, path)), p.Line)
+	return fmt.Sprintf("%s:%d", cmp.Or(p.File, path), p.Line)
 }
 
 // problems are the messages about the lines of a log's episodes: the first
-// few word for word with file and line, then how many lines were skipped.
-func problems(eps []*episode.Episode) []string {
-	var m []string
+// few word for word with file and line, then how many lines were skipped;
+// and, apart, FILE:LINE of the episodes whose one problem is a cut last line.
+func problems(eps []*episode.Episode) (m, cut []string) {
 	for _, ep := range eps {
+		if onlyCut(ep) {
+			cut = append(cut, fmt.Sprintf("%s:%d", ep.Source, ep.Problems[0].Line))
+			continue
+		}
 		m = append(m, ep.ProblemMessages()...)
 		if ep.SkippedLines > 0 {
 			m = append(m, fmt.Sprintf("%s: %s skipped in %s; the rest was analysed",
-				jsonl.DisplayName(ep.Source), plural(ep.SkippedLines, "line"), ep.Name()))
+				ep.Source, plural(ep.SkippedLines, "line"), ep.Name()))
 		}
 	}
-	return m
+	return m, cut
 }
 
 // episodeIDs finds an episode id in two files (a .jsonl beside its
@@ -341,7 +399,7 @@ func (d *episodeIDs) duplicates() []string {
 	for _, dup := range dups {
 		names := make([]string, len(dup.sources))
 		for i, s := range dup.sources {
-			names[i] = jsonl.DisplayName(d.sources[s])
+			names[i] = d.sources[s]
 		}
 		m = append(m, fmt.Sprintf("warning: episode %s is in %d files (%s): each is analysed and counted; remove the copies you do not mean",
 			dup.id, len(names), strings.Join(names, ", ")))

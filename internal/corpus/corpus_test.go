@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/lbanalyze/lbanalyze/episode"
 )
 
@@ -185,16 +186,15 @@ func TestStreamHandsOverWhileReading(t *testing.T) {
 			}
 			got = append(got, ep.ID)
 		},
-		FileEnd: func(segments int) { got = append(got, fmt.Sprintf("end of %d segments", segments)) },
 	})
-	if want := "2025-11-12T10:00:00 2025-11-12T11:00:00 2025-11-12T12:00:00 end of 3 segments"; strings.Join(got, " ") != want {
+	if want := "2025-11-12T10:00:00 2025-11-12T11:00:00 2025-11-12T12:00:00"; strings.Join(got, " ") != want {
 		t.Errorf("sink got %q, want %q", got, want)
 	}
 }
 
 // Stream hands over the same things in the same order whatever the number
-// of jobs: ReadFiles's episodes, one file after the other, each file's end
-// after its episodes, the messages as c.Messages has them.
+// of jobs: ReadFiles's episodes, one file after the other, the messages as
+// c.Messages has them.
 func TestStreamOrderIndependentOfJobs(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a", "episode_log.jsonl"), log("2025-11-12T10:00:00")+log("2025-11-12T10:30:00"))
@@ -208,18 +208,9 @@ func TestStreamOrderIndependentOfJobs(t *testing.T) {
 	var want string
 	for _, jobs := range []int{1, 2, 5} {
 		var got strings.Builder
-		var eps []*episode.Episode
 		c := &Corpus{}
 		c.Stream(files, Options{Jobs: jobs}, Sink{
-			Episode: func(ep *episode.Episode) { eps = append(eps, ep) },
-			FileEnd: func(segments int) {
-				for _, ep := range eps {
-					ep.Segments = segments
-					fmt.Fprintf(&got, "%s %s %d\n", ep.Name(), ep.Source, ep.N())
-				}
-				eps = nil
-				fmt.Fprintf(&got, "end of %d segments\n", segments)
-			},
+			Episode: func(ep *episode.Episode) { fmt.Fprintf(&got, "%s %s %d\n", ep.Name(), ep.Source, ep.N()) },
 			Message: func(m string) { fmt.Fprintf(&got, "message %s\n", m) },
 		})
 		var msgs strings.Builder
@@ -227,7 +218,7 @@ func TestStreamOrderIndependentOfJobs(t *testing.T) {
 			fmt.Fprintf(&msgs, "message %s\n", m)
 		}
 		if !strings.Contains(got.String(), "message warning: episode 2025-11-12T10:00:00 is in 2 files") ||
-			!strings.Contains(got.String(), "(segment 2 of 3)") || !strings.Contains(got.String(), "does not look like") {
+			!strings.Contains(got.String(), "(segment 3)") || !strings.Contains(got.String(), "does not look like") {
 			t.Fatalf("jobs %d: the test misses a case:\n%s", jobs, got.String())
 		}
 		var told strings.Builder
@@ -248,7 +239,7 @@ func TestStreamOrderIndependentOfJobs(t *testing.T) {
 			}
 			var streamed strings.Builder
 			for _, line := range strings.SplitAfter(want, "\n") {
-				if !strings.HasPrefix(line, "message ") && !strings.HasPrefix(line, "end of ") {
+				if !strings.HasPrefix(line, "message ") {
 					streamed.WriteString(line)
 				}
 			}
@@ -271,9 +262,96 @@ func TestMessagesOfAFile(t *testing.T) {
 	want := []string{
 		path + " (segment 2, B): no turns: the log ends with the start of an episode (line 5) and nothing after it",
 		path + ":3: invalid JSON: column 2: expected a key in quotes, found 'b'",
-		path + ": 1 line skipped in A (segment 1 of 2); the rest was analysed",
+		path + ": 1 line skipped in A; the rest was analysed",
 	}
 	if strings.Join(c.Messages, "\n") != strings.Join(want, "\n") {
 		t.Errorf("messages\n%s\nwant\n%s", strings.Join(c.Messages, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A walk that finds no log says what names it reads, and names the files of
+// other names it passed over, which a command line would read.
+func TestNoLogsFound(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.log", "b.log", "notes.txt", "run.csv", "sub/z.log"} {
+		write(t, filepath.Join(dir, "logs", name), "x\n")
+	}
+	os.MkdirAll(filepath.Join(dir, "empty"), 0o755)
+	_, c := Discover([]string{filepath.Join(dir, "logs"), filepath.Join(dir, "empty")}, Registry())
+	reads := "no episode logs found: a walk reads files named *.jsonl, *.jsonl.gz, *.jsonl.zst, run_log_*.txt or *_t<N>_<action>.json, and Burr application directories"
+	want := []string{
+		filepath.Join(dir, "logs") + ": " + reads + ", and passed over 5 files of other names (a.log, b.log, notes.txt and 2 more): name one on the command line to have it read whatever its name",
+		filepath.Join(dir, "empty") + ": " + reads + "; it holds no other file",
+	}
+	if strings.Join(c.Messages, "\n") != strings.Join(want, "\n") {
+		t.Errorf("messages\n%s\nwant\n%s", strings.Join(c.Messages, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A log whose one problem is its cut last line (a killed run) is said once,
+// with every other such log, in one note naming file and line; a log with
+// other problems keeps its messages. Every source that reads JSON Lines
+// words the cut as cutLastLine.
+func TestCutLastLineWording(t *testing.T) {
+	dir := t.TempDir()
+	whole := log("2025-11-12T10:00:00")
+	write(t, filepath.Join(dir, "a", "episode_log.jsonl"), whole+`{"timestamp": "2025-11-12T10:00:03", "event_type": "turn_comp`)
+	write(t, filepath.Join(dir, "b", "episode_log.jsonl"), strings.ReplaceAll(whole, "10:00:00", "11:00:00")+`{"timestamp": "2025`)
+	write(t, filepath.Join(dir, "c", "episode_log.jsonl"), strings.ReplaceAll(whole, "10:00:00", "12:00:00")+"{not json\n"+`{"timestamp": "2025`)
+	tales := `{"Step": 1, "Score": 0, "Max Score": 350, "Moves": 1, "Observation": "o", "Action": "a", "Feedback": "f", "Token Usage": 9}` + "\n" + `{"Step": 2, "Sco`
+	write(t, filepath.Join(dir, "d", "run.jsonl"), tales)
+	c := Read([]string{dir}, Options{Jobs: 2})
+	got := strings.Join(c.Messages, "\n")
+	name := func(sub string, line int) string { return fmt.Sprintf("%s:%d", filepath.Join(dir, sub), line) }
+	want := "note: 3 logs end in a truncated last line, skipped (a run killed while it wrote; the rest analysed): " +
+		name("a/episode_log.jsonl", 4) + ", " + name("b/episode_log.jsonl", 4) + ", " + name("d/run.jsonl", 2)
+	if !strings.Contains(got, want) || strings.Count(got, cutLastLine) != 1 || !strings.Contains(got, "c/episode_log.jsonl:4: invalid JSON") ||
+		!strings.Contains(got, "c/episode_log.jsonl: 2 lines skipped") || strings.Count(got, "\n") != 3 {
+		t.Errorf("messages\n%s\nwant the three cut logs in one note,\n%s\nand c's messages as they are", got, want)
+	}
+}
+
+// Logs whose zstd windows take the whole decoding budget (8 MiB each) are
+// read one at a time, in order, however many are read at once: a later
+// file that held the budget while it waited for its turn to hand over its
+// episodes would keep the file whose turn it is from ever opening.
+func TestZstdBudgetNeverHeldOutOfTurn(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for f := range 6 {
+		var data bytes.Buffer
+		zw, err := zstd.NewWriter(&data, zstd.WithSingleSegment(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for e := range 5 { // more than a file's queue holds
+			io.WriteString(zw, log(fmt.Sprintf("2025-11-12T1%d:%02d:00", f, e)))
+		}
+		zw.Close()
+		frame := data.Bytes()
+		if frame[4]&0x20 != 0 {
+			t.Fatal("a single-segment frame: no window to declare")
+		}
+		frame[5] = 13 << 3 // a window of 1 << (10+13) bytes: 8 MiB, as zstd --long=23 declares
+		path := filepath.Join(dir, fmt.Sprintf("%d.jsonl.zst", f))
+		write(t, path, string(frame))
+		files = append(files, path)
+	}
+	for range 10 {
+		done := make(chan int)
+		go func() {
+			c := &Corpus{}
+			n := 0
+			c.Stream(files, Options{Jobs: 6}, Sink{Episode: func(*episode.Episode) { n++ }})
+			done <- n
+		}()
+		select {
+		case n := <-done:
+			if n != 30 {
+				t.Fatalf("%d episodes, want 30", n)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("reading six zstd logs with 8 MiB windows, six at a time, never ends")
+		}
 	}
 }

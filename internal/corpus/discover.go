@@ -72,6 +72,8 @@ func (d *discovery) arg(path string) {
 		root = path + string(filepath.Separator)
 	}
 	found := 0
+	var others []string // files of other names, the first few
+	other := 0
 	err = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
@@ -86,12 +88,36 @@ func (d *discovery) arg(path string) {
 		case !e.IsDir() && d.srcs.opens(e.Name()):
 			found++
 			d.found(p)
+		case !e.IsDir():
+			if other++; other <= maxOthers {
+				others = append(others, e.Name())
+			}
 		}
 		return nil
 	})
 	if err == nil && found == 0 {
-		d.skip(path, "no episode logs found")
+		d.c.Skipped = append(d.c.Skipped, Skip{Source: path, Reason: "no episode logs found"})
+		d.c.Messages = append(d.c.Messages, path+": "+d.noLogs(others, other))
 	}
+}
+
+// maxOthers is how many files of other names a walk that found no log names.
+const maxOthers = 3
+
+// noLogs says that a walk found no log: what names it opens, and the files
+// of other names it passed over (n, the first few named), which a command
+// line reads whatever their names.
+func (d *discovery) noLogs(others []string, n int) string {
+	s := "no episode logs found: a walk reads " + d.srcs.opened()
+	if n == 0 {
+		return s + "; it holds no other file"
+	}
+	more := ""
+	if n > len(others) {
+		more = fmt.Sprintf(" and %d more", n-len(others))
+	}
+	return fmt.Sprintf("%s, and passed over %s of other names (%s%s): name one on the command line to have it read whatever its name",
+		s, plural(n, "file"), strings.Join(others, ", "), more)
 }
 
 // found takes a log met in a directory: regular files only, so that a FIFO

@@ -44,6 +44,35 @@ func (srcs Sources) opens(name string) bool {
 	return slices.ContainsFunc(srcs.Files, func(s source.Source) bool { return s.Opens(name) })
 }
 
+// opened says what a walk opens, as the sources name it (source.Named):
+// "files named *.jsonl or run_log_*.txt, and Burr application directories".
+func (srcs Sources) opened() string {
+	var files, dirs []string
+	add := func(to *[]string, s any) {
+		if named, ok := s.(source.Named); ok {
+			for _, x := range named.Names() {
+				if !slices.Contains(*to, x) {
+					*to = append(*to, x)
+				}
+			}
+		}
+	}
+	for _, s := range srcs.Files {
+		add(&files, s)
+	}
+	for _, s := range srcs.Dirs {
+		add(&dirs, s)
+	}
+	said := "files named " + strings.Join(files, ", ")
+	if k := len(files); k > 1 {
+		said = "files named " + strings.Join(files[:k-1], ", ") + " or " + files[k-1]
+	}
+	if len(dirs) > 0 {
+		said += ", and " + strings.Join(dirs, ", ")
+	}
+	return said
+}
+
 // formats lists the log formats srcs read, each once, for a message about a
 // file none of them claims.
 func (srcs Sources) formats() string {
@@ -72,10 +101,12 @@ func (srcs Sources) dirSource(dir string) source.DirSource {
 }
 
 // read reads one input with the source that claims it: a directory, or a
-// file (decompressed) by its first bytes.
-func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, emit func(*episode.Episode)) (*source.Result, error) {
+// file (decompressed) by its first bytes; opened is called once the file is
+// open, or could not be.
+func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opened func(), emit func(*episode.Episode)) (*source.Result, error) {
 	if path != jsonl.StdinName {
 		if info, err := os.Stat(path); err == nil && info.IsDir() {
+			opened()
 			if s := srcs.dirSource(path); s != nil {
 				return s.ReadDir(path, opt, emit), nil
 			}
@@ -83,6 +114,7 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, emit 
 		}
 	}
 	rc, err := jsonl.Open(path, stdin, opt.Limits)
+	opened()
 	if err != nil {
 		return nil, err
 	}
@@ -101,10 +133,15 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, emit 
 	case len(head) == 0:
 		return rejected("empty file"), nil
 	}
-	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s%s", srcs.formats(), source.Describe(head), srcs.unclaimed(head))), nil
+	hint := srcs.unclaimed(head)
+	if hint == "" {
+		hint = suggestFields(head)
+	}
+	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s%s", srcs.formats(), source.Describe(head), hint)), nil
 }
 
-// unclaimed is what the sources say of a file none claims, if any does.
+// unclaimed is what the sources say of a file none claims, if any does
+// (a field map's nested key written as one key with dots).
 func (srcs Sources) unclaimed(head []byte) string {
 	for _, s := range srcs.Files {
 		if e, ok := s.(source.Explainer); ok {

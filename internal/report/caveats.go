@@ -2,9 +2,11 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 )
 
 // What a batch report adds to the metrics of docs/semantics.md, "6.3 Dataset metrics": the caveats of censored
@@ -14,9 +16,9 @@ import (
 func (d *Dataset) Censored() (either, baseline, after int) {
 	for i := range d.Episodes {
 		b, a := d.Episodes[i].Outcomes[0].Censored, d.Episodes[i].Outcomes[1].Censored
-		either += int(b2f(b || a))
-		baseline += int(b2f(b))
-		after += int(b2f(a))
+		either += b2i(b || a)
+		baseline += b2i(b)
+		after += b2i(a)
 	}
 	return either, baseline, after
 }
@@ -29,7 +31,7 @@ func (d *Dataset) markCensored() {
 		return
 	}
 	for i := range d.Metrics {
-		if d.Metrics[i].lengths {
+		if d.Metrics[i].Lengths {
 			d.Metrics[i].Verdict += " (" + strconv.Itoa(n) + " censored: lengths are lower bounds)"
 		}
 	}
@@ -38,6 +40,10 @@ func (d *Dataset) markCensored() {
 // MetricNotes are the notes under the metrics table.
 func (d *Dataset) MetricNotes() []string {
 	var notes []string
+	if slices.ContainsFunc(d.Metrics, func(m metrics.Metric) bool { return m.Expected.Text != "" }) {
+		notes = append(notes, "expected: the change that ZorkGPT's objective-progress specification (its section 8) expects "+
+			"from its loop break v1 (score) to v2 (score-or-objective); a verdict says how the change compares (docs/semantics.md, \"6.3 Dataset metrics\").")
+	}
 	if n, b, a := d.Censored(); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d of %d episodes have a censored outcome (baseline %d, after %d): the recording's own loop break "+
 			"cut the log before the policy would have stopped, so their lengths are only lower bounds, and the verdicts on "+
@@ -45,7 +51,7 @@ func (d *Dataset) MetricNotes() []string {
 	}
 	k, n := 0, len(d.Episodes)
 	for i := range d.Episodes {
-		k += int(b2f(d.Episodes[i].Ep.Signals.Has(episode.Tokens)))
+		k += b2i(d.Episodes[i].Ep.Signals.Has(episode.Tokens))
 	}
 	if k > 0 && k < n {
 		notes = append(notes, fmt.Sprintf("tokens saved counts the %d of %d episodes whose logs record tokens; the others count none.", k, n))
@@ -58,6 +64,13 @@ func (d *Dataset) MetricNotes() []string {
 		notes = append(notes, fmt.Sprintf("cost saved prices the tokens of the %d episodes whose logs record them at %s a million; %s.", k, money(d.CostPerMTok), rest))
 	}
 	return notes
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // money is a price as given: "$2.5".

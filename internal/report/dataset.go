@@ -6,15 +6,13 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
-	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
@@ -32,9 +30,9 @@ type Dataset struct {
 	Passed   []string // test_*, test-*, unknown and *_error directories passed over
 	// Unreplayed say which episodes were left out of n as their logs lack a
 	// signal a policy needs, and which settings their logs turn off
-	// (Comparable).
+	// (replay.Comparable).
 	Unreplayed []string
-	Metrics    []Metric
+	Metrics    []metrics.Metric
 	names      map[string]int // how many episodes have each name, for Label
 	shows      system.Shows   // what applies to the system that ran the episodes
 	// Patterns summarise how the episodes were stuck.
@@ -42,7 +40,10 @@ type Dataset struct {
 }
 
 // Skip is an input that could not be analysed, and why.
-type Skip = corpus.Skip
+type Skip struct {
+	Source string `json:"source"`
+	Reason string `json:"reason"`
+}
 
 // NewDataset sorts the episodes and computes the metrics; the episodes'
 // outcomes are to have been analysed with the same options (Analyse).
@@ -57,10 +58,28 @@ func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skip
 		names[eps[i].Ep.Name()]++
 	}
 	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: Metrics(eps, 0, 1, opts), names: names, Patterns: summarise(eps),
+		Skipped: skipped, Passed: passed, Metrics: metrics.Compare(pairs(eps), opts.Costs), names: names, Patterns: summarise(eps),
 		shows: systemOf(eps).Shows}
 	d.markCensored()
 	return d
+}
+
+// systemOf is the system that ran the analysed episodes (system.OfAll).
+func systemOf(eps []Episode) *system.System {
+	ps := make([]*episode.Episode, len(eps))
+	for i := range eps {
+		ps[i] = eps[i].Ep
+	}
+	return system.OfAll(ps)
+}
+
+// pairs are the episodes with their first two outcomes, compared.
+func pairs(eps []Episode) []metrics.Pair {
+	ps := make([]metrics.Pair, len(eps))
+	for i := range eps {
+		ps[i] = metrics.Pair{Ep: eps[i].Ep, Baseline: &eps[i].Outcomes[0], After: &eps[i].Outcomes[1]}
+	}
+	return ps
 }
 
 // Review sorts out the episodes to review: the baseline's false-termination
@@ -84,8 +103,9 @@ func (d *Dataset) Review() (rescued, still, fresh []*Episode) {
 }
 
 // WriteDataset renders d in format; summary leaves out the per-episode table
-// (in JSON the "episodes"; CSV has nothing else and refuses it).
-func WriteDataset(w io.Writer, format string, d *Dataset, summary bool) error {
+// (in JSON the "episodes"; CSV has nothing else and refuses it). The table
+// format's tables fit f (nil: whole).
+func WriteDataset(w io.Writer, format string, d *Dataset, summary bool, f *Fit) error {
 	switch format {
 	case "json":
 		return writeDatasetJSON(w, d, summary)
@@ -98,91 +118,32 @@ func WriteDataset(w io.Writer, format string, d *Dataset, summary bool) error {
 		writeDatasetMarkdown(w, d, summary)
 		return nil
 	case "table":
-		writeDatasetTable(w, d, summary)
+		writeDatasetTable(w, d, summary, f)
 		return nil
 	}
 	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
 }
 
-// Number formatting: ASCII signs, so that tables paste and parse anywhere.
-
-func (u unit) format(v float64) string {
-	switch u {
-	case mean:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	case percent:
-		return strconv.FormatFloat(v, 'f', 1, 64) + "%"
-	case dollars:
-		if v < 0 {
-			return "-" + u.format(-v)
-		}
-		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
-}
-
-func (u unit) signed(v float64) string {
-	s := ""
-	switch u {
-	case dollars:
-		s = u.format(v)
-	case mean:
-		s = strconv.FormatFloat(v, 'f', 1, 64)
-	case percent:
-		s = strconv.FormatFloat(v, 'f', 1, 64) + " pp"
-	default:
-		s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
-	}
-	if v > 0 || v == 0 && !strings.HasPrefix(s, "-") {
-		s = "+" + s
-	}
-	return strings.Replace(s, "+-", "-", 1)
-}
-
-// interval is signed with a second decimal for means and shares, so that a
-// bound just short of 0 does not read as "-0.0".
-func (u unit) interval(v float64) string {
-	if u == count || u == dollars {
-		return u.signed(v)
-	}
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	if u == percent {
-		s += " pp"
-	}
-	if v >= 0 {
-		s = "+" + s
-	}
-	return s
-}
-
-func signedPct(p float64) string {
-	s := strconv.FormatFloat(p, 'f', 0, 64) + "%"
-	if p >= 0 {
-		s = "+" + s
-	}
-	return s
-}
-
 // cells are a metric's table cells: baseline, after, change, expected,
 // interval, verdict.
-func (m *Metric) cells(n int) []string {
+func cells(m *metrics.Metric, n int) []string {
 	val := func(v float64, ok bool) string {
 		if !ok {
 			return "—"
 		}
-		return m.Unit.format(v)
+		return m.Unit.Format(v)
 	}
 	change, interval := "—", ""
 	if m.BaselineOK && m.AfterOK {
-		change = m.Unit.signed(m.Change)
+		change = m.Unit.Signed(m.Change)
 		if m.ChangePct != nil {
-			change += " (" + signedPct(*m.ChangePct) + ")"
+			change += " (" + metrics.SignedPct(*m.ChangePct) + ")"
 		}
 	}
 	switch {
 	case m.CI != nil:
-		interval = m.Unit.interval(m.CI[0]) + " … " + m.Unit.interval(m.CI[1])
-	case n < MinN:
+		interval = m.Unit.Interval(m.CI[0]) + " … " + m.Unit.Interval(m.CI[1])
+	case n < metrics.MinN:
 		interval = fmt.Sprintf("n=%d: too few for an interval", n)
 	default:
 		interval = "—"
@@ -190,29 +151,12 @@ func (m *Metric) cells(n int) []string {
 	return []string{m.Label, val(m.Baseline, m.BaselineOK), val(m.After, m.AfterOK), change, m.Expected.Text, interval, m.Verdict}
 }
 
-// Words is the change in words, with its 95% interval when there is one,
-// for sentences: "turns saved +75 (95% CI +40 … +110)".
-func (m *Metric) Words() string {
-	if !m.BaselineOK || !m.AfterOK {
-		return m.Label + " undefined"
-	}
-	s := m.Label + " " + m.Unit.signed(m.Change)
-	if m.CI != nil {
-		s += " (95% CI " + m.Unit.interval(m.CI[0]) + " … " + m.Unit.interval(m.CI[1]) + ")"
-	}
-	return s
-}
-
-// Significant reports whether the 95% interval of the change lies on one
-// side of 0 (false without an interval).
-func (m *Metric) Significant() bool { return m.CI != nil && (m.CI[0] > 0 || m.CI[1] < 0) }
-
 // MetricTable is the metrics table, as every format shows it: its header and
 // one row a metric.
 func (d *Dataset) MetricTable() (header []string, rows [][]string) {
 	rows = make([][]string, len(d.Metrics))
 	for i := range d.Metrics {
-		rows[i] = d.Metrics[i].cells(len(d.Episodes))
+		rows[i] = cells(&d.Metrics[i], len(d.Episodes))
 	}
 	return []string{"metric", "baseline", "after", "change", "expected", "95% interval of the change", "verdict"}, rows
 }
@@ -283,7 +227,7 @@ const txt, num = Left, Right
 func (d *Dataset) Label(e *Episode) string {
 	name := e.Ep.Name()
 	if d.names[name] > 1 {
-		name += " [" + jsonl.DisplayName(e.Ep.Source) + "]"
+		name += " [" + e.Ep.Source + "]"
 	}
 	return name
 }
@@ -368,7 +312,7 @@ func (d *Dataset) Summary() []string {
 // MetricsTitle heads the metrics table.
 func (d *Dataset) MetricsTitle() string {
 	return fmt.Sprintf("Metrics, n = %d (95%% intervals: paired bootstrap over episodes, %d resamples, seed %d; ~ = interval contains 0)",
-		len(d.Episodes), Resamples, BootstrapSeed)
+		len(d.Episodes), metrics.Resamples, metrics.BootstrapSeed)
 }
 
 // Review is the review list, as every format shows it: a summary, a table
@@ -441,14 +385,14 @@ func (d *Dataset) reviewRows(g ReviewGroup) [][]string {
 	return rows
 }
 
-func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
+func writeDatasetTable(w io.Writer, d *Dataset, summary bool, f *Fit) {
 	for _, l := range d.Summary() {
 		fmt.Fprintln(w, Printable(l))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, d.MetricsTitle())
 	header, rows := d.MetricTable()
-	TextTable(w, header, rows, metricAlign...)
+	f.Table(w, metricsPlan, header, rows, metricAlign...)
 	for _, n := range d.MetricNotes() {
 		fmt.Fprintln(w, "note: "+n)
 	}
@@ -461,19 +405,19 @@ func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
 			continue
 		}
 		fmt.Fprintln(w, g.Title+":")
-		TextTable(w, rv.Header, d.reviewRows(g), reviewAlign...)
+		f.Table(w, reviewPlan, rv.Header, d.reviewRows(g), reviewAlign...)
 	}
 	if rv.Legend != "" {
 		fmt.Fprintln(w, rv.Legend)
 	}
-	if summary {
-		return
+	if !summary {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Episodes")
+		header, episodes, align := d.EpisodeTable()
+		f.table(w, episodesPlan, header, episodes, align)
+		writePatternSummaryText(w, &d.Patterns, f)
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Episodes")
-	header, episodes, align := d.EpisodeTable()
-	boxTable.draw(w, header, episodes, align)
-	writePatternSummaryText(w, &d.Patterns)
+	fmt.Fprintf(w, "\nBottom line. %s\n", d.Headline())
 }
 
 func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
@@ -503,14 +447,14 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	if rv.Legend != "" {
 		fmt.Fprintf(w, "\n%s\n", rv.Legend)
 	}
-	if summary {
-		return
+	if !summary {
+		fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
+		header, episodes, align := d.EpisodeTable()
+		markdownTable.draw(w, header, episodes, align)
+		fmt.Fprintln(w, "\n</details>")
+		writePatternSummaryMarkdown(w, &d.Patterns)
 	}
-	fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
-	header, episodes, align := d.EpisodeTable()
-	markdownTable.draw(w, header, episodes, align)
-	fmt.Fprintln(w, "\n</details>")
-	writePatternSummaryMarkdown(w, &d.Patterns)
+	fmt.Fprintf(w, "\n**Bottom line.** %s\n", MarkdownText(d.Headline()))
 }
 
 // PolicyJSON names a policy and its settings: the timer's (null where it
@@ -556,7 +500,7 @@ type DatasetJSON struct {
 	CallsPerTurn       int                `json:"calls_per_turn"`
 	Bootstrap          BootstrapJSON      `json:"bootstrap"`
 	Episodes           []BatchEpisodeJSON `json:"episodes,omitempty"` // none with --summary
-	Metrics            []MetricJSON       `json:"metrics"`
+	Metrics            []metrics.JSON     `json:"metrics"`
 	Review             ReviewJSON         `json:"review"`
 	CostPerCall        *float64           `json:"cost_per_call"`
 	CostPerMTok        *float64           `json:"cost_per_mtok"`
@@ -588,19 +532,6 @@ func (j BatchEpisodeJSON) MarshalJSON() ([]byte, error) {
 	}{j.Baseline, j.After})
 }
 
-// MetricJSON is one metric; null for undefined values and missing intervals.
-type MetricJSON struct {
-	Name      string      `json:"name"`
-	Baseline  *float64    `json:"baseline"`
-	After     *float64    `json:"after"`
-	Change    *float64    `json:"change"`
-	ChangePct *float64    `json:"change_pct"`
-	CI95      *[2]float64 `json:"ci95"`
-	CI95Pct   *[2]float64 `json:"ci95_pct"`
-	Expected  *string     `json:"expected"`
-	Verdict   string      `json:"verdict"`
-}
-
 // ReviewJSON lists the episode ids of the review list.
 type ReviewJSON struct {
 	Rescued         []string `json:"rescued"`
@@ -612,8 +543,8 @@ type ReviewJSON struct {
 func (d *Dataset) json(summary bool) DatasetJSON {
 	j := DatasetJSON{N: len(d.Episodes), Skipped: append([]Skip{}, d.Skipped...), SkippedDirectories: append([]string{}, d.Passed...), NotReplayed: d.Unreplayed,
 		Baseline: PolicyJSON{d.Baseline}, After: PolicyJSON{d.After},
-		CallsPerTurn: d.CallsPerTurn, Bootstrap: BootstrapJSON{Resamples, BootstrapSeed, MinN},
-		Episodes: []BatchEpisodeJSON{}, Metrics: []MetricJSON{}, GainHorizon: nonZero(d.GainHorizon),
+		CallsPerTurn: d.CallsPerTurn, Bootstrap: BootstrapJSON{metrics.Resamples, metrics.BootstrapSeed, metrics.MinN},
+		Episodes: []BatchEpisodeJSON{}, Metrics: []metrics.JSON{}, GainHorizon: nonZero(d.GainHorizon),
 		Review: ReviewJSON{Rescued: []string{}, StillTerminated: []string{}, NewCandidates: []string{}}}
 	if d.CostPerCall > 0 {
 		j.CostPerCall = &d.CostPerCall
@@ -646,37 +577,6 @@ func (d *Dataset) labels(to []string, eps []*Episode) []string {
 		to = append(to, d.Label(e))
 	}
 	return to
-}
-
-// JSON is the metric as the JSON formats give it, rounded to 6 decimals.
-func (m *Metric) JSON() MetricJSON {
-	mj := MetricJSON{Name: m.Name, Verdict: m.Verdict, CI95: roundPair(m.CI), CI95Pct: roundPair(m.CIPct)}
-	if m.BaselineOK {
-		mj.Baseline = Round6(m.Baseline)
-	}
-	if m.AfterOK {
-		mj.After = Round6(m.After)
-	}
-	if m.BaselineOK && m.AfterOK {
-		mj.Change = Round6(m.Change)
-	}
-	if m.ChangePct != nil {
-		mj.ChangePct = Round6(*m.ChangePct)
-	}
-	if m.Expected.Text != "" {
-		mj.Expected = &m.Expected.Text
-	}
-	return mj
-}
-
-// Round6 is v rounded to 6 decimals, as every JSON number of a float.
-func Round6(v float64) *float64 { v = math.Round(v*1e6) / 1e6; return &v }
-
-func roundPair(p *[2]float64) *[2]float64 {
-	if p == nil {
-		return nil
-	}
-	return &[2]float64{math.Round(p[0]*1e6) / 1e6, math.Round(p[1]*1e6) / 1e6}
 }
 
 func writeDatasetJSON(w io.Writer, d *Dataset, summary bool) error {

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -29,7 +30,8 @@ type Episode struct {
 	Patterns *patterns.Analysis
 	digest   *patterns.Digest // what a dataset's summary reads of Patterns
 	// Unreplayed say which policies asked for were not replayed, as the log
-	// lacks a signal they need (NotReplayed).
+	// lacks a signal they need, and which settings are off
+	// (replay.Unreplayable).
 	Unreplayed []string
 
 	grid    *policy.Grid // AnalyseGrid's policies, those the log can replay
@@ -39,31 +41,10 @@ type Episode struct {
 
 // Options are what an analysis is asked for besides the policies.
 type Options struct {
-	// CallsPerTurn prices a turn in LLM calls (agent, critic, extractor, synthesis).
-	CallsPerTurn int
-	// CostPerCall prices an LLM call in dollars, and CostPerMTok a million
-	// LLM tokens; 0: no cost is shown (CostSaved says which applies).
-	CostPerCall, CostPerMTok float64
+	metrics.Costs // what a stop saves is priced with
 	// GainHorizon: a later gain is evidence of a premature stop only within
 	// this many turns of the stop; 0: any later gain (replay.Outcome.GainHorizon).
 	GainHorizon int
-}
-
-// Priced reports whether costs are shown.
-func (opts Options) Priced() bool { return opts.CostPerCall > 0 || opts.CostPerMTok > 0 }
-
-// CostSaved is the dollars what o saves would have cost (docs/sources.md,
-// "Cost"): its tokens saved at CostPerMTok where the log records tokens and a
-// price is given, else its LLM calls saved at CostPerCall; false when neither
-// prices it.
-func (opts Options) CostSaved(o *replay.Outcome) (float64, bool) {
-	switch {
-	case opts.CostPerMTok > 0 && o.Logged.Has(episode.Tokens):
-		return float64(o.TokensSaved) * opts.CostPerMTok / 1e6, true
-	case opts.CostPerCall > 0:
-		return float64(o.LLMCallsSaved(opts.CallsPerTurn)) * opts.CostPerCall, true
-	}
-	return 0, false
 }
 
 // Analyse replays every policy over ep; recording are the settings the
@@ -88,21 +69,13 @@ func (e Episode) Summarised() Episode {
 	return e
 }
 
-// AnalyseReplayable is Analyse of the policies ep's log can replay; the
-// others are named in its notes (Replayable).
-func AnalyseReplayable(ep *episode.Episode, policies []policy.Policy, recording policy.Timer, opts Options) Episode {
-	kept, unreplayed := Replayable(ep, policies)
-	e := Analyse(ep, kept, recording, opts)
-	e.Unreplayed = unreplayed
-	return e
-}
-
-// AnalyseGrid is AnalyseReplayable over a grid, whose outcomes are not held:
-// they are replayed a chunk at a time whenever they are read (each), so that
-// an episode over a million configs costs a chunk of them at a time
+// AnalyseGrid is Analyse of the policies of a grid that ep's log can replay,
+// the others named in its notes (replay.Unreplayable); their outcomes are not
+// held: they are replayed a chunk at a time whenever they are read (each),
+// so that an episode over a million configs costs a chunk of them at a time
 // (docs/PERFORMANCE.md, "Memory").
 func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Timer, opts Options) Episode {
-	kept := replayable(ep, g.All())
+	kept := replay.Replayable(ep, g.All())
 	var first []policy.Policy // the first few, for the patterns
 	for p := range kept {
 		if first = append(first, p); len(first) == maxPatternPolicies {
@@ -111,19 +84,11 @@ func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Timer, op
 	}
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, first), grid: g,
 		fast: fastPath(kept)}
-	e.Unreplayed = replayableNotes(ep, g.All(), func(policy.Policy) { e.results++ })
-	return e
-}
-
-// replayable are the policies that ep's log can replay, in order.
-func replayable(ep *episode.Episode, policies iter.Seq[policy.Policy]) iter.Seq[policy.Policy] {
-	return func(yield func(policy.Policy) bool) {
-		for p := range policies {
-			if len(Lacking(ep, p)) == 0 && !yield(p) {
-				return
-			}
-		}
+	for range kept {
+		e.results++
 	}
+	e.Unreplayed = replay.Unreplayable(ep, g.All())
+	return e
 }
 
 // Results is how many outcomes e has: one a policy replayed.
@@ -155,7 +120,7 @@ func (e *Episode) First(k int) []replay.Outcome {
 // during the call only. It stops at visit's first error.
 func (e *Episode) each(visit func(from int, out []replay.Outcome) error) error {
 	if e.grid != nil {
-		return replayChunks(e.Ep, replayable(e.Ep, e.grid.All()), e.fast, e.GainHorizon, visit)
+		return replayChunks(e.Ep, replay.Replayable(e.Ep, e.grid.All()), e.fast, e.GainHorizon, visit)
 	}
 	for from := 0; from < len(e.Outcomes); from += replay.SweepChunk {
 		if err := visit(from, e.Outcomes[from:min(from+replay.SweepChunk, len(e.Outcomes))]); err != nil {
@@ -239,7 +204,8 @@ const sweepFrom = 16
 func (e *Episode) Problems() []string { return e.Ep.ProblemMessages() }
 
 // Notes say what limits the replay of this log: its source's caveats, and
-// the policies it cannot replay or replays with settings off (Replayable).
+// the policies it cannot replay or replays with settings off
+// (replay.Unreplayable).
 func (e *Episode) Notes() []string { return append(slices.Clip(e.Ep.Notes), e.Unreplayed...) }
 
 // Warnings are the problems, then the notes.

@@ -5,12 +5,19 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+)
+
+var (
+	score = policy.Policy{Name: policy.Score}
+	sor   = policy.Policy{Name: policy.ScoreOrObjective}
 )
 
 // bundledEpisodes are the episodes of the bundled dataset.
@@ -23,8 +30,16 @@ func bundledEpisodes(t testing.TB) []*episode.Episode {
 	return corpus.Read(logs, corpus.Options{Jobs: 1}).Episodes
 }
 
-// plainOutcomes is what AnalyseWith gave before the fast path: replay.Run
-// of each policy, one by one.
+// analyseReplayable is Analyse of the policies ep's log can replay, with
+// every outcome held, the others named in its notes: what AnalyseGrid writes.
+func analyseReplayable(ep *episode.Episode, policies []policy.Policy, opts Options) Episode {
+	e := Analyse(ep, slices.Collect(replay.Replayable(ep, slices.Values(policies))), policy.DefaultTimer(), opts)
+	e.Unreplayed = replay.Unreplayable(ep, slices.Values(policies))
+	return e
+}
+
+// plainOutcomes are replay.Run of each policy, one by one: what the fast
+// path must give.
 func plainOutcomes(ep *episode.Episode, policies []policy.Policy, gainHorizon int) []replay.Outcome {
 	var out []replay.Outcome
 	for _, p := range policies {
@@ -61,18 +76,18 @@ func span(from, to int) []int {
 	return s
 }
 
-// AnalyseWith's outcomes, from the sweep's fast path, are DeepEqual to
+// Analyse's outcomes, from the sweep's fast path, are DeepEqual to
 // replay.Run of every config, one by one, on every bundled episode: under
 // the benchmark grid (3 policies × W 21..220 × intervals 1..10), and under an
 // edge grid in no order (W 1 and below the interval, intervals past the end
 // of the log, warnings from 0, 5 and never, variants the fast path does not
 // serve, patience and increase with their own settings, repeated configs),
 // with and without a gain horizon.
-func TestAnalyseWithFastPathEqualsRun(t *testing.T) {
+func TestAnalyseFastPathEqualsRun(t *testing.T) {
 	shipped := []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window}
-	issue13 := cliGrid(shipped, span(21, 220), span(1, 10), nil)
+	benchGrid := cliGrid(shipped, span(21, 220), span(1, 10), nil)
 	if testing.Short() {
-		issue13 = cliGrid(shipped, []int{21, 22, 39, 40, 41, 100, 219, 220}, span(1, 10), nil)
+		benchGrid = cliGrid(shipped, []int{21, 22, 39, 40, 41, 100, 219, 220}, span(1, 10), nil)
 	}
 	edge := cliGrid(policy.Names(), []int{1, 2, 3, 7, 10, 39, 40, 41, 1000, 1 << 40}, []int{1, 3, 10, 11, 250, 5000}, nil)
 	for _, wt := range []int{0, 5, 39, 1000} {
@@ -94,8 +109,8 @@ func TestAnalyseWithFastPathEqualsRun(t *testing.T) {
 			name     string
 			policies []policy.Policy
 			horizon  int
-		}{{"benchmark grid", issue13, 0}, {"edge", edge, 0}, {"edge, horizon 15", edge, 15}} {
-			got := Analyse(ep, c.policies, policy.DefaultTimer(), Options{CallsPerTurn: 4, GainHorizon: c.horizon}).Outcomes
+		}{{"benchmark grid", benchGrid, 0}, {"edge", edge, 0}, {"edge, horizon 15", edge, 15}} {
+			got := Analyse(ep, c.policies, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4}, GainHorizon: c.horizon}).Outcomes
 			want := plainOutcomes(ep, c.policies, c.horizon)
 			if len(got) != len(want) {
 				t.Fatalf("%s, %s: %d outcomes, want %d", ep.Name(), c.name, len(got), len(want))
@@ -131,7 +146,7 @@ func TestAnalyseWithFastPathEqualsRun(t *testing.T) {
 // chunk at a time (AnalyseGrid).
 func TestOutcomesAroundSweepFrom(t *testing.T) {
 	ep := bundledEpisodes(t)[0]
-	opts := Options{CallsPerTurn: 4, GainHorizon: 3}
+	opts := Options{Costs: metrics.Costs{CallsPerTurn: 4}, GainHorizon: 3}
 	if e := Analyse(ep, nil, policy.DefaultTimer(), opts); len(e.Outcomes) != 0 || e.Results() != 0 {
 		t.Errorf("no policies: %v", e.Outcomes)
 	}
@@ -175,10 +190,10 @@ func TestGridWritesAsHeld(t *testing.T) {
 	eps = append(eps, &lacking)
 	policies := cliGrid([]policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window}, span(1, 120), span(1, 10), nil)
 	g := policy.List(policies...)
-	opts := Options{CallsPerTurn: 4, CostPerCall: 0.01, GainHorizon: 30}
+	opts := Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}
 	var held, grid []Episode
 	for _, ep := range eps {
-		held = append(held, AnalyseReplayable(ep, policies, policy.DefaultTimer(), opts))
+		held = append(held, analyseReplayable(ep, policies, opts))
 		grid = append(grid, AnalyseGrid(ep, g, policy.DefaultTimer(), opts))
 	}
 	if n := grid[0].Results(); n <= 3*replay.SweepChunk || grid[0].Outcomes != nil {
@@ -189,10 +204,10 @@ func TestGridWritesAsHeld(t *testing.T) {
 	}
 	for _, format := range Formats {
 		var want, got bytes.Buffer
-		if err := WriteEpisodes(&want, format, held); err != nil {
+		if err := WriteEpisodes(&want, format, held, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteEpisodes(&got, format, grid); err != nil {
+		if err := WriteEpisodes(&got, format, grid, nil); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {

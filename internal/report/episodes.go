@@ -1,46 +1,54 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/klauspost/compress/s2"
+	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 )
 
-// WriteEpisodes renders analysed episodes in format.
-func WriteEpisodes(w io.Writer, format string, eps []Episode) error {
+// WriteEpisodes renders analysed episodes in format, the table format's
+// tables fitting f (nil: whole).
+func WriteEpisodes(w io.Writer, format string, eps []Episode, f *Fit) error {
 	ew, err := NewEpisodeWriter(w, format)
 	if err != nil {
 		return err
 	}
+	ew.Fit = f
 	for i := range eps {
-		if err := ew.Write(ew.Render(&eps[i]), eps[i].Ep.Segments); err != nil {
+		r := ew.Report(eps[i].Ep)
+		if err := ew.turn(r); err != nil {
+			return err
+		}
+		r.Render(&eps[i])
+		if err := ew.finish(r); err != nil {
 			return err
 		}
 	}
 	return ew.Close()
 }
 
-// EpisodeWriter writes analysed episodes in a format one at a time, so that
-// none need be held once written: the bytes WriteEpisodes writes for all of
-// them. It writes nothing before the first episode, and Close ends the
-// output.
+// EpisodeWriter writes analysed episodes in a format, each as soon as it is
+// rendered and its turn comes: the bytes WriteEpisodes writes for all of
+// them. Several goroutines may render the reports at once (Report.Render);
+// one writes them, in order (Write). It writes nothing before the first
+// episode, and Close ends the output.
 type EpisodeWriter struct {
+	// Fit is what the table format's tables fit: nil, whole.
+	Fit    *Fit
 	w      io.Writer
 	format string
-	n      int    // episodes written
-	spool  *spool // where the blocks of rendered reports wait
-	tape   tape   // the reports held for their file's end, in order
+	n      int          // episodes begun
+	file   string       // the source of the episodes being written
+	inFile int          // how many of them
+	err    error        // the first write that failed: nothing more is written
+	held   atomic.Int64 // bytes of reports waiting for their turn
+	limit  int64        // of held: maxHeld
 }
 
 // NewEpisodeWriter writes episodes to w in format, one of Formats.
@@ -48,144 +56,201 @@ func NewEpisodeWriter(w io.Writer, format string) (*EpisodeWriter, error) {
 	if !slices.Contains(Formats, format) {
 		return nil, fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
 	}
-	return &EpisodeWriter{w: w, format: format, spool: &spool{}}, nil
+	return &EpisodeWriter{w: w, format: format, limit: maxHeld}, nil
 }
 
-// Rendered is an analysed episode's report, but its head: the lines that
-// name it (episode.Episode.Name, "segment 2 of 7") need how many segments its
-// file holds, known once the whole file is read, while the rest can be
-// rendered, and the episode and its turns let go, as soon as it is analysed.
-type Rendered struct {
+// Report is an episode's report on its way out: rendered by any goroutine
+// (Render), written in its turn (EpisodeWriter.Write). What it renders
+// before its turn waits in memory while the reports waiting hold less than
+// maxHeld bytes in all; past that its renderer waits for its turn and
+// writes straight out, so that a report of a million configs is never held.
+type Report struct {
+	ew   *EpisodeWriter
 	name episodeName
-	body held  // with err, what was rendered before it
-	err  error // why it could not be rendered (a cost that is no number)
+	turn chan struct{} // closed when its head is written: the body may follow
+	done chan struct{} // closed when it is rendered
+	body [][]byte      // rendered before its turn, in blocks of heldBlock bytes
+	out  bool          // the body goes straight to the output
+	err  error         // why it could not be rendered (a cost that is no number), or written
 }
 
-// episodeName is what the head of a rendered episode needs of it.
+// maxHeld is how many bytes of reports wait for their turn in memory, all
+// reports together: what bounds the memory of `episode` beside the episodes
+// in flight (docs/PERFORMANCE.md, "Memory"). Reports of a few thousand
+// configs each (megabytes) are rendered side by side within it.
+const maxHeld = 8 << 20
+
+// episodeName is what the head of an episode's report needs of it.
 type episodeName struct {
-	id, source, format string
-	segment            int
+	id, name, source, format string // name: episode.Episode.Name
+	segment                  int
 }
 
-// Render renders e but its head. It may be called from several goroutines
-// at once.
-func (ew *EpisodeWriter) Render(e *Episode) *Rendered {
-	r := &Rendered{name: episodeName{e.Ep.ID, e.Ep.Source, e.Ep.Format, e.Ep.Segment}, body: held{sp: ew.spool}}
-	switch ew.format {
+// Report is ep's report, to be rendered and written: reports are to be
+// written in the order they are made.
+func (ew *EpisodeWriter) Report(ep *episode.Episode) *Report {
+	return &Report{ew: ew, name: episodeName{ep.ID, ep.Name(), ep.Source, ep.Format, ep.Segment},
+		turn: make(chan struct{}), done: make(chan struct{})}
+}
+
+// Render renders e, the report's episode, but its head.
+func (r *Report) Render(e *Episode) {
+	defer close(r.done)
+	var err error
+	switch r.ew.format {
 	case "table":
-		tableBody(&r.body, e)
+		tableBody(r, e, r.ew.Fit)
 	case "markdown":
-		markdownBody(&r.body, e)
+		markdownBody(r, e)
 	case "csv":
-		r.err = csvRows(&r.body, e)
+		err = csvRows(r, e)
 	case "json":
-		r.err = jsonBody(&r.body, e)
+		err = jsonBody(r, e)
 	}
-	r.body.close()
-	return r
+	if r.err == nil {
+		r.err = err
+	}
 }
 
-// Write writes a rendered episode, named as the episode of a file of
-// segments segments: its head, then the rest. An episode that could not be
-// rendered fails it, after what is written of it before the failure.
-func (ew *EpisodeWriter) Write(r *Rendered, segments int) error {
-	if ew.format == "json" && ew.n > 0 {
-		// The comma ends the episode before: it is written if this one fails.
-		if _, err := io.WriteString(ew.w, ",\n"); err != nil {
-			return err
-		}
-	}
-	ep := episode.Episode{ID: r.name.id, Source: r.name.source, Format: r.name.format, Segment: r.name.segment, Segments: segments}
-	var b bytes.Buffer
-	ew.head(&b, &ep)
-	ew.n++
-	if r.err != nil { // only JSON fails, before any of the episode is written
-		return r.err
-	}
-	if _, err := ew.w.Write(b.Bytes()); err != nil {
-		return err
-	}
-	return r.body.writeTo(ew.w)
-}
+// Skip ends the report unrendered: after a failed write, when nothing more
+// is written.
+func (r *Report) Skip() { close(r.done) }
 
-// Hold keeps r, in order, until its file ends (Flush): its report goes on the
-// writer's tape, in memory up to tapeMemory and then on disk, and r is let
-// go. So a file of a million episodes costs its reports on disk, not in
-// memory.
-func (ew *EpisodeWriter) Hold(r *Rendered) error {
-	b := ew.tape.scratch[:0]
-	for _, s := range []string{r.name.id, r.name.source, r.name.format} {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	b = binary.AppendUvarint(b, uint64(r.name.segment))
-	errIndex := 0
+// Write takes the rendered bytes: held until its turn, within maxHeld.
+func (r *Report) Write(p []byte) (int, error) {
 	if r.err != nil {
-		ew.tape.errs = append(ew.tape.errs, r.err)
-		errIndex = len(ew.tape.errs)
+		return 0, r.err
 	}
-	b = binary.AppendUvarint(b, uint64(errIndex))
-	b = binary.AppendUvarint(b, uint64(len(r.body.blocks)))
-	for i, c := range r.body.blocks { // a block at a time: a report may be megabytes
-		if c.spooled {
-			b = append(b, 1)
-			b = binary.AppendUvarint(b, uint64(c.off))
-			b = binary.AppendUvarint(b, uint64(c.n))
-		} else {
-			b = append(b, 0)
-			b = binary.AppendUvarint(b, uint64(len(c.data)))
-			b = append(b, c.data...)
-			ew.spool.release(c)
-			r.body.blocks[i] = block{}
+	if !r.out && !r.inTurn() {
+		if r.ew.held.Add(int64(len(p))) <= r.ew.limit {
+			r.hold(p)
+			return len(p), nil
 		}
-		if err := ew.tape.write(b); err != nil {
-			return err
-		}
-		b = b[:0]
+		r.ew.held.Add(-int64(len(p)))
+		<-r.turn
 	}
-	ew.tape.scratch = b
-	r.body.blocks = nil
-	return ew.tape.write(b)
+	if !r.out {
+		r.out = true
+		if r.err = r.ew.err; r.err == nil {
+			r.err = r.writeHeld()
+		}
+		if r.err != nil {
+			return 0, r.err
+		}
+	}
+	var n int
+	n, r.err = r.ew.w.Write(p)
+	return n, r.err
 }
 
-// Flush writes the reports Hold kept, named as the episodes of a file of
-// segments segments, and forgets them.
-func (ew *EpisodeWriter) Flush(segments int) error {
-	defer ew.tape.reset()
-	rd, err := ew.tape.reader()
-	if err != nil {
+// Write writes r in its turn: what divides it from the report before, its
+// head, then its body once it is rendered. An episode that could not be
+// rendered fails it where it fails: what of its body waited for its turn is
+// not written. After a failed write it writes nothing, and gives that error.
+func (ew *EpisodeWriter) Write(r *Report) error {
+	if err := ew.turn(r); err != nil {
+		<-r.done
 		return err
 	}
-	br := bufio.NewReaderSize(rd, 64<<10)
-	for {
-		r, err := ew.tape.next(br)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		r.body.sp = ew.spool
-		if err := ew.Write(r, segments); err != nil {
-			return err
-		}
+	return ew.finish(r)
+}
+
+// turn writes what comes before r's body, and lets its renderer write.
+func (ew *EpisodeWriter) turn(r *Report) error {
+	defer close(r.turn)
+	if ew.err != nil {
+		return ew.err
+	}
+	var b bytes.Buffer
+	ew.head(&b, r.name)
+	_, ew.err = ew.w.Write(b.Bytes())
+	return ew.err
+}
+
+// finish waits for r's body and writes what of it waited for its turn, but
+// for a body that could not be rendered.
+func (ew *EpisodeWriter) finish(r *Report) error {
+	<-r.done
+	if ew.err == nil {
+		ew.err = r.err
+	}
+	if ew.err == nil && !r.out {
+		ew.err = r.writeHeld()
+	}
+	r.release()
+	return ew.err
+}
+
+// heldBlock is the size of the blocks a report waits in: reused from
+// blocks, so that a report's bytes are copied once on their way out and
+// leave no garbage.
+const heldBlock = 64 << 10
+
+var blocks = sync.Pool{New: func() any { b := make([]byte, 0, heldBlock); return &b }}
+
+// inTurn reports whether r's turn has come.
+func (r *Report) inTurn() bool {
+	select {
+	case <-r.turn:
+		return true
+	default:
+		return false
 	}
 }
 
-// head writes what comes before the body of the next episode: what divides it
-// from the one before, or begins the output, and the lines that name ep.
-func (ew *EpisodeWriter) head(b *bytes.Buffer, ep *episode.Episode) {
+// hold appends p to what r holds.
+func (r *Report) hold(p []byte) {
+	for len(p) > 0 {
+		if n := len(r.body); n == 0 || len(r.body[n-1]) == heldBlock {
+			r.body = append(r.body, (*blocks.Get().(*[]byte))[:0])
+		}
+		last := &r.body[len(r.body)-1]
+		k := min(len(p), heldBlock-len(*last))
+		*last, p = append(*last, p[:k]...), p[k:]
+	}
+}
+
+// writeHeld writes what r holds, and lets it go.
+func (r *Report) writeHeld() error {
+	defer r.release()
+	for _, b := range r.body {
+		if _, err := r.ew.w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// release lets go of what r holds.
+func (r *Report) release() {
+	for i, b := range r.body {
+		r.ew.held.Add(-int64(len(b)))
+		blocks.Put(&b)
+		r.body[i] = nil
+	}
+	r.body = nil
+}
+
+// head writes what comes before the body of the next episode: the end of
+// the file before, what divides it from the episode before, or begins the
+// output, and the lines that name it.
+func (ew *EpisodeWriter) head(b *bytes.Buffer, name episodeName) {
+	if name.source != ew.file {
+		ew.endFile(b)
+		ew.file, ew.inFile = name.source, 0
+	}
+	ew.inFile++
 	switch ew.format {
 	case "table":
 		if ew.n > 0 {
 			b.WriteByte('\n')
 		}
-		tableHead(b, ep)
+		tableHead(b, name)
 	case "markdown":
 		if ew.n > 0 {
 			b.WriteByte('\n')
 		}
-		markdownHead(b, ep)
+		markdownHead(b, name)
 	case "csv":
 		if ew.n == 0 {
 			csvHeader(b)
@@ -193,353 +258,45 @@ func (ew *EpisodeWriter) head(b *bytes.Buffer, ep *episode.Episode) {
 	case "json":
 		if ew.n == 0 {
 			b.WriteString("[\n")
+		} else {
+			b.WriteString(",\n")
 		}
 		b.WriteString("  ")
-		b.Write(jsonHead(nil, ep))
+		b.Write(jsonHead(nil, name))
 	}
+	ew.n++
 }
 
-// Release removes what the writer keeps on disk: after Close, or instead of it
-// when the output is abandoned.
-func (ew *EpisodeWriter) Release() {
-	ew.spool.remove()
-	ew.tape.remove()
-}
-
-// Close ends the output: what follows the last episode, or what the format
-// says of none; and releases the writer.
-func (ew *EpisodeWriter) Close() error {
-	ew.Release()
-	var err error
-	switch {
-	case ew.format == "json" && ew.n == 0:
-		_, err = io.WriteString(ew.w, "[]\n")
-	case ew.format == "json":
-		_, err = io.WriteString(ew.w, "\n]\n")
-	case ew.format == "csv" && ew.n == 0:
-		err = csvHeader(ew.w)
-	}
-	return err
-}
-
-// held is a report rendered and waiting to be written, compressed (s2) a
-// block of heldBlock bytes at a time: a file's reports wait for its end, and
-// reports, much alike from one result to the next, compress 10 to 50 times (a
-// grid's JSON most). Past spoolMemory bytes held in all, further blocks go to
-// the writer's spool, a temporary file: what a file of a million episodes
-// holds is then on disk, not in memory.
-type held struct {
-	sp     *spool
-	blocks []block
-	buf    []byte // not yet compressed
-	// more blocks follow blocks on the tape, read from it one at a time as
-	// they are written (EpisodeWriter.Flush): a report of a grid of a million
-	// configs is never all in memory.
-	more int
-	tape *bufio.Reader
-}
-
-// block is a compressed block: in memory, or at off in the spool.
-type block struct {
-	data      []byte
-	off       int64
-	n         int
-	spooled   bool
-	transient bool // read back from the tape: not counted in the spool's memory
-}
-
-const heldBlock = 64 << 10
-
-// blockBuffers are the buffers a block is compressed into, or decompressed
-// into, shared: an episode's report is often far smaller than one.
-var blockBuffers = sync.Pool{New: func() any { b := make([]byte, s2.MaxEncodedLen(heldBlock)); return &b }}
-
-func (h *held) Write(p []byte) (int, error) {
-	n := len(p)
-	if h.buf == nil {
-		h.buf = (*blockBuffers.Get().(*[]byte))[:0]
-	}
-	for len(p) > 0 {
-		k := min(len(p), heldBlock-len(h.buf))
-		h.buf = append(h.buf, p[:k]...)
-		p = p[k:]
-		if len(h.buf) == heldBlock {
-			h.flush()
-		}
-	}
-	return n, nil
-}
-
-// flush compresses what is not yet.
-func (h *held) flush() {
-	if len(h.buf) == 0 {
+// endFile says, after the episodes of a file of several, how many it holds:
+// in tables and markdown (CSV and JSON name the file of every episode).
+func (ew *EpisodeWriter) endFile(b *bytes.Buffer) {
+	if ew.inFile < 2 {
 		return
 	}
-	scratch := blockBuffers.Get().(*[]byte)
-	h.blocks = append(h.blocks, h.sp.keep(s2.Encode(*scratch, h.buf)))
-	blockBuffers.Put(scratch)
-	h.buf = h.buf[:0]
-}
-
-// close compresses the rest and lets go of the buffer: h is written only.
-func (h *held) close() {
-	h.flush()
-	if h.buf != nil {
-		b := h.buf[:cap(h.buf)]
-		blockBuffers.Put(&b)
-	}
-	h.buf = nil
-}
-
-// writeTo writes what h holds to w, and lets it go.
-func (h *held) writeTo(w io.Writer) error {
-	scratch := blockBuffers.Get().(*[]byte)
-	defer blockBuffers.Put(scratch)
-	in := blockBuffers.Get().(*[]byte) // a compressed block read back
-	defer blockBuffers.Put(in)
-	write := func(c block) error {
-		data, err := h.sp.load(c, *in)
-		if err != nil {
-			return err
-		}
-		b, err := s2.Decode(*scratch, data)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-		h.sp.release(c)
-		return nil
-	}
-	for i, c := range h.blocks {
-		if err := write(c); err != nil {
-			return err
-		}
-		h.blocks[i] = block{}
-	}
-	for ; h.more > 0; h.more-- {
-		c, err := readBlock(h.tape, *in)
-		if err != nil {
-			return errTape
-		}
-		if err := write(c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// spoolMemory is how many compressed bytes of rendered reports a writer keeps
-// in memory before its spool takes the rest, and tapeMemory how many bytes
-// of held reports before its tape goes to disk: together, with the episodes
-// in flight, what bounds the memory of `episode` (docs/PERFORMANCE.md).
-const (
-	spoolMemory = 8 << 20
-	tapeMemory  = 4 << 20
-)
-
-// spool holds compressed blocks for an EpisodeWriter: in memory up to
-// spoolMemory, then in a temporary file, removed by Close. If no temporary
-// file can be made, the blocks stay in memory.
-type spool struct {
-	mu       sync.Mutex
-	memory   int64 // bytes of the blocks held in memory
-	f        *os.File
-	size     int64
-	disabled bool // no temporary file could be made
-}
-
-// keep takes a compressed block, a copy of data.
-func (sp *spool) keep(data []byte) block {
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	if sp.memory+int64(len(data)) <= spoolMemory || !sp.open() {
-		sp.memory += int64(len(data))
-		return block{data: bytes.Clone(data)}
-	}
-	if _, err := sp.f.WriteAt(data, sp.size); err != nil {
-		sp.memory += int64(len(data))
-		return block{data: bytes.Clone(data)}
-	}
-	b := block{off: sp.size, n: len(data), spooled: true}
-	sp.size += int64(len(data))
-	return b
-}
-
-// open makes the temporary file, once.
-func (sp *spool) open() bool {
-	if sp.f == nil && !sp.disabled {
-		f, err := os.CreateTemp("", "lbanalyze-spool-*")
-		if err != nil {
-			sp.disabled = true
-			return false
-		}
-		sp.f = f
-	}
-	return sp.f != nil
-}
-
-// load is b's compressed data: where it lies in memory, or read from the
-// spool into buf (grown if needed).
-func (sp *spool) load(b block, buf []byte) ([]byte, error) {
-	if !b.spooled {
-		return b.data, nil
-	}
-	data := slices.Grow(buf[:0], b.n)[:b.n]
-	_, err := sp.f.ReadAt(data, b.off)
-	return data, err
-}
-
-// release notes that a block was written out.
-func (sp *spool) release(b block) {
-	if !b.spooled && !b.transient {
-		sp.mu.Lock()
-		sp.memory -= int64(len(b.data))
-		sp.mu.Unlock()
+	switch ew.format {
+	case "table":
+		fmt.Fprintf(b, "\nend of %s: %s\n", Printable(ew.file), Count(ew.inFile, "episode"))
+	case "markdown":
+		fmt.Fprintf(b, "\nEnd of %s: %s.\n", codeSpan(ew.file), Count(ew.inFile, "episode"))
 	}
 }
 
-// remove deletes the temporary file.
-func (sp *spool) remove() {
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	if sp.f != nil {
-		sp.f.Close()
-		os.Remove(sp.f.Name())
-		sp.f = nil
+// Close ends the output: the end of the last file, what follows the last
+// episode, or what the format says of none.
+func (ew *EpisodeWriter) Close() error {
+	if ew.err != nil {
+		return ew.err
 	}
-}
-
-// tape holds the reports of a file, in order, for Hold and Flush: in memory up
-// to tapeMemory, then in a temporary file.
-type tape struct {
-	mem     []byte
-	f       *os.File
-	w       *bufio.Writer // of f
-	errs    []error       // the reports' errors, by index from 1
-	scratch []byte
-}
-
-func (t *tape) write(p []byte) error {
-	if t.f == nil && len(t.mem)+len(p) <= tapeMemory {
-		if t.mem == nil {
-			// At once: grown by doubling, its old copies would stay in the
-			// heap's spans after the tape has moved on.
-			t.mem = make([]byte, 0, tapeMemory)
-		}
-		t.mem = append(t.mem, p...)
-		return nil
+	var b bytes.Buffer
+	ew.endFile(&b)
+	switch {
+	case ew.format == "json" && ew.n == 0:
+		b.WriteString("[]\n")
+	case ew.format == "json":
+		b.WriteString("\n]\n")
+	case ew.format == "csv" && ew.n == 0:
+		csvHeader(&b)
 	}
-	if t.f == nil {
-		f, err := os.CreateTemp("", "lbanalyze-tape-*")
-		if err != nil {
-			t.mem = append(t.mem, p...) // no disk to spill to: memory it is
-			return nil
-		}
-		t.f, t.w = f, bufio.NewWriterSize(f, 64<<10)
-		if _, err := t.w.Write(t.mem); err != nil {
-			return err
-		}
-		t.mem = nil
-	}
-	_, err := t.w.Write(p)
-	return err
-}
-
-// reader reads the tape from its start.
-func (t *tape) reader() (io.Reader, error) {
-	if t.f == nil {
-		return bytes.NewReader(t.mem), nil
-	}
-	if err := t.w.Flush(); err != nil {
-		return nil, err
-	}
-	size, err := t.f.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return nil, err
-	}
-	return io.NewSectionReader(t.f, 0, size), nil
-}
-
-// next reads the next report's head from br, io.EOF after the last: its
-// blocks are read from br as it is written.
-func (t *tape) next(br *bufio.Reader) (*Rendered, error) {
-	var r Rendered
-	fields := []*string{&r.name.id, &r.name.source, &r.name.format}
-	for i, f := range fields {
-		n, err := binary.ReadUvarint(br)
-		if err != nil {
-			if i == 0 && err == io.EOF {
-				return nil, io.EOF
-			}
-			return nil, errTape
-		}
-		b := make([]byte, n)
-		if _, err := io.ReadFull(br, b); err != nil {
-			return nil, errTape
-		}
-		*f = string(b)
-	}
-	var nums [3]uint64
-	for i := range nums {
-		v, err := binary.ReadUvarint(br)
-		if err != nil {
-			return nil, errTape
-		}
-		nums[i] = v
-	}
-	r.name.segment = int(nums[0])
-	if e := int(nums[1]); e > 0 && e <= len(t.errs) {
-		r.err = t.errs[e-1]
-	}
-	r.body.more, r.body.tape = int(nums[2]), br
-	return &r, nil
-}
-
-// readBlock reads a block of the tape: a place in the spool, or data, read
-// into buf (grown if needed).
-func readBlock(br *bufio.Reader, buf []byte) (block, error) {
-	kind, err := br.ReadByte()
-	if err != nil {
-		return block{}, err
-	}
-	if kind == 1 {
-		off, err := binary.ReadUvarint(br)
-		if err != nil {
-			return block{}, err
-		}
-		n, err := binary.ReadUvarint(br)
-		return block{off: int64(off), n: int(n), spooled: true}, err
-	}
-	n, err := binary.ReadUvarint(br)
-	if err != nil {
-		return block{}, err
-	}
-	if n > uint64(s2.MaxEncodedLen(heldBlock)) {
-		return block{}, errTape
-	}
-	data := slices.Grow(buf[:0], int(n))[:n]
-	_, err = io.ReadFull(br, data)
-	return block{data: data, transient: true}, err
-}
-
-// errTape: what the tape holds is not what was written on it.
-var errTape = errors.New("report: the held reports cannot be read back")
-
-func (t *tape) reset() {
-	t.mem, t.errs = t.mem[:0], nil
-	if t.f != nil {
-		t.w.Reset(t.f)
-		t.f.Truncate(0)
-		t.f.Seek(0, io.SeekStart)
-	}
-}
-
-func (t *tape) remove() {
-	if t.f != nil {
-		t.f.Close()
-		os.Remove(t.f.Name())
-		t.f, t.w = nil, nil
-	}
+	_, ew.err = ew.w.Write(b.Bytes())
+	return ew.err
 }

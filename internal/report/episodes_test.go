@@ -2,91 +2,88 @@ package report
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/corpus"
-	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
-// segmentedEpisodes are the episodes of one file of three segments.
-func segmentedEpisodes(t *testing.T) []*episode.Episode {
-	var buf bytes.Buffer
-	for i, n := range []int{30, 70, 45} {
-		if _, err := synth.Write(&buf, synth.Steps{N: n, ID: fmt.Sprintf("2025-11-12T1%d:00:00", i), Changes: map[int]int{10: 5}}.Episode()); err != nil {
-			t.Fatal(err)
+// Reports rendered at once, in any order, are written in theirs, as
+// WriteEpisodes writes them: in every format, small ones held until their
+// turn, and in JSON and CSV a large one (a grid's, drawn as quickly as these
+// formats draw it, past a limit of 1 MiB held) written straight out once its
+// turn comes; with a file of several episodes among them, whose end is said.
+func TestReportsWrittenInTurn(t *testing.T) {
+	eps := bundledEpisodes(t)[:4]
+	two := *eps[2] // a second episode of the third one's file
+	two.Segment = 2
+	eps[3] = &two
+	var large []policy.Policy
+	for w := 1; w <= 100; w++ {
+		for i := 1; i <= 80; i++ {
+			large = append(large, policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: w, CheckInterval: i}))
 		}
 	}
-	eps := corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: &buf}).Episodes
-	if len(eps) != 3 || eps[2].Name() != "2025-11-12T12:00:00 (segment 3 of 3)" {
-		t.Fatalf("%d episodes", len(eps))
-	}
-	return eps
-}
-
-// An episode rendered before its file's segments are counted, and written
-// once they are, is written as WriteEpisodes writes it: in every format, with
-// a few results and with many (which JSON writes out as it goes, and which
-// are held compressed a block at a time).
-func TestRenderBeforeSegmentsCounted(t *testing.T) {
-	eps := append(bundledEpisodes(t)[:20], segmentedEpisodes(t)...)
-	var grid []policy.Policy
-	for w := 3; w < 200; w++ {
-		grid = append(grid, policy.Policy{Name: policy.Window}.WithTimer(policy.Timer{MaxTurnsStuck: w, CheckInterval: 1}))
-	}
-	for _, policies := range [][]policy.Policy{{score, sor}, grid} {
+	opts := Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}}
+	grid := AnalyseGrid(eps[1], policy.List(large...), policy.DefaultTimer(), opts)
+	for _, format := range Formats {
 		var all []Episode
 		for _, ep := range eps {
-			all = append(all, Analyse(ep, policies, policy.DefaultTimer(), Options{CallsPerTurn: 4, CostPerCall: 0.01}))
+			all = append(all, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultTimer(), opts))
 		}
-		for _, format := range Formats {
-			var want, got bytes.Buffer
-			if err := WriteEpisodes(&want, format, all); err != nil {
+		if format == "json" || format == "csv" {
+			all[1] = grid
+		}
+		var want, got bytes.Buffer
+		if err := WriteEpisodes(&want, format, all, nil); err != nil {
+			t.Fatal(err)
+		}
+		ew, err := NewEpisodeWriter(&got, format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ew.limit = 1 << 20
+		reports := make([]*Report, len(all))
+		for i := range all {
+			reports[i] = ew.Report(all[i].Ep)
+		}
+		for i := len(all) - 1; i >= 0; i-- { // the last first
+			go reports[i].Render(&all[i])
+		}
+		for _, r := range reports {
+			if err := ew.Write(r); err != nil {
 				t.Fatal(err)
 			}
-			ew, err := NewEpisodeWriter(&got, format)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var held []*Rendered
-			for i := range all {
-				ep := *all[i].Ep // as Stream hands it over: Segments unknown
-				ep.Segments = 0
-				e := all[i]
-				e.Ep = &ep
-				held = append(held, ew.Render(&e))
-			}
-			for i, r := range held {
-				if err := ew.Write(r, all[i].Ep.Segments); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := ew.Close(); err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(want.String(), "segment 3 of 3") && format != "csv" && format != "json" {
-				t.Fatalf("%s: no episode named by its segment", format)
-			}
-			if !bytes.Equal(got.Bytes(), want.Bytes()) {
-				t.Errorf("%s, %d policies: rendered early, %d bytes; WriteEpisodes, %d", format, len(policies), got.Len(), want.Len())
-			}
+		}
+		if err := ew.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if held := ew.held.Load(); held != 0 {
+			t.Errorf("%s: %d bytes still counted as held once every report is written", format, held)
+		}
+		var one bytes.Buffer
+		WriteEpisodes(&one, format, all[1:2], nil)
+		if all[1].Results() > 2 && one.Len() <= int(ew.limit) || all[1].Results() == 2 && !strings.Contains(want.String(), "2 episodes") {
+			t.Fatalf("%s: a report of %d bytes, within the limit; or no file of two episodes said", format, one.Len())
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%s: rendered at once, %d bytes; WriteEpisodes, %d", format, got.Len(), want.Len())
 		}
 	}
 }
 
-// A cost that is no number fails an episode's JSON before any of it is
-// written: the episodes before it are written, and the comma after them;
-// nothing of it, however many results it has before the one that fails.
-func TestWriteJSONFailsBeforeTheEpisode(t *testing.T) {
-	eps := bundledEpisodes(t)[:2]
-	finite := Options{CallsPerTurn: 4, CostPerCall: 0.01}
+// A cost that is no number fails an episode's JSON, however many results it
+// has before the one that fails: the episodes before it are written whole,
+// nothing after it, and the output fails.
+func TestWriteJSONFailsTheEpisode(t *testing.T) {
+	eps := bundledEpisodes(t)[:3]
+	finite := Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}}
 	ok := Analyse(eps[0], []policy.Policy{score, sor}, policy.DefaultTimer(), finite)
+	after := Analyse(eps[2], []policy.Policy{score, sor}, policy.DefaultTimer(), finite)
 	var whole bytes.Buffer
-	if err := WriteEpisodes(&whole, "json", []Episode{ok}); err != nil {
+	if err := WriteEpisodes(&whole, "json", []Episode{ok}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.TrimSuffix(whole.String(), "\n]\n") + ",\n"
@@ -98,15 +95,18 @@ func TestWriteJSONFailsBeforeTheEpisode(t *testing.T) {
 	}
 	policies = append(policies, policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 3, CheckInterval: 1}))
 	for _, bad := range []Episode{
-		Analyse(eps[1], []policy.Policy{score, sor}, policy.DefaultTimer(), Options{CallsPerTurn: 4, CostPerCall: math.Inf(1)}),
-		Analyse(eps[1], policies, policy.DefaultTimer(), Options{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}),
+		Analyse(eps[1], []policy.Policy{score, sor}, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: math.Inf(1)}}),
+		Analyse(eps[1], policies, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}}),
 	} {
 		var got bytes.Buffer
-		if err := WriteEpisodes(&got, "json", []Episode{ok, bad}); err == nil {
+		if err := WriteEpisodes(&got, "json", []Episode{ok, bad, after}, nil); err == nil {
 			t.Fatal("no error")
 		}
-		if got.String() != want {
-			t.Errorf("%d results: wrote %d bytes, want %d: the first episode and a comma", len(bad.Outcomes), got.Len(), len(want))
+		rest, whole := strings.CutPrefix(got.String(), want)
+		if !whole || !strings.HasPrefix(rest, `  {
+    "episode_id": "`+bad.Ep.ID) || strings.Contains(rest, after.Ep.ID) || strings.Contains(rest, "Inf") {
+			t.Errorf("%d results: wrote %d bytes: not the first episode and a comma, then at most part of the second:\n%.300s",
+				len(bad.Outcomes), got.Len(), rest)
 		}
 	}
 }

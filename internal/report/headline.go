@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"strings"
 )
 
@@ -35,7 +36,7 @@ func (d *Dataset) Headline() string {
 			undefined = append(undefined, m.Label)
 			continue
 		}
-		values := m.Unit.format(m.Baseline) + " → " + m.Unit.format(m.After)
+		values := m.Unit.Format(m.Baseline) + " → " + m.Unit.Format(m.After)
 		all = append(all, m.Label+" "+values)
 		intervals = intervals || m.CI != nil
 		switch {
@@ -44,7 +45,7 @@ func (d *Dataset) Headline() string {
 		case m.Significant():
 			worse = append(worse, m.Label+" ("+values+")")
 		case m.Baseline == m.After:
-			same = append(same, m.Label+" ("+m.Unit.format(m.After)+")")
+			same = append(same, m.Label+" ("+m.Unit.Format(m.After)+")")
 		default:
 			within = append(within, m.Label+" ("+values+")")
 		}
@@ -52,7 +53,7 @@ func (d *Dataset) Headline() string {
 	var parts []string
 	if !intervals {
 		// Too few episodes for any interval (MinN): the values only.
-		parts = append(parts, listed(all), fmt.Sprintf("too few episodes to tell whether a change is significant (an interval needs %d)", MinN))
+		parts = append(parts, listed(all), fmt.Sprintf("too few episodes to tell whether a change is significant (an interval needs %d)", metrics.MinN))
 	} else {
 		for _, g := range []struct {
 			words string

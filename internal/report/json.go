@@ -10,6 +10,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -36,7 +37,6 @@ type EpisodeHead struct {
 	Source    string `json:"source"`
 	LogFormat string `json:"log_format"` // the source that read it
 	Segment   int    `json:"segment"`
-	Segments  int    `json:"segments"`
 }
 
 // EpisodeBody is what the log says of an episode, and what lbanalyze found.
@@ -206,7 +206,7 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 		r.LaterGain = &GainJSON{g.Turn, g.Points, o.GainDistance()}
 	}
 	if cost, ok := opts.CostSaved(o); ok {
-		r.CostSaved = Round6(cost)
+		r.CostSaved = metrics.Round6(cost)
 	}
 	if o.Logged.Has(episode.Tokens) {
 		r.TokensSaved = ptr(o.TokensSaved)
@@ -329,7 +329,7 @@ func (e *Episode) fields() EpisodeJSON {
 }
 
 func head(ep *episode.Episode) EpisodeHead {
-	return EpisodeHead{EpisodeID: ep.ID, Source: ep.Source, LogFormat: ep.Format, Segment: ep.Segment, Segments: ep.Segments}
+	return EpisodeHead{EpisodeID: ep.ID, Source: ep.Source, LogFormat: ep.Format, Segment: ep.Segment}
 }
 
 func (e *Episode) selfCheckJSON() *SelfCheckJSON {
@@ -349,15 +349,15 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 }
 
 // An episode's JSON is written as an encoder indents the whole array by two
-// spaces, in two parts: its head, the members that name it, once its file's
-// segments are counted; and its body, the members after "segments", as soon
-// as it is analysed. The results, most of the bytes with many configs, are
-// encoded one at a time and written out as they come.
+// spaces, in two parts: its head, the members that name it, in its turn; and
+// its body, the members after "segment", as it is rendered. The results, most
+// of the bytes with many configs, are encoded one at a time and written out
+// as they come.
 
-// jsonHead appends the head of ep's object, indented as an element of the
-// array, without its end.
-func jsonHead(b []byte, ep *episode.Episode) []byte {
-	h, _ := indented(head(ep), "  ") // strings and numbers: never an error
+// jsonHead appends the head of an episode's object, indented as an element
+// of the array, without its end.
+func jsonHead(b []byte, n episodeName) []byte {
+	h, _ := indented(EpisodeHead{EpisodeID: n.id, Source: n.source, LogFormat: n.format, Segment: n.segment}, "  ") // strings and numbers: never an error
 	return append(b, h[:len(h)-len("\n  }")]...)
 }
 
@@ -415,7 +415,7 @@ func appendResults(w io.Writer, b []byte, e *Episode) ([]byte, error) {
 	const in = "      " // a result's indentation, inside "results"
 	b = append(b, "[\n"...)
 	// Encoded straight into b, indented as it goes: indenting the compact
-	// form afterwards took most of the time of a grid's JSON
+	// form afterwards would take most of the time of a grid's JSON
 	// (docs/PERFORMANCE.md, "JSON").
 	out := &appender{b}
 	enc := json.NewEncoder(out)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -40,11 +41,11 @@ func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 	}
 	var all []Episode
 	for _, ep := range eps {
-		all = append(all, Analyse(ep, policies, policy.DefaultTimer(), Options{CallsPerTurn: 4}))
+		all = append(all, Analyse(ep, policies, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4}}))
 	}
 	for _, set := range [][]Episode{all, all[:1], all[len(all)-1:], nil} {
 		var got, want bytes.Buffer
-		if err := WriteEpisodes(&got, "json", set); err != nil {
+		if err := WriteEpisodes(&got, "json", set, nil); err != nil {
 			t.Fatal(err)
 		}
 		js := make([]flatEpisode, len(set))
@@ -91,4 +92,21 @@ func flat(j EpisodeJSON) flatEpisode {
 	}
 	f.Era, f.RecordedLoopBreak = j.Facts[0].Value, j.Facts[1].Value
 	return f
+}
+
+// The order episodes arrive in changes nothing: the dataset sorts them.
+func TestDatasetIndependentOfOrder(t *testing.T) {
+	var eps, rev []Episode
+	for _, ep := range bundledEpisodes(t)[:12] {
+		eps = append(eps, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4}}))
+	}
+	for i := range eps {
+		rev = append(rev, eps[len(eps)-1-i])
+	}
+	var a, b bytes.Buffer
+	WriteDataset(&a, "json", NewDataset(score, sor, Options{Costs: metrics.Costs{CallsPerTurn: 4}}, eps, nil, nil), false, nil)
+	WriteDataset(&b, "json", NewDataset(score, sor, Options{Costs: metrics.Costs{CallsPerTurn: 4}}, rev, nil, nil), false, nil)
+	if a.Len() == 0 || !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Errorf("the order of the episodes changes the dataset (%d bytes, %d reversed)", a.Len(), b.Len())
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -18,7 +19,7 @@ func TestNotesSayWhatAPolicyLacks(t *testing.T) {
 	sup := policy.Policy{Name: policy.Supervisor}
 	sup2 := sup.With(policy.Checkpoint, 10)
 	ps := []policy.Policy{{Name: policy.Score}, sup, sup2, {Name: policy.ScoreOrObjective}}
-	e := AnalyseReplayable(ep, ps, policy.DefaultTimer(), Options{CallsPerTurn: 4})
+	e := analyseReplayable(ep, ps, Options{Costs: metrics.Costs{CallsPerTurn: 4}})
 	got := e.Notes()
 	want := []string{
 		"the source's own",
@@ -36,7 +37,7 @@ func TestNotesSayWhatAPolicyLacks(t *testing.T) {
 	}
 	// A trigger turned off by its setting reads nothing: no note.
 	off := sup.With(policy.MinCritic, 0)
-	if e := AnalyseReplayable(ep, []policy.Policy{off}, policy.DefaultTimer(), Options{CallsPerTurn: 4}); len(e.Notes()) != 1 {
+	if e := analyseReplayable(ep, []policy.Policy{off}, Options{Costs: metrics.Costs{CallsPerTurn: 4}}); len(e.Notes()) != 1 {
 		t.Errorf("supervisor with min_critic off: notes %q, want only the source's", e.Notes())
 	}
 }

@@ -24,13 +24,6 @@ const (
 	Right
 )
 
-// TextTable renders a table boxed in light lines: headers as given (not
-// upper-cased), cells printable (Printable) and never wrapped, each column
-// aligned as align says.
-func TextTable(w io.Writer, header []string, rows [][]string, align ...Align) {
-	boxTable.draw(w, header, slices.Values(rows), align)
-}
-
 // MarkdownTable renders a markdown table, cells escaped (MarkdownText), each
 // column aligned as align says (`---:` for numbers).
 func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...Align) {
@@ -44,8 +37,8 @@ type tableKind struct {
 }
 
 // The tables are drawn by tablewriter, each kind by tables reused from a
-// pool: a new tablewriter.Table makes 400 KB of caches, which made `episode`
-// (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
+// pool: a new tablewriter.Table makes 400 KB of caches, which would make
+// `episode` (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
 // (docs/PERFORMANCE.md, "Tables").
 var (
 	boxTable      = tableKind{tablePool(func() tw.Renderer { return renderer.NewBlueprint() }), printableRow}

@@ -3,7 +3,7 @@ package sweep
 import (
 	"testing"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
@@ -52,7 +52,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
 	o := opts()
 	for b.Loop() {
-		defs := report.NewDefs(report.Options{CallsPerTurn: o.CallsPerTurn}, false, system.ZorkGPT.Shows)
+		defs := metrics.NewDefs(metrics.Costs{CallsPerTurn: o.CallsPerTurn}, false, system.ZorkGPT.Shows)
 		c := defs.NewContribution()
 		for i := 0; i < len(grid); i += 100 {
 			sums := defs.NewSumsSlab(1)
@@ -70,7 +70,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 // recommendation (bootstrap, stability, cross-validation), the parse excluded.
 func BenchmarkEvaluate100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
-	r := &Result{Options: opts(), N: len(eps), Defs: report.NewDefs(report.Options{CallsPerTurn: opts().CallsPerTurn}, false, system.ZorkGPT.Shows)}
+	r := &Result{Options: opts(), N: len(eps), Defs: metrics.NewDefs(metrics.Costs{CallsPerTurn: opts().CallsPerTurn}, false, system.ZorkGPT.Shows)}
 	for b.Loop() {
 		front(r.evaluate(eps, grid), r.saved)
 	}

@@ -1,25 +1,27 @@
 package sweep
 
 import (
-	"encoding/json"
 	"io"
 	"slices"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	json "github.com/goccy/go-json"
+
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // figuresJSON are a config's figures over the n episodes, rates in %.
 type figuresJSON struct {
-	N                 int     `json:"n"`
-	FalseTerminations int     `json:"false_terminations"`
-	FalseRate         float64 `json:"false_termination_rate"`
-	TurnsSaved        int     `json:"turns_saved"`
-	TurnsSavedPct     float64 `json:"turns_saved_pct"`
-	ScoreForgone      int     `json:"score_forgone"`
-	Censored          int     `json:"censored"`
-	CensoredPct       float64 `json:"censored_pct"`
-	TokensSaved       *int64  `json:"tokens_saved,omitempty"` // where some log records tokens
+	N                 int      `json:"n"`
+	FalseTerminations int      `json:"false_terminations"`
+	FalseRate         float64  `json:"false_termination_rate"`
+	TurnsSaved        int      `json:"turns_saved"`
+	TurnsSavedPct     float64  `json:"turns_saved_pct"`
+	ScoreForgone      int      `json:"score_forgone"`
+	Censored          int      `json:"censored"`
+	CensoredPct       float64  `json:"censored_pct"`
+	TokensSaved       *int64   `json:"tokens_saved,omitempty"` // where some log records tokens
+	CostSaved         *float64 `json:"cost_saved,omitempty"`   // in dollars, when priced
 }
 
 type cvJSON struct {
@@ -58,13 +60,14 @@ type answerJSON struct {
 	Index       *int    `json:"index"`  // into configs; null for a current setting outside the grid
 	KeepCurrent bool    `json:"keep_current"`
 	Why         *string `json:"why"`
-	TOML        *string `json:"toml"`
+	Block       *string `json:"block"` // to paste, in Lang
+	Lang        string  `json:"lang"`
 	File        string  `json:"file"`
 	Note        *string `json:"note"`
 	choiceJSON
-	Chosen string              `json:"chosen"`
-	Versus []report.MetricJSON `json:"versus_current"`
-	Limits *limitsJSON         `json:"limits"`
+	Chosen string         `json:"chosen"`
+	Versus []metrics.JSON `json:"versus_current"`
+	Limits *limitsJSON    `json:"limits"`
 }
 
 type overallJSON struct {
@@ -72,7 +75,7 @@ type overallJSON struct {
 	Index  int    `json:"index"`
 	Change string `json:"needs_change"`
 	choiceJSON
-	Over []report.MetricJSON `json:"over_answer"`
+	Over []metrics.JSON `json:"over_answer"`
 }
 
 // limitsJSON says which target binds when no config the system runs meets
@@ -91,7 +94,7 @@ type limitJSON struct {
 	Over   float64 `json:"over"`  // percentage points beyond the target
 }
 
-func r6(v float64) float64 { return *report.Round6(v) }
+func r6(v float64) float64 { return *metrics.Round6(v) }
 
 // pct6 is a share in percent, rounded to 6 decimals, as batch gives rates.
 func pct6(v float64) float64 { return r6(100 * v) }
@@ -105,7 +108,7 @@ func (r *Result) writeJSON(w io.Writer) error {
 	cols := r.columns()
 	put := func(s string) { io.WriteString(w, s) }
 	enc := func(v any) error {
-		b, err := json.Marshal(v)
+		b, err := marshal(v)
 		if err != nil {
 			return err
 		}
@@ -159,10 +162,10 @@ func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
 		if k > 0 {
 			io.WriteString(w, ", ")
 		}
-		key, _ := json.Marshal(cols[k])
+		key, _ := marshal(cols[k])
 		w.Write(key)
 		io.WriteString(w, ": ")
-		b, err := json.Marshal(v)
+		b, err := marshal(v)
 		if err != nil {
 			return err
 		}
@@ -173,6 +176,10 @@ func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
 	_, err := io.WriteString(w, "}")
 	return err
 }
+
+// marshal is the compact JSON of v, strings as they are (no HTML escapes),
+// as every JSON output of lbanalyze writes it.
+func marshal(v any) ([]byte, error) { return json.MarshalWithOption(v, json.DisableHTMLEscape()) }
 
 // grid lists the values swept: the policies, and every parameter's values.
 func (r *Result) grid() map[string]any {
@@ -218,6 +225,9 @@ func (r *Result) figuresJSON(c *Config) figuresJSON {
 	if r.Tokens {
 		j.TokensSaved = &c.TokensSaved
 	}
+	if d, ok := r.Dollars[c.Policy]; ok {
+		j.CostSaved = metrics.Round6(d.Saved)
+	}
 	return j
 }
 
@@ -230,6 +240,9 @@ func (r *Result) choiceJSON(c *Config, f *Figures, ch *Choice) choiceJSON {
 			HeldOutTurnsSavedPct: pct6(ch.CV.HeldOutSavedShare), FoldsAgreeing: ch.CV.Agree, FoldsUndecided: ch.CV.Undecided}}
 	if r.ByTokens {
 		j.CV.HeldOutTokensSaved = &ch.CV.HeldOutTokensSaved
+	}
+	if d, ok := r.Dollars[c.Policy]; ok && d.CI != nil {
+		j.CI95["cost_saved"] = [2]float64{*metrics.Round6(d.CI[0]), *metrics.Round6(d.CI[1])}
 	}
 	for _, rv := range ch.Rivals {
 		j.Rivals = append(j.Rivals, rivalJSON{r.Configs[rv.Config].Policy.String(), rv.Config, r6(rv.Share)})
@@ -249,7 +262,7 @@ func (r *Result) answerJSON() *answerJSON {
 		i = slices.IndexFunc(r.Configs, func(x Config) bool { return x.Policy == r.Current.Policy })
 	}
 	j := &answerJSON{Config: c.Policy.String(), choiceJSON: r.choiceJSON(c, f, &a.Choice), KeepCurrent: a.KeepCurrent, Why: nilIfEmpty(a.Why),
-		Chosen: r.Configs[a.Config].Policy.String(), TOML: nilIfEmpty(a.Block), File: r.System.File, Note: nilIfEmpty(r.System.Note),
+		Chosen: r.Configs[a.Config].Policy.String(), Block: nilIfEmpty(a.Block), Lang: r.System.Lang, File: r.System.File, Note: nilIfEmpty(r.System.Note),
 		Versus: metricsJSON(a.Versus)}
 	if i >= 0 {
 		j.Index = &i
@@ -279,8 +292,8 @@ func (r *Result) overallJSON() *overallJSON {
 		Over: metricsJSON(o.Over)}
 }
 
-func metricsJSON(ms []report.Metric) []report.MetricJSON {
-	out := make([]report.MetricJSON, len(ms))
+func metricsJSON(ms []metrics.Metric) []metrics.JSON {
+	out := make([]metrics.JSON, len(ms))
 	for i := range ms {
 		out[i] = ms[i].JSON()
 	}

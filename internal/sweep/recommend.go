@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -79,7 +79,7 @@ type Answer struct {
 	Block string
 	// Versus compares the current setting (baseline) with the choice (after)
 	// on every metric of batch, with paired bootstrap intervals.
-	Versus []report.Metric
+	Versus []metrics.Metric
 	// Limits, when no config the system runs meets both targets, say which
 	// target keeps them out.
 	Limits *Limits
@@ -100,7 +100,7 @@ type Overall struct {
 	Choice
 	Change string // why the system cannot run it, and the smallest change that would
 	// Over compares the answer's config (baseline) with this one (after).
-	Over []report.Metric
+	Over []metrics.Metric
 }
 
 // Limits say which target keeps out every config a pool has: those within
@@ -456,19 +456,19 @@ func (f *figures) levels(cs ...int) {
 	if f.lv == nil {
 		f.lv = map[int][2][2]float64{}
 	}
-	if f.n < report.MinN {
+	if f.n < metrics.MinN {
 		for _, c := range cs {
 			f.lv[c] = [2][2]float64{}
 		}
 		return
 	}
-	rng := rand.New(rand.NewPCG(report.BootstrapSeed, uint64(f.n)))
+	rng := rand.New(rand.NewPCG(metrics.BootstrapSeed, uint64(f.n)))
 	w, ws := make([]int32, f.n), &weights{}
 	fr, sv := make([][]float64, len(cs)), make([][]float64, len(cs))
 	for i := range cs {
-		fr[i], sv[i] = make([]float64, report.Resamples), make([]float64, report.Resamples)
+		fr[i], sv[i] = make([]float64, metrics.Resamples), make([]float64, metrics.Resamples)
 	}
-	for b := range report.Resamples {
+	for b := range metrics.Resamples {
 		resample(rng, w)
 		ws.of(w)
 		turns := 0
@@ -509,7 +509,7 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 		free <- make([]int32, f.n)
 	}
 	go func() {
-		rng := rand.New(rand.NewPCG(report.BootstrapSeed+1, uint64(f.n)))
+		rng := rand.New(rand.NewPCG(metrics.BootstrapSeed+1, uint64(f.n)))
 		for b := range StabilityResamples {
 			w := <-free
 			resample(rng, w)
@@ -627,16 +627,14 @@ func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, 
 
 // versus compares two settings as batch does: every metric, with paired
 // bootstrap intervals.
-func (r *Result) versus(eps []*episode.Episode, base, after policy.Policy) []report.Metric {
-	pairs := make([]report.Episode, len(eps))
+func (r *Result) versus(eps []*episode.Episode, base, after policy.Policy) []metrics.Metric {
+	pairs := make([]metrics.Pair, len(eps))
 	for i, ep := range eps {
-		pairs[i] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, base), replay.Run(ep, after)}}
+		b, a := replay.Run(ep, base), replay.Run(ep, after)
+		pairs[i] = metrics.Pair{Ep: ep, Baseline: &b, After: &a}
 	}
-	return report.Metrics(pairs, 0, 1, r.costs())
+	return metrics.Compare(pairs, r.Costs)
 }
-
-// episodes is "1 episode", "75 episodes".
-func episodes(n int) string { return report.Count(n, "episode") }
 
 func b2i(b bool) int {
 	if b {

@@ -14,7 +14,7 @@ import (
 	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
@@ -22,14 +22,11 @@ import (
 
 // Options say what to search for.
 type Options struct {
-	MaxFalseRate float64 // the highest false-termination rate to recommend, a share (0.05)
-	MaxCensored  float64 // the highest share of censored outcomes to recommend
-	Folds        int     // k of the cross-validation
-	CallsPerTurn int
-	Jobs         int
-	// CostPerCall and CostPerMTok price what a config saves
-	// (report.Options.CostSaved).
-	CostPerCall, CostPerMTok float64
+	MaxFalseRate  float64 // the highest false-termination rate to recommend, a share (0.05)
+	MaxCensored   float64 // the highest share of censored outcomes to recommend
+	Folds         int     // k of the cross-validation
+	Jobs          int
+	metrics.Costs // what a config saves is priced with
 	// ByTokens ranks the configs by the tokens they save, not the turns: the
 	// front, the answer and the best overall (where the logs record tokens).
 	ByTokens bool
@@ -43,7 +40,7 @@ type Options struct {
 // Config is one setting of the grid and its metrics over the dataset.
 type Config struct {
 	Policy policy.Policy
-	Sums   report.Sums // every metric of batch
+	Sums   metrics.Sums // every metric of batch
 	Tally
 	Pareto bool // on the front: no other config saves as many turns with no more false terminations and no more score forgone, and is better in one
 }
@@ -87,7 +84,7 @@ type Result struct {
 	Options
 	N          int // episodes
 	TotalTurns int // logged turns over all episodes
-	Defs       report.Defs
+	Defs       metrics.Defs
 	Configs    []Config
 	Front      []int   // indices into Configs, by turns saved, most first
 	Current    *Config // the setting the system runs now (--config, else its defaults)
@@ -102,9 +99,13 @@ type Result struct {
 	BestOverall *Overall
 	// Tokens: some log records tokens.
 	Tokens bool
+	// Dollars are what the configs of the front, the answer and the best
+	// overall, and the current setting, save in dollars, when the sweep is
+	// priced (nil otherwise).
+	Dollars map[policy.Policy]Dollars
 	// LeftOut say which policies were left out of the grid, or replaced as
 	// the current setting, as some log lacks a signal they need, and which
-	// settings are off on some logs (report.Sweepable).
+	// settings are off on some logs (replay.Sweepable).
 	LeftOut []string
 }
 
@@ -125,9 +126,9 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		opt.System = system.OfAll(eps)
 	}
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
-	r := &Result{Options: opt, N: len(eps), Defs: report.NewDefs(opt.costs(), tokens, opt.System.Shows), Tokens: tokens}
-	configs, r.LeftOut = report.Sweepable(eps, configs)
-	if _, cur := report.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
+	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows), Tokens: tokens}
+	configs, r.LeftOut = replay.Sweepable(eps, configs)
+	if _, cur := replay.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
 		r.LeftOut = append(r.LeftOut, cur...)
 		current = policy.Policy{Name: policy.None}
 	}
@@ -148,6 +149,9 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)
 	}
 	r.answer(eps)
+	end = r.phase("pricing the front", 0)
+	r.Dollars = r.price(eps)
+	end()
 	return r
 }
 
@@ -171,7 +175,7 @@ func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy) []Con
 	// first config and then only the changes from one config to the next;
 	// running totals along the chunk then give every config its sums.
 	jobs := r.jobs()
-	type buffers struct{ cur, prev report.Contribution }
+	type buffers struct{ cur, prev metrics.Contribution }
 	bufs := make([]buffers, jobs)
 	for w := range bufs {
 		bufs[w] = buffers{r.Defs.NewContribution(), r.Defs.NewContribution()}
@@ -233,11 +237,6 @@ func evaluationOrder(configs []policy.Policy) []int {
 		order = append(order, g...)
 	}
 	return order
-}
-
-// costs are the options of the metrics.
-func (o Options) costs() report.Options {
-	return report.Options{CallsPerTurn: o.CallsPerTurn, CostPerCall: o.CostPerCall, CostPerMTok: o.CostPerMTok}
 }
 
 // phase tells Progress of a phase and returns its end.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -41,23 +42,24 @@ func defaultGrid() []policy.Policy {
 }
 
 func opts() Options {
-	return Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, CallsPerTurn: 4, Jobs: 2}
+	return Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 2}
 }
 
 var current = policy.Policy{Name: policy.ScoreOrObjective}
 
 // Every config's metrics are batch's for the same policy: the after column of
-// report.Metrics, computed by replaying each episode with replay.Run.
+// metrics.Compare, computed by replaying each episode with replay.Run.
 func TestConfigsEqualBatch(t *testing.T) {
 	eps := bundled(t)
 	grid := defaultGrid()
 	r := Run(eps, grid, current, opts())
 	for i := 0; i < len(grid); i += 7 { // a sample of the grid, every policy and interval
-		pairs := make([]report.Episode, len(eps))
+		pairs := make([]metrics.Pair, len(eps))
 		for e, ep := range eps {
-			pairs[e] = report.Episode{Ep: ep, Outcomes: []replay.Outcome{replay.Run(ep, current), replay.Run(ep, grid[i])}}
+			b, a := replay.Run(ep, current), replay.Run(ep, grid[i])
+			pairs[e] = metrics.Pair{Ep: ep, Baseline: &b, After: &a}
 		}
-		for k, m := range report.Metrics(pairs, 0, 1, report.Options{CallsPerTurn: 4}) {
+		for k, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 4}) {
 			got, ok := r.Defs.Value(&r.Configs[i].Sums, k)
 			if ok != m.AfterOK || got != m.After {
 				t.Errorf("%s: %s = %v (%v), batch says %v (%v)", grid[i], m.Name, got, ok, m.After, m.AfterOK)
@@ -245,7 +247,7 @@ func TestJSONShape(t *testing.T) {
 	if j.Configs[0]["objective_patience"] != nil {
 		t.Errorf("score has no objective patience, yet %v", j.Configs[0]["objective_patience"])
 	}
-	for _, key := range []string{"config", "keep_current", "toml", "figures", "ci95", "cv", "stability", "versus_current"} {
+	for _, key := range []string{"config", "keep_current", "block", "lang", "figures", "ci95", "cv", "stability", "versus_current"} {
 		if _, ok := j.Answer[key]; !ok {
 			t.Errorf("answer has no %q", key)
 		}
@@ -253,7 +255,7 @@ func TestJSONShape(t *testing.T) {
 	if cv, _ := j.Answer["cv"].(map[string]any); cv["held_out_false_termination_rate"] == nil || cv["held_out_turns_saved_pct"] == nil {
 		t.Errorf("cv %v", cv)
 	}
-	if j.Answer["keep_current"] == false && j.Answer["toml"] == nil {
+	if j.Answer["keep_current"] == false && j.Answer["block"] == nil {
 		t.Errorf("a change is answered without its block: %v", j.Answer)
 	}
 	if !strings.HasSuffix(b.String(), "}\n") {

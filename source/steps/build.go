@@ -81,7 +81,7 @@ func dotHint(p Path) string {
 
 // member names a field in messages: its key, and what it is.
 func (b *builder) member(f field) string {
-	return fmt.Sprintf("%q (the %s)", b.src.Fields.paths()[f].String(), names[f])
+	return fmt.Sprintf("%q (the %s)", b.src.Fields.key(f), names[f])
 }
 
 // step adds the step of line n to its run.
@@ -212,8 +212,8 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: len(b.cur.turns) + 1, Reason: "died"})
 		}
 	}
-	tu.Tokens = b.count(get(fTokens, f.Tokens), fTokens, n)
-	tu.Calls = int32(min(b.count(get(fCalls, f.Calls), fCalls, n), 1<<31-1))
+	tu.Tokens = b.sum(l, get(fTokens, f.Tokens), fTokens, n)
+	tu.Calls = int32(min(b.sum(l, get(fCalls, f.Calls), fCalls, n), 1<<31-1))
 	if raw := get(fRestart, f.Restart); raw != nil {
 		tu.Restart = b.restarted(raw, n)
 		if tu.Restart {
@@ -236,11 +236,36 @@ func (b *builder) lacks(f field, n int) {
 	}
 }
 
-// count reads tokens or calls: a whole number, 0 or more.
-func (b *builder) count(raw []byte, f field, n int) int64 {
+// sum reads tokens or calls: the value of their member, raw, plus those of
+// the members added to it; unknown (0, noted) when one is missing or not a
+// count.
+func (b *builder) sum(l *line, raw []byte, f field, n int) int64 {
 	if raw == nil {
 		return 0
 	}
+	total, ok := b.count(raw, f, n)
+	for _, slot := range b.match.sums[f] {
+		more := l.raw[slot]
+		if !ok {
+			return 0
+		}
+		if absent(more) {
+			b.lacks(f, n)
+			return 0
+		}
+		var v int64
+		v, ok = b.count(more, f, n)
+		total += v
+	}
+	if !ok {
+		return 0
+	}
+	return total
+}
+
+// count reads tokens or calls: a whole number, 0 or more; false, noted,
+// otherwise.
+func (b *builder) count(raw []byte, f field, n int) (int64, bool) {
 	v, why := whole(raw)
 	if why == "" && v < 0 {
 		why = "negative"
@@ -248,9 +273,9 @@ func (b *builder) count(raw []byte, f field, n int) int64 {
 	if why != "" {
 		b.cur.problem(n, false, "%s is %s: counted as unknown", b.member(f), why)
 		b.cur.lacking[f]++
-		return 0
+		return 0, false
 	}
-	return v
+	return v, true
 }
 
 // restarted reads the restart member: true or false, or a text that holds

@@ -41,14 +41,29 @@ func (f *Fields) paths() [nFields]Path {
 	return [nFields]Path{f.Score, f.Turn, f.Action, f.Room, f.Response, f.Tokens, f.Calls, f.MaxScore, f.Episode, f.Restart}
 }
 
+// key is how the field map names fd's member: its path, or the paths a
+// count adds (tokens=a+b).
+func (f *Fields) key(fd field) string {
+	more := map[field][]Path{fTokens: f.MoreTokens, fCalls: f.MoreCalls}[fd]
+	k := f.paths()[fd].String()
+	for _, p := range more {
+		k += "+" + p.String()
+	}
+	return k
+}
+
 // names are the field map's keys by field, for messages.
 var names = [nFields]string{"score", "turn", "action", "room", "response", "tokens", "calls", "max_score", "episode", "restart"}
 
 // matcher is the tree of the mapped keys: the fields whose path ends at a
-// key, and the keys inside the object under it.
+// key, and the keys inside the object under it. A member added to a count
+// (Fields.MoreTokens) has a slot of its own past nFields; sums gives each
+// count's added slots.
 type matcher struct {
 	leaf  []field
 	inner map[string]*matcher
+	slots int
+	sums  map[field][]field
 	under []field // the fields at or under it: a key met again drops what its first value gave
 	// dotted are, at the top, the nested paths written as one key with dots
 	// ("info.score"): a line that has such a key is told how to name it.
@@ -56,28 +71,28 @@ type matcher struct {
 }
 
 func newMatcher(f *Fields) *matcher {
-	root := &matcher{}
+	root := &matcher{slots: int(nFields)}
 	for i, p := range f.paths() {
-		m := root
-		for _, k := range p {
-			if m.inner == nil {
-				m.inner = map[string]*matcher{}
-			}
-			next := m.inner[k]
-			if next == nil {
-				next = &matcher{}
-				m.inner[k] = next
-			}
-			m = next
-		}
-		if p != nil {
-			m.leaf = append(m.leaf, field(i))
-		}
+		root.add(p, field(i))
 		if len(p) > 1 {
 			if root.dotted == nil {
 				root.dotted = map[string]field{}
 			}
 			root.dotted[strings.Join(p, ".")] = field(i)
+		}
+	}
+	for _, s := range []struct {
+		count field
+		more  []Path
+	}{{fTokens, f.MoreTokens}, {fCalls, f.MoreCalls}} {
+		for _, p := range s.more {
+			slot := field(root.slots)
+			root.slots++
+			root.add(p, slot)
+			if root.sums == nil {
+				root.sums = map[field][]field{}
+			}
+			root.sums[s.count] = append(root.sums[s.count], slot)
 		}
 	}
 	root.collect()
@@ -93,6 +108,25 @@ func (m *matcher) collect() []field {
 	return m.under
 }
 
+// add puts the path p of field f in the tree.
+func (root *matcher) add(p Path, f field) {
+	m := root
+	for _, k := range p {
+		if m.inner == nil {
+			m.inner = map[string]*matcher{}
+		}
+		next := m.inner[k]
+		if next == nil {
+			next = &matcher{}
+			m.inner[k] = next
+		}
+		m = next
+	}
+	if p != nil {
+		m.leaf = append(m.leaf, f)
+	}
+}
+
 // lookup is the node of key (raw, between its quotes), nil when no field
 // names it.
 func (m *matcher) lookup(key []byte) *matcher {
@@ -103,18 +137,30 @@ func (m *matcher) lookup(key []byte) *matcher {
 	return m.inner[string(k)] // no allocation for the lookup
 }
 
-// line is what one line holds of the mapped members: their raw values, nil
-// when absent; and the fields whose nested path it has as one key with dots.
+// line is what one line holds of the mapped members: their raw values by
+// field, then those of the members added to a count; nil when absent. And
+// the fields whose nested path it has as one key with dots.
 type line struct {
-	raw    [nFields][]byte
+	raw    [][]byte
 	dotted [nFields]bool
 }
 
 // scan finds the mapped members of one line; an error when it is not one
 // JSON object.
 func (m *matcher) scan(b []byte, l *line) error {
-	l.raw, l.dotted = [nFields][]byte{}, [nFields]bool{}
+	if len(l.raw) != m.slots {
+		l.raw = make([][]byte, m.slots)
+	}
+	clear(l.raw)
+	l.dotted = [nFields]bool{}
 	return jsonl.ScanObject(b, m.visitor(l))
+}
+
+// scanHead is scan of the beginning of a line, as far as head holds it.
+func (m *matcher) scanHead(head []byte, l *line) {
+	l.raw = make([][]byte, m.slots)
+	l.dotted = [nFields]bool{}
+	jsonl.ScanHead(head, m.visitor(l))
 }
 
 func (m *matcher) visitor(l *line) func(key, value []byte) bool {

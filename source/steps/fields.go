@@ -38,6 +38,10 @@ type Fields struct {
 	// Scoring is how the run is scored: its last score, or its best
 	// (scored = "last" or "best").
 	Scoring episode.Scoring
+	// MoreTokens and MoreCalls are members added to Tokens' and Calls'
+	// values, a step's count being the sum
+	// (tokens=usage.prompt_tokens+usage.completion_tokens).
+	MoreTokens, MoreCalls []Path
 }
 
 // Path is a member's keys, outermost first.
@@ -62,22 +66,25 @@ var pathEscaper = strings.NewReplacer(`\`, `\\`, `.`, `\.`, `,`, `\,`)
 type fieldKey struct {
 	name string
 	path func(*Fields) *Path // nil for the settings that are not members
+	// more, for a count, are the members added to it (a+b); nil for a key
+	// that names one member, whose name may hold a "+".
+	more func(*Fields) *[]Path
 }
 
 var fieldKeys = []fieldKey{
-	{"turn", func(f *Fields) *Path { return &f.Turn }},
-	{"score", func(f *Fields) *Path { return &f.Score }},
-	{"action", func(f *Fields) *Path { return &f.Action }},
-	{"room", func(f *Fields) *Path { return &f.Room }},
-	{"response", func(f *Fields) *Path { return &f.Response }},
-	{"tokens", func(f *Fields) *Path { return &f.Tokens }},
-	{"calls", func(f *Fields) *Path { return &f.Calls }},
-	{"max_score", func(f *Fields) *Path { return &f.MaxScore }},
-	{"episode", func(f *Fields) *Path { return &f.Episode }},
-	{"restart", func(f *Fields) *Path { return &f.Restart }},
-	{"restart_marker", nil},
-	{"death_marker", nil},
-	{"scored", nil},
+	{"turn", func(f *Fields) *Path { return &f.Turn }, nil},
+	{"score", func(f *Fields) *Path { return &f.Score }, nil},
+	{"action", func(f *Fields) *Path { return &f.Action }, nil},
+	{"room", func(f *Fields) *Path { return &f.Room }, nil},
+	{"response", func(f *Fields) *Path { return &f.Response }, nil},
+	{"tokens", func(f *Fields) *Path { return &f.Tokens }, func(f *Fields) *[]Path { return &f.MoreTokens }},
+	{"calls", func(f *Fields) *Path { return &f.Calls }, func(f *Fields) *[]Path { return &f.MoreCalls }},
+	{"max_score", func(f *Fields) *Path { return &f.MaxScore }, nil},
+	{"episode", func(f *Fields) *Path { return &f.Episode }, nil},
+	{"restart", func(f *Fields) *Path { return &f.Restart }, nil},
+	{"restart_marker", nil, nil},
+	{"death_marker", nil, nil},
+	{"scored", nil, nil},
 }
 
 func keyNames() string {
@@ -109,11 +116,25 @@ func (f *Fields) set(key, value string) error {
 			return fmt.Errorf("scored = %q: give last (the run's last score counts) or best (its best score counts)", value)
 		}
 	default:
-		p, err := parsePath(value)
-		if err != nil {
-			return fmt.Errorf("%s = %q: %v", key, value, err)
+		terms := []string{value}
+		if fieldKeys[i].more != nil {
+			terms = splitUnescaped(value, '+')
 		}
-		*fieldKeys[i].path(f) = p
+		for k, term := range terms {
+			p, err := parsePath(strings.TrimSpace(term))
+			if err != nil && len(terms) > 1 {
+				return fmt.Errorf("%s = %q: %v in a sum (write KEY+KEY)", key, value, err)
+			}
+			if err != nil {
+				return fmt.Errorf("%s = %q: %v", key, value, err)
+			}
+			if k == 0 {
+				*fieldKeys[i].path(f) = p
+			} else {
+				more := fieldKeys[i].more(f)
+				*more = append(*more, p)
+			}
+		}
 	}
 	return nil
 }
@@ -162,16 +183,16 @@ func parsePath(s string) (Path, error) {
 	return p, nil
 }
 
-// splitItems splits --fields at its commas, but those a backslash escapes
-// (kept, for parsePath).
-func splitItems(s string) []string {
+// splitUnescaped splits s at each sep that no backslash escapes; the escapes
+// are kept, for parsePath (--fields at its commas, a sum at its "+").
+func splitUnescaped(s string, sep byte) []string {
 	var items []string
 	start := 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
 			i++
-		case ',':
+		case sep:
 			items = append(items, s[start:i])
 			start = i + 1
 		}
@@ -199,7 +220,7 @@ func (f *Fields) check() error {
 func ParseFields(s string) (Fields, error) {
 	var f Fields
 	seen := map[string]bool{}
-	for _, item := range splitItems(s) {
+	for _, item := range splitUnescaped(s, ',') {
 		if strings.TrimSpace(item) == "" {
 			continue
 		}

@@ -67,8 +67,7 @@ func (s Source) Claims(head []byte) bool {
 		if whole {
 			return false // a broken first line: not an object
 		}
-		l.raw = [nFields][]byte{}
-		jsonl.ScanHead(first, m.visitor(&l))
+		m.scanHead(first, &l)
 	}
 	return l.raw[fScore] != nil && (s.Fields.Turn == nil || l.raw[fTurn] != nil)
 }
@@ -82,9 +81,7 @@ func (s Source) Unclaimed(head []byte) string {
 	}
 	first, _ := firstLine(head)
 	var l line
-	m := newMatcher(&s.Fields)
-	l.raw = [nFields][]byte{}
-	jsonl.ScanHead(first, m.visitor(&l))
+	newMatcher(&s.Fields).scanHead(first, &l)
 	for _, f := range []field{fScore, fTurn} {
 		if p := s.Fields.paths()[f]; l.dotted[f] && l.raw[f] == nil {
 			return "its first object's " + dotHint(p)

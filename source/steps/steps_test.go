@@ -54,6 +54,11 @@ func TestParseFields(t *testing.T) {
 		{in: "score=s,scored=max", err: "give last"},
 		{in: "score=s,restart_marker=x", err: "restart_marker without restart"},
 		{in: "score=s,death_marker=died", err: "death_marker without response"},
+		// A count adds members; another key takes a "+" as part of its name.
+		{in: "score=s,tokens=usage.prompt_tokens + usage.completion_tokens,calls=c+d+e", want: Fields{Score: Path{"s"},
+			Tokens: Path{"usage", "prompt_tokens"}, MoreTokens: []Path{{"usage", "completion_tokens"}}, Calls: Path{"c"}, MoreCalls: []Path{{"d"}, {"e"}}}},
+		{in: "score=a+b", want: Fields{Score: Path{"a+b"}}},
+		{in: "score=s,tokens=a+", err: `tokens = "a+": an empty key in a sum (write KEY+KEY)`},
 	} {
 		got, err := ParseFields(c.in)
 		switch {
@@ -120,6 +125,35 @@ func TestRead(t *testing.T) {
 	}
 	if want := episode.Signals(0).With(episode.Responses, episode.Tokens, episode.Restarts); ep.Signals != want {
 		t.Errorf("signals %b, want %b", ep.Signals, want)
+	}
+}
+
+// A count that adds members: the sum on each step (worked by hand), unknown
+// on a step that lacks one of them or holds no count in it, each named.
+func TestSum(t *testing.T) {
+	log := `{"s": 0, "u": {"p": 100, "c": 20}, "n": 1}
+{"s": 1, "u": {"p": 150, "c": 30.0}, "n": 2}
+{"s": 1, "u": {"p": 200}, "n": 1}
+{"s": 2, "u": {"p": 10, "c": -5}, "n": 1}
+`
+	eps, _ := read(t, "score=s,tokens=u.p+u.c,calls=n+n", log)
+	if len(eps) != 1 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	ep := eps[0]
+	var tokens []int64
+	var calls []int32
+	for _, tu := range ep.Turns {
+		tokens, calls = append(tokens, tu.Tokens), append(calls, tu.Calls)
+	}
+	if !reflect.DeepEqual(tokens, []int64{120, 180, 0, 0}) || !reflect.DeepEqual(calls, []int32{2, 4, 2, 2}) {
+		t.Errorf("tokens %v, calls %v; want [120 180 0 0], [2 4 2 2]", tokens, calls)
+	}
+	msgs := strings.Join(ep.ProblemMessages(), "\n")
+	for _, want := range []string{`3: no "u.p+u.c" (the tokens) on this step`, `4: "u.p+u.c" (the tokens) is negative: counted as unknown`} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("problems %q lack %q", msgs, want)
+		}
 	}
 }
 

@@ -93,7 +93,7 @@ func TestEmptySegmentsMerged(t *testing.T) {
 	if len(lg.Problems) != 11 || !strings.Contains(lg.Problems[10].Msg, "and 199989 more problems") {
 		t.Errorf("%d problems: %s", len(lg.Problems), logProblems(lg))
 	}
-	if len(lg.Episodes) != 1 || lg.Episodes[0].Segment != 200_000 || lg.Episodes[0].Segments != 200_000 {
+	if len(lg.Episodes) != 1 || lg.Episodes[0].Segment != 200_000 || lg.Segments != 200_000 {
 		t.Errorf("episodes %d", len(lg.Episodes))
 	}
 }

@@ -35,6 +35,9 @@ func (Burr) Format() string { return BurrFormat }
 // directory is the log).
 func (Burr) Opens(name string) bool { return source.JSONLName(name) }
 
+// Names are the names Opens takes.
+func (Burr) Names() []string { return source.JSONLNames }
+
 // Claims takes a file whose first line is a Burr entry: a JSON object that
 // begins with "type" begin_entry or end_entry, as Burr's tracking client
 // writes them (a cut line is judged by its beginning).
@@ -53,6 +56,9 @@ func (Burr) Read(r io.Reader, name string, opt source.Options, emit func(*episod
 type BurrDir struct{}
 
 func (BurrDir) Format() string { return BurrFormat }
+
+// Names says what ClaimsDir takes.
+func (BurrDir) Names() []string { return []string{"Burr application directories"} }
 
 // ClaimsDir takes a directory whose metadata.json is Burr's application
 // metadata and that holds a log; or whose metadata.json cannot be read (not

@@ -25,6 +25,9 @@ type RunLog struct{}
 func (RunLog) Format() string { return RunLogFormat }
 
 // Opens takes a run log as the supervisor names it: run_log_ep96.txt.
+// Names are the names Opens takes.
+func (RunLog) Names() []string { return []string{"run_log_*.txt"} }
+
 func (RunLog) Opens(name string) bool {
 	return strings.HasPrefix(name, "run_log_") && strings.HasSuffix(name, ".txt")
 }

@@ -71,7 +71,7 @@ func TestRunLogKilledAndBad(t *testing.T) {
 func TestRunLogTwoRuns(t *testing.T) {
 	one := "TURN 1 | loc=A | score=0/350 | critic=0.70 | rejections=0 | action=x\nEPISODE_END | turns=1 | score=0/350 | locations=1 | objectives_found=0 | reason=max_turns\n"
 	eps, res := readRunLog(t, one+one+"TURN 1 | loc=A | score=0/350 | critic=0.70 | rejections=0 | action=x\n")
-	if len(eps) != 3 || res.Segments != 3 || eps[0].End.Reason != episode.EndMaxTurns || eps[2].End.Reason != episode.EndKilled || eps[2].Segments != 3 {
+	if len(eps) != 3 || res.Segments != 3 || eps[0].End.Reason != episode.EndMaxTurns || eps[2].End.Reason != episode.EndKilled || eps[2].Segment != 3 {
 		t.Fatalf("%d episodes, %d segments", len(eps), res.Segments)
 	}
 	if _, res := readRunLog(t, "EPISODE_END | turns=0 | score=0/350 | locations=0 | objectives_found=0 | reason=max_turns\n"); len(res.Rejected) != 1 {

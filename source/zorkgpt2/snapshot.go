@@ -26,6 +26,9 @@ func (Snapshot) Format() string { return SnapshotFormat }
 // ep96_t111_evaluate_action.json.
 func (Snapshot) Opens(name string) bool { return snapshotName.MatchString(name) }
 
+// Names are the names Opens takes.
+func (Snapshot) Names() []string { return []string{"*_t<N>_<action>.json"} }
+
 // snapshot is what a snapshot holds that lbanalyze reads, its keys matched
 // exactly: all but its history, whose entries are decoded one by one.
 type snapshot struct {

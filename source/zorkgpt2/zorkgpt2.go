@@ -92,7 +92,7 @@ type run struct {
 }
 
 func newRun(name, format string, opt source.Options) *run {
-	return &run{ep: episode.Episode{Source: name, Format: format, Segment: 1, Segments: 1},
+	return &run{ep: episode.Episode{Source: name, Format: format, Segment: 1},
 		problems: source.Problems{Max: opt.WithDefaults().MaxProblems}}
 }
 

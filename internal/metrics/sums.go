@@ -1,4 +1,4 @@
-package report
+package metrics
 
 import (
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -6,16 +6,15 @@ import (
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
-// Defs are the dataset metrics of docs/semantics.md, "6.3 Dataset metrics" for one price of a
-// turn in LLM calls, for commands that sum them over many policies at once
-// (sweep): the same definitions batch's tables use.
-type Defs struct{ defs []metricDef }
+// Defs are the metrics of the registry for some costs, for commands that sum
+// them over many policies at once (sweep): the same entries Compare uses.
+type Defs struct{ defs []entry }
 
-// NewDefs returns the metric definitions with every option (as Metrics):
-// tokens says whether some log records tokens, and shows what applies to the
-// system that ran the episodes.
-func NewDefs(opts Options, tokens bool, shows system.Shows) Defs {
-	return Defs{metricDefs(opts, tokens, shows)}
+// NewDefs returns the metrics that apply with costs c: tokens says whether
+// some log records tokens, and shows what applies to the system that ran
+// the episodes.
+func NewDefs(c Costs, tokens bool, shows system.Shows) Defs {
+	return Defs{registry(c, tokens, shows)}
 }
 
 // Len is the number of metrics.

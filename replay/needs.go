@@ -1,4 +1,4 @@
-package report
+package replay
 
 import (
 	"fmt"
@@ -16,9 +16,9 @@ import (
 // supervisor's triggers: policy.Setting.Reads) is off on that log — never
 // with the signal read as zero. Each is said once a policy, in the words of
 // lackNote. episode leaves the policy out of that episode's results
-// (Replayable), batch leaves the episode out of the comparison (Comparable),
-// sweep leaves the policy's configs out of the grid (Sweepable); settings
-// off are replayed so, and said so.
+// (Replayable, Unreplayable), batch leaves the episode out of the comparison
+// (Comparable), sweep leaves the policy's configs out of the grid
+// (Sweepable); settings off are replayed so, and said so.
 
 // Lacking lists the signals p needs that ep's log does not record.
 func Lacking(ep *episode.Episode, p policy.Policy) []episode.Signal {
@@ -37,39 +37,36 @@ func lackNote(policy string, lacking []episode.Signal, whose, fate string) strin
 	return fmt.Sprintf("%s needs %s, which %s not record: %s", policy, and(names), whose, fate)
 }
 
-// Replayable are the policies ep's log can replay, in order, and a note for
-// each policy it cannot or replays with settings off (once a name, whatever
-// its settings).
-func Replayable(ep *episode.Episode, policies []policy.Policy) ([]policy.Policy, []string) {
-	kept := policies[:0:0]
-	notes := replayableNotes(ep, slices.Values(policies), func(p policy.Policy) { kept = append(kept, p) })
-	if len(kept) == len(policies) {
-		kept = policies
+// Replayable are the policies of policies that ep's log can replay, in
+// order.
+func Replayable(ep *episode.Episode, policies iter.Seq[policy.Policy]) iter.Seq[policy.Policy] {
+	return func(yield func(policy.Policy) bool) {
+		for p := range policies {
+			if len(Lacking(ep, p)) == 0 && !yield(p) {
+				return
+			}
+		}
 	}
-	return kept, notes
 }
 
-// replayableNotes hands keep each of policies ep's log can replay, in
-// order, and gives Replayable's notes. policies is read twice.
-func replayableNotes(ep *episode.Episode, policies iter.Seq[policy.Policy], keep func(policy.Policy)) []string {
+// Unreplayable are the notes on policies that ep's log cannot replay or
+// replays with settings off: one a policy name, whatever its settings.
+// policies is read twice.
+func Unreplayable(ep *episode.Episode, policies iter.Seq[policy.Policy]) []string {
 	var notes []string
 	var named []policy.Name
 	for p := range policies {
-		lacking := Lacking(ep, p)
-		switch {
-		case len(lacking) == 0:
-			keep(p)
-		case !slices.Contains(named, p.Name):
+		if lacking := Lacking(ep, p); len(lacking) > 0 && !slices.Contains(named, p.Name) {
 			named = append(named, p.Name)
 			notes = append(notes, lackNote(string(p.Name), lacking, "this log does", "not replayed"))
 		}
 	}
-	return append(notes, offNotes([]*episode.Episode{ep}, replayable(ep, policies), func([]*episode.Episode) string { return "this log does" })...)
+	return append(notes, offNotes([]*episode.Episode{ep}, Replayable(ep, policies), func([]*episode.Episode) string { return "this log does" })...)
 }
 
-// Whose names the logs of some episodes in a note: "the logs of 3
+// whose names the logs of some episodes in a note: "the logs of 3
 // episodes (tales) do", or for one, "the log of ID (tales) does".
-func Whose(eps []*episode.Episode) string {
+func whose(eps []*episode.Episode) string {
 	if len(eps) == 1 {
 		return fmt.Sprintf("the log of %s (%s) does", eps[0].Name(), eps[0].Format)
 	}
@@ -102,10 +99,10 @@ func Comparable(eps []*episode.Episode, policies []policy.Policy, fate string) (
 	}
 	for i, lack := range short {
 		if len(lack) > 0 {
-			notes = append(notes, lackNote(policies[i].String(), lackingOf(lack, policies[i]), Whose(lack), fate))
+			notes = append(notes, lackNote(policies[i].String(), lackingOf(lack, policies[i]), whose(lack), fate))
 		}
 	}
-	return kept, append(notes, offNotes(kept, slices.Values(policies), Whose)...)
+	return kept, append(notes, offNotes(kept, slices.Values(policies), whose)...)
 }
 
 // Sweepable are the configs of a grid that every episode's log can replay,
@@ -131,10 +128,10 @@ func Sweepable(eps []*episode.Episode, configs []policy.Policy) ([]policy.Policy
 			kept = append(kept, p)
 		case !slices.Contains(named, p.Name):
 			named = append(named, p.Name)
-			notes = append(notes, lackNote(string(p.Name), lackingOf(lack, p), Whose(lack), "its configs are left out of the grid"))
+			notes = append(notes, lackNote(string(p.Name), lackingOf(lack, p), whose(lack), "its configs are left out of the grid"))
 		}
 	}
-	return kept, append(notes, offNotes(eps, slices.Values(kept), Whose)...)
+	return kept, append(notes, offNotes(eps, slices.Values(kept), whose)...)
 }
 
 // offNotes say, once a policy, which settings of policies are off on the

@@ -1,7 +1,8 @@
-package report
+package replay
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -16,13 +17,14 @@ func TestNeedsRule(t *testing.T) {
 	soo60 := soo.With(policy.MaxTurnsStuck, 60)
 
 	// episode: left out of the results, one note a name whatever its settings.
-	kept, notes := Replayable(tales, []policy.Policy{score, soo, soo60, window})
+	all := []policy.Policy{score, soo, soo60, window}
+	kept, notes := slices.Collect(Replayable(tales, slices.Values(all))), Unreplayable(tales, slices.Values(all))
 	if !reflect.DeepEqual(kept, []policy.Policy{score}) || !reflect.DeepEqual(notes, []string{
 		"score-or-objective needs objectives, which this log does not record: not replayed",
 		"window needs objectives, which this log does not record: not replayed"}) {
 		t.Errorf("Replayable: %v, %q", kept, notes)
 	}
-	if kept, notes := Replayable(zork, []policy.Policy{score, soo}); len(kept) != 2 || notes != nil {
+	if kept, notes := slices.Collect(Replayable(zork, slices.Values(all[:2]))), Unreplayable(zork, slices.Values(all[:2])); len(kept) != 2 || notes != nil {
 		t.Errorf("Replayable on ZorkGPT's log: %v, %q", kept, notes)
 	}
 

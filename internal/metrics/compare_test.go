@@ -1,4 +1,4 @@
-package report
+package metrics
 
 import (
 	"bytes"
@@ -35,9 +35,20 @@ func readEpisode(t testing.TB, s synth.Steps) *episode.Episode {
 	return eps[0]
 }
 
+// compared are the episodes, each with its outcomes under score and
+// score-or-objective (40/10).
+func compared(eps []*episode.Episode) []Pair {
+	pairs := make([]Pair, len(eps))
+	for i, ep := range eps {
+		b, a := replay.Run(ep, score), replay.Run(ep, sor)
+		pairs[i] = Pair{Ep: ep, Baseline: &b, After: &a}
+	}
+	return pairs
+}
+
 // handSet is six episodes whose outcomes under score and score-or-objective
 // (40/10) are worked out by hand in the comments.
-func handSet(t testing.TB) []Episode {
+func handSet(t testing.TB) []Pair {
 	plans := []synth.Steps{
 		// A: flat 100 turns. score: 40 (40), truly stuck, saves 60. sor: same.
 		{ID: "A", N: 100},
@@ -59,17 +70,17 @@ func handSet(t testing.TB) []Episode {
 		// F: objective at 5, 30 turns. score: no stop. sor: no stop.
 		{ID: "F", N: 30, Objectives: map[int][]string{5: {"o4"}}},
 	}
-	var eps []Episode
+	var eps []*episode.Episode
 	for _, p := range plans {
-		eps = append(eps, Analyse(readEpisode(t, p), []policy.Policy{score, sor}, policy.DefaultTimer(), Options{CallsPerTurn: 4}))
+		eps = append(eps, readEpisode(t, p))
 	}
-	return eps
+	return compared(eps)
 }
 
 func TestMetricDefinitions(t *testing.T) {
 	eps := handSet(t)
 	m := map[string]Metric{}
-	for _, x := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
+	for _, x := range Compare(eps, Costs{CallsPerTurn: 4}) {
 		m[x.Name] = x
 	}
 	// By hand from handSet's comments; n = 6, logged turns 100+100+200+120+40+30 = 590.
@@ -102,7 +113,7 @@ func TestMetricDefinitions(t *testing.T) {
 // approximation mean(d) ± 1.96·sd(d)/√n of the paired differences d.
 func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	var eps []Episode
+	var eps []Pair
 	var d []float64
 	for i := range 80 {
 		n := 60 + rng.IntN(200)
@@ -112,7 +123,7 @@ func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			b.TerminationTurn, b.Length = 40, 40
 		}
-		eps = append(eps, Episode{Ep: ep, Outcomes: []replay.Outcome{b, a}})
+		eps = append(eps, Pair{Ep: ep, Baseline: &b, After: &a})
 		d = append(d, float64(a.Length-b.Length))
 	}
 	var mean, ss float64
@@ -125,7 +136,7 @@ func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 	}
 	se := math.Sqrt(ss/float64(len(d)-1)) / math.Sqrt(float64(len(d)))
 	var m Metric
-	for _, x := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
+	for _, x := range Compare(eps, Costs{CallsPerTurn: 4}) {
 		if x.Name == "avg_turns_per_episode" {
 			m = x
 		}
@@ -145,15 +156,15 @@ func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 func TestBootstrapInSmallBlocks(t *testing.T) {
 	const n = 5000
 	rng := rand.New(rand.NewPCG(3, 3))
-	eps := make([]Episode, n)
+	eps := make([]Pair, n)
 	lb, la := make([]float64, n), make([]float64, n)
 	for i := range eps {
 		b, a := replay.Outcome{Length: 1 + rng.IntN(300)}, replay.Outcome{Length: 1 + rng.IntN(300)}
-		eps[i] = Episode{Ep: &episode.Episode{ID: strconv.Itoa(i)}, Outcomes: []replay.Outcome{b, a}}
+		eps[i] = Pair{Ep: &episode.Episode{ID: strconv.Itoa(i)}, Baseline: &b, After: &a}
 		lb[i], la[i] = float64(b.Length), float64(a.Length)
 	}
 	var m Metric
-	for _, x := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
+	for _, x := range Compare(eps, Costs{CallsPerTurn: 4}) {
 		if x.Name == "avg_turns_per_episode" {
 			m = x
 		}
@@ -175,20 +186,10 @@ func TestBootstrapInSmallBlocks(t *testing.T) {
 
 func TestBootstrapIsDeterministic(t *testing.T) {
 	eps := handSet(t)
-	a := Metrics(eps, 0, 1, Options{CallsPerTurn: 4})
-	b := Metrics(eps, 0, 1, Options{CallsPerTurn: 4})
+	a := Compare(eps, Costs{CallsPerTurn: 4})
+	b := Compare(eps, Costs{CallsPerTurn: 4})
 	if !reflect.DeepEqual(a, b) {
 		t.Error("two runs differ")
-	}
-	// The order episodes arrive in does not matter: the dataset sorts them.
-	rev := make([]Episode, len(eps))
-	for i := range eps {
-		rev[len(eps)-1-i] = eps[i]
-	}
-	d1 := NewDataset(score, sor, Options{CallsPerTurn: 4}, append([]Episode{}, eps...), nil, nil)
-	d2 := NewDataset(score, sor, Options{CallsPerTurn: 4}, rev, nil, nil)
-	if !reflect.DeepEqual(d1.Metrics, d2.Metrics) {
-		t.Error("the order of the episodes changes the metrics")
 	}
 	for _, m := range a {
 		if m.CI == nil && m.BaselineOK && m.AfterOK {
@@ -199,7 +200,7 @@ func TestBootstrapIsDeterministic(t *testing.T) {
 
 func TestTooFewForAnInterval(t *testing.T) {
 	eps := handSet(t)[:MinN-1]
-	for _, m := range Metrics(eps, 0, 1, Options{CallsPerTurn: 4}) {
+	for _, m := range Compare(eps, Costs{CallsPerTurn: 4}) {
 		if m.CI != nil || m.BaselineOK && m.AfterOK && m.Verdict != "n too small" {
 			t.Errorf("%s: interval %v, verdict %q", m.Name, m.CI, m.Verdict)
 		}

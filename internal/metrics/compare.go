@@ -1,0 +1,175 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
+)
+
+// Metric is one metric of two policies over the same episodes, a baseline
+// and an after policy: a line of batch's table (docs/semantics.md, "6.3 Dataset metrics").
+type Metric struct {
+	Name  string // JSON name, e.g. false_termination_rate
+	Label string // words for tables
+	Unit  Unit
+	// Baseline and After are the values over all n episodes; BaselineOK and
+	// AfterOK are false when the metric is undefined (a mean over no episodes).
+	Baseline, After     float64
+	BaselineOK, AfterOK bool
+	Change              float64  // After − Baseline
+	ChangePct           *float64 // Change / Baseline in %, nil when Baseline is 0 or undefined
+	// CI is the 95% interval of Change, CIPct that of ChangePct, made by its
+	// entry's method; nil when n < MinN or too few resamples were defined.
+	CI, CIPct *[2]float64
+	Expected  Expectation
+	Verdict   string
+	// Headline: one of the few figures a sweep states beside its answer;
+	// Better says which way such a figure improves: +1 up, -1 down.
+	Headline bool
+	Better   int
+	// Lengths: the metric rests on the episodes' lengths, which a censored
+	// outcome makes lower bounds.
+	Lengths bool
+}
+
+// Pair is an episode and its outcomes under the two policies compared.
+type Pair struct {
+	Ep              *episode.Episode
+	Baseline, After *replay.Outcome
+}
+
+// Compare computes every metric over the episodes, the baseline's outcome
+// against the after policy's on each, with the interval of each change by
+// its entry's method: those that apply to the system that ran them, the cost
+// saved as well when c prices it, and the tokens saved when some episode's
+// log records tokens.
+func Compare(pairs []Pair, c Costs) []Metric {
+	eps := make([]*episode.Episode, len(pairs))
+	for i := range pairs {
+		eps[i] = pairs[i].Ep
+	}
+	defs := registry(c, slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }),
+		system.OfAll(eps).Shows)
+	n := len(pairs)
+	// Per-episode numerators and denominators, per metric and side.
+	type vals struct{ num, den [2][]float64 }
+	v := make([]vals, len(defs))
+	for k, d := range defs {
+		for s := range 2 {
+			v[k].num[s] = make([]float64, n)
+			v[k].den[s] = make([]float64, n)
+			for i, p := range pairs {
+				o := p.Baseline
+				if s == 1 {
+					o = p.After
+				}
+				v[k].num[s][i] = d.num(p.Ep, o)
+				v[k].den[s][i] = 1
+				if d.den != nil {
+					v[k].den[s][i] = d.den(p.Ep, o)
+				}
+			}
+		}
+	}
+	value := func(k int, s int) (float64, bool) {
+		var num, den float64
+		for i := range n {
+			num += v[k].num[s][i]
+			den += v[k].den[s][i]
+		}
+		return defs[k].value(num, den)
+	}
+	metrics := make([]Metric, len(defs))
+	var boot []int // the metrics whose intervals the paired bootstrap makes
+	for k, d := range defs {
+		m := &metrics[k]
+		m.Name, m.Label, m.Unit, m.Expected = d.name, d.label, d.unit, d.expect
+		m.Headline, m.Better, m.Lengths = d.better != 0, d.better, d.lengths
+		m.Baseline, m.BaselineOK = value(k, 0)
+		m.After, m.AfterOK = value(k, 1)
+		if m.BaselineOK && m.AfterOK {
+			m.Change = m.After - m.Baseline
+			if m.Baseline != 0 {
+				pct := 100 * m.Change / m.Baseline
+				m.ChangePct = &pct
+			}
+		}
+		if d.interval == PairedBootstrap {
+			boot = append(boot, k)
+		}
+	}
+	if n >= MinN && len(boot) > 0 {
+		sub := make([]entry, len(boot))
+		for j, k := range boot {
+			sub[j] = defs[k]
+		}
+		ci, pct := bootstrap(sub, n, func(i int, row []float64) {
+			for j, k := range boot {
+				for s := range 2 {
+					row[4*j+2*s] = v[k].num[s][i]
+					row[4*j+2*s+1] = v[k].den[s][i]
+				}
+			}
+		})
+		for j, k := range boot {
+			metrics[k].CI, metrics[k].CIPct = ci[j], pct[j]
+		}
+	}
+	for k := range metrics {
+		metrics[k].Verdict = verdictOf(&metrics[k], n)
+	}
+	return metrics
+}
+
+// Significant reports whether the 95% interval of the change lies on one
+// side of 0 (false without an interval).
+func (m *Metric) Significant() bool { return m.CI != nil && (m.CI[0] > 0 || m.CI[1] < 0) }
+
+// verdictOf compares a change with its interval and the expected change.
+// "~" marks a change whose interval contains 0 (not significant), as
+// benchstat does.
+func verdictOf(m *Metric, n int) string {
+	if !m.BaselineOK || !m.AfterOK {
+		return "undefined"
+	}
+	if m.CI == nil {
+		if n < MinN {
+			return "n too small"
+		}
+		return "no interval"
+	}
+	significant := m.Significant()
+	switch m.Expected.Kind {
+	case expectSame:
+		if significant {
+			return "changed (expected no change)"
+		}
+		return "~ (unchanged, as expected)"
+	case expectRange:
+		if !significant {
+			return "~ (expected " + m.Expected.Text + ")"
+		}
+		if m.ChangePct == nil {
+			return "significant"
+		}
+		p, e := *m.ChangePct, m.Expected
+		dir := math.Copysign(1, e.Lo+e.Hi) // the expected direction
+		near, far := min(math.Abs(e.Lo), math.Abs(e.Hi)), max(math.Abs(e.Lo), math.Abs(e.Hi))
+		switch {
+		case p*dir <= 0:
+			return "opposite to expected"
+		case math.Abs(p) < near:
+			return "smaller than expected"
+		case math.Abs(p) > far:
+			return "larger than expected"
+		}
+		return "as expected"
+	}
+	if significant {
+		return "significant"
+	}
+	return "~"
+}

@@ -1,0 +1,128 @@
+package metrics
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Number formatting: ASCII signs, so that tables paste and parse anywhere.
+
+// Format is v in unit u: "12", "40.5", "9.3%", "$1.25".
+func (u Unit) Format(v float64) string {
+	switch u {
+	case Mean:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case Percent:
+		return strconv.FormatFloat(v, 'f', 1, 64) + "%"
+	case Dollars:
+		if v < 0 {
+			return "-" + u.Format(-v)
+		}
+		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+}
+
+// Signed is a change of v in unit u, with its sign: "+12", "-0.5", "+4.0 pp".
+func (u Unit) Signed(v float64) string {
+	s := ""
+	switch u {
+	case Dollars:
+		s = u.Format(v)
+	case Mean:
+		s = strconv.FormatFloat(v, 'f', 1, 64)
+	case Percent:
+		s = strconv.FormatFloat(v, 'f', 1, 64) + " pp"
+	default:
+		s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
+	if v > 0 || v == 0 && !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return strings.Replace(s, "+-", "-", 1)
+}
+
+// Interval is a bound of an interval of a change, signed with a second
+// decimal for means and shares, so that a bound just short of 0 does not read
+// as "-0.0".
+func (u Unit) Interval(v float64) string {
+	if u == Count || u == Dollars {
+		return u.Signed(v)
+	}
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	if u == Percent {
+		s += " pp"
+	}
+	if v >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+// SignedPct is a relative change in %, rounded: "+12%", "-40%".
+func SignedPct(p float64) string {
+	s := strconv.FormatFloat(p, 'f', 0, 64) + "%"
+	if p >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+// Words is the change in words, with its 95% interval when there is one,
+// for sentences: "turns saved +75 (95% CI +40 … +110)".
+func (m *Metric) Words() string {
+	if !m.BaselineOK || !m.AfterOK {
+		return m.Label + " undefined"
+	}
+	s := m.Label + " " + m.Unit.Signed(m.Change)
+	if m.CI != nil {
+		s += " (95% CI " + m.Unit.Interval(m.CI[0]) + " … " + m.Unit.Interval(m.CI[1]) + ")"
+	}
+	return s
+}
+
+// JSON is a metric as the JSON formats give it; null for undefined values
+// and missing intervals.
+type JSON struct {
+	Name      string      `json:"name"`
+	Baseline  *float64    `json:"baseline"`
+	After     *float64    `json:"after"`
+	Change    *float64    `json:"change"`
+	ChangePct *float64    `json:"change_pct"`
+	CI95      *[2]float64 `json:"ci95"`
+	CI95Pct   *[2]float64 `json:"ci95_pct"`
+	Expected  *string     `json:"expected"`
+	Verdict   string      `json:"verdict"`
+}
+
+// JSON is the metric as the JSON formats give it, rounded to 6 decimals.
+func (m *Metric) JSON() JSON {
+	mj := JSON{Name: m.Name, Verdict: m.Verdict, CI95: roundPair(m.CI), CI95Pct: roundPair(m.CIPct)}
+	if m.BaselineOK {
+		mj.Baseline = Round6(m.Baseline)
+	}
+	if m.AfterOK {
+		mj.After = Round6(m.After)
+	}
+	if m.BaselineOK && m.AfterOK {
+		mj.Change = Round6(m.Change)
+	}
+	if m.ChangePct != nil {
+		mj.ChangePct = Round6(*m.ChangePct)
+	}
+	if m.Expected.Text != "" {
+		mj.Expected = &m.Expected.Text
+	}
+	return mj
+}
+
+// Round6 is v rounded to 6 decimals, as every JSON number of a float.
+func Round6(v float64) *float64 { v = math.Round(v*1e6) / 1e6; return &v }
+
+func roundPair(p *[2]float64) *[2]float64 {
+	if p == nil {
+		return nil
+	}
+	return &[2]float64{math.Round(p[0]*1e6) / 1e6, math.Round(p[1]*1e6) / 1e6}
+}
