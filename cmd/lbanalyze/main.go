@@ -69,6 +69,11 @@ func usageError(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
 }
 
+// laidOutUsage is usageError for a message laid out over lines of its own.
+func laidOutUsage(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...), laidOut: true}
+}
+
 func failure(format string, args ...any) error {
 	return &exitError{code: exitFailure, err: fmt.Errorf(format, args...)}
 }
