@@ -21,6 +21,9 @@ type Episode struct {
 	// Scoring is how the run is scored: the score it is credited with had it
 	// stopped after a turn (Credited).
 	Scoring Scoring
+	// IDFromPath says that the log records no id: ID is made from where the
+	// file lies (docs/sources.md, "Episode ids").
+	IDFromPath bool
 
 	Turns []Turn
 	// Signals are the optional per-turn signals this log records: a policy or

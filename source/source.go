@@ -95,6 +95,16 @@ type Options struct {
 	// Limits bound what a compressed file may cost (a source that opens
 	// files of its own, in a directory, opens them within these).
 	Limits jsonl.Limits
+	// PathID is the id of an episode whose log records none: the file's
+	// path below the directory the user gave, "/"-separated, without the
+	// extensions of a log (Stem), unique among the inputs; "" for a file
+	// named itself, which a source names after its file (docs/sources.md,
+	// "Episode ids").
+	PathID string
+	// Member is a member of a per-step log's steps (a dotted path) whose
+	// value on an episode's first step is kept as its fact of that key, for
+	// --by (docs/commands.md, "Groups"); "" for none.
+	Member string
 }
 
 // WithDefaults is o with its zero values replaced by their defaults.

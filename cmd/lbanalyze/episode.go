@@ -55,7 +55,7 @@ zorkburr and increase.`,
 			if err := checkPlotPath(plot); err != nil {
 				return err
 			}
-			c := e.readCorpus(args, runtime.GOMAXPROCS(0), true, s.sources)
+			c := e.readCorpus(args, runtime.GOMAXPROCS(0), true, s.sources, "")
 			if len(c.Episodes) == 0 {
 				return errNoEpisode
 			}

@@ -126,7 +126,7 @@ func checkStream(t *testing.T, data []byte, format string, policies []policy.Pol
 	opts := report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}
 	var want, wantErr, got, gotErr bytes.Buffer
 	e := &env{stdin: bytes.NewReader(data), stdout: &want, stderr: &wantErr}
-	all := analyse(e.readCorpus([]string{"-"}, 1, true, srcs).Episodes, held(policies, opts), nop)
+	all := analyse(e.readCorpus([]string{"-"}, 1, true, srcs, "").Episodes, held(policies, opts), nop)
 	if err := report.WriteEpisodes(&want, format, all, nil); err != nil {
 		t.Fatal(err)
 	}

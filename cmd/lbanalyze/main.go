@@ -33,6 +33,8 @@ type env struct {
 	width int
 	// fit is what the tables of the output fit: the terminal's width.
 	fit *report.Fit
+	// told are the messages tellOnce has written.
+	told map[string]bool
 }
 
 // warnf writes a warning to stderr, on one line whatever its arguments hold

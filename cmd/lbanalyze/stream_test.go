@@ -92,7 +92,7 @@ func TestStreamEqualsWholeCorpus(t *testing.T) {
 		for _, format := range report.Formats {
 			var want, wantErr bytes.Buffer
 			e := &env{stdout: &want, stderr: &wantErr}
-			all := e.readCorpus(args, 2, true, nil).Episodes
+			all := e.readCorpus(args, 2, true, nil, "").Episodes
 			if err := report.WriteEpisodes(&want, format, analyse(all, held(policies, opts), nop), nil); err != nil {
 				t.Fatal(err)
 			}

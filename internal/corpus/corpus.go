@@ -12,12 +12,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
-	"slices"
 	"strings"
 	"sync"
 
-	"github.com/cespare/xxhash/v2"
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/source"
 )
@@ -36,6 +33,13 @@ type Corpus struct {
 	Skipped  []Skip   // inputs (or segments) left out, with the reason
 	Passed   []string // test_*, test-*, unknown and *_error directories passed over
 	Messages []string // what to tell the user about the lines read, in discovery order
+	// roots are the directories given, named the files named themselves
+	// (Below); alike the ids of episodes whose logs record none of the
+	// files that their path below a directory alone would not tell apart
+	// (pathID).
+	roots []string
+	named map[string]bool
+	alike map[string]string
 }
 
 // Options say how to read.
@@ -95,7 +99,7 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 	go func() {
 		var opened chan struct{} // the file before's
 		for _, path := range files {
-			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue), after: opened, opened: make(chan struct{})}
+			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue), after: opened, opened: make(chan struct{}), pathID: c.pathID(path)}
 			opened = r.opened
 			order <- r
 			next <- r
@@ -113,12 +117,15 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 			}
 		}()
 	}
-	ids := &episodeIDs{seen: map[uint64]firstSeen{}}
+	ids := newCopies()
 	var cut []string // the logs whose one problem is a cut last line
 	for r := range order {
 		for ep := range r.eps {
-			ids.add(ep.ID, ep.Source)
+			ids.add(ep)
 			sink.Episode(ep)
+		}
+		if r.content != nil && r.episodes > 0 {
+			ids.content(r.path, *r.content)
 		}
 		for _, s := range r.skipped {
 			c.tell(sink, s.Source+": "+s.Reason)
@@ -129,7 +136,7 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 		cut = append(cut, r.cut...)
 		c.Skipped = append(c.Skipped, r.skipped...)
 	}
-	for _, m := range ids.duplicates() {
+	for _, m := range ids.warnings() {
 		c.tell(sink, m)
 	}
 	if len(cut) > 0 {
@@ -198,6 +205,10 @@ type fileRead struct {
 	named                []*episode.Episode
 	moreNamed, moreLines int
 	episodes             int // handed over
+	// content is the hash of what the file holds (decompressed), when it was
+	// read to its end: two files of the same content are copies.
+	content *uint64
+	pathID  string // source.Options.PathID
 }
 
 // maxNamed is how many episodes of a file the messages name one by one.
@@ -215,11 +226,12 @@ func (r *fileRead) read(opt Options) {
 	open := func() { once.Do(r.open) }
 	defer open()
 	path := r.path
+	opt.Read.PathID = r.pathID
 	res, err := opt.sources().read(path, opt.Stdin, opt.Read, open, func(ep *episode.Episode) {
 		r.episodes++
 		r.name(ep) // before the sink has it
 		r.eps <- ep
-	})
+	}, func(sum uint64) { r.content = &sum })
 	if err != nil {
 		r.skipped = append(r.skipped, Skip{Source: path, Reason: openReason(err)})
 		return
@@ -338,76 +350,6 @@ func problems(eps []*episode.Episode) (m, cut []string) {
 		}
 	}
 	return m, cut
-}
-
-// episodeIDs finds an episode id in two files (a .jsonl beside its
-// .jsonl.gz, a backup copy), to warn of it: both are analysed, and both count
-// in n. It keeps a 64-bit hash of each id, and the id itself only of those
-// found twice: up to maxIDs ids, so that a file of millions of episodes does
-// not hold millions of ids.
-type episodeIDs struct {
-	seen    map[uint64]firstSeen
-	sources []string          // the files met, in order
-	dups    map[uint64]*dupID // the ids found in more than one file
-	full    bool              // maxIDs reached: later ids are not checked
-}
-
-type firstSeen struct{ order, source int32 }
-
-type dupID struct {
-	id      string
-	order   int32
-	sources []int32
-}
-
-const maxIDs = 1 << 18
-
-func (d *episodeIDs) add(id, source string) {
-	if id == "" {
-		return
-	}
-	if n := len(d.sources); n == 0 || d.sources[n-1] != source {
-		d.sources = append(d.sources, source)
-	}
-	src := int32(len(d.sources) - 1)
-	h := xxhash.Sum64String(id)
-	first, ok := d.seen[h]
-	switch {
-	case !ok && len(d.seen) == maxIDs:
-		d.full = true
-	case !ok:
-		d.seen[h] = firstSeen{int32(len(d.seen)), src}
-	case first.source != src:
-		if d.dups == nil {
-			d.dups = map[uint64]*dupID{}
-		}
-		dup := d.dups[h]
-		if dup == nil {
-			dup = &dupID{id: id, order: first.order, sources: []int32{first.source}}
-			d.dups[h] = dup
-		}
-		if dup.sources[len(dup.sources)-1] != src {
-			dup.sources = append(dup.sources, src)
-		}
-	}
-}
-
-// duplicates are the warnings, in the order the ids were found.
-func (d *episodeIDs) duplicates() []string {
-	dups := slices.SortedFunc(maps.Values(d.dups), func(a, b *dupID) int { return cmp.Compare(a.order, b.order) })
-	var m []string
-	for _, dup := range dups {
-		names := make([]string, len(dup.sources))
-		for i, s := range dup.sources {
-			names[i] = d.sources[s]
-		}
-		m = append(m, fmt.Sprintf("warning: episode %s is in %d files (%s): each is analysed and counted; remove the copies you do not mean",
-			dup.id, len(names), strings.Join(names, ", ")))
-	}
-	if d.full {
-		m = append(m, fmt.Sprintf("note: episode ids were checked for copies in other files among the first %d only", maxIDs))
-	}
-	return m
 }
 
 func plural(n int, word string) string {

@@ -70,10 +70,12 @@ func TestSameFileThroughLinksReadOnce(t *testing.T) {
 	}
 }
 
+// Two files that record the same id, with different contents (a backup
+// taken before the run ended), are warned of by their id.
 func TestDuplicateEpisodeIDWarned(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a", "episode_log.jsonl"), log("2025-11-12T10:00:00"))
-	write(t, filepath.Join(dir, "a", "backup.jsonl"), log("2025-11-12T10:00:00"))
+	write(t, filepath.Join(dir, "a", "backup.jsonl"), strings.Join(strings.SplitAfter(log("2025-11-12T10:00:00"), "\n")[:2], ""))
 	c := Read([]string{dir}, Options{Jobs: 1})
 	if len(c.Episodes) != 2 {
 		t.Fatalf("%d episodes, want both copies", len(c.Episodes))

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -102,8 +104,10 @@ func (srcs Sources) dirSource(dir string) source.DirSource {
 
 // read reads one input with the source that claims it: a directory, or a
 // file (decompressed) by its first bytes; opened is called once the file is
-// open, or could not be.
-func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opened func(), emit func(*episode.Episode)) (*source.Result, error) {
+// open, or could not be, and content with the hash of what a file holds once
+// its source has read it to its end.
+func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opened func(), emit func(*episode.Episode),
+	content func(uint64)) (*source.Result, error) {
 	if path != jsonl.StdinName {
 		if info, err := os.Stat(path); err == nil && info.IsDir() {
 			opened()
@@ -119,8 +123,14 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opene
 		return nil, err
 	}
 	defer rc.Close()
-	br, release := jsonl.Buffered(rc)
+	h := &hashing{r: rc, d: xxhash.New()}
+	br, release := jsonl.Buffered(h)
 	defer release()
+	defer func() {
+		if h.end {
+			content(h.d.Sum64())
+		}
+	}()
 	head, claimant, err := srcs.claim(br)
 	if err != nil {
 		return &source.Result{Problems: []episode.Problem{{Msg: "read error: " + err.Error()}}}, nil
@@ -184,4 +194,21 @@ func (srcs Sources) claim(br *bufio.Reader) ([]byte, source.Source, error) {
 
 func rejected(reason string) *source.Result {
 	return &source.Result{Segments: 0, Rejected: []source.Rejected{{Segment: 1, Reason: reason}}}
+}
+
+// hashing hashes what is read through it, and says whether it was read to
+// its end.
+type hashing struct {
+	r   io.Reader
+	d   *xxhash.Digest
+	end bool
+}
+
+func (h *hashing) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	h.d.Write(p[:n])
+	if errors.Is(err, io.EOF) {
+		h.end = true
+	}
+	return n, err
 }

@@ -281,14 +281,7 @@ func (d *Dataset) Summary() []string {
 	if h := d.GainHorizon; h > 0 {
 		first += fmt.Sprintf("; a later gain is evidence within %d turn%s of the stop", h, plural(h))
 	}
-	out := []string{first + "."}
-	if len(d.Passed) > 0 {
-		dirs := "directories"
-		if len(d.Passed) == 1 {
-			dirs = "directory"
-		}
-		out = append(out, fmt.Sprintf("%d test, unknown or *_error %s passed over (%s).", len(d.Passed), dirs, strings.Join(d.Passed, ", ")))
-	}
+	out := append([]string{first + "."}, passedLines(d.Passed)...)
 	lines, eps := 0, 0
 	for i := range d.Episodes {
 		if n := d.Episodes[i].Ep.SkippedLines; n > 0 {
@@ -300,11 +293,30 @@ func (d *Dataset) Summary() []string {
 		out = append(out, fmt.Sprintf("%d unreadable line%s skipped in %d episode%s (the rest of each was analysed; messages on stderr).",
 			lines, plural(lines), eps, plural(eps)))
 	}
-	for _, s := range d.Skipped {
-		out = append(out, fmt.Sprintf("left out: %s: %s", s.Source, s.Reason))
-	}
+	out = append(out, skippedLines(d.Skipped)...)
 	for _, u := range d.Unreplayed {
 		out = append(out, "left out: "+u+".")
+	}
+	return out
+}
+
+// passedLines name the directories passed over.
+func passedLines(passed []string) []string {
+	if len(passed) == 0 {
+		return nil
+	}
+	dirs := "directories"
+	if len(passed) == 1 {
+		dirs = "directory"
+	}
+	return []string{fmt.Sprintf("%d test, unknown or *_error %s passed over (%s).", len(passed), dirs, strings.Join(passed, ", "))}
+}
+
+// skippedLines name the inputs left out, and why.
+func skippedLines(skipped []Skip) []string {
+	var out []string
+	for _, s := range skipped {
+		out = append(out, fmt.Sprintf("left out: %s: %s", s.Source, s.Reason))
 	}
 	return out
 }
@@ -592,20 +604,27 @@ func writeDatasetJSON(w io.Writer, d *Dataset, summary bool) error {
 // and the after policy's outcome columns (prefixed baseline_ and after_).
 func writeDatasetCSV(w io.Writer, d *Dataset) error {
 	cw := csv.NewWriter(w)
+	cw.Write(datasetCSVHeader())
+	for i := range d.Episodes {
+		cw.Write(datasetCSVRow(&d.Episodes[i]))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func datasetCSVHeader() []string {
 	header := slices.Clone(csvEpisodeHeader)
 	for _, side := range []string{"baseline_", "after_"} {
 		for _, h := range csvResultHeader {
 			header = append(header, side+h)
 		}
 	}
-	cw.Write(header)
-	for i := range d.Episodes {
-		j := d.Episodes[i].JSON()
-		row := csvEpisode(&j)
-		row = append(row, csvResult(&j.Results[0])...)
-		row = append(row, csvResult(&j.Results[1])...)
-		cw.Write(row)
-	}
-	cw.Flush()
-	return cw.Error()
+	return header
+}
+
+func datasetCSVRow(e *Episode) []string {
+	j := e.JSON()
+	row := csvEpisode(&j)
+	row = append(row, csvResult(&j.Results[0])...)
+	return append(row, csvResult(&j.Results[1])...)
 }

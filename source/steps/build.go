@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -38,11 +39,15 @@ type segment struct {
 	offset   int  // 1 when the steps are numbered from 0
 	restarts int
 	maxScore *int64
+	member   *string // the value of source.Options.Member on the first step that has it
 	problems source.Problems
 	lacking  [nFields]int // steps without an optional member
 }
 
 func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Episode)) *builder {
+	if p, err := parsePath(opt.Member); err == nil {
+		s.Fields.member = p
+	}
 	b := &builder{src: s, name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
 		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker),
 		strs: source.Interner{}}
@@ -108,7 +113,16 @@ func (b *builder) step(l *line, n int) {
 	b.fill(t)
 	tu := episode.Turn{Score: int(score)}
 	b.optional(l, n, &tu)
-	b.cur.turns = append(b.cur.turns, tu)
+	s := b.cur
+	s.turns = append(s.turns, tu)
+	if raw := l.raw[fMember]; s.member == nil && !absent(raw) {
+		v, ok := text(raw)
+		if !ok {
+			v = string(raw) // a number or a literal, as written
+		}
+		v = source.Text(v)
+		s.member = &v
+	}
 }
 
 // episodeOf is the run key of a line: the episode member's value, "" when
@@ -327,7 +341,7 @@ func (b *builder) build(s *segment) *episode.Episode {
 	f := &b.src.Fields
 	ep.ID, ep.Source, ep.Format, ep.Segment = source.Text(s.id), b.name, b.src.Format(), b.res.Segments
 	if !s.named {
-		ep.ID = defaultID(b.name)
+		ep.ID, ep.IDFromPath = cmp.Or(b.opt.PathID, defaultID(b.name)), true
 	}
 	ep.Turns, ep.Scoring = s.turns, f.Scoring
 	ep.End = episode.End{Reason: episode.EndNone}
@@ -368,6 +382,9 @@ func (b *builder) facts(s *segment) []episode.Fact {
 	if b.src.Fields.Restart != nil {
 		num("restarts", s.restarts, "%d restart(s)")
 	}
+	if m := b.src.Fields.member; m != nil && s.member != nil {
+		fs = append(fs, episode.Fact{Key: m.String(), Value: s.member, Text: m.String() + " " + *s.member})
+	}
 	return fs
 }
 
@@ -387,17 +404,13 @@ func (b *builder) notes(s *segment) {
 	}
 }
 
-// defaultID names an episode after its file: its name without the
-// extensions of a log.
+// defaultID names an episode of a file named itself after the file: its
+// name without the extensions of a log.
 func defaultID(path string) string {
 	if path == jsonl.StdinName {
 		return path
 	}
-	name := filepath.Base(path)
-	for _, ext := range []string{".gz", ".zst", ".jsonl", ".ndjson", ".json"} {
-		name = strings.TrimSuffix(name, ext)
-	}
-	return name
+	return source.Stem(filepath.Base(path))
 }
 
 // finish closes the last segment and says what the file held.

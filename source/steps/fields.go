@@ -42,6 +42,8 @@ type Fields struct {
 	// values, a step's count being the sum
 	// (tokens=usage.prompt_tokens+usage.completion_tokens).
 	MoreTokens, MoreCalls []Path
+	// member is source.Options.Member: its value is kept as a fact.
+	member Path
 }
 
 // Path is a member's keys, outermost first.

@@ -315,3 +315,37 @@ func TestRejectedCounted(t *testing.T) {
 		t.Errorf("last rejection %+v", last)
 	}
 }
+
+// A log that records no id is named by source.Options.PathID when the reader
+// is given one, else after its file; the member --by names (a nested one
+// too) is kept as a fact of its key, from the first step that has it, once
+// an episode: a number as written.
+func TestPathIDAndMember(t *testing.T) {
+	log := `{"s": 0, "info": {}}` + "\n" + `{"s": 1, "info": {"model": "gpt-4o"}}` + "\n" + `{"s": 2, "info": {"model": "other"}}` + "\n"
+	f := mustFields(t, "score=s")
+	for _, c := range []struct {
+		opt        source.Options
+		id, member string
+		facts      int
+	}{
+		{source.Options{}, "ep7", "", 0},
+		{source.Options{PathID: "sub/textworld/task/run_00", Member: "info.model"}, "sub/textworld/task/run_00", "gpt-4o", 1},
+		{source.Options{Member: "s"}, "ep7", "0", 1},
+		{source.Options{Member: "absent"}, "ep7", "", 0},
+	} {
+		eps, _ := source.ReadAll(Source{Fields: f}, strings.NewReader(log), "runs/ep7.jsonl", c.opt)
+		if len(eps) != 1 {
+			t.Fatalf("%+v: %d episodes", c.opt, len(eps))
+		}
+		ep := eps[0]
+		if ep.ID != c.id || !ep.IDFromPath || ep.Fact(c.opt.Member) != c.member || len(ep.Facts) != c.facts {
+			t.Errorf("%+v: id %q (from path %v), fact %q, %d facts", c.opt, ep.ID, ep.IDFromPath, ep.Fact(c.opt.Member), len(ep.Facts))
+		}
+	}
+	// A recorded id is the log's, whatever the path.
+	eps, _ := source.ReadAll(Source{Fields: mustFields(t, "score=s,episode=e")}, strings.NewReader(`{"e": "a", "s": 1}`+"\n"), "x.jsonl",
+		source.Options{PathID: "dir/x"})
+	if len(eps) != 1 || eps[0].ID != "a" || eps[0].IDFromPath {
+		t.Errorf("recorded id: %q, from path %v", eps[0].ID, eps[0].IDFromPath)
+	}
+}
