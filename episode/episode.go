@@ -348,6 +348,9 @@ type Problem struct {
 	Line    int // 0 when not about one line
 	Msg     string
 	Skipped bool
+	// File is the file the line is in, when not the episode's Source (a
+	// Burr application directory's log.jsonl); "" otherwise.
+	File string
 }
 
 func (p Problem) String() string {
@@ -362,8 +365,12 @@ func (p Problem) String() string {
 func (e *Episode) ProblemMessages() []string {
 	var w []string
 	for _, p := range e.Problems {
+		file := e.Source
+		if p.File != "" {
+			file = p.File
+		}
 		if p.Line > 0 {
-			w = append(w, fmt.Sprintf("%s:%d: %s", e.Source, p.Line, p.Msg))
+			w = append(w, fmt.Sprintf("%s:%d: %s", file, p.Line, p.Msg))
 		} else {
 			w = append(w, fmt.Sprintf("%s: %s", e.Source, p.Msg))
 		}

@@ -26,6 +26,7 @@ type batchFlags struct {
 	baseline, after string
 	settings        []int // by the index of policy.Settings()
 	config          string
+	loaded          *loadedConfig // what --config read
 	calls           callsFlag
 	format          string
 	jobs            int
@@ -35,9 +36,6 @@ type batchFlags struct {
 	analysis        analysisFlags
 	fields          fieldsFlags
 	by              byFlag
-	// configSystem is the system whose table --config read: its after
-	// policy is that of the groups of that system only.
-	configSystem *system.System
 }
 
 func newBatchCmd(e *env) *cobra.Command {
@@ -179,6 +177,7 @@ func (f *batchFlags) compare(cmd *cobra.Command, e *env, g group.Group, s sides,
 	sys, opts := g.System, s.opts
 	opts.CallsPerTurn = f.calls.of(sys)
 	baseline, after := f.sides(cmd, sys, s.baseline, s.after)
+	e.tellOnce(f.loaded.mismatch(sys)...)
 	e.tellOnce(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
 	e.tellOnce(f.noteShared(cmd, baseline, after)...)
 	kept, unreplayed := replay.Comparable(g.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
@@ -238,7 +237,7 @@ func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, aft
 	if !cmd.Flags().Changed("baseline") {
 		baseline = noStop
 	}
-	if !cmd.Flags().Changed("after") && (f.config == "" || f.configSystem != sys) {
+	if !cmd.Flags().Changed("after") && (f.loaded == nil || f.loaded.System != sys) {
 		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
 	}
 	return baseline, after
@@ -277,7 +276,8 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 			err = cerr
 			return
 		}
-		recording, f.configSystem = cfg.Policy.Timer(), cfg.System
+		f.loaded = &loadedConfig{cfg, f.config}
+		recording = cfg.Policy.Timer()
 		afterGiven = recording.Values()
 		maps.Copy(afterGiven, given)
 		if !cmd.Flags().Changed("after") {

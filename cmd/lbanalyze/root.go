@@ -57,7 +57,7 @@ it would have lost, which stops look premature, and over a grid which setting to
 func flagError(c *cobra.Command, err error) error {
 	if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
 		if s := similarFlags(c, name); len(s) > 0 {
-			return usageError("%v\n\nDid you mean this?\n\t--%s\n", err, strings.Join(s, "\n\t--"))
+			return laidOutUsage("%v\n\nDid you mean this?\n\t--%s\n", err, strings.Join(s, "\n\t--"))
 		}
 	}
 	return usageError("%v", err)

@@ -188,6 +188,9 @@ func (f *sweepFlags) checkGroups(cmd *cobra.Command, groups []group.Group, group
 func (f *sweepFlags) run(e *env, s settings, g group.Group, costs metrics.Costs, several bool) (*sweep.Result, error) {
 	sys := g.System
 	configs, current := f.grid(s, sys, several)
+	if !several {
+		e.tellOnce(s.config.mismatch(sys)...)
+	}
 	costs.CallsPerTurn = f.calls.of(sys)
 	r := sweep.Run(g.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 		MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
@@ -230,7 +233,7 @@ func (f *sweepFlags) writeCharts(e *env, r *sweep.Result, i int, name string) er
 // its own system's logs only.
 func (f *sweepFlags) grid(s settings, sys *system.System, several bool) (configs []policy.Policy, current policy.Policy) {
 	configs, current = s.policiesFor(sys).Policies(), sys.Now
-	if s.current != nil && (!several || s.currentSystem == sys) {
+	if s.current != nil && (!several || s.config.System == sys) {
 		current = *s.current
 	}
 	return configs, current

@@ -143,7 +143,24 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opene
 	case len(head) == 0:
 		return rejected("empty file"), nil
 	}
-	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s%s", srcs.formats(), source.Describe(head), suggestFields(head))), nil
+	hint := srcs.unclaimed(head)
+	if hint == "" {
+		hint = suggestFields(head)
+	}
+	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s%s", srcs.formats(), source.Describe(head), hint)), nil
+}
+
+// unclaimed is what the sources say of a file none claims, if any does
+// (a field map's nested key written as one key with dots).
+func (srcs Sources) unclaimed(head []byte) string {
+	for _, s := range srcs.Files {
+		if e, ok := s.(source.Explainer); ok {
+			if why := e.Unclaimed(head); why != "" {
+				return "; " + why
+			}
+		}
+	}
+	return ""
 }
 
 // headLines is how many lines of a file are enough to say that no source

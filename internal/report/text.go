@@ -306,7 +306,7 @@ func tableHead(w io.Writer, n episodeName) {
 // tables fit f.
 func tableBody(w io.Writer, e *Episode, f *Fit) {
 	ep := e.Ep
-	fmt.Fprintf(w, "  %s\n", summary(ep))
+	fmt.Fprintf(w, "  %s\n", Printable(summary(ep)))
 	sp := fitSpark(ep, f)
 	header, align := resultHeader(e)
 	cols := boxTable.measure(nil, header)
@@ -385,7 +385,7 @@ func markdownHead(w io.Writer, n episodeName) {
 // markdownBody is the rest of an episode's markdown: what follows its head.
 func markdownBody(w io.Writer, e *Episode) {
 	ep := e.Ep
-	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(ep.Source), summary(ep))
+	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(ep.Source), MarkdownText(summary(ep)))
 	sp := newSpark(ep, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
 	header, align := resultHeader(e)

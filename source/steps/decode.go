@@ -9,6 +9,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/source"
 )
 
 // The members a field map names, found in one scan of a line
@@ -64,12 +65,22 @@ type matcher struct {
 	inner map[string]*matcher
 	slots int
 	sums  map[field][]field
+	under []field // the fields at or under it: a key met again drops what its first value gave
+	// dotted are, at the top, the nested paths written as one key with dots
+	// ("info.score"): a line that has such a key is told how to name it.
+	dotted map[string]field
 }
 
 func newMatcher(f *Fields) *matcher {
 	root := &matcher{slots: int(nFields)}
 	for i, p := range f.paths() {
 		root.add(p, field(i))
+		if len(p) > 1 {
+			if root.dotted == nil {
+				root.dotted = map[string]field{}
+			}
+			root.dotted[strings.Join(p, ".")] = field(i)
+		}
 	}
 	for _, s := range []struct {
 		count field
@@ -85,7 +96,17 @@ func newMatcher(f *Fields) *matcher {
 			root.sums[s.count] = append(root.sums[s.count], slot)
 		}
 	}
+	root.collect()
 	return root
+}
+
+// collect sets under for m and the nodes under it.
+func (m *matcher) collect() []field {
+	m.under = append(m.under, m.leaf...)
+	for _, in := range m.inner {
+		m.under = append(m.under, in.collect()...)
+	}
+	return m.under
 }
 
 // add puts the path p of field f in the tree.
@@ -118,9 +139,11 @@ func (m *matcher) lookup(key []byte) *matcher {
 }
 
 // line is what one line holds of the mapped members: their raw values by
-// field, then those of the members added to a count; nil when absent.
+// field, then those of the members added to a count; nil when absent. And
+// the fields whose nested path it has as one key with dots.
 type line struct {
-	raw [][]byte
+	raw    [][]byte
+	dotted [nFields]bool
 }
 
 // scan finds the mapped members of one line; an error when it is not one
@@ -130,14 +153,30 @@ func (m *matcher) scan(b []byte, l *line) error {
 		l.raw = make([][]byte, m.slots)
 	}
 	clear(l.raw)
+	l.dotted = [nFields]bool{}
 	return jsonl.ScanObject(b, m.visitor(l))
+}
+
+// scanHead is scan of the beginning of a line, as far as head holds it.
+func (m *matcher) scanHead(head []byte, l *line) {
+	l.raw = make([][]byte, m.slots)
+	l.dotted = [nFields]bool{}
+	jsonl.ScanHead(head, m.visitor(l))
 }
 
 func (m *matcher) visitor(l *line) func(key, value []byte) bool {
 	return func(key, value []byte) bool {
 		node := m.lookup(key)
 		if node == nil {
+			if m.dotted != nil {
+				if f, ok := m.dotted[string(jsonl.Unescape(key))]; ok {
+					l.dotted[f] = true
+				}
+			}
 			return true
+		}
+		for _, f := range node.under { // the last of a repeated key wins whole, as in json.loads
+			l.raw[f] = nil
 		}
 		for _, f := range node.leaf {
 			l.raw[f] = value
@@ -159,9 +198,8 @@ func absent(raw []byte) bool {
 	return false
 }
 
-// maxWhole bounds whole numbers so that differences of scores are exact
-// (2^53).
-const maxWhole = 1 << 53
+// maxWhole bounds whole numbers so that differences of scores are exact.
+const maxWhole = source.MaxScore
 
 // whole reads a JSON number that is a whole number (an integer, or a float
 // with no fraction, as pandas writes a column with a missing value):

@@ -184,6 +184,11 @@ func TestEnd(t *testing.T) {
 		{"budget spent", step(1, 0, "a", "b", 1, false) + step(2, 0, "b", "c", 1, false), "a0_s1_steps2.jsonl", episode.EndMaxTurns, ""},
 		{"cut short", step(1, 0, "a", "b", 1, false), "a0_s1_steps2.jsonl", episode.EndNone, "ends at step 1 of a budget of 2"},
 		{"no budget in the name", step(1, 0, "a", "b", 1, false), "a0_s1.jsonl", episode.EndMaxTurns, "does not give the step budget"},
+		// A budget no run has is no budget, said: not one of 0 steps, nor the
+		// budget an overflowing number wraps to.
+		{"a budget of 0", step(1, 0, "a", "b", 1, false), "a0_s1_steps0.jsonl", episode.EndMaxTurns, "gives a step budget of 0, which no run has"},
+		{"a budget past any int", step(1, 0, "a", "b", 1, false), "a0_s1_steps99999999999999999999999.jsonl", episode.EndMaxTurns,
+			"gives a step budget of 99999999999999999999, which no run has (1 to 200000)"},
 	} {
 		eps, _ := source.ReadAll(Source, strings.NewReader(c.log), filepath.Join("run", "game", c.file), source.Options{})
 		ep := eps[0]
