@@ -1,10 +1,12 @@
 package jsonl
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"io"
-	"sync"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // The memory a reader may need beyond its ordinary buffers — a giant line
@@ -67,43 +69,20 @@ func (r *Reader) dropLong() {
 	r.long = nil
 }
 
-// budget is a weighted semaphore.
-type budget struct {
-	mu   sync.Mutex
-	cond sync.Cond
-	free int64
-	size int64
-}
-
-func newBudget(size int64) *budget {
-	b := &budget{free: size, size: size}
-	b.cond.L = &b.mu
-	return b
-}
-
-// acquire waits for n (at most the whole budget) and says how much it took.
-func (b *budget) acquire(n int64) int64 {
-	n = min(n, b.size)
-	b.mu.Lock()
-	for b.free < n {
-		b.cond.Wait()
-	}
-	b.free -= n
-	b.mu.Unlock()
-	return n
-}
-
-func (b *budget) release(n int64) {
-	b.mu.Lock()
-	b.free += n
-	b.mu.Unlock()
-	b.cond.Broadcast()
-}
-
 // zstdWindows bounds the windows of the zstd streams decoded at once: one of
 // the largest allowed (zstd -19's 8 MiB), or six of the 2 MiB of zstd's
 // default level.
-var zstdWindows = newBudget(MaxZstdWindow + MaxZstdWindow/2)
+var zstdWindows = semaphore.NewWeighted(zstdBudget)
+
+const zstdBudget = MaxZstdWindow + MaxZstdWindow/2
+
+// takeWindow waits for a stream's window from zstdWindows and says how much
+// it took; give it back with zstdWindows.Release.
+func takeWindow(n int64) int64 {
+	n = min(n, zstdBudget)
+	_ = zstdWindows.Acquire(context.Background(), n) // never fails: no deadline, n within the budget
+	return n
+}
 
 // zstdWindow is the window the first frame of a zstd stream declares (its
 // content size for a single-segment frame), or MaxZstdWindow when head does

@@ -141,7 +141,7 @@ func TestZstdWindowCapped(t *testing.T) {
 	// A frame header declaring a 256 MiB window (as zstd --long=28 writes),
 	// then one raw block of 3 bytes.
 	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 18 << 3, 0x19, 0x00, 0x00, '{', '}', '\n'}
-	rc, err := Decompress(io.NopCloser(bytes.NewReader(frame)), Limits{})
+	rc, err := decompress(io.NopCloser(bytes.NewReader(frame)), Limits{})
 	if err == nil {
 		_, err = io.ReadAll(rc)
 		rc.Close()
@@ -169,7 +169,7 @@ func TestDecompressionBombStopped(t *testing.T) {
 		gw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
 		io.Copy(gw, &repeat{fill: c.fill, n: 256 << 20})
 		gw.Close()
-		rc, err := Decompress(io.NopCloser(&gz), c.lim)
+		rc, err := decompress(io.NopCloser(&gz), c.lim)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestDecompressionBombStopped(t *testing.T) {
 		gw.Write([]byte(`{"timestamp": "2025-11-04T09:35:24", "level": "INFO", "event_type": "turn_completed", "turn": ` + strings.Repeat("1", i%7+1) + "}\n"))
 	}
 	gw.Close()
-	rc, _ := Decompress(io.NopCloser(&ok), Limits{Floor: 1 << 20})
+	rc, _ := decompress(io.NopCloser(&ok), Limits{Floor: 1 << 20})
 	if _, err := io.Copy(io.Discard, rc); err != nil {
 		t.Errorf("realistic stream: %v", err)
 	}

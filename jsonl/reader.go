@@ -7,12 +7,12 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"sync"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -20,10 +20,6 @@ import (
 
 // StdinName is the path that means standard input.
 const StdinName = "-"
-
-// DisplayName is how a path is named in messages and tables: as given, so
-// that standard input is "-" everywhere, as in the JSON and CSV "source".
-func DisplayName(path string) string { return path }
 
 var (
 	gzipMagic = []byte{0x1f, 0x8b}
@@ -87,21 +83,17 @@ func Open(path string, stdin io.Reader, lim Limits) (io.ReadCloser, error) {
 		}
 		f = file
 	}
-	r, err := Decompress(f, lim)
+	r, err := decompress(f, lim)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return r, nil
 }
 
-// headPool holds the small buffers that read the first bytes of a file (and
-// compressed streams), so that a batch of files does not allocate one each.
-var headPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
-
-// Decompress returns a reader of rc's content, decompressed within lim if it
+// decompress returns a reader of rc's content, decompressed within lim if it
 // starts with the gzip or zstd magic bytes. Closing it closes rc.
-func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
+func decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 	// The magic bytes are read by themselves: a plain stream is then read
 	// straight into the line reader's buffer, not copied through another.
 	var magic [4]byte
@@ -110,29 +102,26 @@ func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		return nil, err
 	}
 	head := magic[:n]
-	if !Compressed(head) {
+	if !compressed(head) {
 		return struct {
 			io.Reader
 			io.Closer
 		}{io.MultiReader(bytes.NewReader(head), rc), rc}, nil
 	}
-	br := headPool.Get().(*bufio.Reader)
-	br.Reset(io.MultiReader(bytes.NewReader(head), rc))
-	release := func() { br.Reset(nil); headPool.Put(br) }
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head), rc), 64<<10)
 	lim = lim.withDefaults()
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
 		in := &counter{r: br}
 		zr, err := gzip.NewReader(in)
 		if err != nil {
-			release()
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		return &closers{r: bounded(zr, in, lim, "gzip"), inner: zr, outer: rc, release: release}, nil
+		return &closers{r: bounded(zr, in, lim, "gzip"), inner: zr, outer: rc}, nil
 	default: // zstd
 		fh, _ := br.Peek(64) // the frame header: its window, for the process's budget
 		var held int64
-		take := func() { held = zstdWindows.acquire(zstdWindow(pastSkippable(fh))) }
+		take := func() { held = takeWindow(zstdWindow(pastSkippable(fh))) }
 		if lim.InTurn != nil {
 			lim.InTurn(take)
 		} else {
@@ -141,18 +130,16 @@ func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		in := &counter{r: br}
 		zr, err := newZstd(in)
 		if err != nil {
-			zstdWindows.release(held)
-			release()
+			zstdWindows.Release(held)
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
-		done := func() { zstdWindows.release(held); release() }
-		return &closers{r: bounded(zstdErrors{zr}, in, lim, "zstd"), inner: zstdCloser{zr}, outer: rc, release: done}, nil
+		return &closers{r: bounded(zstdErrors{zr}, in, lim, "zstd"), inner: &zstdCloser{zr, held}, outer: rc}, nil
 	}
 }
 
-// Compressed reports whether a stream that starts with head (its first four
-// bytes) is gzip or zstd, as Open would find it.
-func Compressed(head []byte) bool {
+// compressed reports whether a stream that starts with head (its first four
+// bytes) is gzip or zstd, as Open finds it.
+func compressed(head []byte) bool {
 	return bytes.HasPrefix(head, gzipMagic) || bytes.HasPrefix(head, zstdMagic) || skippable(head)
 }
 
@@ -193,15 +180,9 @@ func (c *counter) Read(p []byte) (int, error) {
 
 // withDefaults is lim with its zero values replaced by their defaults.
 func (lim Limits) withDefaults() Limits {
-	if lim.MaxRatio == 0 {
-		lim.MaxRatio = DefaultMaxRatio
-	}
-	if lim.Floor == 0 {
-		lim.Floor = DefaultFloor
-	}
-	if lim.MaxLineOut == 0 {
-		lim.MaxLineOut = DefaultMaxLineOut
-	}
+	lim.MaxRatio = cmp.Or(lim.MaxRatio, DefaultMaxRatio)
+	lim.Floor = cmp.Or(lim.Floor, DefaultFloor)
+	lim.MaxLineOut = cmp.Or(lim.MaxLineOut, DefaultMaxLineOut)
 	return lim
 }
 
@@ -259,47 +240,27 @@ func (z zstdErrors) Read(p []byte) (int, error) {
 	return n, err
 }
 
-type zstdCloser struct{ d *zstd.Decoder }
+// zstdCloser ends the decoder and gives its window back to zstdWindows.
+type zstdCloser struct {
+	d    *zstd.Decoder
+	held int64
+}
 
-// Close keeps the decoder for the next stream (its window's buffers are
-// reused rather than left for the garbage collector) or, with enough kept,
-// closes it.
-func (z zstdCloser) Close() error {
-	z.d.Reset(nil)
-	select {
-	case idleZstd <- z.d:
-	default:
-		z.d.Close()
-	}
+func (z *zstdCloser) Close() error {
+	z.d.Close()
+	zstdWindows.Release(z.held)
 	return nil
 }
 
-// idleZstd holds decoders between streams, as many as zstdWindows lets
-// decode at once at the largest window.
-var idleZstd = make(chan *zstd.Decoder, 2)
-
-// newZstd is a decoder of in: an idle one, else a new one.
 func newZstd(in io.Reader) (*zstd.Decoder, error) {
-	select {
-	case d := <-idleZstd:
-		if err := d.Reset(in); err != nil {
-			d.Close()
-			return nil, err
-		}
-		return d, nil
-	default:
-		return zstd.NewReader(in, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(MaxZstdWindow))
-	}
+	return zstd.NewReader(in, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(MaxZstdWindow))
 }
 
-// closers reads from r and closes the decompressor, then the file, and
-// returns the head buffer to its pool.
+// closers reads from r and closes the decompressor (once), then the file.
 type closers struct {
-	r       io.Reader
-	inner   io.Closer
-	outer   io.Closer
-	release func()
+	r     io.Reader
+	inner io.Closer
+	outer io.Closer
 }
 
 func (c *closers) Read(p []byte) (int, error) { return c.r.Read(p) }
@@ -307,10 +268,7 @@ func (c *closers) Read(p []byte) (int, error) { return c.r.Read(p) }
 func (c *closers) Close() error {
 	if c.inner != nil {
 		c.inner.Close()
-	}
-	if c.release != nil {
-		c.release()
-		c.release = nil
+		c.inner = nil
 	}
 	return c.outer.Close()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"maps"
 	"runtime"
@@ -337,7 +338,7 @@ func skips(s []corpus.Skip) []report.Skip {
 // tell writes messages about the input to stderr.
 func (e *env) tell(messages ...string) {
 	for _, m := range messages {
-		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", report.Printable(m)) // one line, whatever an id holds
+		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", textout.Printable(m)) // one line, whatever an id holds
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"os"
 	"reflect"
 	"slices"
@@ -193,7 +194,7 @@ func check(t *testing.T, cmd, format string, write func(*outWriter) error) {
 	if format != "json" { // JSON keeps the log's text, escaped as JSON escapes it
 		for i := 0; i < len(out); {
 			r, size := utf8.DecodeRune(out[i:])
-			if (r == utf8.RuneError && size == 1) || (report.Unprintable(r) && r != '\n') {
+			if (r == utf8.RuneError && size == 1) || (textout.Unprintable(r) && r != '\n') {
 				t.Fatalf("%s --format %s: %U at byte %d: %q", cmd, format, r, i, out[max(0, i-40):min(len(out), i+40)])
 			}
 			i += size

@@ -8,13 +8,12 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"os"
 	"strings"
 
 	"golang.org/x/term"
-
-	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
 func main() {
@@ -32,7 +31,7 @@ type env struct {
 	// file, a pipe, a test): tables fit a terminal, and are whole elsewhere.
 	width int
 	// fit is what the tables of the output fit: the terminal's width.
-	fit *report.Fit
+	fit *textout.Fit
 	// told are the messages tellOnce has written.
 	told map[string]bool
 }
@@ -40,12 +39,12 @@ type env struct {
 // warnf writes a warning to stderr, on one line whatever its arguments hold
 // (a key of a configuration file may hold a newline).
 func (e *env) warnf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "lbanalyze: warning: %s\n", report.Printable(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(e.stderr, "lbanalyze: warning: %s\n", textout.Printable(fmt.Sprintf(format, args...)))
 }
 
 // notef writes a note to stderr: what was done with a flag, not a problem.
 func (e *env) notef(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "lbanalyze: note: %s\n", report.Printable(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(e.stderr, "lbanalyze: note: %s\n", textout.Printable(fmt.Sprintf(format, args...)))
 }
 
 // Exit codes: every failure class carries its own.
@@ -102,7 +101,7 @@ func runOn(args []string, stdin io.Reader, stdout, stderr io.Writer, width, errW
 		defer wrap.Flush()
 	}
 	defer msgs.Flush()
-	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: width, fit: &report.Fit{Width: width}}
+	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: width, fit: &textout.Fit{Width: width}}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -124,7 +123,7 @@ func runOn(args []string, stdin io.Reader, stdout, stderr io.Writer, width, errW
 	// suggestions with one.
 	msg := err.Error()
 	if ex != nil && !ex.laidOut {
-		msg = report.Printable(msg) // ours: one line, whatever a file or a log holds
+		msg = textout.Printable(msg) // ours: one line, whatever a file or a log holds
 	}
 	for i, part := range strings.Split("lbanalyze: "+msg+"\n", "\t") {
 		if i > 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"slices"
 	"strings"
 
@@ -133,7 +134,7 @@ func reflow(text string, width int) string {
 			out = append(out, para)
 			continue
 		}
-		out = append(out, strings.Join(report.WrapWords(para, width), "\n"))
+		out = append(out, strings.Join(textout.WrapWords(para, width), "\n"))
 	}
 	return strings.Join(out, "\n\n")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"runtime"
 	"slices"
@@ -11,7 +12,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/group"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
-	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/system"
@@ -170,7 +170,7 @@ func (f *sweepFlags) checkGroups(cmd *cobra.Command, groups []group.Group, group
 		// get no answer, and so no cross-validation, anyway.
 		if n := len(g.Episodes); f.folds > n && cmd.Flags().Changed("folds") && (!grouped || n >= sweep.MinEpisodes) {
 			return usageError("--folds %d: more folds than the %s read%s, so some would hold none; give at most %d, or 0 for none",
-				f.folds, report.Count(n, "episode"), of(g), n)
+				f.folds, textout.Count(n, "episode"), of(g), n)
 		}
 		if f.rank == "tokens" && !slices.ContainsFunc(g.Episodes, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }) {
 			if !grouped {

@@ -2,11 +2,10 @@ package main
 
 import (
 	"bytes"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
 // On a terminal every line of episode, batch and sweep over the bundled set
@@ -35,7 +34,7 @@ func TestTerminalFits(t *testing.T) {
 			}
 			for stream, out := range map[string]string{"stdout": stdout.String(), "stderr": stderr.String()} {
 				for line := range strings.Lines(out) {
-					if w := report.TextWidth(strings.TrimSuffix(line, "\n")); w > width {
+					if w := textout.TextWidth(strings.TrimSuffix(line, "\n")); w > width {
 						t.Errorf("%s at %d columns: a line of %d on %s: %q", name, width, w, stream, line)
 					}
 				}

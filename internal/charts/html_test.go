@@ -2,6 +2,7 @@ package charts
 
 import (
 	"bytes"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"html"
 	"regexp"
 	"strings"
@@ -89,7 +90,7 @@ func TestHTMLShowsLogTextAsText(t *testing.T) {
 	}
 	page := b.String()
 	for i, r := range page {
-		if report.Unprintable(r) && r != '\n' {
+		if textout.Unprintable(r) && r != '\n' {
 			t.Fatalf("the page holds %U: %q", r, page[max(0, i-60):min(len(page), i+60)])
 		}
 	}

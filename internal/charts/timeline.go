@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"image/color"
 	"strconv"
 
@@ -263,7 +264,7 @@ func outcomeText(o *replay.Outcome) string {
 	case !o.Terminated():
 		return fmt.Sprintf("%s: no stop", o.Policy)
 	}
-	s := fmt.Sprintf("%s: stops at %d,\nsaves %s", o.Policy, o.TerminationTurn, report.Count(o.TurnsSaved, "turn"))
+	s := fmt.Sprintf("%s: stops at %d,\nsaves %s", o.Policy, o.TerminationTurn, textout.Count(o.TurnsSaved, "turn"))
 	if o.ScoreForgone > 0 {
 		s += fmt.Sprintf(", forgoes %d points", o.ScoreForgone)
 	}

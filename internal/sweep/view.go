@@ -2,12 +2,12 @@ package sweep
 
 import (
 	"fmt"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
-	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -44,7 +44,7 @@ func (r *Result) Sections() []Section {
 // Summary says what was searched and for what.
 func (r *Result) Summary() string {
 	return fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate <= %s, censored outcomes <= %s; %s a turn.",
-		report.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), report.Count(r.CallsPerTurn, "LLM call"))
+		textout.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), textout.Count(r.CallsPerTurn, "LLM call"))
 }
 
 func (r *Result) answerSection() Section {
@@ -329,7 +329,7 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 
 // FrontTitle heads the front table of shown rows (now aside) of the ranks.
 func (r *Result) FrontTitle(shown, ranks int) string {
-	s := fmt.Sprintf("Pareto front, best first: %d of %s", len(r.Front), report.Count(len(r.Configs), "config"))
+	s := fmt.Sprintf("Pareto front, best first: %d of %s", len(r.Front), textout.Count(len(r.Configs), "config"))
 	if shown < ranks {
 		s += fmt.Sprintf(", the first %d shown (--top N, --all for more)", shown)
 	}
@@ -344,4 +344,4 @@ func (r *Result) FrontLegend() string {
 }
 
 // episodes is "1 episode", "75 episodes".
-func episodes(n int) string { return report.Count(n, "episode") }
+func episodes(n int) string { return textout.Count(n, "episode") }
