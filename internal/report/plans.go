@@ -30,9 +30,9 @@ var (
 		}, Drop: []string{"longest", "stop"}}
 	metricsPlan = &textout.Plan{Name: "metrics", Wrap: []string{"metric", "verdict"},
 		Short: textout.Shorter(map[string]string{"95% interval of the change": "95% CI"}), Drop: []string{"expected", "baseline", "after"}}
-	reviewPlan   = &textout.Plan{Name: "review", Wrap: []string{"baseline verdict", "after verdict"}, Drop: []string{"baseline", "after"}}
-	episodesPlan = &textout.Plan{Name: "episodes", Wrap: []string{"baseline verdict", "after verdict"},
-		Short: textout.Shorter(map[string]string{"baseline": "base"}), Drop: []string{"end", "obj", "score", "saved", "tokens", "turns"}}
+	reviewPlan   = &textout.Plan{Name: "review", Wrap: []string{"episode", "baseline verdict", "after verdict"}, Drop: []string{"baseline", "after"}}
+	episodesPlan = &textout.Plan{Name: "episodes", Wrap: []string{"episode", "baseline verdict", "after verdict"},
+		Short: textout.Shorter(map[string]string{"baseline": "base"}), Drop: []string{"end", "obj", "score", "saved", "tokens", "turns", "baseline verdict"}}
 	summaryPlan = &textout.Plan{Name: "pattern summary", Wrap: []string{"pattern"}, Short: textout.Shorter(map[string]string{"median first turn": "median first"})}
 	leadsPlan   = &textout.Plan{Name: "median leads", Wrap: []string{"policy"},
 		Short: textout.Shorter(map[string]string{"median lead (n): stuck spell": "spell", "oscillation": "osc."}),

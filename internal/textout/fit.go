@@ -53,7 +53,9 @@ func (s *shape) add(cells []string) {
 		}
 		s.cell[i] = max(s.cell[i], TextWidth(strings.TrimSpace(c)))
 		for w := range strings.FieldsSeq(c) {
-			s.word[i] = max(s.word[i], TextWidth(w))
+			for _, p := range pieces(w) {
+				s.word[i] = max(s.word[i], TextWidth(p))
+			}
 		}
 	}
 }
@@ -320,20 +322,37 @@ func (f *Fit) drawLaid(w io.Writer, l layout, rows iter.Seq[[]string], align []A
 }
 
 // WrapWords cuts text into lines of at most width columns at spaces; a word
-// wider than width is a line of its own.
+// wider than width is cut after its slashes (a path), and a piece still
+// wider is a line of its own.
 func WrapWords(text string, width int) []string {
 	var out []string
 	line := ""
 	for word := range strings.FieldsSeq(text) {
-		switch {
-		case line == "":
-			line = word
-		case TextWidth(line)+1+TextWidth(word) <= width:
-			line += " " + word
-		default:
-			out = append(out, line)
-			line = word
+		ps, sep := []string{word}, " "
+		if TextWidth(word) > width {
+			ps = pieces(word)
+		}
+		for _, p := range ps {
+			switch {
+			case line == "":
+				line = p
+			case TextWidth(line)+len(sep)+TextWidth(p) <= width:
+				line += sep + p
+			default:
+				out = append(out, line)
+				line = p
+			}
+			sep = ""
 		}
 	}
 	return append(out, line)
+}
+
+// pieces are a word cut after each slash.
+func pieces(word string) []string {
+	ps := strings.SplitAfter(word, "/")
+	if ps[len(ps)-1] == "" {
+		ps = ps[:len(ps)-1]
+	}
+	return ps
 }
