@@ -6,16 +6,23 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/lbanalyze/lbanalyze/internal/benchdata"
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/realdata"
+	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/steps"
 )
 
 // The readers under hostile input, each case of issue 27 run as a user
@@ -529,6 +536,234 @@ func TestReadersSmallerCases(t *testing.T) {
 		_, _, stderr := runCLI(nil, cmd, "--config", cfg, "--format", "csv", "testdata/logs/premature.jsonl")
 		if !strings.Contains(stderr, "warning: --config: "+cfg+" holds ZorkGPT2's [tool.zorkburr] and no [tool.zorkgpt.loop_break], which ZorkGPT reads: its zorkburr 30/10 is replayed on ZorkGPT's logs as it is given") {
 			t.Errorf("%s --config of the other system: stderr %q", cmd, stderr)
+		}
+	}
+}
+
+// Item 6: a Burr log compressed as zstd -3 compresses it (each line repeats
+// the whole state: 260 turns, 106 MB, about 1,000:1) is read whole by episode and
+// batch, without a word: the numbers of the plain log, and batch neither
+// leaves the file out nor counts it twice.
+func TestBurrZstdIsNoBomb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("106 MB of Burr log: not in -short")
+	}
+	var plain, zst bytes.Buffer
+	if err := benchdata.BurrLog(&plain, 260); err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := zstd.NewWriter(&zst, zstd.WithEncoderLevel(zstd.SpeedDefault)) // zstd -3
+	zw.Write(plain.Bytes())
+	zw.Close()
+	if ratio := plain.Len() / zst.Len(); plain.Len() < 64<<20 || ratio < 200 {
+		t.Fatalf("%d bytes compressed %d:1: not past the guard on the ratio alone (64 MiB at 200:1)", plain.Len(), ratio)
+	}
+	dir := t.TempDir()
+	for name, log := range map[string][]byte{"log.jsonl": plain.Bytes(), "log.jsonl.zst": zst.Bytes()} {
+		app := filepath.Join(dir, name, "app")
+		if err := os.MkdirAll(app, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(app, "metadata.json"), []byte(benchdata.BurrMetadata), 0o644)
+		if err := os.WriteFile(filepath.Join(app, name), log, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plainApp, zstApp := filepath.Join(dir, "log.jsonl", "app"), filepath.Join(dir, "log.jsonl.zst", "app")
+	_, want, _ := outcomes(t, "--policy", "zorkburr", plainApp)
+	code, got, stderr := outcomes(t, "--policy", "zorkburr", zstApp)
+	if len(want) != 1 || want[0].turns != 260 || code != 0 || stderr != "" || len(got) != 1 || got[0] != want[0] {
+		t.Errorf("episode: exit %d, rows %+v, stderr %q; want the plain log's %+v", code, got, stderr, want)
+	}
+	code, stdout, stderr := runCLI(nil, "batch", zstApp)
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "1 episode analysed") || strings.Contains(stdout, "left out") {
+		t.Errorf("batch: exit %d, stderr %q, stdout:\n%.400s", code, stderr, stdout)
+	}
+}
+
+// Item 10: text an episode keeps is bounded per turn, in every reader: a run
+// of 150 turns whose every action and room is a distinct text of 30-60 KB
+// (13 MB of them) is read without a word, each text kept in at most
+// source.MaxText bytes, distinct ones still distinct, and what the episode
+// holds once read no more than a few MiB (it held every text whole: 7-21
+// MiB here, 232-258 MiB of peak RSS for 3,000 turns).
+func TestLongTextBounded(t *testing.T) {
+	const n = 150
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(27, 10))
+	base := make([]byte, 1<<20)
+	for i := range base {
+		base[i] = "abcdefghijklmnopqrstuvwxyz "[rng.IntN(27)]
+	}
+	text := func(kind string, i int) string { // distinct by its number, 30-60 KB
+		size := 30_000 + rng.IntN(30_001)
+		off := rng.IntN(len(base) - size)
+		return fmt.Sprintf("%s %d %s", kind, i, base[off:off+size])
+	}
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	score := func(i int) int { return i / 50 * 5 }
+	write := func(path string, lines func(i int) string, head, tail []string) string {
+		var l []string
+		l = append(l, head...)
+		for i := 1; i <= n; i++ {
+			l = append(l, lines(i))
+		}
+		return writeLines(t, filepath.Join(dir, path), append(l, tail...))
+	}
+	const ep = "2025-11-12T10:00:00"
+	seq := 0
+	burrStep := func(action, state string) string {
+		s := fmt.Sprintf(`{"type":"begin_entry","start_time":"2026-04-09T13:45:17","action":%q,"inputs":{},"sequence_id":%d}`+"\n"+
+			`{"type":"end_entry","end_time":"2026-04-09T13:45:17","action":%q,"result":{},"exception":null,"state":{%s},"sequence_id":%d}`,
+			action, seq, action, state, seq)
+		seq++
+		return s
+	}
+	writeLines(t, filepath.Join(dir, "burr", "app", "metadata.json"), []string{benchdata.BurrMetadata})
+	var snapshot []string
+	for i := 1; i <= n; i++ {
+		sep := ","
+		if i == n {
+			sep = ""
+		}
+		snapshot = append(snapshot, fmt.Sprintf(`{"turn": %d, "action": %s, "response": "ok", "location_id": %d, "location_name": %s, "score_after": %d, "critic_score": 0.7, "rejection_count": 0}%s`,
+			i, q(text("action", i)), 1000+i, q(text("room", i)), score(i), sep))
+	}
+	for _, c := range []struct {
+		name  string
+		args  []string
+		rooms bool
+	}{
+		{"zorkgpt", []string{write("episode_log.jsonl", func(i int) string {
+			return fmt.Sprintf(`{"timestamp": %q, "level": "INFO", "message": "Turn %d completed", "event_type": "turn_completed", "episode_id": %q, "turn": %d, "action": %s, "score": %d, "location": %s}`,
+				ep, i, ep, i, q(text("action", i)), score(i), q(text("room", i)))
+		}, []string{fmt.Sprintf(`{"timestamp": %q, "level": "INFO", "message": "m", "event_type": "orchestrator_init", "episode_id": %q, "max_turns": %d}`, ep, ep, n),
+			fmt.Sprintf(`{"timestamp": %q, "level": "INFO", "message": "m", "event_type": "episode_initialized", "episode_id": %q, "turn": 0, "max_turns": %d}`, ep, ep, n)}, nil)}, true},
+		{"zorkgpt2-runlog", []string{write("run_log_ep1.txt", func(i int) string {
+			return fmt.Sprintf("TURN %d | loc=%s | score=%d/350 | critic=0.70 | rejections=0 | action=%s", i, strings.ReplaceAll(text("room", i), " ", "_"), score(i), text("action", i))
+		}, nil, []string{fmt.Sprintf("EPISODE_END | turns=%d | score=%d/350 | locations=%d | objectives_found=0 | reason=max_turns", n, score(n), n)})}, true},
+		{"zorkgpt2-burr", []string{filepath.Dir(write("burr/app/log.jsonl", func(i int) string {
+			before := fmt.Sprintf(`"episode_id":"ep1","turn_count":%d,"score":%d,"location_id":180,"location_name":"West House","critic_score":0.7,"rejection_count":0,"game_over":false,"action_history":[]`, i-1, score(i-1))
+			after := fmt.Sprintf(`"episode_id":"ep1","turn_count":%d,"score":%d,"pre_score":%d,"location_id":%d,"location_name":%s,"action_to_take":%s,"critic_score":0.7,"rejection_count":0,"game_over":false,"action_history":[]`,
+				i, score(i), score(i-1), 1000+i, q(text("room", i)), q(text("action", i)))
+			return strings.Join([]string{burrStep("assemble_context", before), burrStep("generate_action", before), burrStep("evaluate_action", before), burrStep("execute_action", after)}, "\n")
+		}, nil, nil))}, true},
+		{"zorkgpt2-snapshot", []string{writeLines(t, filepath.Join(dir, "ep1_t151_evaluate_action.json"), append(append(
+			[]string{`{"meta": {"episode_id": "ep1", "turn": 151}, "action_type": "evaluate_action", "state": {"action_history": [`}, snapshot...), `], "location_name": "x"}}`))}, true},
+		{"tales", []string{write(fmt.Sprintf("tales/run/JerichoEnvZork1/a0_s1_steps%d.jsonl", n), func(i int) string {
+			return fmt.Sprintf(`{"Step": %d, "Score": %d, "Max Score": 350, "Normalized Score": 0.0, "Moves": %d, "Observation": %s, "Action": %s, "Feedback": "f", "Prompt": "p", "Response": "r", "Token Usage": 10}`,
+				i, score(i), i, q(text("room", i)), q(text("action", i)))
+		}, nil, nil)}, false},
+		{"jsonl", []string{"--fields", "turn=t,score=s,action=a,room=r", write("steps.jsonl", func(i int) string {
+			return fmt.Sprintf(`{"t": %d, "s": %d, "a": %s, "r": %s}`, i, score(i), q(text("action", i)), q(text("room", i)))
+		}, nil, nil)}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, rows, stderr := outcomes(t, append([]string{"--policy", "score"}, c.args...)...)
+			if code != 0 || stderr != "" || len(rows) != 1 || rows[0].turns != n || rows[0].final != score(n) {
+				t.Fatalf("exit %d, rows %+v, stderr %q", code, rows, stderr)
+			}
+			srcs := corpus.Registry()
+			path := c.args[len(c.args)-1]
+			if len(c.args) > 1 {
+				fields, err := steps.ParseFields(c.args[1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				srcs.Files = append([]source.Source{steps.Source{Fields: fields}}, srcs.Files...)
+			}
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			lg := corpus.Read([]string{path}, corpus.Options{Jobs: 1, Sources: srcs})
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+			if len(lg.Episodes) != 1 || lg.Episodes[0].Format != c.name {
+				t.Fatalf("%d episodes", len(lg.Episodes))
+			}
+			actions, rooms := map[string]bool{}, map[string]bool{}
+			for _, tu := range lg.Episodes[0].Turns {
+				if len(tu.Action) > source.MaxText || len(tu.Location) > source.MaxText {
+					t.Fatalf("a turn keeps %d bytes of action, %d of room", len(tu.Action), len(tu.Location))
+				}
+				actions[tu.Action], rooms[tu.Location] = true, true
+			}
+			if len(actions) != n || c.rooms && len(rooms) != n {
+				t.Errorf("%d distinct actions, %d rooms kept of %d each", len(actions), len(rooms), n)
+			}
+			if held > 4<<20 {
+				t.Errorf("the episode holds %s once read", jsonl.Size(held))
+			}
+			runtime.KeepAlive(lg)
+		})
+	}
+}
+
+// Item 12, the smaller cases of field maps and TALES budgets, as a user
+// meets them: a key with dots in it named in a field map, and said when a
+// log has one; a nested object repeated read as Python's json.loads reads
+// it; a rollout's name with a budget no run has.
+func TestFieldMapAndBudgetCases(t *testing.T) {
+	dir := t.TempDir()
+	dotted := writeLines(t, filepath.Join(dir, "dotted.jsonl"), []string{`{"step": 1, "info.score": 3}`, `{"step": 2, "info.score": 5}`})
+	mixed := writeLines(t, filepath.Join(dir, "mixed.jsonl"), []string{`{"step": 1, "info": {"score": 3}}`, `{"step": 2, "info.score": 5}`})
+	fieldsFile := writeLines(t, filepath.Join(dir, "fields.toml"), []string{`turn = "step"`, `score = ["info.score"]`})
+	const hint = `key "info.score" has dots in it, but info.score names a member "score" nested in "info": name that key info\.score (in a fields file, ["info.score"])`
+	for _, c := range []struct {
+		name     string
+		args     []string
+		code     int
+		timeline string // the episode's scores turn by turn
+		stderr   string
+	}{
+		{"a dotted key named as a nested one", []string{"--fields", "turn=step,score=info.score", dotted}, 1, "",
+			"lbanalyze: " + dotted + `: does not look like a log lbanalyze reads (jsonl, zorkgpt, zorkgpt2-burr, zorkgpt2-runlog, zorkgpt2-snapshot, tales): JSON Lines whose first object has the keys "step", "info.score"; its first object's ` + hint + "\n" +
+				"lbanalyze: no episode could be read\n"},
+		{"a dotted key escaped", []string{"--fields", `turn=step,score=info\.score`, dotted}, 0, "3 5", ""},
+		{"a dotted key as a list of keys", []string{"--fields-file", fieldsFile, dotted}, 0, "3 5", ""},
+		{"a dotted key on a later line", []string{"--fields", "turn=step,score=info.score", mixed}, 0, "3",
+			"lbanalyze: " + mixed + `:2: no "info.score" (the score): this step is skipped; its ` + hint + "\n" +
+				"lbanalyze: " + mixed + ": 1 line skipped in mixed; the rest was analysed\n"},
+		// json.loads keeps the last "info" whole: 2; none in the second
+		// line's last (its first held 3); 5.
+		{"a nested object repeated", []string{"--fields", "turn=step,score=info.score", writeLines(t, filepath.Join(dir, "repeated.jsonl"), []string{
+			`{"step": 1, "info": {"score": 1}, "info": {"score": 2}}`, `{"step": 2, "info": {"score": 3}, "info": {"x": 4}}`, `{"step": 3, "info": {"score": 5}}`})}, 0, "2 2 5",
+			"lbanalyze: " + filepath.Join(dir, "repeated.jsonl") + `:2: no "info.score" (the score): this step is skipped` + "\n" +
+				"lbanalyze: " + filepath.Join(dir, "repeated.jsonl") + ": 1 line skipped in repeated; the rest was analysed\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(nil, append([]string{"episode", "--format", "json", "--policy", "score"}, c.args...)...)
+			var eps []struct{ Timeline []int }
+			json.Unmarshal([]byte(stdout), &eps)
+			var got []string
+			for _, ep := range eps {
+				got = append(got, strings.Trim(fmt.Sprint(ep.Timeline), "[]"))
+			}
+			if code != c.code || stderr != c.stderr || strings.Join(got, "|") != c.timeline {
+				t.Errorf("exit %d, scores %q, stderr:\n%s\nwant exit %d, scores %q, stderr:\n%s", code, got, stderr, c.code, c.timeline, c.stderr)
+			}
+		})
+	}
+
+	// A TALES rollout named with a budget no run has: said, the budget
+	// taken as unknown (the run as having spent it), not as 0 steps nor the
+	// number an overflow wraps to.
+	var rollout []string
+	for i := 1; i <= 30; i++ {
+		rollout = append(rollout, fmt.Sprintf(`{"Step":%d,"Score":%d,"Max Score":350,"Normalized Score":0.0,"Moves":%d,"Observation":"o","Action":"north","Feedback":"f","Prompt":"p","Response":"r","Token Usage":10}`, i, i/7, i))
+	}
+	for _, c := range []struct{ steps, says string }{
+		{"0", "0"},
+		{"99999999999999999999999", "99999999999999999999… (23 digits)"},
+		{"18446744073709551646", "18446744073709551646"}, // 2^64 + 30
+	} {
+		log := writeLines(t, filepath.Join(dir, "tales_LLMAgent_m", "JerichoEnvZork1", "a0_s1_steps"+c.steps+".jsonl"), rollout)
+		_, rows, _ := outcomes(t, "--policy", "score", log)
+		code, stdout, stderr := runCLI(nil, "episode", "--policy", "score", log)
+		want := "\nnote: the file's name gives a step budget of " + c.says + ", which no run has (1 to 200000): the run is taken to have spent it, though a run that failed or was stopped writes its rollout too\n"
+		if code != 0 || stderr != "" || !strings.Contains(stdout, want) || len(rows) != 1 || rows[0].turns != 30 || rows[0].end != "max_turns" {
+			t.Errorf("_steps%s: exit %d, rows %+v, stderr %q, stdout:\n%s", c.steps, code, rows, stderr, stdout)
 		}
 	}
 }

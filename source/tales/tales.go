@@ -70,7 +70,7 @@ func finish(ep *episode.Episode, path string) {
 	if m := budget.FindStringSubmatch(filepath.Base(path)); m != nil {
 		v, err := strconv.Atoi(m[1])
 		if err != nil || v < 1 || v > source.MaxTurn {
-			unknown = fmt.Sprintf("the file's name gives a step budget of %.20s, which no run has (1 to %d)", m[1], source.MaxTurn)
+			unknown = fmt.Sprintf("the file's name gives a step budget of %s, which no run has (1 to %d)", digits(m[1]), source.MaxTurn)
 		} else {
 			ep.MaxTurns = v
 		}
@@ -88,6 +88,15 @@ func finish(ep *episode.Episode, path string) {
 	default:
 		ep.Notes = append(ep.Notes, fmt.Sprintf("the rollout ends at step %d of a budget of %d: the run failed or was stopped (the summary file beside it says which)", n, ep.MaxTurns))
 	}
+}
+
+// digits is a number of a file's name as a message shows it: its first 20
+// digits and how many it has, past 20 (a name may hold thousands).
+func digits(s string) string {
+	if len(s) <= 20 {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d digits)", s[:20], len(s))
 }
 
 // rolloutPattern is the name benchmark.py gives a rollout:

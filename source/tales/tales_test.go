@@ -188,7 +188,7 @@ func TestEnd(t *testing.T) {
 		// budget an overflowing number wraps to.
 		{"a budget of 0", step(1, 0, "a", "b", 1, false), "a0_s1_steps0.jsonl", episode.EndMaxTurns, "gives a step budget of 0, which no run has"},
 		{"a budget past any int", step(1, 0, "a", "b", 1, false), "a0_s1_steps99999999999999999999999.jsonl", episode.EndMaxTurns,
-			"gives a step budget of 99999999999999999999, which no run has (1 to 200000)"},
+			"gives a step budget of 99999999999999999999… (23 digits), which no run has (1 to 200000)"},
 	} {
 		eps, _ := source.ReadAll(Source, strings.NewReader(c.log), filepath.Join("run", "game", c.file), source.Options{})
 		ep := eps[0]

@@ -210,7 +210,7 @@ func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.O
 		}
 		switch {
 		case e.Turn == nil || e.ScoreAfter == nil:
-			r.problem(line, false, "state.action_history.%d has no turn or score_after: left out", i)
+			r.problem(line, true, "state.action_history.%d has no turn or score_after: entry skipped", i)
 			return
 		case *e.ScoreAfter > source.MaxScore || *e.ScoreAfter < -source.MaxScore:
 			r.problem(line, true, "state.action_history.%d: score_after %d is absurd (beyond ±2^53): entry skipped", i, *e.ScoreAfter)
