@@ -25,7 +25,7 @@ min_turns = 0
 		t.Errorf("increase 40/10:\n%s%v\nwant\n%s", got, err, want)
 	}
 	p := policy.Policy{Name: policy.Patience}.With(policy.ObjectivePatience, policy.ObjectivesOff).
-		With(policy.ScoreMode, policy.ScoreIncrease).With(policy.MinDelta, 5).With(policy.MinTurns, 50)
+		With(policy.ScoreMode, policy.ScoreIncrease).With(policy.MinDelta, 5000).With(policy.MinTurns, 50)
 	got, err = Harness.Block(p)
 	for _, s := range []string{"from step 50 on", "risen by at least 5 above the score of its last rise", `score_mode = "increase"`, "objective_patience = -1", "room_patience = 0"} {
 		if err != nil || !strings.Contains(got, s) {

@@ -119,7 +119,8 @@ func Of(ep *episode.Episode) *System {
 }
 
 // OfAll is the system that ran every one of eps; the first of the registry
-// when they were run by several, or there are none.
+// when they were run by several, or there are none. A harness whose logs
+// have scores that are not whole words its rules for them (realHarness).
 func OfAll(eps []*episode.Episode) *System {
 	if len(eps) == 0 {
 		return registry[0]
@@ -129,6 +130,9 @@ func OfAll(eps []*episode.Episode) *System {
 		if Of(ep) != s {
 			return registry[0]
 		}
+	}
+	if s == Harness && slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return !ep.WholeScores() }) {
+		return realHarness
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,7 +52,7 @@ func (s *spark) line() string {
 		v := ep.Score(min((i+1)*s.perMark, n))
 		g := 0
 		if hi > lo {
-			g = (v - lo) * (len(sparkGlyphs) - 1) / (hi - lo)
+			g = int(math.Floor(float64((v - lo) * episode.Score(len(sparkGlyphs)-1) / (hi - lo))))
 		}
 		b.WriteRune(sparkGlyphs[g])
 	}
@@ -92,7 +93,7 @@ func summary(ep *episode.Episode) string {
 	if shows.Objectives {
 		objectives = Count(len(ep.Objectives), "objective completion") + ", "
 	}
-	return fmt.Sprintf("%d turn%s, final score %d, %s, %s%d skipped line%s (%s)",
+	return fmt.Sprintf("%d turn%s, final score %s, %s, %s%d skipped line%s (%s)",
 		ep.N(), plural(ep.N()), ep.FinalScore(), end, objectives,
 		ep.SkippedLines, plural(ep.SkippedLines), factsText(ep))
 }
@@ -147,7 +148,7 @@ func outcomeVerdict(o *replay.Outcome) string {
 // gainWords is the later gain in words: "+5 at 152 (72 turns later)".
 func gainWords(o *replay.Outcome) string {
 	g := o.LaterGain
-	return fmt.Sprintf("+%d at %d (%d turn%s later)", g.Points, g.Turn, o.GainDistance(), plural(o.GainDistance()))
+	return fmt.Sprintf("+%s at %d (%d turn%s later)", g.Points, g.Turn, o.GainDistance(), plural(o.GainDistance()))
 }
 
 // pastHorizon mentions a later gain that comes too late to count as evidence.
@@ -175,6 +176,13 @@ func dash(v int, ok bool) string {
 	return strconv.Itoa(v)
 }
 
+func dashScore(v episode.Score, ok bool) string {
+	if !ok {
+		return "—"
+	}
+	return v.String()
+}
+
 // resultHeader names the columns of a result row: the stop turn, turns stuck
 // and score there, turns and LLM calls (and tokens, when logged, and dollars,
 // when priced) saved, score forgone, the first turn with a countdown warning
@@ -200,7 +208,7 @@ func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 	t := o.Terminated()
 	row := []string{
 		strconv.Itoa(i + 1), o.Policy.String(), dash(o.TerminationTurn, t), dash(o.TurnsStuck, t),
-		dash(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(e.CallsPerTurn)),
+		dashScore(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(e.CallsPerTurn)),
 	}
 	if e.Ep.Signals.Has(episode.Tokens) {
 		row = append(row, strconv.FormatInt(o.TokensSaved, 10))
@@ -211,7 +219,7 @@ func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 			row[len(row)-1] = metrics.Dollars.Format(cost)
 		}
 	}
-	row = append(row, strconv.Itoa(o.ScoreForgone))
+	row = append(row, o.ScoreForgone.String())
 	if system.Of(e.Ep).Shows.Warnings {
 		row = append(row, dash(o.WarningStartTurn, o.WarningStartTurn > 0))
 	}
@@ -289,7 +297,7 @@ func tableBody(w io.Writer, e *Episode) {
 		sp.stop(i, o)
 		cols = boxTable.measure(cols, row)
 	})
-	fmt.Fprintf(w, "  score %s %d→%d, %d turn%s a mark\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
+	fmt.Fprintf(w, "  score %s %s→%s, %d turn%s a mark\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
 	if stops := sp.stopLine(); stops != "" {
 		fmt.Fprintf(w, "  stops %s\n", stops)
 	}
@@ -352,7 +360,7 @@ func markdownBody(w io.Writer, e *Episode) {
 	ep := e.Ep
 	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(ep.Source), summary(ep))
 	sp := newSpark(ep, sparkWidth)
-	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
+	fmt.Fprintf(w, "Score `%s` %s→%s (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
 	header, align := resultHeader(e)
 	markdownTable.draw(w, header, e.rows(), align)
 	if e.Patterns != nil {
@@ -395,6 +403,13 @@ func opt(p *int) string {
 	return strconv.Itoa(*p)
 }
 
+func optScore(p *episode.Score) string {
+	if p == nil {
+		return ""
+	}
+	return p.String()
+}
+
 func opt64(p *int64) string {
 	if p == nil {
 		return ""
@@ -410,14 +425,14 @@ func optS(p *string) string {
 }
 
 func csvEpisode(j *EpisodeJSON) []string {
-	return []string{CSVText(j.EpisodeID), CSVText(j.Source), CSVText(j.LogFormat), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
+	return []string{CSVText(j.EpisodeID), CSVText(j.Source), CSVText(j.LogFormat), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), j.FinalScore.String(),
 		CSVText(j.EndReason), opt(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
 }
 
 func csvResult(r *ResultJSON) []string {
 	gt, gp, gd := "", "", ""
 	if g := r.LaterGain; g != nil {
-		gt, gp, gd = strconv.Itoa(g.Turn), strconv.Itoa(g.Points), strconv.Itoa(g.Distance)
+		gt, gp, gd = strconv.Itoa(g.Turn), g.Points.String(), strconv.Itoa(g.Distance)
 	}
 	cost := ""
 	if r.CostSaved != nil {
@@ -429,8 +444,8 @@ func csvResult(r *ResultJSON) []string {
 	}
 	b := strconv.FormatBool
 	return []string{CSVText(r.Policy), opt(r.MaxTurnsStuck), opt(r.CheckInterval), opt(r.StuckWarningThreshold),
-		CSVText(r.Settings.String()), opt(r.TerminationTurn), CSVText(optS(r.StopReason)), opt(r.TurnsStuck), opt(r.ScoreAtTermination), CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
-		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
+		CSVText(r.Settings.String()), opt(r.TerminationTurn), CSVText(optS(r.StopReason)), opt(r.TurnsStuck), optScore(r.ScoreAtTermination), CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
+		strconv.Itoa(r.Length), r.ScoreForgone.String(), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
 		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), opt64(r.TokensSaved), cost}
 }

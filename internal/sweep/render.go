@@ -185,7 +185,7 @@ func (r *Result) values(c *Config) []any {
 			v = append(v, nil)
 			continue
 		}
-		v = append(v, s.Value(s.Applied(c.Policy.Get(s))))
+		v = append(v, s.Value(c.Policy.Get(s)))
 	}
 	for k := range r.Defs.Len() {
 		if x, ok := r.Defs.Value(&c.Sums, k); ok {

@@ -49,7 +49,7 @@ type Config struct {
 type Tally struct {
 	FalseTerminations int // false-termination candidates
 	TurnsSaved        int
-	ScoreForgone      int
+	ScoreForgone      episode.Score // summed to episode.ScoreResolution: exact whatever the order
 	Censored          int
 	TokensSaved       int64 // where the logs record tokens
 }
@@ -58,7 +58,7 @@ type Tally struct {
 func (t *Tally) add(o *replay.Outcome, sign int) {
 	t.FalseTerminations += sign * b2i(o.FalseTerminationCandidate())
 	t.TurnsSaved += sign * o.TurnsSaved
-	t.ScoreForgone += sign * o.ScoreForgone
+	t.ScoreForgone = t.ScoreForgone.Add(episode.Score(sign) * o.ScoreForgone)
 	t.Censored += sign * b2i(o.Censored)
 	t.TokensSaved += int64(sign) * o.TokensSaved
 }
@@ -66,7 +66,7 @@ func (t *Tally) add(o *replay.Outcome, sign int) {
 func (t *Tally) carry(u Tally) {
 	t.FalseTerminations += u.FalseTerminations
 	t.TurnsSaved += u.TurnsSaved
-	t.ScoreForgone += u.ScoreForgone
+	t.ScoreForgone = t.ScoreForgone.Add(u.ScoreForgone)
 	t.Censored += u.Censored
 	t.TokensSaved += u.TokensSaved
 }

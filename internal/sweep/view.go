@@ -280,7 +280,7 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 	if r.Tokens {
 		row.Cells = append(row.Cells, strconv.FormatInt(c.TokensSaved, 10))
 	}
-	row.Cells = append(row.Cells, fmt.Sprintf("%d (%s)", c.FalseTerminations, pct(r.FalseRate(c))), strconv.Itoa(c.ScoreForgone),
+	row.Cells = append(row.Cells, fmt.Sprintf("%d (%s)", c.FalseTerminations, pct(r.FalseRate(c))), c.ScoreForgone.String(),
 		fmt.Sprintf("%d (%s)", c.Censored, pct(r.CensoredShare(c))), strings.Join(notes, "; "))
 	return row
 }

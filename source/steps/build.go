@@ -39,7 +39,8 @@ type segment struct {
 	numbered bool // a step number has been read
 	offset   int  // 1 when the steps are numbered from 0
 	restarts int
-	maxScore *int64
+	sum      episode.Score // the rewards so far, in a log of rewards
+	maxScore *episode.Score
 	problems source.Problems
 	lacking  [nFields]int // steps without an optional member
 }
@@ -73,14 +74,18 @@ func (b *builder) step(l *line, n int) {
 		return
 	}
 	s := b.cur
-	raw := l.raw[fScore]
-	if absent(raw) {
-		s.problem(n, true, "no %s: this step is skipped", b.member(fScore))
+	f := fScore
+	if b.src.Fields.Reward != nil {
+		f = fReward
+	}
+	v := l.get(f)
+	if v.absent() {
+		s.problem(n, true, "no %s: this step is skipped", b.member(f))
 		return
 	}
-	score, why := whole(raw)
+	x, why := v.number()
 	if why != "" {
-		s.problem(n, true, "%s is %s: this step is skipped", b.member(fScore), why)
+		s.problem(n, true, "%s is %s: this step is skipped", b.member(f), why)
 		return
 	}
 	t, ok := b.place(l, n)
@@ -88,7 +93,15 @@ func (b *builder) step(l *line, n int) {
 		return
 	}
 	b.fill(t)
-	tu := episode.Turn{Score: int(score)}
+	score := episode.Score(x)
+	if f == fReward {
+		if score = s.sum.Add(score); score > maxWhole || score < -maxWhole {
+			s.problem(n, true, "the sum of the rewards is beyond ±2^53: this step is skipped")
+			return
+		}
+		s.sum = score
+	}
+	tu := episode.Turn{Score: score}
 	b.optional(l, n, &tu)
 	s.turns = append(s.turns, tu)
 }
@@ -96,14 +109,14 @@ func (b *builder) step(l *line, n int) {
 // episodeOf starts a new segment when the episode member changes; false when
 // the line has none.
 func (b *builder) episodeOf(l *line, n int) bool {
-	raw := l.raw[fEpisode]
-	if absent(raw) {
+	v := l.get(fEpisode)
+	if v.absent() {
 		b.cur.problem(n, true, "no %s: this step is skipped", b.member(fEpisode))
 		return false
 	}
-	id, ok := text(raw)
+	id, ok := v.text()
 	if !ok {
-		id = string(raw) // a number, as written
+		id = string(v.raw) // a number, as written
 	}
 	if s := b.cur; s.named && id != s.id {
 		b.close()
@@ -121,12 +134,12 @@ func (b *builder) place(l *line, n int) (int, bool) {
 	if b.src.Fields.Turn == nil {
 		return last + 1, true
 	}
-	raw := l.raw[fTurn]
-	if absent(raw) {
+	raw := l.get(fTurn)
+	if raw.absent() {
 		s.problem(n, true, "no %s: this step is skipped", b.member(fTurn))
 		return 0, false
 	}
-	v, why := whole(raw)
+	v, why := raw.whole()
 	if why != "" {
 		s.problem(n, true, "%s is %s: this step is skipped", b.member(fTurn), why)
 		return 0, false
@@ -174,49 +187,54 @@ func (b *builder) fill(t int) {
 // such value, and the problem is noted.
 func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 	f := &b.src.Fields
-	get := func(fd field, p Path) []byte {
+	get := func(fd field, p Path) (value, bool) {
 		if p == nil {
-			return nil
+			return value{}, false
 		}
-		if raw := l.raw[fd]; !absent(raw) {
-			return raw
+		if v := l.get(fd); !v.absent() {
+			return v, true
 		}
 		b.lacks(fd, n)
-		return nil
+		return value{}, false
 	}
-	if raw := get(fAction, f.Action); raw != nil {
-		a, ok := text(raw)
+	if v, ok := get(fAction, f.Action); ok {
+		a, ok := v.text()
 		if !ok {
-			a = string(raw)
+			a = string(v.raw)
 		}
 		tu.Action = b.strs.Intern(a)
 	}
-	if raw := get(fRoom, f.Room); raw != nil {
-		if name, ok := text(raw); ok {
+	if v, ok := get(fRoom, f.Room); ok {
+		if name, ok := v.text(); ok {
 			tu.Location = b.strs.Intern(name)
-		} else if id, why := whole(raw); why == "" && id > 0 && id <= 1<<31 {
+		} else if id, why := v.whole(); why == "" && id > 0 && id <= 1<<31 {
 			tu.RoomID = int(id)
 		} else {
 			b.cur.problem(n, false, "%s is neither a name nor a positive id: the room is unknown", b.member(fRoom))
 		}
 	}
-	if raw := get(fResponse, f.Response); raw != nil {
-		tu.ResponseHash = hash(raw)
-		if b.death != nil && b.death.in(raw) {
+	if v, ok := get(fResponse, f.Response); ok {
+		tu.ResponseHash = v.hash()
+		if b.death != nil && b.death.in(v) {
 			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: len(b.cur.turns) + 1, Reason: "died"})
 		}
 	}
-	tu.Tokens = b.count(get(fTokens, f.Tokens), fTokens, n)
-	tu.Calls = int32(min(b.count(get(fCalls, f.Calls), fCalls, n), 1<<31-1))
-	if raw := get(fRestart, f.Restart); raw != nil {
-		tu.Restart = b.restarted(raw, n)
+	if v, ok := get(fTokens, f.Tokens); ok {
+		tu.Tokens = b.count(v, fTokens, n)
+	}
+	if v, ok := get(fCalls, f.Calls); ok {
+		tu.Calls = int32(min(b.count(v, fCalls, n), 1<<31-1))
+	}
+	if v, ok := get(fRestart, f.Restart); ok {
+		tu.Restart = b.restarted(v, n)
 		if tu.Restart {
 			b.cur.restarts++
 		}
 	}
-	if raw := get(fMaxScore, f.MaxScore); raw != nil && b.cur.maxScore == nil {
-		if v, why := whole(raw); why == "" {
-			b.cur.maxScore = &v
+	if v, ok := get(fMaxScore, f.MaxScore); ok && b.cur.maxScore == nil {
+		if x, why := v.number(); why == "" {
+			m := episode.Score(x)
+			b.cur.maxScore = &m
 		}
 	}
 }
@@ -231,11 +249,8 @@ func (b *builder) lacks(f field, n int) {
 }
 
 // count reads tokens or calls: a whole number, 0 or more.
-func (b *builder) count(raw []byte, f field, n int) int64 {
-	if raw == nil {
-		return 0
-	}
-	v, why := whole(raw)
+func (b *builder) count(raw value, f field, n int) int64 {
+	v, why := raw.whole()
 	if why == "" && v < 0 {
 		why = "negative"
 	}
@@ -249,19 +264,16 @@ func (b *builder) count(raw []byte, f field, n int) int64 {
 
 // restarted reads the restart member: true or false, or a text that holds
 // the marker.
-func (b *builder) restarted(raw []byte, n int) bool {
+func (b *builder) restarted(v value, n int) bool {
 	if b.restart != nil {
-		if raw[0] != '"' {
+		if !v.cell && v.raw[0] != '"' {
 			b.cur.problem(n, false, "%s is not a text to find %q in", b.member(fRestart), b.restart.text)
 			return false
 		}
-		return b.restart.in(raw)
+		return b.restart.in(v)
 	}
-	switch string(raw) {
-	case "true":
-		return true
-	case "false":
-		return false
+	if set, ok := v.flag(); ok {
+		return set
 	}
 	b.cur.problem(n, false, "%s is neither true nor false (give restart_marker to find a text in it)", b.member(fRestart))
 	return false
@@ -326,18 +338,17 @@ var signalOf = []struct {
 // by its best, the game's highest score, the restarts.
 func (b *builder) facts(s *segment) []episode.Fact {
 	var fs []episode.Fact
-	num := func(key string, v int, words string) {
-		val := strconv.Itoa(v)
-		fs = append(fs, episode.Fact{Key: key, Value: &val, Text: fmt.Sprintf(words, v)})
+	num := func(key, val, words string) {
+		fs = append(fs, episode.Fact{Key: key, Value: &val, Text: fmt.Sprintf(words, val)})
 	}
 	if s.ep.Scoring == episode.ScoredBest {
-		num("best_score", s.ep.Credited(len(s.turns)), "best score %d")
+		num("best_score", s.ep.Credited(len(s.turns)).String(), "best score %s")
 	}
 	if s.maxScore != nil {
-		num("max_score", int(*s.maxScore), "max score %d")
+		num("max_score", s.maxScore.String(), "max score %s")
 	}
 	if b.src.Fields.Restart != nil {
-		num("restarts", s.restarts, "%d restart(s)")
+		num("restarts", strconv.Itoa(s.restarts), "%s restart(s)")
 	}
 	return fs
 }

@@ -48,7 +48,7 @@ func (s Source) Format() string {
 func (Source) Opens(name string) bool { return source.JSONLName(name) }
 
 // Claims takes a file whose first non-blank line is a JSON object with the
-// field map's score member (and step member, if mapped) at its top level; a
+// field map's score or reward member (and step member, if mapped) at its top level; a
 // line longer than the head, judged by its beginning, when that beginning
 // does not rule it out.
 func (s Source) Claims(head []byte) bool {
@@ -59,7 +59,7 @@ func (s Source) Claims(head []byte) bool {
 	if !ok {
 		return false
 	}
-	for _, p := range []Path{s.Fields.Score, s.Fields.Turn} {
+	for _, p := range []Path{s.Fields.Score, s.Fields.Reward, s.Fields.Turn} {
 		if p != nil && !keys[p[0]] && whole {
 			return false
 		}
