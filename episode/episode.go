@@ -26,6 +26,10 @@ type Episode struct {
 	// Signals are the optional per-turn signals this log records: a policy or
 	// pattern that needs one the log lacks says so, never reads it as zero.
 	Signals Signals
+	// Estimated are those of Signals whose per-turn values are estimates, not
+	// counts (BALROG's tokens: the run's total spread over its steps): the
+	// figures made of them say so.
+	Estimated Signals
 
 	Objectives []Completion // objective completions, in log order
 	// ObjectiveUpdates counts the times the log shows the discovered

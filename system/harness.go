@@ -12,7 +12,7 @@ import (
 // any policy that needs only the score per step, in words and settings added
 // to its step loop (docs/sources.md, "Which system ran a log"). It makes one
 // LLM call a step, and shows its agent no countdown.
-var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "tales"},
+var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "csv", "tales", "balrog"},
 	File: "your harness's configuration", Lang: "toml", Block: func(p policy.Policy) (string, error) { return harnessBlock(p, false) },
 	Note: "stop the run in its step loop as the rule says", Now: none, Adds: policy.Increase, CallsPerTurn: 1,
 	Offered: []policy.Name{policy.Score, policy.Increase}, Shows: Shows{EndUnrecorded: true}}
@@ -24,6 +24,7 @@ var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "tales"},
 var realHarness = func() *System {
 	s := *Harness
 	s.Block = func(p policy.Policy) (string, error) { return harnessBlock(p, true) }
+	s.Shows.RealScores = true
 	return &s
 }()
 

@@ -85,6 +85,9 @@ type Shows struct {
 	// EndUnrecorded: its logs need not say how a run ended, so that an end
 	// not recorded is no sign of a cut log.
 	EndUnrecorded bool
+	// RealScores: its logs have scores that are not whole (OfAll's
+	// realHarness): score forgone is shown with its decimals.
+	RealScores bool
 }
 
 // none is what runs now on a system that stops no run on a rule of its own.

@@ -40,7 +40,7 @@ func (f *fieldsFlags) sources() (*corpus.Sources, error) {
 	default:
 		return srcs, nil
 	}
-	srcs.Files = append([]source.Source{steps.Source{Fields: fields}}, srcs.Files...)
+	srcs.Files = append([]source.Source{steps.Source{Fields: fields}, steps.Table{Fields: fields}}, srcs.Files...)
 	return srcs, nil
 }
 

@@ -13,13 +13,14 @@ import (
 
 // builder turns the lines of one log into episodes.
 type builder struct {
-	src   Source
-	name  string
-	opt   source.Options
-	emit  func(*episode.Episode)
-	res   *source.Result
-	match *matcher
-	cur   *segment
+	src    Source
+	format string // the log_format of its episodes
+	name   string
+	opt    source.Options
+	emit   func(*episode.Episode)
+	res    *source.Result
+	match  *matcher
+	cur    *segment
 
 	restart, death *marker
 	strs           source.Interner // actions and rooms
@@ -46,7 +47,7 @@ type segment struct {
 }
 
 func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Episode)) *builder {
-	b := &builder{src: s, name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
+	b := &builder{src: s, format: s.Format(), name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
 		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker),
 		strs: source.Interner{}}
 	b.rejected.Max = b.opt.MaxProblems
@@ -308,7 +309,7 @@ func (b *builder) reject(s *segment) {
 func (b *builder) build(s *segment) *episode.Episode {
 	ep := &s.ep
 	f := &b.src.Fields
-	ep.ID, ep.Source, ep.Format, ep.Segment = s.id, b.name, b.src.Format(), b.res.Segments
+	ep.ID, ep.Source, ep.Format, ep.Segment = s.id, b.name, b.format, b.res.Segments
 	if !s.named {
 		ep.ID = defaultID(b.name)
 	}
@@ -376,7 +377,7 @@ func defaultID(path string) string {
 		return path
 	}
 	name := filepath.Base(path)
-	for _, ext := range []string{".gz", ".zst", ".jsonl", ".ndjson", ".json"} {
+	for _, ext := range []string{".gz", ".zst", ".jsonl", ".ndjson", ".json", ".csv", ".tsv"} {
 		name = strings.TrimSuffix(name, ext)
 	}
 	return name

@@ -31,6 +31,10 @@ type Source struct {
 type Preset struct {
 	Format string
 	Claims func(head []byte) bool
+	// For, when set, is the field map of the log at path, where the layout
+	// decides it (BALROG's environments log a score or a reward); an error
+	// says why it cannot, and the file is left to an explicit field map.
+	For func(path string) (Fields, error)
 	// Finish completes an episode read from path: its id, facts, end and
 	// notes, from where the file lies and what its steps say.
 	Finish func(ep *episode.Episode, path string)
