@@ -192,7 +192,10 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 		if p == nil {
 			return value{}, false
 		}
-		if v := l.get(fd); !v.absent() {
+		// A table's cell of text is there on every row, if empty: an empty
+		// action or response is one, not a missing one.
+		text := fd == fAction || fd == fRoom || fd == fResponse || fd == fRestart && b.restart != nil
+		if v := l.get(fd); !v.absent() || v.cell && text {
 			return v, true
 		}
 		b.lacks(fd, n)

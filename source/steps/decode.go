@@ -263,7 +263,7 @@ func (v value) flag() (set, ok bool) {
 // or of a cell's text (a writer is deterministic: equal texts hash equally);
 // 0 means none.
 func (v value) hash() uint64 {
-	if len(v.raw) == 0 || !v.cell && v.raw[0] != '"' {
+	if !v.cell && (len(v.raw) == 0 || v.raw[0] != '"') {
 		return 0
 	}
 	return max(xxhash.Sum64(v.raw), 1)
