@@ -145,28 +145,17 @@ func (c *cells) fill(rec *record) {
 // and whether the record ended there.
 func (c *cells) scan(b []byte, slots []int) (int, bool) {
 	i := 0
-	if c.eatLF {
+	if c.eatLF { // the \n of a \r\n cut between two chunks, counted at the \r
 		c.eatLF = false
 		if b[0] == '\n' {
-			c.line++
 			i++
 		}
 	}
 	for i < len(b) {
 		switch c.state {
 		case startRecord:
-			switch b[i] {
-			case '\n':
-				c.line++
-				i++
-				continue
-			case '\r':
-				c.eatLF = i+1 == len(b)
-				if i+1 < len(b) && b[i+1] == '\n' {
-					c.line++
-					i++
-				}
-				i++
+			if b[i] == '\n' || b[i] == '\r' { // a blank line
+				i = c.newline(b, i)
 				continue
 			}
 			c.startLine = c.line + 1
@@ -240,18 +229,19 @@ func (c *cells) scan(b []byte, slots []int) (int, bool) {
 
 // endRecord ends the record at the newline b[i]; it returns where the next
 // one begins.
-func (c *cells) endRecord(b []byte, i int) int {
+func (c *cells) endRecord(b []byte, i int) int { return c.newline(b, i) }
+
+// newline counts the line that ends at b[i], \n, \r\n or \r alone (as
+// Python counts them), and returns what follows it.
+func (c *cells) newline(b []byte, i int) int {
+	c.line++
 	if b[i] == '\n' {
-		c.line++
 		return i + 1
 	}
-	// \r: a \n right after it is part of the ending.
-	if i+1 == len(b) {
-		c.eatLF = true
-		return i + 1
-	}
-	if b[i+1] == '\n' {
-		c.line++
+	switch {
+	case i+1 == len(b):
+		c.eatLF = true // a \n may begin the next chunk
+	case b[i+1] == '\n':
 		return i + 2
 	}
 	return i + 1
