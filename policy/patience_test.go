@@ -200,3 +200,28 @@ func TestPatienceStepFields(t *testing.T) {
 		t.Errorf("turn 50: %+v, want a stop with anchor 35, 15 stuck", last)
 	}
 }
+
+// On real-valued scores a move is compared with min_delta to the 9 decimals
+// scores are kept to: 0.3 after 0.2 is a rise of 0.1, though 0.3 − 0.2 is
+// 0.09999999999999998 in binary; 0.29 after 0.2 is not.
+func TestMinDeltaDecimals(t *testing.T) {
+	for _, c := range []struct {
+		scores []episode.Score
+		reset  bool
+	}{
+		{[]episode.Score{0.2, 0.3}, true},
+		{[]episode.Score{0.2, 0.29}, false},
+		{[]episode.Score{0.2, 0.2}, false},
+	} {
+		for _, n := range []Name{Increase, Patience} {
+			tr := pol(n, 40, 10).With(MinDelta, 100).With(ObjectivePatience, ObjectivesOff).NewTracker()
+			var s Step
+			for i, v := range c.scores {
+				s = tr.Step(i+1, Observation{Score: v})
+			}
+			if got := s.Reset == ScoreChange; got != c.reset {
+				t.Errorf("%s delta 0.1, scores %v: reset %v, want %v", n, c.scores, got, c.reset)
+			}
+		}
+	}
+}
