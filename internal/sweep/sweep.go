@@ -97,8 +97,10 @@ type Result struct {
 	// BestOverall is the best config of the whole grid, when the system
 	// cannot run it as it is (nil otherwise, or without an answer).
 	BestOverall *Overall
-	// Tokens: some log records tokens.
-	Tokens bool
+	// Tokens: some log records tokens; EstimatedTokens counts the episodes
+	// whose tokens per turn are estimates (episode.Episode.Estimated).
+	Tokens          bool
+	EstimatedTokens int
 	// LeftOut say which policies were left out of the grid, or replaced as
 	// the current setting, as some log lacks a signal they need, and which
 	// settings are off on some logs (replay.Sweepable).
@@ -130,6 +132,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
+		r.EstimatedTokens += b2i(ep.Estimated.Has(episode.Tokens))
 	}
 	end := r.phase("replaying every config", 0)
 	r.Configs = r.evaluate(eps, configs)

@@ -40,10 +40,15 @@ func (r *Result) Sections() []Section {
 	return out
 }
 
-// Summary says what was searched and for what.
+// Summary says what was searched and for what, and whether the tokens are
+// estimates.
 func (r *Result) Summary() string {
-	return fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate <= %s, censored outcomes <= %s; %s a turn.",
+	s := fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate <= %s, censored outcomes <= %s; %s a turn.",
 		report.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), report.Count(r.CallsPerTurn, "LLM call"))
+	if r.EstimatedTokens > 0 {
+		s += fmt.Sprintf(" Tokens saved are estimates for %d of the episodes: their logs give a run's tokens as one count, spread evenly over its steps.", r.EstimatedTokens)
+	}
+	return s
 }
 
 func (r *Result) answerSection() Section {
