@@ -50,7 +50,7 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 --check-interval and --warning-threshold, or for the after side from --config. Logs of
 systems that stop no run on a rule of their own are compared, unless --baseline or
 --after say otherwise, as none (the run as logged) against the rule they would add:
-increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.`,
+increase for harnesses (TALES, BALROG, logs read with --fields), zorkburr for ZorkGPT2.`,
 		Example: `  lbanalyze batch testdata/episodes
   lbanalyze batch --after score-or-objective:60 --format markdown game_files/episodes
   lbanalyze batch --config pyproject.toml --format json game_files/episodes

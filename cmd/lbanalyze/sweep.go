@@ -48,7 +48,7 @@ no answer. Then the Pareto front of turns saved against false terminations and s
 forgone, best first (--top rows, --all); every metric of batch for every config is in the
 CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs record them.
 
-Logs of harnesses with no stop rule of their own (TALES, JSONL read with --fields) are
+Logs of harnesses with no stop rule of their own (TALES, BALROG, logs read with --fields) are
 swept over score and increase unless --policy says otherwise and compared with no stop
 rule unless --config says otherwise; the answer is then a config the harness can run on
 its score alone, as the rule to add to its step loop, in words and settings. ZorkGPT2's

@@ -366,6 +366,9 @@ func (b *builder) notes(s *segment) {
 	if ep.MissingTurns > 0 {
 		ep.Notes = append(ep.Notes, fmt.Sprintf("%d step numbers are missing from the log: their score is carried forward", ep.MissingTurns))
 	}
+	if k := s.problems.Skipped; k > 0 && b.src.Fields.Reward != nil {
+		ep.Notes = append(ep.Notes, fmt.Sprintf("the score is the sum of the rewards read, without those of the %d skipped lines", k))
+	}
 	for fd, k := range s.lacking {
 		if k > 0 {
 			ep.Notes = append(ep.Notes, fmt.Sprintf("%d of %d steps have no usable %s", k, len(s.turns), b.member(field(fd))))

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,8 +220,8 @@ func TestRewardsSum(t *testing.T) {
 	}
 	// A step skipped for its reward leaves the reward out of the score.
 	eps, _ = readTable(t, "turn=Step,reward=Reward", "Step,Reward\n0,1\n1,x\n2,0.5\n")
-	if !reflect.DeepEqual(scores(eps[0]), []float64{1, 1, 1.5}) {
-		t.Errorf("with a bad reward: scores %v, want 1 1 1.5", scores(eps[0]))
+	if !reflect.DeepEqual(scores(eps[0]), []float64{1, 1, 1.5}) || !slices.Contains(eps[0].Notes, "the score is the sum of the rewards read, without those of the 1 skipped lines") {
+		t.Errorf("with a bad reward: scores %v, want 1 1 1.5; notes %q", scores(eps[0]), eps[0].Notes)
 	}
 }
 
