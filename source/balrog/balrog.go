@@ -6,8 +6,10 @@
 package balrog
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -126,6 +128,9 @@ func readSummary(path string) (*summary, string, string) {
 	name := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".zst")
 	name = strings.TrimSuffix(name, ".csv") + ".json"
 	f, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, name, "is not there"
+	}
 	if err != nil {
 		return nil, name, "cannot be read (" + err.Error() + ")"
 	}
@@ -162,7 +167,7 @@ func finish(ep *episode.Episode, path string) {
 	fact("task", l.task, "task "+l.task)
 	s, name, why := readSummary(path)
 	if s == nil {
-		ep.Notes = append(ep.Notes, fmt.Sprintf("its summary %s %s: the run's tokens and end are not known (evaluator.py writes it once the episode ends)", name, why))
+		ep.Notes = append(ep.Notes, fmt.Sprintf("its summary, %s, %s: the run's tokens and end are not known (evaluator.py writes it once the episode ends)", filepath.Base(name), why))
 		return
 	}
 	if s.Client.ModelID != "" {
