@@ -86,7 +86,7 @@ func harnessBlock(p policy.Policy, real bool) (string, error) {
 func scoreRule(p policy.Policy, increase, real bool) string {
 	moved := "changed (up or down)"
 	d := p.Get(policy.MinDelta)
-	sized := d > 0 && (real || d > policy.MinDelta.Default)
+	sized := p.Has(policy.MinDelta) && d > 0 && (real || d > policy.MinDelta.Default)
 	switch delta := policy.MinDelta.Format(d); {
 	case increase && sized:
 		moved = fmt.Sprintf("risen by at least %s above the score of its last rise", delta)

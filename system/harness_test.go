@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -55,6 +56,41 @@ check_interval = 2
 	for _, q := range []policy.Policy{at(policy.Window, 40, 10), at(policy.ScoreOrObjective, 40, 10), at(policy.Patience, 40, 10), at(policy.Supervisor, 40, 10)} {
 		if _, err := Harness.Block(q); err == nil || !strings.Contains(err.Error(), "needs more than a score") {
 			t.Errorf("%s: %v, want an error: it needs objectives", q, err)
+		}
+	}
+}
+
+// On logs with scores that are not whole, OfAll gives the harness whose rules
+// say min_delta whatever it is: under the default of 1 a rise of 0.5 is no
+// progress, so "risen above its best so far" would not be the rule replayed.
+func TestHarnessOnRealScores(t *testing.T) {
+	ep := func(scores ...episode.Score) *episode.Episode {
+		e := &episode.Episode{Format: "csv"}
+		for _, s := range scores {
+			e.Turns = append(e.Turns, episode.Turn{Score: s})
+		}
+		return e
+	}
+	whole, real := []*episode.Episode{ep(0, 1, 3)}, []*episode.Episode{ep(0, 1, 3), ep(0, 0.5)}
+	if s := OfAll(whole); s != Harness || s.Shows.RealScores {
+		t.Errorf("whole scores: %s, real %v", s.Name, s.Shows.RealScores)
+	}
+	s := OfAll(real)
+	if s.Name != Harness.Name || !s.Shows.RealScores {
+		t.Fatalf("real scores: %s, real %v", s.Name, s.Shows.RealScores)
+	}
+	for _, c := range []struct {
+		p    policy.Policy
+		says string
+	}{
+		{policy.Policy{Name: policy.Increase}, "risen by at least 1 above the score of its last rise"},
+		{policy.Policy{Name: policy.Increase}.With(policy.MinDelta, 250), "risen by at least 0.25 above the score of its last rise"},
+		{policy.Policy{Name: policy.Increase}.With(policy.MinDelta, 0), "risen above its best so far"},
+		{policy.Policy{Name: policy.Score}, "changed (up or down)"}, // score has no min_delta: any move
+	} {
+		got, err := s.Block(c.p)
+		if err != nil || !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(got, "#", "")), " "), c.says) {
+			t.Errorf("%s on real scores: %q (%v), want it to say %q", c.p, got, err, c.says)
 		}
 	}
 }
