@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"io"
 )
 
 // cells reads a table, CSV or TSV, record by record, as Python's csv module
@@ -293,11 +292,3 @@ func (c *cells) endCell() {
 
 // lines is how many lines have been read.
 func (c *cells) lines() int { return c.line }
-
-// readErr is the read error that ended the stream early, nil at its end.
-func (c *cells) readErr() error {
-	if c.err == nil || errors.Is(c.err, io.EOF) {
-		return nil
-	}
-	return c.err
-}
