@@ -21,6 +21,9 @@ type Episode struct {
 	// Scoring is how the run is scored: the score it is credited with had it
 	// stopped after a turn (Credited).
 	Scoring Scoring
+	// IDFromPath says that the log records no id: ID is made from where the
+	// file lies (docs/sources.md, "Episode ids").
+	IDFromPath bool
 
 	Turns []Turn
 	// Signals are the optional per-turn signals this log records: a policy or
@@ -349,6 +352,9 @@ type Problem struct {
 	Line    int // 0 when not about one line
 	Msg     string
 	Skipped bool
+	// File is the file the line is in, when not the episode's Source (a
+	// Burr application directory's log.jsonl); "" otherwise.
+	File string
 }
 
 func (p Problem) String() string {
@@ -363,8 +369,12 @@ func (p Problem) String() string {
 func (e *Episode) ProblemMessages() []string {
 	var w []string
 	for _, p := range e.Problems {
+		file := e.Source
+		if p.File != "" {
+			file = p.File
+		}
 		if p.Line > 0 {
-			w = append(w, fmt.Sprintf("%s:%d: %s", e.Source, p.Line, p.Msg))
+			w = append(w, fmt.Sprintf("%s:%d: %s", file, p.Line, p.Msg))
 		} else {
 			w = append(w, fmt.Sprintf("%s: %s", e.Source, p.Msg))
 		}

@@ -2,6 +2,8 @@ package jsonl
 
 import (
 	"encoding/binary"
+	"errors"
+	"io"
 	"sync"
 )
 
@@ -34,6 +36,24 @@ func (r *Reader) takeGiant(buf []byte, limit int) []byte {
 		g = make([]byte, 0, limit+bufSize)
 	}
 	return append(g[:0], buf...)
+}
+
+// ReadDocument reads r whole, up to limit bytes and one more, into the
+// giant buffer (waiting while a reader holds it): a document read whole (a
+// state snapshot, up to 16 MiB) costs the memory of the one buffer, not that
+// of a buffer grown step by step. release gives the buffer back; doc must not
+// be used after it.
+func ReadDocument(r io.Reader, limit int) (doc []byte, release func(), err error) {
+	g := <-giant
+	if cap(g) < limit+1 {
+		g = make([]byte, 0, limit+bufSize)
+	}
+	g = g[:limit+1]
+	n, err := io.ReadFull(r, g)
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return g[:n], func() { giant <- g[:0] }, err
 }
 
 // dropLong releases the line buffer: the giant one, given back for the

@@ -31,13 +31,23 @@ var (
 	utf8BOM   = []byte{0xef, 0xbb, 0xbf}
 )
 
-// Limits bound what a compressed stream may cost in memory and time.
+// Limits bound what a compressed stream may cost in time: a decompression
+// bomb gives bytes without end from a few compressed ones. Memory is bounded
+// whatever the stream (lines are held up to MaxLine). A ratio alone cannot
+// tell a bomb: a Burr log repeats its whole state on every line, and zstd
+// compresses a run of 400 turns 1,360 times. So a stream is judged by what
+// it gives: any ratio up to Floor bytes, and lines up to MaxLineOut.
 type Limits struct {
-	// MaxRatio stops a compressed stream once it has given more than MaxRatio
-	// bytes for each compressed byte read (past the first RatioFloor bytes):
-	// real logs compress 10-20 times, a decompression bomb a thousand times.
+	// MaxRatio stops a compressed stream once it has given more than Floor
+	// bytes and more than MaxRatio bytes for each compressed byte read:
 	// DefaultMaxRatio when 0; no limit when negative.
 	MaxRatio int
+	// Floor is how much a stream may give whatever its ratio: DefaultFloor
+	// when 0.
+	Floor int64
+	// MaxLineOut stops a compressed stream that gives more than this without
+	// a newline: DefaultMaxLineOut when 0; no limit when negative.
+	MaxLineOut int64
 	// InTurn, when set, is handed the taking of a zstd stream's window from
 	// the budget the streams decoded at once share, to call when the stream's
 	// turn comes: a caller that hands files over in order takes their
@@ -48,10 +58,15 @@ type Limits struct {
 
 const (
 	// DefaultMaxRatio leaves ten times the margin over the most compressible
-	// real logs.
+	// logs of one record a line (ZorkGPT's, TALES's compress 10-20 times).
 	DefaultMaxRatio = 200
-	// RatioFloor is how much any stream may give before its ratio is judged.
-	RatioFloor = 64 << 20
+	// DefaultFloor is more than a Burr log of 3,000 turns holds (its length
+	// grows with the square of the turns: 1,000 turns, 1.5 GB), and some ten
+	// seconds of decompression.
+	DefaultFloor = 16 << 30
+	// DefaultMaxLineOut is some twenty times the longest line of a real log
+	// (a Burr state of 5,000 turns, 15 MB) and a fifth of a second.
+	DefaultMaxLineOut = 256 << 20
 	// MaxZstdWindow bounds the memory a zstd stream may ask for: zstd's
 	// levels up to -19 write windows of 8 MiB at most; --ultra -20 to -22
 	// and --long ask for 32 MiB to 2 GiB, and are refused, in words.
@@ -104,10 +119,7 @@ func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 	br := headPool.Get().(*bufio.Reader)
 	br.Reset(io.MultiReader(bytes.NewReader(head), rc))
 	release := func() { br.Reset(nil); headPool.Put(br) }
-	ratio := lim.MaxRatio
-	if ratio == 0 {
-		ratio = DefaultMaxRatio
-	}
+	lim = lim.withDefaults()
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
 		in := &counter{r: br}
@@ -116,7 +128,7 @@ func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 			release()
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		return &closers{r: bounded(zr, in, ratio, "gzip"), inner: zr, outer: rc, release: release}, nil
+		return &closers{r: bounded(zr, in, lim, "gzip"), inner: zr, outer: rc, release: release}, nil
 	default: // zstd
 		fh, _ := br.Peek(64) // the frame header: its window, for the process's budget
 		var held int64
@@ -134,7 +146,7 @@ func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
 		done := func() { zstdWindows.release(held); release() }
-		return &closers{r: bounded(zstdErrors{zr}, in, ratio, "zstd"), inner: zstdCloser{zr}, outer: rc, release: done}, nil
+		return &closers{r: bounded(zstdErrors{zr}, in, lim, "zstd"), inner: zstdCloser{zr}, outer: rc, release: done}, nil
 	}
 }
 
@@ -179,33 +191,56 @@ func (c *counter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// bounded stops the decompressed stream r when it gives more than ratio
-// bytes per compressed byte read from in (past RatioFloor).
-func bounded(r io.Reader, in *counter, ratio int, format string) io.Reader {
-	if ratio < 0 {
-		return r
+// withDefaults is lim with its zero values replaced by their defaults.
+func (lim Limits) withDefaults() Limits {
+	if lim.MaxRatio == 0 {
+		lim.MaxRatio = DefaultMaxRatio
 	}
-	return &ratioReader{r: r, in: in, ratio: int64(ratio), format: format}
+	if lim.Floor == 0 {
+		lim.Floor = DefaultFloor
+	}
+	if lim.MaxLineOut == 0 {
+		lim.MaxLineOut = DefaultMaxLineOut
+	}
+	return lim
 }
 
-type ratioReader struct {
+// bounded stops the decompressed stream r when it gives more than lim
+// allows, judged by what it gives and what it was given (in).
+func bounded(r io.Reader, in *counter, lim Limits, format string) io.Reader {
+	return &boundedReader{r: r, in: in, lim: lim, format: format}
+}
+
+type boundedReader struct {
 	r      io.Reader
 	in     *counter
-	out    int64
-	ratio  int64
+	lim    Limits
 	format string
+	out    int64 // bytes given
+	line   int64 // bytes given since the last newline
 	err    error
 }
 
-func (b *ratioReader) Read(p []byte) (int, error) {
+func (b *boundedReader) Read(p []byte) (int, error) {
 	if b.err != nil {
 		return 0, b.err
 	}
 	n, err := b.r.Read(p)
 	b.out += int64(n)
-	if b.out > RatioFloor && b.out > b.ratio*b.in.n {
-		b.err = fmt.Errorf("%s: more than %d bytes decompressed per compressed byte (%s from %s): a decompression bomb? stopped",
-			b.format, b.ratio, Size(b.out), Size(b.in.n))
+	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+		b.line = int64(n - i - 1)
+	} else {
+		b.line += int64(n)
+	}
+	switch {
+	case b.lim.MaxLineOut > 0 && b.line > b.lim.MaxLineOut:
+		b.err = fmt.Errorf("%s: a line of more than %s decompressed (%s from %s): a decompression bomb? stopped",
+			b.format, Size(b.lim.MaxLineOut), Size(b.out), Size(b.in.n))
+	case b.lim.MaxRatio > 0 && b.out > b.lim.Floor && b.out > int64(b.lim.MaxRatio)*b.in.n:
+		b.err = fmt.Errorf("%s: more than %d bytes decompressed per compressed byte past %s (%s from %s): a decompression bomb? stopped",
+			b.format, b.lim.MaxRatio, Size(b.lim.Floor), Size(b.out), Size(b.in.n))
+	}
+	if b.err != nil {
 		return n, b.err
 	}
 	return n, err
@@ -283,6 +318,10 @@ func (c *closers) Close() error {
 // Size writes a byte count the way messages give it: 64 MiB, 512 KiB, 100 bytes.
 func Size(n int64) string {
 	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
 	case n >= 1<<20:

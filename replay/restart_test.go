@@ -2,7 +2,6 @@ package replay
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -96,17 +95,14 @@ func TestCredited(t *testing.T) {
 // The fast path equals the plain replay on every config of the default
 // grid (every policy, the variants by Run) over the real TALES rollouts.
 func TestSweepMatchesRunOnTALES(t *testing.T) {
-	dir := realdata.Dir(t, "tales/logs")
-	paths, err := filepath.Glob(filepath.Join(dir, "*", "*", "*.jsonl"))
+	dir := realdata.Samples(t, "tales/logs")
+	paths, err := filepath.Glob(filepath.Join(dir, "*", "*", "*.jsonl.gz"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no rollouts under %s: %v", dir, err)
 	}
 	ps := append(defaultGrid(), grid([]policy.Name{policy.Score, policy.Increase, policy.None}, []int{1, 3, 7, 41, 1000}, []int{3, 7, 250}, []int{0, 20})...)
 	for _, path := range paths {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := realdata.Read(t, path)
 		eps, _ := source.ReadAll(tales.Source, bytes.NewReader(data), path, source.Options{})
 		if len(eps) != 1 || eps[0].Scoring != episode.ScoredBest {
 			t.Fatalf("%s: %d episodes", path, len(eps))
@@ -121,7 +117,7 @@ func TestSweepMatchesRunOnTALES(t *testing.T) {
 // tokens saved = sum of Token Usage after the stop; forgone = best over the
 // run − best up to the stop (each at least 0).
 func TestIncreaseOnTALES(t *testing.T) {
-	dir := realdata.Dir(t, "tales/logs")
+	dir := realdata.Samples(t, "tales/logs")
 	increase := policy.Policy{Name: policy.Increase}
 	for _, c := range []struct {
 		run, game                   string
@@ -134,12 +130,8 @@ func TestIncreaseOnTALES(t *testing.T) {
 		{"tw-bench_LLMAgent_gpt-4o_s20241001_c10_t0.0_convFalse", "JerichoEnvDetective", 80, 48, 120, 0, 13304},
 		{"tw-bench_LLMAgent_gpt-4o_s20241001_c5_t0.0_convFalse", "JerichoEnvDetective", 60, 49, 140, 0, 86292},
 	} {
-		path := filepath.Join(dir, c.run, c.game, "a0_s20241001.jsonl")
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		eps, _ := source.ReadAll(tales.Source, bytes.NewReader(data), path, source.Options{})
+		path := filepath.Join(dir, c.run, c.game, "a0_s20241001.jsonl.gz")
+		eps, _ := source.ReadAll(tales.Source, bytes.NewReader(realdata.Read(t, path)), path, source.Options{})
 		o := Run(eps[0], increase)
 		if o.TerminationTurn != c.stop || o.TurnsStuck != c.stuck || o.TurnsSaved != c.saved || o.ScoreForgone != episode.Score(c.forgone) || o.TokensSaved != c.tokens {
 			t.Errorf("%s / %s: stop %d, stuck %d, saved %d, forgone %v, tokens %d; want %d, %d, %d, %d, %d", c.run, c.game,

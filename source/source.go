@@ -28,6 +28,10 @@ const (
 	MaxGap  = 1000
 )
 
+// MaxScore bounds scores, in every source, so that their differences are
+// exact (2^53): a line whose score is beyond ±MaxScore is skipped.
+const MaxScore = 1 << 53
+
 // Source reads one kind of log file.
 type Source interface {
 	// Format is the log_format of the episodes it reads.
@@ -45,10 +49,27 @@ type Source interface {
 	Read(r io.Reader, name string, opt Options, emit func(*episode.Episode)) *Result
 }
 
+// Explainer is a source that says why it does not claim a file that nearly
+// is one of its logs (a field map's nested key written as one key with dots).
+type Explainer interface {
+	// Unclaimed says why a file that begins with head is not claimed, or "".
+	Unclaimed(head []byte) string
+}
+
 // JSONLName says whether a file is named like JSON Lines, plain or
-// compressed: *.jsonl, *.jsonl.gz, *.jsonl.zst.
+// compressed: *.jsonl, *.jsonl.gz, *.jsonl.zst (JSONLNames).
 func JSONLName(name string) bool {
 	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.gz") || strings.HasSuffix(name, ".jsonl.zst")
+}
+
+// JSONLNames are the names JSONLName takes, as shell patterns.
+var JSONLNames = []string{"*.jsonl", "*.jsonl.gz", "*.jsonl.zst"}
+
+// Named is a source that says what names its Opens (or ClaimsDir) takes, as
+// shell patterns or in words, for the message of a directory walk that finds
+// no log: "*.jsonl", "run_log_*.txt".
+type Named interface {
+	Names() []string
 }
 
 // DirSource is a source whose logs are directories (a Burr application
@@ -74,6 +95,16 @@ type Options struct {
 	// Limits bound what a compressed file may cost (a source that opens
 	// files of its own, in a directory, opens them within these).
 	Limits jsonl.Limits
+	// PathID is the id of an episode whose log records none: the file's
+	// path below the directory the user gave, "/"-separated, without the
+	// extensions of a log (Stem), unique among the inputs; "" for a file
+	// named itself, which a source names after its file (docs/sources.md,
+	// "Episode ids").
+	PathID string
+	// Member is a member of a per-step log's steps (a dotted path) whose
+	// value on an episode's first step is kept as its fact of that key, for
+	// --by (docs/commands.md, "Groups"); "" for none.
+	Member string
 }
 
 // WithDefaults is o with its zero values replaced by their defaults.
@@ -94,9 +125,12 @@ type Result struct {
 	// replayed included.
 	Segments int
 	Rejected []Rejected
-	// Problems are about the log as a whole: a read error that ended it
-	// early, problems of the parts that cannot be replayed.
+	// Problems are those of the parts that cannot be replayed.
 	Problems []episode.Problem
+	// Cut is the read error that ended the log early (a cut gzip stream, a
+	// decompression bomb), nil when it was read to its end: what was read
+	// of it is analysed.
+	Cut *episode.Problem
 }
 
 // Rejected is a part of a log that cannot be replayed, and why.

@@ -2,19 +2,20 @@ package system
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // Harness is a benchmark harness or an agent loop of the user's own with no
-// stop rule of its own (TALES, or JSONL read through a field map): it runs
-// any policy that needs only the score per step, in words and settings added
-// to its step loop (docs/sources.md, "Which system ran a log"). It makes one
-// LLM call a step, and shows its agent no countdown.
+// stop rule of its own (TALES, BALROG, or a per-step log read through a
+// field map): it runs any policy that needs only the score per step, as a
+// few lines of Python in its step loop (docs/sources.md, "Which system ran a
+// log"). It makes one LLM call a step, and shows its agent no countdown.
 var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "csv", "tales", "balrog"},
-	File: "your harness's configuration", Lang: "toml", Block: func(p policy.Policy) (string, error) { return harnessBlock(p, false) },
-	Note: "stop the run in its step loop as the rule says", Now: none, Adds: policy.Increase, CallsPerTurn: 1,
+	File: "your harness's step loop", Lang: "python", Block: func(p policy.Policy) (string, error) { return harnessBlock(p, false) },
+	Note: "Python; in another language, the first comment is the rule", Now: none, Adds: policy.Increase, CallsPerTurn: 1,
 	Offered: []policy.Name{policy.Score, policy.Increase}, Shows: Shows{EndUnrecorded: true}}
 
 // realHarness is Harness for logs with scores that are not whole (summed
@@ -33,61 +34,146 @@ var realHarness = func() *System {
 var harnessRules = map[policy.Name]func(p policy.Policy, real bool) string{
 	policy.Score:    func(p policy.Policy, real bool) string { return scoreRule(p, false, real) },
 	policy.Increase: func(p policy.Policy, real bool) string { return scoreRule(p, true, real) },
-	policy.Patience: func(p policy.Policy, real bool) string {
-		return scoreRule(p, p.Get(policy.ScoreMode) == policy.ScoreIncrease, real)
-	},
-	policy.None: func(policy.Policy, bool) string { return "Never stop the run before its budget: no stop rule." },
+	policy.Patience: func(p policy.Policy, real bool) string { return scoreRule(p, increases(p), real) },
+	policy.None:     func(policy.Policy, bool) string { return "never stop the run before its budget: no stop rule." },
 	// zorkburr's counter after step t−1 or after step t has reached W
 	// (docs/zorkgpt2.md, "The stuck rule").
 	policy.Zorkburr: func(p policy.Policy, _ bool) string {
-		return fmt.Sprintf("At each step t that is a multiple of %d, stop the run if its score has not changed (up or down) in the last %d steps "+
+		return fmt.Sprintf("%s, stop the run if its score has not changed (up or down) in the last %d steps "+
 			"(t-%d+1 to t), or in the %d steps before step t; the score before step 1 counts as 0, so a move during step 1 counts.",
-			p.CheckInterval(), p.MaxTurnsStuck(), p.MaxTurnsStuck(), p.MaxTurnsStuck())
+			atSteps(p), p.MaxTurnsStuck(), p.MaxTurnsStuck(), p.MaxTurnsStuck())
 	},
 }
 
-// harnessBlock is the block that makes a harness run p: the rule in one
-// sentence and its settings, to paste into the harness's configuration and
-// enforce in its step loop. The countdown warning is left out: a harness
-// shows the agent none, and the stop does not depend on it. The error says
-// why a harness cannot run p on a score alone: p needs another signal (as
-// patience does with objectives or rooms on), or has no rule in its words.
-// real: the logs have scores that are not whole.
+// increases reports a score rule in which only a rise is progress.
+func increases(p policy.Policy) bool {
+	return p.Name == policy.Increase || p.Name == policy.Patience && p.Get(policy.ScoreMode) == policy.ScoreIncrease
+}
+
+// harnessBlock is the Python that makes a harness run p: the rule in one
+// sentence, where the lines go (in TALES's loop too), and a class whose stop
+// method, called after every step with its score, says when to end the run
+// (a harness shows the agent no countdown, and the stop does not depend on
+// one). The error says why a harness cannot run p on a score alone: p needs
+// another signal (as patience does with objectives or rooms on), or has no
+// rule in its words. real: the logs have scores that are not whole.
 func harnessBlock(p policy.Policy, real bool) (string, error) {
 	rule := harnessRules[p.Name]
 	if rule == nil || p.Needs() != 0 {
 		return "", fmt.Errorf("%s needs more than a score per step, which a harness's log does not give", p)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Stop rule (lbanalyze: %s), checked after every step:\n", p)
-	for _, l := range wrap(rule(p, real), 86) {
-		b.WriteString("#   " + l + "\n")
+	for _, l := range wrap(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, rule(p, real)), blockWidth-len("# ")) {
+		b.WriteString("# " + l + "\n")
 	}
-	fmt.Fprintf(&b, "stop_rule = %q\n", p.Name)
-	for _, s := range p.Kind().Settings {
-		if s == policy.WarningThreshold {
-			continue
-		}
-		v := p.Get(s)
-		if s.Names != nil && v >= 0 && v < len(s.Names) {
-			fmt.Fprintf(&b, "%s = %q\n", s.Key, s.Names[v])
-			continue
-		}
-		fmt.Fprintf(&b, "%s = %s\n", s.Key, s.Format(v))
-	}
+	b.WriteString(usage)
+	b.WriteString(python(p, real))
 	return b.String(), nil
+}
+
+// blockWidth bounds the lines of a harness's block: they fit a terminal of
+// 80 columns.
+const blockWidth = 79
+
+// usage says where the class goes: in any step loop, and in TALES's
+// (benchmark.py's evaluate(), whose loop logs a step with results.append,
+// then restarts a game that ended; docs/sources.md, "TALES").
+const usage = `# In the step loop: loop_break = LoopBreak() before it; after each step,
+#   if loop_break.stop(score): break      # score: the score after the step
+# TALES: in benchmark.py's evaluate(), LoopBreak() before "for step in ...",
+#   and the if after "results.append(...)", so that the last step is logged.
+`
+
+// python is the class that runs p: its settings as constants, and stop,
+// called once after every step with the score after it, true when the run
+// is to end. It counts the steps itself, from 1. real: the logs have scores
+// that are not whole.
+func python(p policy.Policy, real bool) string {
+	if p.Name == policy.None {
+		return "class LoopBreak:\n    def stop(self, score):\n        return False  # no stop rule: every run spends its budget\n"
+	}
+	consts := []string{"MAX_TURNS_STUCK", "CHECK_INTERVAL"}
+	vals := []string{strconv.Itoa(p.MaxTurnsStuck()), strconv.Itoa(p.CheckInterval())}
+	if p.Name == policy.Zorkburr {
+		return class(consts, vals) + `    def __init__(self):
+        self.step, self.count, self.score = 0, 0, 0
+
+    def stop(self, score):
+        self.step += 1
+        before = self.count  # steps without a move, before this one
+        self.count = 0 if score != self.score else self.count + 1
+        self.score = score
+        return (self.step % self.CHECK_INTERVAL == 0
+                and max(before, self.count) >= self.MAX_TURNS_STUCK)
+`
+	}
+	delta, sized := minDelta(p, real)
+	progress := "score != self.tracked:  # any change, up or down"
+	moved, to := "score - self.tracked", ""
+	if real {
+		to = " + 1e-9" // compared to 9 decimals, as lbanalyze compares (policy/patience.go, scoreSource)
+	}
+	switch up := increases(p); {
+	case up && sized:
+		progress = moved + to + " >= self.MIN_DELTA:"
+	case up:
+		progress = "score > self.tracked:  # a new best"
+	case sized:
+		progress = "abs(" + moved + ")" + to + " >= self.MIN_DELTA:"
+	}
+	if sized {
+		consts, vals = append(consts, "MIN_DELTA"), append(vals, delta)
+	}
+	minTurns := p.Get(policy.MinTurns)
+	check := "self.step % self.CHECK_INTERVAL == 0"
+	if minTurns > 0 {
+		consts, vals = append(consts, "MIN_TURNS"), append(vals, strconv.Itoa(minTurns))
+		check += "\n                and self.step >= self.MIN_TURNS"
+	}
+	return class(consts, vals) + fmt.Sprintf(`    def __init__(self):
+        self.step, self.last, self.tracked = 0, 0, None
+
+    def stop(self, score):
+        self.step += 1
+        if self.tracked is None:  # step 1 sets the score compared
+            self.tracked = score
+        elif %s
+            self.tracked, self.last = score, self.step
+        return (%s
+                and self.step - self.last >= self.MAX_TURNS_STUCK)
+`, progress, check)
+}
+
+// class opens the class, its settings as constants.
+func class(consts, vals []string) string {
+	return fmt.Sprintf("class LoopBreak:\n    %s = %s\n\n", strings.Join(consts, ", "), strings.Join(vals, ", "))
+}
+
+// atSteps says at which steps t a rule checks: every step, or every
+// multiple of the check interval.
+func atSteps(p policy.Policy) string {
+	if p.CheckInterval() == 1 {
+		return "at every step t"
+	}
+	return fmt.Sprintf("at each step t that is a multiple of %d", p.CheckInterval())
+}
+
+// minDelta is p's min_delta as its rule says it, and whether the rule says
+// it: on whole scores a min_delta up to 1 counts any move, as the tracker
+// compares (policy/patience.go, scoreSource); on real ones (real) the rule
+// says what it is unless it is 0, since under the default of 1 a rise of 0.5
+// is no progress.
+func minDelta(p policy.Policy, real bool) (string, bool) {
+	d := p.Get(policy.MinDelta)
+	return policy.MinDelta.Format(d), p.Has(policy.MinDelta) && d > 0 && (real || d > policy.MinDelta.Default)
 }
 
 // scoreRule words the score tracking every harness policy shares: in mode
 // increase only a rise above the tracked score is progress; a move smaller
 // than min_delta is not progress and leaves the tracked score where it was.
-// On whole scores a min_delta up to 1 counts any move; on real ones (real)
-// the words say what it is unless it is 0.
 func scoreRule(p policy.Policy, increase, real bool) string {
 	moved := "changed (up or down)"
-	d := p.Get(policy.MinDelta)
-	sized := p.Has(policy.MinDelta) && d > 0 && (real || d > policy.MinDelta.Default)
-	switch delta := policy.MinDelta.Format(d); {
+	switch delta, sized := minDelta(p, real); {
 	case increase && sized:
 		moved = fmt.Sprintf("risen by at least %s above the score of its last rise", delta)
 	case increase:
@@ -99,9 +185,9 @@ func scoreRule(p policy.Policy, increase, real bool) string {
 	if m := p.Get(policy.MinTurns); m > 0 {
 		from = fmt.Sprintf(" from step %d on", m)
 	}
-	return fmt.Sprintf("At each step t that is a multiple of %d%s, stop the run if its score has not %s in the last %d steps (t-%d+1 to t); "+
+	return fmt.Sprintf("%s%s, stop the run if its score has not %s in the last %d steps (t-%d+1 to t); "+
 		"the score after step 1 is the first one compared, so a move during step 1 does not count.",
-		p.CheckInterval(), from, moved, p.MaxTurnsStuck(), p.MaxTurnsStuck())
+		atSteps(p), from, moved, p.MaxTurnsStuck(), p.MaxTurnsStuck())
 }
 
 // wrap cuts text into lines of at most width bytes at spaces.

@@ -8,50 +8,67 @@ import (
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
-// The block a harness is given: its rule in words and its settings; a policy
-// that needs more than a score per step gets none.
+// The block a harness is given: its rule in one sentence, where the lines go,
+// and Python that runs it (cmd/lbanalyze's TestHarnessPython runs it on
+// logged episodes); every line fits 80 columns. A policy that needs more
+// than a score per step gets none.
 func TestHarnessBlock(t *testing.T) {
 	got, err := Harness.Block(policy.Policy{Name: policy.Increase})
-	want := `# Stop rule (lbanalyze: increase 40/10), checked after every step:
-#   At each step t that is a multiple of 10, stop the run if its score has not risen above
-#   its best so far in the last 40 steps (t-40+1 to t); the score after step 1 is the
-#   first one compared, so a move during step 1 does not count.
-stop_rule = "increase"
-max_turns_stuck = 40
-check_interval = 10
-min_delta = 1
-min_turns = 0
+	want := `# Stop rule (lbanalyze: increase 40/10): at each step t that is a multiple of
+# 10, stop the run if its score has not risen above its best so far in the last
+# 40 steps (t-40+1 to t); the score after step 1 is the first one compared, so
+# a move during step 1 does not count.
+# In the step loop: loop_break = LoopBreak() before it; after each step,
+#   if loop_break.stop(score): break      # score: the score after the step
+# TALES: in benchmark.py's evaluate(), LoopBreak() before "for step in ...",
+#   and the if after "results.append(...)", so that the last step is logged.
+class LoopBreak:
+    MAX_TURNS_STUCK, CHECK_INTERVAL = 40, 10
+
+    def __init__(self):
+        self.step, self.last, self.tracked = 0, 0, None
+
+    def stop(self, score):
+        self.step += 1
+        if self.tracked is None:  # step 1 sets the score compared
+            self.tracked = score
+        elif score > self.tracked:  # a new best
+            self.tracked, self.last = score, self.step
+        return (self.step % self.CHECK_INTERVAL == 0
+                and self.step - self.last >= self.MAX_TURNS_STUCK)
 `
 	if err != nil || got != want {
 		t.Errorf("increase 40/10:\n%s%v\nwant\n%s", got, err, want)
 	}
-	p := policy.Policy{Name: policy.Patience}.With(policy.ObjectivePatience, policy.ObjectivesOff).
-		With(policy.ScoreMode, policy.ScoreIncrease).With(policy.MinDelta, 5000).With(policy.MinTurns, 50)
-	got, err = Harness.Block(p)
-	for _, s := range []string{"from step 50 on", "risen by at least 5 above the score of its last rise", `score_mode = "increase"`, "objective_patience = -1", "room_patience = 0"} {
-		if err != nil || !strings.Contains(got, s) {
-			t.Errorf("patience with score settings: %q lacks %q (%v)", got, s, err)
+	for _, c := range []struct {
+		p    policy.Policy
+		want []string
+	}{
+		{policy.Policy{Name: policy.Patience}.With(policy.ObjectivePatience, policy.ObjectivesOff).
+			With(policy.ScoreMode, policy.ScoreIncrease).With(policy.MinDelta, 5000).With(policy.MinTurns, 50),
+			[]string{"from step 50 on", "risen by at least 5 above the score of its last rise", "MIN_DELTA, MIN_TURNS = 40, 10, 5, 50",
+				"elif score - self.tracked >= self.MIN_DELTA:", "and self.step >= self.MIN_TURNS"}},
+		{policy.Policy{Name: policy.Patience}.With(policy.ObjectivePatience, policy.ObjectivesOff).With(policy.MinDelta, 3000),
+			[]string{"moved by at least 3, up or down", "elif abs(score - self.tracked) >= self.MIN_DELTA:"}},
+		{at(policy.Score, 30, 1), []string{"at every step t, stop the run if its score has not changed (up or down) in the last 30",
+			"elif score != self.tracked:  # any change, up or down"}},
+		// zorkburr's counter before or after step t (docs/zorkgpt2.md, "The stuck rule"): at 6/2 a
+		// step t stops the run when no move came in t-5..t or in t-6..t-1.
+		{at(policy.Zorkburr, 6, 2), []string{"or in the 6 steps before step t; the score before step 1 counts", "max(before, self.count) >= self.MAX_TURNS_STUCK"}},
+		{at(policy.None, 40, 10), []string{"never stop the run before its budget", "return False"}},
+	} {
+		got, err := Harness.Block(c.p)
+		flat := strings.ReplaceAll(got, "\n# ", " ") // the comment's sentence on one line
+		for _, s := range c.want {
+			if err != nil || !strings.Contains(flat, s) {
+				t.Errorf("%s: %q lacks %q (%v)", c.p, got, s, err)
+			}
 		}
-	}
-	// zorkburr's counter before or after step t (docs/zorkgpt2.md, "The stuck rule"): at 6/2 a
-	// step t stops the run when no move came in t-5..t or in t-6..t-1.
-	got, err = Harness.Block(at(policy.Zorkburr, 6, 2))
-	want = `# Stop rule (lbanalyze: zorkburr 6/2), checked after every step:
-#   At each step t that is a multiple of 2, stop the run if its score has not changed (up
-#   or down) in the last 6 steps (t-6+1 to t), or in the 6 steps before step t; the score
-#   before step 1 counts as 0, so a move during step 1 counts.
-stop_rule = "zorkburr"
-max_turns_stuck = 6
-check_interval = 2
-`
-	if err != nil || got != want {
-		t.Errorf("zorkburr 6/2:\n%s%v\nwant\n%s", got, err, want)
-	}
-	// none has no setting: its block is its rule alone.
-	got, err = Harness.Block(at(policy.None, 40, 10))
-	want = "# Stop rule (lbanalyze: none), checked after every step:\n#   Never stop the run before its budget: no stop rule.\nstop_rule = \"none\"\n"
-	if err != nil || got != want {
-		t.Errorf("none:\n%s%v\nwant\n%s", got, err, want)
+		for l := range strings.Lines(got) {
+			if len(strings.TrimSuffix(l, "\n")) > blockWidth {
+				t.Errorf("%s: %q is over %d columns", c.p, l, blockWidth)
+			}
+		}
 	}
 	for _, q := range []policy.Policy{at(policy.Window, 40, 10), at(policy.ScoreOrObjective, 40, 10), at(policy.Patience, 40, 10), at(policy.Supervisor, 40, 10)} {
 		if _, err := Harness.Block(q); err == nil || !strings.Contains(err.Error(), "needs more than a score") {
@@ -79,18 +96,27 @@ func TestHarnessOnRealScores(t *testing.T) {
 	if s.Name != Harness.Name || !s.Shows.RealScores {
 		t.Fatalf("real scores: %s, real %v", s.Name, s.Shows.RealScores)
 	}
+	// The Python compares a move with MIN_DELTA to 9 decimals, as the
+	// tracker does: 0.65 - 0.4 is 0.25000000000000006... or below in binary.
 	for _, c := range []struct {
 		p    policy.Policy
-		says string
+		says []string
 	}{
-		{policy.Policy{Name: policy.Increase}, "risen by at least 1 above the score of its last rise"},
-		{policy.Policy{Name: policy.Increase}.With(policy.MinDelta, 250), "risen by at least 0.25 above the score of its last rise"},
-		{policy.Policy{Name: policy.Increase}.With(policy.MinDelta, 0), "risen above its best so far"},
-		{policy.Policy{Name: policy.Score}, "changed (up or down)"}, // score has no min_delta: any move
+		{policy.Policy{Name: policy.Increase}, []string{"risen by at least 1 above the score of its last rise",
+			"MIN_DELTA = 40, 10, 1", "elif score - self.tracked + 1e-9 >= self.MIN_DELTA:"}},
+		{policy.Policy{Name: policy.Increase}.With(policy.MinDelta, 250), []string{"risen by at least 0.25 above the score of its last rise",
+			"MIN_DELTA = 40, 10, 0.25", "elif score - self.tracked + 1e-9 >= self.MIN_DELTA:"}},
+		{policy.Policy{Name: policy.Patience}.With(policy.ObjectivePatience, policy.ObjectivesOff).With(policy.MinDelta, 100),
+			[]string{"moved by at least 0.1, up or down", "elif abs(score - self.tracked) + 1e-9 >= self.MIN_DELTA:"}},
+		{policy.Policy{Name: policy.Increase}.With(policy.MinDelta, 0), []string{"risen above its best so far", "elif score > self.tracked:"}},
+		{policy.Policy{Name: policy.Score}, []string{"changed (up or down)", "elif score != self.tracked:"}}, // score has no min_delta: any move
 	} {
 		got, err := s.Block(c.p)
-		if err != nil || !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(got, "#", "")), " "), c.says) {
-			t.Errorf("%s on real scores: %q (%v), want it to say %q", c.p, got, err, c.says)
+		flat := strings.ReplaceAll(got, "\n# ", " ")
+		for _, want := range c.says {
+			if err != nil || !strings.Contains(flat, want) {
+				t.Errorf("%s on real scores: %q (%v), want it to say %q", c.p, got, err, want)
+			}
 		}
 	}
 }

@@ -14,9 +14,11 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/group"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
@@ -24,6 +26,7 @@ type batchFlags struct {
 	baseline, after string
 	settings        []int // by the index of policy.Settings()
 	config          string
+	loaded          *loadedConfig // what --config read
 	calls           callsFlag
 	format          string
 	jobs            int
@@ -32,6 +35,7 @@ type batchFlags struct {
 	summary         bool
 	analysis        analysisFlags
 	fields          fieldsFlags
+	by              byFlag
 }
 
 func newBatchCmd(e *env) *cobra.Command {
@@ -39,9 +43,9 @@ func newBatchCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "batch DIR|FILE...",
 		Short: "Compare a baseline and an after policy over a dataset of episodes",
-		Long: `Find every episode log under the given directories (episode_log.jsonl, *.jsonl,
-*.jsonl.gz, *.jsonl.zst; test_*, test-*, unknown and *_error directories are passed over),
-replay a baseline and an after policy over each episode, and report per episode, the
+		Long: `Find every episode log under the given directories (episode_log.jsonl, *.jsonl, *.csv,
+*.tsv, each also .gz or .zst; test_*, test-*, unknown and *_error directories are passed
+over), replay a baseline and an after policy over each episode, and report per episode, the
 specification's success metrics with paired-bootstrap intervals, and the episodes to
 review first.
 
@@ -50,11 +54,17 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 --check-interval and --warning-threshold, or for the after side from --config. Logs of
 systems that stop no run on a rule of their own are compared, unless --baseline or
 --after say otherwise, as none (the run as logged) against the rule they would add:
-increase for harnesses (TALES, BALROG, logs read with --fields), zorkburr for ZorkGPT2.`,
+increase for harnesses (TALES, BALROG, logs read with --fields), zorkburr for ZorkGPT2.
+
+Logs of several systems are compared each on its own, in a group of their own; --by KEY
+groups the episodes of each system further (dir:N, the N-th directory below the one given;
+run or game, TALES's; a member of the logs' steps), each group in its own section, then a
+line on whether the after policy serves every group.`,
 		Example: `  lbanalyze batch testdata/episodes
-  lbanalyze batch --after score-or-objective:60 --format markdown game_files/episodes
+  lbanalyze batch --after score-or-objective:60 --format markdown game_files
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
-  lbanalyze batch --plots plots --html report.html testdata/episodes`,
+  lbanalyze batch --plots plots --html report.html testdata/episodes
+  lbanalyze batch --by dir:1 submissions/LLM`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("batch needs at least one directory or log file")
@@ -90,47 +100,50 @@ increase for harnesses (TALES, BALROG, logs read with --fields), zorkburr for Zo
 			if err != nil {
 				return err
 			}
-			c := e.readCorpus(args, f.jobs, false, srcs)
+			if err := f.by.parse(); err != nil {
+				return err
+			}
+			c := e.readCorpus(args, f.jobs, false, srcs, f.by.member())
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			sys := system.OfAll(c.Episodes)
-			opts.CallsPerTurn = f.calls.of(sys)
-			baseline, after = f.sides(cmd, sys, baseline, after)
-			e.tell(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
-			f.noteShared(cmd, e, baseline, after)
-			kept, unreplayed := replay.Comparable(c.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
-			e.tell(unreplayed...)
-			if len(kept) == 0 {
-				return failure("no episode can be compared")
+			side := sides{baseline, after, recording, opts}
+			groups, grouped := f.by.split(c)
+			if !grouped {
+				d, err := f.compare(cmd, e, groups[0], side, skips(c.Skipped), c.Passed)
+				if err != nil {
+					return err
+				}
+				return f.write(e, d, f.plots, f.html)
 			}
-			step, end := e.progress("replaying", len(kept))
-			pair := []policy.Policy{baseline, after}
-			eps := analyse(kept, func(ep *episode.Episode) report.Episode {
-				return report.Analyse(ep, pair, recording, opts).Summarised()
-			}, step)
-			end()
-			_, end = e.progress("computing the intervals", 0)
-			d := report.NewDataset(baseline, after, opts, eps, skips(c.Skipped), c.Passed)
-			end()
-			d.Unreplayed = unreplayed
-			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary) }); err != nil {
-				return err
-			}
-			if f.plots != "" {
-				if err := e.writePlots(f.plots, d, f.jobs, f.timelines); err != nil {
+			var out []report.Group
+			var failed []string
+			for i, g := range groups {
+				d, err := f.compare(cmd, e, g, side, nil, nil)
+				if err != nil {
+					failed = append(failed, fmt.Sprintf("group %s: %v: left out", g.Name, err))
+					continue
+				}
+				out = append(out, report.Group{Name: g.Name, System: g.System.Name, Dataset: d})
+				if err := f.writeCharts(e, d, f.plots, f.html, i, g.Name); err != nil {
 					return err
 				}
 			}
-			if f.html != "" {
-				return e.writeHTML(f.html, d)
+			if err := e.groupsLeftOut(failed, len(out), "no episode can be compared"); err != nil {
+				return err
 			}
-			return nil
+			return e.writeOutput(f.format, func(w io.Writer) error {
+				return report.WriteGroups(w, f.format, f.by.name(), out, inputs(c), f.summary, e.fit)
+			})
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]]]")
-	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form")
+	// Their defaults are the system's (sides), said in the usage.
+	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:W[/I[/T]]], W max_turns_stuck, I check_interval, T the warning threshold (default: "+
+		bySystem(func(s *system.System) string { return string(side(s, policy.Score, noStop.Name)) })+")")
+	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form (default: "+
+		bySystem(func(s *system.System) string { return string(side(s, policy.ScoreOrObjective, s.Adds)) })+")")
+	fs.Lookup("baseline").DefValue, fs.Lookup("after").DefValue = "", ""
 	f.settings = make([]int, len(policy.Settings()))
 	for i, s := range policy.Settings() {
 		f.settings[i] = s.Default
@@ -146,7 +159,71 @@ increase for harnesses (TALES, BALROG, logs read with --fields), zorkburr for Zo
 	fs.BoolVar(&f.summary, "summary", false, "print the metrics and the review list only, not the per-episode table (table, markdown, json)")
 	f.analysis.register(fs)
 	f.fields.register(fs)
+	f.by.register(fs)
 	return cmd
+}
+
+// sides are the policies batch compares, as the flags resolve them, and the
+// options of the analysis.
+type sides struct {
+	baseline, after policy.Policy
+	recording       policy.Timer
+	opts            report.Options
+}
+
+// compare analyses the episodes of one group (of one system): the baseline
+// against the after policy, as the flags and the system's defaults say.
+func (f *batchFlags) compare(cmd *cobra.Command, e *env, g group.Group, s sides, skipped []report.Skip, passed []string) (*report.Dataset, error) {
+	sys, opts := g.System, s.opts
+	opts.CallsPerTurn = f.calls.of(sys)
+	baseline, after := f.sides(cmd, sys, s.baseline, s.after)
+	e.tellOnce(f.loaded.mismatch(sys)...)
+	e.tellOnce(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
+	e.tellOnce(f.noteShared(cmd, baseline, after)...)
+	kept, unreplayed := replay.Comparable(g.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
+	e.tell(unreplayed...)
+	if len(kept) == 0 {
+		return nil, failure("no episode can be compared")
+	}
+	step, end := e.progress("replaying", len(kept))
+	pair := []policy.Policy{baseline, after}
+	eps := analyse(kept, func(ep *episode.Episode) report.Episode {
+		return report.Analyse(ep, pair, s.recording, opts).Summarised()
+	}, step)
+	end()
+	_, end = e.progress("computing the intervals", 0)
+	d := report.NewDataset(baseline, after, opts, eps, skipped, passed)
+	end()
+	d.Unreplayed = unreplayed
+	return d, nil
+}
+
+// write writes the report of d, and its charts and HTML page when asked for.
+func (f *batchFlags) write(e *env, d *report.Dataset, plots, html string) error {
+	if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary, e.fit) }); err != nil {
+		return err
+	}
+	return f.writeCharts(e, d, plots, html, -1, "")
+}
+
+// writeCharts writes the charts and the HTML page of d, of the group i (from
+// 0) named name, or of the whole dataset when i < 0.
+func (f *batchFlags) writeCharts(e *env, d *report.Dataset, plots, html string, i int, name string) error {
+	if plots != "" {
+		if i >= 0 {
+			plots = groupPath(plots, i, name, true)
+		}
+		if err := e.writePlots(plots, d, f.jobs, f.timelines); err != nil {
+			return err
+		}
+	}
+	if html != "" {
+		if i >= 0 {
+			html = groupPath(html, i, name, false)
+		}
+		return e.writeHTML(html, d)
+	}
+	return nil
 }
 
 // sides gives the sides a dataset is compared on where no flag sets them,
@@ -160,10 +237,19 @@ func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, aft
 	if !cmd.Flags().Changed("baseline") {
 		baseline = noStop
 	}
-	if !cmd.Flags().Changed("after") && f.config == "" {
+	if !cmd.Flags().Changed("after") && (f.loaded == nil || f.loaded.System != sys) {
 		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
 	}
 	return baseline, after
+}
+
+// side is the default of a side for the logs of s: the flag's for a system
+// that stops its runs on a rule of its own, else its own (sides).
+func side(s *system.System, flag, own policy.Name) policy.Name {
+	if s.Stops() {
+		return flag
+	}
+	return own
 }
 
 // resolve gives the baseline and after policies and the settings recordings
@@ -190,6 +276,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 			err = cerr
 			return
 		}
+		f.loaded = &loadedConfig{cfg, f.config}
 		recording = cfg.Policy.Timer()
 		afterGiven = recording.Values()
 		maps.Copy(afterGiven, given)
@@ -222,7 +309,7 @@ func (f *batchFlags) given(cmd *cobra.Command) policy.Values {
 // readCorpus reads the logs found under paths (or, explicit, the files
 // named), each once, jobs at a time, with the sources srcs (the registry's
 // when nil), and tells on stderr what could not be used.
-func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.Sources) *corpus.Corpus {
+func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.Sources, member string) *corpus.Corpus {
 	discover := corpus.Discover
 	if explicit {
 		discover = corpus.Files
@@ -232,7 +319,7 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.S
 	}
 	files, c := discover(paths, srcs)
 	bar, wait := e.progress("reading logs", len(files))
-	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar, Sources: srcs})
+	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar, Sources: srcs, Read: source.Options{Member: member}})
 	wait()
 	e.tell(c.Messages...)
 	return c
@@ -251,6 +338,20 @@ func skips(s []corpus.Skip) []report.Skip {
 func (e *env) tell(messages ...string) {
 	for _, m := range messages {
 		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", report.Printable(m)) // one line, whatever an id holds
+	}
+}
+
+// tellOnce tells each message once: groups of one system share what is said
+// of their settings.
+func (e *env) tellOnce(messages ...string) {
+	if e.told == nil {
+		e.told = map[string]bool{}
+	}
+	for _, m := range messages {
+		if !e.told[m] {
+			e.told[m] = true
+			e.tell(m)
+		}
 	}
 }
 
@@ -276,7 +377,7 @@ func analyse(eps []*episode.Episode, analyseOne func(*episode.Episode) report.Ep
 
 // noteShared says what a bare parameter flag applied to: both sides, unless
 // --config set the after policy (then the baseline only and the after side).
-func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after policy.Policy) {
+func (f *batchFlags) noteShared(cmd *cobra.Command, baseline, after policy.Policy) []string {
 	var set []string
 	for i, s := range policy.Settings() {
 		if cmd.Flags().Changed(s.Flag) {
@@ -284,10 +385,10 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, e *env, baseline, after poli
 		}
 	}
 	if len(set) == 0 {
-		return
+		return nil
 	}
-	fmt.Fprintf(e.stderr, "lbanalyze: note: %s applies to the baseline and the after policy where --baseline or --after does not set it: baseline %s, after %s. To change one side only, write NAME:MAX_TURNS_STUCK/CHECK_INTERVAL in --baseline or --after.\n",
-		strings.Join(set, ", "), baseline, after)
+	return []string{fmt.Sprintf("note: %s applies to the baseline and the after policy where --baseline or --after does not set it: baseline %s, after %s. To change one side only, write NAME:MAX_TURNS_STUCK/CHECK_INTERVAL in --baseline or --after.",
+		strings.Join(set, ", "), baseline, after)}
 }
 
 // settingValue is a flag of one value of a setting, read as the Setting
@@ -317,6 +418,9 @@ func (f *settingValue) String() string {
 
 func (f *settingValue) Set(s string) error {
 	v, err := f.s.Parse(s)
+	if err != nil && (strings.ContainsAny(s, ":,") || rangeWritten.MatchString(s)) {
+		return fmt.Errorf("%w: batch compares two policies at one value of each setting (sweep searches lists and ranges)", err)
+	}
 	if err == nil {
 		*f.v = v
 	}

@@ -21,6 +21,8 @@ import (
 //	-- mkdir --      optional: directories to make under $WORK, one a line
 //	-- symlink --    optional: lines "TARGET LINK" making $WORK/LINK point to TARGET
 //	-- cwd --        optional: "work" runs the command in $WORK (for aligned tables)
+//	-- width --      optional: the columns of the terminal stdout and stderr
+//	                 are (none: a file or a pipe)
 //	-- NAME --       any other section is a file written to $WORK/NAME
 //	-- stdout --     the expected standard output
 //	-- stderr --     the expected standard error
@@ -47,7 +49,7 @@ func TestCLI(t *testing.T) {
 			sections := map[string]string{}
 			for _, f := range ar.Files {
 				switch f.Name {
-				case "args", "stdin", "stdin-file", "copy", "mkdir", "symlink", "cwd", "stdout", "stderr", "exit", "lacks":
+				case "args", "stdin", "stdin-file", "copy", "mkdir", "symlink", "cwd", "width", "stdout", "stderr", "exit", "lacks":
 					sections[f.Name] = string(f.Data)
 				default:
 					os.MkdirAll(filepath.Dir(filepath.Join(work, f.Name)), 0o755)
@@ -92,7 +94,8 @@ func TestCLI(t *testing.T) {
 				t.Chdir(work)
 			}
 			var stdout, stderr bytes.Buffer
-			code := run(args, bytes.NewReader(stdin), &stdout, &stderr)
+			width, _ := strconv.Atoi(strings.TrimSpace(sections["width"]))
+			code := runOn(args, bytes.NewReader(stdin), &stdout, &stderr, width, width)
 			got := map[string]string{
 				"stdout": strings.ReplaceAll(stdout.String(), work, "$WORK"),
 				"stderr": strings.ReplaceAll(stderr.String(), work, "$WORK"),

@@ -19,7 +19,7 @@ func newEpisodeCmd(e *env) *cobra.Command {
 	var analysis analysisFlags
 	cmd := &cobra.Command{
 		Use:   "episode FILE...",
-		Short: "Replay the loop-break policies over episode logs, one report per episode",
+		Short: "Replay stop rules over episode logs, a report per episode",
 		Long: `Replay the loop-break policies over one or more episode logs (episode_log.jsonl,
 plain, gzip or zstd; - for stdin) and report, for each episode and each policy, where it
 would have stopped, what that saves and what it would have lost.
@@ -32,8 +32,8 @@ zorkburr and increase.`,
 		Example: `  lbanalyze episode game_files/episodes/2025-11-04T09:35:24/episode_log.jsonl
   lbanalyze episode --policy score,window --max-turns-stuck 30,40,60 log.jsonl
   lbanalyze episode --config pyproject.toml --format json log.jsonl.gz
-  lbanalyze episode --policy score,score-or-objective,window --plot timeline.png log.jsonl
-  lbanalyze episode --fields turn=step,score=info.score,tokens=usage.total_tokens run.jsonl
+  lbanalyze episode --policy score,window --plot timeline.png log.jsonl
+  lbanalyze episode --fields turn=step,score=info.score,tokens=usage.n run.jsonl
   lbanalyze episode --fields turn=Step,reward=Reward --policy increase --min-delta 0.25 run.csv`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -56,7 +56,7 @@ zorkburr and increase.`,
 			if err := checkPlotPath(plot); err != nil {
 				return err
 			}
-			c := e.readCorpus(args, runtime.GOMAXPROCS(0), true, s.sources)
+			c := e.readCorpus(args, runtime.GOMAXPROCS(0), true, s.sources, "")
 			if len(c.Episodes) == 0 {
 				return errNoEpisode
 			}
@@ -67,7 +67,7 @@ zorkburr and increase.`,
 			step, end := e.progress("replaying", len(c.Episodes))
 			eps := analyse(c.Episodes, s.analyseGrid(opts), step)
 			end()
-			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteEpisodes(w, f.format, eps) }); err != nil {
+			if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteEpisodes(w, f.format, eps, e.fit) }); err != nil {
 				return err
 			}
 			return e.writeTimelines(plot, eps) // they need every episode: a stream will not do

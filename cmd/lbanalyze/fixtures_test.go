@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/internal/synth"
@@ -72,6 +75,12 @@ var fixtures = map[string]func() []byte{
 			synth.Steps{ID: id(11), N: 130, Changes: map[int]int{25: 5, 64: 10}, Objectives: map[int][]string{100: {"Kill the troll"}}},
 		)
 	},
+	// A run killed while it wrote: a clean 30-turn log whose last line is cut,
+	// as the bundled set holds one on purpose.
+	"killed.jsonl": func() []byte {
+		return append(render(synth.Steps{ID: "2025-11-13T10:00:00", N: 30, Changes: map[int]int{10: 5}}),
+			`{"timestamp": "2025-11-13T10:31:00.100000", "level": "INFO", "message": "SELECTED ACTION: north`...)
+	},
 	// Every kind of bad line, each in a copy of a clean 45-turn log.
 	"bad-lines.jsonl": func() []byte {
 		lines := bytes.SplitAfter(render(synth.Steps{N: 45, Changes: map[int]int{20: 5}}), []byte("\n"))
@@ -93,6 +102,46 @@ var fixtures = map[string]func() []byte{
 	},
 }
 
+// talesRuns are 24 TALES rollouts in the benchmark's layout
+// (<run>/<game>/a0_s20241001_steps60.jsonl), three runs of eight games (of
+// models named so that no real run's id is theirs), for
+// a harness's answer in dollars (tales-sweep-cost.txtar): in four games of
+// each run the score rises by 10 at step 5 and never again; in the other four
+// at steps 5, 25 and 45. Every step spends 1,000 tokens.
+func talesRuns() map[string][]byte {
+	runs := []string{"tw-bench_LLMAgent_model-a_s20241001_c10_t0.0_convFalse", "tw-bench_LLMAgent_model-b_s20241001_c10_t0.0_convFalse",
+		"tales_LLMAgent_model-c_s20241001_c10_t0.0_convFalse"}
+	games := []string{"JerichoEnvZork1", "JerichoEnvDetective", "JerichoEnvEnchanter", "JerichoEnvLudicorp",
+		"JerichoEnvZork2", "JerichoEnvBalances", "JerichoEnvAcorncourt", "JerichoEnvLibrary"}
+	files := map[string][]byte{}
+	for _, run := range runs {
+		for g, game := range games {
+			gains := []int{5}
+			if g >= 4 {
+				gains = []int{5, 25, 45}
+			}
+			files[filepath.Join("tales-runs", run, game, "a0_s20241001_steps60.jsonl")] = talesRollout(60, gains...)
+		}
+	}
+	return files
+}
+
+// talesRollout is a rollout as benchmark.py writes it (pandas, one object a
+// step, its columns in order) of steps steps, the score rising by 10 at each
+// step of gains, 1,000 tokens a step.
+func talesRollout(steps int, gains ...int) []byte {
+	var b bytes.Buffer
+	score := 0
+	for t := 1; t <= steps; t++ {
+		if slices.Contains(gains, t) {
+			score += 10
+		}
+		fmt.Fprintf(&b, `{"Step":%d,"Score":%d,"Max Score":350,"Normalized Score":%s,"Moves":%d,"Observation":"Room %d","Action":"go %d","Feedback":"You are in room %d.","Prompt":"> ","Response":"go %d","Token Usage":1000}`+"\n",
+			t, score, strconv.FormatFloat(float64(score)/350, 'f', -1, 64), t, t, t, t+1, t)
+	}
+	return b.Bytes()
+}
+
 func premature() []byte {
 	return render(synth.Steps{N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}})
 }
@@ -110,10 +159,17 @@ func render(plans ...synth.Steps) []byte {
 // TestFixtures checks that the committed fixture logs are what their plans
 // write (go test -update rewrites them).
 func TestFixtures(t *testing.T) {
+	all := map[string][]byte{}
 	for name, gen := range fixtures {
+		all[name] = gen()
+	}
+	maps.Copy(all, talesRuns())
+	for name, want := range all {
 		path := filepath.Join("testdata", "logs", name)
-		want := gen()
 		if *update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(path, want, 0o644); err != nil {
 				t.Fatal(err)
 			}

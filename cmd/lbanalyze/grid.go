@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,13 +28,31 @@ func newIntList(s *policy.Setting) *intList { return &intList{vals: []int{s.Defa
 
 func (l *intList) Type() string { return "list" }
 
+// String writes the values as they are given: a run of three or more
+// evenly spaced values as a range, FROM:TO[:STEP] ("10:150:5", not 29
+// values).
 func (l *intList) String() string {
-	s := make([]string, len(l.vals))
-	for i, v := range l.vals {
-		s[i] = strconv.Itoa(v)
-		if l.setting != nil && l.setting.Scale > 1 {
-			s[i] = l.setting.Format(v)
+	show := strconv.Itoa
+	if l.setting != nil && l.setting.Scale > 1 {
+		show = l.setting.Format
+	}
+	var s []string
+	for i := 0; i < len(l.vals); {
+		j := i + 1 // the run is vals[i:j]
+		if i+1 < len(l.vals) && l.vals[i+1] > l.vals[i] {
+			for step := l.vals[i+1] - l.vals[i]; j < len(l.vals) && l.vals[j]-l.vals[j-1] == step; j++ {
+			}
 		}
+		switch n := j - i; {
+		case n >= 3 && l.vals[i+1]-l.vals[i] == 1:
+			s = append(s, show(l.vals[i])+":"+show(l.vals[j-1]))
+		case n >= 3:
+			s = append(s, show(l.vals[i])+":"+show(l.vals[j-1])+":"+show(l.vals[i+1]-l.vals[i]))
+		default:
+			j = i + 1
+			s = append(s, show(l.vals[i]))
+		}
+		i = j
 	}
 	return strings.Join(s, ",")
 }
@@ -60,6 +79,19 @@ func (l *intList) Set(s string) error {
 	return nil
 }
 
+// rangeWritten finds a range written as people write one, FROM-TO,
+// FROM..TO, FROM–TO.
+var rangeWritten = regexp.MustCompile(`^\s*(-?[0-9.]+)\s*(?:-|\.\.|–|—|to)\s*(-?[0-9.]+)\s*$`)
+
+// rangeHint says how to write a range, for a value that is no number: the
+// range it looks like, written FROM:TO.
+func rangeHint(item string) string {
+	if m := rangeWritten.FindStringSubmatch(item); m != nil {
+		return fmt.Sprintf(": a range is FROM:TO[:STEP], e.g. %s:%s (or %s:%s:5 in steps of 5)", m[1], m[2], m[1], m[2])
+	}
+	return " (give a number, a range FROM:TO[:STEP], or several, comma-separated)"
+}
+
 // parseRange reads one item: N, or FROM:TO[:STEP], each number as s reads
 // it (a whole number unless s is scaled).
 func parseRange(item string, s *policy.Setting) ([]int, error) {
@@ -78,6 +110,9 @@ func parseRange(item string, s *policy.Setting) ([]int, error) {
 			continue
 		}
 		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil && len(parts) == 1 {
+			return nil, fmt.Errorf("%q is not a whole number%s", item, rangeHint(item))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%q: %q is not a whole number", item, p)
 		}

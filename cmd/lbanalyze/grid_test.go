@@ -42,6 +42,30 @@ func TestIntList(t *testing.T) {
 	}
 }
 
+// A list is shown as it would be given: runs of three or more evenly
+// spaced values as ranges.
+func TestIntListString(t *testing.T) {
+	for _, c := range []struct {
+		s    *policy.Setting
+		vals []int
+		want string
+	}{
+		{policy.MaxTurnsStuck, seq(10, 150, 5), "10:150:5"},
+		{policy.CheckInterval, []int{1, 5, 10}, "1,5,10"},
+		{policy.MaxTurnsStuck, append(seq(20, 40, 5), 200), "20:40:5,200"},
+		{policy.MaxTurnsStuck, []int{3, 4, 5, 9, 1, 2}, "3:5,9,1,2"},
+		{policy.MaxTurnsStuck, []int{7, 5, 3}, "7,5,3"},
+		{policy.MinCritic, []int{30, 40, 50}, "0.3:0.5:0.1"},
+	} {
+		l := &intList{vals: c.vals, setting: c.s}
+		if got := l.String(); got != c.want {
+			t.Errorf("%v: %q, want %q", c.vals, got, c.want)
+		} else if back := newIntList(c.s); back.Set(got) != nil || !slices.Equal(back.vals, c.vals) {
+			t.Errorf("%q reads back as %v, want %v", got, back.vals, c.vals)
+		}
+	}
+}
+
 // A scaled setting is given as users think of it: min_critic 0.5, in
 // hundredths.
 func TestIntListScaled(t *testing.T) {

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/lbanalyze/lbanalyze/internal/report"
 )
 
 func main() {
@@ -29,16 +31,21 @@ type env struct {
 	// width is the columns of the terminal stdout is, 0 when it is none (a
 	// file, a pipe, a test): tables fit a terminal, and are whole elsewhere.
 	width int
+	// fit is what the tables of the output fit: the terminal's width.
+	fit *report.Fit
+	// told are the messages tellOnce has written.
+	told map[string]bool
 }
 
-// warnf writes a warning to stderr.
+// warnf writes a warning to stderr, on one line whatever its arguments hold
+// (a key of a configuration file may hold a newline).
 func (e *env) warnf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "lbanalyze: warning: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "lbanalyze: warning: %s\n", report.Printable(fmt.Sprintf(format, args...)))
 }
 
 // notef writes a note to stderr: what was done with a flag, not a problem.
 func (e *env) notef(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "lbanalyze: note: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "lbanalyze: note: %s\n", report.Printable(fmt.Sprintf(format, args...)))
 }
 
 // Exit codes: every failure class carries its own.
@@ -52,22 +59,36 @@ const (
 type exitError struct {
 	code int
 	err  error
+	// laidOut: its newlines and tabs are its own layout (a list of flags
+	// meant), not text of a file or a log, which is shown on one line.
+	laidOut bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func usageError(format string, args ...any) error {
-	return &exitError{exitUsage, fmt.Errorf(format, args...)}
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// laidOutUsage is usageError for a message laid out over lines of its own.
+func laidOutUsage(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...), laidOut: true}
 }
 
 func failure(format string, args ...any) error {
-	return &exitError{exitFailure, fmt.Errorf(format, args...)}
+	return &exitError{code: exitFailure, err: fmt.Errorf(format, args...)}
 }
 
 // run is the whole program: it parses args, runs the command and maps its
 // error to an exit code, printing the message in one place.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runOn(args, stdin, stdout, stderr, terminalWidth(stdout), terminalWidth(stderr))
+}
+
+// runOn is run with the columns of the terminals stdout and stderr are (0:
+// none), which tests give.
+func runOn(args []string, stdin io.Reader, stdout, stderr io.Writer, width, errWidth int) int {
 	// Output is buffered (a table is written a cell at a time: one write
 	// system call a line otherwise); whatever goes to stderr first flushes
 	// it, so that a terminal shows both in the order they were written.
@@ -75,8 +96,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	stderr = flushFirst{out, stderr}
 	msgs := &outWriter{w: stderr, escape: true}
+	if errWidth > 0 { // messages wrap to the terminal
+		wrap := &lineWrapper{w: stderr, width: errWidth}
+		msgs.w = wrap
+		defer wrap.Flush()
+	}
 	defer msgs.Flush()
-	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: terminalWidth(stdout)}
+	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: width, fit: &report.Fit{Width: width}}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -96,7 +122,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Shown escaped, but for its tabs: cobra indents its "Did you mean this?"
 	// suggestions with one.
-	for i, part := range strings.Split("lbanalyze: "+err.Error()+"\n", "\t") {
+	msg := err.Error()
+	if ex != nil && !ex.laidOut {
+		msg = report.Printable(msg) // ours: one line, whatever a file or a log holds
+	}
+	for i, part := range strings.Split("lbanalyze: "+msg+"\n", "\t") {
 		if i > 0 {
 			msgs.Flush()
 			io.WriteString(stderr, "\t")

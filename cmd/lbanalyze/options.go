@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -69,11 +67,8 @@ type callsFlag struct {
 }
 
 func (f *callsFlag) register(fs *pflag.FlagSet) {
-	var each []string
-	for _, s := range system.All() {
-		each = append(each, fmt.Sprintf("%d for %s", s.CallsPerTurn, s.Name))
-	}
-	fs.Var(f, "calls-per-turn", "LLM calls one turn costs where a log does not count them (default: "+strings.Join(each, ", ")+")")
+	fs.Var(f, "calls-per-turn", "LLM calls one turn costs where a log does not count them (default: "+
+		bySystem(func(s *system.System) string { return strconv.Itoa(s.CallsPerTurn) })+")")
 }
 
 // String is "" unset, so that no default is printed: it is the system's.

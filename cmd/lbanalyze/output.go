@@ -94,11 +94,27 @@ func incompleteTail(b []byte) int {
 // for people, and are escaped here as a whole; CSV escapes its text cells
 // itself (report.CSVText), JSON keeps the log's text exactly (and escapes
 // control characters as JSON does).
+//
+// On a terminal, the table format's prose wraps to its width and its tables
+// fit it (e.fit, which then says once what they left out); elsewhere the
+// bytes are the same whatever the terminal.
 func (e *env) writeOutput(format string, write func(io.Writer) error) error {
-	w := &outWriter{w: e.stdout, escape: format == "table" || format == "markdown"}
+	var to io.Writer = e.stdout
+	var wrap *lineWrapper
+	if e.width > 0 && format == "table" {
+		wrap = &lineWrapper{w: e.stdout, width: e.width}
+		to = wrap
+	}
+	w := &outWriter{w: to, escape: format == "table" || format == "markdown"}
 	err := write(w)
+	if note := e.fit.Note(); err == nil && wrap != nil && note != "" {
+		_, err = io.WriteString(w, note+"\n")
+	}
 	if ferr := w.Flush(); err == nil {
 		err = ferr
+	}
+	if wrap != nil && err == nil {
+		err = wrap.Flush()
 	}
 	if b, ok := e.stdout.(interface{ Flush() error }); ok && err == nil {
 		err = b.Flush() // stdout is buffered: its errors show here, named by format

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -37,7 +38,14 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 		names[i] = string(n)
 	}
 	known := strings.Join(nameStrings(), ", ")
-	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known)
+	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known+
+		" (default: "+bySystem(func(s *system.System) string {
+		if s.Offered == nil {
+			return strings.Join(names, ",")
+		}
+		return joinNames(s.Offered, ",")
+	})+")")
+	fs.Lookup("policy").DefValue = "[]" // each system's, said in the usage
 	for _, s := range policy.Settings() {
 		l := newIntList(s)
 		if vals, ok := grid[s.Key]; ok {
@@ -54,6 +62,34 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	f.calls.register(fs)
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	f.fields.register(fs)
+}
+
+// bySystem says what a default is for each system's logs: "4 for ZorkGPT,
+// 1 for your harness", those of equal value together.
+func bySystem(value func(*system.System) string) string {
+	var vals []string
+	of := map[string][]string{}
+	for _, s := range system.All() {
+		v := value(s)
+		if of[v] == nil {
+			vals = append(vals, v)
+		}
+		of[v] = append(of[v], s.Name)
+	}
+	each := make([]string, len(vals))
+	for i, v := range vals {
+		each[i] = v + " for " + strings.Join(of[v], " and ")
+	}
+	return strings.Join(each, "; ")
+}
+
+// joinNames joins policy names with sep.
+func joinNames(names []policy.Name, sep string) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
+	}
+	return strings.Join(s, sep)
 }
 
 func nameStrings() []string {
@@ -85,6 +121,8 @@ type settings struct {
 	// refusals: warn of the settings the system that ran the logs would
 	// refuse (refusalWarnings).
 	refusals bool
+	// config is what --config read, and from where; nil without it.
+	config *loadedConfig
 }
 
 // policiesFor are the policies to replay over the logs of sys: those asked
@@ -103,11 +141,15 @@ func (s settings) firstOfSystem() func(ep *episode.Episode) []string {
 	seen := map[*system.System]bool{}
 	return func(ep *episode.Episode) []string {
 		sys := system.Of(ep)
-		if seen[sys] || !s.refusals {
+		if seen[sys] {
 			return nil
 		}
 		seen[sys] = true
-		return refusalWarnings(sys, s.policiesFor(sys).All())
+		w := s.config.mismatch(sys)
+		if s.refusals {
+			w = append(w, refusalWarnings(sys, s.policiesFor(sys).All())...)
+		}
+		return w
 	}
 }
 
@@ -142,6 +184,7 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 			}
 		}
 		s.recording, s.current = cfg.Policy.Timer(), &cfg.Policy
+		s.config = &loadedConfig{cfg, f.config}
 	}
 	names, vals = dedupe(names, vals, e)
 	offer := !changed("policy") && (f.config == "" || f.configIsNow)
@@ -282,6 +325,24 @@ func checkOutput(format string, calls callsFlag) error {
 		return usageError("unknown --format %q (known: %s)", format, strings.Join(report.Formats, ", "))
 	}
 	return calls.check()
+}
+
+// loadedConfig is what --config read, and from where.
+type loadedConfig struct {
+	system.Config
+	path string
+}
+
+// mismatch warns when the logs of sys, a system with a table of its own, are
+// not those of the system whose table the config holds: its rule is
+// replayed on them as it is given, but it is not what sys runs. (A harness
+// has no table: a config's stands for its rule.)
+func (c *loadedConfig) mismatch(sys *system.System) []string {
+	if c == nil || c.System == sys || sys.Table == "" {
+		return nil
+	}
+	return []string{fmt.Sprintf("warning: --config: %s holds %s's [%s] and no [%s], which %s reads: its %s is replayed on %s's logs as it is given",
+		c.path, c.System.Name, c.System.Table, sys.Table, sys.Name, c.Policy, sys.Name)}
 }
 
 // loadConfig reads a pyproject.toml's table of a system; its warnings go to stderr.

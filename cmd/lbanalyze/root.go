@@ -1,7 +1,13 @@
 package main
 
 import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lbanalyze/lbanalyze/internal/report"
 )
@@ -22,7 +28,10 @@ it would have lost, which stops look premature, and over a grid which setting to
 		SilenceErrors: true, // run prints errors, once, and maps them to exit codes
 		SilenceUsage:  true,
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
+	root.SetFlagErrorFunc(flagError)
+	if e.width > 0 {
+		fitHelp(root, e.width)
+	}
 	root.AddCommand(newEpisodeCmd(e))
 	root.AddCommand(newSynthCmd(e))
 	root.AddCommand(newBatchCmd(e))
@@ -40,4 +49,91 @@ it would have lost, which stops look premature, and over a grid which setting to
 		}
 	}
 	return root
+}
+
+// flagError is the usage error for a flag cobra refused; for one it does not
+// know, with the flags of the command it may have meant, as cobra suggests
+// commands.
+func flagError(c *cobra.Command, err error) error {
+	if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
+		if s := similarFlags(c, name); len(s) > 0 {
+			return laidOutUsage("%v\n\nDid you mean this?\n\t--%s\n", err, strings.Join(s, "\n\t--"))
+		}
+	}
+	return usageError("%v", err)
+}
+
+// similarFlags are the flags of c within two edits of name, or that begin
+// with it, the nearest first (at most three).
+func similarFlags(c *cobra.Command, name string) []string {
+	type near struct {
+		flag string
+		d    int
+	}
+	var found []near
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		d := edits(name, f.Name)
+		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
+			d = min(d, 1)
+		}
+		if d <= 2 {
+			found = append(found, near{f.Name, d})
+		}
+	})
+	slices.SortFunc(found, func(a, b near) int { return cmp.Or(a.d-b.d, strings.Compare(a.flag, b.flag)) })
+	var out []string
+	for _, n := range found[:min(len(found), 3)] {
+		out = append(out, n.flag)
+	}
+	return out
+}
+
+// edits is the Levenshtein distance between a and b, byte by byte (flag
+// names are ASCII).
+func edits(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// fitHelp makes every command's help fit a terminal of width columns: its
+// text reflowed, paragraph by paragraph, and its flags' usages wrapped under
+// them (pflag's FlagUsagesWrapped). Elsewhere help is cobra's, as written.
+func fitHelp(root *cobra.Command, width int) {
+	cobra.AddTemplateFunc("reflow", reflow)
+	cobra.AddTemplateFunc("flagUsagesWrapped", func(fs *pflag.FlagSet, cols int) string { return fs.FlagUsagesWrapped(cols) })
+	root.SetHelpTemplate(strings.Replace(root.HelpTemplate(), "{{. | trimTrailingWhitespaces}}", fmt.Sprintf("{{reflow . %d}}", width), 1))
+	usage := root.UsageTemplate()
+	for _, flags := range []string{".LocalFlags", ".InheritedFlags"} {
+		usage = strings.Replace(usage, flags+".FlagUsages", fmt.Sprintf("flagUsagesWrapped %s %d", flags, width), 1)
+	}
+	root.SetUsageTemplate(usage)
+}
+
+// reflow fills the paragraphs of text (separated by blank lines) to width
+// columns; lines that begin with a space are left as they are.
+func reflow(text string, width int) string {
+	var out []string
+	for para := range strings.SplitSeq(strings.TrimRight(text, " \n"), "\n\n") {
+		if strings.HasPrefix(para, " ") {
+			out = append(out, para)
+			continue
+		}
+		out = append(out, strings.Join(report.WrapWords(para, width), "\n"))
+	}
+	return strings.Join(out, "\n\n")
 }

@@ -24,6 +24,7 @@ func (e *env) streamEpisodes(w io.Writer, format string, files []string, c *corp
 	if err != nil {
 		return 0, err
 	}
+	ew.Fit = e.fit
 	e.tell(c.Messages...) // of discovery
 	type job struct {
 		ep *episode.Episode

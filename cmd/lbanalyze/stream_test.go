@@ -92,8 +92,8 @@ func TestStreamEqualsWholeCorpus(t *testing.T) {
 		for _, format := range report.Formats {
 			var want, wantErr bytes.Buffer
 			e := &env{stdout: &want, stderr: &wantErr}
-			all := e.readCorpus(args, 2, true, nil).Episodes
-			if err := report.WriteEpisodes(&want, format, analyse(all, held(policies, opts), nop)); err != nil {
+			all := e.readCorpus(args, 2, true, nil, "").Episodes
+			if err := report.WriteEpisodes(&want, format, analyse(all, held(policies, opts), nop), nil); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Contains(wantErr.Bytes(), []byte("is in 2 files")) || !bytes.Contains(want.Bytes(), []byte("multi.jsonl")) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"runtime"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/group"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -23,13 +26,14 @@ type sweepFlags struct {
 	all                   bool
 	costs                 costFlags
 	rank                  string
+	by                    byFlag
 }
 
 func newSweepCmd(e *env) *cobra.Command {
 	f := sweepFlags{policyFlags: policyFlags{configIsNow: true}}
 	cmd := &cobra.Command{
 		Use:   "sweep DIR|FILE...",
-		Short: "Search the loop-break settings over a dataset and answer which one to ship",
+		Short: "Search the settings over a dataset and answer which to ship",
 		Long: `Replay every config of a grid — policies × max_turns_stuck × check_interval (× the
 parameters of the variants) — over every episode found, as batch finds them, and answer
 first: the config to ship among those ZorkGPT runs as it is (the most turns saved with a
@@ -51,18 +55,25 @@ CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs re
 Logs of harnesses with no stop rule of their own (TALES, BALROG, logs read with --fields) are
 swept over score and increase unless --policy says otherwise and compared with no stop
 rule unless --config says otherwise; the answer is then a config the harness can run on
-its score alone, as the rule to add to its step loop, in words and settings. ZorkGPT2's
+its score alone, as Python for its step loop (the rule in a sentence first). ZorkGPT2's
 logs are swept over score, supervisor, zorkburr and increase, against no stop rule (its
 runner enforces none) unless --config names its [tool.zorkburr]; the answer is then a
 zorkburr config and its [tool.zorkburr] block. A policy that needs a signal some log does
 not record (objectives, rooms) is left out of the grid before anything is chosen, and a
 setting that reads one (the supervisor's triggers) is off; each is said so.
+
+Logs of several systems are never given one answer: each system's are swept on their own,
+in a group of their own. --by KEY groups the episodes of each system further (dir:N, the
+N-th directory below the one given, such as a model's submission; run or game, TALES's; a
+member of the logs' steps): each group gets its own answer, then a line says whether one
+setting serves every group.
 `,
 		Example: `  lbanalyze sweep testdata/episodes
   lbanalyze sweep --config pyproject.toml --format markdown game_files/episodes
-  lbanalyze sweep --policy score-or-objective --max-turns-stuck 20:120:5 --check-interval 1:10 game_files/episodes
+  lbanalyze sweep --max-turns-stuck 20:120:5 --check-interval 1:10 game_files
   lbanalyze sweep --format csv testdata/episodes > sweep.csv
-  lbanalyze sweep --plots plots --html sweep.html testdata/episodes`,
+  lbanalyze sweep --plots plots --html sweep.html testdata/episodes
+  lbanalyze sweep --by game testdata/real/tales/logs`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("sweep needs at least one directory or log file")
@@ -82,45 +93,49 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 				return err
 			}
 			f.jobs = workers(f.jobs)
-			c := e.readCorpus(args, f.jobs, false, s.sources)
+			if err := f.by.parse(); err != nil {
+				return err
+			}
+			c := e.readCorpus(args, f.jobs, false, s.sources, f.by.member())
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			// The default of 5 folds on fewer episodes is no error: so few
-			// get no answer, and so no cross-validation, anyway.
-			if n := len(c.Episodes); f.folds > n && cmd.Flags().Changed("folds") {
-				return usageError("--folds %d: more folds than the %s read, so some would hold none; give at most %d, or 0 for none",
-					f.folds, report.Count(n, "episode"), n)
+			groups, grouped := f.by.split(c)
+			if err := f.checkGroups(cmd, groups, grouped); err != nil {
+				return err
 			}
-			if f.rank == "tokens" && !slices.ContainsFunc(c.Episodes, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }) {
-				return usageError("--rank tokens: no log read records tokens")
-			}
-			sys := system.OfAll(c.Episodes)
-			configs, current := f.grid(s, sys)
-			costs.CallsPerTurn = f.calls.of(sys)
-			r := sweep.Run(c.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
-				MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
-				System: sys, Progress: e.progress})
-			e.tell(r.LeftOut...)
-			if len(r.Configs) == 0 {
-				return failure("no config of the grid can be replayed on these logs")
-			}
-			layout := sweep.Layout{Rows: f.top, Width: e.width}
+			layout := sweep.Layout{Rows: f.top, Fit: e.fit}
 			if f.all {
 				layout.Rows = 0
 			}
-			if err := e.writeOutput(f.format, func(w io.Writer) error { return sweep.Write(w, f.format, r, layout) }); err != nil {
-				return err
+			several := group.Systems(groups) > 1
+			if !grouped {
+				r, err := f.run(e, s, groups[0], costs, several)
+				if err != nil {
+					return err
+				}
+				if err := e.writeOutput(f.format, func(w io.Writer) error { return sweep.Write(w, f.format, r, layout) }); err != nil {
+					return err
+				}
+				return f.writeCharts(e, r, -1, "")
 			}
-			if f.plots != "" {
-				if err := e.writeSweepPlots(f.plots, r); err != nil {
+			var out []sweep.Group
+			var failed []string
+			for i, g := range groups {
+				r, err := f.run(e, s, g, costs, several)
+				if err != nil {
+					failed = append(failed, fmt.Sprintf("group %s: %v: left out", g.Name, err))
+					continue
+				}
+				out = append(out, sweep.Group{Name: g.Name, Result: r})
+				if err := f.writeCharts(e, r, i, g.Name); err != nil {
 					return err
 				}
 			}
-			if f.html != "" {
-				return e.writeSweepHTML(f.html, r)
+			if err := e.groupsLeftOut(failed, len(out), "no config of the grid can be replayed on these logs"); err != nil {
+				return err
 			}
-			return nil
+			return e.writeOutput(f.format, func(w io.Writer) error { return sweep.WriteGroups(w, f.format, f.by.name(), out, layout) })
 		},
 	}
 	fs := cmd.Flags()
@@ -136,7 +151,76 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (recommendation, TOML block, charts, Pareto front) to this file")
 	f.costs.register(fs)
 	fs.StringVar(&f.rank, "rank", "turns", "what the answer and the front rank configs by: turns (saved) or tokens (saved, from logs that record them)")
+	f.by.register(fs)
 	return cmd
+}
+
+// checkGroups refuses what cannot be done for a group, before any replay:
+// more folds than its episodes, or ranking by tokens where its logs record
+// none.
+func (f *sweepFlags) checkGroups(cmd *cobra.Command, groups []group.Group, grouped bool) error {
+	of := func(g group.Group) string {
+		if grouped {
+			return " of group " + g.Name
+		}
+		return ""
+	}
+	for _, g := range groups {
+		// The default of 5 folds on fewer episodes is no error: so few
+		// get no answer, and so no cross-validation, anyway.
+		if n := len(g.Episodes); f.folds > n && cmd.Flags().Changed("folds") && (!grouped || n >= sweep.MinEpisodes) {
+			return usageError("--folds %d: more folds than the %s read%s, so some would hold none; give at most %d, or 0 for none",
+				f.folds, report.Count(n, "episode"), of(g), n)
+		}
+		if f.rank == "tokens" && !slices.ContainsFunc(g.Episodes, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }) {
+			if !grouped {
+				return usageError("--rank tokens: no log read records tokens")
+			}
+			return usageError("--rank tokens: no log%s records tokens", of(g))
+		}
+	}
+	return nil
+}
+
+// run sweeps the episodes of one group (of one system); several says the
+// logs read are of several systems, so that --config sets the current
+// setting of its own system's groups only.
+func (f *sweepFlags) run(e *env, s settings, g group.Group, costs metrics.Costs, several bool) (*sweep.Result, error) {
+	sys := g.System
+	configs, current := f.grid(s, sys, several)
+	if !several {
+		e.tellOnce(s.config.mismatch(sys)...)
+	}
+	costs.CallsPerTurn = f.calls.of(sys)
+	r := sweep.Run(g.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
+		MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
+		System: sys, Progress: e.progress})
+	e.tellOnce(r.LeftOut...)
+	if len(r.Configs) == 0 {
+		return nil, failure("no config of the grid can be replayed on these logs")
+	}
+	return r, nil
+}
+
+// writeCharts writes the charts and the HTML page of r, of the group i (from
+// 0) named name, or of all the logs when i < 0.
+func (f *sweepFlags) writeCharts(e *env, r *sweep.Result, i int, name string) error {
+	plots, html := f.plots, f.html
+	if i >= 0 && plots != "" {
+		plots = groupPath(plots, i, name, true)
+	}
+	if i >= 0 && html != "" {
+		html = groupPath(html, i, name, false)
+	}
+	if plots != "" {
+		if err := e.writeSweepPlots(plots, r); err != nil {
+			return err
+		}
+	}
+	if html != "" {
+		return e.writeSweepHTML(html, r)
+	}
+	return nil
 }
 
 // grid is what the sweep compares over the logs of sys: with no policy asked
@@ -144,9 +228,12 @@ setting that reads one (the supervisor's triggers) is off; each is said so.
 // runs now unless --config names it (system.System.Now: for a system that
 // stops no run on a rule of its own, no stop rule; docs/sources.md, "Which
 // system ran a log"). sweep.Run leaves out what the logs cannot replay.
-func (f *sweepFlags) grid(s settings, sys *system.System) (configs []policy.Policy, current policy.Policy) {
+//
+// When the logs are of several systems, --config is the current setting of
+// its own system's logs only.
+func (f *sweepFlags) grid(s settings, sys *system.System, several bool) (configs []policy.Policy, current policy.Policy) {
 	configs, current = s.policiesFor(sys).Policies(), sys.Now
-	if s.current != nil {
+	if s.current != nil && (!several || s.config.System == sys) {
 		current = *s.current
 	}
 	return configs, current

@@ -51,3 +51,22 @@ func TestSweepConfigIsNow(t *testing.T) {
 		t.Errorf("current without --config %v, want ZorkGPT's defaults 40/10", c)
 	}
 }
+
+// The HTML report of a priced sweep says the dollars as the table does: the
+// answer's in sample line, and the front's cost column with its interval
+// (tales-sweep-cost.txtar works them out).
+func TestSweepHTMLDollars(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "sweep.html")
+	if code, _, stderr := runCLI(nil, "sweep", "--cost-per-mtok", "2.5", "--html", page, "testdata/logs/tales-runs"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"cost saved $1.05 (95% CI $0.61 … $1.49)", "cost saved (95% CI)", "$1.05 ($0.61 … $1.49)", "class LoopBreak:"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}

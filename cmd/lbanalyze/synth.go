@@ -21,7 +21,7 @@ func newSynthCmd(e *env) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "synth --out DIR",
-		Short: "Write a synthetic dataset of ZorkGPT episode logs (the bundled testdata/episodes)",
+		Short: "Write synthetic ZorkGPT logs (the bundled testdata/episodes)",
 		Long: `Write synthetic ZorkGPT episodes: an LLM agent playing Zork I, logged line for line as
 ZorkGPT (era E3c) writes episode_log.jsonl, in ZorkGPT's layout DIR/<id>/episode_log.jsonl
 (the directory is the id with ':' replaced by '-'), with the test_* and unknown directories
@@ -29,8 +29,9 @@ that ZorkGPT's game_files holds, and DIR/README.md describing the set's make-up.
 
 The default set is the bundled one: 75 episodes, most recorded with no loop break (every
 policy replays them exactly), the rest cut by a recorded loop break (score-only or
-score-or-objective at 40/10). The same seed writes the same bytes on any machine. --large makes every episode 10-20 MB (about 1.1 GB for 75)
-by longer reasoning texts, for benchmarks; the episodes are otherwise the same.`,
+score-or-objective at 40/10). The same seed writes the same bytes on any machine.
+--large makes every episode 10-20 MB (about 1.1 GB for 75) by longer reasoning texts,
+for benchmarks; the episodes are otherwise the same.`,
 		Example: `  lbanalyze synth --seed 1 --out testdata/episodes
   lbanalyze synth --seed 1 --large --out /tmp/lbanalyze-large
   lbanalyze synth --episodes 1 --out - | lbanalyze episode -`,

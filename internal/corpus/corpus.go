@@ -12,12 +12,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
-	"slices"
 	"strings"
 	"sync"
 
-	"github.com/cespare/xxhash/v2"
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/source"
 )
@@ -36,6 +33,13 @@ type Corpus struct {
 	Skipped  []Skip   // inputs (or segments) left out, with the reason
 	Passed   []string // test_*, test-*, unknown and *_error directories passed over
 	Messages []string // what to tell the user about the lines read, in discovery order
+	// roots are the directories given, named the files named themselves
+	// (Below); alike the ids of episodes whose logs record none of the
+	// files that their path below a directory alone would not tell apart
+	// (pathID).
+	roots []string
+	named map[string]bool
+	alike map[string]string
 }
 
 // Options say how to read.
@@ -95,7 +99,7 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 	go func() {
 		var opened chan struct{} // the file before's
 		for _, path := range files {
-			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue), after: opened, opened: make(chan struct{})}
+			r := &fileRead{path: path, eps: make(chan *episode.Episode, streamQueue), after: opened, opened: make(chan struct{}), pathID: c.pathID(path)}
 			opened = r.opened
 			order <- r
 			next <- r
@@ -113,11 +117,15 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 			}
 		}()
 	}
-	ids := &episodeIDs{seen: map[uint64]firstSeen{}}
+	ids := newCopies()
+	var cut []string // the logs whose one problem is a cut last line
 	for r := range order {
 		for ep := range r.eps {
-			ids.add(ep.ID, ep.Source)
+			ids.add(ep)
 			sink.Episode(ep)
+		}
+		if r.content != nil && r.episodes > 0 {
+			ids.content(r.path, *r.content)
 		}
 		for _, s := range r.skipped {
 			c.tell(sink, s.Source+": "+s.Reason)
@@ -125,11 +133,48 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 		for _, m := range r.problems {
 			c.tell(sink, m)
 		}
+		cut = append(cut, r.cut...)
 		c.Skipped = append(c.Skipped, r.skipped...)
 	}
-	for _, m := range ids.duplicates() {
+	for _, m := range ids.warnings() {
 		c.tell(sink, m)
 	}
+	if len(cut) > 0 {
+		c.tell(sink, cutLines(cut))
+	}
+}
+
+// cutLastLine begins the problem every source reports for a last line
+// without its newline that is no whole record: a run killed while it wrote
+// (the bundled set holds one on purpose: docs/development.md, "The bundled
+// dataset"). TestCutLastLineWording holds the sources to it.
+const cutLastLine = "truncated last line (no newline at the end of the file)"
+
+// onlyCut reports an episode whose one problem is its cut last line,
+// skipped: a killed run, said once for all such logs (cutLines) rather than
+// in two messages each.
+func onlyCut(ep *episode.Episode) bool {
+	return ep.ProblemCount == 1 && ep.SkippedLines == 1 && len(ep.Problems) == 1 &&
+		ep.Problems[0].Skipped && strings.HasPrefix(ep.Problems[0].Msg, cutLastLine)
+}
+
+// maxCutNamed is how many logs with a cut last line are named by file and
+// line; the rest are counted.
+const maxCutNamed = 5
+
+// cutLines is the one message about the logs whose last line is cut, each
+// FILE:LINE.
+func cutLines(cut []string) string {
+	named := strings.Join(cut[:min(len(cut), maxCutNamed)], ", ")
+	if n := len(cut) - maxCutNamed; n > 0 {
+		named += fmt.Sprintf(" and %d more", n)
+	}
+	verb := "ends"
+	if len(cut) > 1 {
+		verb = "end"
+	}
+	return fmt.Sprintf("note: %s %s in a truncated last line, skipped (a run killed while it wrote; the rest analysed): %s",
+		plural(len(cut), "log"), verb, named)
 }
 
 // tell adds a message, and gives it to the sink.
@@ -153,12 +198,17 @@ type fileRead struct {
 	eps           chan *episode.Episode
 	skipped       []Skip
 	problems      []string
+	cut           []string // FILE:LINE of its episodes whose one problem is a cut last line (onlyCut)
 	// named are the file's episodes that the messages name (those with
 	// problems), without their turns, so that what the sink lets go is freed:
 	// the first maxNamed, and how many more there were and lines they skipped.
 	named                []*episode.Episode
 	moreNamed, moreLines int
 	episodes             int // handed over
+	// content is the hash of what the file holds (decompressed), when it was
+	// read to its end: two files of the same content are copies.
+	content *uint64
+	pathID  string // source.Options.PathID
 }
 
 // maxNamed is how many episodes of a file the messages name one by one.
@@ -176,17 +226,21 @@ func (r *fileRead) read(opt Options) {
 	open := func() { once.Do(r.open) }
 	defer open()
 	path := r.path
+	opt.Read.PathID = r.pathID
 	res, err := opt.sources().read(path, opt.Stdin, opt.Read, open, func(ep *episode.Episode) {
 		r.episodes++
 		r.name(ep) // before the sink has it
 		r.eps <- ep
-	})
+	}, func(sum uint64) { r.content = &sum })
 	if err != nil {
 		r.skipped = append(r.skipped, Skip{Source: path, Reason: openReason(err)})
 		return
 	}
 	r.skipped = rejections(path, res, r.episodes)
-	r.problems = problems(r.named)
+	r.problems, r.cut = problems(r.named)
+	if c := res.Cut; c != nil && r.episodes > 0 { // said once: what was read is analysed, nothing is left out
+		r.problems = append(r.problems, where(path, *c)+": "+c.Msg+"; what was read before it is analysed")
+	}
 	if r.moreNamed > 0 {
 		r.problems = append(r.problems, fmt.Sprintf("%s: %s more with problems (%s skipped); the rest of each was analysed",
 			path, plural(r.moreNamed, "episode"), plural(r.moreLines, "line")))
@@ -251,11 +305,14 @@ func openReason(err error) string {
 }
 
 // rejections are the parts of a log that cannot be analysed: a read error that
-// ended it early, segments that cannot be replayed.
+// ended it before any episode, segments that cannot be replayed.
 func rejections(name string, lg *source.Result, episodes int) []Skip {
 	var s []Skip
+	if c := lg.Cut; c != nil && episodes == 0 {
+		s = append(s, Skip{Source: where(name, *c), Reason: c.Msg})
+	}
 	for _, p := range lg.Problems {
-		s = append(s, Skip{Source: fmt.Sprintf("%s:%d", name, p.Line), Reason: p.Msg})
+		s = append(s, Skip{Source: where(name, p), Reason: p.Msg})
 	}
 	for _, r := range lg.Rejected {
 		src := name
@@ -270,88 +327,29 @@ func rejections(name string, lg *source.Result, episodes int) []Skip {
 	return s
 }
 
+// where names the file and line of a problem of the log at path: FILE:LINE,
+// the file the line is in (an application directory's log.jsonl) when
+// the problem says.
+func where(path string, p episode.Problem) string {
+	return fmt.Sprintf("%s:%d", cmp.Or(p.File, path), p.Line)
+}
+
 // problems are the messages about the lines of a log's episodes: the first
-// few word for word with file and line, then how many lines were skipped.
-func problems(eps []*episode.Episode) []string {
-	var m []string
+// few word for word with file and line, then how many lines were skipped;
+// and, apart, FILE:LINE of the episodes whose one problem is a cut last line.
+func problems(eps []*episode.Episode) (m, cut []string) {
 	for _, ep := range eps {
+		if onlyCut(ep) {
+			cut = append(cut, fmt.Sprintf("%s:%d", ep.Source, ep.Problems[0].Line))
+			continue
+		}
 		m = append(m, ep.ProblemMessages()...)
 		if ep.SkippedLines > 0 {
 			m = append(m, fmt.Sprintf("%s: %s skipped in %s; the rest was analysed",
 				ep.Source, plural(ep.SkippedLines, "line"), ep.Name()))
 		}
 	}
-	return m
-}
-
-// episodeIDs finds an episode id in two files (a .jsonl beside its
-// .jsonl.gz, a backup copy), to warn of it: both are analysed, and both count
-// in n. It keeps a 64-bit hash of each id, and the id itself only of those
-// found twice: up to maxIDs ids, so that a file of millions of episodes does
-// not hold millions of ids.
-type episodeIDs struct {
-	seen    map[uint64]firstSeen
-	sources []string          // the files met, in order
-	dups    map[uint64]*dupID // the ids found in more than one file
-	full    bool              // maxIDs reached: later ids are not checked
-}
-
-type firstSeen struct{ order, source int32 }
-
-type dupID struct {
-	id      string
-	order   int32
-	sources []int32
-}
-
-const maxIDs = 1 << 18
-
-func (d *episodeIDs) add(id, source string) {
-	if id == "" {
-		return
-	}
-	if n := len(d.sources); n == 0 || d.sources[n-1] != source {
-		d.sources = append(d.sources, source)
-	}
-	src := int32(len(d.sources) - 1)
-	h := xxhash.Sum64String(id)
-	first, ok := d.seen[h]
-	switch {
-	case !ok && len(d.seen) == maxIDs:
-		d.full = true
-	case !ok:
-		d.seen[h] = firstSeen{int32(len(d.seen)), src}
-	case first.source != src:
-		if d.dups == nil {
-			d.dups = map[uint64]*dupID{}
-		}
-		dup := d.dups[h]
-		if dup == nil {
-			dup = &dupID{id: id, order: first.order, sources: []int32{first.source}}
-			d.dups[h] = dup
-		}
-		if dup.sources[len(dup.sources)-1] != src {
-			dup.sources = append(dup.sources, src)
-		}
-	}
-}
-
-// duplicates are the warnings, in the order the ids were found.
-func (d *episodeIDs) duplicates() []string {
-	dups := slices.SortedFunc(maps.Values(d.dups), func(a, b *dupID) int { return cmp.Compare(a.order, b.order) })
-	var m []string
-	for _, dup := range dups {
-		names := make([]string, len(dup.sources))
-		for i, s := range dup.sources {
-			names[i] = d.sources[s]
-		}
-		m = append(m, fmt.Sprintf("warning: episode %s is in %d files (%s): each is analysed and counted; remove the copies you do not mean",
-			dup.id, len(names), strings.Join(names, ", ")))
-	}
-	if d.full {
-		m = append(m, fmt.Sprintf("note: episode ids were checked for copies in other files among the first %d only", maxIDs))
-	}
-	return m
+	return m, cut
 }
 
 func plural(n int, word string) string {

@@ -70,10 +70,12 @@ func TestSameFileThroughLinksReadOnce(t *testing.T) {
 	}
 }
 
+// Two files that record the same id, with different contents (a backup
+// taken before the run ended), are warned of by their id.
 func TestDuplicateEpisodeIDWarned(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a", "episode_log.jsonl"), log("2025-11-12T10:00:00"))
-	write(t, filepath.Join(dir, "a", "backup.jsonl"), log("2025-11-12T10:00:00"))
+	write(t, filepath.Join(dir, "a", "backup.jsonl"), strings.Join(strings.SplitAfter(log("2025-11-12T10:00:00"), "\n")[:2], ""))
 	c := Read([]string{dir}, Options{Jobs: 1})
 	if len(c.Episodes) != 2 {
 		t.Fatalf("%d episodes, want both copies", len(c.Episodes))
@@ -266,6 +268,49 @@ func TestMessagesOfAFile(t *testing.T) {
 	}
 	if strings.Join(c.Messages, "\n") != strings.Join(want, "\n") {
 		t.Errorf("messages\n%s\nwant\n%s", strings.Join(c.Messages, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A walk that finds no log says what names it reads, and names the files of
+// other names it passed over, which a command line would read.
+func TestNoLogsFound(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.log", "b.log", "notes.txt", "run.xml", "sub/z.log"} {
+		write(t, filepath.Join(dir, "logs", name), "x\n")
+	}
+	os.MkdirAll(filepath.Join(dir, "empty"), 0o755)
+	_, c := Discover([]string{filepath.Join(dir, "logs"), filepath.Join(dir, "empty")}, Registry())
+	reads := "no episode logs found: a walk reads files named *.jsonl, *.jsonl.gz, *.jsonl.zst, run_log_*.txt, *_t<N>_<action>.json, " +
+		"*.csv, *.tsv, *.csv.gz, *.tsv.gz, *.csv.zst or *.tsv.zst, and Burr application directories"
+	want := []string{
+		filepath.Join(dir, "logs") + ": " + reads + ", and passed over 5 files of other names (a.log, b.log, notes.txt and 2 more): name one on the command line to have it read whatever its name",
+		filepath.Join(dir, "empty") + ": " + reads + "; it holds no other file",
+	}
+	if strings.Join(c.Messages, "\n") != strings.Join(want, "\n") {
+		t.Errorf("messages\n%s\nwant\n%s", strings.Join(c.Messages, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A log whose one problem is its cut last line (a killed run) is said once,
+// with every other such log, in one note naming file and line; a log with
+// other problems keeps its messages. Every source that reads JSON Lines
+// words the cut as cutLastLine.
+func TestCutLastLineWording(t *testing.T) {
+	dir := t.TempDir()
+	whole := log("2025-11-12T10:00:00")
+	write(t, filepath.Join(dir, "a", "episode_log.jsonl"), whole+`{"timestamp": "2025-11-12T10:00:03", "event_type": "turn_comp`)
+	write(t, filepath.Join(dir, "b", "episode_log.jsonl"), strings.ReplaceAll(whole, "10:00:00", "11:00:00")+`{"timestamp": "2025`)
+	write(t, filepath.Join(dir, "c", "episode_log.jsonl"), strings.ReplaceAll(whole, "10:00:00", "12:00:00")+"{not json\n"+`{"timestamp": "2025`)
+	tales := `{"Step": 1, "Score": 0, "Max Score": 350, "Moves": 1, "Observation": "o", "Action": "a", "Feedback": "f", "Token Usage": 9}` + "\n" + `{"Step": 2, "Sco`
+	write(t, filepath.Join(dir, "d", "run.jsonl"), tales)
+	c := Read([]string{dir}, Options{Jobs: 2})
+	got := strings.Join(c.Messages, "\n")
+	name := func(sub string, line int) string { return fmt.Sprintf("%s:%d", filepath.Join(dir, sub), line) }
+	want := "note: 3 logs end in a truncated last line, skipped (a run killed while it wrote; the rest analysed): " +
+		name("a/episode_log.jsonl", 4) + ", " + name("b/episode_log.jsonl", 4) + ", " + name("d/run.jsonl", 2)
+	if !strings.Contains(got, want) || strings.Count(got, cutLastLine) != 1 || !strings.Contains(got, "c/episode_log.jsonl:4: invalid JSON") ||
+		!strings.Contains(got, "c/episode_log.jsonl: 2 lines skipped") || strings.Count(got, "\n") != 3 {
+		t.Errorf("messages\n%s\nwant the three cut logs in one note,\n%s\nand c's messages as they are", got, want)
 	}
 }
 

@@ -19,13 +19,22 @@ func passedOver(name string) bool {
 }
 
 // discovery is the state of one Discover: what was found, and the identities
-// of the files already taken.
+// of the files already taken and of the directories walked.
 type discovery struct {
 	files []string
 	seen  map[any]bool
 	c     *Corpus
 	stdin bool
 	srcs  *Sources
+	// walked are the directories entered, by identity: a symbolic link to
+	// one of them (a loop, or a second way in) is passed over, and counted
+	// in loops.
+	walked map[any]bool
+	loops  int
+	// others are the files of other names a directory given holds, the
+	// first few, and other how many: said when it holds no log.
+	others []string
+	other  int
 }
 
 // Discover finds the logs under paths, each directory's in lexical order: the
@@ -35,11 +44,25 @@ type discovery struct {
 // regular files are. A file reached twice — the same directory given twice, a
 // symbolic or hard link — is read once, and so is "-", whatever name standard
 // input is given (isStdin).
+//
+// A symbolic link to a directory is followed, unless it leads to a directory
+// already entered (a loop, or a second way in): those are passed over and
+// counted, in one message. Each file found under a directory is named by its
+// path below it, for the ids of logs that record none (Below, pathID).
 func Discover(paths []string, srcs *Sources) ([]string, *Corpus) {
-	d := &discovery{seen: map[any]bool{}, c: &Corpus{}, srcs: srcs}
+	d := &discovery{seen: map[any]bool{}, c: &Corpus{named: map[string]bool{}}, srcs: srcs, walked: map[any]bool{}}
 	for _, p := range paths {
 		d.arg(p)
 	}
+	if d.loops > 0 {
+		lead := "leads"
+		if d.loops > 1 {
+			lead = "lead"
+		}
+		d.c.Messages = append(d.c.Messages, fmt.Sprintf("note: %s under the directories given %s to a directory already read (a loop, or a second way in): passed over",
+			plural(d.loops, "symbolic link"), lead))
+	}
+	d.c.alike = d.c.sameStem(d.files)
 	return d.files, d.c
 }
 
@@ -62,36 +85,115 @@ func (d *discovery) arg(path string) {
 		return
 	}
 	if !info.IsDir() {
-		d.add(path, info)
+		if d.add(path, info) {
+			d.c.named[path] = true
+		}
 		return
 	}
+	d.c.roots = append(d.c.roots, path)
+	d.others, d.other = nil, 0
+	if found, err := d.walk(path, info); err == nil && found == 0 {
+		d.c.Skipped = append(d.c.Skipped, Skip{Source: path, Reason: "no episode logs found"})
+		d.c.Messages = append(d.c.Messages, path+": "+d.noLogs(d.others, d.other))
+	}
+}
+
+// walk finds the logs under dir (info its own): the directories a directory
+// source claims, the files some source opens by name, and through the
+// symbolic links to directories not entered yet, the logs under them. It
+// gives how many it found.
+func (d *discovery) walk(dir string, info os.FileInfo) (int, error) {
+	d.walked[identity(dir, info)] = true
 	// WalkDir does not follow a root that is a symbolic link (game_files ->
 	// /data/…, say); with a trailing separator the root is the directory.
-	root := path
-	if l, err := os.Lstat(path); err == nil && l.Mode()&fs.ModeSymlink != 0 {
-		root = path + string(filepath.Separator)
+	start := dir
+	if l, err := os.Lstat(dir); err == nil && l.Mode()&fs.ModeSymlink != 0 {
+		start = dir + string(filepath.Separator)
 	}
 	found := 0
-	err = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+	err := filepath.WalkDir(start, func(p string, e fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			d.skip(p, openReason(err))
-		case e.IsDir() && p != root && passedOver(e.Name()):
+		case e.IsDir() && p != start && passedOver(e.Name()):
 			d.c.Passed = append(d.c.Passed, p)
 			return filepath.SkipDir
 		case e.IsDir() && d.srcs.dirSource(p) != nil:
 			found++
 			d.found(p)
 			return filepath.SkipDir
+		case e.IsDir() && p != start:
+			if info, err := e.Info(); err == nil {
+				d.walked[identity(p, info)] = true
+			}
+		case e.Type()&fs.ModeSymlink != 0:
+			n, ok := d.link(p, e.Name())
+			found += n
+			switch {
+			case !ok && d.srcs.opens(e.Name()):
+				found++
+				d.found(p)
+			case !ok:
+				d.otherName(e.Name())
+			}
 		case !e.IsDir() && d.srcs.opens(e.Name()):
 			found++
 			d.found(p)
+		case !e.IsDir():
+			d.otherName(e.Name())
 		}
 		return nil
 	})
-	if err == nil && found == 0 {
-		d.skip(path, "no episode logs found")
+	return found, err
+}
+
+// otherName counts a file of a name no source opens.
+func (d *discovery) otherName(name string) {
+	if d.other++; d.other <= maxOthers {
+		d.others = append(d.others, name)
 	}
+}
+
+// link follows the symbolic link p when it leads to a directory: false when
+// it does not (a file, or a broken link). A directory already entered is
+// passed over, counted.
+func (d *discovery) link(p, name string) (int, bool) {
+	info, err := os.Stat(p)
+	if err != nil || !info.IsDir() {
+		return 0, false
+	}
+	switch {
+	case passedOver(name):
+		d.c.Passed = append(d.c.Passed, p)
+		return 0, true
+	case d.walked[identity(p, info)]:
+		d.loops++
+		return 0, true
+	case d.srcs.dirSource(p) != nil:
+		d.found(p)
+		return 1, true
+	}
+	n, _ := d.walk(p, info)
+	return n, true
+}
+
+// maxOthers is how many files of other names a walk that found no log names.
+const maxOthers = 3
+
+// noLogs says that a walk found no log: what names it opens, and the files
+// of other names it passed over (n, the first few named), which a command
+// line reads whatever their names.
+func (d *discovery) noLogs(others []string, n int) string {
+	s := "no episode logs found: a walk reads " + d.srcs.opened()
+	if n == 0 {
+		return s + "; it holds no other file"
+	}
+	more := ""
+	if n > len(others) {
+		more = fmt.Sprintf(" and %d more", n-len(others))
+	}
+	return fmt.Sprintf("%s, and passed over %s of other names (%s%s): name one on the command line to have it read whatever its name",
+		s, plural(n, "file"), strings.Join(others, ", "), more)
 }
 
 // found takes a log met in a directory: regular files only, so that a FIFO
@@ -113,13 +215,15 @@ func (d *discovery) found(path string) {
 	}
 }
 
-func (d *discovery) add(path string, info os.FileInfo) {
+// add takes a file not taken yet.
+func (d *discovery) add(path string, info os.FileInfo) bool {
 	id := identity(path, info)
 	if d.seen[id] {
-		return
+		return false
 	}
 	d.seen[id] = true
 	d.files = append(d.files, path)
+	return true
 }
 
 // Files takes paths that name logs (the episode command's): each is read

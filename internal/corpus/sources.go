@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -46,6 +48,35 @@ func (srcs Sources) opens(name string) bool {
 	return slices.ContainsFunc(srcs.Files, func(s source.Source) bool { return s.Opens(name) })
 }
 
+// opened says what a walk opens, as the sources name it (source.Named):
+// "files named *.jsonl or run_log_*.txt, and Burr application directories".
+func (srcs Sources) opened() string {
+	var files, dirs []string
+	add := func(to *[]string, s any) {
+		if named, ok := s.(source.Named); ok {
+			for _, x := range named.Names() {
+				if !slices.Contains(*to, x) {
+					*to = append(*to, x)
+				}
+			}
+		}
+	}
+	for _, s := range srcs.Files {
+		add(&files, s)
+	}
+	for _, s := range srcs.Dirs {
+		add(&dirs, s)
+	}
+	said := "files named " + strings.Join(files, ", ")
+	if k := len(files); k > 1 {
+		said = "files named " + strings.Join(files[:k-1], ", ") + " or " + files[k-1]
+	}
+	if len(dirs) > 0 {
+		said += ", and " + strings.Join(dirs, ", ")
+	}
+	return said
+}
+
 // formats lists the log formats srcs read, each once, for a message about a
 // file none of them claims.
 func (srcs Sources) formats() string {
@@ -75,8 +106,10 @@ func (srcs Sources) dirSource(dir string) source.DirSource {
 
 // read reads one input with the source that claims it: a directory, or a
 // file (decompressed) by its first bytes; opened is called once the file is
-// open, or could not be.
-func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opened func(), emit func(*episode.Episode)) (*source.Result, error) {
+// open, or could not be, and content with the hash of what a file holds once
+// its source has read it to its end.
+func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opened func(), emit func(*episode.Episode),
+	content func(uint64)) (*source.Result, error) {
 	if path != jsonl.StdinName {
 		if info, err := os.Stat(path); err == nil && info.IsDir() {
 			opened()
@@ -92,8 +125,14 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opene
 		return nil, err
 	}
 	defer rc.Close()
-	br, release := jsonl.Buffered(rc)
+	h := &hashing{r: rc, d: xxhash.New()}
+	br, release := jsonl.Buffered(h)
 	defer release()
+	defer func() {
+		if h.end {
+			content(h.d.Sum64())
+		}
+	}()
 	head, claimant, err := srcs.claim(br)
 	if err != nil {
 		return &source.Result{Problems: []episode.Problem{{Msg: "read error: " + err.Error()}}}, nil
@@ -106,7 +145,24 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opene
 	case len(head) == 0:
 		return rejected("empty file"), nil
 	}
-	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s", srcs.formats(), source.Describe(head))), nil
+	hint := srcs.unclaimed(head)
+	if hint == "" {
+		hint = suggestFields(head)
+	}
+	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s%s", srcs.formats(), source.Describe(head), hint)), nil
+}
+
+// unclaimed is what the sources say of a file none claims, if any does
+// (a field map's nested key written as one key with dots).
+func (srcs Sources) unclaimed(head []byte) string {
+	for _, s := range srcs.Files {
+		if e, ok := s.(source.Explainer); ok {
+			if why := e.Unclaimed(head); why != "" {
+				return "; " + why
+			}
+		}
+	}
+	return ""
 }
 
 // headLines is how many lines of a file are enough to say that no source
@@ -140,4 +196,21 @@ func (srcs Sources) claim(br *bufio.Reader) ([]byte, source.Source, error) {
 
 func rejected(reason string) *source.Result {
 	return &source.Result{Segments: 0, Rejected: []source.Rejected{{Segment: 1, Reason: reason}}}
+}
+
+// hashing hashes what is read through it, and says whether it was read to
+// its end.
+type hashing struct {
+	r   io.Reader
+	d   *xxhash.Digest
+	end bool
+}
+
+func (h *hashing) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	h.d.Write(p[:n])
+	if errors.Is(err, io.EOF) {
+		h.end = true
+	}
+	return n, err
 }

@@ -45,7 +45,7 @@ func TestReadSaysWhatAFileIs(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var got []*episode.Episode
-			res, err := Registry().read("-", strings.NewReader(c.data), source.Options{}, func() {}, func(ep *episode.Episode) { got = append(got, ep) })
+			res, err := Registry().read("-", strings.NewReader(c.data), source.Options{}, func() {}, func(ep *episode.Episode) { got = append(got, ep) }, func(uint64) {})
 			var said []string
 			if err != nil {
 				said = append(said, err.Error())
@@ -78,7 +78,7 @@ func TestZorkGPTClaimedByContent(t *testing.T) {
 		"a long line head": long + turn,
 	} {
 		var got []*episode.Episode
-		res, err := Registry().read("-", bytes.NewReader([]byte(data)), source.Options{}, func() {}, func(ep *episode.Episode) { got = append(got, ep) })
+		res, err := Registry().read("-", bytes.NewReader([]byte(data)), source.Options{}, func() {}, func(ep *episode.Episode) { got = append(got, ep) }, func(uint64) {})
 		if err != nil || len(got) != 1 || got[0].Format != "zorkgpt" || got[0].N() != 1 {
 			t.Errorf("%s: %d episodes (err %v, result %+v)", name, len(got), err, res)
 		}

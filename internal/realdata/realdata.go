@@ -1,16 +1,21 @@
-// Package realdata finds the project's real runs for tests: ../shared/real
-// from the repository root (docs/sources.md, "Testing on real runs").
+// Package realdata finds the project's real runs for tests: the samples the
+// repository holds (testdata/real: TALES rollouts), and the larger runs some
+// tests read from ../shared/real beside it, when it is there
+// (docs/sources.md, "Testing on real runs").
 package realdata
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// Dir is the directory sub of the real runs; the test skips, saying so, when
-// it is absent.
-func Dir(tb testing.TB, sub string) string {
+// root is the repository's root: the directory of go.mod above the test.
+func root(tb testing.TB) string {
 	tb.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -18,16 +23,50 @@ func Dir(tb testing.TB, sub string) string {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
+			return dir
 		}
 		if filepath.Dir(dir) == dir {
 			tb.Fatal("no go.mod above the test")
 		}
 		dir = filepath.Dir(dir)
 	}
-	real := filepath.Join(dir, "..", "shared", "real", sub)
+}
+
+// Dir is the directory sub of the real runs beside the repository; the test
+// skips, saying so, when it is absent.
+func Dir(tb testing.TB, sub string) string {
+	tb.Helper()
+	real := filepath.Join(root(tb), "..", "shared", "real", sub)
 	if _, err := os.Stat(real); err != nil {
 		tb.Skipf("the real runs are not here (%v): skipped", err)
 	}
 	return real
+}
+
+// Samples is the directory sub of the real samples the repository holds
+// (testdata/real).
+func Samples(tb testing.TB, sub string) string {
+	tb.Helper()
+	return filepath.Join(root(tb), "testdata", "real", sub)
+}
+
+// Read is the content of a sample, unzipped when its name ends in .gz (the
+// samples are kept gzipped).
+func Read(tb testing.TB, path string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if !strings.HasSuffix(path, ".gz") {
+		return data
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err == nil {
+		data, err = io.ReadAll(zr)
+	}
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return data
 }

@@ -2,9 +2,11 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 )
 
 // What a batch report adds to the metrics of docs/semantics.md, "6.3 Dataset metrics": the caveats of censored
@@ -38,6 +40,10 @@ func (d *Dataset) markCensored() {
 // MetricNotes are the notes under the metrics table.
 func (d *Dataset) MetricNotes() []string {
 	var notes []string
+	if slices.ContainsFunc(d.Metrics, func(m metrics.Metric) bool { return m.Expected.Text != "" }) {
+		notes = append(notes, "expected: the change that ZorkGPT's objective-progress specification (its section 8) expects "+
+			"from its loop break v1 (score) to v2 (score-or-objective); a verdict says how the change compares (docs/semantics.md, \"6.3 Dataset metrics\").")
+	}
 	if n, b, a := d.Censored(); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d of %d episodes have a censored outcome (baseline %d, after %d): the recording's own loop break "+
 			"cut the log before the policy would have stopped, so their lengths are only lower bounds, and the verdicts on "+

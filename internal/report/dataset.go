@@ -103,8 +103,9 @@ func (d *Dataset) Review() (rescued, still, fresh []*Episode) {
 }
 
 // WriteDataset renders d in format; summary leaves out the per-episode table
-// (in JSON the "episodes"; CSV has nothing else and refuses it).
-func WriteDataset(w io.Writer, format string, d *Dataset, summary bool) error {
+// (in JSON the "episodes"; CSV has nothing else and refuses it). The table
+// format's tables fit f (nil: whole).
+func WriteDataset(w io.Writer, format string, d *Dataset, summary bool, f *Fit) error {
 	switch format {
 	case "json":
 		return writeDatasetJSON(w, d, summary)
@@ -117,7 +118,7 @@ func WriteDataset(w io.Writer, format string, d *Dataset, summary bool) error {
 		writeDatasetMarkdown(w, d, summary)
 		return nil
 	case "table":
-		writeDatasetTable(w, d, summary)
+		writeDatasetTable(w, d, summary, f)
 		return nil
 	}
 	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
@@ -280,14 +281,7 @@ func (d *Dataset) Summary() []string {
 	if h := d.GainHorizon; h > 0 {
 		first += fmt.Sprintf("; a later gain is evidence within %d turn%s of the stop", h, plural(h))
 	}
-	out := []string{first + "."}
-	if len(d.Passed) > 0 {
-		dirs := "directories"
-		if len(d.Passed) == 1 {
-			dirs = "directory"
-		}
-		out = append(out, fmt.Sprintf("%d test, unknown or *_error %s passed over (%s).", len(d.Passed), dirs, strings.Join(d.Passed, ", ")))
-	}
+	out := append([]string{first + "."}, passedLines(d.Passed)...)
 	lines, eps := 0, 0
 	for i := range d.Episodes {
 		if n := d.Episodes[i].Ep.SkippedLines; n > 0 {
@@ -299,11 +293,30 @@ func (d *Dataset) Summary() []string {
 		out = append(out, fmt.Sprintf("%d unreadable line%s skipped in %d episode%s (the rest of each was analysed; messages on stderr).",
 			lines, plural(lines), eps, plural(eps)))
 	}
-	for _, s := range d.Skipped {
-		out = append(out, fmt.Sprintf("left out: %s: %s", s.Source, s.Reason))
-	}
+	out = append(out, skippedLines(d.Skipped)...)
 	for _, u := range d.Unreplayed {
 		out = append(out, "left out: "+u+".")
+	}
+	return out
+}
+
+// passedLines name the directories passed over.
+func passedLines(passed []string) []string {
+	if len(passed) == 0 {
+		return nil
+	}
+	dirs := "directories"
+	if len(passed) == 1 {
+		dirs = "directory"
+	}
+	return []string{fmt.Sprintf("%d test, unknown or *_error %s passed over (%s).", len(passed), dirs, strings.Join(passed, ", "))}
+}
+
+// skippedLines name the inputs left out, and why.
+func skippedLines(skipped []Skip) []string {
+	var out []string
+	for _, s := range skipped {
+		out = append(out, fmt.Sprintf("left out: %s: %s", s.Source, s.Reason))
 	}
 	return out
 }
@@ -384,14 +397,14 @@ func (d *Dataset) reviewRows(g ReviewGroup) [][]string {
 	return rows
 }
 
-func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
+func writeDatasetTable(w io.Writer, d *Dataset, summary bool, f *Fit) {
 	for _, l := range d.Summary() {
 		fmt.Fprintln(w, Printable(l))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, d.MetricsTitle())
 	header, rows := d.MetricTable()
-	TextTable(w, header, rows, metricAlign...)
+	f.Table(w, metricsPlan, header, rows, metricAlign...)
 	for _, n := range d.MetricNotes() {
 		fmt.Fprintln(w, "note: "+n)
 	}
@@ -404,19 +417,19 @@ func writeDatasetTable(w io.Writer, d *Dataset, summary bool) {
 			continue
 		}
 		fmt.Fprintln(w, g.Title+":")
-		TextTable(w, rv.Header, d.reviewRows(g), reviewAlign...)
+		f.Table(w, reviewPlan, rv.Header, d.reviewRows(g), reviewAlign...)
 	}
 	if rv.Legend != "" {
 		fmt.Fprintln(w, rv.Legend)
 	}
-	if summary {
-		return
+	if !summary {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Episodes")
+		header, episodes, align := d.EpisodeTable()
+		f.table(w, episodesPlan, header, episodes, align)
+		writePatternSummaryText(w, &d.Patterns, f)
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Episodes")
-	header, episodes, align := d.EpisodeTable()
-	boxTable.draw(w, header, episodes, align)
-	writePatternSummaryText(w, &d.Patterns)
+	fmt.Fprintf(w, "\nBottom line. %s\n", d.Headline())
 }
 
 func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
@@ -446,14 +459,14 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	if rv.Legend != "" {
 		fmt.Fprintf(w, "\n%s\n", rv.Legend)
 	}
-	if summary {
-		return
+	if !summary {
+		fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
+		header, episodes, align := d.EpisodeTable()
+		markdownTable.draw(w, header, episodes, align)
+		fmt.Fprintln(w, "\n</details>")
+		writePatternSummaryMarkdown(w, &d.Patterns)
 	}
-	fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
-	header, episodes, align := d.EpisodeTable()
-	markdownTable.draw(w, header, episodes, align)
-	fmt.Fprintln(w, "\n</details>")
-	writePatternSummaryMarkdown(w, &d.Patterns)
+	fmt.Fprintf(w, "\n**Bottom line.** %s\n", MarkdownText(d.Headline()))
 }
 
 // PolicyJSON names a policy and its settings: the timer's (null where it
@@ -591,20 +604,27 @@ func writeDatasetJSON(w io.Writer, d *Dataset, summary bool) error {
 // and the after policy's outcome columns (prefixed baseline_ and after_).
 func writeDatasetCSV(w io.Writer, d *Dataset) error {
 	cw := csv.NewWriter(w)
+	cw.Write(datasetCSVHeader())
+	for i := range d.Episodes {
+		cw.Write(datasetCSVRow(&d.Episodes[i]))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func datasetCSVHeader() []string {
 	header := slices.Clone(csvEpisodeHeader)
 	for _, side := range []string{"baseline_", "after_"} {
 		for _, h := range csvResultHeader {
 			header = append(header, side+h)
 		}
 	}
-	cw.Write(header)
-	for i := range d.Episodes {
-		j := d.Episodes[i].JSON()
-		row := csvEpisode(&j)
-		row = append(row, csvResult(&j.Results[0])...)
-		row = append(row, csvResult(&j.Results[1])...)
-		cw.Write(row)
-	}
-	cw.Flush()
-	return cw.Error()
+	return header
+}
+
+func datasetCSVRow(e *Episode) []string {
+	j := e.JSON()
+	row := csvEpisode(&j)
+	row = append(row, csvResult(&j.Results[0])...)
+	return append(row, csvResult(&j.Results[1])...)
 }

@@ -204,10 +204,10 @@ func TestGridWritesAsHeld(t *testing.T) {
 	}
 	for _, format := range Formats {
 		var want, got bytes.Buffer
-		if err := WriteEpisodes(&want, format, held); err != nil {
+		if err := WriteEpisodes(&want, format, held, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteEpisodes(&got, format, grid); err != nil {
+		if err := WriteEpisodes(&got, format, grid, nil); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {

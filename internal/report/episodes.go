@@ -12,12 +12,14 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 )
 
-// WriteEpisodes renders analysed episodes in format.
-func WriteEpisodes(w io.Writer, format string, eps []Episode) error {
+// WriteEpisodes renders analysed episodes in format, the table format's
+// tables fitting f (nil: whole).
+func WriteEpisodes(w io.Writer, format string, eps []Episode, f *Fit) error {
 	ew, err := NewEpisodeWriter(w, format)
 	if err != nil {
 		return err
 	}
+	ew.Fit = f
 	for i := range eps {
 		r := ew.Report(eps[i].Ep)
 		if err := ew.turn(r); err != nil {
@@ -37,6 +39,8 @@ func WriteEpisodes(w io.Writer, format string, eps []Episode) error {
 // one writes them, in order (Write). It writes nothing before the first
 // episode, and Close ends the output.
 type EpisodeWriter struct {
+	// Fit is what the table format's tables fit: nil, whole.
+	Fit    *Fit
 	w      io.Writer
 	format string
 	n      int          // episodes begun
@@ -95,7 +99,7 @@ func (r *Report) Render(e *Episode) {
 	var err error
 	switch r.ew.format {
 	case "table":
-		tableBody(r, e)
+		tableBody(r, e, r.ew.Fit)
 	case "markdown":
 		markdownBody(r, e)
 	case "csv":

@@ -37,7 +37,7 @@ func TestReportsWrittenInTurn(t *testing.T) {
 			all[1] = grid
 		}
 		var want, got bytes.Buffer
-		if err := WriteEpisodes(&want, format, all); err != nil {
+		if err := WriteEpisodes(&want, format, all, nil); err != nil {
 			t.Fatal(err)
 		}
 		ew, err := NewEpisodeWriter(&got, format)
@@ -64,7 +64,7 @@ func TestReportsWrittenInTurn(t *testing.T) {
 			t.Errorf("%s: %d bytes still counted as held once every report is written", format, held)
 		}
 		var one bytes.Buffer
-		WriteEpisodes(&one, format, all[1:2])
+		WriteEpisodes(&one, format, all[1:2], nil)
 		if all[1].Results() > 2 && one.Len() <= int(ew.limit) || all[1].Results() == 2 && !strings.Contains(want.String(), "2 episodes") {
 			t.Fatalf("%s: a report of %d bytes, within the limit; or no file of two episodes said", format, one.Len())
 		}
@@ -83,7 +83,7 @@ func TestWriteJSONFailsTheEpisode(t *testing.T) {
 	ok := Analyse(eps[0], []policy.Policy{score, sor}, policy.DefaultTimer(), finite)
 	after := Analyse(eps[2], []policy.Policy{score, sor}, policy.DefaultTimer(), finite)
 	var whole bytes.Buffer
-	if err := WriteEpisodes(&whole, "json", []Episode{ok}); err != nil {
+	if err := WriteEpisodes(&whole, "json", []Episode{ok}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.TrimSuffix(whole.String(), "\n]\n") + ",\n"
@@ -99,7 +99,7 @@ func TestWriteJSONFailsTheEpisode(t *testing.T) {
 		Analyse(eps[1], policies, policy.DefaultTimer(), Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: math.MaxFloat64}}),
 	} {
 		var got bytes.Buffer
-		if err := WriteEpisodes(&got, "json", []Episode{ok, bad, after}); err == nil {
+		if err := WriteEpisodes(&got, "json", []Episode{ok, bad, after}, nil); err == nil {
 			t.Fatal("no error")
 		}
 		rest, whole := strings.CutPrefix(got.String(), want)

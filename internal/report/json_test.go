@@ -45,7 +45,7 @@ func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 	}
 	for _, set := range [][]Episode{all, all[:1], all[len(all)-1:], nil} {
 		var got, want bytes.Buffer
-		if err := WriteEpisodes(&got, "json", set); err != nil {
+		if err := WriteEpisodes(&got, "json", set, nil); err != nil {
 			t.Fatal(err)
 		}
 		js := make([]flatEpisode, len(set))
@@ -104,8 +104,8 @@ func TestDatasetIndependentOfOrder(t *testing.T) {
 		rev = append(rev, eps[len(eps)-1-i])
 	}
 	var a, b bytes.Buffer
-	WriteDataset(&a, "json", NewDataset(score, sor, Options{Costs: metrics.Costs{CallsPerTurn: 4}}, eps, nil, nil), false)
-	WriteDataset(&b, "json", NewDataset(score, sor, Options{Costs: metrics.Costs{CallsPerTurn: 4}}, rev, nil, nil), false)
+	WriteDataset(&a, "json", NewDataset(score, sor, Options{Costs: metrics.Costs{CallsPerTurn: 4}}, eps, nil, nil), false, nil)
+	WriteDataset(&b, "json", NewDataset(score, sor, Options{Costs: metrics.Costs{CallsPerTurn: 4}}, rev, nil, nil), false, nil)
 	if a.Len() == 0 || !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Errorf("the order of the episodes changes the dataset (%d bytes, %d reversed)", a.Len(), b.Len())
 	}

@@ -162,12 +162,13 @@ func optLead(p *int) string {
 	return strconv.Itoa(*p)
 }
 
-// writePatternsText is the patterns section of an episode's table output.
-func writePatternsText(w io.Writer, a *patterns.Analysis) {
+// writePatternsText is the patterns section of an episode's table output,
+// its tables fitting f.
+func writePatternsText(w io.Writer, a *patterns.Analysis, f *Fit) {
 	fmt.Fprintln(w, "  patterns (how it was stuck):")
 	const l, r = Left, Right
-	TextTable(w, patternHeader, patternRows(a), l, r, r, l)
-	TextTable(w, spellHeader(a), spellRows(a), l, r, r, r, l)
+	f.Table(w, patternsPlan, patternHeader, patternRows(a), l, r, r, l)
+	f.Table(w, spellsPlan, spellHeader(a), spellRows(a), l, r, r, r, l)
 }
 
 // writePatternsMarkdown is the same for markdown.
@@ -257,11 +258,11 @@ func summaryLines(s *patterns.Summary) []string {
 	return l
 }
 
-func writePatternSummaryText(w io.Writer, s *patterns.Summary) {
+func writePatternSummaryText(w io.Writer, s *patterns.Summary, f *Fit) {
 	fmt.Fprintf(w, "\nPatterns over the %s (how they were stuck):\n", Count(s.Episodes, "episode"))
 	const l, r = Left, Right
-	TextTable(w, summaryHeader, summaryRows(s), l, r, r, r)
-	TextTable(w, leadHeader(s), leadRows(s), l, r, r, r, r, r, r)
+	f.Table(w, summaryPlan, summaryHeader, summaryRows(s), l, r, r, r)
+	f.Table(w, leadsPlan, leadHeader(s), leadRows(s), l, r, r, r, r, r, r)
 	for _, line := range summaryLines(s) {
 		fmt.Fprintln(w, line)
 	}

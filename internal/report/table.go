@@ -24,13 +24,6 @@ const (
 	Right
 )
 
-// TextTable renders a table boxed in light lines: headers as given (not
-// upper-cased), cells printable (Printable) and never wrapped, each column
-// aligned as align says.
-func TextTable(w io.Writer, header []string, rows [][]string, align ...Align) {
-	boxTable.draw(w, header, slices.Values(rows), align)
-}
-
 // MarkdownTable renders a markdown table, cells escaped (MarkdownText), each
 // column aligned as align says (`---:` for numbers).
 func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...Align) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/olekukonko/tablewriter"
@@ -46,7 +47,7 @@ func TestTablesAlignByDisplayWidth(t *testing.T) {
 	for _, set := range widthSettings {
 		twwidth.SetOptions(set)
 		var b, m bytes.Buffer
-		TextTable(&b, header, rows, Left, Right)
+		boxTable.draw(&b, header, slices.Values(rows), []Align{Left, Right})
 		MarkdownTable(&m, header, rows, Left, Right)
 		if b.String() != box {
 			t.Errorf("%+v: text table\n%s\nwant\n%s", set, b.String(), box)
@@ -62,7 +63,7 @@ func TestTablesAlignByDisplayWidth(t *testing.T) {
 // space either side), a | is escaped (markdown).
 func TestTableCellsEscaped(t *testing.T) {
 	var b, m bytes.Buffer
-	TextTable(&b, []string{"id"}, [][]string{{"a\nb\tc\x1b[2J"}})
+	boxTable.draw(&b, []string{"id"}, slices.Values([][]string{{"a\nb\tc\x1b[2J"}}), nil)
 	MarkdownTable(&m, []string{"id"}, [][]string{{"a|b"}})
 	const box = "" +
 		"┌────────────────┐\n" +
@@ -134,7 +135,7 @@ func TestPooledTablesForgetTheLast(t *testing.T) {
 			if md {
 				MarkdownTable(&got, header, rows, align...)
 			} else {
-				TextTable(&got, header, rows, align...)
+				boxTable.draw(&got, header, slices.Values(rows), align)
 			}
 			if want := freshTable(md, header, rows, align); got.String() != want {
 				t.Fatalf("markdown %v, header %q, rows %q, align %v:\ngot\n%s\nwant\n%s", md, header, rows, align, got.String(), want)
@@ -154,7 +155,7 @@ func BenchmarkTextTable(b *testing.B) {
 	b.Run("pooled", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			TextTable(io.Discard, header, rows, align...)
+			boxTable.draw(io.Discard, header, slices.Values(rows), align)
 		}
 	})
 	b.Run("new", func(b *testing.B) {

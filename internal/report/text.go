@@ -40,6 +40,30 @@ func newSpark(ep *episode.Episode, width int) *spark {
 	return &spark{ep: ep, perMark: per, stops: []rune(strings.Repeat(" ", (n+per-1)/per))}
 }
 
+// sparkEnd is what follows the marks: the first and the last score, and
+// how many turns a mark stands for.
+func sparkEnd(ep *episode.Episode, sp *spark) string {
+	return fmt.Sprintf(" %s→%s, %d turn%s a mark", ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
+}
+
+// fitSpark is the timeline of ep, of at most sparkWidth marks, fewer where
+// its line would not fit f's terminal.
+func fitSpark(ep *episode.Episode, f *Fit) *spark {
+	sp := newSpark(ep, sparkWidth)
+	if f == nil || f.Width == 0 {
+		return sp
+	}
+	const lead = len("  score ")
+	for range 2 { // the end's width depends on the marks' count, a little
+		over := lead + len(sp.stops) + TextWidth(sparkEnd(ep, sp)) - f.Width
+		if over <= 0 {
+			break
+		}
+		sp = newSpark(ep, max(len(sp.stops)-over, 10))
+	}
+	return sp
+}
+
 // line is the marks.
 func (s *spark) line() string {
 	ep, n := s.ep, s.ep.N()
@@ -286,27 +310,38 @@ func tableHead(w io.Writer, n episodeName) {
 	fmt.Fprintf(w, "%s   %s\n", Printable(n.name), Printable(n.source))
 }
 
-// tableBody is the rest of an episode's table: what follows its head.
-func tableBody(w io.Writer, e *Episode) {
+// tableBody is the rest of an episode's table: what follows its head; its
+// tables fit f.
+func tableBody(w io.Writer, e *Episode, f *Fit) {
 	ep := e.Ep
-	fmt.Fprintf(w, "  %s\n", summary(ep))
-	sp := newSpark(ep, sparkWidth)
+	fmt.Fprintf(w, "  %s\n", Printable(summary(ep)))
+	sp := fitSpark(ep, f)
 	header, align := resultHeader(e)
 	cols := boxTable.measure(nil, header)
+	var s shape
+	fitted := f != nil && f.Width > 0
 	e.eachRow(func(i int, o *replay.Outcome, row []string) { // the first of two passes
 		sp.stop(i, o)
-		cols = boxTable.measure(cols, row)
+		if fitted {
+			s.add(printableRow(row))
+		} else {
+			cols = boxTable.measure(cols, row)
+		}
 	})
-	fmt.Fprintf(w, "  score %s %s→%s, %d turn%s a mark\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
+	fmt.Fprintf(w, "  score %s%s\n", sp.line(), sparkEnd(ep, sp))
 	if stops := sp.stopLine(); stops != "" {
 		fmt.Fprintf(w, "  stops %s\n", stops)
 	}
-	boxTable.drawMeasured(w, header, e.rows(), align, cols)
+	if fitted {
+		f.drawLaid(w, f.lay(resultsPlan, printableRow(header), s), e.rows(), align)
+	} else {
+		boxTable.drawMeasured(w, header, e.rows(), align, cols)
+	}
 	for _, l := range selfCheckLines(e) {
 		fmt.Fprintln(w, l)
 	}
 	if e.Patterns != nil {
-		writePatternsText(w, e.Patterns)
+		writePatternsText(w, e.Patterns, f)
 	}
 	for _, s := range e.Notes() {
 		fmt.Fprintf(w, "note: %s\n", Printable(s))
@@ -358,7 +393,7 @@ func markdownHead(w io.Writer, n episodeName) {
 // markdownBody is the rest of an episode's markdown: what follows its head.
 func markdownBody(w io.Writer, e *Episode) {
 	ep := e.Ep
-	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(ep.Source), summary(ep))
+	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(ep.Source), MarkdownText(summary(ep)))
 	sp := newSpark(ep, sparkWidth)
 	fmt.Fprintf(w, "Score `%s` %s→%s (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
 	header, align := resultHeader(e)

@@ -13,6 +13,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source/tales"
@@ -149,8 +150,8 @@ func TestAnswerKeepsTheCurrentSetting(t *testing.T) {
 			if err := json.Unmarshal(b.Bytes(), &j); err != nil {
 				t.Fatal(err)
 			}
-			if j.Answer["keep_current"] != true || j.Answer["toml"] != nil || j.Answer["config"] != c.current.String() {
-				t.Errorf("json answer: keep %v, toml %v, config %v", j.Answer["keep_current"], j.Answer["toml"], j.Answer["config"])
+			if j.Answer["keep_current"] != true || j.Answer["block"] != nil || j.Answer["config"] != c.current.String() {
+				t.Errorf("json answer: keep %v, block %v, config %v", j.Answer["keep_current"], j.Answer["block"], j.Answer["config"])
 			}
 		})
 	}
@@ -292,22 +293,23 @@ func TestGoldens(t *testing.T) {
 	}
 }
 
-// A table wider than the terminal leaves out its least telling columns, and
-// says so; without a width it is whole.
+// A front wider than the terminal wraps its notes and leaves out its least
+// telling columns, and the fit says so; without a width it is whole.
 func TestFitTable(t *testing.T) {
 	r := Run(handSet(t, 12, 12), handGrid, sor(40, 10), opts())
-	var whole, fit bytes.Buffer
+	var whole, narrow bytes.Buffer
 	Write(&whole, "table", r, Layout{Rows: DefaultRows})
-	Write(&fit, "table", r, Layout{Rows: DefaultRows, Width: 80})
-	if !strings.Contains(whole.String(), "score forgone") || strings.Contains(whole.String(), "left out") {
+	fit := &report.Fit{Width: 70}
+	Write(&narrow, "table", r, Layout{Rows: DefaultRows, Fit: fit})
+	if !strings.Contains(whole.String(), "score forgone") {
 		t.Errorf("without a width the table is not whole:\n%s", whole.String())
 	}
-	if !strings.Contains(fit.String(), "(left out to fit the terminal's 80 columns: score forgone, censored;") {
-		t.Errorf("fitted to 80 columns, it does not say what it left out:\n%s", fit.String())
+	if !strings.Contains(fit.Note(), "left out: score forgone, censored (front)") || strings.Contains(narrow.String(), "score forgone │") {
+		t.Errorf("fitted to 70 columns, the front keeps score forgone, or the note (%q) does not say so:\n%s", fit.Note(), narrow.String())
 	}
-	for line := range strings.Lines(fit.String()) {
+	for line := range strings.Lines(narrow.String()) {
 		if strings.HasPrefix(line, "│") || strings.HasPrefix(line, "┌") {
-			if w := widest(line); w > 80 {
+			if w := report.TextWidth(strings.TrimSuffix(line, "\n")); w > 70 {
 				t.Errorf("a table line of %d columns: %q", w, line)
 			}
 		}
@@ -382,8 +384,8 @@ func TestHarnessAnswer(t *testing.T) {
 	if err := Write(&out, "table", r, Layout{}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Answer for your harness: ship score 35/10 (now none)", "Paste into your harness's configuration (stop the run in its step loop as the rule says):",
-		`stop_rule = "score"`} {
+	for _, want := range []string{"Answer for your harness: ship score 35/10 (now none)", "Paste into your harness's step loop (Python; in another language, the first comment is the rule):",
+		"elif score != self.tracked:  # any change, up or down"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, out.String())
 		}

@@ -22,6 +22,7 @@ type figuresJSON struct {
 	Censored          int           `json:"censored"`
 	CensoredPct       float64       `json:"censored_pct"`
 	TokensSaved       *int64        `json:"tokens_saved,omitempty"` // where some log records tokens
+	CostSaved         *float64      `json:"cost_saved,omitempty"`   // in dollars, when priced
 }
 
 type cvJSON struct {
@@ -60,7 +61,8 @@ type answerJSON struct {
 	Index       *int    `json:"index"`  // into configs; null for a current setting outside the grid
 	KeepCurrent bool    `json:"keep_current"`
 	Why         *string `json:"why"`
-	TOML        *string `json:"toml"`
+	Block       *string `json:"block"` // to paste, in Lang
+	Lang        string  `json:"lang"`
 	File        string  `json:"file"`
 	Note        *string `json:"note"`
 	choiceJSON
@@ -224,6 +226,9 @@ func (r *Result) figuresJSON(c *Config) figuresJSON {
 	if r.Tokens {
 		j.TokensSaved = &c.TokensSaved
 	}
+	if d, ok := r.Dollars[c.Policy]; ok {
+		j.CostSaved = metrics.Round6(d.Saved)
+	}
 	return j
 }
 
@@ -236,6 +241,9 @@ func (r *Result) choiceJSON(c *Config, f *Figures, ch *Choice) choiceJSON {
 			HeldOutTurnsSavedPct: pct6(ch.CV.HeldOutSavedShare), FoldsAgreeing: ch.CV.Agree, FoldsUndecided: ch.CV.Undecided}}
 	if r.ByTokens {
 		j.CV.HeldOutTokensSaved = &ch.CV.HeldOutTokensSaved
+	}
+	if d, ok := r.Dollars[c.Policy]; ok && d.CI != nil {
+		j.CI95["cost_saved"] = [2]float64{*metrics.Round6(d.CI[0]), *metrics.Round6(d.CI[1])}
 	}
 	for _, rv := range ch.Rivals {
 		j.Rivals = append(j.Rivals, rivalJSON{r.Configs[rv.Config].Policy.String(), rv.Config, r6(rv.Share)})
@@ -255,7 +263,7 @@ func (r *Result) answerJSON() *answerJSON {
 		i = slices.IndexFunc(r.Configs, func(x Config) bool { return x.Policy == r.Current.Policy })
 	}
 	j := &answerJSON{Config: c.Policy.String(), choiceJSON: r.choiceJSON(c, f, &a.Choice), KeepCurrent: a.KeepCurrent, Why: nilIfEmpty(a.Why),
-		Chosen: r.Configs[a.Config].Policy.String(), TOML: nilIfEmpty(a.Block), File: r.System.File, Note: nilIfEmpty(r.System.Note),
+		Chosen: r.Configs[a.Config].Policy.String(), Block: nilIfEmpty(a.Block), Lang: r.System.Lang, File: r.System.File, Note: nilIfEmpty(r.System.Note),
 		Versus: metricsJSON(a.Versus)}
 	if i >= 0 {
 		j.Index = &i

@@ -5,10 +5,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
@@ -20,9 +18,8 @@ type Layout struct {
 	// Rows is how many rows of the front the table shows (0: all); the
 	// answer's rows and the current setting are shown wherever they rank.
 	Rows int
-	// Width, when not 0, is the terminal's: columns of the front table are
-	// left out, the least telling first, until it fits, and it says so.
-	Width int
+	// Fit is what the front table fits (report.Fit): nil, whole.
+	Fit *report.Fit
 }
 
 // DefaultRows is how many rows of the front the text formats show by default.
@@ -68,7 +65,11 @@ func (r *Result) writeText(w io.Writer, md bool, l Layout) {
 	}
 	fmt.Fprintln(w, r.Summary())
 	rows, front := r.FrontTable(l.Rows)
-	title := r.FrontTitle(len(rows)-1, front)
+	shown := len(rows) - 1 // the first rows, and the answer's and the best overall's wherever they rank
+	if l.Rows > 0 {
+		shown = min(l.Rows, front)
+	}
+	title := r.FrontTitle(shown, front)
 	if md {
 		fmt.Fprintf(w, "\n### %s\n\n", title)
 	} else {
@@ -89,7 +90,7 @@ func (r *Result) writeText(w io.Writer, md bool, l Layout) {
 		fmt.Fprintf(w, "\n%s\n", r.FrontLegend())
 		return
 	}
-	fitTable(w, header, cells, align, l.Width)
+	l.Fit.Table(w, frontPlan, header, cells, align...)
 	fmt.Fprintln(w, r.FrontLegend())
 }
 
@@ -123,48 +124,17 @@ func writeSection(w io.Writer, s Section, md bool) {
 	fmt.Fprintln(w)
 }
 
-// dropOrder is the front table's columns the least telling first: left out,
-// in turn, to fit a terminal.
-var dropOrder = []string{"score forgone", "censored"}
-
-// fitTable writes a bordered table; with width, it leaves out columns
-// (dropOrder) until its lines fit, and says which.
-func fitTable(w io.Writer, header []string, rows [][]string, align []report.Align, width int) {
-	var b strings.Builder
-	report.TextTable(&b, header, rows, align...)
-	var dropped []string
-	for _, name := range dropOrder {
-		if width == 0 || widest(b.String()) <= width {
-			break
-		}
-		k := slices.Index(header, name)
-		header, align = slices.Delete(slices.Clone(header), k, k+1), slices.Delete(slices.Clone(align), k, k+1)
-		for i := range rows {
-			rows[i] = slices.Delete(slices.Clone(rows[i]), k, k+1)
-		}
-		dropped = append(dropped, name)
-		b.Reset()
-		report.TextTable(&b, header, rows, align...)
-	}
-	io.WriteString(w, b.String())
-	if len(dropped) > 0 {
-		fmt.Fprintf(w, "(left out to fit the terminal's %d columns: %s; the full table in a file or pipe)\n", width, strings.Join(dropped, ", "))
-	}
-}
-
-// widest is the width of the longest line of s, one column a rune (the
-// table's cells and borders are of one column each).
-func widest(s string) int {
-	m := 0
-	for line := range strings.Lines(s) {
-		m = max(m, utf8.RuneCountInString(strings.TrimSuffix(line, "\n")))
-	}
-	return m
-}
+// frontPlan is how the front table gives way to a narrow terminal.
+var frontPlan = &report.Plan{Name: "front", Wrap: []string{"config", costHeader, "note"},
+	Short: report.Shorter(map[string]string{"turns saved": "turns", "tokens saved": "tokens", "false terminations": "false",
+		"score forgone": "forgone", costHeader: "cost (CI)"}),
+	Drop: []string{"score forgone", "censored", "tokens saved"}}
 
 // columns are a config's fields as csv and json give them, in order: the
 // policy, every parameter (nil where the policy has none), every metric of
-// batch, the share of censored outcomes in % and whether it is on the front.
+// batch, the share of censored outcomes in % and whether it is on the front;
+// when priced, the 95% interval of the cost saved of the configs the front
+// and the answer show (nil for the others).
 func (r *Result) columns() []string {
 	cols := []string{"policy"}
 	for _, s := range policy.Settings() {
@@ -173,7 +143,11 @@ func (r *Result) columns() []string {
 	for k := range r.Defs.Len() {
 		cols = append(cols, r.Defs.Name(k))
 	}
-	return append(cols, "censored_pct", "pareto")
+	cols = append(cols, "censored_pct", "pareto")
+	if r.Dollars != nil {
+		cols = append(cols, "cost_saved_ci95_lo", "cost_saved_ci95_hi")
+	}
+	return cols
 }
 
 // values are c's fields in the order of columns: strings, ints, floats
@@ -194,7 +168,14 @@ func (r *Result) values(c *Config) []any {
 			v = append(v, nil)
 		}
 	}
-	return append(v, *metrics.Round6(100 * r.CensoredShare(c)), c.Pareto)
+	v = append(v, *metrics.Round6(100 * r.CensoredShare(c)), c.Pareto)
+	if r.Dollars != nil {
+		if d, ok := r.Dollars[c.Policy]; ok && d.CI != nil {
+			return append(v, *metrics.Round6(d.CI[0]), *metrics.Round6(d.CI[1]))
+		}
+		v = append(v, nil, nil)
+	}
+	return v
 }
 
 func (r *Result) writeCSV(w io.Writer) error {

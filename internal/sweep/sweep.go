@@ -101,6 +101,10 @@ type Result struct {
 	// whose tokens per turn are estimates (episode.Episode.Estimated).
 	Tokens          bool
 	EstimatedTokens int
+	// Dollars are what the configs of the front, the answer and the best
+	// overall, and the current setting, save in dollars, when the sweep is
+	// priced (nil otherwise).
+	Dollars map[policy.Policy]Dollars
 	// LeftOut say which policies were left out of the grid, or replaced as
 	// the current setting, as some log lacks a signal they need, and which
 	// settings are off on some logs (replay.Sweepable).
@@ -148,6 +152,9 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)
 	}
 	r.answer(eps)
+	end = r.phase("pricing the front", 0)
+	r.Dollars = r.price(eps)
+	end()
 	return r
 }
 

@@ -247,7 +247,7 @@ func TestJSONShape(t *testing.T) {
 	if j.Configs[0]["objective_patience"] != nil {
 		t.Errorf("score has no objective patience, yet %v", j.Configs[0]["objective_patience"])
 	}
-	for _, key := range []string{"config", "keep_current", "toml", "figures", "ci95", "cv", "stability", "versus_current"} {
+	for _, key := range []string{"config", "keep_current", "block", "lang", "figures", "ci95", "cv", "stability", "versus_current"} {
 		if _, ok := j.Answer[key]; !ok {
 			t.Errorf("answer has no %q", key)
 		}
@@ -255,7 +255,7 @@ func TestJSONShape(t *testing.T) {
 	if cv, _ := j.Answer["cv"].(map[string]any); cv["held_out_false_termination_rate"] == nil || cv["held_out_turns_saved_pct"] == nil {
 		t.Errorf("cv %v", cv)
 	}
-	if j.Answer["keep_current"] == false && j.Answer["toml"] == nil {
+	if j.Answer["keep_current"] == false && j.Answer["block"] == nil {
 		t.Errorf("a change is answered without its block: %v", j.Answer)
 	}
 	if !strings.HasSuffix(b.String(), "}\n") {

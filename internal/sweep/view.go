@@ -8,6 +8,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // What every format shows, decided once here: the answer in sections of
@@ -56,7 +57,7 @@ func (r *Result) answerSection() Section {
 	c := &r.Configs[a.Config]
 	if a.KeepCurrent {
 		s := Section{Headline: fmt.Sprintf("Answer for %s: keep your current setting, %s: %s.", sys, r.Current.Policy, a.Why)}
-		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now) + ": chosen before these data, so not optimistic"})
+		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now) + r.dollarsSaved(r.Current.Policy) + ": chosen before these data, so not optimistic"})
 		if c.Policy != r.Current.Policy {
 			s.Lines = append(s.Lines, Line{"versus now", c.Policy.String() + " would change " + headline(a.Versus)})
 		}
@@ -69,7 +70,7 @@ func (r *Result) answerSection() Section {
 		s.Headline = fmt.Sprintf("Answer for %s: ship %s (now %s), the nearest to the targets, as no config %s runs as it is meets both.",
 			sys, c.Policy, r.Current.Policy, sys)
 	}
-	s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In)})
+	s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In) + r.dollarsSaved(c.Policy)})
 	s.Lines = append(s.Lines, r.trust(&a.Choice, "")...)
 	s.Lines = append(s.Lines, Line{"versus now", headline(a.Versus)})
 	s = r.withLimits(s)
@@ -93,7 +94,7 @@ func (r *Result) overallSection(o *Overall) Section {
 	s.Lines = []Line{
 		{"adds", fmt.Sprintf("over %s: %s", over, headline(o.Over))},
 		{"needs", o.Change},
-		{"in sample", r.inSample(&o.In)},
+		{"in sample", r.inSample(&o.In) + r.dollarsSaved(c.Policy)},
 	}
 	s.Lines = append(s.Lines, r.trust(&o.Choice, "")...)
 	return s
@@ -108,6 +109,24 @@ func (r *Result) inSample(f *Figures) string {
 		s += fmt.Sprintf(", tokens saved %d", f.TokensSaved)
 	}
 	return s
+}
+
+// dollarsSaved is what p saves in dollars with its interval, after a comma,
+// when the sweep is priced; "" otherwise.
+func (r *Result) dollarsSaved(p policy.Policy) string {
+	d, ok := r.Dollars[p]
+	if !ok {
+		return ""
+	}
+	return ", cost saved " + dollarsCell(d)
+}
+
+// dollarsCell is an amount with its interval: "$1.05 (95% CI $0.61 … $1.49)".
+func dollarsCell(d Dollars) string {
+	if d.CI == nil {
+		return metrics.Dollars.Format(d.Saved)
+	}
+	return fmt.Sprintf("%s (95%% CI %s … %s)", metrics.Dollars.Format(d.Saved), metrics.Dollars.Format(d.CI[0]), metrics.Dollars.Format(d.CI[1]))
 }
 
 // rank names what the configs are ranked by: "turns" (saved) or "tokens".
@@ -172,35 +191,41 @@ func (r *Result) withLimits(s Section) Section {
 	var t string
 	if l.LeastCensored >= 0 {
 		c := &r.Configs[l.LeastCensored]
-		t = fmt.Sprintf("censoring binds: configs %s runs keep the false-termination rate within %s, but even the least censored of them, %s, "+
-			"has %s censored outcomes, %s over --max-censored %s",
-			r.System.Name, pct(r.MaxFalseRate), c.Policy, pct(r.CensoredShare(c)), pp(r.CensoredShare(c)-r.MaxCensored), pct(r.MaxCensored))
+		t = fmt.Sprintf("censoring binds. The configs %s runs with a false-termination rate within %s all have more than %s "+
+			"censored outcomes (--max-censored); the fewest are %s, %s over, for %s.",
+			r.System.Name, pct(r.MaxFalseRate), pct(r.MaxCensored), pct(r.CensoredShare(c)), pp(r.CensoredShare(c)-r.MaxCensored), c.Policy)
 		if l.LowestFalse >= 0 {
-			t += "; and within that limit " + r.lowestFalse(l.LowestFalse)
+			t += " Within that limit " + r.lowestFalse(l.LowestFalse)
 		}
 	} else {
-		t = "the false-termination rate binds: within --max-censored " + pct(r.MaxCensored) + " " + r.lowestFalse(l.LowestFalse)
+		t = "the false-termination rate binds. Within " + pct(r.MaxCensored) + " censored outcomes " + r.lowestFalse(l.LowestFalse)
 	}
 	s.Lines = append(s.Lines, Line{"targets", t})
 	return s
 }
 
+// lowestFalse says the lowest false-termination rate of a config within the
+// censoring limit, and by how much it misses the target, in a sentence.
 func (r *Result) lowestFalse(i int) string {
 	c := &r.Configs[i]
-	return fmt.Sprintf("the lowest rate is %s (%s), %s over --max-false-rate %s",
+	return fmt.Sprintf("the lowest rate is %s, for %s: %s over the target (--max-false-rate %s).",
 		pct(r.FalseRate(c)), c.Policy, pp(r.FalseRate(c)-r.MaxFalseRate), pct(r.MaxFalseRate))
 }
 
-// headline is the change of every headline metric, with its interval.
+// headline is the change of every headline metric, with its interval, and
+// of the cost saved when the sweep is priced.
 func headline(ms []metrics.Metric) string {
 	var parts []string
 	for i := range ms {
-		if ms[i].Headline {
+		if ms[i].Headline || ms[i].Name == "cost_saved" {
 			parts = append(parts, ms[i].Words())
 		}
 	}
 	return strings.Join(parts, ", ")
 }
+
+// costHeader heads the front's column of dollars saved.
+const costHeader = "cost saved (95% CI)"
 
 // FrontHeader names the columns of the front table, the tokens saved beside
 // the turns when some log records tokens; FrontTable gives its rows.
@@ -208,6 +233,9 @@ func (r *Result) FrontHeader() []string {
 	h := []string{"#", "config", "turns saved"}
 	if r.Tokens {
 		h = append(h, "tokens saved")
+	}
+	if r.Dollars != nil {
+		h = append(h, costHeader)
 	}
 	return append(h, "false terminations", "score forgone", "censored", "note")
 }
@@ -221,8 +249,10 @@ type FrontRow struct {
 	Best   bool // the best overall, when the system cannot run it
 }
 
-// FrontTable is the Pareto front best first, by the answer's rule (configs
-// censored beyond the limit last): the first rows of it (all when rows is 0),
+// FrontTable is the Pareto front best first, by the answer's rule, the
+// configs the system runs as it is first (the others after them, marked
+// "needs a change"), and among each those censored beyond the limit last:
+// the first rows of it (all when rows is 0),
 // with the answer's and the best overall's rows wherever they rank (the
 // answer's choice ranked among them when the front does not hold it), then
 // the current setting. It gives how many configs it ranks.
@@ -232,6 +262,12 @@ func (r *Result) FrontTable(rows int) (out []FrontRow, ranks int) {
 		ranked = append(ranked, a.Config)
 	}
 	slices.SortStableFunc(ranked, func(a, b int) int {
+		if r.Runnable[a] != r.Runnable[b] {
+			if r.Runnable[a] {
+				return -1
+			}
+			return 1
+		}
 		x, y := r.Configs[a].Tally, r.Configs[b].Tally
 		if wx, wy := r.withinCensored(x, r.N), r.withinCensored(y, r.N); wx != wy {
 			if wx {
@@ -285,6 +321,12 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 	if r.Tokens {
 		row.Cells = append(row.Cells, strconv.FormatInt(c.TokensSaved, 10))
 	}
+	if d := r.Dollars[c.Policy]; r.Dollars != nil {
+		row.Cells = append(row.Cells, metrics.Dollars.Format(d.Saved))
+		if d.CI != nil {
+			row.Cells[len(row.Cells)-1] += fmt.Sprintf(" (%s … %s)", metrics.Dollars.Format(d.CI[0]), metrics.Dollars.Format(d.CI[1]))
+		}
+	}
 	row.Cells = append(row.Cells, fmt.Sprintf("%d (%s)", c.FalseTerminations, pct(r.FalseRate(c))), c.ScoreForgone.String(),
 		fmt.Sprintf("%d (%s)", c.Censored, pct(r.CensoredShare(c))), strings.Join(notes, "; "))
 	return row
@@ -302,7 +344,7 @@ func (r *Result) FrontTitle(shown, ranks int) string {
 // FrontLegend says what the front is and what its notes mean.
 func (r *Result) FrontLegend() string {
 	return fmt.Sprintf("On the front: no other config saves more %s with no more false terminations and no more score forgone. "+
-		"needs a change: %s cannot run it as it is. over %s censored: the recording's own loop break cut so many logs before the "+
+		"needs a change: %s cannot run it as it is (listed after those it runs). over %s censored: the recording's own loop break cut so many logs before the "+
 		"config would stop that its lengths are lower bounds; never recommended.", r.rank(), r.System.Name, pct(r.MaxCensored))
 }
 

@@ -8,9 +8,7 @@ package balrog
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/filekind"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/steps"
@@ -72,10 +71,10 @@ const byHand = "read it with --fields turn=Step,reward=Reward (a per-step reward
 // task perhaps of several parts (BabyAI-MixedTrainLocal-v0/goto), each then
 // a directory.
 type layout struct {
-	out, env, task, run string
+	env, task string
 }
 
-var runName = regexp.MustCompile(`^(.+)_run_([0-9]+)\.csv(\.gz|\.zst)?$`)
+var runName = regexp.MustCompile(`^(.+)_run_[0-9]+\.csv(\.gz|\.zst)?$`)
 
 // layoutOf reads the layout of path; false when path does not follow it.
 // The task's parts appear twice, the directory then the file's name:
@@ -93,10 +92,7 @@ func layoutOf(path string) (layout, bool) {
 	for n := 1; 2*n+1 <= len(last); n++ {
 		task, dir := last[len(last)-n:], last[len(last)-2*n:len(last)-n]
 		if slices.Equal(task, dir) {
-			l := layout{env: last[len(last)-2*n-1], task: strings.Join(task, "/"), run: m[2]}
-			if k := len(last) - 2*n - 2; k >= 0 && named(last[k]) {
-				l.out = last[k]
-			}
+			l := layout{env: last[len(last)-2*n-1], task: strings.Join(task, "/")}
 			return l, named(l.env)
 		}
 	}
@@ -122,25 +118,22 @@ type summary struct {
 // when the run saved it, which a run of thousands of steps makes large.
 const maxSummary = 16 << 20
 
-// readSummary reads the summary beside path; nil, with why, when there is
-// none or it cannot be read.
+// readSummary reads the summary beside path, a regular file of 16 MiB at
+// most (filekind.ReadSmall: a FIFO would hang the walk); nil, with why, when
+// there is none or it cannot be read.
 func readSummary(path string) (*summary, string, string) {
 	name := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".zst")
 	name = strings.TrimSuffix(name, ".csv") + ".json"
-	f, err := os.Open(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, name, "is not there"
-	}
-	if err != nil {
-		return nil, name, "cannot be read (" + err.Error() + ")"
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSummary+1))
+	data, err := filekind.ReadSmall(name, maxSummary)
+	var nr *filekind.NotRegular
+	var tl *filekind.TooLarge
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, name, "is not there"
+	case errors.As(err, &nr) || errors.As(err, &tl):
+		return nil, name, strings.TrimPrefix(err.Error(), name+": ") + ": not read"
 	case err != nil:
-		return nil, name, "cannot be read (" + err.Error() + ")"
-	case len(data) > maxSummary:
-		return nil, name, "is larger than 16 MiB: not read"
+		return nil, name, "cannot be read (" + strings.TrimPrefix(err.Error(), name+": ") + ")"
 	}
 	keep := source.Only(source.Keys(summary{}))
 	slim, err := source.Slim(data, source.Nested("client", source.Only(map[string]bool{"model_id": true}), keep))
@@ -154,12 +147,12 @@ func readSummary(path string) (*summary, string, string) {
 	return &s, name, ""
 }
 
-// finish names the episode after where it lies, and reads the summary beside
-// it: the run's tokens, spread over its steps and marked as estimates, and
-// how it ended.
+// finish says where the episode lies, its environment and task (its id is
+// its path, as any log's that records none: docs/sources.md, "Episode ids"),
+// and reads the summary beside it: the run's tokens, spread over its steps
+// and marked as estimates, and how it ended.
 func finish(ep *episode.Episode, path string) {
 	l, _ := layoutOf(path) // read by fieldsFor already
-	ep.ID = strings.Join(slices.DeleteFunc([]string{l.out, l.env, l.task + " run " + l.run}, func(s string) bool { return s == "" }), " / ")
 	fact := func(key, val, text string) {
 		ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: text})
 	}

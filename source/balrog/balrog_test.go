@@ -18,12 +18,12 @@ func TestLayout(t *testing.T) {
 		want layout
 		ok   bool
 	}{
-		{"subs/gpt/textworld/coin_collector/coin_collector_run_07.csv", layout{"gpt", "textworld", "coin_collector", "07"}, true},
-		{"textworld/coin_collector/coin_collector_run_07.csv.gz", layout{"", "textworld", "coin_collector", "07"}, true},
+		{"subs/gpt/textworld/coin_collector/coin_collector_run_07.csv", layout{"textworld", "coin_collector"}, true},
+		{"textworld/coin_collector/coin_collector_run_07.csv.gz", layout{"textworld", "coin_collector"}, true},
 		// A task of two parts is two directories, and its last part names the file.
 		{"out/babyai/BabyAI-MixedTrainLocal-v0/goto/BabyAI-MixedTrainLocal-v0/goto_run_00.csv",
-			layout{"out", "babyai", "BabyAI-MixedTrainLocal-v0/goto", "00"}, true},
-		{"/abs/out/crafter/default/default_run_12.csv", layout{"out", "crafter", "default", "12"}, true},
+			layout{"babyai", "BabyAI-MixedTrainLocal-v0/goto"}, true},
+		{"/abs/out/crafter/default/default_run_12.csv", layout{"crafter", "default"}, true},
 		{"coin_collector/coin_collector_run_07.csv", layout{}, false}, // no environment above the task
 		{"textworld/coin_collector/other_run_07.csv", layout{}, false},
 		{"textworld/coin_collector/coin_collector.csv", layout{}, false},
@@ -90,14 +90,16 @@ func write(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func read(t *testing.T, path string) ([]*episode.Episode, *source.Result) {
+// read reads the run at path below dir, as a walk of dir reads it: its id
+// the path below dir (source.Options.PathID).
+func read(t *testing.T, dir, path string) ([]*episode.Episode, *source.Result) {
 	t.Helper()
-	f, err := os.Open(path)
+	f, err := os.Open(filepath.Join(dir, filepath.FromSlash(path)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	return source.ReadAll(Source, f, path, source.Options{})
+	return source.ReadAll(Source, f, f.Name(), source.Options{PathID: source.Stem(path)})
 }
 
 // Hand-worked: a TextWorld run of 4 steps whose Reward is the score (0, 0,
@@ -109,7 +111,7 @@ func TestTextWorldRun(t *testing.T) {
 			"0,\"-= Attic =-\nA counter.\",look,,0,False\n1,Taken.,take key,,0,False\n2,\"Opened, at last.\",open door,,1,False\n3,You win.,go north,,3,True\n",
 		"sub/textworld/treasure_hunter/treasure_hunter_run_02.json": `{"task": "treasure_hunter", "input_tokens": 1000, "output_tokens": 3, "done": true, "num_steps": 4, "client": {"model_id": "m-1", "base_url": "x"}, "trajectory": [["a", "b"]]}`,
 	})
-	eps, res := read(t, filepath.Join(dir, "sub/textworld/treasure_hunter/treasure_hunter_run_02.csv"))
+	eps, res := read(t, dir, "sub/textworld/treasure_hunter/treasure_hunter_run_02.csv")
 	if len(eps) != 1 {
 		t.Fatalf("%d episodes, %+v", len(eps), res)
 	}
@@ -119,7 +121,7 @@ func TestTextWorldRun(t *testing.T) {
 	for _, tu := range ep.Turns {
 		scores, tokens = append(scores, tu.Score), append(tokens, tu.Tokens)
 	}
-	if ep.ID != "sub / textworld / treasure_hunter run 02" || ep.Format != Format || !reflect.DeepEqual(scores, []episode.Score{0, 0, 1, 3}) {
+	if ep.ID != "sub/textworld/treasure_hunter/treasure_hunter_run_02" || !ep.IDFromPath || ep.Format != Format || !reflect.DeepEqual(scores, []episode.Score{0, 0, 1, 3}) {
 		t.Errorf("id %q, format %q, scores %v", ep.ID, ep.Format, scores)
 	}
 	if !reflect.DeepEqual(tokens, []int64{251, 251, 251, 250}) || !ep.Signals.Has(episode.Tokens) || !ep.Estimated.Has(episode.Tokens) {
@@ -144,11 +146,11 @@ func TestRewardRuns(t *testing.T) {
 		"out/crafter/default/default_run_00.csv": "Step,Action,Reasoning,Observation,Reward,Done\n0,Noop,,grass,0.0,False\n1,Do,,tree,1.0,False\n" +
 			"2,Noop,,grass,-0.1,False\n3,Do,,tree,0.1,False\n",
 	})
-	eps, _ := read(t, filepath.Join(dir, babyai+".csv"))
-	if len(eps) != 1 || eps[0].ID != "out / babyai / BabyAI-MixedTrainLocal-v0/goto run 00" || eps[0].FinalScore() != 0.9015625 || eps[0].Fact("task") != "BabyAI-MixedTrainLocal-v0/goto" {
+	eps, _ := read(t, dir, babyai+".csv")
+	if len(eps) != 1 || eps[0].ID != babyai || eps[0].FinalScore() != 0.9015625 || eps[0].Fact("task") != "BabyAI-MixedTrainLocal-v0/goto" {
 		t.Errorf("babyai: %+v", eps)
 	}
-	eps, _ = read(t, filepath.Join(dir, "out/crafter/default/default_run_00.csv"))
+	eps, _ = read(t, dir, "out/crafter/default/default_run_00.csv")
 	ep := eps[0]
 	if ep.FinalScore() != 1 || ep.Turns[2].Score != 0.9 || ep.Signals.Has(episode.Tokens) || ep.End.Reason != episode.EndNone {
 		t.Errorf("crafter: final %v, after 3 %v, signals %b, end %+v", ep.FinalScore(), ep.Turns[2].Score, ep.Signals, ep.End)
@@ -161,8 +163,9 @@ func TestRewardRuns(t *testing.T) {
 // An environment lbanalyze does not know is refused whole, saying how to read
 // it; an explicit field map reads it.
 func TestUnknownEnvironment(t *testing.T) {
-	path := filepath.Join(write(t, map[string]string{"out/mygame/lvl/lvl_run_00.csv": "Step,Observation,Action,Reasoning,Reward,Done\n0,a,b,,1,True\n"}), "out/mygame/lvl/lvl_run_00.csv")
-	eps, res := read(t, path)
+	dir := write(t, map[string]string{"out/mygame/lvl/lvl_run_00.csv": "Step,Observation,Action,Reasoning,Reward,Done\n0,a,b,,1,True\n"})
+	path := filepath.Join(dir, "out/mygame/lvl/lvl_run_00.csv")
+	eps, res := read(t, dir, "out/mygame/lvl/lvl_run_00.csv")
 	if len(eps) != 0 || len(res.Rejected) != 1 || !strings.Contains(res.Rejected[0].Reason, `"mygame" is not one lbanalyze knows`) {
 		t.Errorf("%d episodes, %+v", len(eps), res)
 	}

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -20,13 +21,11 @@ type builder struct {
 	emit   func(*episode.Episode)
 	res    *source.Result
 	match  *matcher
-	cur    *segment
+	runs   source.Runs[*segment]
+	cur    *segment // the segment of the line being read
 
 	restart, death *marker
-	strs           source.Interner // actions and rooms
-	bytes          int64           // of the lines read
-	fabricated     int             // steps made up for gaps, over all segments
-	readErr        *episode.Problem
+	strs           source.Interner  // actions and rooms
 	rejected       source.Leftovers // problems of the segments without a step
 	rejections     source.Rejections
 }
@@ -42,21 +41,28 @@ type segment struct {
 	restarts int
 	sum      episode.Score // the rewards so far, in a log of rewards
 	maxScore *episode.Score
+	member   *string // the value of source.Options.Member on the first step that has it
 	problems source.Problems
 	lacking  [nFields]int // steps without an optional member
 }
 
 func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Episode)) *builder {
+	if p, err := parsePath(opt.Member); err == nil {
+		s.Fields.member = p
+	}
 	b := &builder{src: s, format: s.Format(), name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
 		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker),
 		strs: source.Interner{}}
 	b.rejected.Max = b.opt.MaxProblems
-	b.cur = b.newSegment()
+	// Runs of one file: a new value of the episode member, or step numbers
+	// that start again (docs/bad-input.md, "Runs in one file").
+	b.runs = source.Runs[*segment]{Numbering: source.Numbering{Min: 0, Noun: "step"}, New: b.newSegment, End: b.close, Drop: func(*segment) {},
+		Problem: func(s *segment, n int, skipped bool, msg string) { s.problem(n, skipped, "%s", msg) }}
 	return b
 }
 
-func (b *builder) newSegment() *segment {
-	return &segment{problems: source.Problems{Max: b.opt.MaxProblems}}
+func (b *builder) newSegment(key string) *segment {
+	return &segment{id: key, named: b.src.Fields.Episode != nil, problems: source.Problems{Max: b.opt.MaxProblems}}
 }
 
 // problem notes what was wrong with line n (skipped: the step was not used).
@@ -64,36 +70,53 @@ func (s *segment) problem(n int, skipped bool, format string, args ...any) {
 	s.problems.Add(n, skipped, format, args...)
 }
 
-// member names a field in messages: its key, and what it is.
-func (b *builder) member(f field) string {
-	return fmt.Sprintf("%q (the %s)", b.src.Fields.paths()[f].String(), names[f])
+// dotHint tells a line that has the nested path of field f as one key with
+// dots how to name that key.
+func (b *builder) dotHint(l *line, f field) string {
+	if !l.dotted[f] {
+		return ""
+	}
+	return "; its " + dotHint(b.src.Fields.paths()[f])
 }
 
-// step adds the step of line n.
+// dotHint says how to name the one key that path p spells with dots.
+func dotHint(p Path) string {
+	one := Path{strings.Join(p, ".")}
+	return fmt.Sprintf("key %q has dots in it, but %s names a member %q nested in %q: name that key %s (in a fields file, [%q])",
+		one[0], p, p[len(p)-1], p[0], one, one[0])
+}
+
+// member names a field in messages: its key, and what it is.
+func (b *builder) member(f field) string {
+	return fmt.Sprintf("%q (the %s)", b.src.Fields.key(f), names[f])
+}
+
+// step adds the step of line n to its run.
 func (b *builder) step(l *line, n int) {
-	if b.src.Fields.Episode != nil && !b.episodeOf(l, n) {
+	key, ok := b.episodeOf(l, n)
+	if !ok {
 		return
 	}
-	s := b.cur
+	b.cur = b.runs.Current(key, n)
 	f := fScore
 	if b.src.Fields.Reward != nil {
 		f = fReward
 	}
 	v := l.get(f)
 	if v.absent() {
-		s.problem(n, true, "no %s: this step is skipped", b.member(f))
+		b.cur.problem(n, true, "no %s: this step is skipped%s", b.member(f), b.dotHint(l, f))
 		return
 	}
 	x, why := v.number()
 	if why != "" {
-		s.problem(n, true, "%s is %s: this step is skipped", b.member(f), why)
+		b.cur.problem(n, true, "%s is %s: this step is skipped", b.member(f), why)
 		return
 	}
-	t, ok := b.place(l, n)
+	t, ok := b.place(key, l, n)
 	if !ok {
 		return
 	}
-	b.fill(t)
+	s := b.cur
 	score := episode.Score(x)
 	if f == fReward {
 		if score = s.sum.Add(score); score > maxWhole || score < -maxWhole {
@@ -102,42 +125,49 @@ func (b *builder) step(l *line, n int) {
 		}
 		s.sum = score
 	}
+	b.fill(t)
 	tu := episode.Turn{Score: score}
 	b.optional(l, n, &tu)
 	s.turns = append(s.turns, tu)
+	if v := l.get(fMember); s.member == nil && !v.absent() {
+		m, ok := v.text()
+		if !ok {
+			m = string(v.raw) // a number or a literal, as written
+		}
+		m = source.Text(m)
+		s.member = &m
+	}
 }
 
-// episodeOf starts a new segment when the episode member changes; false when
-// the line has none.
-func (b *builder) episodeOf(l *line, n int) bool {
+// episodeOf is the run key of a line: the episode member's value, "" when
+// the map has none; false, with a problem, when the line lacks it.
+func (b *builder) episodeOf(l *line, n int) (string, bool) {
+	if b.src.Fields.Episode == nil {
+		return "", true
+	}
 	v := l.get(fEpisode)
 	if v.absent() {
-		b.cur.problem(n, true, "no %s: this step is skipped", b.member(fEpisode))
-		return false
+		b.runs.Last(n).problem(n, true, "no %s: this step is skipped", b.member(fEpisode))
+		return "", false
 	}
 	id, ok := v.text()
 	if !ok {
 		id = string(v.raw) // a number, as written
 	}
-	if s := b.cur; s.named && id != s.id {
-		b.close()
-	}
-	b.cur.id, b.cur.named = id, true
-	return true
+	return id, true
 }
 
 // place is the turn of the step on line n: its number (from 1; a log that
-// numbers from 0 is shifted), or its place in the lines. False, with a
-// problem, for a number that cannot be placed.
-func (b *builder) place(l *line, n int) (int, bool) {
+// numbers from 0 is shifted), or its place in the lines; its run is b.cur.
+// False, with a problem, for a number that cannot be placed.
+func (b *builder) place(key string, l *line, n int) (int, bool) {
 	s := b.cur
-	last := len(s.turns)
 	if b.src.Fields.Turn == nil {
-		return last + 1, true
+		return len(s.turns) + 1, true
 	}
 	raw := l.get(fTurn)
 	if raw.absent() {
-		s.problem(n, true, "no %s: this step is skipped", b.member(fTurn))
+		s.problem(n, true, "no %s: this step is skipped%s", b.member(fTurn), b.dotHint(l, fTurn))
 		return 0, false
 	}
 	v, why := raw.whole()
@@ -145,29 +175,20 @@ func (b *builder) place(l *line, n int) (int, bool) {
 		s.problem(n, true, "%s is %s: this step is skipped", b.member(fTurn), why)
 		return 0, false
 	}
+	if s, ok := b.runs.Line(key, v, n); ok {
+		b.cur = s
+	} else {
+		return 0, false
+	}
+	s = b.cur
 	if !s.numbered {
 		s.numbered = true
 		if v == 0 {
 			s.offset = 1
 		}
 	}
-	t := v + int64(s.offset)
-	switch {
-	case t <= int64(last):
-		s.problem(n, true, "step %d comes after step %d: steps must go up; this one is skipped", v, int64(last)-int64(s.offset))
-	case t > source.MaxTurn:
-		s.problem(n, true, "step %d is beyond %d: skipped", v, source.MaxTurn)
-	case t > int64(last)+source.MaxGap || b.fabricated+int(t)-last-1 > b.gapBudget():
-		s.problem(n, true, "step %d comes %d steps after the last one: ignored as corrupt", v, t-int64(last))
-	default:
-		return int(t), true
-	}
-	return 0, false
+	return int(v) + s.offset, true
 }
-
-// gapBudget is how many steps a file may leave out of its numbers: plenty
-// for real gaps, but in proportion to its size.
-func (b *builder) gapBudget() int { return 10*source.MaxGap + int(b.bytes/16) }
 
 // fill makes up the steps before t that the log leaves out: the score
 // carried forward, as a tracker would see it.
@@ -180,7 +201,6 @@ func (b *builder) fill(t int) {
 		}
 		s.turns = append(s.turns, episode.Turn{Score: prev.Score, RoomID: prev.RoomID, Location: prev.Location, Missing: true})
 		s.ep.MissingTurns++
-		b.fabricated++
 	}
 }
 
@@ -224,10 +244,10 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 		}
 	}
 	if v, ok := get(fTokens, f.Tokens); ok {
-		tu.Tokens = b.count(v, fTokens, n)
+		tu.Tokens = b.sum(l, v, fTokens, n)
 	}
 	if v, ok := get(fCalls, f.Calls); ok {
-		tu.Calls = int32(min(b.count(v, fCalls, n), 1<<31-1))
+		tu.Calls = int32(min(b.sum(l, v, fCalls, n), 1<<31-1))
 	}
 	if v, ok := get(fRestart, f.Restart); ok {
 		tu.Restart = b.restarted(v, n)
@@ -252,8 +272,33 @@ func (b *builder) lacks(f field, n int) {
 	}
 }
 
-// count reads tokens or calls: a whole number, 0 or more.
-func (b *builder) count(raw value, f field, n int) int64 {
+// sum reads tokens or calls: the value of their member, raw, plus those of
+// the members added to it; unknown (0, noted) when one is missing or not a
+// count.
+func (b *builder) sum(l *line, v value, f field, n int) int64 {
+	total, ok := b.count(v, f, n)
+	for _, slot := range b.match.sums[f] {
+		more := l.get(slot)
+		if !ok {
+			return 0
+		}
+		if more.absent() {
+			b.lacks(f, n)
+			return 0
+		}
+		var v int64
+		v, ok = b.count(more, f, n)
+		total += v
+	}
+	if !ok {
+		return 0
+	}
+	return total
+}
+
+// count reads tokens or calls: a whole number, 0 or more; false, noted,
+// otherwise.
+func (b *builder) count(raw value, f field, n int) (int64, bool) {
 	v, why := raw.whole()
 	if why == "" && v < 0 {
 		why = "negative"
@@ -261,9 +306,9 @@ func (b *builder) count(raw value, f field, n int) int64 {
 	if why != "" {
 		b.cur.problem(n, false, "%s is %s: counted as unknown", b.member(f), why)
 		b.cur.lacking[f]++
-		return 0
+		return 0, false
 	}
-	return v
+	return v, true
 }
 
 // restarted reads the restart member: true or false, or a text that holds
@@ -283,10 +328,8 @@ func (b *builder) restarted(v value, n int) bool {
 	return false
 }
 
-// close hands over the segment being built, and begins the next.
-func (b *builder) close() {
-	s := b.cur
-	b.cur = b.newSegment()
+// close hands over a segment once its run is over.
+func (b *builder) close(s *segment) {
 	if len(s.turns) == 0 && s.problems.Count == 0 {
 		return // nothing at all: no segment
 	}
@@ -312,9 +355,9 @@ func (b *builder) reject(s *segment) {
 func (b *builder) build(s *segment) *episode.Episode {
 	ep := &s.ep
 	f := &b.src.Fields
-	ep.ID, ep.Source, ep.Format, ep.Segment = s.id, b.name, b.format, b.res.Segments
+	ep.ID, ep.Source, ep.Format, ep.Segment = source.Text(s.id), b.name, b.format, b.res.Segments
 	if !s.named {
-		ep.ID = defaultID(b.name)
+		ep.ID, ep.IDFromPath = cmp.Or(b.opt.PathID, defaultID(b.name)), true
 	}
 	ep.Turns, ep.Scoring = s.turns, f.Scoring
 	ep.End = episode.End{Reason: episode.EndNone}
@@ -354,6 +397,9 @@ func (b *builder) facts(s *segment) []episode.Fact {
 	if b.src.Fields.Restart != nil {
 		num("restarts", strconv.Itoa(s.restarts), "%s restart(s)")
 	}
+	if m := b.src.Fields.member; m != nil && s.member != nil {
+		fs = append(fs, episode.Fact{Key: m.String(), Value: s.member, Text: m.String() + " " + *s.member})
+	}
 	return fs
 }
 
@@ -376,26 +422,19 @@ func (b *builder) notes(s *segment) {
 	}
 }
 
-// defaultID names an episode after its file: its name without the
-// extensions of a log.
+// defaultID names an episode of a file named itself after the file: its
+// name without the extensions of a log.
 func defaultID(path string) string {
 	if path == jsonl.StdinName {
 		return path
 	}
-	name := filepath.Base(path)
-	for _, ext := range []string{".gz", ".zst", ".jsonl", ".ndjson", ".json", ".csv", ".tsv"} {
-		name = strings.TrimSuffix(name, ext)
-	}
-	return name
+	return source.Stem(filepath.Base(path))
 }
 
 // finish closes the last segment and says what the file held.
 func (b *builder) finish() *source.Result {
-	b.close()
+	b.runs.Close()
 	res := b.res
-	if b.readErr != nil {
-		res.Problems = append(res.Problems, *b.readErr)
-	}
 	b.rejections.AddTo(res)
 	b.rejected.AddTo(res)
 	return res

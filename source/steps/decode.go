@@ -10,6 +10,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/source"
 )
 
 // The members a field map names, found in one scan of a line
@@ -34,44 +35,103 @@ const (
 	fEpisode
 	fRestart
 	fReward
+	fMember // source.Options.Member
 	nFields
 )
 
 // paths are the field map's paths by field.
 func (f *Fields) paths() [nFields]Path {
-	return [nFields]Path{f.Score, f.Turn, f.Action, f.Room, f.Response, f.Tokens, f.Calls, f.MaxScore, f.Episode, f.Restart, f.Reward}
+	return [nFields]Path{f.Score, f.Turn, f.Action, f.Room, f.Response, f.Tokens, f.Calls, f.MaxScore, f.Episode, f.Restart, f.Reward, f.member}
+}
+
+// key is how the field map names fd's member: its path, or the paths a
+// count adds (tokens=a+b).
+func (f *Fields) key(fd field) string {
+	more := map[field][]Path{fTokens: f.MoreTokens, fCalls: f.MoreCalls}[fd]
+	k := f.paths()[fd].String()
+	for _, p := range more {
+		k += "+" + p.String()
+	}
+	return k
 }
 
 // names are the field map's keys by field, for messages.
-var names = [nFields]string{"score", "turn", "action", "room", "response", "tokens", "calls", "max_score", "episode", "restart", "reward"}
+var names = [nFields]string{"score", "turn", "action", "room", "response", "tokens", "calls", "max_score", "episode", "restart", "reward", "member asked for"}
 
 // matcher is the tree of the mapped keys: the fields whose path ends at a
-// key, and the keys inside the object under it.
+// key, and the keys inside the object under it. A member added to a count
+// (Fields.MoreTokens) has a slot of its own past nFields; sums gives each
+// count's added slots; paths, at the top, gives each slot's path (a
+// table's columns).
 type matcher struct {
 	leaf  []field
 	inner map[string]*matcher
+	slots int
+	sums  map[field][]field
+	paths []Path
+	under []field // the fields at or under it: a key met again drops what its first value gave
+	// dotted are, at the top, the nested paths written as one key with dots
+	// ("info.score"): a line that has such a key is told how to name it.
+	dotted map[string]field
 }
 
 func newMatcher(f *Fields) *matcher {
-	root := &matcher{}
-	for i, p := range f.paths() {
-		m := root
-		for _, k := range p {
-			if m.inner == nil {
-				m.inner = map[string]*matcher{}
+	ps := f.paths()
+	root := &matcher{slots: int(nFields), paths: ps[:]}
+	for i, p := range ps {
+		root.add(p, field(i))
+		if len(p) > 1 {
+			if root.dotted == nil {
+				root.dotted = map[string]field{}
 			}
-			next := m.inner[k]
-			if next == nil {
-				next = &matcher{}
-				m.inner[k] = next
-			}
-			m = next
-		}
-		if p != nil {
-			m.leaf = append(m.leaf, field(i))
+			root.dotted[strings.Join(p, ".")] = field(i)
 		}
 	}
+	for _, s := range []struct {
+		count field
+		more  []Path
+	}{{fTokens, f.MoreTokens}, {fCalls, f.MoreCalls}} {
+		for _, p := range s.more {
+			slot := field(root.slots)
+			root.slots++
+			root.add(p, slot)
+			root.paths = append(root.paths, p)
+			if root.sums == nil {
+				root.sums = map[field][]field{}
+			}
+			root.sums[s.count] = append(root.sums[s.count], slot)
+		}
+	}
+	root.collect()
 	return root
+}
+
+// collect sets under for m and the nodes under it.
+func (m *matcher) collect() []field {
+	m.under = append(m.under, m.leaf...)
+	for _, in := range m.inner {
+		m.under = append(m.under, in.collect()...)
+	}
+	return m.under
+}
+
+// add puts the path p of field f in the tree.
+func (root *matcher) add(p Path, f field) {
+	m := root
+	for _, k := range p {
+		if m.inner == nil {
+			m.inner = map[string]*matcher{}
+		}
+		next := m.inner[k]
+		if next == nil {
+			next = &matcher{}
+			m.inner[k] = next
+		}
+		m = next
+	}
+	if p != nil {
+		m.leaf = append(m.leaf, f)
+	}
 }
 
 // lookup is the node of key (raw, between its quotes), nil when no field
@@ -85,27 +145,49 @@ func (m *matcher) lookup(key []byte) *matcher {
 }
 
 // line is what one line (or a table's row) holds of the mapped members:
-// their raw values, nil when absent; cells: they are a table's cells.
+// their raw values by field, then those of the members added to a count;
+// nil when absent. And the fields whose nested path it has as one key with
+// dots; cells: the values are a table's cells.
 type line struct {
-	raw   [nFields][]byte
-	cells bool
+	raw    [][]byte
+	dotted [nFields]bool
+	cells  bool
 }
 
-// get is the value of field f.
+// get is the value of field (or slot) f.
 func (l *line) get(f field) value { return value{raw: l.raw[f], cell: l.cells} }
 
 // scan finds the mapped members of one line; an error when it is not one
 // JSON object.
 func (m *matcher) scan(b []byte, l *line) error {
-	l.raw = [nFields][]byte{}
+	if len(l.raw) != m.slots {
+		l.raw = make([][]byte, m.slots)
+	}
+	clear(l.raw)
+	l.dotted = [nFields]bool{}
 	return jsonl.ScanObject(b, m.visitor(l))
+}
+
+// scanHead is scan of the beginning of a line, as far as head holds it.
+func (m *matcher) scanHead(head []byte, l *line) {
+	l.raw = make([][]byte, m.slots)
+	l.dotted = [nFields]bool{}
+	jsonl.ScanHead(head, m.visitor(l))
 }
 
 func (m *matcher) visitor(l *line) func(key, value []byte) bool {
 	return func(key, value []byte) bool {
 		node := m.lookup(key)
 		if node == nil {
+			if m.dotted != nil {
+				if f, ok := m.dotted[string(jsonl.Unescape(key))]; ok {
+					l.dotted[f] = true
+				}
+			}
 			return true
+		}
+		for _, f := range node.under { // the last of a repeated key wins whole, as in json.loads
+			l.raw[f] = nil
 		}
 		for _, f := range node.leaf {
 			l.raw[f] = value
@@ -140,9 +222,8 @@ func (v value) absent() bool {
 	return false
 }
 
-// maxWhole bounds numbers so that differences of whole scores are exact
-// (2^53).
-const maxWhole = 1 << 53
+// maxWhole bounds numbers so that differences of whole scores are exact.
+const maxWhole = source.MaxScore
 
 // number reads a number, whole or not, within ±2^53: a JSON number, or a
 // cell that holds a decimal as Python writes one (1, -0.2, 1.0, 2.5e-05);

@@ -1,14 +1,15 @@
 package steps
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/filekind"
 )
 
 // Fields map the members of a log's per-step objects to what an episode
@@ -41,34 +42,56 @@ type Fields struct {
 	// Scoring is how the run is scored: its last score, or its best
 	// (scored = "last" or "best").
 	Scoring episode.Scoring
+	// MoreTokens and MoreCalls are members added to Tokens' and Calls'
+	// values, a step's count being the sum
+	// (tokens=usage.prompt_tokens+usage.completion_tokens).
+	MoreTokens, MoreCalls []Path
+	// member is source.Options.Member: its value is kept as a fact.
+	member Path
 }
 
 // Path is a member's keys, outermost first.
 type Path []string
 
-func (p Path) String() string { return strings.Join(p, ".") }
+// String writes p as a field map names it: its keys joined by dots, a dot or
+// a backslash within a key escaped with a backslash (info.score, or
+// info\.score for the one key "info.score").
+func (p Path) String() string {
+	keys := make([]string, len(p))
+	for i, k := range p {
+		keys[i] = pathEscaper.Replace(k)
+	}
+	return strings.Join(keys, ".")
+}
+
+var textUnescaper = strings.NewReplacer(`\,`, `,`, `\\`, `\`)
+
+var pathEscaper = strings.NewReplacer(`\`, `\\`, `.`, `\.`, `,`, `\,`)
 
 // fieldKey is one key of a field map: how --fields and a fields file name it.
 type fieldKey struct {
 	name string
 	path func(*Fields) *Path // nil for the settings that are not members
+	// more, for a count, are the members added to it (a+b); nil for a key
+	// that names one member, whose name may hold a "+".
+	more func(*Fields) *[]Path
 }
 
 var fieldKeys = []fieldKey{
-	{"turn", func(f *Fields) *Path { return &f.Turn }},
-	{"score", func(f *Fields) *Path { return &f.Score }},
-	{"reward", func(f *Fields) *Path { return &f.Reward }},
-	{"action", func(f *Fields) *Path { return &f.Action }},
-	{"room", func(f *Fields) *Path { return &f.Room }},
-	{"response", func(f *Fields) *Path { return &f.Response }},
-	{"tokens", func(f *Fields) *Path { return &f.Tokens }},
-	{"calls", func(f *Fields) *Path { return &f.Calls }},
-	{"max_score", func(f *Fields) *Path { return &f.MaxScore }},
-	{"episode", func(f *Fields) *Path { return &f.Episode }},
-	{"restart", func(f *Fields) *Path { return &f.Restart }},
-	{"restart_marker", nil},
-	{"death_marker", nil},
-	{"scored", nil},
+	{"turn", func(f *Fields) *Path { return &f.Turn }, nil},
+	{"score", func(f *Fields) *Path { return &f.Score }, nil},
+	{"reward", func(f *Fields) *Path { return &f.Reward }, nil},
+	{"action", func(f *Fields) *Path { return &f.Action }, nil},
+	{"room", func(f *Fields) *Path { return &f.Room }, nil},
+	{"response", func(f *Fields) *Path { return &f.Response }, nil},
+	{"tokens", func(f *Fields) *Path { return &f.Tokens }, func(f *Fields) *[]Path { return &f.MoreTokens }},
+	{"calls", func(f *Fields) *Path { return &f.Calls }, func(f *Fields) *[]Path { return &f.MoreCalls }},
+	{"max_score", func(f *Fields) *Path { return &f.MaxScore }, nil},
+	{"episode", func(f *Fields) *Path { return &f.Episode }, nil},
+	{"restart", func(f *Fields) *Path { return &f.Restart }, nil},
+	{"restart_marker", nil, nil},
+	{"death_marker", nil, nil},
+	{"scored", nil, nil},
 }
 
 func keyNames() string {
@@ -100,26 +123,88 @@ func (f *Fields) set(key, value string) error {
 			return fmt.Errorf("scored = %q: give last (the run's last score counts) or best (its best score counts)", value)
 		}
 	default:
-		p, err := parsePath(value)
-		if err != nil {
-			return fmt.Errorf("%s = %q: %v", key, value, err)
+		terms := []string{value}
+		if fieldKeys[i].more != nil {
+			terms = splitUnescaped(value, '+')
 		}
-		*fieldKeys[i].path(f) = p
+		for k, term := range terms {
+			p, err := parsePath(strings.TrimSpace(term))
+			if err != nil && len(terms) > 1 {
+				return fmt.Errorf("%s = %q: %v in a sum (write KEY+KEY)", key, value, err)
+			}
+			if err != nil {
+				return fmt.Errorf("%s = %q: %v", key, value, err)
+			}
+			if k == 0 {
+				*fieldKeys[i].path(f) = p
+			} else {
+				more := fieldKeys[i].more(f)
+				*more = append(*more, p)
+			}
+		}
 	}
 	return nil
 }
 
+// setPath sets the field map's key to a path given key by key (a fields
+// file's list of strings), each key exactly as it is.
+func (f *Fields) setPath(key string, p Path) error {
+	i := slices.IndexFunc(fieldKeys, func(k fieldKey) bool { return k.name == key })
+	switch {
+	case i < 0:
+		return fmt.Errorf("unknown key %q (known: %s)", key, keyNames())
+	case fieldKeys[i].path == nil:
+		return fmt.Errorf("%s = %q: a list of keys names a member; %s is a text", key, []string(p), key)
+	case len(p) == 0 || slices.Contains(p, ""):
+		return fmt.Errorf("%s = %q: an empty key", key, []string(p))
+	}
+	*fieldKeys[i].path(f) = p
+	return nil
+}
+
 // parsePath splits a dotted key: "info.score" is the member "score" of the
-// object under "info".
+// object under "info"; a backslash makes the character after it part of a
+// key ("info\.score" is the one key "info.score").
 func parsePath(s string) (Path, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, fmt.Errorf("an empty key")
 	}
-	p := Path(strings.Split(s, "."))
+	var p Path
+	var key strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s):
+			i++
+			key.WriteByte(s[i])
+		case c == '.':
+			p = append(p, key.String())
+			key.Reset()
+		default:
+			key.WriteByte(c)
+		}
+	}
+	p = append(p, key.String())
 	if slices.Contains(p, "") {
 		return nil, fmt.Errorf("an empty key between dots")
 	}
 	return p, nil
+}
+
+// splitUnescaped splits s at each sep that no backslash escapes; the escapes
+// are kept, for parsePath (--fields at its commas, a sum at its "+").
+func splitUnescaped(s string, sep byte) []string {
+	var items []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case sep:
+			items = append(items, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(items, s[start:])
 }
 
 // check says what is missing or contradictory in a field map.
@@ -144,12 +229,15 @@ func (f *Fields) check() error {
 func ParseFields(s string) (Fields, error) {
 	var f Fields
 	seen := map[string]bool{}
-	for item := range strings.SplitSeq(s, ",") {
+	for _, item := range splitUnescaped(s, ',') {
 		if strings.TrimSpace(item) == "" {
 			continue
 		}
 		key, value, ok := strings.Cut(item, "=")
 		key = strings.TrimSpace(key)
+		if fk := slices.IndexFunc(fieldKeys, func(k fieldKey) bool { return k.name == key }); fk >= 0 && fieldKeys[fk].path == nil {
+			value = textUnescaper.Replace(value) // a text, not a path: only its commas were escaped
+		}
 		if !ok {
 			return f, fmt.Errorf("%q: write NAME=KEY, e.g. score=Score", item)
 		}
@@ -164,12 +252,24 @@ func ParseFields(s string) (Fields, error) {
 	return f, f.check()
 }
 
+// MaxFieldsFile bounds a fields file: a dozen keys take a few hundred bytes.
+const MaxFieldsFile = 64 << 10
+
 // LoadFields reads a field map from a TOML file of the same keys, for
-// repeated use: score = "Score", tokens = "Token Usage", scored = "best".
+// repeated use: score = "Score", tokens = "Token Usage", scored = "best". A
+// file that is not a regular one (a FIFO would hang, /dev/zero never end)
+// or is over MaxFieldsFile is not read.
 func LoadFields(path string) (Fields, error) {
 	var f Fields
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, err := filekind.ReadSmall(path, MaxFieldsFile)
+	var nr *filekind.NotRegular
+	var tl *filekind.TooLarge
+	switch {
+	case errors.As(err, &nr):
+		return f, fmt.Errorf("%v: give the fields file itself", err)
+	case errors.As(err, &tl):
+		return f, fmt.Errorf("%v, which no field map is: not read", err)
+	case err != nil:
 		return f, err
 	}
 	var doc map[string]any
@@ -180,13 +280,19 @@ func LoadFields(path string) (Fields, error) {
 	for _, key := range md.Keys() { // in the file's order
 		k := key.String()
 		s, ok := doc[k].(string)
+		keys, list := keyList(doc[k])
 		switch {
 		case len(key) > 1:
 			continue // inside a table, reported with the table
+		case list:
+			if err := f.setPath(k, keys); err != nil {
+				return f, fmt.Errorf("%s: %v", path, err)
+			}
+			continue
 		case !ok && isTable(doc[k]):
 			return f, fmt.Errorf("%s: [%s]: a fields file has no tables; its keys are %s", path, k, keyNames())
 		case !ok:
-			return f, fmt.Errorf("%s: %s = %v: a key is given as a string, e.g. %s = \"Score\"", path, k, doc[k], k)
+			return f, fmt.Errorf("%s: %s = %v: a key is given as a string, e.g. %s = \"Score\", or as a list of keys, e.g. %s = [\"info\", \"score\"]", path, k, doc[k], k, k)
 		}
 		if err := f.set(k, s); err != nil {
 			return f, fmt.Errorf("%s: %v", path, err)
@@ -196,6 +302,21 @@ func LoadFields(path string) (Fields, error) {
 		return f, fmt.Errorf("%s: %v", path, err)
 	}
 	return f, nil
+}
+
+// keyList is a TOML value that is a list of strings, as a path.
+func keyList(v any) (Path, bool) {
+	l, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	p := make(Path, len(l))
+	for i, x := range l {
+		if p[i], ok = x.(string); !ok {
+			return nil, false
+		}
+	}
+	return p, true
 }
 
 func isTable(v any) bool {

@@ -24,6 +24,14 @@ func FuzzRead(f *testing.F) {
 	f.Add(harness[:len(harness)/2])
 	f.Add([]byte(`{"step": 0, "score": 5, "obs": {"room": "Hall", "text": "-= Restarting =-"}, "usage": {"tokens": 12}}` + "\n" +
 		`{"step": 1, "score": NaN, "obs": {"room": 7}, "usage": {"tokens": -1}, "episode": "b"}` + "\n"))
+	// Runs in one file (docs/bad-input.md, "Runs in one file"): two keys
+	// interleaved, a step repeated, one swapped, a restart, a stray first
+	// step, a key again after another.
+	f.Add([]byte(`{"episode": "a", "step": 0, "score": 0}` + "\n" + `{"episode": "b", "step": 0, "score": 1}` + "\n" +
+		`{"episode": "a", "step": 1, "score": 2}` + "\n" + `{"episode": "a", "step": 1, "score": 2}` + "\n" +
+		`{"episode": "b", "step": 2, "score": 1}` + "\n" + `{"episode": "b", "step": 1, "score": 1}` + "\n" +
+		`{"episode": "a", "step": 0, "score": 9}` + "\n" + `{"episode": "a", "step": 1, "score": 9}` + "\n" +
+		`{"episode": "b", "step": 0, "score": 1}` + "\n" + `{"episode": "b", "step": 3, "score": 1}` + "\n"))
 	fields, err := ParseFields("turn=step,score=score,action=act,room=obs.room,tokens=usage.tokens,restart=obs.text,episode=episode")
 	if err != nil {
 		f.Fatal(err)
@@ -31,10 +39,15 @@ func FuzzRead(f *testing.F) {
 	fields.RestartMarker = "-= Restarting =-"
 	f.Fuzz(func(t *testing.T, data []byte) {
 		eps, res := source.ReadAll(Source{Fields: fields}, bytes.NewReader(data), "fuzz.jsonl", source.Options{})
+		read := 0 // the turns read from a line, over the file: no line in two runs
 		for _, ep := range eps {
-			if ep.N() < 1 || ep.SkippedLines > res.Lines {
-				t.Fatalf("episode of %d turns, %d skipped of %d lines", ep.N(), ep.SkippedLines, res.Lines)
+			if ep.N() < 1 || ep.N() > source.MaxTurn || ep.SkippedLines > res.Lines || ep.Segment < 1 || ep.Segment > res.Segments {
+				t.Fatalf("episode %d of %d, of %d turns, %d skipped of %d lines", ep.Segment, res.Segments, ep.N(), ep.SkippedLines, res.Lines)
 			}
+			read += ep.N() - ep.MissingTurns
+		}
+		if read > res.Lines {
+			t.Fatalf("%d turns read from %d lines", read, res.Lines)
 		}
 		if len(eps) == 0 && len(res.Rejected) == 0 && len(bytes.TrimSpace(data)) > 0 {
 			t.Fatal("neither an episode nor a reason")

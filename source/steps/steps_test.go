@@ -54,6 +54,11 @@ func TestParseFields(t *testing.T) {
 		{in: "score=s,scored=max", err: "give last"},
 		{in: "score=s,restart_marker=x", err: "restart_marker without restart"},
 		{in: "score=s,death_marker=died", err: "death_marker without response"},
+		// A count adds members; another key takes a "+" as part of its name.
+		{in: "score=s,tokens=usage.prompt_tokens + usage.completion_tokens,calls=c+d+e", want: Fields{Score: Path{"s"},
+			Tokens: Path{"usage", "prompt_tokens"}, MoreTokens: []Path{{"usage", "completion_tokens"}}, Calls: Path{"c"}, MoreCalls: []Path{{"d"}, {"e"}}}},
+		{in: "score=a+b", want: Fields{Score: Path{"a+b"}}},
+		{in: "score=s,tokens=a+", err: `tokens = "a+": an empty key in a sum (write KEY+KEY)`},
 	} {
 		got, err := ParseFields(c.in)
 		switch {
@@ -123,6 +128,35 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// A count that adds members: the sum on each step (worked by hand), unknown
+// on a step that lacks one of them or holds no count in it, each named.
+func TestSum(t *testing.T) {
+	log := `{"s": 0, "u": {"p": 100, "c": 20}, "n": 1}
+{"s": 1, "u": {"p": 150, "c": 30.0}, "n": 2}
+{"s": 1, "u": {"p": 200}, "n": 1}
+{"s": 2, "u": {"p": 10, "c": -5}, "n": 1}
+`
+	eps, _ := read(t, "score=s,tokens=u.p+u.c,calls=n+n", log)
+	if len(eps) != 1 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	ep := eps[0]
+	var tokens []int64
+	var calls []int32
+	for _, tu := range ep.Turns {
+		tokens, calls = append(tokens, tu.Tokens), append(calls, tu.Calls)
+	}
+	if !reflect.DeepEqual(tokens, []int64{120, 180, 0, 0}) || !reflect.DeepEqual(calls, []int32{2, 4, 2, 2}) {
+		t.Errorf("tokens %v, calls %v; want [120 180 0 0], [2 4 2 2]", tokens, calls)
+	}
+	msgs := strings.Join(ep.ProblemMessages(), "\n")
+	for _, want := range []string{`3: no "u.p+u.c" (the tokens) on this step`, `4: "u.p+u.c" (the tokens) is negative: counted as unknown`} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("problems %q lack %q", msgs, want)
+		}
+	}
+}
+
 func TestMissingScoreNamesKeyAndLine(t *testing.T) {
 	log := "{\"Step\": 1, \"Score\": 0}\n{\"Step\": 2, \"score\": 5}\n{\"Step\": 3, \"Score\": null}\n{\"Step\": 4, \"Score\": \"7\"}\n{\"Step\": 5, \"Score\": 2.5}\n{\"Step\": 6, \"Score\": 8.0}\n"
 	eps, _ := read(t, "turn=Step,score=Score", log)
@@ -158,6 +192,9 @@ func TestKeys(t *testing.T) {
 		{"nested keys by case", "score=info.score", `{"info": {"score": 3, "SCORE": 9}}` + "\n" + `{"INFO": {"score": 9}, "info": {"Score": 8, "score": 4}}` + "\n", []float64{3, 4}},
 		// Matched exactly: a nested member of the same name is not the top-level one.
 		{"nested, same name", "score=score", `{"info": {"score": 9}, "score": 1}` + "\n", []float64{1}},
+		// A repeated key's last value wins whole, as json.loads keeps it: the
+		// score of the first "info" is not in the second.
+		{"a nested object repeated", "score=info.score", `{"info": {"score": 1}, "info": {"score": 2}}` + "\n" + `{"info": {"score": 3}, "info": {"x": 4}}` + "\n" + `{"info": {"score": 5}}` + "\n", []float64{2, 5}},
 		{"numbered from 0", "turn=step,score=score", `{"step": 0, "score": 1}` + "\n" + `{"step": 1, "score": 2}` + "\n", []float64{1, 2}},
 		{"a step back is skipped", "turn=step,score=score", `{"step": 1, "score": 1}` + "\n" + `{"step": 3, "score": 2}` + "\n" + `{"step": 2, "score": 9}` + "\n", []float64{1, 1, 2}},
 	} {
@@ -168,6 +205,8 @@ func TestKeys(t *testing.T) {
 	}
 }
 
+// The episode member keeps its runs apart however their lines interleave:
+// a's lines after 7's go on with a (docs/bad-input.md, "Runs in one file").
 func TestEpisodeMember(t *testing.T) {
 	log := `{"ep": "a", "s": 1}
 {"ep": "a", "s": 2}
@@ -182,7 +221,7 @@ func TestEpisodeMember(t *testing.T) {
 		ids = append(ids, ep.ID)
 		all = append(all, scores(ep))
 	}
-	if !reflect.DeepEqual(ids, []string{"a", "7", "a"}) || !reflect.DeepEqual(all, [][]float64{{1, 2}, {3}, {5}}) || res.Segments != 3 {
+	if !reflect.DeepEqual(ids, []string{"a", "7"}) || !reflect.DeepEqual(all, [][]float64{{1, 2, 5}, {3}}) || res.Segments != 2 {
 		t.Errorf("ids %v, scores %v, segments %d", ids, all, res.Segments)
 	}
 	if p := eps[1].ProblemMessages(); len(p) != 1 || !strings.Contains(p[0], `:4: no "ep" (the episode)`) {
@@ -226,7 +265,12 @@ func TestClaims(t *testing.T) {
 		{`{"Step": 1, "Score": 0}` + "\n", true},
 		{"\n\n" + `{"Step": 1, "Score": 0}` + "\n", true},
 		{`{"Step": 1, "score": 0}` + "\n", false},
-		{`{"Step": 1, "Prompt": "a long cut`, true}, // judged by its beginning
+		{`{"Step": 1, "Score": 0, "Prompt": "a long cut`, true}, // judged by the members the head holds
+		{`{"Step": 1, "Prompt": "a long cut`, false},            // not for want of a sight of its score
+		{`{"Step": 1, "Sc`, false},
+		{`{"Step": 1, "Score": {"x": 1}, "Score": 2}` + "\n", true},
+		{`{"timestamp": "2025-10-18T17:19:41", "level": "INFO"}` + "\n", false}, // a ZorkGPT log
+		{`{"Step": 1, "Score": 0,,}` + "\n", false},
 		{`[{"Step": 1, "Score": 0}]` + "\n", false},
 		{"", false},
 	} {
@@ -269,5 +313,39 @@ func TestRejectedCounted(t *testing.T) {
 	last := res.Rejected[source.MaxRejected]
 	if last.Segment != 21 || !strings.Contains(last.Reason, "nor can 4 of the segments after it") {
 		t.Errorf("last rejection %+v", last)
+	}
+}
+
+// A log that records no id is named by source.Options.PathID when the reader
+// is given one, else after its file; the member --by names (a nested one
+// too) is kept as a fact of its key, from the first step that has it, once
+// an episode: a number as written.
+func TestPathIDAndMember(t *testing.T) {
+	log := `{"s": 0, "info": {}}` + "\n" + `{"s": 1, "info": {"model": "gpt-4o"}}` + "\n" + `{"s": 2, "info": {"model": "other"}}` + "\n"
+	f := mustFields(t, "score=s")
+	for _, c := range []struct {
+		opt        source.Options
+		id, member string
+		facts      int
+	}{
+		{source.Options{}, "ep7", "", 0},
+		{source.Options{PathID: "sub/textworld/task/run_00", Member: "info.model"}, "sub/textworld/task/run_00", "gpt-4o", 1},
+		{source.Options{Member: "s"}, "ep7", "0", 1},
+		{source.Options{Member: "absent"}, "ep7", "", 0},
+	} {
+		eps, _ := source.ReadAll(Source{Fields: f}, strings.NewReader(log), "runs/ep7.jsonl", c.opt)
+		if len(eps) != 1 {
+			t.Fatalf("%+v: %d episodes", c.opt, len(eps))
+		}
+		ep := eps[0]
+		if ep.ID != c.id || !ep.IDFromPath || ep.Fact(c.opt.Member) != c.member || len(ep.Facts) != c.facts {
+			t.Errorf("%+v: id %q (from path %v), fact %q, %d facts", c.opt, ep.ID, ep.IDFromPath, ep.Fact(c.opt.Member), len(ep.Facts))
+		}
+	}
+	// A recorded id is the log's, whatever the path.
+	eps, _ := source.ReadAll(Source{Fields: mustFields(t, "score=s,episode=e")}, strings.NewReader(`{"e": "a", "s": 1}`+"\n"), "x.jsonl",
+		source.Options{PathID: "dir/x"})
+	if len(eps) != 1 || eps[0].ID != "a" || eps[0].IDFromPath {
+		t.Errorf("recorded id: %q, from path %v", eps[0].ID, eps[0].IDFromPath)
 	}
 }

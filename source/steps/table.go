@@ -38,14 +38,19 @@ func (s Table) Format() string {
 // and their .gz and .zst.
 func (Table) Opens(name string) bool { return TableName(name) }
 
+// Names are the names Opens takes, as shell patterns (source.Named).
+func (Table) Names() []string {
+	return []string{"*.csv", "*.tsv", "*.csv.gz", "*.tsv.gz", "*.csv.zst", "*.tsv.zst"}
+}
+
 // TableName says whether a file is named like a table, plain or compressed.
 func TableName(name string) bool {
 	name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
 	return strings.HasSuffix(name, ".csv") || strings.HasSuffix(name, ".tsv")
 }
 
-// Claims takes a file whose header, its first line, names every column of
-// the field map, with commas or tabs between the names.
+// Claims takes a file only by its header, its first line: it names every
+// column of the field map, with commas or tabs between the names.
 func (s Table) Claims(head []byte) bool {
 	if s.Preset != nil {
 		return s.Preset.Claims(head)
@@ -61,10 +66,12 @@ func HeaderHas(head []byte, want []string) bool {
 	return ok
 }
 
-// columns are the columns a field map names, each once.
+// columns are the columns a field map names, each once: the members it
+// reads and adds; not the member asked for by --by (source.Options.Member),
+// which a table need not have.
 func (f *Fields) columns() []string {
 	var cols []string
-	for _, p := range f.paths() {
+	for _, p := range newMatcher(f).paths {
 		if p != nil && !slices.Contains(cols, p.String()) {
 			cols = append(cols, p.String())
 		}
@@ -110,36 +117,45 @@ func headerNames(line []byte, delim byte) []string {
 }
 
 // slots say which cells of a row hold the mapped members: slots[i] is the
-// slot of cell i (-1: not read), of[f] the slot of field f (-1: not mapped).
-// "" or why the header cannot be read through the map: a column it names
-// twice.
-func (h header) slots(f *Fields) (slots []int, of [nFields]int, why string) {
+// held cell of column i (-1: not read), of[k] the held cell of the line's
+// slot k (a field, or a member added to a count: matcher.paths; -1 when the
+// table has no such column), n how many cells are held. "" or why the
+// header cannot be read through the map: a column it names twice.
+func (h header) slots(m *matcher) (slots, of []int, n int, why string) {
 	slots = make([]int, len(h.names))
 	for i := range slots {
 		slots[i] = -1
 	}
-	n := 0
-	for fd, p := range f.paths() {
-		of[fd] = -1
-		if p == nil {
+	of = make([]int, len(m.paths))
+	for k, p := range m.paths {
+		of[k] = -1
+		col := slices.Index(h.names, p.String())
+		if p == nil || col < 0 {
 			continue
 		}
-		col := slices.Index(h.names, p.String())
 		if last := slices.Index(h.names[col+1:], p.String()); last >= 0 {
-			return nil, of, fmt.Sprintf("its header names %q twice (columns %d and %d): which is the %s is not clear", p.String(), col+1, col+2+last, names[fd])
+			return nil, nil, 0, fmt.Sprintf("its header names %q twice (columns %d and %d): which is the %s is not clear", p.String(), col+1, col+2+last, slotName(k))
 		}
 		if slots[col] < 0 {
 			slots[col] = n
 			n++
 		}
-		of[fd] = slots[col]
+		of[k] = slots[col]
 	}
-	return slots, of, ""
+	return slots, of, n, ""
 }
 
-// firstLine is the stream's first line, as far as source.HeadSize bytes
-// hold it, without consuming it.
-func firstLine(br *bufio.Reader) []byte {
+// slotName is what a line's slot k holds, for messages.
+func slotName(k int) string {
+	if k < int(nFields) {
+		return names[k]
+	}
+	return "count added to"
+}
+
+// headOf is the stream's first line, as far as source.HeadSize bytes hold
+// it, without consuming it.
+func headOf(br *bufio.Reader) []byte {
 	for n := 1; ; n = min(br.Buffered()+1, source.HeadSize) {
 		head, err := br.Peek(n)
 		if i := bytes.IndexByte(head, '\n'); i >= 0 || err != nil || len(head) == source.HeadSize {
@@ -149,7 +165,8 @@ func firstLine(br *bufio.Reader) []byte {
 	}
 }
 
-// Read streams the table r into its episodes, as Source reads JSON Lines.
+// Read streams the table r into its episodes, as Source reads JSON Lines:
+// the same rules of runs (source.Runs) and of steps.
 func (s Table) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
 	fields := s.Fields
 	if s.Preset != nil && s.Preset.For != nil {
@@ -170,37 +187,35 @@ func (s Table) Read(r io.Reader, name string, opt source.Options, emit func(*epi
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
-	h, ok := tableHeader(firstLine(br), fields.columns())
+	h, ok := tableHeader(headOf(br), fields.columns())
 	if !ok {
 		return rejected(fmt.Sprintf("its first line is not a header naming the columns %q, with commas or tabs between the names", fields.columns()))
 	}
-	slots, of, why := h.slots(&fields)
+	slots, of, held, why := h.slots(b.match)
 	if why != "" {
 		return rejected(why)
 	}
 	c := newCells(br, h.delim, b.opt.MaxLine)
 	var rec record
 	c.next(nil, &rec) // the header
-	rec.cells = make([][]byte, len(fields.columns()))
-	var l line
-	l.cells = true
+	rec.cells = make([][]byte, held)
+	l := line{raw: make([][]byte, len(of)), cells: true}
 	for {
 		err := c.next(slots, &rec)
 		if err == io.EOF || err != nil && err != errUnterminated {
 			if err != io.EOF {
-				b.readErr = &episode.Problem{Line: c.lines(), Msg: fmt.Sprintf("read error: after line %d: %v", c.lines(), err)}
+				b.res.Cut = &episode.Problem{Line: c.lines(), Msg: fmt.Sprintf("read error: after line %d: %v", c.lines(), err)}
 			}
 			break
 		}
-		b.bytes = c.read
-		if why := b.rowProblem(&rec, len(h.names), err, &of); why != "" {
-			b.cur.problem(rec.line, true, "%s", why)
+		if why := b.rowProblem(&rec, len(h.names), err, of); why != "" {
+			b.runs.Last(rec.line).problem(rec.line, true, "%s", why)
 			continue
 		}
-		for f, s := range of {
-			l.raw[f] = nil
-			if s >= 0 {
-				l.raw[f] = rec.cells[s]
+		for k, cell := range of {
+			l.raw[k] = nil
+			if cell >= 0 {
+				l.raw[k] = rec.cells[cell]
 			}
 		}
 		b.step(&l, rec.line)
@@ -215,13 +230,16 @@ func rejected(why string) *source.Result {
 
 // rowProblem says why a row cannot be a step: its width, a cell past the
 // bound, a row cut by the end of the file; "" when it can.
-func (b *builder) rowProblem(rec *record, width int, err error, of *[nFields]int) string {
+func (b *builder) rowProblem(rec *record, width int, err error, of []int) string {
 	switch {
 	case err == errUnterminated:
 		return "truncated last row: " + err.Error() + " (a run killed mid-write?): skipped"
 	case rec.tooLong >= 0:
-		f := slices.Index(of[:], rec.tooLong)
-		return fmt.Sprintf("%s is longer than %s: this row is skipped", b.member(field(f)), jsonl.Size(int64(b.opt.MaxLine)))
+		what := fmt.Sprintf("%q", b.match.paths[slices.Index(of, rec.tooLong)].String())
+		if k := slices.Index(of, rec.tooLong); k < int(nFields) {
+			what = b.member(field(k))
+		}
+		return fmt.Sprintf("%s is longer than %s: this row is skipped", what, jsonl.Size(int64(b.opt.MaxLine)))
 	case rec.width != width:
 		return fmt.Sprintf("a row of %d cells, where the header has %d: skipped", rec.width, width)
 	}

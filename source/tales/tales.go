@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/steps"
 )
 
@@ -55,18 +56,24 @@ func claims(head []byte) bool {
 // names before 2024-10-27 have none).
 var budget = regexp.MustCompile(`_steps([0-9]+)\.jsonl`)
 
-// finish names the episode after its run and game, and says how the run
-// ended: TALES plays until the step budget runs out, resetting a game that
-// ends, and stops early only when a game is won with the highest score.
+// finish names the episode after its run, game and seed, and says how the
+// run ended: TALES plays until the step budget runs out, resetting a game
+// that ends, and stops early only when a game is won with the highest score.
 func finish(ep *episode.Episode, path string) {
 	game := filepath.Base(filepath.Dir(path))
 	run := filepath.Base(filepath.Dir(filepath.Dir(path)))
 	if named(game) && named(run) {
-		ep.ID = runName(run) + " / " + game
-		ep.Facts = append([]episode.Fact{{Key: "run", Value: &run, Text: "run " + run}}, ep.Facts...)
+		ep.ID = strings.Join(append([]string{runName(run), game}, rolloutName(filepath.Base(path))...), " / ")
+		ep.Facts = append([]episode.Fact{{Key: "run", Value: &run, Text: "run " + run}, {Key: "game", Value: &game, Text: "game " + game}}, ep.Facts...)
 	}
+	unknown := "the file's name does not give the step budget (rollouts before 2024-10-27)"
 	if m := budget.FindStringSubmatch(filepath.Base(path)); m != nil {
-		ep.MaxTurns, _ = strconv.Atoi(m[1])
+		v, err := strconv.Atoi(m[1])
+		if err != nil || v < 1 || v > source.MaxTurn {
+			unknown = fmt.Sprintf("the file's name gives a step budget of %.20s, which no run has (1 to %d)", m[1], source.MaxTurn)
+		} else {
+			ep.MaxTurns = v
+		}
 	}
 	n := ep.N()
 	top, err := strconv.ParseFloat(ep.Fact("max_score"), 64)
@@ -75,12 +82,38 @@ func finish(ep *episode.Episode, path string) {
 		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: "won with the highest score"}
 	case ep.MaxTurns == 0:
 		ep.End = episode.End{Reason: episode.EndMaxTurns, Turn: n}
-		ep.Notes = append(ep.Notes, "the file's name does not give the step budget (rollouts before 2024-10-27): the run is taken to have spent it, though a run that failed or was stopped writes its rollout too")
+		ep.Notes = append(ep.Notes, unknown+": the run is taken to have spent it, though a run that failed or was stopped writes its rollout too")
 	case n >= ep.MaxTurns:
 		ep.End = episode.End{Reason: episode.EndMaxTurns, Turn: n}
 	default:
 		ep.Notes = append(ep.Notes, fmt.Sprintf("the rollout ends at step %d of a budget of %d: the run failed or was stopped (the summary file beside it says which)", n, ep.MaxTurns))
 	}
+}
+
+// rolloutPattern is the name benchmark.py gives a rollout:
+// a<admissible commands, 0 or 1>_s<game seed>[_steps<budget>].jsonl.
+var rolloutPattern = regexp.MustCompile(`^(a[0-9]+)_(s[0-9]+)(?:_steps[0-9]+)?\.jsonl`)
+
+// rolloutName is what a rollout's name adds to the run and the game to
+// tell it from the others of its directory: its settings that are not
+// TALES's defaults (no admissible commands, seed 20241001), "a1 s20241002";
+// nothing at the defaults; the name without its extensions when it is of
+// another shape.
+func rolloutName(name string) []string {
+	m := rolloutPattern.FindStringSubmatch(name)
+	if m == nil {
+		return []string{source.Stem(name)}
+	}
+	var out []string
+	for _, p := range m[1:] {
+		if p != "a0" && p != "s20241001" {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return []string{strings.Join(out, " ")}
 }
 
 // named reports a directory name a layout gives, not one a relative path

@@ -2,8 +2,9 @@ package tales
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -54,14 +55,30 @@ var rollouts = []rollout{
 		scores: []int{10, 10, 20, 20, 20, 20, 30, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30}},
 }
 
-func TestRealRollouts(t *testing.T) {
-	dir := realdata.Dir(t, "tales/logs")
-	for _, want := range rollouts {
-		path := filepath.Join(dir, want.run, want.game, "a0_s20241001.jsonl")
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+// TestSamplesAreUpstreams: the rollouts of testdata/real are the files of
+// microsoft/tale-suite at commit 6430f6f (logs_gpt4o/…), byte for byte once
+// unzipped: each hashes to the git blob id that commit lists for it
+// (testdata/real/README.md).
+func TestSamplesAreUpstreams(t *testing.T) {
+	dir := realdata.Samples(t, "tales/logs")
+	blobs := []string{"c60eca8ef82b2d1dca43951de0d298bfc6df18cb", "9b8d7eb38a4759cfcdde5d220e4c36dc1abd62d5",
+		"b3303014ad7c152b500bf50ae81bbda3b85d6a74", "102c026c597283d8c3161d4fa9b0791b79a4fd2f", "910327a3a6cf2f22b7ed87b4d583b59c83aa6d96"}
+	for i, r := range rollouts {
+		data := realdata.Read(t, filepath.Join(dir, r.run, r.game, "a0_s20241001.jsonl.gz"))
+		h := sha1.New()
+		fmt.Fprintf(h, "blob %d\x00", len(data))
+		h.Write(data)
+		if got := hex.EncodeToString(h.Sum(nil)); got != blobs[i] {
+			t.Errorf("%s / %s: git blob %s, want %s", r.run, r.game, got, blobs[i])
 		}
+	}
+}
+
+func TestRealRollouts(t *testing.T) {
+	dir := realdata.Samples(t, "tales/logs")
+	for _, want := range rollouts {
+		path := filepath.Join(dir, want.run, want.game, "a0_s20241001.jsonl.gz")
+		data := realdata.Read(t, path)
 		if !Source.Claims(data[:min(len(data), source.HeadSize)]) {
 			t.Errorf("%s: not claimed", want.game)
 		}
@@ -167,6 +184,11 @@ func TestEnd(t *testing.T) {
 		{"budget spent", step(1, 0, "a", "b", 1, false) + step(2, 0, "b", "c", 1, false), "a0_s1_steps2.jsonl", episode.EndMaxTurns, ""},
 		{"cut short", step(1, 0, "a", "b", 1, false), "a0_s1_steps2.jsonl", episode.EndNone, "ends at step 1 of a budget of 2"},
 		{"no budget in the name", step(1, 0, "a", "b", 1, false), "a0_s1.jsonl", episode.EndMaxTurns, "does not give the step budget"},
+		// A budget no run has is no budget, said: not one of 0 steps, nor the
+		// budget an overflowing number wraps to.
+		{"a budget of 0", step(1, 0, "a", "b", 1, false), "a0_s1_steps0.jsonl", episode.EndMaxTurns, "gives a step budget of 0, which no run has"},
+		{"a budget past any int", step(1, 0, "a", "b", 1, false), "a0_s1_steps99999999999999999999999.jsonl", episode.EndMaxTurns,
+			"gives a step budget of 99999999999999999999, which no run has (1 to 200000)"},
 	} {
 		eps, _ := source.ReadAll(Source, strings.NewReader(c.log), filepath.Join("run", "game", c.file), source.Options{})
 		ep := eps[0]
@@ -200,11 +222,8 @@ func TestClaims(t *testing.T) {
 // BenchmarkRead reads the real gpt-4o-mini Zork I rollout (1.4 MB, 100
 // steps, prompts of up to 23 KB).
 func BenchmarkRead(b *testing.B) {
-	dir := realdata.Dir(b, "tales/logs")
-	data, err := os.ReadFile(filepath.Join(dir, rollouts[1].run, rollouts[1].game, "a0_s20241001.jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir := realdata.Samples(b, "tales/logs")
+	data := realdata.Read(b, filepath.Join(dir, rollouts[1].run, rollouts[1].game, "a0_s20241001.jsonl.gz"))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

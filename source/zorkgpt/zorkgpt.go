@@ -26,6 +26,9 @@ func (Source) Format() string { return Format }
 // zork_episode_log.jsonl, a copy, compressed).
 func (Source) Opens(name string) bool { return source.JSONLName(name) }
 
+// Names are the names Opens takes.
+func (Source) Names() []string { return source.JSONLNames }
+
 // recordsNeeded is how many non-blank lines may come before the first log
 // record: after that many, the file is not a ZorkGPT log.
 const recordsNeeded = 5

@@ -88,6 +88,7 @@ type run struct {
 	ep       episode.Episode
 	turns    []turn
 	problems source.Problems
+	ended    bool // the log recorded the run's end (the run log's EPISODE_END)
 }
 
 func newRun(name, format string, opt source.Options) *run {
@@ -99,17 +100,9 @@ func (r *run) problem(line int, skipped bool, format string, args ...any) {
 	r.problems.Add(line, skipped, format, args...)
 }
 
-// at is turn t, made (with the missing turns before it) if need be; nil
-// when t is out of bounds (a problem at line).
-func (r *run) at(t, line int) *turn {
-	switch {
-	case t < 1 || t > source.MaxTurn:
-		r.problem(line, true, "turn %d is out of range 1..%d", t, source.MaxTurn)
-		return nil
-	case t > len(r.turns)+source.MaxGap:
-		r.problem(line, true, "turn %d comes after turn %d: a gap of more than %d turns", t, len(r.turns), source.MaxGap)
-		return nil
-	}
+// at is turn t, made (with the missing turns before it) if need be: t is
+// past the turns so far, and within bounds (source.Runs, source.Sequence).
+func (r *run) at(t int) *turn {
 	for len(r.turns) < t {
 		r.turns = append(r.turns, turn{missing: true})
 	}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/internal/realdata"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
+)
+
+// stopsInPython runs the block of each policy in Python on the logs at
+// paths, which Python reads itself (json.loads of each line, the score at
+// scoreKey, a dotted path; a new episode where episodeKey's value changes),
+// and gives, by episode in order, the step each policy's LoopBreak stops
+// at, 0 for none.
+const stopsInPython = `
+import json, sys
+blocks, paths, score_key, episode_key = json.loads(sys.argv[1])
+classes = []
+for block in blocks:
+    ns = {}
+    exec(block, ns)
+    classes.append(ns["LoopBreak"])
+
+def member(obj, key):
+    for k in key.split("."):
+        obj = obj[k]
+    return obj
+
+episodes = []
+for path in paths:
+    current = None
+    for text in open(path, encoding="utf-8"):
+        if not text.strip():
+            continue
+        obj = json.loads(text)
+        ep = member(obj, episode_key) if episode_key else None
+        if current is None or ep != current[0]:
+            current = (ep, [c() for c in classes], [0] * len(classes))
+            episodes.append(current)
+        _, rules, stops = current
+        for i, rule in enumerate(rules):
+            if not stops[i] and rule.stop(member(obj, score_key)):
+                stops[i] = rule.step
+print(json.dumps([stops for _, _, stops in episodes]))
+`
+
+// TestHarnessPython runs the Python a harness is given (system.Harness's
+// block) on logged episodes and checks that it stops each where episode
+// says the rule stops: TALES rollouts (one with a restart, whose score
+// falls to 0), per-step JSONL of several episodes a file, and configs that
+// never stop. Python reads the logs itself, so that neither lbanalyze's
+// reading nor its replay stands on both sides.
+func TestHarnessPython(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: the harness's Python block is not run")
+	}
+	type logs struct {
+		name               string
+		paths              func(t *testing.T) []string
+		fields             string // --fields, "" for a known format
+		scoreKey, episodes string
+	}
+	fixture := func(p string) func(*testing.T) []string { return func(*testing.T) []string { return []string{p} } }
+	tales := logs{"TALES with a restart", fixture("testdata/logs/tales/restart.jsonl"), "", "Score", ""}
+	harness := logs{"per-step JSONL", fixture("testdata/logs/harness-two-kinds.jsonl"), "episode=ep,turn=t,score=s", "s", "ep"}
+	runs := logs{"TALES runs of the fixtures", func(t *testing.T) []string {
+		paths, _ := filepath.Glob("testdata/logs/tales-runs/*/*/*.jsonl")
+		return paths
+	}, "", "Score", ""}
+	real := logs{"real TALES rollouts", func(t *testing.T) []string {
+		paths, _ := filepath.Glob(filepath.Join(realdata.Dir(t, "tales/logs"), "*", "*", "*.jsonl"))
+		return paths
+	}, "", "Score", ""}
+	for _, c := range []struct {
+		logs     logs
+		policies []string
+	}{
+		{tales, []string{"increase:10/5", "score:10/5", "score:40/10", "increase:40/10", "zorkburr:12/3", "zorkburr:5/1",
+			"patience:8/2:score_mode=increase:min_delta=5:min_turns=30:objective_patience=-1", "patience:6/1:min_delta=10:objective_patience=-1", "none"}},
+		{harness, []string{"increase:6/1", "score:3/1", "score:6/1", "zorkburr:4/2", "increase:3/1:min_turns=7", "score:100/10"}},
+		{runs, []string{"score:20/1", "increase:20/1", "increase:15/5", "score:10/10", "zorkburr:19/1"}},
+		{real, []string{"increase:15/10", "increase:20/1", "increase:40/10", "score:40/10", "score:20/1", "zorkburr:30/5"}},
+	} {
+		t.Run(c.logs.name, func(t *testing.T) {
+			paths := c.logs.paths(t)
+			args := []string{"episode", "--format", "json", "--policy", strings.Join(c.policies, ",")}
+			if c.logs.fields != "" {
+				args = append(args, "--fields", c.logs.fields)
+			}
+			code, out, stderr := runCLI(nil, append(args, paths...)...)
+			if code != exitOK {
+				t.Fatalf("episode: exit %d: %s", code, stderr)
+			}
+			var eps []struct {
+				ID      string `json:"episode_id"`
+				Results []struct {
+					Turn *int `json:"termination_turn"`
+				} `json:"results"`
+			}
+			if err := json.Unmarshal([]byte(out), &eps); err != nil {
+				t.Fatal(err)
+			}
+			var blocks []string
+			for _, spec := range c.policies {
+				p, err := policy.Parse(spec, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				block, err := system.Harness.Block(p)
+				if err != nil {
+					t.Fatalf("%s: %v", spec, err)
+				}
+				blocks = append(blocks, block)
+			}
+			in, _ := json.Marshal([]any{blocks, paths, c.logs.scoreKey, c.logs.episodes})
+			got, err := exec.Command(python, "-c", stopsInPython, string(in)).CombinedOutput()
+			if err != nil {
+				t.Fatalf("python: %v\n%s", err, got)
+			}
+			var stops [][]int
+			if err := json.Unmarshal(got, &stops); err != nil {
+				t.Fatalf("python printed %q: %v", got, err)
+			}
+			if len(stops) != len(eps) {
+				t.Fatalf("Python read %d episodes, episode %d", len(stops), len(eps))
+			}
+			stopped, never := 0, 0
+			for i, ep := range eps {
+				for k, r := range ep.Results {
+					want := 0
+					if r.Turn != nil {
+						want = *r.Turn
+						stopped++
+					} else {
+						never++
+					}
+					if stops[i][k] != want {
+						t.Errorf("%s, %s: Python stops at step %d, episode at %d (0: never)", ep.ID, c.policies[k], stops[i][k], want)
+					}
+				}
+			}
+			if stopped == 0 || never == 0 {
+				t.Errorf("%d results stop and %d never do: the case should hold both", stopped, never)
+			}
+			t.Logf("%d episodes × %d configs: %d stops, %d never", len(eps), len(c.policies), stopped, never)
+		})
+	}
+}

@@ -1,0 +1,62 @@
+package report
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A table wider than its terminal wraps its columns of words at spaces, then
+// shortens its headers and leaves out columns in the order its plan gives,
+// until it fits; the note says once what went and what the short headers
+// stand for. Without a width it is drawn whole, byte for byte.
+func TestFit(t *testing.T) {
+	plan := &Plan{Name: "demo", Wrap: []string{"verdict"}, Short: Shorter(map[string]string{"calls saved": "calls"}),
+		Drop: []string{"stuck", "score"}}
+	header := []string{"policy", "stuck", "score", "calls saved", "verdict"}
+	rows := [][]string{
+		{"score 40/10", "41", "45", "348", "premature? objectives at 54, 63, 75"},
+		{"score-or-objective 40/10", "44", "45", "188", "truly stuck"},
+	}
+	var whole, none bytes.Buffer
+	boxTable.draw(&whole, header, slices.Values(rows), nil)
+	(&Fit{}).Table(&none, plan, header, rows)
+	if whole.String() != none.String() {
+		t.Errorf("with no width:\n%s\nwant it whole:\n%s", none.String(), whole.String())
+	}
+	for _, c := range []struct {
+		width      int
+		left, kept []string // columns left out, and kept
+		note       string
+	}{
+		// Whole: 26 + 7 + 7 + 13 + 37 + 6 borders = 96 columns.
+		{96, nil, header, ""},
+		// Shortened and wrapped, nothing left out: at least 26 + 7 + 7 + 7 + 18 + 6 = 71.
+		{95, nil, []string{"policy", "stuck", "score", "calls", "verdict"}, "shortened: calls = calls saved"},
+		{71, nil, []string{"policy", "stuck", "score", "calls", "verdict"}, "shortened: calls = calls saved"},
+		// The verdict would go below 18 columns: stuck goes first, then score.
+		{60, []string{"stuck", "score"}, []string{"policy", "calls", "verdict"}, "left out: stuck, score (demo); shortened: calls = calls saved"},
+	} {
+		f := &Fit{Width: c.width}
+		var b bytes.Buffer
+		f.Table(&b, plan, header, rows)
+		f.Table(&b, plan, header, rows) // a second table: said once all the same
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		for _, l := range lines {
+			if w := TextWidth(l); w > c.width {
+				t.Errorf("%d columns: a line of %d: %q", c.width, w, l)
+			}
+		}
+		head := strings.Fields(strings.ReplaceAll(lines[1], "│", " "))
+		if strings.Join(head, " ") != strings.Join(c.kept, " ") {
+			t.Errorf("%d columns: headers %q, want %q", c.width, head, c.kept)
+		}
+		if c.note == "" && f.Note() != "" || c.note != "" && !strings.Contains(f.Note(), c.note) {
+			t.Errorf("%d columns: note %q, want one saying %q", c.width, f.Note(), c.note)
+		}
+		if c.width < 96 && !strings.Contains(b.String(), "│ 54, 63, 75") && !strings.Contains(b.String(), " 63, 75 ") {
+			t.Errorf("%d columns: the verdict is not wrapped onto a line of its own:\n%s", c.width, b.String())
+		}
+	}
+}

@@ -1,0 +1,232 @@
+package report
+
+import (
+	"cmp"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
+)
+
+// Group is one group of a batch (docs/commands.md, "Groups"): its name, the
+// system that ran its episodes, and their analysis.
+type Group struct {
+	Name    string
+	System  string
+	Dataset *Dataset
+}
+
+// Inputs are what the groups were read from, as a dataset has them: the
+// inputs that could not be analysed, and the directories passed over.
+type Inputs struct {
+	Skipped []Skip
+	Passed  []string
+}
+
+// NewInputs sorts them as a dataset does.
+func NewInputs(skipped []Skip, passed []string) Inputs {
+	slices.SortStableFunc(skipped, func(a, b Skip) int { return cmp.Compare(a.Source, b.Source) })
+	slices.Sort(passed)
+	return Inputs{skipped, passed}
+}
+
+// WriteGroups renders each group's analysis in format, as WriteDataset
+// renders one: in a section of its own (table, markdown), an object of
+// "groups" (JSON), rows with a first column "group" (CSV); then whether one
+// setting serves every group (OneSetting). by is what grouped them (--by);
+// in says what was left out of every group, said first; fit is what the
+// tables fit (WriteDataset).
+func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summary bool, fit *Fit) error {
+	switch format {
+	case "json":
+		return writeGroupsJSON(w, by, groups, in, summary)
+	case "csv":
+		if summary {
+			return fmt.Errorf("csv is one row per episode: it has no summary")
+		}
+		return writeGroupsCSV(w, groups)
+	case "table", "markdown":
+		if lines := append(passedLines(in.Passed), skippedLines(in.Skipped)...); len(lines) > 0 {
+			for _, l := range lines {
+				if format == "markdown" {
+					l = markdownLine(l) + "  "
+				}
+				fmt.Fprintln(w, l)
+			}
+			fmt.Fprintln(w)
+		}
+		for i, g := range groups {
+			title := GroupTitle(i, len(groups), g.Name, len(g.Dataset.Episodes))
+			if format == "markdown" {
+				fmt.Fprintf(w, "# %s\n\n", MarkdownText(title))
+			} else {
+				fmt.Fprintf(w, "== %s ==\n", title)
+			}
+			if err := WriteDataset(w, format, g.Dataset, summary, fit); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+		}
+		_, serves := OneSetting(groups)
+		if format == "markdown" {
+			serves = "**" + MarkdownText(serves) + "**"
+		}
+		_, err := fmt.Fprintln(w, serves)
+		return err
+	}
+	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+}
+
+// GroupTitle heads the section of group i (from 0) of n.
+func GroupTitle(i, n int, name string, episodes int) string {
+	return fmt.Sprintf("Group %d of %d: %s, %s", i+1, n, name, Count(episodes, "episode"))
+}
+
+// groupJSON is a group's analysis, as batch's JSON gives one, with its name,
+// its system, and its bottom line (Dataset.Headline) as "answer".
+type groupJSON struct {
+	Name   string `json:"name"`
+	System string `json:"system"`
+	Answer string `json:"answer"`
+	DatasetJSON
+}
+
+// OneSettingJSON says whether one setting serves every group: null when it
+// cannot be told (logs of several systems, groups too small).
+type OneSettingJSON struct {
+	ServesAll *bool  `json:"serves_all"`
+	Says      string `json:"says"`
+}
+
+func writeGroupsJSON(w io.Writer, by string, groups []Group, in Inputs, summary bool) error {
+	out := struct {
+		By                 string         `json:"by"`
+		Skipped            []Skip         `json:"skipped"`
+		SkippedDirectories []string       `json:"skipped_directories"`
+		Groups             []groupJSON    `json:"groups"`
+		OneSetting         OneSettingJSON `json:"one_setting"`
+	}{By: by, Skipped: append([]Skip{}, in.Skipped...), SkippedDirectories: append([]string{}, in.Passed...), Groups: []groupJSON{}}
+	for _, g := range groups {
+		out.Groups = append(out.Groups, groupJSON{g.Name, g.System, g.Dataset.Headline(), g.Dataset.json(summary)})
+	}
+	out.OneSetting.ServesAll, out.OneSetting.Says = OneSetting(groups)
+	b, err := indented(out, "")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func writeGroupsCSV(w io.Writer, groups []Group) error {
+	cw := csv.NewWriter(w)
+	cw.Write(append([]string{"group"}, datasetCSVHeader()...))
+	for _, g := range groups {
+		name := CSVText(g.Name)
+		for i := range g.Dataset.Episodes {
+			cw.Write(append([]string{name}, datasetCSVRow(&g.Dataset.Episodes[i])...))
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// OneSetting says, in a line, whether the after policy serves every group:
+// whether it is significantly worse than the baseline on a headline figure
+// (Metric.Headline) in none of them. Groups of several systems are compared
+// each on its own system's rules, and groups too small for intervals cannot
+// tell; serves is nil when no group can.
+func OneSetting(groups []Group) (serves *bool, says string) {
+	if len(groups) == 0 {
+		return nil, "No group to compare."
+	}
+	systems := map[string]bool{}
+	for _, g := range groups {
+		systems[g.System] = true
+	}
+	if len(systems) > 1 {
+		return nil, OneSettingLead(len(groups)) + fmt.Sprintf("No: their logs are of %d systems, each compared on its own rules above, and each runs its own setting.",
+			len(systems))
+	}
+	d := groups[0].Dataset
+	var worse, tooFew []string
+	told := 0
+	for _, g := range groups {
+		w, ok := worseOn(g.Dataset)
+		switch {
+		case !ok:
+			tooFew = append(tooFew, g.Name)
+		case len(w) > 0:
+			told++
+			worse = append(worse, g.Name+" ("+strings.Join(w, ", ")+")")
+		default:
+			told++
+		}
+	}
+	var b strings.Builder
+	b.WriteString(OneSettingLead(len(groups)))
+	switch {
+	case told == 0:
+		fmt.Fprintf(&b, "Cannot tell: every group has too few episodes for an interval (%d needed)", metrics.MinN)
+	case len(worse) == 0:
+		fmt.Fprintf(&b, "After %s is significantly worse than baseline %s on no headline figure in any group", d.After, d.Baseline)
+	default:
+		fmt.Fprintf(&b, "No: after %s is significantly worse than baseline %s in %d of %d groups: %s", d.After, d.Baseline, len(worse), told, someOf(worse))
+	}
+	if told > 0 && len(tooFew) > 0 {
+		fmt.Fprintf(&b, "; %s too few episodes to tell: %s", haveCount(len(tooFew)), someOf(tooFew))
+	}
+	b.WriteString(".")
+	if told == 0 {
+		return nil, b.String()
+	}
+	ok := len(worse) == 0
+	return &ok, b.String()
+}
+
+// OneSettingLead opens the line that says whether one setting serves all n
+// groups.
+func OneSettingLead(n int) string {
+	if n == 1 {
+		return "One setting for 1 group? "
+	}
+	return fmt.Sprintf("One setting for all %d groups? ", n)
+}
+
+// worseOn lists the headline figures on which d's after policy is
+// significantly worse than its baseline; false when d has too few episodes
+// for intervals.
+func worseOn(d *Dataset) ([]string, bool) {
+	var worse []string
+	told := false
+	for i := range d.Metrics {
+		m := &d.Metrics[i]
+		if !m.Headline || !m.BaselineOK || !m.AfterOK || m.CI == nil {
+			continue
+		}
+		told = true
+		if m.Significant() && (m.CI[0] > 0) != (m.Better > 0) {
+			worse = append(worse, m.Label)
+		}
+	}
+	return worse, told
+}
+
+func haveCount(n int) string {
+	if n == 1 {
+		return "1 group has"
+	}
+	return fmt.Sprintf("%d groups have", n)
+}
+
+// someOf lists the first few names, and counts the rest.
+func someOf(names []string) string {
+	const shown = 5
+	if len(names) <= shown {
+		return strings.Join(names, "; ")
+	}
+	return strings.Join(names[:shown], "; ") + fmt.Sprintf("; and %d more", len(names)-shown)
+}
