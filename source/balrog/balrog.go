@@ -163,8 +163,8 @@ func finish(ep *episode.Episode, path string) {
 		ep.Notes = append(ep.Notes, fmt.Sprintf("its summary, %s, %s: the run's tokens and end are not known (evaluator.py writes it once the episode ends)", filepath.Base(name), why))
 		return
 	}
-	if s.Client.ModelID != "" {
-		fact("model", s.Client.ModelID, "model "+s.Client.ModelID)
+	if m := source.Text(s.Client.ModelID); m != "" {
+		fact("model", m, "model "+m)
 	}
 	if s.Done {
 		ep.End = episode.End{Reason: episode.EndGameOver, Turn: ep.N(), Detail: "the environment ended the episode (won, lost, or at its own step limit)"}

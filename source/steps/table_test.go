@@ -303,3 +303,67 @@ func ExampleTable() {
 	fmt.Println(eps[0].Turns[0].Score, eps[0].FinalScore())
 	// Output: 0.25 0.35
 }
+
+// A table's runs follow the rules of every per-step log (source.Runs;
+// docs/bad-input.md, "Runs in one file"), worked by hand: the rows of each
+// value of the episode column are runs of their own however they
+// interleave; a step repeated, or lower than the last without starting
+// again, is named and skipped; steps that start again from 0 (the row after
+// going on from there) begin a new run, handed over as the old one ends.
+func TestTableRuns(t *testing.T) {
+	log := "Step,Score,ep\n" +
+		"0,1,a\n" + // 2
+		"1,2,a\n" + // 3
+		"1,9,a\n" + // 4: step 1 again
+		"0,5,b\n" + // 5
+		"2,3,a\n" + // 6
+		"3,6,b\n" + // 7: steps 1 and 2 of b missing
+		"0,0,a\n" + // 8: a starts again...
+		"1,1,a\n" + // 9: ...as the next row of a says
+		"2,7,b\n" // 10: step 2 after step 3
+	eps, res := readTable(t, "episode=ep,turn=Step,score=Score", log)
+	type run struct {
+		id       string
+		scores   []float64
+		missing  int
+		problems []string
+	}
+	var got []run
+	for _, ep := range eps {
+		got = append(got, run{ep.ID, scores(ep), ep.MissingTurns, ep.ProblemMessages()})
+	}
+	want := []run{
+		{"a", []float64{1, 2, 3}, 0, []string{"runs/ep7.csv:4: step 1 again: a repeat, skipped"}},
+		{"a", []float64{0, 1}, 0, nil},
+		{"b", []float64{5, 5, 5, 6}, 2, []string{"runs/ep7.csv:10: step 2 after step 3: out of order, skipped"}},
+	}
+	if !reflect.DeepEqual(got, want) || res.Segments != 3 {
+		t.Errorf("runs\n%+v\nwant\n%+v (%d segments)", got, want, res.Segments)
+	}
+}
+
+// A table without an episode column is one episode named by its path below
+// the directory given (source.Options.PathID); members added to a count are
+// columns added (tokens=a+b); the member --by names is a column whose value
+// on the first step is kept as a fact, and a table without it is read all
+// the same.
+func TestTablePathIDAndMembers(t *testing.T) {
+	fields := mustFields(t, "turn=Step,score=Score,tokens=In+Out")
+	read := func(log string) *episode.Episode {
+		t.Helper()
+		eps, res := source.ReadAll(Table{Fields: fields}, strings.NewReader(log), "/data/sub/m1/run_00.csv",
+			source.Options{PathID: "m1/run_00", Member: "model"})
+		if len(eps) != 1 {
+			t.Fatalf("%d episodes, %+v", len(eps), res)
+		}
+		return eps[0]
+	}
+	ep := read("Step,Score,In,Out,model\n0,0,10,2,gpt-x\n1,1,20,3,other\n")
+	if ep.ID != "m1/run_00" || !ep.IDFromPath || ep.Turns[0].Tokens != 12 || ep.Turns[1].Tokens != 23 || ep.Fact("model") != "gpt-x" {
+		t.Errorf("id %q (from path %v), tokens %d %d, model %q", ep.ID, ep.IDFromPath, ep.Turns[0].Tokens, ep.Turns[1].Tokens, ep.Fact("model"))
+	}
+	ep = read("Step,Score,In,Out\n0,0,10,2\n1,1,,3\n")
+	if ep.N() != 2 || ep.Fact("model") != "" || ep.Turns[1].Tokens != 0 {
+		t.Errorf("without the member's column: %d turns, model %q, tokens %d", ep.N(), ep.Fact("model"), ep.Turns[1].Tokens)
+	}
+}
