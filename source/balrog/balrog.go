@@ -48,7 +48,7 @@ var rewards = map[string]bool{
 
 // fieldsFor is the field map of the run at path, by its environment.
 func fieldsFor(path string) (steps.Fields, error) {
-	l, ok := layoutOf(path)
+	l, ok := runLayout(path)
 	f := steps.Fields{Turn: steps.Path{"Step"}, Action: steps.Path{"Action"}, Response: steps.Path{"Observation"}}
 	reward, known := rewards[l.env]
 	switch {
@@ -75,6 +75,25 @@ type layout struct {
 }
 
 var runName = regexp.MustCompile(`^(.+)_run_[0-9]+\.csv(\.gz|\.zst)?$`)
+
+// runLayout is the layout of the run at path: as the path given lies, or,
+// when that gives no environment lbanalyze knows, as the file truly lies
+// beyond symbolic links (a directory of links to each submission's
+// textworld, for one group a model).
+func runLayout(path string) (layout, bool) {
+	l, ok := layoutOf(path)
+	if _, known := rewards[l.env]; ok && known || path == jsonl.StdinName {
+		return l, ok
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		if lr, ok := layoutOf(real); ok {
+			if _, known := rewards[lr.env]; known {
+				return lr, true
+			}
+		}
+	}
+	return l, ok
+}
 
 // layoutOf reads the layout of path; false when path does not follow it.
 // The task's parts appear twice, the directory then the file's name:
@@ -152,7 +171,7 @@ func readSummary(path string) (*summary, string, string) {
 // and reads the summary beside it: the run's tokens, spread over its steps
 // and marked as estimates, and how it ended.
 func finish(ep *episode.Episode, path string) {
-	l, _ := layoutOf(path) // read by fieldsFor already
+	l, _ := runLayout(path) // read by fieldsFor already
 	fact := func(key, val, text string) {
 		ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: text})
 	}

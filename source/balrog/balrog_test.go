@@ -177,3 +177,22 @@ func TestUnknownEnvironment(t *testing.T) {
 		t.Errorf("through a field map: %+v", eps)
 	}
 }
+
+// A run reached through a symbolic link (a directory of links to each
+// submission's textworld, for one group a model) has the layout of where it
+// truly lies: its environment is known, its id the path given.
+func TestLinkedRun(t *testing.T) {
+	dir := write(t, map[string]string{
+		"subs/m1/textworld/coin/coin_run_00.csv": "Step,Observation,Action,Reasoning,Reward,Done\n0,a,go,,0,False\n1,b,go,,1,True\n",
+	})
+	if err := os.MkdirAll(filepath.Join(dir, "tw"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "subs/m1/textworld"), filepath.Join(dir, "tw/m1")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	eps, res := read(t, dir, "tw/m1/coin/coin_run_00.csv")
+	if len(eps) != 1 || eps[0].Fact("env") != "textworld" || eps[0].FinalScore() != 1 || eps[0].ID != "tw/m1/coin/coin_run_00" {
+		t.Errorf("%+v %+v", eps, res)
+	}
+}
