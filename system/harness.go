@@ -2,9 +2,11 @@ package system
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -14,20 +16,37 @@ import (
 // few lines of Python in its step loop (docs/sources.md, "Which system ran a
 // log"). It makes one LLM call a step, and shows its agent no countdown.
 var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "csv", "tales", "balrog"},
-	File: "your harness's step loop", Lang: "python", Block: func(p policy.Policy) (string, error) { return harnessBlock(p, false) },
+	File: "your harness's step loop", Lang: "python", Block: func(p policy.Policy) (string, error) { return harnessBlock(p, logsOf{}) },
 	Note: "Python; in another language, the first comment is the rule", Now: none, Adds: policy.Increase, CallsPerTurn: 1,
 	Offered: []policy.Name{policy.Score, policy.Increase}, Shows: Shows{EndUnrecorded: true}}
 
-// realHarness is Harness for logs with scores that are not whole (summed
-// rewards, a normalised score): its rule's words say min_delta whatever its
-// value, since a rise of 0.5 is no progress under the default of 1. OfAll
-// gives it for such logs.
-var realHarness = func() *System {
-	s := *Harness
-	s.Block = func(p policy.Policy) (string, error) { return harnessBlock(p, true) }
-	s.Shows.RealScores = true
-	return &s
+// logsOf is what a harness's block words for the logs it is given: their
+// scores are not all whole (summed rewards, a normalised score), so that its
+// rule says min_delta whatever its value (a rise of 0.5 is no progress under
+// the default of 1); they are BALROG's, so that it says where the lines go in
+// BALROG's loop rather than TALES's.
+type logsOf struct{ real, balrog bool }
+
+// harnesses are Harness for each kind of logs (OfAll gives them); the
+// zero kind's is Harness.
+var harnesses = func() map[logsOf]*System {
+	m := map[logsOf]*System{{}: Harness}
+	for _, k := range []logsOf{{real: true}, {balrog: true}, {real: true, balrog: true}} {
+		s := *Harness
+		s.Block = func(p policy.Policy) (string, error) { return harnessBlock(p, k) }
+		s.Shows.RealScores = k.real
+		m[k] = &s
+	}
+	return m
 }()
+
+// harnessFor is the harness whose block words its rules for eps.
+func harnessFor(eps []*episode.Episode) *System {
+	var k logsOf
+	k.real = slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return !ep.WholeScores() })
+	k.balrog = !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Format != "balrog" })
+	return harnesses[k]
+}
 
 // harnessRules are the rules a harness can run on a score per step, each in
 // one sentence in the words of its step loop.
@@ -56,18 +75,23 @@ func increases(p policy.Policy) bool {
 // (a harness shows the agent no countdown, and the stop does not depend on
 // one). The error says why a harness cannot run p on a score alone: p needs
 // another signal (as patience does with objectives or rooms on), or has no
-// rule in its words. real: the logs have scores that are not whole.
-func harnessBlock(p policy.Policy, real bool) (string, error) {
+// rule in its words.
+func harnessBlock(p policy.Policy, logs logsOf) (string, error) {
 	rule := harnessRules[p.Name]
 	if rule == nil || p.Needs() != 0 {
 		return "", fmt.Errorf("%s needs more than a score per step, which a harness's log does not give", p)
 	}
 	var b strings.Builder
-	for _, l := range wrap(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, rule(p, real)), blockWidth-len("# ")) {
+	for _, l := range wrap(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, rule(p, logs.real)), blockWidth-len("# ")) {
 		b.WriteString("# " + l + "\n")
 	}
 	b.WriteString(usage)
-	b.WriteString(python(p, real))
+	if logs.balrog {
+		b.WriteString(inBALROG)
+	} else {
+		b.WriteString(inTALES)
+	}
+	b.WriteString(python(p, logs.real))
 	return b.String(), nil
 }
 
@@ -75,14 +99,24 @@ func harnessBlock(p policy.Policy, real bool) (string, error) {
 // 80 columns.
 const blockWidth = 79
 
-// usage says where the class goes: in any step loop, and in TALES's
+// usage says where the class goes in any step loop; inTALES, in TALES's
 // (benchmark.py's evaluate(), whose loop logs a step with results.append,
-// then restarts a game that ended; docs/sources.md, "TALES").
-const usage = `# In the step loop: loop_break = LoopBreak() before it; after each step,
+// then restarts a game that ended; docs/sources.md, "TALES"); inBALROG, in
+// BALROG's (evaluator.py's run_episode, whose loop writes a step's row, then
+// ends at done; its episode_return sums the rewards, and TextWorld's reward
+// is the game's score: docs/sources.md, "BALROG").
+const (
+	usage = `# In the step loop: loop_break = LoopBreak() before it; after each step,
 #   if loop_break.stop(score): break      # score: the score after the step
-# TALES: in benchmark.py's evaluate(), LoopBreak() before "for step in ...",
+`
+	inTALES = `# TALES: in benchmark.py's evaluate(), LoopBreak() before "for step in ...",
 #   and the if after "results.append(...)", so that the last step is logged.
 `
+	inBALROG = `# BALROG: in evaluator.py's run_episode(), LoopBreak() before "for step in",
+#   the if after "csv_writer.writerow(...)"; score: episode_return (TextWorld:
+#   reward, the game's score).
+`
+)
 
 // python is the class that runs p: its settings as constants, and stop,
 // called once after every step with the score after it, true when the run

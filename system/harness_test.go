@@ -96,6 +96,9 @@ func TestHarnessOnRealScores(t *testing.T) {
 	if s.Name != Harness.Name || !s.Shows.RealScores {
 		t.Fatalf("real scores: %s, real %v", s.Name, s.Shows.RealScores)
 	}
+	if s != OfAll(real) {
+		t.Error("two harnesses for logs of one kind")
+	}
 	// The Python compares a move with MIN_DELTA to 9 decimals, as the
 	// tracker does: 0.65 - 0.4 is 0.25000000000000006... or below in binary.
 	for _, c := range []struct {
@@ -116,6 +119,39 @@ func TestHarnessOnRealScores(t *testing.T) {
 		for _, want := range c.says {
 			if err != nil || !strings.Contains(flat, want) {
 				t.Errorf("%s on real scores: %q (%v), want it to say %q", c.p, got, err, want)
+			}
+		}
+	}
+}
+
+// BALROG's logs are told where the lines go in BALROG's loop, and what the
+// score is there; every other harness's, in TALES's.
+func TestHarnessOnBALROG(t *testing.T) {
+	ep := func(format string, scores ...episode.Score) *episode.Episode {
+		e := &episode.Episode{Format: format}
+		for _, s := range scores {
+			e.Turns = append(e.Turns, episode.Turn{Score: s})
+		}
+		return e
+	}
+	for _, c := range []struct {
+		eps          []*episode.Episode
+		says, lacks  string
+		realDecimals bool
+	}{
+		{[]*episode.Episode{ep("balrog", 0, 1)}, "# BALROG: in evaluator.py's run_episode()", "# TALES:", false},
+		{[]*episode.Episode{ep("balrog", 0, 0.5), ep("balrog", 1)}, "score: episode_return (TextWorld", "# TALES:", true},
+		{[]*episode.Episode{ep("balrog", 0, 1), ep("tales", 1)}, "# TALES: in benchmark.py's evaluate()", "# BALROG:", false},
+	} {
+		s := OfAll(c.eps)
+		got, err := s.Block(policy.Policy{Name: policy.Increase})
+		flat := strings.ReplaceAll(got, "\n#   ", " ")
+		if err != nil || !strings.Contains(flat, c.says) || strings.Contains(got, c.lacks) || s.Shows.RealScores != c.realDecimals {
+			t.Errorf("%d episodes: %q (%v), want %q and no %q; real scores %v", len(c.eps), got, err, c.says, c.lacks, s.Shows.RealScores)
+		}
+		for l := range strings.Lines(got) {
+			if len(strings.TrimSuffix(l, "\n")) > blockWidth {
+				t.Errorf("%q is over %d columns", l, blockWidth)
 			}
 		}
 	}

@@ -86,7 +86,7 @@ type Shows struct {
 	// not recorded is no sign of a cut log.
 	EndUnrecorded bool
 	// RealScores: its logs have scores that are not whole (OfAll's
-	// realHarness): score forgone is shown with its decimals.
+	// harness for them): score forgone is shown with its decimals.
 	RealScores bool
 }
 
@@ -122,8 +122,8 @@ func Of(ep *episode.Episode) *System {
 }
 
 // OfAll is the system that ran every one of eps; the first of the registry
-// when they were run by several, or there are none. A harness whose logs
-// have scores that are not whole words its rules for them (realHarness).
+// when they were run by several, or there are none. A harness words its
+// block for its logs (harnessFor: real scores, BALROG's loop).
 func OfAll(eps []*episode.Episode) *System {
 	if len(eps) == 0 {
 		return registry[0]
@@ -134,8 +134,8 @@ func OfAll(eps []*episode.Episode) *System {
 			return registry[0]
 		}
 	}
-	if s == Harness && slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return !ep.WholeScores() }) {
-		return realHarness
+	if s == Harness {
+		return harnessFor(eps)
 	}
 	return s
 }

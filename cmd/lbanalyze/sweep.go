@@ -194,7 +194,7 @@ func (f *sweepFlags) run(e *env, s settings, g group.Group, costs metrics.Costs,
 	costs.CallsPerTurn = f.calls.of(sys)
 	r := sweep.Run(g.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 		MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
-		System: sys, Progress: e.progress})
+		System: system.OfAll(g.Episodes) /* as its block words it for these logs: real scores */, Progress: e.progress})
 	e.tellOnce(r.LeftOut...)
 	if len(r.Configs) == 0 {
 		return nil, failure("no config of the grid can be replayed on these logs")
