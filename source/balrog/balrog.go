@@ -150,7 +150,7 @@ func readSummary(path string) (*summary, string, string) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, name, "is not there"
 	case errors.As(err, &nr) || errors.As(err, &tl):
-		return nil, name, strings.TrimPrefix(err.Error(), name+": ") + ": not read"
+		return nil, name, "is " + strings.TrimPrefix(err.Error(), name+": ") + ", not read"
 	case err != nil:
 		return nil, name, "cannot be read (" + strings.TrimPrefix(err.Error(), name+": ") + ")"
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -194,5 +195,20 @@ func TestLinkedRun(t *testing.T) {
 	eps, res := read(t, dir, "tw/m1/coin/coin_run_00.csv")
 	if len(eps) != 1 || eps[0].Fact("env") != "textworld" || eps[0].FinalScore() != 1 || eps[0].ID != "tw/m1/coin/coin_run_00" {
 		t.Errorf("%+v %+v", eps, res)
+	}
+}
+
+// A summary that is not a regular file, or past 16 MiB, is not read
+// (filekind.ReadSmall: a FIFO would hang the walk), and the notes say why.
+func TestSummaryNotRead(t *testing.T) {
+	const run = "out/crafter/default/default_run_00"
+	dir := write(t, map[string]string{run + ".csv": "Step,Action,Reasoning,Observation,Reward,Done\n0,Noop,,grass,1.0,True\n"})
+	if err := os.Mkdir(filepath.Join(dir, run+".json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	eps, _ := read(t, dir, run+".csv")
+	want := "its summary, default_run_00.json, is not a regular file (a directory), not read: the run's tokens and end are not known (evaluator.py writes it once the episode ends)"
+	if len(eps) != 1 || !slices.Contains(eps[0].Notes, want) || eps[0].Signals.Has(episode.Tokens) || eps[0].FinalScore() != 1 {
+		t.Errorf("%+v, want the note %q", eps, want)
 	}
 }
