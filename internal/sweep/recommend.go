@@ -412,21 +412,22 @@ func (f *figures) telling(k int) int {
 }
 
 // tally sums column c's figures over the episodes weighted by w (a count a
-// resampled episode, 1 or 0 for a subset).
+// resampled episode, 1 or 0 for a subset). Score forgone is summed in floats
+// in the episodes' order, then rounded once to episode.ScoreResolution: exact
+// for whole scores, and the same whatever the cores (an Add a cell costs a
+// tenth of the sweep).
 func (f *figures) tally(c int, w *weights) Tally {
 	var ft, saved, censor int
-	var forgo episode.Score
+	var forgo float64
 	cells, ks := f.cells[c], w.k[:len(w.e)]
 	for i, e := range w.e {
 		k, x := int(ks[i]), &cells[e]
 		ft += k * int(x.ft)
 		saved += k * int(x.saved)
-		if x.forgo != 0 {
-			forgo = forgo.Add(episode.Score(k) * x.forgo)
-		}
+		forgo += float64(k) * float64(x.forgo)
 		censor += k * int(x.censor)
 	}
-	t := Tally{FalseTerminations: ft, TurnsSaved: saved, ScoreForgone: forgo, Censored: censor}
+	t := Tally{FalseTerminations: ft, TurnsSaved: saved, ScoreForgone: episode.Score(0).Add(episode.Score(forgo)), Censored: censor}
 	if f.tokens != nil {
 		for i, e := range w.e {
 			t.TokensSaved += int64(w.k[i]) * f.tokens[c][e]

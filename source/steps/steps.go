@@ -1,8 +1,10 @@
-// Package steps is the source of any log that writes one JSON object per step
-// of an agent's run (TextQuests, BALROG, a loop of the user's own), read
-// through a field map that says which member is the score, the step's number,
-// the action, the tokens (docs/sources.md, "Any per-step JSONL"). A preset is
-// a harness's own field map and layout: TALES's rollouts (source/tales).
+// Package steps is the source of any log that writes one JSON object, or one
+// row of a CSV or TSV table, per step of an agent's run (TextQuests, a loop of
+// the user's own), read through a field map that says which member or column
+// is the score (or the reward), the step's number, the action, the tokens
+// (docs/sources.md, "Any per-step JSONL", "Per-step tables"). A preset is a
+// harness's own field map and layout: TALES's rollouts (source/tales),
+// BALROG's runs (source/balrog).
 package steps
 
 import (
