@@ -72,9 +72,10 @@ type supervisor struct {
 	started                                   bool // the triggers the log cannot feed are off
 	c, flat, critic, rejected, spiral, streak int
 
-	score, anchor int // the score after the last turn, and the turn it last changed
-	atCheckpoint  int // the score at the last checkpoint (0 before the first)
-	flatRun       int // checkpoints in a row with a zero delta
+	score        episode.Score // the score after the last turn
+	anchor       int           // the turn it last changed
+	atCheckpoint episode.Score // the score at the last checkpoint (0 before the first)
+	flatRun      int           // checkpoints in a row with a zero delta
 	// The window's turns, by t % C: critic scores in hundredths, rejected
 	// proposals, and the run of consecutive turns in one room ending there;
 	// grown as the turns come, so that a checkpoint longer than the episode
@@ -139,7 +140,7 @@ func (s *supervisor) triggers(t int, o Observation) []string {
 		if s.flatRun == 1 {
 			plural = ""
 		}
-		why = append(why, fmt.Sprintf("score %d unchanged over %d checkpoint%s (since turn %d)", s.score, s.flatRun, plural, t-s.flatRun*s.c))
+		why = append(why, fmt.Sprintf("score %s unchanged over %d checkpoint%s (since turn %d)", s.score, s.flatRun, plural, t-s.flatRun*s.c))
 	}
 	if s.critic > 0 {
 		sum := 0

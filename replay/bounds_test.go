@@ -19,7 +19,7 @@ func TestHugeSettingsBounded(t *testing.T) {
 	ep := &episode.Episode{ID: "huge", Format: "zorkgpt2-runlog", Signals: episode.Signals(0).With(episode.Rooms, episode.Objectives,
 		episode.Critic, episode.Rejections, episode.Calls, episode.Responses)}
 	for i := range 300 {
-		ep.Turns = append(ep.Turns, episode.Turn{Score: i / 50, Location: fmt.Sprint("room ", i%7), Critic: 0.4, Rejections: int32(i % 4), Calls: 3})
+		ep.Turns = append(ep.Turns, episode.Turn{Score: episode.Score(i / 50), Location: fmt.Sprint("room ", i%7), Critic: 0.4, Rejections: int32(i % 4), Calls: 3})
 	}
 	ep.Objectives = []episode.Completion{{Turn: 30, Objective: "o"}}
 	ep.Turns[29].Objectives = 1

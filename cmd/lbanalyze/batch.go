@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"maps"
 	"runtime"
@@ -17,6 +16,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/group"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -44,9 +44,9 @@ func newBatchCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "batch DIR|FILE...",
 		Short: "Compare a baseline and an after policy over a dataset of episodes",
-		Long: `Find every episode log under the given directories (episode_log.jsonl, *.jsonl,
-*.jsonl.gz, *.jsonl.zst; test_*, test-*, unknown and *_error directories are passed over),
-replay a baseline and an after policy over each episode, and report per episode, the
+		Long: `Find every episode log under the given directories (episode_log.jsonl, *.jsonl, *.csv,
+*.tsv, each also .gz or .zst; test_*, test-*, unknown and *_error directories are passed
+over), replay a baseline and an after policy over each episode, and report per episode, the
 specification's success metrics with paired-bootstrap intervals, and the episodes to
 review first.
 
@@ -55,7 +55,7 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 --check-interval and --warning-threshold, or for the after side from --config. Logs of
 systems that stop no run on a rule of their own are compared, unless --baseline or
 --after say otherwise, as none (the run as logged) against the rule they would add:
-increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
+increase for harnesses (TALES, BALROG, logs read with --fields), zorkburr for ZorkGPT2.
 
 Logs of several systems are compared each on its own, in a group of their own; --by KEY
 groups the episodes of each system further (dir:N, the N-th directory below the one given;
@@ -65,7 +65,7 @@ line on whether the after policy serves every group.`,
   lbanalyze batch --after score-or-objective:60 --format markdown game_files
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
   lbanalyze batch --plots plots --html report.html testdata/episodes
-  lbanalyze batch --fields turn=Step,score=Reward --by dir:1 submissions/LLM`,
+  lbanalyze batch --by dir:1 submissions/LLM`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("batch needs at least one directory or log file")

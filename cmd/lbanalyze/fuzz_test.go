@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"os"
 	"reflect"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -73,6 +73,20 @@ func FuzzPipeline(f *testing.F) {
 	}
 	mapped := corpus.Registry()
 	mapped.Files = append([]source.Source{steps.Source{Fields: fieldMap}}, mapped.Files...)
+	// A table of rewards, summed into real scores, through a table's field
+	// map (BALROG's preset reads no standard input: it needs the layout).
+	rewards, err := os.ReadFile("../../testdata/steps/rewards.csv")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(rewards)
+	f.Add([]byte("Step,Action,Reward\n0,look,0.5\n1,\"north,\neast\",-0.25\n0,look,1e-3\n"))
+	tableMap, err := steps.ParseFields("turn=Step,reward=Reward,action=Action")
+	if err != nil {
+		f.Fatal(err)
+	}
+	tabled := corpus.Registry()
+	tabled.Files = append([]source.Source{steps.Table{Fields: tableMap}}, tabled.Files...)
 	f.Add([]byte(`{"event_type": "episode_initialized", "episode_id": "\u001b[2J<b>|` + "`" + `\uFFFF"}` + "\n" +
 		`{"event_type": "turn_completed", "turn": 3, "score": -7, "action": "=1+1\r"}` + "\n"))
 
@@ -92,9 +106,12 @@ func FuzzPipeline(f *testing.F) {
 		expand(policy.ScoreOrObjective, [][]int{{1, 3, 40}, {1, 10}, {2}}), expand(policy.Window, [][]int{{2, 40}, {1, 5}, {20}}),
 		expand(policy.Patience, [][]int{{3, 40}, {1, 10}, {20}, {5}, {10}, {1}, {2}, {3}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		srcs := corpus.Registry() // or with the field map, for what it claims
-		if (steps.Source{Fields: fieldMap}).Claims(data[:min(len(data), source.HeadSize)]) {
+		srcs := corpus.Registry() // or with a field map, for what it claims
+		switch head := data[:min(len(data), source.HeadSize)]; {
+		case steps.Source{Fields: fieldMap}.Claims(head):
 			srcs = mapped
+		case steps.Table{Fields: tableMap}.Claims(head):
+			srcs = tabled
 		}
 		lg := corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: bytes.NewReader(data), Sources: srcs})
 		if len(lg.Episodes) == 0 {

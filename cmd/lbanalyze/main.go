@@ -8,12 +8,13 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"os"
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 func main() {

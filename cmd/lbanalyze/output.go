@@ -2,9 +2,10 @@ package main
 
 import (
 	"bytes"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"unicode/utf8"
+
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // outWriter is how every report reaches stdout and every message stderr: it

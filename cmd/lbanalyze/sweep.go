@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"runtime"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/group"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/system"
 )
@@ -52,7 +52,7 @@ no answer. Then the Pareto front of turns saved against false terminations and s
 forgone, best first (--top rows, --all); every metric of batch for every config is in the
 CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs record them.
 
-Logs of harnesses with no stop rule of their own (TALES, JSONL read with --fields) are
+Logs of harnesses with no stop rule of their own (TALES, BALROG, logs read with --fields) are
 swept over score and increase unless --policy says otherwise and compared with no stop
 rule unless --config says otherwise; the answer is then a config the harness can run on
 its score alone, as Python for its step loop (the rule in a sentence first). ZorkGPT2's
@@ -194,7 +194,7 @@ func (f *sweepFlags) run(e *env, s settings, g group.Group, costs metrics.Costs,
 	costs.CallsPerTurn = f.calls.of(sys)
 	r := sweep.Run(g.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 		MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
-		System: sys, Progress: e.progress})
+		System: system.OfAll(g.Episodes) /* as its block words it for these logs: real scores */, Progress: e.progress})
 	e.tellOnce(r.LeftOut...)
 	if len(r.Configs) == 0 {
 		return nil, failure("no config of the grid can be replayed on these logs")

@@ -2,10 +2,11 @@ package main
 
 import (
 	"bytes"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // lineWrapper wraps what is written through it, line by line, to fit a

@@ -2,10 +2,11 @@ package main
 
 import (
 	"bytes"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // On a terminal every line of episode, batch and sweep over the bundled set

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"encoding/base64"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"html/template"
 	"io"
 	"runtime"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 //go:embed report.html.tmpl

@@ -2,7 +2,6 @@ package charts
 
 import (
 	"bytes"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"html"
 	"regexp"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // TestHTMLReport checks the report's structure: one row, one section and

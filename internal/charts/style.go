@@ -12,7 +12,6 @@ package charts
 import (
 	"bufio"
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"image/color"
 	"image/png"
 	"io"
@@ -32,6 +31,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 

@@ -3,7 +3,6 @@ package charts
 import (
 	"cmp"
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"image/color"
 	"math"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 

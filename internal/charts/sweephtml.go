@@ -2,12 +2,12 @@ package charts
 
 import (
 	_ "embed"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"html/template"
 	"io"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 //go:embed sweep.html.tmpl

@@ -15,6 +15,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/balrog"
 	"github.com/lbanalyze/lbanalyze/source/tales"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt2"
@@ -35,6 +36,7 @@ func Registry() *Sources {
 			zorkgpt.Source{},
 			zorkgpt2.Burr{}, zorkgpt2.RunLog{}, zorkgpt2.Snapshot{},
 			tales.Source,
+			balrog.Source,
 		},
 		Dirs: []source.DirSource{zorkgpt2.BurrDir{}},
 	}

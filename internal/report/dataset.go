@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/csv"
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"iter"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
@@ -186,7 +186,7 @@ func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], alig
 		for i := range d.Episodes {
 			e := &d.Episodes[i]
 			ep := e.Ep
-			row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason)}
+			row := []string{d.Label(e), strconv.Itoa(ep.N()), ep.FinalScore().String(), string(ep.End.Reason)}
 			if d.shows.Objectives {
 				row = append(row, strconv.Itoa(len(ep.Objectives)))
 			}
@@ -258,7 +258,7 @@ func shortVerdict(o *replay.Outcome) string {
 
 // gainShort is the later gain in few characters: "+4@134(T+24)".
 func gainShort(o *replay.Outcome) string {
-	return fmt.Sprintf("+%d@%d(T+%d)", o.LaterGain.Points, o.LaterGain.Turn, o.GainDistance())
+	return fmt.Sprintf("+%s@%d(T+%d)", o.LaterGain.Points, o.LaterGain.Turn, o.GainDistance())
 }
 
 // shortPastHorizon shows a later gain that comes too late to be evidence.
@@ -491,7 +491,7 @@ func (j PolicyJSON) MarshalJSON() ([]byte, error) {
 		settings = k.Settings
 	}
 	for _, s := range settings {
-		if v := s.Applied(j.p.Get(s)); own(s) && v != s.Default {
+		if v := j.p.Get(s); own(s) && v != s.Default {
 			x, err := marshal(s.Value(v))
 			if err != nil {
 				return nil, err

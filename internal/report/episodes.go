@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // WriteEpisodes renders analysed episodes in format, the table format's

@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"encoding/csv"
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // Group is one group of a batch (docs/commands.md, "Groups"): its name, the
@@ -191,8 +191,11 @@ func OneSetting(groups []Group) (serves *bool, says string) {
 // OneSettingLead opens the line that says whether one setting serves all n
 // groups.
 func OneSettingLead(n int) string {
-	if n == 1 {
+	switch n {
+	case 1:
 		return "One setting for 1 group? "
+	case 2:
+		return "One setting for both groups? "
 	}
 	return fmt.Sprintf("One setting for all %d groups? ", n)
 }

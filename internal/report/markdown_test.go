@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"html"
 	"math/rand/v2"
 	"regexp"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // gfm renders markdown as GitHub does, less its autolinks of bare URLs

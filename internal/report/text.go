@@ -4,15 +4,16 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
 )
@@ -43,7 +44,7 @@ func newSpark(ep *episode.Episode, width int) *spark {
 // sparkEnd is what follows the marks: the first and the last score, and
 // how many turns a mark stands for.
 func sparkEnd(ep *episode.Episode, sp *spark) string {
-	return fmt.Sprintf(" %d→%d, %d turn%s a mark", ep.Score(1), ep.FinalScore(), sp.perMark, textout.Plural(sp.perMark))
+	return fmt.Sprintf(" %s→%s, %d turn%s a mark", ep.Score(1), ep.FinalScore(), sp.perMark, textout.Plural(sp.perMark))
 }
 
 // fitSpark is the timeline of ep, of at most sparkWidth marks, fewer where
@@ -76,7 +77,7 @@ func (s *spark) line() string {
 		v := ep.Score(min((i+1)*s.perMark, n))
 		g := 0
 		if hi > lo {
-			g = (v - lo) * (len(sparkGlyphs) - 1) / (hi - lo)
+			g = int(math.Floor(float64((v - lo) * episode.Score(len(sparkGlyphs)-1) / (hi - lo))))
 		}
 		b.WriteRune(sparkGlyphs[g])
 	}
@@ -117,7 +118,7 @@ func summary(ep *episode.Episode) string {
 	if shows.Objectives {
 		objectives = textout.Count(len(ep.Objectives), "objective completion") + ", "
 	}
-	return fmt.Sprintf("%d turn%s, final score %d, %s, %s%d skipped line%s (%s)",
+	return fmt.Sprintf("%d turn%s, final score %s, %s, %s%d skipped line%s (%s)",
 		ep.N(), textout.Plural(ep.N()), ep.FinalScore(), end, objectives,
 		ep.SkippedLines, textout.Plural(ep.SkippedLines), factsText(ep))
 }
@@ -172,7 +173,7 @@ func outcomeVerdict(o *replay.Outcome) string {
 // gainWords is the later gain in words: "+5 at 152 (72 turns later)".
 func gainWords(o *replay.Outcome) string {
 	g := o.LaterGain
-	return fmt.Sprintf("+%d at %d (%d turn%s later)", g.Points, g.Turn, o.GainDistance(), textout.Plural(o.GainDistance()))
+	return fmt.Sprintf("+%s at %d (%d turn%s later)", g.Points, g.Turn, o.GainDistance(), textout.Plural(o.GainDistance()))
 }
 
 // pastHorizon mentions a later gain that comes too late to count as evidence.
@@ -188,6 +189,13 @@ func dash(v int, ok bool) string {
 		return "—"
 	}
 	return strconv.Itoa(v)
+}
+
+func dashScore(v episode.Score, ok bool) string {
+	if !ok {
+		return "—"
+	}
+	return v.String()
 }
 
 // resultHeader names the columns of a result row: the stop turn, turns stuck
@@ -215,7 +223,7 @@ func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 	t := o.Terminated()
 	row := []string{
 		strconv.Itoa(i + 1), o.Policy.String(), dash(o.TerminationTurn, t), dash(o.TurnsStuck, t),
-		dash(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(e.CallsPerTurn)),
+		dashScore(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(e.CallsPerTurn)),
 	}
 	if e.Ep.Signals.Has(episode.Tokens) {
 		row = append(row, strconv.FormatInt(o.TokensSaved, 10))
@@ -226,7 +234,7 @@ func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 			row[len(row)-1] = metrics.Dollars.Format(cost)
 		}
 	}
-	row = append(row, strconv.Itoa(o.ScoreForgone))
+	row = append(row, o.ScoreForgone.String())
 	if system.Of(e.Ep).Shows.Warnings {
 		row = append(row, dash(o.WarningStartTurn, o.WarningStartTurn > 0))
 	}
@@ -359,7 +367,7 @@ func markdownBody(w io.Writer, e *Episode) {
 	ep := e.Ep
 	fmt.Fprintf(w, "%s: %s.\n\n", textout.CodeSpan(ep.Source), textout.MarkdownText(summary(ep)))
 	sp := newSpark(ep, sparkWidth)
-	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, textout.Plural(sp.perMark))
+	fmt.Fprintf(w, "Score `%s` %s→%s (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, textout.Plural(sp.perMark))
 	header, align := resultHeader(e)
 	textout.MarkdownRows(w, header, e.rows(), align)
 	if e.Patterns != nil {
@@ -402,6 +410,13 @@ func opt(p *int) string {
 	return strconv.Itoa(*p)
 }
 
+func optScore(p *episode.Score) string {
+	if p == nil {
+		return ""
+	}
+	return p.String()
+}
+
 func opt64(p *int64) string {
 	if p == nil {
 		return ""
@@ -417,14 +432,14 @@ func optS(p *string) string {
 }
 
 func csvEpisode(j *EpisodeJSON) []string {
-	return []string{textout.CSVText(j.EpisodeID), textout.CSVText(j.Source), textout.CSVText(j.LogFormat), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
+	return []string{textout.CSVText(j.EpisodeID), textout.CSVText(j.Source), textout.CSVText(j.LogFormat), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), j.FinalScore.String(),
 		textout.CSVText(j.EndReason), opt(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
 }
 
 func csvResult(r *ResultJSON) []string {
 	gt, gp, gd := "", "", ""
 	if g := r.LaterGain; g != nil {
-		gt, gp, gd = strconv.Itoa(g.Turn), strconv.Itoa(g.Points), strconv.Itoa(g.Distance)
+		gt, gp, gd = strconv.Itoa(g.Turn), g.Points.String(), strconv.Itoa(g.Distance)
 	}
 	cost := ""
 	if r.CostSaved != nil {
@@ -436,8 +451,8 @@ func csvResult(r *ResultJSON) []string {
 	}
 	b := strconv.FormatBool
 	return []string{textout.CSVText(r.Policy), opt(r.MaxTurnsStuck), opt(r.CheckInterval), opt(r.StuckWarningThreshold),
-		textout.CSVText(r.Settings.String()), opt(r.TerminationTurn), textout.CSVText(optS(r.StopReason)), opt(r.TurnsStuck), opt(r.ScoreAtTermination), textout.CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
-		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
+		textout.CSVText(r.Settings.String()), opt(r.TerminationTurn), textout.CSVText(optS(r.StopReason)), opt(r.TurnsStuck), optScore(r.ScoreAtTermination), textout.CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
+		strconv.Itoa(r.Length), r.ScoreForgone.String(), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
 		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), opt64(r.TokensSaved), cost}
 }

@@ -145,8 +145,9 @@ type figures struct {
 // cell is one config's outcome on one episode, as the tallies read it: one
 // read of memory a cell, for the millions a resampling sums.
 type cell struct {
-	saved, forgo int32
-	ft, censor   int8
+	forgo      episode.Score
+	saved      int32
+	ft, censor int8
 }
 
 // weights are the episodes a tally counts and how many times each: a
@@ -385,7 +386,7 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 		replay.NewSweeper(ep).Outcomes(ps, out)
 		for c := range out {
 			o := &out[c]
-			f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: int32(o.ScoreForgone),
+			f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: o.ScoreForgone,
 				ft: int8(b2i(o.FalseTerminationCandidate())), censor: int8(b2i(o.Censored))}
 			if f.tokens != nil {
 				f.tokens[c][e] = o.TokensSaved
@@ -411,18 +412,22 @@ func (f *figures) telling(k int) int {
 }
 
 // tally sums column c's figures over the episodes weighted by w (a count a
-// resampled episode, 1 or 0 for a subset).
+// resampled episode, 1 or 0 for a subset). Score forgone is summed in floats
+// in the episodes' order, then rounded once to episode.ScoreResolution: exact
+// for whole scores, and the same whatever the cores (an Add a cell costs a
+// tenth of the sweep).
 func (f *figures) tally(c int, w *weights) Tally {
-	var ft, saved, forgo, censor int
+	var ft, saved, censor int
+	var forgo float64
 	cells, ks := f.cells[c], w.k[:len(w.e)]
 	for i, e := range w.e {
 		k, x := int(ks[i]), &cells[e]
 		ft += k * int(x.ft)
 		saved += k * int(x.saved)
-		forgo += k * int(x.forgo)
+		forgo += float64(k) * float64(x.forgo)
 		censor += k * int(x.censor)
 	}
-	t := Tally{FalseTerminations: ft, TurnsSaved: saved, ScoreForgone: forgo, Censored: censor}
+	t := Tally{FalseTerminations: ft, TurnsSaved: saved, ScoreForgone: episode.Score(0).Add(episode.Score(forgo)), Censored: censor}
 	if f.tokens != nil {
 		for i, e := range w.e {
 			t.TokensSaved += int64(w.k[i]) * f.tokens[c][e]

@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"encoding/csv"
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -160,7 +160,7 @@ func (r *Result) values(c *Config) []any {
 			v = append(v, nil)
 			continue
 		}
-		v = append(v, s.Value(s.Applied(c.Policy.Get(s))))
+		v = append(v, s.Value(c.Policy.Get(s)))
 	}
 	for k := range r.Defs.Len() {
 		if x, ok := r.Defs.Value(&c.Sums, k); ok {

@@ -49,7 +49,7 @@ type Config struct {
 type Tally struct {
 	FalseTerminations int // false-termination candidates
 	TurnsSaved        int
-	ScoreForgone      int
+	ScoreForgone      episode.Score // summed to episode.ScoreResolution: exact whatever the order
 	Censored          int
 	TokensSaved       int64 // where the logs record tokens
 }
@@ -58,7 +58,7 @@ type Tally struct {
 func (t *Tally) add(o *replay.Outcome, sign int) {
 	t.FalseTerminations += sign * b2i(o.FalseTerminationCandidate())
 	t.TurnsSaved += sign * o.TurnsSaved
-	t.ScoreForgone += sign * o.ScoreForgone
+	t.ScoreForgone = t.ScoreForgone.Add(episode.Score(sign) * o.ScoreForgone)
 	t.Censored += sign * b2i(o.Censored)
 	t.TokensSaved += int64(sign) * o.TokensSaved
 }
@@ -66,7 +66,7 @@ func (t *Tally) add(o *replay.Outcome, sign int) {
 func (t *Tally) carry(u Tally) {
 	t.FalseTerminations += u.FalseTerminations
 	t.TurnsSaved += u.TurnsSaved
-	t.ScoreForgone += u.ScoreForgone
+	t.ScoreForgone = t.ScoreForgone.Add(u.ScoreForgone)
 	t.Censored += u.Censored
 	t.TokensSaved += u.TokensSaved
 }
@@ -97,8 +97,10 @@ type Result struct {
 	// BestOverall is the best config of the whole grid, when the system
 	// cannot run it as it is (nil otherwise, or without an answer).
 	BestOverall *Overall
-	// Tokens: some log records tokens.
-	Tokens bool
+	// Tokens: some log records tokens; EstimatedTokens counts the episodes
+	// whose tokens per turn are estimates (episode.Episode.Estimated).
+	Tokens          bool
+	EstimatedTokens int
 	// Dollars are what the configs of the front, the answer and the best
 	// overall, and the current setting, save in dollars, when the sweep is
 	// priced (nil otherwise).
@@ -134,6 +136,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
+		r.EstimatedTokens += b2i(ep.Estimated.Has(episode.Tokens))
 	}
 	end := r.phase("replaying every config", 0)
 	r.Configs = r.evaluate(eps, configs)

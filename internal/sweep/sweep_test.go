@@ -278,17 +278,18 @@ func TestFoldsByEpisode(t *testing.T) {
 }
 
 // The JSON grid lists each setting's values as the rows show them: in
-// users' words and units, min_delta 0 as the 1 it is.
+// users' words and units, min_delta in points, not the thousandths it is
+// kept in.
 func TestGridAsRowsShowIt(t *testing.T) {
 	var grid []policy.Policy
-	for _, delta := range []int{0, 1, 2} {
+	for _, delta := range []int{0, 1000, 2500} {
 		for _, mode := range []int{policy.ScoreChanges, policy.ScoreIncrease} {
 			grid = append(grid, policy.Policy{Name: policy.Patience}.With(policy.MinDelta, delta).With(policy.ScoreMode, mode))
 		}
 	}
 	g := Run(bundled(t)[:5], grid, current, opts()).grid()
-	if got := fmt.Sprint(g["min_delta"], g["score_mode"]); got != "[1 2] [changes increase]" {
-		t.Errorf("grid min_delta, score_mode: %s, want [1 2] [changes increase]", got)
+	if got := fmt.Sprint(g["min_delta"], g["score_mode"]); got != "[0 1 2.5] [changes increase]" {
+		t.Errorf("grid min_delta, score_mode: %s, want [0 1 2.5] [changes increase]", got)
 	}
 }
 

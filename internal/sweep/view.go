@@ -2,12 +2,12 @@ package sweep
 
 import (
 	"fmt"
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -41,10 +41,15 @@ func (r *Result) Sections() []Section {
 	return out
 }
 
-// Summary says what was searched and for what.
+// Summary says what was searched and for what, and whether the tokens are
+// estimates.
 func (r *Result) Summary() string {
-	return fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate <= %s, censored outcomes <= %s; %s a turn.",
+	s := fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate <= %s, censored outcomes <= %s; %s a turn.",
 		textout.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), textout.Count(r.CallsPerTurn, "LLM call"))
+	if r.EstimatedTokens > 0 {
+		s += fmt.Sprintf(" Tokens saved are estimates for %d of the episodes: their logs give a run's tokens as one count, spread evenly over its steps.", r.EstimatedTokens)
+	}
+	return s
 }
 
 func (r *Result) answerSection() Section {
@@ -322,7 +327,7 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 			row.Cells[len(row.Cells)-1] += fmt.Sprintf(" (%s … %s)", metrics.Dollars.Format(d.CI[0]), metrics.Dollars.Format(d.CI[1]))
 		}
 	}
-	row.Cells = append(row.Cells, fmt.Sprintf("%d (%s)", c.FalseTerminations, pct(r.FalseRate(c))), strconv.Itoa(c.ScoreForgone),
+	row.Cells = append(row.Cells, fmt.Sprintf("%d (%s)", c.FalseTerminations, pct(r.FalseRate(c))), c.ScoreForgone.String(),
 		fmt.Sprintf("%d (%s)", c.Censored, pct(r.CensoredShare(c))), strings.Join(notes, "; "))
 	return row
 }

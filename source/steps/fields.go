@@ -17,7 +17,11 @@ import (
 // nested member's keys joined by dots ("info.score"); nil when the log has
 // no such member.
 type Fields struct {
-	Score    Path // required: the score after the step
+	// Score is the score after the step, or Reward what the step adds to
+	// the score before it (a per-step reward, summed from 0 into the score
+	// after the step): one of the two is required.
+	Score    Path
+	Reward   Path
 	Turn     Path // the step's number; nil: the lines are the steps, in order
 	Action   Path
 	Room     Path // a room's name (a string) or id (a number)
@@ -76,6 +80,7 @@ type fieldKey struct {
 var fieldKeys = []fieldKey{
 	{"turn", func(f *Fields) *Path { return &f.Turn }, nil},
 	{"score", func(f *Fields) *Path { return &f.Score }, nil},
+	{"reward", func(f *Fields) *Path { return &f.Reward }, nil},
 	{"action", func(f *Fields) *Path { return &f.Action }, nil},
 	{"room", func(f *Fields) *Path { return &f.Room }, nil},
 	{"response", func(f *Fields) *Path { return &f.Response }, nil},
@@ -205,8 +210,10 @@ func splitUnescaped(s string, sep byte) []string {
 // check says what is missing or contradictory in a field map.
 func (f *Fields) check() error {
 	switch {
-	case f.Score == nil:
-		return fmt.Errorf("no score: the field map must name the member that holds each step's score (score=KEY)")
+	case f.Score == nil && f.Reward == nil:
+		return fmt.Errorf("no score: the field map must name the member that holds each step's score (score=KEY), or its reward, summed into the score (reward=KEY)")
+	case f.Score != nil && f.Reward != nil:
+		return fmt.Errorf("score and reward both given: name the score after each step (score=KEY) or the reward each step adds to it (reward=KEY), not both")
 	case f.RestartMarker != "" && f.Restart == nil:
 		return fmt.Errorf("restart_marker without restart: name the member that holds it (restart=KEY)")
 	case f.DeathMarker != "" && f.Response == nil:

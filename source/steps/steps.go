@@ -1,8 +1,10 @@
-// Package steps is the source of any log that writes one JSON object per step
-// of an agent's run (TextQuests, BALROG, a loop of the user's own), read
-// through a field map that says which member is the score, the step's number,
-// the action, the tokens (docs/sources.md, "Any per-step JSONL"). A preset is
-// a harness's own field map and layout: TALES's rollouts (source/tales).
+// Package steps is the source of any log that writes one JSON object, or one
+// row of a CSV or TSV table, per step of an agent's run (TextQuests, a loop of
+// the user's own), read through a field map that says which member or column
+// is the score (or the reward), the step's number, the action, the tokens
+// (docs/sources.md, "Any per-step JSONL", "Per-step tables"). A preset is a
+// harness's own field map and layout: TALES's rollouts (source/tales),
+// BALROG's runs (source/balrog).
 package steps
 
 import (
@@ -31,6 +33,10 @@ type Source struct {
 type Preset struct {
 	Format string
 	Claims func(head []byte) bool
+	// For, when set, is the field map of the log at path, where the layout
+	// decides it (BALROG's environments log a score or a reward); an error
+	// says why it cannot, and the file is left to an explicit field map.
+	For func(path string) (Fields, error)
 	// Finish completes an episode read from path: its id, facts, end and
 	// notes, from where the file lies and what its steps say.
 	Finish func(ep *episode.Episode, path string)
@@ -48,7 +54,7 @@ func (s Source) Format() string {
 func (Source) Opens(name string) bool { return source.JSONLName(name) }
 
 // Claims takes a file only by its first object: its first non-blank line
-// is a JSON object with the field map's score member (and step member, if
+// is a JSON object with the field map's score or reward member (and step member, if
 // mapped), nested ones too, as Python's json.loads reads it. A line longer
 // than the head is judged by the members the head holds whole: it is taken
 // once they are there, never for want of a sight of them (the corpus asks
@@ -69,7 +75,7 @@ func (s Source) Claims(head []byte) bool {
 		}
 		m.scanHead(first, &l)
 	}
-	return l.raw[fScore] != nil && (s.Fields.Turn == nil || l.raw[fTurn] != nil)
+	return (l.raw[fScore] != nil || l.raw[fReward] != nil) && (s.Fields.Turn == nil || l.raw[fTurn] != nil)
 }
 
 // Unclaimed says why a file that begins with head is not claimed when its
@@ -82,7 +88,7 @@ func (s Source) Unclaimed(head []byte) string {
 	first, _ := firstLine(head)
 	var l line
 	newMatcher(&s.Fields).scanHead(first, &l)
-	for _, f := range []field{fScore, fTurn} {
+	for _, f := range []field{fScore, fReward, fTurn} {
 		if p := s.Fields.paths()[f]; l.dotted[f] && l.raw[f] == nil {
 			return "its first object's " + dotHint(p)
 		}

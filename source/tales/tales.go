@@ -76,9 +76,9 @@ func finish(ep *episode.Episode, path string) {
 		}
 	}
 	n := ep.N()
-	top, err := strconv.Atoi(ep.Fact("max_score"))
+	top, err := strconv.ParseFloat(ep.Fact("max_score"), 64)
 	switch {
-	case err == nil && ep.FinalScore() == top:
+	case err == nil && ep.FinalScore() == episode.Score(top):
 		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: "won with the highest score"}
 	case ep.MaxTurns == 0:
 		ep.End = episode.End{Reason: episode.EndMaxTurns, Turn: n}

@@ -464,7 +464,7 @@ func (b *builder) fillTurns(s *segment, n int) {
 		}
 	}
 	s.turn(n)
-	score, room, loc := 0, ep.InitialRoomID, ep.InitialRoom
+	score, room, loc := episode.Score(0), ep.InitialRoomID, ep.InitialRoom
 	for t := 1; t <= n; t++ {
 		tu := &s.turns[t-1]
 		if !s.have[t-1] {
@@ -474,7 +474,7 @@ func (b *builder) fillTurns(s *segment, n int) {
 				ep.ExceptionTurns++
 			}
 			if v, ok := changed[t]; ok {
-				score = v
+				score = episode.Score(v)
 			}
 			tu.Score = score
 		}

@@ -129,7 +129,7 @@ func (b *builder) turnCompleted(r *record, n int) {
 	}
 	s.have[turn-1] = true
 	if r.Score != nil {
-		t.Score = int(*r.Score)
+		t.Score = episode.Score(*r.Score)
 	} else {
 		s.have[turn-1] = false
 		s.problem(n, false, "turn_completed for turn %d has no score: the previous score is carried forward", turn)

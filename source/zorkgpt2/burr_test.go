@@ -50,7 +50,7 @@ func TestBurrGenerated(t *testing.T) {
 	}
 	ep := eps[0]
 	if ep.ID != "ep-bench" || ep.N() != 100 || ep.Score(96) != 0 || ep.Score(97) != 5 || ep.ProblemCount > 0 {
-		t.Fatalf("%s: %d turns, score 96/97 %d/%d, problems %v", ep.ID, ep.N(), ep.Score(96), ep.Score(97), ep.ProblemMessages())
+		t.Fatalf("%s: %d turns, score 96/97 %v/%v, problems %v", ep.ID, ep.N(), ep.Score(96), ep.Score(97), ep.ProblemMessages())
 	}
 	for _, c := range []struct {
 		turn       int
@@ -148,7 +148,7 @@ func TestBurrEnds(t *testing.T) {
 				t.Errorf("detail %q", ep.End.Detail)
 			}
 			if ep.ID != "ep7" || ep.Score(2) != 5 || ep.InitialRoom != "Room 0" || ep.Turns[1].Location != "Room 2" {
-				t.Errorf("%s: score %d, start %q, room after 2 %q", ep.ID, ep.Score(2), ep.InitialRoom, ep.Turns[1].Location)
+				t.Errorf("%s: score %v, start %q, room after 2 %q", ep.ID, ep.Score(2), ep.InitialRoom, ep.Turns[1].Location)
 			}
 		})
 	}
@@ -258,7 +258,7 @@ func TestBurrTurnTwice(t *testing.T) {
 	eps, _ := readBurrBytes(t, []byte(strings.Join(lines, "\n")+"\n"))
 	ep := eps[0]
 	if ep.N() != 1 || ep.Score(1) != 0 || ep.ProblemCount != 1 || ep.Problems[0].Msg != "execute_action of turn 1 again: a repeat, skipped" {
-		t.Errorf("%d turns, score %d, problems %q", ep.N(), ep.Score(1), ep.ProblemMessages())
+		t.Errorf("%d turns, score %v, problems %q", ep.N(), ep.Score(1), ep.ProblemMessages())
 	}
 }
 
@@ -283,7 +283,7 @@ func TestBurrKeysByCase(t *testing.T) {
 	eps, _ := readBurrBytes(t, []byte(strings.Join(lines, "\n")+"\n"))
 	ep := eps[0]
 	if ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 5 || ep.Score(3) != 5 || ep.ProblemCount != 0 {
-		t.Errorf("%d turns, scores %d %d %d, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
+		t.Errorf("%d turns, scores %v %v %v, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
 	}
 }
 

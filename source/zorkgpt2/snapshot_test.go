@@ -112,7 +112,7 @@ func TestSnapshotEntriesSkipped(t *testing.T) {
 		t.Fatalf("%d episodes", len(eps))
 	}
 	ep := eps[0]
-	var scores []int
+	var scores []episode.Score
 	for i := 1; i <= ep.N(); i++ {
 		scores = append(scores, ep.Score(i))
 	}
@@ -146,6 +146,6 @@ func TestSnapshotKeysByCase(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	if ep := eps[0]; ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 0 || ep.Score(3) != 10 || ep.ProblemCount != 0 {
-		t.Errorf("%d turns, scores %d %d %d, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
+		t.Errorf("%d turns, scores %v %v %v, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
 	}
 }

@@ -124,7 +124,7 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 		ep.Signals = ep.Signals.With(episode.Calls)
 	}
 	ep.Turns = make([]episode.Turn, len(r.turns))
-	score, roomID, room := 0, ep.InitialRoomID, ep.InitialRoom
+	score, roomID, room := episode.Score(0), ep.InitialRoomID, ep.InitialRoom
 	for i := range r.turns {
 		t, tu := &r.turns[i], &ep.Turns[i]
 		if t.missing {
@@ -132,12 +132,12 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 			*tu = episode.Turn{Score: score, RoomID: roomID, Location: room, Missing: true}
 			continue
 		}
-		*tu = episode.Turn{Score: t.score, RoomID: t.roomID, Location: t.room, Action: t.action, ResponseHash: t.response,
+		*tu = episode.Turn{Score: episode.Score(t.score), RoomID: t.roomID, Location: t.room, Action: t.action, ResponseHash: t.response,
 			Critic: t.critic, Rejections: t.rejections}
 		if ep.Signals.Has(episode.Calls) {
 			tu.Calls = t.calls()
 		}
-		score, roomID, room = t.score, t.roomID, t.room
+		score, roomID, room = episode.Score(t.score), t.roomID, t.room
 	}
 	if ep.MissingTurns > 0 {
 		ep.Notes = append(ep.Notes, fmt.Sprintf("%d turns are missing from the log: the score and room are carried forward", ep.MissingTurns))
