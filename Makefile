@@ -53,6 +53,7 @@ fuzz:
 	$(GO) test ./source/zorkgpt -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/zorkgpt2 -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/steps -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./source/steps -run '^$$' -fuzz '^FuzzTable$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./cmd/lbanalyze -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 
 # The bundled dataset, byte for byte (a test in synth/dataset checks it).

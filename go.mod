@@ -13,6 +13,7 @@ require (
 	github.com/vbauerster/mpb/v8 v8.9.3
 	github.com/yuin/goldmark v1.4.13
 	golang.org/x/image v0.30.0
+	golang.org/x/sync v0.24.0
 	golang.org/x/term v0.47.0
 	golang.org/x/tools v0.52.0
 	gonum.org/v1/plot v0.17.0

@@ -29,6 +29,10 @@ type Episode struct {
 	// Signals are the optional per-turn signals this log records: a policy or
 	// pattern that needs one the log lacks says so, never reads it as zero.
 	Signals Signals
+	// Estimated are those of Signals whose per-turn values are estimates, not
+	// counts (BALROG's tokens: the run's total spread over its steps): the
+	// figures made of them say so.
+	Estimated Signals
 
 	Objectives []Completion // objective completions, in log order
 	// ObjectiveUpdates counts the times the log shows the discovered
@@ -57,7 +61,7 @@ type Episode struct {
 
 // Turn is the end-of-turn state of one turn.
 type Turn struct {
-	Score    int
+	Score    Score
 	RoomID   int    // the room after the action; 0 when unknown
 	Location string // the room's name after the action; "" unknown
 	Action   string
@@ -139,7 +143,7 @@ func (s Signals) Lacking(need Signals) []Signal {
 func (e *Episode) N() int { return len(e.Turns) }
 
 // Score is the score after turn t (0 before turn 1).
-func (e *Episode) Score(t int) int {
+func (e *Episode) Score(t int) Score {
 	if t < 1 || t > len(e.Turns) {
 		return 0
 	}
@@ -147,7 +151,7 @@ func (e *Episode) Score(t int) int {
 }
 
 // FinalScore is the score after the last turn.
-func (e *Episode) FinalScore() int { return e.Score(e.N()) }
+func (e *Episode) FinalScore() Score { return e.Score(e.N()) }
 
 // Scoring is how a run is scored (docs/sources.md, "How a run is scored").
 type Scoring uint8
@@ -164,7 +168,7 @@ const (
 
 // Credit is the score a run is credited with after a turn that ends on
 // score, when it was credited with prev before the turn (0 before turn 1).
-func (s Scoring) Credit(prev, score int) int {
+func (s Scoring) Credit(prev, score Score) Score {
 	if s == ScoredBest {
 		return max(prev, score)
 	}
@@ -173,11 +177,11 @@ func (s Scoring) Credit(prev, score int) int {
 
 // Credited is the score the run is credited with had it stopped after turn t
 // (0 before turn 1): the score after t, or the best up to t.
-func (e *Episode) Credited(t int) int {
+func (e *Episode) Credited(t int) Score {
 	if e.Scoring == ScoredLast {
 		return e.Score(t)
 	}
-	c := 0
+	var c Score
 	for u := 1; u <= min(t, e.N()); u++ {
 		c = e.Scoring.Credit(c, e.Turns[u-1].Score)
 	}
@@ -348,6 +352,9 @@ type Problem struct {
 	Line    int // 0 when not about one line
 	Msg     string
 	Skipped bool
+	// File is the file the line is in, when not the episode's Source (a
+	// Burr application directory's log.jsonl); "" otherwise.
+	File string
 }
 
 func (p Problem) String() string {
@@ -362,8 +369,12 @@ func (p Problem) String() string {
 func (e *Episode) ProblemMessages() []string {
 	var w []string
 	for _, p := range e.Problems {
+		file := e.Source
+		if p.File != "" {
+			file = p.File
+		}
 		if p.Line > 0 {
-			w = append(w, fmt.Sprintf("%s:%d: %s", e.Source, p.Line, p.Msg))
+			w = append(w, fmt.Sprintf("%s:%d: %s", file, p.Line, p.Msg))
 		} else {
 			w = append(w, fmt.Sprintf("%s: %s", e.Source, p.Msg))
 		}

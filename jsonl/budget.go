@@ -1,8 +1,12 @@
 package jsonl
 
 import (
+	"context"
 	"encoding/binary"
-	"sync"
+	"errors"
+	"io"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // The memory a reader may need beyond its ordinary buffers — a giant line
@@ -36,6 +40,24 @@ func (r *Reader) takeGiant(buf []byte, limit int) []byte {
 	return append(g[:0], buf...)
 }
 
+// ReadDocument reads r whole, up to limit bytes and one more, into the
+// giant buffer (waiting while a reader holds it): a document read whole (a
+// state snapshot, up to 16 MiB) costs the memory of the one buffer, not that
+// of a buffer grown step by step. release gives the buffer back; doc must not
+// be used after it.
+func ReadDocument(r io.Reader, limit int) (doc []byte, release func(), err error) {
+	g := <-giant
+	if cap(g) < limit+1 {
+		g = make([]byte, 0, limit+bufSize)
+	}
+	g = g[:limit+1]
+	n, err := io.ReadFull(r, g)
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return g[:n], func() { giant <- g[:0] }, err
+}
+
 // dropLong releases the line buffer: the giant one, given back for the
 // reader's own, or its own.
 func (r *Reader) dropLong() {
@@ -47,43 +69,20 @@ func (r *Reader) dropLong() {
 	r.long = nil
 }
 
-// budget is a weighted semaphore.
-type budget struct {
-	mu   sync.Mutex
-	cond sync.Cond
-	free int64
-	size int64
-}
-
-func newBudget(size int64) *budget {
-	b := &budget{free: size, size: size}
-	b.cond.L = &b.mu
-	return b
-}
-
-// acquire waits for n (at most the whole budget) and says how much it took.
-func (b *budget) acquire(n int64) int64 {
-	n = min(n, b.size)
-	b.mu.Lock()
-	for b.free < n {
-		b.cond.Wait()
-	}
-	b.free -= n
-	b.mu.Unlock()
-	return n
-}
-
-func (b *budget) release(n int64) {
-	b.mu.Lock()
-	b.free += n
-	b.mu.Unlock()
-	b.cond.Broadcast()
-}
-
 // zstdWindows bounds the windows of the zstd streams decoded at once: one of
 // the largest allowed (zstd -19's 8 MiB), or six of the 2 MiB of zstd's
 // default level.
-var zstdWindows = newBudget(MaxZstdWindow + MaxZstdWindow/2)
+var zstdWindows = semaphore.NewWeighted(zstdBudget)
+
+const zstdBudget = MaxZstdWindow + MaxZstdWindow/2
+
+// takeWindow waits for a stream's window from zstdWindows and says how much
+// it took; give it back with zstdWindows.Release.
+func takeWindow(n int64) int64 {
+	n = min(n, zstdBudget)
+	_ = zstdWindows.Acquire(context.Background(), n) // never fails: no deadline, n within the budget
+	return n
+}
 
 // zstdWindow is the window the first frame of a zstd stream declares (its
 // content size for a single-segment frame), or MaxZstdWindow when head does

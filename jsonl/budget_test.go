@@ -79,7 +79,7 @@ func TestZstdWindowBudget(t *testing.T) {
 	go func() {
 		defer close(done)
 		for range 5 {
-			rc, err := Decompress(io.NopCloser(bytes.NewReader(buf.Bytes())), Limits{})
+			rc, err := decompress(io.NopCloser(bytes.NewReader(buf.Bytes())), Limits{})
 			if err != nil {
 				t.Error(err)
 				return

@@ -141,7 +141,7 @@ func TestZstdWindowCapped(t *testing.T) {
 	// A frame header declaring a 256 MiB window (as zstd --long=28 writes),
 	// then one raw block of 3 bytes.
 	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 18 << 3, 0x19, 0x00, 0x00, '{', '}', '\n'}
-	rc, err := Decompress(io.NopCloser(bytes.NewReader(frame)), Limits{})
+	rc, err := decompress(io.NopCloser(bytes.NewReader(frame)), Limits{})
 	if err == nil {
 		_, err = io.ReadAll(rc)
 		rc.Close()
@@ -151,29 +151,42 @@ func TestZstdWindowCapped(t *testing.T) {
 	}
 }
 
-// A decompression bomb stops past RatioFloor instead of running for ever.
+// A decompression bomb stops instead of running for ever: one of many
+// lines past the floor (here 64 MiB, for the test's sake), one of a single
+// line past the longest line a stream may give, whatever the floor.
 func TestDecompressionBombStopped(t *testing.T) {
-	var gz bytes.Buffer
-	gw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
-	io.Copy(gw, &repeat{fill: 0, n: 256 << 20})
-	gw.Close()
-	rc, err := Decompress(io.NopCloser(&gz), Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	n, err := io.Copy(io.Discard, rc)
-	if err == nil || !strings.Contains(err.Error(), "decompression bomb") || n > 2*RatioFloor {
-		t.Errorf("read %s, %v", Size(n), err)
+	for _, c := range []struct {
+		name string
+		fill byte
+		lim  Limits
+		want string
+		most int64
+	}{
+		{"lines past the floor", '\n', Limits{Floor: 64 << 20}, "more than 200 bytes decompressed per compressed byte past 64 MiB", 2 * 64 << 20},
+		{"one line", 0, Limits{MaxLineOut: 16 << 20}, "a line of more than 16 MiB decompressed", 2 * 16 << 20},
+	} {
+		var gz bytes.Buffer
+		gw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+		io.Copy(gw, &repeat{fill: c.fill, n: 256 << 20})
+		gw.Close()
+		rc, err := decompress(io.NopCloser(&gz), c.lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, rc)
+		rc.Close()
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "a decompression bomb? stopped") || n > c.most {
+			t.Errorf("%s: read %s, %v", c.name, Size(n), err)
+		}
 	}
 	// A realistic stream (ratio ~20) is read whole.
 	var ok bytes.Buffer
-	gw = gzip.NewWriter(&ok)
+	gw := gzip.NewWriter(&ok)
 	for i := range 200_000 {
 		gw.Write([]byte(`{"timestamp": "2025-11-04T09:35:24", "level": "INFO", "event_type": "turn_completed", "turn": ` + strings.Repeat("1", i%7+1) + "}\n"))
 	}
 	gw.Close()
-	rc, _ = Decompress(io.NopCloser(&ok), Limits{})
+	rc, _ := decompress(io.NopCloser(&ok), Limits{Floor: 1 << 20})
 	if _, err := io.Copy(io.Discard, rc); err != nil {
 		t.Errorf("realistic stream: %v", err)
 	}

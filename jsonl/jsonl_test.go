@@ -122,7 +122,7 @@ func TestReaderCorruptGzip(t *testing.T) {
 	gw.Write([]byte(strings.Repeat("{\"event_type\": \"turn_completed\"}\n", 5000)))
 	gw.Close()
 	cut := gz.Bytes()[:gz.Len()/2]
-	rc, err := Decompress(io.NopCloser(bytes.NewReader(cut)), Limits{})
+	rc, err := decompress(io.NopCloser(bytes.NewReader(cut)), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -206,7 +206,7 @@ func (r *Reader) notObject() ([]byte, bool, error) {
 	r.Unterminated = rerr != nil
 	switch {
 	case n > int64(r.opt.MaxLine):
-		r.err = &StopError{Line: r.line, MaxLine: r.opt.MaxLine}
+		r.err = &stopError{Line: r.line, MaxLine: r.opt.MaxLine}
 	case rerr != nil:
 		r.stop(rerr)
 	}
@@ -217,26 +217,26 @@ func (r *Reader) notObject() ([]byte, bool, error) {
 func (r *Reader) stop(err error) {
 	r.err = err
 	if err != io.EOF {
-		r.err = &StopError{Line: r.line, Err: err}
+		r.err = &stopError{Line: r.line, Err: err}
 	}
 }
 
-// StopError ends a stream at line Line: a read error after it (Err), or a
+// stopError ends a stream at line Line: a read error after it (Err), or a
 // line that cannot be a log's, of more than MaxLine bytes without a newline.
-type StopError struct {
+type stopError struct {
 	Line    int
 	Err     error
 	MaxLine int
 }
 
-func (e *StopError) Error() string {
+func (e *stopError) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("after line %d: %v", e.Line, e.Err)
 	}
 	return fmt.Sprintf("line %d: more than %s without a newline, and not JSON: not a log? stopped reading", e.Line, Size(int64(e.MaxLine)))
 }
 
-func (e *StopError) Unwrap() error { return e.Err }
+func (e *stopError) Unwrap() error { return e.Err }
 
 // grow appends chunk to buf. Past a few MiB it makes room for the whole
 // limit at once: append's doubling would hold twice the limit, with the

@@ -245,23 +245,14 @@ done:
 	if validNumber(tok) {
 		return nil
 	}
-	if s.i >= len(s.b) && isPrefixOfLiteral(tok) {
-		return s.eof()
+	if s.i >= len(s.b) {
+		return s.eof() // cut, whatever it was to be
 	}
 	s.i = start
 	if len(tok) == 0 {
 		return s.fail(fmt.Sprintf("expected a value, found %s", quoteByte(s.b[s.i])))
 	}
 	return s.fail(fmt.Sprintf("invalid value %q", clip(tok, 20)))
-}
-
-func isPrefixOfLiteral(tok []byte) bool {
-	for _, lit := range []string{"true", "false", "null", "NaN", "Infinity", "-Infinity"} {
-		if len(tok) < len(lit) && lit[:len(tok)] == string(tok) {
-			return true
-		}
-	}
-	return len(tok) > 0 && (tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9')
 }
 
 // validNumber reports whether tok is a JSON number.

@@ -7,12 +7,12 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"sync"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -21,23 +21,29 @@ import (
 // StdinName is the path that means standard input.
 const StdinName = "-"
 
-// DisplayName is how a path is named in messages and tables: as given, so
-// that standard input is "-" everywhere, as in the JSON and CSV "source".
-func DisplayName(path string) string { return path }
-
 var (
 	gzipMagic = []byte{0x1f, 0x8b}
 	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 	utf8BOM   = []byte{0xef, 0xbb, 0xbf}
 )
 
-// Limits bound what a compressed stream may cost in memory and time.
+// Limits bound what a compressed stream may cost in time: a decompression
+// bomb gives bytes without end from a few compressed ones. Memory is bounded
+// whatever the stream (lines are held up to MaxLine). A ratio alone cannot
+// tell a bomb: a Burr log repeats its whole state on every line, and zstd
+// compresses a run of 400 turns 1,360 times. So a stream is judged by what
+// it gives: any ratio up to Floor bytes, and lines up to MaxLineOut.
 type Limits struct {
-	// MaxRatio stops a compressed stream once it has given more than MaxRatio
-	// bytes for each compressed byte read (past the first RatioFloor bytes):
-	// real logs compress 10-20 times, a decompression bomb a thousand times.
+	// MaxRatio stops a compressed stream once it has given more than Floor
+	// bytes and more than MaxRatio bytes for each compressed byte read:
 	// DefaultMaxRatio when 0; no limit when negative.
 	MaxRatio int
+	// Floor is how much a stream may give whatever its ratio: DefaultFloor
+	// when 0.
+	Floor int64
+	// MaxLineOut stops a compressed stream that gives more than this without
+	// a newline: DefaultMaxLineOut when 0; no limit when negative.
+	MaxLineOut int64
 	// InTurn, when set, is handed the taking of a zstd stream's window from
 	// the budget the streams decoded at once share, to call when the stream's
 	// turn comes: a caller that hands files over in order takes their
@@ -48,10 +54,15 @@ type Limits struct {
 
 const (
 	// DefaultMaxRatio leaves ten times the margin over the most compressible
-	// real logs.
+	// logs of one record a line (ZorkGPT's, TALES's compress 10-20 times).
 	DefaultMaxRatio = 200
-	// RatioFloor is how much any stream may give before its ratio is judged.
-	RatioFloor = 64 << 20
+	// DefaultFloor is more than a Burr log of 3,000 turns holds (its length
+	// grows with the square of the turns: 1,000 turns, 1.5 GB), and some ten
+	// seconds of decompression.
+	DefaultFloor = 16 << 30
+	// DefaultMaxLineOut is some twenty times the longest line of a real log
+	// (a Burr state of 5,000 turns, 15 MB) and a fifth of a second.
+	DefaultMaxLineOut = 256 << 20
 	// MaxZstdWindow bounds the memory a zstd stream may ask for: zstd's
 	// levels up to -19 write windows of 8 MiB at most; --ultra -20 to -22
 	// and --long ask for 32 MiB to 2 GiB, and are refused, in words.
@@ -72,21 +83,17 @@ func Open(path string, stdin io.Reader, lim Limits) (io.ReadCloser, error) {
 		}
 		f = file
 	}
-	r, err := Decompress(f, lim)
+	r, err := decompress(f, lim)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return r, nil
 }
 
-// headPool holds the small buffers that read the first bytes of a file (and
-// compressed streams), so that a batch of files does not allocate one each.
-var headPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
-
-// Decompress returns a reader of rc's content, decompressed within lim if it
+// decompress returns a reader of rc's content, decompressed within lim if it
 // starts with the gzip or zstd magic bytes. Closing it closes rc.
-func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
+func decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 	// The magic bytes are read by themselves: a plain stream is then read
 	// straight into the line reader's buffer, not copied through another.
 	var magic [4]byte
@@ -95,32 +102,26 @@ func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		return nil, err
 	}
 	head := magic[:n]
-	if !Compressed(head) {
+	if !compressed(head) {
 		return struct {
 			io.Reader
 			io.Closer
 		}{io.MultiReader(bytes.NewReader(head), rc), rc}, nil
 	}
-	br := headPool.Get().(*bufio.Reader)
-	br.Reset(io.MultiReader(bytes.NewReader(head), rc))
-	release := func() { br.Reset(nil); headPool.Put(br) }
-	ratio := lim.MaxRatio
-	if ratio == 0 {
-		ratio = DefaultMaxRatio
-	}
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head), rc), 64<<10)
+	lim = lim.withDefaults()
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
 		in := &counter{r: br}
 		zr, err := gzip.NewReader(in)
 		if err != nil {
-			release()
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		return &closers{r: bounded(zr, in, ratio, "gzip"), inner: zr, outer: rc, release: release}, nil
+		return &closers{r: bounded(zr, in, lim, "gzip"), inner: zr, outer: rc}, nil
 	default: // zstd
 		fh, _ := br.Peek(64) // the frame header: its window, for the process's budget
 		var held int64
-		take := func() { held = zstdWindows.acquire(zstdWindow(pastSkippable(fh))) }
+		take := func() { held = takeWindow(zstdWindow(pastSkippable(fh))) }
 		if lim.InTurn != nil {
 			lim.InTurn(take)
 		} else {
@@ -129,18 +130,16 @@ func Decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		in := &counter{r: br}
 		zr, err := newZstd(in)
 		if err != nil {
-			zstdWindows.release(held)
-			release()
+			zstdWindows.Release(held)
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
-		done := func() { zstdWindows.release(held); release() }
-		return &closers{r: bounded(zstdErrors{zr}, in, ratio, "zstd"), inner: zstdCloser{zr}, outer: rc, release: done}, nil
+		return &closers{r: bounded(zstdErrors{zr}, in, lim, "zstd"), inner: &zstdCloser{zr, held}, outer: rc}, nil
 	}
 }
 
-// Compressed reports whether a stream that starts with head (its first four
-// bytes) is gzip or zstd, as Open would find it.
-func Compressed(head []byte) bool {
+// compressed reports whether a stream that starts with head (its first four
+// bytes) is gzip or zstd, as Open finds it.
+func compressed(head []byte) bool {
 	return bytes.HasPrefix(head, gzipMagic) || bytes.HasPrefix(head, zstdMagic) || skippable(head)
 }
 
@@ -179,33 +178,50 @@ func (c *counter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// bounded stops the decompressed stream r when it gives more than ratio
-// bytes per compressed byte read from in (past RatioFloor).
-func bounded(r io.Reader, in *counter, ratio int, format string) io.Reader {
-	if ratio < 0 {
-		return r
-	}
-	return &ratioReader{r: r, in: in, ratio: int64(ratio), format: format}
+// withDefaults is lim with its zero values replaced by their defaults.
+func (lim Limits) withDefaults() Limits {
+	lim.MaxRatio = cmp.Or(lim.MaxRatio, DefaultMaxRatio)
+	lim.Floor = cmp.Or(lim.Floor, DefaultFloor)
+	lim.MaxLineOut = cmp.Or(lim.MaxLineOut, DefaultMaxLineOut)
+	return lim
 }
 
-type ratioReader struct {
+// bounded stops the decompressed stream r when it gives more than lim
+// allows, judged by what it gives and what it was given (in).
+func bounded(r io.Reader, in *counter, lim Limits, format string) io.Reader {
+	return &boundedReader{r: r, in: in, lim: lim, format: format}
+}
+
+type boundedReader struct {
 	r      io.Reader
 	in     *counter
-	out    int64
-	ratio  int64
+	lim    Limits
 	format string
+	out    int64 // bytes given
+	line   int64 // bytes given since the last newline
 	err    error
 }
 
-func (b *ratioReader) Read(p []byte) (int, error) {
+func (b *boundedReader) Read(p []byte) (int, error) {
 	if b.err != nil {
 		return 0, b.err
 	}
 	n, err := b.r.Read(p)
 	b.out += int64(n)
-	if b.out > RatioFloor && b.out > b.ratio*b.in.n {
-		b.err = fmt.Errorf("%s: more than %d bytes decompressed per compressed byte (%s from %s): a decompression bomb? stopped",
-			b.format, b.ratio, Size(b.out), Size(b.in.n))
+	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+		b.line = int64(n - i - 1)
+	} else {
+		b.line += int64(n)
+	}
+	switch {
+	case b.lim.MaxLineOut > 0 && b.line > b.lim.MaxLineOut:
+		b.err = fmt.Errorf("%s: a line of more than %s decompressed (%s from %s): a decompression bomb? stopped",
+			b.format, Size(b.lim.MaxLineOut), Size(b.out), Size(b.in.n))
+	case b.lim.MaxRatio > 0 && b.out > b.lim.Floor && b.out > int64(b.lim.MaxRatio)*b.in.n:
+		b.err = fmt.Errorf("%s: more than %d bytes decompressed per compressed byte past %s (%s from %s): a decompression bomb? stopped",
+			b.format, b.lim.MaxRatio, Size(b.lim.Floor), Size(b.out), Size(b.in.n))
+	}
+	if b.err != nil {
 		return n, b.err
 	}
 	return n, err
@@ -224,47 +240,27 @@ func (z zstdErrors) Read(p []byte) (int, error) {
 	return n, err
 }
 
-type zstdCloser struct{ d *zstd.Decoder }
+// zstdCloser ends the decoder and gives its window back to zstdWindows.
+type zstdCloser struct {
+	d    *zstd.Decoder
+	held int64
+}
 
-// Close keeps the decoder for the next stream (its window's buffers are
-// reused rather than left for the garbage collector) or, with enough kept,
-// closes it.
-func (z zstdCloser) Close() error {
-	z.d.Reset(nil)
-	select {
-	case idleZstd <- z.d:
-	default:
-		z.d.Close()
-	}
+func (z *zstdCloser) Close() error {
+	z.d.Close()
+	zstdWindows.Release(z.held)
 	return nil
 }
 
-// idleZstd holds decoders between streams, as many as zstdWindows lets
-// decode at once at the largest window.
-var idleZstd = make(chan *zstd.Decoder, 2)
-
-// newZstd is a decoder of in: an idle one, else a new one.
 func newZstd(in io.Reader) (*zstd.Decoder, error) {
-	select {
-	case d := <-idleZstd:
-		if err := d.Reset(in); err != nil {
-			d.Close()
-			return nil, err
-		}
-		return d, nil
-	default:
-		return zstd.NewReader(in, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(MaxZstdWindow))
-	}
+	return zstd.NewReader(in, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(MaxZstdWindow))
 }
 
-// closers reads from r and closes the decompressor, then the file, and
-// returns the head buffer to its pool.
+// closers reads from r and closes the decompressor (once), then the file.
 type closers struct {
-	r       io.Reader
-	inner   io.Closer
-	outer   io.Closer
-	release func()
+	r     io.Reader
+	inner io.Closer
+	outer io.Closer
 }
 
 func (c *closers) Read(p []byte) (int, error) { return c.r.Read(p) }
@@ -272,10 +268,7 @@ func (c *closers) Read(p []byte) (int, error) { return c.r.Read(p) }
 func (c *closers) Close() error {
 	if c.inner != nil {
 		c.inner.Close()
-	}
-	if c.release != nil {
-		c.release()
-		c.release = nil
+		c.inner = nil
 	}
 	return c.outer.Close()
 }
@@ -283,6 +276,10 @@ func (c *closers) Close() error {
 // Size writes a byte count the way messages give it: 64 MiB, 512 KiB, 100 bytes.
 func Size(n int64) string {
 	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
 	case n >= 1<<20:

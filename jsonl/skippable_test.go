@@ -47,10 +47,10 @@ func TestZstdSkippableFrames(t *testing.T) {
 		{"two skippable frames", bytes.Join([][]byte{skippableFrame(3, nil), skippableFrame(7, []byte("meta")), fb}, nil), b},
 		{"a skippable frame only", skippableFrame(0, size(fa)), ""},
 	} {
-		if !Compressed(c.stream[:4]) {
+		if !compressed(c.stream[:4]) {
 			t.Errorf("%s: not taken for compressed", c.name)
 		}
-		rc, err := Decompress(io.NopCloser(bytes.NewReader(c.stream)), Limits{})
+		rc, err := decompress(io.NopCloser(bytes.NewReader(c.stream)), Limits{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

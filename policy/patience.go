@@ -19,8 +19,8 @@ var (
 		Usage: "room_patience R (patience): turns a first visit to a room buys; 0: rooms are not progress"}
 	ScoreMode = &Setting{Key: "score_mode", Flag: "score-mode", Default: ScoreChanges, Names: []string{"changes", "increase"},
 		Usage: "score_mode (patience): changes (any score change is progress) or increase (only a new best score)"}
-	MinDelta = &Setting{Key: "min_delta", Flag: "min-delta", Label: "delta", Default: 1, Floor: 1,
-		Usage: "min_delta D (increase, patience): a score move smaller than D is not progress and does not move the tracked score"}
+	MinDelta = &Setting{Key: "min_delta", Flag: "min-delta", Label: "delta", Default: deltaScale, Scale: deltaScale,
+		Usage: "min_delta D (increase, patience): a score move smaller than D is not progress and does not move the tracked score; a decimal for a real-valued score (0.1)"}
 	MinTurns = &Setting{Key: "min_turns", Flag: "min-turns", Label: "warm-up",
 		Usage: "min_turns M (increase, patience): warm-up, no stop before turn M"}
 )
@@ -36,6 +36,10 @@ const (
 
 // ObjectivesOff as objective_patience: objective completions are not progress.
 const ObjectivesOff = -1
+
+// deltaScale: min_delta is kept in thousandths, so that a real-valued score
+// (a normalised one, summed rewards of 0.1) has thresholds of its size.
+const deltaScale = 1000
 
 func init() {
 	register(Kind{Name: Patience, New: newPatience, Variant: true,
@@ -83,7 +87,7 @@ func newPatience(p Policy) Tracker {
 // (0: off) given.
 func newPatienceTracker(p Policy, mode, k, r int) *patience {
 	return &patience{timer: p.Timer(), minTurns: p.Get(MinTurns), objK: k, roomR: r,
-		score: scoreSource{increase: mode == ScoreIncrease, delta: MinDelta.Applied(p.Get(MinDelta))}}
+		score: scoreSource{increase: mode == ScoreIncrease, delta: episode.Score(p.Get(MinDelta)) / deltaScale}}
 }
 
 // objectivePatience is K: objective_patience, max_turns_stuck for its 0, and
@@ -170,17 +174,19 @@ func (pt *patience) stuck(t int) int {
 // scoreSource is the score branch (shipped.track) generalised: in mode
 // increase only a score above the tracked one counts, and a move smaller than
 // delta is not progress and leaves the tracked score where it was, so slow
-// drift accumulates until it reaches delta. With D = 1 the tracked score is
-// the last score (changes) or the best score so far (increase).
+// drift accumulates until it reaches delta. A move of 0 is never progress, so
+// that D = 0 counts any move. On whole scores every D up to 1 is the same
+// rule: the tracked score is the last score (changes) or the best score so
+// far (increase).
 type scoreSource struct {
 	increase    bool
-	delta       int // D ≥ 1
+	delta       episode.Score // D ≥ 0
 	initialised bool
-	tracked     int // the score at the last progress (or after turn 1)
-	last        int // the last progress turn; 0 = none
+	tracked     episode.Score // the score at the last progress (or after turn 1)
+	last        int           // the last progress turn; 0 = none
 }
 
-func (s *scoreSource) track(t, score int) bool {
+func (s *scoreSource) track(t int, score episode.Score) bool {
 	if !s.initialised {
 		// docs/semantics.md, "5.5.1 The first call only initialises": the first call, after turn 1, only sets the baseline.
 		s.initialised = true
@@ -191,7 +197,9 @@ func (s *scoreSource) track(t, score int) bool {
 	if !s.increase && d < 0 {
 		d = -d // up or down both count
 	}
-	if d < s.delta {
+	// A move is compared with D to the places a score is kept to, so that
+	// 0.3 − 0.2 (0.09999999999999998 in binary) is a move of 0.1.
+	if d <= 0 || d+episode.ScoreResolution < s.delta {
 		return false
 	}
 	s.tracked, s.last = score, t

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"slices"
 	"testing"
 )
@@ -32,7 +33,7 @@ func (w walk) run(p Policy) result {
 		if v, ok := w.rooms[t]; ok {
 			room = v
 		}
-		s := tr.Step(t, Observation{Score: score, Objectives: count(w.objectives, t), Room: room, Start: w.start})
+		s := tr.Step(t, Observation{Score: episode.Score(score), Objectives: count(w.objectives, t), Room: room, Start: w.start})
 		if s.Reset != NoReset {
 			r.resets = append(r.resets, fmt.Sprintf("%s@%d", s.Reset, t))
 		}
@@ -139,7 +140,7 @@ func TestMinTurns(t *testing.T) {
 }
 
 func TestMinDelta(t *testing.T) {
-	withD := func(n Name, d int) Policy { return pol(n, 40, 10).With(MinDelta, d) }
+	withD := func(n Name, d int) Policy { return pol(n, 40, 10).With(MinDelta, d*1000) } // d points
 	for _, c := range []struct {
 		name   string
 		p      Policy
@@ -151,7 +152,7 @@ func TestMinDelta(t *testing.T) {
 		{"3 < D", withD(Patience, 5), walk{changes: map[int]int{10: 3}}, 40, nil},
 		// D = 1 is today's: the change at 10 anchors, stop at 50.
 		{"D 1", withD(Patience, 1), walk{changes: map[int]int{10: 3}}, 50, []string{"score_change@10"}},
-		// D = 0 means 1.
+		// D = 0: any move counts, as 1 does on whole scores.
 		{"D 0", withD(Patience, 0), walk{changes: map[int]int{10: 3}}, 50, []string{"score_change@10"}},
 		// Drift: 3 at 10 leaves the tracked score at 0, so 6 at 20 is a move of
 		// 6 ≥ 5 (had 3 been tracked, 3 < 5): anchor 20, stop 60.
@@ -197,5 +198,30 @@ func TestPatienceStepFields(t *testing.T) {
 	}
 	if !last.Terminate || last.Anchor != 35 || last.TurnsStuck != 15 {
 		t.Errorf("turn 50: %+v, want a stop with anchor 35, 15 stuck", last)
+	}
+}
+
+// On real-valued scores a move is compared with min_delta to the 9 decimals
+// scores are kept to: 0.3 after 0.2 is a rise of 0.1, though 0.3 − 0.2 is
+// 0.09999999999999998 in binary; 0.29 after 0.2 is not.
+func TestMinDeltaDecimals(t *testing.T) {
+	for _, c := range []struct {
+		scores []episode.Score
+		reset  bool
+	}{
+		{[]episode.Score{0.2, 0.3}, true},
+		{[]episode.Score{0.2, 0.29}, false},
+		{[]episode.Score{0.2, 0.2}, false},
+	} {
+		for _, n := range []Name{Increase, Patience} {
+			tr := pol(n, 40, 10).With(MinDelta, 100).With(ObjectivePatience, ObjectivesOff).NewTracker()
+			var s Step
+			for i, v := range c.scores {
+				s = tr.Step(i+1, Observation{Score: v})
+			}
+			if got := s.Reset == ScoreChange; got != c.reset {
+				t.Errorf("%s delta 0.1, scores %v: reset %v, want %v", n, c.scores, got, c.reset)
+			}
+		}
 	}
 }

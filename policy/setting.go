@@ -32,11 +32,9 @@ type Setting struct {
 	// Special are values below Min that mean something else, as messages
 	// list them: {0, "max_turns_stuck"}, {-1, off}.
 	Special []Special
-	// Floor: a value below it applies as it, and output shows what applies
-	// (min_delta 0 is 1: a score move is at least a point); 0 for none.
-	Floor int
 	// Scale is how many steps make a unit: 100 for min_critic, kept in
-	// hundredths and written as a decimal (0.5); 0 for a whole number.
+	// hundredths and written as a decimal (0.5), 1000 for min_delta; 0 for a
+	// whole number.
 	Scale int
 	// Names, for an enumeration (score_mode), spell its values from 0.
 	Names []string
@@ -75,15 +73,6 @@ func (s *Setting) isOff(v int) bool { return s.special(v) == off }
 
 // called is how messages name s.
 func (s *Setting) called() string { return cmp.Or(s.Called, s.Key) }
-
-// Applied is the value that applies for v, as output shows it: v, or Floor
-// for a smaller one.
-func (s *Setting) Applied(v int) int {
-	if s.Floor != 0 && v < s.Floor {
-		return s.Floor
-	}
-	return v
-}
 
 // usable reports a value that cannot be replayed at all.
 func (s *Setting) usable(v int) error {
@@ -185,7 +174,6 @@ func (s *Setting) Value(v int) any {
 // label and the value, a special value's meaning ("obj off") or an
 // enumeration's name alone.
 func (s *Setting) shown(v int) string {
-	v = s.Applied(v)
 	switch means := s.special(v); {
 	case v == s.Default:
 		return ""

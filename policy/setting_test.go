@@ -112,7 +112,7 @@ func TestPolicyValues(t *testing.T) {
 	}
 	// Settings at the same place in two policies stay apart by name.
 	a, b := Policy{Name: Increase}.With(MinDelta, 5), Policy{Name: Patience}.With(ObjectivePatience, 5)
-	if a.Get(MinDelta) != 5 || b.Get(MinDelta) != 1 || b.Get(ObjectivePatience) != 5 || a.Get(ObjectivePatience) != 0 {
+	if a.Get(MinDelta) != 5 || b.Get(MinDelta) != 1000 || b.Get(ObjectivePatience) != 5 || a.Get(ObjectivePatience) != 0 {
 		t.Errorf("increase %s, patience %s", a, b)
 	}
 }

@@ -72,11 +72,14 @@ type supervisor struct {
 	started                                   bool // the triggers the log cannot feed are off
 	c, flat, critic, rejected, spiral, streak int
 
-	score, anchor int // the score after the last turn, and the turn it last changed
-	atCheckpoint  int // the score at the last checkpoint (0 before the first)
-	flatRun       int // checkpoints in a row with a zero delta
+	score        episode.Score // the score after the last turn
+	anchor       int           // the turn it last changed
+	atCheckpoint episode.Score // the score at the last checkpoint (0 before the first)
+	flatRun      int           // checkpoints in a row with a zero delta
 	// The window's turns, by t % C: critic scores in hundredths, rejected
-	// proposals, and the run of consecutive turns in one room ending there.
+	// proposals, and the run of consecutive turns in one room ending there;
+	// grown as the turns come, so that a checkpoint longer than the episode
+	// costs what the episode has, not what the setting says.
 	critics, rejections, runs []int
 	room                      string // the room of the last turn
 }
@@ -84,7 +87,6 @@ type supervisor struct {
 func newSupervisor(p Policy) Tracker {
 	s := &supervisor{p: p, c: p.Get(Checkpoint), flat: p.Get(FlatCheckpoints), critic: p.Get(MinCritic),
 		rejected: p.Get(MaxRejectedTurns), spiral: p.Get(SpiralRejections), streak: p.Get(RoomStreak)}
-	s.critics, s.rejections, s.runs = make([]int, s.c), make([]int, s.c), make([]int, s.c)
 	return s
 }
 
@@ -102,6 +104,9 @@ func (s *supervisor) Step(t int, o Observation) Step {
 		s.score, s.anchor, reset = o.Score, t, ScoreChange
 	}
 	i := t % s.c
+	for len(s.critics) <= i { // turns come in order from 1: only while t < C
+		s.critics, s.rejections, s.runs = append(s.critics, 0), append(s.rejections, 0), append(s.runs, 0)
+	}
 	s.critics[i] = int(math.RoundToEven(o.Critic * criticScale)) // exact: a float32 times 100 fits a float64
 	s.rejections[i] = o.Rejections
 	run := 0
@@ -135,7 +140,7 @@ func (s *supervisor) triggers(t int, o Observation) []string {
 		if s.flatRun == 1 {
 			plural = ""
 		}
-		why = append(why, fmt.Sprintf("score %d unchanged over %d checkpoint%s (since turn %d)", s.score, s.flatRun, plural, t-s.flatRun*s.c))
+		why = append(why, fmt.Sprintf("score %s unchanged over %d checkpoint%s (since turn %d)", s.score, s.flatRun, plural, t-s.flatRun*s.c))
 	}
 	if s.critic > 0 {
 		sum := 0

@@ -15,7 +15,7 @@ var allSignals = episode.Signals(0).With(episode.Critic, episode.Rejections, epi
 // by 1 every 20 turns, the critic gives 0.7, nothing is rejected, and the
 // room changes every turn.
 func healthy(t int) Observation {
-	return Observation{Score: t / 20, Critic: 0.7, Location: fmt.Sprintf("room %d", t), Signals: allSignals}
+	return Observation{Score: episode.Score(t / 20), Critic: 0.7, Location: fmt.Sprintf("room %d", t), Signals: allSignals}
 }
 
 // supervise replays spec (Parse's form) over turns 1..n whose observations
@@ -66,11 +66,11 @@ func TestSupervisorTriggers(t *testing.T) {
 		// Score 0 throughout: delta 0 at 25 (from the start's 0) and at 50.
 		{"flat at defaults", "supervisor", flat, 50, "score 0 unchanged over 2 checkpoints (since turn 0)"},
 		// +5 at 30: deltas 0 (25), 5 (50), 0 (75), 0 (100).
-		{"flat after a gain", only("flat_checkpoints=2"), func(t int, o *Observation) { o.Score = b2i(t >= 30) * 5 }, 100,
+		{"flat after a gain", only("flat_checkpoints=2"), func(t int, o *Observation) { o.Score = episode.Score(b2i(t >= 30) * 5) }, 100,
 			"score 5 unchanged over 2 checkpoints (since turn 50)"},
 		// +5 at 30, back to 0 at 40 (a death): the deltas compare the scores
 		// at the checkpoints, 0 at 25 and 0 at 50.
-		{"flat over a gain lost again", only("flat_checkpoints=2"), func(t int, o *Observation) { o.Score = b2i(t >= 30 && t < 40) * 5 }, 50,
+		{"flat over a gain lost again", only("flat_checkpoints=2"), func(t int, o *Observation) { o.Score = episode.Score(b2i(t >= 30 && t < 40) * 5) }, 50,
 			"score 0 unchanged over 2 checkpoints (since turn 0)"},
 		{"flat, one checkpoint", only("flat_checkpoints=1"), flat, 25, "score 0 unchanged over 1 checkpoint (since turn 0)"},
 		{"flat off", only("flat_checkpoints=0"), flat, 0, ""},

@@ -38,7 +38,7 @@ func (r Reset) String() string {
 // the room's name; 0 when unknown). Start is the room the episode started in,
 // the same on every turn (same key; 0 when unknown).
 type Observation struct {
-	Score      int
+	Score      episode.Score
 	Objectives int
 	Room       int
 	Start      int
@@ -85,9 +85,9 @@ type shipped struct {
 	timer       Timer
 	objectives  bool // enable_objective_based_progress
 	initialised bool
-	tracked     int // _last_tracked_score
-	lastChange  int // _last_score_change_turn
-	lastObj     int // the latest completed_turn so far; 0 = none yet
+	tracked     episode.Score // _last_tracked_score
+	lastChange  int           // _last_score_change_turn
+	lastObj     int           // the latest completed_turn so far; 0 = none yet
 }
 
 // ZorkGPT keeps this state on the orchestrator, which main.py builds anew for
@@ -119,7 +119,7 @@ func (tr *shipped) Step(t int, o Observation) Step {
 }
 
 // track is the score branch, which every policy that tracks the score shares.
-func (tr *shipped) track(t, score int) Reset {
+func (tr *shipped) track(t int, score episode.Score) Reset {
 	switch {
 	case !tr.initialised:
 		// docs/semantics.md, "5.5.1 The first call only initialises" / docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 1: the first call, at the end of turn 1, only

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"github.com/lbanalyze/lbanalyze/episode"
 	"slices"
 	"testing"
 )
@@ -31,7 +32,7 @@ func replay(p Policy, sc scenario) result {
 		if v, ok := sc.changes[t]; ok {
 			score = v
 		}
-		s := tr.Step(t, Observation{Score: score, Objectives: count(sc.objectives, t)})
+		s := tr.Step(t, Observation{Score: episode.Score(score), Objectives: count(sc.objectives, t)})
 		if s.Reset != NoReset {
 			r.resets = append(r.resets, fmt.Sprintf("%s@%d", s.Reset, t))
 		}

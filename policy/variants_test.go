@@ -13,22 +13,23 @@ func TestVariantString(t *testing.T) {
 		want string
 	}{
 		{p, "patience 40/10"},
-		{p.With(MinDelta, 1), "patience 40/10"}, // 1 is the default
-		{p.With(MinDelta, 0), "patience 40/10"}, // 0 applies as 1
+		{p.With(MinDelta, 1000), "patience 40/10"}, // 1 (in thousandths) is the default
+		{p.With(MinDelta, 0), "patience 40/10 delta 0"},
+		{p.With(MinDelta, 250), "patience 40/10 delta 0.25"},
 		{p.With(ObjectivePatience, 20).With(RoomPatience, 30), "patience 40/10 obj 20 room 30"},
 		{p.With(ObjectivePatience, ObjectivesOff), "patience 40/10 obj off"},
-		{p.With(ScoreMode, ScoreIncrease).With(MinDelta, 5).With(MinTurns, 50), "patience 40/10 increase delta 5 warm-up 50"},
+		{p.With(ScoreMode, ScoreIncrease).With(MinDelta, 5000).With(MinTurns, 50), "patience 40/10 increase delta 5 warm-up 50"},
 	} {
 		if got := c.p.String(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
 		}
 	}
 	// A policy without a setting never takes it, nor shows it.
-	s := New(Score, Values{MinDelta: 5, RoomPatience: 3})
+	s := New(Score, Values{MinDelta: 5000, RoomPatience: 3})
 	if got := s.String(); got != "score 40/10" || s != (Policy{Name: Score}) {
 		t.Errorf("score with variant settings: %q", got)
 	}
-	i := New(Increase, Values{MinDelta: 5, ObjectivePatience: 7})
+	i := New(Increase, Values{MinDelta: 5000, ObjectivePatience: 7})
 	if got := i.String(); got != "increase 40/10 delta 5" {
 		t.Errorf("increase: %q", got)
 	}
@@ -43,8 +44,10 @@ func TestParseVariants(t *testing.T) {
 	}{
 		{"patience:40/10,objective_patience=20", d.With(ObjectivePatience, 20), ""},
 		{"patience:60:room_patience=30:objective_patience=-1", d.With(MaxTurnsStuck, 60).With(RoomPatience, 30).With(ObjectivePatience, -1), ""},
-		{"patience,score-mode=increase,min-delta=5,min-turns=50", d.With(ScoreMode, ScoreIncrease).With(MinDelta, 5).With(MinTurns, 50), ""},
-		{"increase:30/5:min_delta=3", Policy{Name: Increase}.With(MaxTurnsStuck, 30).With(CheckInterval, 5).With(MinDelta, 3), ""},
+		{"patience,score-mode=increase,min-delta=5,min-turns=50", d.With(ScoreMode, ScoreIncrease).With(MinDelta, 5000).With(MinTurns, 50), ""},
+		{"increase:30/5:min_delta=3", Policy{Name: Increase}.With(MaxTurnsStuck, 30).With(CheckInterval, 5).With(MinDelta, 3000), ""},
+		{"increase:min_delta=0.05", Policy{Name: Increase}.With(MinDelta, 50), ""},
+		{"increase:min_delta=0.0005", d, "min_delta: \"0.0005\" is not a number with at most 3 decimal places"},
 		{"patience:check_interval=5", d.With(CheckInterval, 5), ""},
 		{"score:min_delta=5", d, "policy score has no min_delta"},
 		{"increase:room_patience=5", d, "policy increase has no room_patience"},
@@ -108,30 +111,6 @@ func TestVariantsRegistry(t *testing.T) {
 	for _, n := range []Name{Increase, None, Patience} {
 		if k, _ := Lookup(n); !k.Variant || k.Ported {
 			t.Errorf("%s: %+v: a variant", n, k)
-		}
-	}
-}
-
-// TestApplied: output shows the value that applies. min_delta's 0 replays
-// as 1 (docs/policies.md), while a supervisor trigger's 0 is off and a
-// timer's 0 is 0.
-func TestApplied(t *testing.T) {
-	for _, c := range []struct {
-		s    *Setting
-		v    int
-		want int
-	}{
-		{MinDelta, 0, 1},
-		{MinDelta, 1, 1},
-		{MinDelta, 3, 3},
-		{MinTurns, 0, 0},
-		{ObjectivePatience, 0, 0},
-		{MaxTurnsStuck, 0, 0},
-		{FlatCheckpoints, 0, 0},
-		{Checkpoint, DefaultCheckpoint, DefaultCheckpoint},
-	} {
-		if got := c.s.Applied(c.v); got != c.want {
-			t.Errorf("%s %d: Applied %d, want %d", c.s.Key, c.v, got, c.want)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package policy
 
-import "image/color"
+import (
+	"image/color"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+)
 
 // Zorkburr is ZorkGPT2's stuck rule (docs/zorkgpt2.md, "The stuck rule").
 const Zorkburr Name = "zorkburr"
@@ -34,9 +38,9 @@ func init() {
 // neither W nor I, so the sweep's fast path replays it once for all of them.
 type zorkburr struct {
 	timer  Timer
-	score  int // the score after the last turn (0 before turn 1)
-	c      int // turns_since_progress
-	anchor int // last_score_change_turn
+	score  episode.Score // the score after the last turn (0 before turn 1)
+	c      int           // turns_since_progress
+	anchor int           // last_score_change_turn
 }
 
 func newZorkburr(p Policy) Tracker { return &zorkburr{timer: p.Timer()} }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/lbanalyze/lbanalyze/episode"
 	"slices"
 	"testing"
 )
@@ -107,7 +108,7 @@ func TestZorkburrCountdown(t *testing.T) {
 			if v, ok := c.sc.changes[turn]; ok {
 				score = v
 			}
-			if tr.Step(turn, Observation{Score: score}).Warned {
+			if tr.Step(turn, Observation{Score: episode.Score(score)}).Warned {
 				first = turn
 			}
 		}

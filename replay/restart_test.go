@@ -27,7 +27,7 @@ func restartEpisode(scoring episode.Scoring) *episode.Episode {
 		if v, ok := changes[t]; ok {
 			score = v
 		}
-		ep.Turns = append(ep.Turns, episode.Turn{Score: score, Tokens: int64(100 + t), Restart: t == 19})
+		ep.Turns = append(ep.Turns, episode.Turn{Score: episode.Score(score), Tokens: int64(100 + t), Restart: t == 19})
 	}
 	return ep
 }
@@ -78,17 +78,17 @@ func TestRestart(t *testing.T) {
 func TestCredited(t *testing.T) {
 	ep := restartEpisode(episode.ScoredBest)
 	for _, c := range []struct{ t, want int }{{0, 0}, {2, 0}, {13, 15}, {19, 15}, {50, 15}, {51, 20}, {60, 20}, {99, 20}} {
-		if got := ep.Credited(c.t); got != c.want {
-			t.Errorf("best, after %d: %d, want %d", c.t, got, c.want)
+		if got := ep.Credited(c.t); got != episode.Score(c.want) {
+			t.Errorf("best, after %d: %v, want %d", c.t, got, c.want)
 		}
 	}
 	ep.Turns[0].Score = -10 // a score below 0 before any other: TALES's highscore starts at 0
 	if got := ep.Credited(1); got != 0 {
-		t.Errorf("best after a negative first score: %d, want 0", got)
+		t.Errorf("best after a negative first score: %v, want 0", got)
 	}
 	ep.Scoring = episode.ScoredLast
 	if got := ep.Credited(19); got != 0 || ep.Credited(18) != 5 {
-		t.Errorf("last: %d at 19, %d at 18; want 0, 5", got, ep.Credited(18))
+		t.Errorf("last: %v at 19, %v at 18; want 0, 5", got, ep.Credited(18))
 	}
 }
 
@@ -133,8 +133,8 @@ func TestIncreaseOnTALES(t *testing.T) {
 		path := filepath.Join(dir, c.run, c.game, "a0_s20241001.jsonl.gz")
 		eps, _ := source.ReadAll(tales.Source, bytes.NewReader(realdata.Read(t, path)), path, source.Options{})
 		o := Run(eps[0], increase)
-		if o.TerminationTurn != c.stop || o.TurnsStuck != c.stuck || o.TurnsSaved != c.saved || o.ScoreForgone != c.forgone || o.TokensSaved != c.tokens {
-			t.Errorf("%s / %s: stop %d, stuck %d, saved %d, forgone %d, tokens %d; want %d, %d, %d, %d, %d", c.run, c.game,
+		if o.TerminationTurn != c.stop || o.TurnsStuck != c.stuck || o.TurnsSaved != c.saved || o.ScoreForgone != episode.Score(c.forgone) || o.TokensSaved != c.tokens {
+			t.Errorf("%s / %s: stop %d, stuck %d, saved %d, forgone %v, tokens %d; want %d, %d, %d, %d, %d", c.run, c.game,
 				o.TerminationTurn, o.TurnsStuck, o.TurnsSaved, o.ScoreForgone, o.TokensSaved, c.stop, c.stuck, c.saved, c.forgone, c.tokens)
 		}
 	}

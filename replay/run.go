@@ -22,13 +22,13 @@ type Outcome struct {
 	// ScoreAtTermination is the score the run is credited with had it
 	// stopped at T (episode.Episode.Credited): the score after T, or for a
 	// run scored by its best, the best up to T.
-	ScoreAtTermination int
+	ScoreAtTermination episode.Score
 	TurnsSaved         int // N − T, or 0
 	Length             int // T if terminated, else N
 	// ScoreForgone is max(credited score over T+1..N) − credited score at T,
 	// floored at 0: for a run scored by its best, the best after the stop
 	// against the best before it.
-	ScoreForgone int
+	ScoreForgone episode.Score
 	// LaterGain is the first turn after T whose credited score is above the
 	// one at T, and by how much; nil when there is none (later_score_gain
 	// false).
@@ -90,8 +90,8 @@ func sameCompletions(a, b []episode.Completion) bool {
 
 // Gain is a later score gain: the turn and its size over the score at T.
 type Gain struct {
-	Turn   int `json:"turn"`
-	Points int `json:"points"`
+	Turn   int           `json:"turn"`
+	Points episode.Score `json:"points"`
 }
 
 // Terminated reports whether the policy stops the episode within the log.

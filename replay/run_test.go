@@ -53,7 +53,7 @@ func TestOutcomeTrulyStuckAndForgone(t *testing.T) {
 	// +5 at 50, then a death penalty to -5 at 60: forgone is the best later score, 5.
 	ep = one(t, write(t, plan{N: 100, Changes: map[int]int{50: 5, 60: -5}}.Episode()))
 	if o = Run(ep, v1); o.ScoreForgone != 5 || *o.LaterGain != (Gain{50, 5}) {
-		t.Errorf("later gain then loss: forgone %d, gain %+v", o.ScoreForgone, o.LaterGain)
+		t.Errorf("later gain then loss: forgone %v, gain %+v", o.ScoreForgone, o.LaterGain)
 	}
 	// A later loss only is no gain and nothing forgone.
 	ep = one(t, write(t, plan{N: 100, MaxTurns: 100, Changes: map[int]int{60: -10}}.Episode()))

@@ -38,11 +38,11 @@ func ThresholdFree(name policy.Name) bool {
 type Sweeper struct {
 	ep       *episode.Episode
 	n        int
-	score    []int  // score[t]: the credited score after turn t, t = 1..n (episode.Episode.Credited)
-	sufMax   []int  // sufMax[t] = max score over turns t..n, for t = 1..n
-	gain     []Gain // gain[t]: the first turn after t whose score is above score[t]; Turn 0 none
-	objTurns []int  // the turns of ep.Objectives, nil unless sorted by turn
-	cut      bool   // the Outcome's Cut (LogCut), and Censored when the policy does not stop
+	score    []episode.Score // score[t]: the credited score after turn t, t = 1..n (episode.Episode.Credited)
+	sufMax   []episode.Score // sufMax[t] = max score over turns t..n, for t = 1..n
+	gain     []Gain          // gain[t]: the first turn after t whose score is above score[t]; Turn 0 none
+	objTurns []int           // the turns of ep.Objectives, nil unless sorted by turn
+	cut      bool            // the Outcome's Cut (LogCut), and Censored when the policy does not stop
 	// tokens[t] and calls[t]: what turns t..n spent, nil unless logged.
 	tokens, calls []int64
 	tables        []*tracked
@@ -66,11 +66,11 @@ type checkTable struct{ turn, stuck []int }
 // NewSweeper builds the per-turn tables of ep.
 func NewSweeper(ep *episode.Episode) *Sweeper {
 	n := ep.N()
-	s := &Sweeper{ep: ep, n: n, score: make([]int, n+1), sufMax: make([]int, n+2), gain: make([]Gain, n+1)}
+	s := &Sweeper{ep: ep, n: n, score: make([]episode.Score, n+1), sufMax: make([]episode.Score, n+2), gain: make([]Gain, n+1)}
 	for t := 1; t <= n; t++ {
 		s.score[t] = ep.Scoring.Credit(s.score[t-1], ep.Score(t))
 	}
-	s.sufMax[n+1] = math.MinInt
+	s.sufMax[n+1] = episode.Score(math.Inf(-1))
 	for t := n; t >= 1; t-- {
 		s.sufMax[t] = max(s.score[t], s.sufMax[t+1])
 	}

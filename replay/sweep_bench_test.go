@@ -59,7 +59,7 @@ func (m metrics) add(from int, out []Outcome) {
 		}
 		a.length += o.Length
 		a.saved += o.TurnsSaved
-		a.forgone += o.ScoreForgone
+		a.forgone += int(o.ScoreForgone)
 	}
 }
 

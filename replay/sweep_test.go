@@ -184,7 +184,7 @@ func randomEpisode(rng *rand.Rand) *episode.Episode {
 		if rng.Float64() < pChange {
 			score += rng.IntN(21) - 10
 		}
-		ep.Turns[i].Score = score
+		ep.Turns[i].Score = episode.Score(score)
 		for rng.Float64() < pObj {
 			ep.Turns[i].Objectives++
 			ep.Objectives = append(ep.Objectives, episode.Completion{Turn: i + 1, Objective: fmt.Sprintf("objective %d", len(ep.Objectives))})

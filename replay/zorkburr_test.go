@@ -29,7 +29,7 @@ func decayingEpisode(rng *rand.Rand, n int) *episode.Episode {
 			score += []int{5, 10, -10, 25}[rng.IntN(4)]
 		}
 		p = max(0.01, p*0.97)
-		ep.Turns[t] = episode.Turn{Score: score, Calls: int32(3 + 2*rng.IntN(3))}
+		ep.Turns[t] = episode.Turn{Score: episode.Score(score), Calls: int32(3 + 2*rng.IntN(3))}
 	}
 	return ep
 }

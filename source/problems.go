@@ -3,6 +3,9 @@ package source
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 )
@@ -14,7 +17,10 @@ import (
 // word for word (a file of a million bad lines must not cost a million
 // messages), all counted, and how many lines they skipped.
 type Problems struct {
-	Max     int
+	Max int
+	// File is the file the lines are in, when not the episode's Source (an
+	// application directory's log.jsonl).
+	File    string
 	List    []episode.Problem
 	Count   int
 	Skipped int
@@ -28,7 +34,7 @@ func (p *Problems) Add(n int, skipped bool, format string, args ...any) {
 		p.Skipped++
 	}
 	if len(p.List) < p.Max {
-		p.List = append(p.List, episode.Problem{Line: n, Msg: fmt.Sprintf(format, args...), Skipped: skipped})
+		p.List = append(p.List, episode.Problem{Line: n, Msg: fmt.Sprintf(format, args...), Skipped: skipped, File: p.File})
 	}
 }
 
@@ -61,15 +67,43 @@ func (l *Leftovers) AddTo(res *Result) {
 	}
 }
 
+// MaxText bounds a text an episode keeps from a log (an id, an action, a
+// room, an objective, why it ended): no output shows more of one whole, and
+// 3,000 turns of distinct actions of 60 KB must not cost 180 MB
+// (docs/PERFORMANCE.md, "Memory").
+const MaxText = 1 << 9
+
+// Text is s as an episode keeps it: a copy; past MaxText bytes, its first
+// bytes and the length and hash of the whole, so that texts equal or
+// distinct in the log stay so.
+func Text(s string) string {
+	if len(s) <= MaxText {
+		return strings.Clone(s)
+	}
+	cut := MaxText - 64
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes, xxh64 %016x)", len(s), xxhash.Sum64String(s))
+}
+
+// SameText says whether raw, a text of a log, is kept, as Text keeps it.
+func SameText(raw, kept string) bool {
+	if len(raw) <= MaxText {
+		return raw == kept
+	}
+	return len(kept) <= MaxText && Text(raw) == kept
+}
+
 // Interner shares the strings that repeat turn after turn (room names,
 // actions). A string given may point into the line being read: what is kept
-// is a copy.
+// is a copy (Text).
 type Interner map[string]string
 
 // Intern is s, shared.
 func (in Interner) Intern(s string) string {
 	if len(s) > 64 {
-		return strings.Clone(s)
+		return Text(s)
 	}
 	if v, ok := in[s]; ok {
 		return v

@@ -39,21 +39,6 @@ func Slim(obj []byte, keep Keep) ([]byte, error) {
 	return append(out, '}'), err
 }
 
-// SlimEach is the JSON array arr with each object in it slimmed by keep.
-func SlimEach(arr []byte, keep Keep) ([]byte, error) {
-	out := []byte{'['}
-	err := jsonl.ScanArray(arr, func(v []byte) {
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		if len(v) > 0 && v[0] == '{' {
-			v, _ = Slim(v, keep) // checked by the scan of arr
-		}
-		out = append(out, v...)
-	})
-	return append(out, ']'), err
-}
-
 // Only keeps the members keys names, as they are.
 func Only(keys map[string]bool) Keep {
 	return func(key string, v []byte) ([]byte, bool) { return v, keys[key] }

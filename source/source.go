@@ -28,6 +28,10 @@ const (
 	MaxGap  = 1000
 )
 
+// MaxScore bounds scores, in every source, so that their differences are
+// exact (2^53): a line whose score is beyond ±MaxScore is skipped.
+const MaxScore = 1 << 53
+
 // Source reads one kind of log file.
 type Source interface {
 	// Format is the log_format of the episodes it reads.
@@ -43,6 +47,13 @@ type Source interface {
 	// Read streams the log r into episodes, handing each to emit as soon as
 	// it ends; name is the path the user gave ("-" for stdin).
 	Read(r io.Reader, name string, opt Options, emit func(*episode.Episode)) *Result
+}
+
+// Explainer is a source that says why it does not claim a file that nearly
+// is one of its logs (a field map's nested key written as one key with dots).
+type Explainer interface {
+	// Unclaimed says why a file that begins with head is not claimed, or "".
+	Unclaimed(head []byte) string
 }
 
 // JSONLName says whether a file is named like JSON Lines, plain or
@@ -114,9 +125,12 @@ type Result struct {
 	// replayed included.
 	Segments int
 	Rejected []Rejected
-	// Problems are about the log as a whole: a read error that ended it
-	// early, problems of the parts that cannot be replayed.
+	// Problems are those of the parts that cannot be replayed.
 	Problems []episode.Problem
+	// Cut is the read error that ended the log early (a cut gzip stream, a
+	// decompression bomb), nil when it was read to its end: what was read
+	// of it is analysed.
+	Cut *episode.Problem
 }
 
 // Rejected is a part of a log that cannot be replayed, and why.

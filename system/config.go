@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -166,30 +163,16 @@ func show(v any) string {
 // readConfig reads a configuration file: a regular file of MaxConfigSize
 // bytes at most. A FIFO would block, and /dev/zero never end.
 func readConfig(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the path once, not "stat PATH"
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+	data, err := filekind.ReadSmall(path, MaxConfigSize)
+	var nr *filekind.NotRegular
+	var tl *filekind.TooLarge
+	switch {
+	case errors.As(err, &nr):
+		return nil, fmt.Errorf("%v: give the pyproject.toml itself", err)
+	case errors.As(err, &tl):
+		return nil, fmt.Errorf("%v, which no pyproject.toml is: not read", err)
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s): give the pyproject.toml itself", path, filekind.Of(info.Mode()))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > MaxConfigSize {
-		return nil, fmt.Errorf("%s: larger than %d KiB, which no pyproject.toml is: not read", path, MaxConfigSize>>10)
-	}
-	return data, nil
+	return data, err
 }
 
 // tooDeep finds the first line of TOML data where a key or value nests deeper

@@ -2,32 +2,62 @@ package system
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // Harness is a benchmark harness or an agent loop of the user's own with no
-// stop rule of its own (TALES, or JSONL read through a field map): it runs
-// any policy that needs only the score per step, as a few lines of Python
-// in its step loop (docs/sources.md, "Which system ran a log"). It makes one
-// LLM call a step, and shows its agent no countdown.
-var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "tales"},
-	File: "your harness's step loop", Lang: "python", Block: harnessBlock,
+// stop rule of its own (TALES, BALROG, or a per-step log read through a
+// field map): it runs any policy that needs only the score per step, as a
+// few lines of Python in its step loop (docs/sources.md, "Which system ran a
+// log"). It makes one LLM call a step, and shows its agent no countdown.
+var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "csv", "tales", "balrog"},
+	File: "your harness's step loop", Lang: "python", Block: func(p policy.Policy) (string, error) { return harnessBlock(p, logsOf{}) },
 	Note: "Python; in another language, the first comment is the rule", Now: none, Adds: policy.Increase, CallsPerTurn: 1,
 	Offered: []policy.Name{policy.Score, policy.Increase}, Shows: Shows{EndUnrecorded: true}}
 
+// logsOf is what a harness's block words for the logs it is given: their
+// scores are not all whole (summed rewards, a normalised score), so that its
+// rule says min_delta whatever its value (a rise of 0.5 is no progress under
+// the default of 1); they are BALROG's, so that it says where the lines go in
+// BALROG's loop rather than TALES's.
+type logsOf struct{ real, balrog bool }
+
+// harnesses are Harness for each kind of logs (OfAll gives them); the
+// zero kind's is Harness.
+var harnesses = func() map[logsOf]*System {
+	m := map[logsOf]*System{{}: Harness}
+	for _, k := range []logsOf{{real: true}, {balrog: true}, {real: true, balrog: true}} {
+		s := *Harness
+		s.Block = func(p policy.Policy) (string, error) { return harnessBlock(p, k) }
+		s.Shows.RealScores = k.real
+		m[k] = &s
+	}
+	return m
+}()
+
+// harnessFor is the harness whose block words its rules for eps.
+func harnessFor(eps []*episode.Episode) *System {
+	var k logsOf
+	k.real = slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return !ep.WholeScores() })
+	k.balrog = !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Format != "balrog" })
+	return harnesses[k]
+}
+
 // harnessRules are the rules a harness can run on a score per step, each in
 // one sentence in the words of its step loop.
-var harnessRules = map[policy.Name]func(policy.Policy) string{
-	policy.Score:    func(p policy.Policy) string { return scoreRule(p, false) },
-	policy.Increase: func(p policy.Policy) string { return scoreRule(p, true) },
-	policy.Patience: func(p policy.Policy) string { return scoreRule(p, increases(p)) },
-	policy.None:     func(policy.Policy) string { return "never stop the run before its budget: no stop rule." },
+var harnessRules = map[policy.Name]func(p policy.Policy, real bool) string{
+	policy.Score:    func(p policy.Policy, real bool) string { return scoreRule(p, false, real) },
+	policy.Increase: func(p policy.Policy, real bool) string { return scoreRule(p, true, real) },
+	policy.Patience: func(p policy.Policy, real bool) string { return scoreRule(p, increases(p), real) },
+	policy.None:     func(policy.Policy, bool) string { return "never stop the run before its budget: no stop rule." },
 	// zorkburr's counter after step t−1 or after step t has reached W
 	// (docs/zorkgpt2.md, "The stuck rule").
-	policy.Zorkburr: func(p policy.Policy) string {
+	policy.Zorkburr: func(p policy.Policy, _ bool) string {
 		return fmt.Sprintf("%s, stop the run if its score has not changed (up or down) in the last %d steps "+
 			"(t-%d+1 to t), or in the %d steps before step t; the score before step 1 counts as 0, so a move during step 1 counts.",
 			atSteps(p), p.MaxTurnsStuck(), p.MaxTurnsStuck(), p.MaxTurnsStuck())
@@ -46,17 +76,22 @@ func increases(p policy.Policy) bool {
 // one). The error says why a harness cannot run p on a score alone: p needs
 // another signal (as patience does with objectives or rooms on), or has no
 // rule in its words.
-func harnessBlock(p policy.Policy) (string, error) {
+func harnessBlock(p policy.Policy, logs logsOf) (string, error) {
 	rule := harnessRules[p.Name]
 	if rule == nil || p.Needs() != 0 {
 		return "", fmt.Errorf("%s needs more than a score per step, which a harness's log does not give", p)
 	}
 	var b strings.Builder
-	for _, l := range wrap(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, rule(p)), blockWidth-len("# ")) {
+	for _, l := range wrap(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, rule(p, logs.real)), blockWidth-len("# ")) {
 		b.WriteString("# " + l + "\n")
 	}
 	b.WriteString(usage)
-	b.WriteString(python(p))
+	if logs.balrog {
+		b.WriteString(inBALROG)
+	} else {
+		b.WriteString(inTALES)
+	}
+	b.WriteString(python(p, logs.real))
 	return b.String(), nil
 }
 
@@ -64,19 +99,30 @@ func harnessBlock(p policy.Policy) (string, error) {
 // 80 columns.
 const blockWidth = 79
 
-// usage says where the class goes: in any step loop, and in TALES's
+// usage says where the class goes in any step loop; inTALES, in TALES's
 // (benchmark.py's evaluate(), whose loop logs a step with results.append,
-// then restarts a game that ended; docs/sources.md, "TALES").
-const usage = `# In the step loop: loop_break = LoopBreak() before it; after each step,
+// then restarts a game that ended; docs/sources.md, "TALES"); inBALROG, in
+// BALROG's (evaluator.py's run_episode, whose loop writes a step's row, then
+// ends at done; its episode_return sums the rewards, and TextWorld's reward
+// is the game's score: docs/sources.md, "BALROG").
+const (
+	usage = `# In the step loop: loop_break = LoopBreak() before it; after each step,
 #   if loop_break.stop(score): break      # score: the score after the step
-# TALES: in benchmark.py's evaluate(), LoopBreak() before "for step in ...",
+`
+	inTALES = `# TALES: in benchmark.py's evaluate(), LoopBreak() before "for step in ...",
 #   and the if after "results.append(...)", so that the last step is logged.
 `
+	inBALROG = `# BALROG: in evaluator.py's run_episode(), LoopBreak() before "for step in",
+#   the if after "csv_writer.writerow(...)"; score: episode_return (TextWorld:
+#   reward, the game's score).
+`
+)
 
 // python is the class that runs p: its settings as constants, and stop,
 // called once after every step with the score after it, true when the run
-// is to end. It counts the steps itself, from 1.
-func python(p policy.Policy) string {
+// is to end. It counts the steps itself, from 1. real: the logs have scores
+// that are not whole.
+func python(p policy.Policy, real bool) string {
 	if p.Name == policy.None {
 		return "class LoopBreak:\n    def stop(self, score):\n        return False  # no stop rule: every run spends its budget\n"
 	}
@@ -95,19 +141,24 @@ func python(p policy.Policy) string {
                 and max(before, self.count) >= self.MAX_TURNS_STUCK)
 `
 	}
-	delta, minTurns := policy.MinDelta.Applied(p.Get(policy.MinDelta)), p.Get(policy.MinTurns)
+	delta, sized := minDelta(p, real)
 	progress := "score != self.tracked:  # any change, up or down"
+	moved, to := "score - self.tracked", ""
+	if real {
+		to = " + 1e-9" // compared to 9 decimals, as lbanalyze compares (policy/patience.go, scoreSource)
+	}
 	switch up := increases(p); {
-	case up && delta > 1:
-		progress = "score - self.tracked >= self.MIN_DELTA:"
+	case up && sized:
+		progress = moved + to + " >= self.MIN_DELTA:"
 	case up:
 		progress = "score > self.tracked:  # a new best"
-	case delta > 1:
-		progress = "abs(score - self.tracked) >= self.MIN_DELTA:"
+	case sized:
+		progress = "abs(" + moved + ")" + to + " >= self.MIN_DELTA:"
 	}
-	if delta > 1 {
-		consts, vals = append(consts, "MIN_DELTA"), append(vals, strconv.Itoa(delta))
+	if sized {
+		consts, vals = append(consts, "MIN_DELTA"), append(vals, delta)
 	}
+	minTurns := p.Get(policy.MinTurns)
 	check := "self.step % self.CHECK_INTERVAL == 0"
 	if minTurns > 0 {
 		consts, vals = append(consts, "MIN_TURNS"), append(vals, strconv.Itoa(minTurns))
@@ -141,18 +192,28 @@ func atSteps(p policy.Policy) string {
 	return fmt.Sprintf("at each step t that is a multiple of %d", p.CheckInterval())
 }
 
+// minDelta is p's min_delta as its rule says it, and whether the rule says
+// it: on whole scores a min_delta up to 1 counts any move, as the tracker
+// compares (policy/patience.go, scoreSource); on real ones (real) the rule
+// says what it is unless it is 0, since under the default of 1 a rise of 0.5
+// is no progress.
+func minDelta(p policy.Policy, real bool) (string, bool) {
+	d := p.Get(policy.MinDelta)
+	return policy.MinDelta.Format(d), p.Has(policy.MinDelta) && d > 0 && (real || d > policy.MinDelta.Default)
+}
+
 // scoreRule words the score tracking every harness policy shares: in mode
 // increase only a rise above the tracked score is progress; a move smaller
 // than min_delta is not progress and leaves the tracked score where it was.
-func scoreRule(p policy.Policy, increase bool) string {
+func scoreRule(p policy.Policy, increase, real bool) string {
 	moved := "changed (up or down)"
-	switch d := policy.MinDelta.Applied(p.Get(policy.MinDelta)); {
-	case increase && d > 1:
-		moved = fmt.Sprintf("risen by at least %d above the score of its last rise", d)
+	switch delta, sized := minDelta(p, real); {
+	case increase && sized:
+		moved = fmt.Sprintf("risen by at least %s above the score of its last rise", delta)
 	case increase:
 		moved = "risen above its best so far"
-	case d > 1:
-		moved = fmt.Sprintf("moved by at least %d, up or down, from the score of its last move", d)
+	case sized:
+		moved = fmt.Sprintf("moved by at least %s, up or down, from the score of its last move", delta)
 	}
 	from := ""
 	if m := p.Get(policy.MinTurns); m > 0 {

@@ -85,6 +85,9 @@ type Shows struct {
 	// EndUnrecorded: its logs need not say how a run ended, so that an end
 	// not recorded is no sign of a cut log.
 	EndUnrecorded bool
+	// RealScores: its logs have scores that are not whole (OfAll's
+	// harness for them): score forgone is shown with its decimals.
+	RealScores bool
 }
 
 // none is what runs now on a system that stops no run on a rule of its own.
@@ -119,7 +122,8 @@ func Of(ep *episode.Episode) *System {
 }
 
 // OfAll is the system that ran every one of eps; the first of the registry
-// when they were run by several, or there are none.
+// when they were run by several, or there are none. A harness words its
+// block for its logs (harnessFor: real scores, BALROG's loop).
 func OfAll(eps []*episode.Episode) *System {
 	if len(eps) == 0 {
 		return registry[0]
@@ -129,6 +133,9 @@ func OfAll(eps []*episode.Episode) *System {
 		if Of(ep) != s {
 			return registry[0]
 		}
+	}
+	if s == Harness {
+		return harnessFor(eps)
 	}
 	return s
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/group"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -26,6 +27,7 @@ type batchFlags struct {
 	baseline, after string
 	settings        []int // by the index of policy.Settings()
 	config          string
+	loaded          *loadedConfig // what --config read
 	calls           callsFlag
 	format          string
 	jobs            int
@@ -35,9 +37,6 @@ type batchFlags struct {
 	analysis        analysisFlags
 	fields          fieldsFlags
 	by              byFlag
-	// configSystem is the system whose table --config read: its after
-	// policy is that of the groups of that system only.
-	configSystem *system.System
 }
 
 func newBatchCmd(e *env) *cobra.Command {
@@ -45,9 +44,9 @@ func newBatchCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "batch DIR|FILE...",
 		Short: "Compare a baseline and an after policy over a dataset of episodes",
-		Long: `Find every episode log under the given directories (episode_log.jsonl, *.jsonl,
-*.jsonl.gz, *.jsonl.zst; test_*, test-*, unknown and *_error directories are passed over),
-replay a baseline and an after policy over each episode, and report per episode, the
+		Long: `Find every episode log under the given directories (episode_log.jsonl, *.jsonl, *.csv,
+*.tsv, each also .gz or .zst; test_*, test-*, unknown and *_error directories are passed
+over), replay a baseline and an after policy over each episode, and report per episode, the
 specification's success metrics with paired-bootstrap intervals, and the episodes to
 review first.
 
@@ -56,7 +55,7 @@ score-or-objective:60/10. Settings a policy does not give come from --max-turns-
 --check-interval and --warning-threshold, or for the after side from --config. Logs of
 systems that stop no run on a rule of their own are compared, unless --baseline or
 --after say otherwise, as none (the run as logged) against the rule they would add:
-increase for harnesses (TALES, JSONL read with --fields), zorkburr for ZorkGPT2.
+increase for harnesses (TALES, BALROG, logs read with --fields), zorkburr for ZorkGPT2.
 
 Logs of several systems are compared each on its own, in a group of their own; --by KEY
 groups the episodes of each system further (dir:N, the N-th directory below the one given;
@@ -66,7 +65,7 @@ line on whether the after policy serves every group.`,
   lbanalyze batch --after score-or-objective:60 --format markdown game_files
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
   lbanalyze batch --plots plots --html report.html testdata/episodes
-  lbanalyze batch --fields turn=Step,score=Reward --by dir:1 submissions/LLM`,
+  lbanalyze batch --by dir:1 submissions/LLM`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("batch needs at least one directory or log file")
@@ -179,6 +178,7 @@ func (f *batchFlags) compare(cmd *cobra.Command, e *env, g group.Group, s sides,
 	sys, opts := g.System, s.opts
 	opts.CallsPerTurn = f.calls.of(sys)
 	baseline, after := f.sides(cmd, sys, s.baseline, s.after)
+	e.tellOnce(f.loaded.mismatch(sys)...)
 	e.tellOnce(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
 	e.tellOnce(f.noteShared(cmd, baseline, after)...)
 	kept, unreplayed := replay.Comparable(g.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
@@ -238,7 +238,7 @@ func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, aft
 	if !cmd.Flags().Changed("baseline") {
 		baseline = noStop
 	}
-	if !cmd.Flags().Changed("after") && (f.config == "" || f.configSystem != sys) {
+	if !cmd.Flags().Changed("after") && (f.loaded == nil || f.loaded.System != sys) {
 		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
 	}
 	return baseline, after
@@ -277,7 +277,8 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 			err = cerr
 			return
 		}
-		recording, f.configSystem = cfg.Policy.Timer(), cfg.System
+		f.loaded = &loadedConfig{cfg, f.config}
+		recording = cfg.Policy.Timer()
 		afterGiven = recording.Values()
 		maps.Copy(afterGiven, given)
 		if !cmd.Flags().Changed("after") {
@@ -337,7 +338,7 @@ func skips(s []corpus.Skip) []report.Skip {
 // tell writes messages about the input to stderr.
 func (e *env) tell(messages ...string) {
 	for _, m := range messages {
-		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", report.Printable(m)) // one line, whatever an id holds
+		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", textout.Printable(m)) // one line, whatever an id holds
 	}
 }
 

@@ -26,14 +26,15 @@ would have stopped, what that saves and what it would have lost.
 
 By default the two policies ZorkGPT shipped are replayed at its defaults, 40/10:
 score (09a7cc2) and score-or-objective (36546b7, ZorkGPT's default today); on the log of a
-harness with no stop rule of its own (TALES, or JSONL read with --fields), score and
+harness with no stop rule of its own (TALES, BALROG, or a log read with --fields), score and
 increase, the policies it can run on its score alone; on ZorkGPT2's, score, supervisor,
 zorkburr and increase.`,
 		Example: `  lbanalyze episode game_files/episodes/2025-11-04T09:35:24/episode_log.jsonl
   lbanalyze episode --policy score,window --max-turns-stuck 30,40,60 log.jsonl
   lbanalyze episode --config pyproject.toml --format json log.jsonl.gz
   lbanalyze episode --policy score,window --plot timeline.png log.jsonl
-  lbanalyze episode --fields turn=step,score=info.score,tokens=usage.n run.jsonl`,
+  lbanalyze episode --fields turn=step,score=info.score,tokens=usage.n run.jsonl
+  lbanalyze episode --fields turn=Step,reward=Reward --policy increase --min-delta 0.25 run.csv`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("episode needs at least one log file (or - for stdin)")

@@ -11,11 +11,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/steps"
 )
 
 // FuzzPipeline runs arbitrary bytes through everything a log goes through:
@@ -47,6 +51,42 @@ func FuzzPipeline(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add(fixedLog[:len(fixedLog)/3])
+	// ZorkGPT2's Burr log and snapshot, and a per-step log through the field
+	// map below (the registry reads every other source by content).
+	var burr bytes.Buffer
+	if err := benchdata.BurrLog(&burr, 3); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(burr.Bytes())
+	f.Add([]byte(`{"meta": {"episode_id": "ep7", "turn": 4}, "action_type": "evaluate_action", "state": {"action_history": [` + "\n" +
+		`{"turn": 1, "action": "north", "response": "ok", "location_id": 180, "location_name": "West House", "score_after": 0, "critic_score": 0.7, "rejection_count": 0},` + "\n" +
+		`{"turn": 2, "action": "east", "response": "ok", "location_id": 81, "location_name": "North House", "score_after": 5, "critic_score": 0.2, "rejection_count": 3}` + "\n" +
+		`], "location_name": "Behind House"}}` + "\n"))
+	harness, err := os.ReadFile("testdata/logs/harness-two-kinds.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(harness)
+	fieldMap, err := steps.ParseFields("episode=ep,turn=t,score=s,tokens=tok,action=a,room=r")
+	if err != nil {
+		f.Fatal(err)
+	}
+	mapped := corpus.Registry()
+	mapped.Files = append([]source.Source{steps.Source{Fields: fieldMap}}, mapped.Files...)
+	// A table of rewards, summed into real scores, through a table's field
+	// map (BALROG's preset reads no standard input: it needs the layout).
+	rewards, err := os.ReadFile("../../testdata/steps/rewards.csv")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(rewards)
+	f.Add([]byte("Step,Action,Reward\n0,look,0.5\n1,\"north,\neast\",-0.25\n0,look,1e-3\n"))
+	tableMap, err := steps.ParseFields("turn=Step,reward=Reward,action=Action")
+	if err != nil {
+		f.Fatal(err)
+	}
+	tabled := corpus.Registry()
+	tabled.Files = append([]source.Source{steps.Table{Fields: tableMap}}, tabled.Files...)
 	f.Add([]byte(`{"event_type": "episode_initialized", "episode_id": "\u001b[2J<b>|` + "`" + `\uFFFF"}` + "\n" +
 		`{"event_type": "turn_completed", "turn": 3, "score": -7, "action": "=1+1\r"}` + "\n"))
 
@@ -66,7 +106,14 @@ func FuzzPipeline(f *testing.F) {
 		expand(policy.ScoreOrObjective, [][]int{{1, 3, 40}, {1, 10}, {2}}), expand(policy.Window, [][]int{{2, 40}, {1, 5}, {20}}),
 		expand(policy.Patience, [][]int{{3, 40}, {1, 10}, {20}, {5}, {10}, {1}, {2}, {3}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lg := corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: bytes.NewReader(data)})
+		srcs := corpus.Registry() // or with a field map, for what it claims
+		switch head := data[:min(len(data), source.HeadSize)]; {
+		case steps.Source{Fields: fieldMap}.Claims(head):
+			srcs = mapped
+		case steps.Table{Fields: tableMap}.Claims(head):
+			srcs = tabled
+		}
+		lg := corpus.Read([]string{"-"}, corpus.Options{Jobs: 1, Stdin: bytes.NewReader(data), Sources: srcs})
 		if len(lg.Episodes) == 0 {
 			return
 		}
@@ -79,7 +126,7 @@ func FuzzPipeline(f *testing.F) {
 		checkJSONBytes(t, gridEps)
 		for _, format := range report.Formats {
 			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps, nil) })
-			checkStream(t, data, format, policies)
+			checkStream(t, data, format, policies, srcs)
 		}
 		// As batch compares them: the episodes that can replay both sides.
 		kept, _ := replay.Comparable(append(slices.Clone(lg.Episodes), fixed.Episodes...), policies[:2], "left out")
@@ -93,17 +140,17 @@ func FuzzPipeline(f *testing.F) {
 
 // checkStream requires the episode command's stream to write what reading
 // the whole log, then analysing and writing every episode, writes.
-func checkStream(t *testing.T, data []byte, format string, policies []policy.Policy) {
+func checkStream(t *testing.T, data []byte, format string, policies []policy.Policy, srcs *corpus.Sources) {
 	opts := report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}
 	var want, wantErr, got, gotErr bytes.Buffer
 	e := &env{stdin: bytes.NewReader(data), stdout: &want, stderr: &wantErr}
-	all := analyse(e.readCorpus([]string{"-"}, 1, true, nil, "").Episodes, held(policies, opts), nop)
+	all := analyse(e.readCorpus([]string{"-"}, 1, true, srcs, "").Episodes, held(policies, opts), nop)
 	if err := report.WriteEpisodes(&want, format, all, nil); err != nil {
 		t.Fatal(err)
 	}
 	e = &env{stdin: bytes.NewReader(data), stdout: &got, stderr: &gotErr}
-	files, c := corpus.Files([]string{"-"}, corpus.Registry())
-	if _, err := e.streamEpisodes(&got, format, files, c, 2, nil, tellNothing, asGrid(policies, opts)); err != nil {
+	files, c := corpus.Files([]string{"-"}, srcs)
+	if _, err := e.streamEpisodes(&got, format, files, c, 2, srcs, tellNothing, asGrid(policies, opts)); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) || gotErr.String() != wantErr.String() {
@@ -164,7 +211,7 @@ func check(t *testing.T, cmd, format string, write func(*outWriter) error) {
 	if format != "json" { // JSON keeps the log's text, escaped as JSON escapes it
 		for i := 0; i < len(out); {
 			r, size := utf8.DecodeRune(out[i:])
-			if (r == utf8.RuneError && size == 1) || (report.Unprintable(r) && r != '\n') {
+			if (r == utf8.RuneError && size == 1) || (textout.Unprintable(r) && r != '\n') {
 				t.Fatalf("%s --format %s: %U at byte %d: %q", cmd, format, r, i, out[max(0, i-40):min(len(out), i+40)])
 			}
 			i += size

@@ -2,24 +2,30 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/realdata"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/source/steps"
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // stopsInPython runs the block of each policy in Python on the logs at
 // paths, which Python reads itself (json.loads of each line, the score at
-// scoreKey, a dotted path; a new episode where episodeKey's value changes),
-// and gives, by episode in order, the step each policy's LoopBreak stops
-// at, 0 for none.
+// scoreKey, a dotted path; a new episode where episodeKey's value changes;
+// a table's rows with the csv module, and with rewards set, the score the
+// running sum of the column's rewards, in plain floats as a harness sums
+// them), and gives, by episode in order, the step each policy's LoopBreak
+// stops at, 0 for none.
 const stopsInPython = `
-import json, sys
-blocks, paths, score_key, episode_key = json.loads(sys.argv[1])
+import csv, json, sys
+blocks, paths, score_key, episode_key, rewards = json.loads(sys.argv[1])
 classes = []
 for block in blocks:
     ns = {}
@@ -31,13 +37,22 @@ def member(obj, key):
         obj = obj[k]
     return obj
 
+def rows(path):
+    if path.endswith(".csv"):
+        with open(path, newline="", encoding="utf-8") as f:
+            yield from csv.DictReader(f)
+        return
+    for text in open(path, encoding="utf-8"):
+        if text.strip():
+            yield json.loads(text)
+
 episodes = []
 for path in paths:
-    current = None
-    for text in open(path, encoding="utf-8"):
-        if not text.strip():
-            continue
-        obj = json.loads(text)
+    current, total = None, 0.0
+    for obj in rows(path):
+        if rewards:
+            total += float(obj[score_key])
+            obj = {score_key: total}
         ep = member(obj, episode_key) if episode_key else None
         if current is None or ep != current[0]:
             current = (ep, [c() for c in classes], [0] * len(classes))
@@ -65,18 +80,37 @@ func TestHarnessPython(t *testing.T) {
 		paths              func(t *testing.T) []string
 		fields             string // --fields, "" for a known format
 		scoreKey, episodes string
+		rewards            bool // scoreKey is a reward a step, summed into the score
 	}
 	fixture := func(p string) func(*testing.T) []string { return func(*testing.T) []string { return []string{p} } }
-	tales := logs{"TALES with a restart", fixture("testdata/logs/tales/restart.jsonl"), "", "Score", ""}
-	harness := logs{"per-step JSONL", fixture("testdata/logs/harness-two-kinds.jsonl"), "episode=ep,turn=t,score=s", "s", "ep"}
+	tales := logs{"TALES with a restart", fixture("testdata/logs/tales/restart.jsonl"), "", "Score", "", false}
+	harness := logs{"per-step JSONL", fixture("testdata/logs/harness-two-kinds.jsonl"), "episode=ep,turn=t,score=s", "s", "ep", false}
+	// A table of fractional rewards: the block for real scores, whose
+	// moves are compared with min_delta to 9 decimals (0.65 - 0.4 summed
+	// in floats is 0.25000000000000006, 0.85 - 0.65 is 0.19999999999999996).
+	rewards := logs{"a table of rewards", fixture("../../testdata/steps/rewards.csv"), "turn=Step,reward=Reward", "Reward", "", true}
+	// Rewards of 0.1: summed in floats, 0.7999999999999999 - 0.5 is below 0.3,
+	// so that a block that compared without the 9 decimals would stop at
+	// step 12 where increase 4/1 delta 0.3 stops at 14.
+	tenths := logs{"rewards of 0.1", func(t *testing.T) []string {
+		rows := "Step,Reward\n"
+		for i := range 25 {
+			rows += fmt.Sprintf("%d,%s\n", i, map[bool]string{true: "0", false: "0.1"}[i >= 10 && i < 15])
+		}
+		path := filepath.Join(t.TempDir(), "tenths.csv")
+		if err := os.WriteFile(path, []byte(rows), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return []string{path}
+	}, "turn=Step,reward=Reward", "Reward", "", true}
 	runs := logs{"TALES runs of the fixtures", func(t *testing.T) []string {
 		paths, _ := filepath.Glob("testdata/logs/tales-runs/*/*/*.jsonl")
 		return paths
-	}, "", "Score", ""}
+	}, "", "Score", "", false}
 	real := logs{"real TALES rollouts", func(t *testing.T) []string {
 		paths, _ := filepath.Glob(filepath.Join(realdata.Dir(t, "tales/logs"), "*", "*", "*.jsonl"))
 		return paths
-	}, "", "Score", ""}
+	}, "", "Score", "", false}
 	for _, c := range []struct {
 		logs     logs
 		policies []string
@@ -86,6 +120,10 @@ func TestHarnessPython(t *testing.T) {
 		{harness, []string{"increase:6/1", "score:3/1", "score:6/1", "zorkburr:4/2", "increase:3/1:min_turns=7", "score:100/10"}},
 		{runs, []string{"score:20/1", "increase:20/1", "increase:15/5", "score:10/10", "zorkburr:19/1"}},
 		{real, []string{"increase:15/10", "increase:20/1", "increase:40/10", "score:40/10", "score:20/1", "zorkburr:30/5"}},
+		{rewards, []string{"increase:4/2:min_delta=0.25", "increase:4/2", "increase:4/1:min_delta=0", "increase:3/1:min_delta=0.2",
+			"patience:3/1:min_delta=0.1:objective_patience=-1", "score:4/2", "score:2/1", "zorkburr:3/1", "increase:20/5",
+			"increase:3/1:min_delta=0.2:min_turns=8"}},
+		{tenths, []string{"increase:4/1:min_delta=0.3", "increase:5/1:min_delta=0.3", "increase:3/1:min_delta=0.2", "increase:20/1"}},
 	} {
 		t.Run(c.logs.name, func(t *testing.T) {
 			paths := c.logs.paths(t)
@@ -112,13 +150,13 @@ func TestHarnessPython(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				block, err := system.Harness.Block(p)
+				block, err := harnessOf(c.logs.rewards).Block(p)
 				if err != nil {
 					t.Fatalf("%s: %v", spec, err)
 				}
 				blocks = append(blocks, block)
 			}
-			in, _ := json.Marshal([]any{blocks, paths, c.logs.scoreKey, c.logs.episodes})
+			in, _ := json.Marshal([]any{blocks, paths, c.logs.scoreKey, c.logs.episodes, c.logs.rewards})
 			got, err := exec.Command(python, "-c", stopsInPython, string(in)).CombinedOutput()
 			if err != nil {
 				t.Fatalf("python: %v\n%s", err, got)
@@ -151,4 +189,13 @@ func TestHarnessPython(t *testing.T) {
 			t.Logf("%d episodes × %d configs: %d stops, %d never", len(eps), len(c.policies), stopped, never)
 		})
 	}
+}
+
+// harnessOf is the harness as its block is worded for logs of whole scores,
+// or of real ones (summed rewards: system.OfAll's harness for them).
+func harnessOf(real bool) *system.System {
+	if !real {
+		return system.Harness
+	}
+	return system.OfAll([]*episode.Episode{{Format: steps.TableFormat, Turns: []episode.Turn{{Score: 0.5}}}})
 }

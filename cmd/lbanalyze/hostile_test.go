@@ -93,7 +93,7 @@ func unknownKeys(named, more int) string {
 // in words, on every list flag, without looping.
 func TestRangesNearIntLimits(t *testing.T) {
 	const top, below = "9223372036854775807", "9223372036854775806"
-	for _, flag := range []string{"max-turns-stuck", "check-interval", "warning-threshold", "objective-patience", "room-patience", "min-delta", "min-turns"} {
+	for _, flag := range []string{"max-turns-stuck", "check-interval", "warning-threshold", "objective-patience", "room-patience", "min-turns"} {
 		code, stdout, stderr := runCLI(nil, "episode", "--policy", "patience", "--"+flag, below+":"+top, "testdata/logs/premature.jsonl")
 		// A row each, its label naming the value (the table's policy column).
 		if code != 0 || strings.Count(stdout, below) < 1 || strings.Count(stdout, top) < 1 {

@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 func main() {
@@ -32,19 +32,20 @@ type env struct {
 	// file, a pipe, a test): tables fit a terminal, and are whole elsewhere.
 	width int
 	// fit is what the tables of the output fit: the terminal's width.
-	fit *report.Fit
+	fit *textout.Fit
 	// told are the messages tellOnce has written.
 	told map[string]bool
 }
 
-// warnf writes a warning to stderr.
+// warnf writes a warning to stderr, on one line whatever its arguments hold
+// (a key of a configuration file may hold a newline).
 func (e *env) warnf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "lbanalyze: warning: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "lbanalyze: warning: %s\n", textout.Printable(fmt.Sprintf(format, args...)))
 }
 
 // notef writes a note to stderr: what was done with a flag, not a problem.
 func (e *env) notef(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "lbanalyze: note: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "lbanalyze: note: %s\n", textout.Printable(fmt.Sprintf(format, args...)))
 }
 
 // Exit codes: every failure class carries its own.
@@ -58,17 +59,25 @@ const (
 type exitError struct {
 	code int
 	err  error
+	// laidOut: its newlines and tabs are its own layout (a list of flags
+	// meant), not text of a file or a log, which is shown on one line.
+	laidOut bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func usageError(format string, args ...any) error {
-	return &exitError{exitUsage, fmt.Errorf(format, args...)}
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// laidOutUsage is usageError for a message laid out over lines of its own.
+func laidOutUsage(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...), laidOut: true}
 }
 
 func failure(format string, args ...any) error {
-	return &exitError{exitFailure, fmt.Errorf(format, args...)}
+	return &exitError{code: exitFailure, err: fmt.Errorf(format, args...)}
 }
 
 // run is the whole program: it parses args, runs the command and maps its
@@ -93,7 +102,7 @@ func runOn(args []string, stdin io.Reader, stdout, stderr io.Writer, width, errW
 		defer wrap.Flush()
 	}
 	defer msgs.Flush()
-	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: width, fit: &report.Fit{Width: width}}
+	e := &env{stdin: stdin, stdout: out, stderr: msgs, terminal: terminal, width: width, fit: &textout.Fit{Width: width}}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -113,7 +122,11 @@ func runOn(args []string, stdin io.Reader, stdout, stderr io.Writer, width, errW
 	}
 	// Shown escaped, but for its tabs: cobra indents its "Did you mean this?"
 	// suggestions with one.
-	for i, part := range strings.Split("lbanalyze: "+err.Error()+"\n", "\t") {
+	msg := err.Error()
+	if ex != nil && !ex.laidOut {
+		msg = textout.Printable(msg) // ours: one line, whatever a file or a log holds
+	}
+	for i, part := range strings.Split("lbanalyze: "+msg+"\n", "\t") {
 		if i > 0 {
 			msgs.Flush()
 			io.WriteString(stderr, "\t")

@@ -5,14 +5,14 @@ import (
 	"io"
 	"unicode/utf8"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // outWriter is how every report reaches stdout and every message stderr: it
 // keeps the first write error (and writes nothing after it), so that a full
 // disk or a closed pipe fails the command instead of passing unnoticed; with
 // escape, it shows the control characters of the text (but newlines) as
-// visible escapes (report.Printable), whatever part of a report, or a
+// visible escapes (textout.Printable), whatever part of a report, or a
 // message, they come from: a log's text cannot drive the terminal.
 type outWriter struct {
 	w       io.Writer
@@ -49,7 +49,7 @@ func (o *outWriter) put(b []byte) error {
 	var out []byte
 	for len(b) > 0 {
 		line, rest, nl := bytes.Cut(b, []byte{'\n'})
-		out = append(out, report.Printable(string(line))...)
+		out = append(out, textout.Printable(string(line))...)
 		if nl {
 			out = append(out, '\n')
 		}
@@ -92,7 +92,7 @@ func incompleteTail(b []byte) int {
 // writeOutput writes a report to stdout by write, in format, and fails the
 // command when any part of it could not be written. Table and markdown are
 // for people, and are escaped here as a whole; CSV escapes its text cells
-// itself (report.CSVText), JSON keeps the log's text exactly (and escapes
+// itself (textout.CSVText), JSON keeps the log's text exactly (and escapes
 // control characters as JSON does).
 //
 // On a terminal, the table format's prose wraps to its width and its tables

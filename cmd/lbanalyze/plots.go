@@ -13,6 +13,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/charts"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // checkPlotPath refuses, before any log is read, a --plot file whose
@@ -108,7 +109,7 @@ func (e *env) writeTimelines(path string, eps []report.Episode) error {
 		if err := charts.Timeline(&eps[0]).Save(path); err != nil {
 			return failure("--plot: %v", err)
 		}
-		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", report.Printable(eps[0].Ep.Name()), path)
+		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", textout.Printable(eps[0].Ep.Name()), path)
 		return nil
 	}
 	ext := filepath.Ext(path)
@@ -120,7 +121,7 @@ func (e *env) writeTimelines(path string, eps []report.Episode) error {
 		if err := charts.Timeline(&eps[i]).Save(out); err != nil {
 			return failure("--plot: %v", err)
 		}
-		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", report.Printable(eps[i].Ep.Name()), out)
+		fmt.Fprintf(e.stderr, "lbanalyze: wrote the timeline of %s to %s\n", textout.Printable(eps[i].Ep.Name()), out)
 	}
 	return nil
 }
@@ -214,7 +215,7 @@ func (e *env) writePlots(dir string, d *report.Dataset, jobs int, which string) 
 			return failure("--plots: %v", err)
 		}
 	}
-	wrote := fmt.Sprintf("%s, %s and %s (%s*.png)", terminationsFile, turnsSavedFile, report.Count(len(drawn), "timeline"), timelinePrefix)
+	wrote := fmt.Sprintf("%s, %s and %s (%s*.png)", terminationsFile, turnsSavedFile, textout.Count(len(drawn), "timeline"), timelinePrefix)
 	switch {
 	case len(drawn) == 0:
 		wrote = terminationsFile + " and " + turnsSavedFile + "; no timeline"
@@ -224,7 +225,7 @@ func (e *env) writePlots(dir string, d *report.Dataset, jobs int, which string) 
 	case len(drawn) < len(d.Episodes):
 		wrote += fmt.Sprintf(", those of the review list, %d of %d episodes", len(drawn), len(d.Episodes))
 	}
-	fmt.Fprintf(e.stderr, "lbanalyze: wrote %s to %s: %s\n", report.Count(2+len(drawn), "chart"), dir, wrote)
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote %s to %s: %s\n", textout.Count(2+len(drawn), "chart"), dir, wrote)
 	return nil
 }
 
@@ -236,7 +237,7 @@ func (e *env) writeHTML(path string, d *report.Dataset) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "lbanalyze: wrote the HTML report (%s) to %s\n", report.Count(len(d.Episodes), "episode"), path)
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote the HTML report (%s) to %s\n", textout.Count(len(d.Episodes), "episode"), path)
 	return nil
 }
 
@@ -276,7 +277,7 @@ func (e *env) writeSweepHTML(path string, r *sweep.Result) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "lbanalyze: wrote the sweep's HTML report (%s) to %s\n", report.Count(len(r.Configs), "config"), path)
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote the sweep's HTML report (%s) to %s\n", textout.Count(len(r.Configs), "config"), path)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -109,8 +110,6 @@ type settings struct {
 	// current is the setting run now, the --config file's; nil without
 	// --config: what the system that ran the logs runs now (system.System.Now).
 	current *policy.Policy
-	// currentSystem is the system whose table --config read.
-	currentSystem *system.System
 	// offered are the policies the logs of a system that stops no run on a
 	// rule of its own are offered, under the same settings
 	// (system.System.Offered); nil when the policies were asked for
@@ -122,6 +121,8 @@ type settings struct {
 	// refusals: warn of the settings the system that ran the logs would
 	// refuse (refusalWarnings).
 	refusals bool
+	// config is what --config read, and from where; nil without it.
+	config *loadedConfig
 }
 
 // policiesFor are the policies to replay over the logs of sys: those asked
@@ -140,11 +141,15 @@ func (s settings) firstOfSystem() func(ep *episode.Episode) []string {
 	seen := map[*system.System]bool{}
 	return func(ep *episode.Episode) []string {
 		sys := system.Of(ep)
-		if seen[sys] || !s.refusals {
+		if seen[sys] {
 			return nil
 		}
 		seen[sys] = true
-		return refusalWarnings(sys, s.policiesFor(sys).All())
+		w := s.config.mismatch(sys)
+		if s.refusals {
+			w = append(w, refusalWarnings(sys, s.policiesFor(sys).All())...)
+		}
+		return w
 	}
 }
 
@@ -178,7 +183,8 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 				vals[i] = []int{given.Get(x)}
 			}
 		}
-		s.recording, s.current, s.currentSystem = cfg.Policy.Timer(), &cfg.Policy, cfg.System
+		s.recording, s.current = cfg.Policy.Timer(), &cfg.Policy
+		s.config = &loadedConfig{cfg, f.config}
 	}
 	names, vals = dedupe(names, vals, e)
 	offer := !changed("policy") && (f.config == "" || f.configIsNow)
@@ -319,6 +325,24 @@ func checkOutput(format string, calls callsFlag) error {
 		return usageError("unknown --format %q (known: %s)", format, strings.Join(report.Formats, ", "))
 	}
 	return calls.check()
+}
+
+// loadedConfig is what --config read, and from where.
+type loadedConfig struct {
+	system.Config
+	path string
+}
+
+// mismatch warns when the logs of sys, a system with a table of its own, are
+// not those of the system whose table the config holds: its rule is
+// replayed on them as it is given, but it is not what sys runs. (A harness
+// has no table: a config's stands for its rule.)
+func (c *loadedConfig) mismatch(sys *system.System) []string {
+	if c == nil || c.System == sys || sys.Table == "" {
+		return nil
+	}
+	return []string{fmt.Sprintf("warning: --config: %s holds %s's [%s] and no [%s], which %s reads: its %s is replayed on %s's logs as it is given",
+		c.path, c.System.Name, c.System.Table, sys.Table, sys.Name, c.Policy, sys.Name)}
 }
 
 // loadConfig reads a pyproject.toml's table of a system; its warnings go to stderr.

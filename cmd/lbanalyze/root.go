@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 const version = "0.1.0"
@@ -19,8 +20,8 @@ func newRootCmd(e *env) *cobra.Command {
 		Use:   "lbanalyze",
 		Short: "Replay stop rules over the logs LLM agents wrote, and say which setting to ship",
 		Long: `lbanalyze streams the logs LLM agents already wrote (ZorkGPT's episode_log.jsonl,
-ZorkGPT2's Burr tracker directories, run logs and state snapshots, TALES rollouts, any
-per-step JSONL through --fields), rebuilds every episode turn by turn, replays stop rules
+ZorkGPT2's Burr tracker directories, run logs and state snapshots, TALES rollouts, BALROG's
+runs, any per-step JSONL, CSV or TSV through --fields), rebuilds every episode turn by turn, replays stop rules
 (a loop break: stop when nothing moved for W turns, checked every I) under any setting, and
 reports where each would have stopped, the turns, LLM calls and tokens that saves, the score
 it would have lost, which stops look premature, and over a grid which setting to ship.`,
@@ -57,7 +58,7 @@ it would have lost, which stops look premature, and over a grid which setting to
 func flagError(c *cobra.Command, err error) error {
 	if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
 		if s := similarFlags(c, name); len(s) > 0 {
-			return usageError("%v\n\nDid you mean this?\n\t--%s\n", err, strings.Join(s, "\n\t--"))
+			return laidOutUsage("%v\n\nDid you mean this?\n\t--%s\n", err, strings.Join(s, "\n\t--"))
 		}
 	}
 	return usageError("%v", err)
@@ -133,7 +134,7 @@ func reflow(text string, width int) string {
 			out = append(out, para)
 			continue
 		}
-		out = append(out, strings.Join(report.WrapWords(para, width), "\n"))
+		out = append(out, strings.Join(textout.WrapWords(para, width), "\n"))
 	}
 	return strings.Join(out, "\n\n")
 }

@@ -9,14 +9,14 @@ import (
 	"github.com/lbanalyze/lbanalyze/source/steps"
 )
 
-// fieldsFlags read any per-step JSONL through a field map (docs/sources.md,
-// "Any per-step JSONL").
+// fieldsFlags read any per-step JSONL, CSV or TSV through a field map
+// (docs/sources.md, "Any per-step JSONL", "Per-step tables").
 type fieldsFlags struct{ fields, file string }
 
 func (f *fieldsFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.fields, "fields", "", "read JSONL of one object per step through this field map, asked before the known formats: "+
-		"score=KEY and any of turn, action, room, response, tokens, calls, restart, restart_marker, death_marker, episode, max_score, scored=last|best "+
-		"(e.g. turn=Step,score=Score,tokens=Token Usage; info.score for a nested key; tokens=a+b adds two members)")
+	fs.StringVar(&f.fields, "fields", "", "read JSONL of one object per step, or CSV or TSV of one row per step, through this field map, asked before the known formats: "+
+		"score=KEY (the score after the step) or reward=KEY (what the step adds to it), and any of turn, action, room, response, tokens, calls, restart, restart_marker, death_marker, episode, max_score, scored=last|best "+
+		"(e.g. turn=Step,score=Score,tokens=Token Usage; info.score for a nested key, or a column of that name; tokens=a+b adds two members)")
 	fs.StringVar(&f.file, "fields-file", "", "a TOML file of the same keys (score = \"Score\"), for a field map used again and again")
 }
 
@@ -40,7 +40,7 @@ func (f *fieldsFlags) sources() (*corpus.Sources, error) {
 	default:
 		return srcs, nil
 	}
-	srcs.Files = append([]source.Source{steps.Source{Fields: fields}}, srcs.Files...)
+	srcs.Files = append([]source.Source{steps.Source{Fields: fields}, steps.Table{Fields: fields}}, srcs.Files...)
 	return srcs, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/group"
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/system"
 )
@@ -56,7 +57,7 @@ and score forgone, best first (--top rows, --all); every metric of batch for eve
 is in the CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs
 record them.
 
-Logs of harnesses with no stop rule of their own (TALES, JSONL read with --fields) are
+Logs of harnesses with no stop rule of their own (TALES, BALROG, logs read with --fields) are
 swept over score and increase unless --policy says otherwise and compared with no stop
 rule unless --config says otherwise; the answer is then a config the harness can run on
 its score alone, as Python for its step loop (the rule in a sentence first). ZorkGPT2's
@@ -175,7 +176,7 @@ func (f *sweepFlags) checkGroups(cmd *cobra.Command, groups []group.Group, group
 		// get no answer, and so no cross-validation, anyway.
 		if n := len(g.Episodes); f.folds > n && cmd.Flags().Changed("folds") && (!grouped || n >= sweep.MinEpisodes) {
 			return usageError("--folds %d: more folds than the %s read%s, so some would hold none; give at most %d, or 0 for none",
-				f.folds, report.Count(n, "episode"), of(g), n)
+				f.folds, textout.Count(n, "episode"), of(g), n)
 		}
 		if f.rank == "tokens" && !slices.ContainsFunc(g.Episodes, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }) {
 			if !grouped {
@@ -193,11 +194,15 @@ func (f *sweepFlags) checkGroups(cmd *cobra.Command, groups []group.Group, group
 func (f *sweepFlags) run(e *env, s settings, g group.Group, opts report.Options, several bool) (*sweep.Result, error) {
 	sys := g.System
 	configs, current := f.grid(s, sys, several)
+	if !several {
+		e.tellOnce(s.config.mismatch(sys)...)
+	}
 	costs := opts.Costs
 	costs.CallsPerTurn = f.calls.of(sys)
 	r := sweep.Run(g.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 		MaxCensored: f.maxCensored / 100, FTMargin: f.ftMargin / 100, GainHorizon: opts.GainHorizon, Folds: f.folds,
-		Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens", System: sys, Progress: e.progress})
+		Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
+		System: system.OfAll(g.Episodes) /* as its block words it for these logs: real scores */, Progress: e.progress})
 	e.tellOnce(r.LeftOut...)
 	if len(r.Configs) == 0 {
 		return nil, failure("no config of the grid can be replayed on these logs")
@@ -236,7 +241,7 @@ func (f *sweepFlags) writeCharts(e *env, r *sweep.Result, i int, name string) er
 // its own system's logs only.
 func (f *sweepFlags) grid(s settings, sys *system.System, several bool) (configs []policy.Policy, current policy.Policy) {
 	configs, current = s.policiesFor(sys).Policies(), sys.Now
-	if s.current != nil && (!several || s.currentSystem == sys) {
+	if s.current != nil && (!several || s.config.System == sys) {
 		current = *s.current
 	}
 	return configs, current

@@ -6,12 +6,12 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // lineWrapper wraps what is written through it, line by line, to fit a
 // terminal of width columns: at spaces, a line's continuation indented
-// under its text. Tables (drawn to fit already: report.Fit) and lines
+// under its text. Tables (drawn to fit already: textout.Fit) and lines
 // indented by four spaces or more (code to paste: a harness's Python, a
 // TOML block) are left whole; a comment's continuation stays a comment.
 type lineWrapper struct {
@@ -65,14 +65,14 @@ func wrapLine(line string, width int) []string {
 	trimmed := strings.TrimLeft(line, " ")
 	indent := len(line) - len(trimmed)
 	switch {
-	case report.TextWidth(line) <= width || indent >= 4 || strings.ContainsAny(line[:min(len(line), 3)], "┌│├└"):
+	case textout.TextWidth(line) <= width || indent >= 4 || strings.ContainsAny(line[:min(len(line), 3)], "┌│├└"):
 		return []string{line}
 	}
 	head, hang := line[:indent], strings.Repeat(" ", indent+2)
 	if strings.HasPrefix(trimmed, "#") {
 		hang = head + "#   "
-	} else if m := labelled.FindString(line); m != "" && report.TextWidth(m) <= width/2 {
-		head, hang = m, strings.Repeat(" ", report.TextWidth(m))
+	} else if m := labelled.FindString(line); m != "" && textout.TextWidth(m) <= width/2 {
+		head, hang = m, strings.Repeat(" ", textout.TextWidth(m))
 	}
 	var out []string
 	cur := head
@@ -82,7 +82,7 @@ func wrapLine(line string, width int) []string {
 		if fresh {
 			sep = ""
 		}
-		if report.TextWidth(cur)+len(sep)+report.TextWidth(w) <= width {
+		if textout.TextWidth(cur)+len(sep)+textout.TextWidth(w) <= width {
 			cur += sep + w
 			fresh = false
 			continue
@@ -91,7 +91,7 @@ func wrapLine(line string, width int) []string {
 			out = append(out, strings.TrimRight(cur, " "))
 		}
 		cur = hang + w
-		if report.TextWidth(cur) > width { // too wide even there: as far left as a continuation goes
+		if textout.TextWidth(cur) > width { // too wide even there: as far left as a continuation goes
 			cur = "  " + w
 		}
 		fresh = false

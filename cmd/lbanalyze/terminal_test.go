@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // On a terminal every line of episode, batch and sweep over the bundled set
@@ -35,7 +35,7 @@ func TestTerminalFits(t *testing.T) {
 			}
 			for stream, out := range map[string]string{"stdout": stdout.String(), "stderr": stderr.String()} {
 				for line := range strings.Lines(out) {
-					if w := report.TextWidth(strings.TrimSuffix(line, "\n")); w > width {
+					if w := textout.TextWidth(strings.TrimSuffix(line, "\n")); w > width {
 						t.Errorf("%s at %d columns: a line of %d on %s: %q", name, width, w, stream, line)
 					}
 				}

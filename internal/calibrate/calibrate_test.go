@@ -53,7 +53,7 @@ func TestTruth(t *testing.T) {
 				cens++
 			}
 			saved += o.TurnsSaved
-			forgone += o.ScoreForgone
+			forgone += int(o.ScoreForgone)
 		}
 		want := map[Figure]float64{FalseRate: float64(ft) / n, CensoredShare: float64(cens) / n,
 			SavedShare: float64(saved) / float64(turns), SavedPerEpisode: float64(saved) / n, ForgonePerEpisode: float64(forgone) / n, FalseRateLow: float64(pre) / n}

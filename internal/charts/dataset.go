@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -560,6 +561,6 @@ func turnsSavedHistograms(d *report.Dataset) *Chart {
 
 // stopsTitle is the title of one side's panel of turns saved.
 func stopsTitle(side side, stopped, n, candidates, saved int) string {
-	return fmt.Sprintf("%s: stops %d of %s (%s), saves %s", side, stopped, report.Count(n, "episode"),
-		report.Count(candidates, "false-termination candidate"), report.Count(saved, "turn"))
+	return fmt.Sprintf("%s: stops %d of %s (%s), saves %s", side, stopped, textout.Count(n, "episode"),
+		textout.Count(candidates, "false-termination candidate"), textout.Count(saved, "turn"))
 }

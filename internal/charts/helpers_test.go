@@ -50,7 +50,7 @@ func (p plan) episode() *episode.Episode {
 		if v, ok := p.changes[t]; ok {
 			score = v
 		}
-		tu := episode.Turn{Score: score, Action: fmt.Sprintf("action %d", t), Location: "West of House"}
+		tu := episode.Turn{Score: episode.Score(score), Action: fmt.Sprintf("action %d", t), Location: "West of House"}
 		if o, ok := p.objectives[t]; ok {
 			tu.Objectives = 1
 			ep.Objectives = append(ep.Objectives, episode.Completion{Turn: t, Objective: o})

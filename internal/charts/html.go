@@ -16,6 +16,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 //go:embed report.html.tmpl
@@ -156,10 +157,10 @@ func WriteHTML(w io.Writer, d *report.Dataset) error {
 	for i := range d.Episodes {
 		e := &d.Episodes[i]
 		anchor[e] = "ep-" + strconv.Itoa(i+1)
-		he := htmlEpisode{Anchor: anchor[e], Label: report.Printable(d.Label(e)), Source: report.Printable(e.Ep.Source),
+		he := htmlEpisode{Anchor: anchor[e], Label: textout.Printable(d.Label(e)), Source: textout.Printable(e.Ep.Source),
 			Cells: pageText(rows[i]), Objectives: slices.Clone(e.Ep.Objectives)}
 		for k := range he.Objectives {
-			he.Objectives[k].Objective = report.Printable(he.Objectives[k].Objective)
+			he.Objectives[k].Objective = textout.Printable(he.Objectives[k].Objective)
 		}
 		if r.Lazy {
 			he.Chunk, he.Part = i/timelinesPerChunk, i%timelinesPerChunk
@@ -239,13 +240,13 @@ func inParallel(n int, f func(i int) error) error {
 	return nil
 }
 
-// pageText is report.Printable of each text: a log's text shows in the page
+// pageText is textout.Printable of each text: a log's text shows in the page
 // as in the text output (control characters, bidi controls and line
 // separators as visible escapes), then html/template escapes it for HTML.
 func pageText(texts []string) []string {
 	out := make([]string, len(texts))
 	for i, s := range texts {
-		out[i] = report.Printable(s)
+		out[i] = textout.Printable(s)
 	}
 	return out
 }

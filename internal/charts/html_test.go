@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // TestHTMLReport checks the report's structure: one row, one section and
@@ -89,7 +90,7 @@ func TestHTMLShowsLogTextAsText(t *testing.T) {
 	}
 	page := b.String()
 	for i, r := range page {
-		if report.Unprintable(r) && r != '\n' {
+		if textout.Unprintable(r) && r != '\n' {
 			t.Fatalf("the page holds %U: %q", r, page[max(0, i-60):min(len(page), i+60)])
 		}
 	}

@@ -31,7 +31,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -201,14 +201,14 @@ func printable(s string, max int) string {
 }
 
 // chartText makes a text from a log fit for a chart: valid UTF-8 (a lone
-// surrogate is invalid UTF-8), a space for each rune report.Printable
+// surrogate is invalid UTF-8), a space for each rune textout.Printable
 // escapes (a newline would break the layout, most control characters are not
 // even allowed in SVG, a bidi control would reorder the label), nothing XML
 // forbids (U+FFFE and U+FFFF are shown as U+FFFD).
 func chartText(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
-		case report.Unprintable(r):
+		case textout.Unprintable(r):
 			return ' '
 		case r == 0xFFFE || r == 0xFFFF:
 			return '\uFFFD'

@@ -12,8 +12,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -239,7 +239,7 @@ func TradeOff(r *sweep.Result) *Chart {
 	}
 	var lg legend
 	for _, n := range sweepPolicies(r) {
-		lg.add(fmt.Sprintf("%s (%s)", n, report.Count(counts[n], "config")), sweepPoint{color: PolicyColor(n), front: true})
+		lg.add(fmt.Sprintf("%s (%s)", n, textout.Count(counts[n], "config")), sweepPoint{color: PolicyColor(n), front: true})
 	}
 	black := color.NRGBA{A: 0xFF}
 	lg.add("a config (faint); on the Pareto front (solid):\nno other saves more turns with no more false\nterminations and no more score forgone",
@@ -278,7 +278,7 @@ func TradeOff(r *sweep.Result) *Chart {
 	p.X.Min, p.X.Max = 0, math.Min(100, maxX*1.04+1)
 	p.Y.Min, p.Y.Max = 0, math.Min(100, maxY*1.08+1)
 	p.Add(gridLines{}, target, pts, stairs, marks)
-	title := fmt.Sprintf("Turns saved vs false terminations: %s over %s (front: %d)", report.Count(len(r.Configs), "config"), report.Count(r.N, "episode"), len(r.Front))
+	title := fmt.Sprintf("Turns saved vs false terminations: %s over %s (front: %d)", textout.Count(len(r.Configs), "config"), textout.Count(r.N, "episode"), len(r.Front))
 
 	// Near the target the configs that matter crowd together: a second
 	// panel shows that corner, from no false terminations to a few times the

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 //go:embed sweep.html.tmpl
@@ -42,7 +42,7 @@ type frontRow struct {
 // (inline SVG), and the Pareto front table, every row of it.
 func WriteSweepHTML(w io.Writer, r *sweep.Result) error {
 	s := sweepReport{
-		Title:       "Loop-break sweep: " + report.Count(len(r.Configs), "config") + " over " + report.Count(r.N, "episode"),
+		Title:       "Loop-break sweep: " + textout.Count(len(r.Configs), "config") + " over " + textout.Count(r.N, "episode"),
 		Sections:    r.Sections(),
 		Summary:     strings.ReplaceAll(r.Summary(), "<=", "≤"),
 		FrontHeader: r.FrontHeader(),

@@ -14,6 +14,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -39,12 +40,15 @@ func Timeline(e *report.Episode) *Chart {
 	p := newPlot("turn", "score")
 	p.X.Tick.Marker = intTicks{target: 12}
 	p.Y.Tick.Marker = intTicks{target: 6}
+	if !ep.WholeScores() { // a normalised score, summed rewards: decimals
+		p.Y.Tick.Marker = plot.DefaultTicks{}
+	}
 	var lg legend
 
 	// The score after turn t is drawn at t and holds until the next change: a
 	// step line from turn 0 (score 0) through every change to the last turn.
 	pts := plotter.XYs{{X: 0, Y: 0}}
-	lo, hi := 0, 0
+	var lo, hi episode.Score
 	for t := 1; t <= n; t++ {
 		s := ep.Score(t)
 		lo, hi = min(lo, s), max(hi, s)
@@ -140,7 +144,10 @@ func Timeline(e *report.Episode) *Chart {
 			bottom = max(bottom, float64(tr.row+1)*trackPitch+4)
 		}
 	}
-	span := float64(max(hi-lo, 1))
+	span := float64(hi - lo)
+	if span == 0 {
+		span = 1
+	}
 	top += markerRoom(objs, float64(hi), span)
 	unit := span / (plotHeight - top - bottom) // score a pixel
 	p.X.Min, p.X.Max = 0, xMax
@@ -161,7 +168,7 @@ func Timeline(e *report.Episode) *Chart {
 	}
 	p.Add(score, lines, deathScatter, objs)
 
-	title := fmt.Sprintf("%s — final score %d — %s", printable(ep.Name(), 72), ep.FinalScore(), endWords(ep))
+	title := fmt.Sprintf("%s — final score %s — %s", printable(ep.Name(), 72), ep.FinalScore(), endWords(ep))
 	// A long legend (a grid of settings) makes the chart taller, not cut.
 	height := max(timelineHeight, lg.height()+Px(60))
 	return newChart(timelineWidth, height, title, lg, p.Draw)
@@ -263,9 +270,9 @@ func outcomeText(o *replay.Outcome) string {
 	case !o.Terminated():
 		return fmt.Sprintf("%s: no stop", o.Policy)
 	}
-	s := fmt.Sprintf("%s: stops at %d,\nsaves %s", o.Policy, o.TerminationTurn, report.Count(o.TurnsSaved, "turn"))
+	s := fmt.Sprintf("%s: stops at %d,\nsaves %s", o.Policy, o.TerminationTurn, textout.Count(o.TurnsSaved, "turn"))
 	if o.ScoreForgone > 0 {
-		s += fmt.Sprintf(", forgoes %d points", o.ScoreForgone)
+		s += fmt.Sprintf(", forgoes %s points", o.ScoreForgone)
 	}
 	switch {
 	case o.FalseTerminationCandidate():

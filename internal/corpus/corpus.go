@@ -7,6 +7,7 @@
 package corpus
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -237,6 +238,9 @@ func (r *fileRead) read(opt Options) {
 	}
 	r.skipped = rejections(path, res, r.episodes)
 	r.problems, r.cut = problems(r.named)
+	if c := res.Cut; c != nil && r.episodes > 0 { // said once: what was read is analysed, nothing is left out
+		r.problems = append(r.problems, where(path, *c)+": "+c.Msg+"; what was read before it is analysed")
+	}
 	if r.moreNamed > 0 {
 		r.problems = append(r.problems, fmt.Sprintf("%s: %s more with problems (%s skipped); the rest of each was analysed",
 			path, plural(r.moreNamed, "episode"), plural(r.moreLines, "line")))
@@ -301,11 +305,14 @@ func openReason(err error) string {
 }
 
 // rejections are the parts of a log that cannot be analysed: a read error that
-// ended it early, segments that cannot be replayed.
+// ended it before any episode, segments that cannot be replayed.
 func rejections(name string, lg *source.Result, episodes int) []Skip {
 	var s []Skip
+	if c := lg.Cut; c != nil && episodes == 0 {
+		s = append(s, Skip{Source: where(name, *c), Reason: c.Msg})
+	}
 	for _, p := range lg.Problems {
-		s = append(s, Skip{Source: fmt.Sprintf("%s:%d", name, p.Line), Reason: p.Msg})
+		s = append(s, Skip{Source: where(name, p), Reason: p.Msg})
 	}
 	for _, r := range lg.Rejected {
 		src := name
@@ -318,6 +325,13 @@ func rejections(name string, lg *source.Result, episodes int) []Skip {
 		s = append(s, Skip{Source: src, Reason: r.Reason})
 	}
 	return s
+}
+
+// where names the file and line of a problem of the log at path: FILE:LINE,
+// the file the line is in (an application directory's log.jsonl) when
+// the problem says.
+func where(path string, p episode.Problem) string {
+	return fmt.Sprintf("%s:%d", cmp.Or(p.File, path), p.Line)
 }
 
 // problems are the messages about the lines of a log's episodes: the first

@@ -275,12 +275,13 @@ func TestMessagesOfAFile(t *testing.T) {
 // other names it passed over, which a command line would read.
 func TestNoLogsFound(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"a.log", "b.log", "notes.txt", "run.csv", "sub/z.log"} {
+	for _, name := range []string{"a.log", "b.log", "notes.txt", "run.xml", "sub/z.log"} {
 		write(t, filepath.Join(dir, "logs", name), "x\n")
 	}
 	os.MkdirAll(filepath.Join(dir, "empty"), 0o755)
 	_, c := Discover([]string{filepath.Join(dir, "logs"), filepath.Join(dir, "empty")}, Registry())
-	reads := "no episode logs found: a walk reads files named *.jsonl, *.jsonl.gz, *.jsonl.zst, run_log_*.txt or *_t<N>_<action>.json, and Burr application directories"
+	reads := "no episode logs found: a walk reads files named *.jsonl, *.jsonl.gz, *.jsonl.zst, run_log_*.txt, *_t<N>_<action>.json, " +
+		"*.csv, *.tsv, *.csv.gz, *.tsv.gz, *.csv.zst or *.tsv.zst, and Burr application directories"
 	want := []string{
 		filepath.Join(dir, "logs") + ": " + reads + ", and passed over 5 files of other names (a.log, b.log, notes.txt and 2 more): name one on the command line to have it read whatever its name",
 		filepath.Join(dir, "empty") + ": " + reads + "; it holds no other file",

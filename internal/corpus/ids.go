@@ -45,15 +45,22 @@ func below(root, path string) (string, bool) {
 // episode's Source), "/"-separated; "" for a log named itself. The
 // directories given are few, and are all it keeps.
 func (c *Corpus) Below(path string) string {
+	_, rel := c.rootBelow(path)
+	return rel
+}
+
+// rootBelow is the directory given that path was found in, and its path
+// below it (Below); "", "" for a log named itself.
+func (c *Corpus) rootBelow(path string) (string, string) {
 	if c.named[path] {
-		return ""
+		return "", ""
 	}
 	for _, root := range c.roots {
 		if rel, ok := below(root, path); ok {
-			return rel
+			return root, rel
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // pathID is the id of the episodes of the file at path whose logs record
@@ -67,35 +74,47 @@ func (c *Corpus) pathID(path string) string {
 	return stemPath(c.Below(path))
 }
 
-// sameStem gives the files found under the directories given that their
-// path below it without the extensions of a log would not tell apart an id
-// of their own: their path below it with them (run.jsonl beside
-// run.jsonl.gz), or the path as given where two directories given hold the
-// same path.
+// sameStem gives the files found under the directories given whose path
+// below it without the extensions of a log would not tell apart an id of
+// their own. Where two directories given hold the same path
+// (runs/*/textworld: each submission's coin_collector/coin_collector_run_00),
+// every file of those directories is named by its path as given, so that
+// they read alike; then a file whose name without those extensions another
+// file's has too keeps them (run.jsonl beside run.jsonl.gz).
 func (c *Corpus) sameStem(files []string) map[string]string {
-	ids := map[string]string{}
-	count := map[string]int{}
+	first, shared := map[string]string{}, map[string]bool{} // a path below a root: the root it was first found in
 	for _, f := range files {
-		if b := c.Below(f); b != "" {
-			count[stemPath(b)]++
+		root, b := c.rootBelow(f)
+		if r, ok := first[b]; b != "" && ok && r != root {
+			shared[r], shared[root] = true, true
+		} else if b != "" && !ok {
+			first[b] = root
 		}
 	}
+	name := func(f string) string {
+		if root, b := c.rootBelow(f); !shared[root] {
+			return b
+		}
+		return filepath.ToSlash(f)
+	}
+	count := map[string]int{}
 	for _, f := range files {
-		if b := c.Below(f); b != "" && count[stemPath(b)] > 1 {
-			ids[f] = b
+		if n := name(f); n != "" {
+			count[stemPath(n)]++
+		}
+	}
+	ids := map[string]string{}
+	for _, f := range files {
+		switch n := name(f); {
+		case n == "":
+		case count[stemPath(n)] > 1:
+			ids[f] = n
+		case n != c.Below(f):
+			ids[f] = stemPath(n)
 		}
 	}
 	if len(ids) == 0 {
 		return nil
-	}
-	clear(count)
-	for _, id := range ids {
-		count[id]++
-	}
-	for f, id := range ids {
-		if count[id] > 1 {
-			ids[f] = filepath.ToSlash(f)
-		}
 	}
 	return ids
 }

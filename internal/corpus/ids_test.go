@@ -118,8 +118,9 @@ func TestPathIDs(t *testing.T) {
 }
 
 // Two files whose names differ only in the extensions of a log keep them in
-// their ids; two directories given that hold the same path give the path as
-// given.
+// their ids; two directories given that hold the same path give each of
+// their files its path as given (one no other directory holds too), without
+// the extensions of a log unless they tell two apart.
 func TestPathIDsAlike(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a", "run.jsonl"), "{\"s\": 1}\n")
@@ -130,10 +131,14 @@ func TestPathIDsAlike(t *testing.T) {
 	write(t, filepath.Join(dir, "a", "run.jsonl.gz"), gz.String())
 	write(t, filepath.Join(dir, "b", "x", "run.jsonl"), "{\"s\": 3}\n")
 	write(t, filepath.Join(dir, "c", "x", "run.jsonl"), "{\"s\": 4}\n")
+	for i, p := range []string{"b/y/run.jsonl", "b/y/run.jsonl.gz", "c/y/run.jsonl", "c/y/run.jsonl.gz", "c/z/only.jsonl"} {
+		write(t, filepath.Join(dir, filepath.FromSlash(p)), fmt.Sprintf("{\"s\": %d}\n", 5+i)) // a .gz name, plain content
+	}
 	srcs := &Sources{Files: []source.Source{steps.Source{Fields: steps.Fields{Score: steps.Path{"s"}}}}}
 	c := Read([]string{filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")}, Options{Jobs: 2, Sources: srcs})
 	slash := filepath.ToSlash(dir)
-	want := []string{"run.jsonl", "run.jsonl.gz", slash + "/b/x/run.jsonl", slash + "/c/x/run.jsonl"}
+	want := []string{"run.jsonl", "run.jsonl.gz", slash + "/b/x/run", slash + "/b/y/run.jsonl", slash + "/b/y/run.jsonl.gz",
+		slash + "/c/x/run", slash + "/c/y/run.jsonl", slash + "/c/y/run.jsonl.gz", slash + "/c/z/only"}
 	if got := ids(c); !slices.Equal(got, want) {
 		t.Errorf("ids %q, want %q", got, want)
 	}

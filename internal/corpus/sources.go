@@ -15,6 +15,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/balrog"
 	"github.com/lbanalyze/lbanalyze/source/tales"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt2"
@@ -35,6 +36,7 @@ func Registry() *Sources {
 			zorkgpt.Source{},
 			zorkgpt2.Burr{}, zorkgpt2.RunLog{}, zorkgpt2.Snapshot{},
 			tales.Source,
+			balrog.Source,
 		},
 		Dirs: []source.DirSource{zorkgpt2.BurrDir{}},
 	}
@@ -143,7 +145,24 @@ func (srcs Sources) read(path string, stdin io.Reader, opt source.Options, opene
 	case len(head) == 0:
 		return rejected("empty file"), nil
 	}
-	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s%s", srcs.formats(), source.Describe(head), suggestFields(head))), nil
+	hint := srcs.unclaimed(head)
+	if hint == "" {
+		hint = suggestFields(head)
+	}
+	return rejected(fmt.Sprintf("does not look like a log lbanalyze reads (%s): %s%s", srcs.formats(), source.Describe(head), hint)), nil
+}
+
+// unclaimed is what the sources say of a file none claims, if any does
+// (a field map's nested key written as one key with dots).
+func (srcs Sources) unclaimed(head []byte) string {
+	for _, s := range srcs.Files {
+		if e, ok := s.(source.Explainer); ok {
+			if why := e.Unclaimed(head); why != "" {
+				return "; " + why
+			}
+		}
+	}
+	return ""
 }
 
 // headLines is how many lines of a file are enough to say that no source

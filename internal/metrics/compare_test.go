@@ -283,3 +283,36 @@ func TestVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// Score forgone is in points with decimals where the scores are real (a
+// harness's summed rewards), and a whole count, as ever, where they are whole.
+func TestScoreForgoneUnit(t *testing.T) {
+	for _, c := range []struct {
+		u                     Unit
+		v                     float64
+		format, signed, bound string
+	}{
+		{Points, 0.35, "0.35", "+0.35", "+0.35"},
+		{Points, 0.30000000000000004, "0.3", "+0.3", "+0.3"},
+		{Points, -0.25, "-0.25", "-0.25", "-0.25"},
+		{Points, 12, "12", "+12", "+12"},
+		{Count, 0.35, "0", "+0", "+0"},
+		{Count, 12.5, "13", "+13", "+13"},
+	} {
+		if f, s, b := c.u.Format(c.v), c.u.Signed(c.v), c.u.Interval(c.v); f != c.format || s != c.signed || b != c.bound {
+			t.Errorf("%v of unit %d: %q %q %q, want %q %q %q", c.v, c.u, f, s, b, c.format, c.signed, c.bound)
+		}
+	}
+	unit := func(real bool) Unit {
+		for _, e := range shipped(1, real) {
+			if e.name == "score_forgone" {
+				return e.unit
+			}
+		}
+		t.Fatal("no score_forgone")
+		return 0
+	}
+	if unit(false) != Count || unit(true) != Points {
+		t.Errorf("score_forgone in %d (whole scores), %d (real ones)", unit(false), unit(true))
+	}
+}

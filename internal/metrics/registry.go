@@ -22,6 +22,7 @@ const (
 	Mean                // a mean, 1 decimal
 	Percent             // a share in %, 1 decimal
 	Dollars             // money, 2 decimals
+	Points              // real-valued points: the decimals they have (episode.Score)
 )
 
 // Expectation is the specification's expected change (its section 8).
@@ -114,7 +115,7 @@ func b2f(b bool) float64 {
 // break v2 (system.Shows.Expected): the logs of other systems are judged
 // without them.
 func registry(c Costs, tokens bool, shows system.Shows) []entry {
-	defs := shipped(c.CallsPerTurn)
+	defs := shipped(c.CallsPerTurn, shows.RealScores)
 	if !shows.Objectives {
 		defs = slices.DeleteFunc(defs, func(d entry) bool { return d.objectives })
 	}
@@ -135,8 +136,13 @@ func registry(c Costs, tokens bool, shows system.Shows) []entry {
 	return defs
 }
 
-// shipped are the metrics of the specification (docs/semantics.md, "6.3 Dataset metrics").
-func shipped(callsPerTurn int) []entry {
+// shipped are the metrics of the specification (docs/semantics.md, "6.3 Dataset metrics"),
+// score forgone in points with decimals when scores are real.
+func shipped(callsPerTurn int, realScores bool) []entry {
+	points := Count
+	if realScores {
+		points = Points
+	}
 	return []entry{
 		{name: "episodes_terminated", label: "episodes terminated", unit: Count, scale: 1, interval: PairedProportions,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
@@ -187,7 +193,7 @@ func shipped(callsPerTurn int) []entry {
 			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(ep.N()) }},
 		{name: "llm_calls_saved", lengths: true, label: "LLM calls saved", unit: Count, scale: 1, // counted from the log where it records them
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.LLMCallsSaved(callsPerTurn)) }},
-		{name: "score_forgone", label: "score forgone", unit: Count, scale: 1, better: -1,
+		{name: "score_forgone", label: "score forgone", unit: points, scale: 1, better: -1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
 		{name: "censored", label: "censored outcomes", unit: Count, scale: 1, better: -1, headline: true, interval: PairedProportions,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Censored) }},

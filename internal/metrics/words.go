@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // Number formatting: ASCII signs, so that tables paste and parse anywhere.
@@ -20,6 +22,8 @@ func (u Unit) Format(v float64) string {
 			return "-" + u.Format(-v)
 		}
 		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
+	case Points:
+		return episode.Score(v).String()
 	}
 	return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
 }
@@ -28,7 +32,7 @@ func (u Unit) Format(v float64) string {
 func (u Unit) Signed(v float64) string {
 	s := ""
 	switch u {
-	case Dollars:
+	case Dollars, Points:
 		s = u.Format(v)
 	case Mean:
 		s = strconv.FormatFloat(v, 'f', 1, 64)
@@ -47,7 +51,7 @@ func (u Unit) Signed(v float64) string {
 // decimal for means and shares, so that a bound just short of 0 does not read
 // as "-0.0".
 func (u Unit) Interval(v float64) string {
-	if u == Count || u == Dollars {
+	if u == Count || u == Dollars || u == Points {
 		return u.Signed(v)
 	}
 	s := strconv.FormatFloat(v, 'f', 2, 64)

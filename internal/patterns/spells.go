@@ -31,10 +31,10 @@ type PolicyPatterns struct {
 // Spell is a stuck spell: a maximal run of turns without progress, as the
 // policy counts progress (turns whose tracking reset the timer are progress).
 type Spell struct {
-	Start  int `json:"start"`
-	End    int `json:"end"` // the stop turn when the spell ended in a stop
-	Length int `json:"length"`
-	Score  int `json:"score"` // the score during the spell
+	Start  int           `json:"start"`
+	End    int           `json:"end"` // the stop turn when the spell ended in a stop
+	Length int           `json:"length"`
+	Score  episode.Score `json:"score"` // the score during the spell
 	// RoomsVisited counts distinct rooms: the one at the start and every room
 	// reached during the spell.
 	RoomsVisited int    `json:"rooms_visited"`

@@ -61,6 +61,9 @@ func (d *Dataset) MetricNotes() []string {
 	if k > 0 && k < n {
 		notes = append(notes, fmt.Sprintf("tokens saved counts the %d of %d episodes whose logs record tokens; the others count none.", k, n))
 	}
+	if e := estimated(d.Episodes); e > 0 {
+		notes = append(notes, fmt.Sprintf("tokens saved (and cost saved) are estimates for %d of %d episodes: their logs give a run's tokens as one count, spread evenly over its steps.", e, n))
+	}
 	if d.CostPerMTok > 0 && k < n {
 		rest := "the others are not priced (--cost-per-call would price their LLM calls)"
 		if d.CostPerCall > 0 {
@@ -78,6 +81,15 @@ func (d *Dataset) unknown() (baseline, after int) {
 		after += b2i(d.Episodes[i].Outcomes[1].Unknown())
 	}
 	return baseline, after
+}
+
+// estimated counts the episodes whose tokens per turn are estimates.
+func estimated(eps []Episode) int {
+	k := 0
+	for i := range eps {
+		k += b2i(eps[i].Ep.Estimated.Has(episode.Tokens))
+	}
+	return k
 }
 
 func b2i(b bool) int {

@@ -54,3 +54,20 @@ func TestCSVStopReason(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVTextColumns: in a row, only the text columns are made safe from a
+// spreadsheet (textout.CSVText); a negative score stays a number.
+func TestCSVTextColumns(t *testing.T) {
+	// In a row, only the text columns are changed: a negative score stays a number.
+	j := EpisodeJSON{EpisodeHead: EpisodeHead{EpisodeID: "=cmd|' /C calc'!A0", Source: "@x.jsonl"}, EpisodeBody: EpisodeBody{FinalScore: -3, EndReason: "none"}}
+	row := csvEpisode(&j)
+	if row[0] != "'=cmd|' /C calc'!A0" || row[1] != "'@x.jsonl" || row[5] != "-3" {
+		t.Errorf("csvEpisode = %q", row)
+	}
+	loc := "-West\u2028"
+	r := ResultJSON{Policy: "score", LocationAtTermination: &loc, ScoreForgone: -5}
+	row = csvResult(&r)
+	if row[9] != `'-West\u2028` || row[12] != "-5" {
+		t.Errorf("csvResult = %q", row)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
@@ -105,7 +106,7 @@ func (d *Dataset) Review() (rescued, still, fresh []*Episode) {
 // WriteDataset renders d in format; summary leaves out the per-episode table
 // (in JSON the "episodes"; CSV has nothing else and refuses it). The table
 // format's tables fit f (nil: whole).
-func WriteDataset(w io.Writer, format string, d *Dataset, summary bool, f *Fit) error {
+func WriteDataset(w io.Writer, format string, d *Dataset, summary bool, f *textout.Fit) error {
 	switch format {
 	case "json":
 		return writeDatasetJSON(w, d, summary)
@@ -169,10 +170,10 @@ func (d *Dataset) MetricTable() (header []string, rows [][]string) {
 // system's logs record them), the stop turn, turns saved (and tokens, where
 // some log records them) and a compact verdict under each policy; rows[i] is
 // d.Episodes[i]. align aligns its columns.
-func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], align []Align) {
+func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], align []textout.Align) {
 	tokens := slices.ContainsFunc(d.Episodes, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) })
 	header = []string{"episode", "turns", "score", "end"}
-	align = []Align{txt, num, num, txt}
+	align = []textout.Align{txt, num, num, txt}
 	if d.shows.Objectives {
 		header, align = append(header, "obj"), append(align, num)
 	}
@@ -189,7 +190,7 @@ func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], alig
 		for i := range d.Episodes {
 			e := &d.Episodes[i]
 			ep := e.Ep
-			row := []string{d.Label(e), strconv.Itoa(ep.N()), strconv.Itoa(ep.FinalScore()), string(ep.End.Reason)}
+			row := []string{d.Label(e), strconv.Itoa(ep.N()), ep.FinalScore().String(), string(ep.End.Reason)}
 			if d.shows.Objectives {
 				row = append(row, strconv.Itoa(len(ep.Objectives)))
 			}
@@ -220,11 +221,11 @@ func tokensCell(o *replay.Outcome) string {
 // Column alignments of the tables, numbers right, for the text and markdown
 // renderers.
 var (
-	metricAlign = []Align{txt, num, num, num, txt, num, txt}
-	reviewAlign = []Align{txt, num, txt, num, txt}
+	metricAlign = []textout.Align{txt, num, num, num, txt, num, txt}
+	reviewAlign = []textout.Align{txt, num, txt, num, txt}
 )
 
-const txt, num = Left, Right
+const txt, num = textout.Left, textout.Right
 
 // Label names an episode in tables: its name, and its source when another
 // episode of the dataset has the same name.
@@ -263,7 +264,7 @@ func shortVerdict(o *replay.Outcome) string {
 
 // gainShort is the later gain in few characters: "+4@134(T+24)".
 func gainShort(o *replay.Outcome) string {
-	return fmt.Sprintf("+%d@%d(T+%d)", o.LaterGain.Points, o.LaterGain.Turn, o.GainDistance())
+	return fmt.Sprintf("+%s@%d(T+%d)", o.LaterGain.Points, o.LaterGain.Turn, o.GainDistance())
 }
 
 // shortPastHorizon shows a later gain that comes too late to be evidence.
@@ -277,7 +278,7 @@ func shortPastHorizon(o *replay.Outcome) string {
 // Summary is the opening lines of a batch report.
 func (d *Dataset) Summary() []string {
 	first := fmt.Sprintf("%d episode%s analysed; baseline %s, after %s; %s a turn",
-		len(d.Episodes), plural(len(d.Episodes)), d.Baseline, d.After, Count(d.CallsPerTurn, "LLM call"))
+		len(d.Episodes), textout.Plural(len(d.Episodes)), d.Baseline, d.After, textout.Count(d.CallsPerTurn, "LLM call"))
 	if d.CostPerCall > 0 {
 		first += " at " + money(d.CostPerCall) + " a call"
 	}
@@ -285,7 +286,7 @@ func (d *Dataset) Summary() []string {
 		first += "; tokens at " + money(d.CostPerMTok) + " a million"
 	}
 	if h := d.GainHorizon; h > 0 {
-		first += fmt.Sprintf("; a later gain is evidence within %d turn%s of the stop", h, plural(h))
+		first += fmt.Sprintf("; a later gain is evidence within %d turn%s of the stop", h, textout.Plural(h))
 	}
 	out := append([]string{first + "."}, passedLines(d.Passed)...)
 	lines, eps := 0, 0
@@ -297,7 +298,7 @@ func (d *Dataset) Summary() []string {
 	}
 	if lines > 0 {
 		out = append(out, fmt.Sprintf("%d unreadable line%s skipped in %d episode%s (the rest of each was analysed; messages on stderr).",
-			lines, plural(lines), eps, plural(eps)))
+			lines, textout.Plural(lines), eps, textout.Plural(eps)))
 	}
 	out = append(out, skippedLines(d.Skipped)...)
 	for _, u := range d.Unreplayed {
@@ -361,7 +362,7 @@ func (d *Dataset) ReviewList() Review {
 	return Review{
 		Summary: fmt.Sprintf("The baseline has %d false-termination candidate%s: the after policy rescues %d and still stops %d. "+
 			"The after policy has %d new candidate%s (stopped prematurely where the baseline did not stop, or stopped without evidence).",
-			base, plural(base), len(rescued), len(still), len(fresh), plural(len(fresh))),
+			base, textout.Plural(base), len(rescued), len(still), len(fresh), textout.Plural(len(fresh))),
 		Header: []string{"episode", "baseline", "baseline verdict", "after", "after verdict"},
 		Groups: []ReviewGroup{
 			{fmt.Sprintf("Rescued by %s (%d)", d.After, len(rescued)), rescued},
@@ -391,7 +392,7 @@ func (d *Dataset) legend() string {
 	s += "unknown (cut@130): no evidence against the stop, but the log is cut at turn 130 (the recording's own stop, a kill) too soon after it to judge it; " +
 		"censored: the log is cut before this policy would have stopped."
 	if h := d.GainHorizon; h > 0 {
-		s += fmt.Sprintf(" A later gain counts only within %d turn%s of the stop (--gain-horizon); one past it is shown in brackets.", h, plural(h))
+		s += fmt.Sprintf(" A later gain counts only within %d turn%s of the stop (--gain-horizon); one past it is shown in brackets.", h, textout.Plural(h))
 	}
 	return s
 }
@@ -404,9 +405,9 @@ func (d *Dataset) reviewRows(g ReviewGroup) [][]string {
 	return rows
 }
 
-func writeDatasetTable(w io.Writer, d *Dataset, summary bool, f *Fit) {
+func writeDatasetTable(w io.Writer, d *Dataset, summary bool, f *textout.Fit) {
 	for _, l := range d.Summary() {
-		fmt.Fprintln(w, Printable(l))
+		fmt.Fprintln(w, textout.Printable(l))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, d.MetricsTitle())
@@ -433,7 +434,7 @@ func writeDatasetTable(w io.Writer, d *Dataset, summary bool, f *Fit) {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Episodes")
 		header, episodes, align := d.EpisodeTable()
-		f.table(w, episodesPlan, header, episodes, align)
+		f.Rows(w, episodesPlan, header, episodes, align)
 		writePatternSummaryText(w, &d.Patterns, f)
 	}
 	fmt.Fprintf(w, "\nBottom line. %s\n", d.Headline())
@@ -443,11 +444,11 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	fmt.Fprintln(w, "## Loop-break replay: baseline vs after")
 	fmt.Fprintln(w)
 	for _, l := range d.Summary() {
-		fmt.Fprintln(w, markdownLine(l)+"  ")
+		fmt.Fprintln(w, textout.MarkdownLine(l)+"  ")
 	}
 	fmt.Fprintf(w, "\n### %s\n\n", d.MetricsTitle())
 	header, rows := d.MetricTable()
-	MarkdownTable(w, header, rows, metricAlign...)
+	textout.MarkdownTable(w, header, rows, metricAlign...)
 	for _, n := range d.MetricNotes() {
 		fmt.Fprintf(w, "\nNote: %s\n", n)
 	}
@@ -461,7 +462,7 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 			fmt.Fprintln(w, "None.")
 			continue
 		}
-		MarkdownTable(w, rv.Header, d.reviewRows(g), reviewAlign...)
+		textout.MarkdownTable(w, rv.Header, d.reviewRows(g), reviewAlign...)
 	}
 	if rv.Legend != "" {
 		fmt.Fprintf(w, "\n%s\n", rv.Legend)
@@ -469,11 +470,11 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	if !summary {
 		fmt.Fprintf(w, "\n<details><summary>Episodes (%d)</summary>\n\n", len(d.Episodes))
 		header, episodes, align := d.EpisodeTable()
-		markdownTable.draw(w, header, episodes, align)
+		textout.MarkdownRows(w, header, episodes, align)
 		fmt.Fprintln(w, "\n</details>")
 		writePatternSummaryMarkdown(w, &d.Patterns)
 	}
-	fmt.Fprintf(w, "\n**Bottom line.** %s\n", MarkdownText(d.Headline()))
+	fmt.Fprintf(w, "\n**Bottom line.** %s\n", textout.MarkdownText(d.Headline()))
 }
 
 // PolicyJSON names a policy and its settings: the timer's (null where it
@@ -497,7 +498,7 @@ func (j PolicyJSON) MarshalJSON() ([]byte, error) {
 		settings = k.Settings
 	}
 	for _, s := range settings {
-		if v := s.Applied(j.p.Get(s)); own(s) && v != s.Default {
+		if v := j.p.Get(s); own(s) && v != s.Default {
 			x, err := marshal(s.Value(v))
 			if err != nil {
 				return nil, err

@@ -10,11 +10,12 @@ import (
 	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // WriteEpisodes renders analysed episodes in format, the table format's
 // tables fitting f (nil: whole).
-func WriteEpisodes(w io.Writer, format string, eps []Episode, f *Fit) error {
+func WriteEpisodes(w io.Writer, format string, eps []Episode, f *textout.Fit) error {
 	ew, err := NewEpisodeWriter(w, format)
 	if err != nil {
 		return err
@@ -40,7 +41,7 @@ func WriteEpisodes(w io.Writer, format string, eps []Episode, f *Fit) error {
 // episode, and Close ends the output.
 type EpisodeWriter struct {
 	// Fit is what the table format's tables fit: nil, whole.
-	Fit    *Fit
+	Fit    *textout.Fit
 	w      io.Writer
 	format string
 	n      int          // episodes begun
@@ -275,9 +276,9 @@ func (ew *EpisodeWriter) endFile(b *bytes.Buffer) {
 	}
 	switch ew.format {
 	case "table":
-		fmt.Fprintf(b, "\nend of %s: %s\n", Printable(ew.file), Count(ew.inFile, "episode"))
+		fmt.Fprintf(b, "\nend of %s: %s\n", textout.Printable(ew.file), textout.Count(ew.inFile, "episode"))
 	case "markdown":
-		fmt.Fprintf(b, "\nEnd of %s: %s.\n", codeSpan(ew.file), Count(ew.inFile, "episode"))
+		fmt.Fprintf(b, "\nEnd of %s: %s.\n", textout.CodeSpan(ew.file), textout.Count(ew.inFile, "episode"))
 	}
 }
 

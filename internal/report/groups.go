@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // Group is one group of a batch (docs/commands.md, "Groups"): its name, the
@@ -39,7 +40,7 @@ func NewInputs(skipped []Skip, passed []string) Inputs {
 // setting serves every group (OneSetting). by is what grouped them (--by);
 // in says what was left out of every group, said first; fit is what the
 // tables fit (WriteDataset).
-func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summary bool, fit *Fit) error {
+func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summary bool, fit *textout.Fit) error {
 	switch format {
 	case "json":
 		return writeGroupsJSON(w, by, groups, in, summary)
@@ -52,7 +53,7 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summ
 		if lines := append(passedLines(in.Passed), skippedLines(in.Skipped)...); len(lines) > 0 {
 			for _, l := range lines {
 				if format == "markdown" {
-					l = markdownLine(l) + "  "
+					l = textout.MarkdownLine(l) + "  "
 				}
 				fmt.Fprintln(w, l)
 			}
@@ -61,7 +62,7 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summ
 		for i, g := range groups {
 			title := GroupTitle(i, len(groups), g.Name, len(g.Dataset.Episodes))
 			if format == "markdown" {
-				fmt.Fprintf(w, "# %s\n\n", MarkdownText(title))
+				fmt.Fprintf(w, "# %s\n\n", textout.MarkdownText(title))
 			} else {
 				fmt.Fprintf(w, "== %s ==\n", title)
 			}
@@ -72,7 +73,7 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summ
 		}
 		_, serves := OneSetting(groups)
 		if format == "markdown" {
-			serves = "**" + MarkdownText(serves) + "**"
+			serves = "**" + textout.MarkdownText(serves) + "**"
 		}
 		_, err := fmt.Fprintln(w, serves)
 		return err
@@ -82,7 +83,7 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summ
 
 // GroupTitle heads the section of group i (from 0) of n.
 func GroupTitle(i, n int, name string, episodes int) string {
-	return fmt.Sprintf("Group %d of %d: %s, %s", i+1, n, name, Count(episodes, "episode"))
+	return fmt.Sprintf("Group %d of %d: %s, %s", i+1, n, name, textout.Count(episodes, "episode"))
 }
 
 // groupJSON is a group's analysis, as batch's JSON gives one, with its name,
@@ -125,7 +126,7 @@ func writeGroupsCSV(w io.Writer, groups []Group) error {
 	cw := csv.NewWriter(w)
 	cw.Write(append([]string{"group"}, datasetCSVHeader()...))
 	for _, g := range groups {
-		name := CSVText(g.Name)
+		name := textout.CSVText(g.Name)
 		for i := range g.Dataset.Episodes {
 			cw.Write(append([]string{name}, datasetCSVRow(&g.Dataset.Episodes[i])...))
 		}
@@ -190,8 +191,11 @@ func OneSetting(groups []Group) (serves *bool, says string) {
 // OneSettingLead opens the line that says whether one setting serves all n
 // groups.
 func OneSettingLead(n int) string {
-	if n == 1 {
+	switch n {
+	case 1:
 		return "One setting for 1 group? "
+	case 2:
+		return "One setting for both groups? "
 	}
 	return fmt.Sprintf("One setting for all %d groups? ", n)
 }

@@ -33,13 +33,13 @@ func TestOneSetting(t *testing.T) {
 		says   string
 	}{
 		{"all serve", []Group{{"a", "your harness", dataset(better)}, {"b", "your harness", dataset(within)}}, "yes",
-			"One setting for all 2 groups? After increase 40/10 is significantly worse than baseline none on no headline figure in any group."},
+			"One setting for both groups? After increase 40/10 is significantly worse than baseline none on no headline figure in any group."},
 		{"one worse", []Group{{"a", "your harness", dataset(better)}, {"b", "your harness", dataset(worse)}, {"c", "your harness", dataset(nil)}}, "no",
 			"One setting for all 3 groups? No: after increase 40/10 is significantly worse than baseline none in 1 of 2 groups: b (turns saved); 1 group has too few episodes to tell: c."},
 		{"too few", []Group{{"a", "your harness", dataset(nil)}}, "",
 			"One setting for 1 group? Cannot tell: every group has too few episodes for an interval (5 needed)."},
 		{"two systems", []Group{{"ZorkGPT", "ZorkGPT", dataset(better)}, {"your harness", "your harness", dataset(better)}}, "",
-			"One setting for all 2 groups? No: their logs are of 2 systems, each compared on its own rules above, and each runs its own setting."},
+			"One setting for both groups? No: their logs are of 2 systems, each compared on its own rules above, and each runs its own setting."},
 	} {
 		serves, says := OneSetting(c.groups)
 		got := ""

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"strings"
 )
 
@@ -21,7 +22,7 @@ import (
 // clear of 0.
 func (d *Dataset) Headline() string {
 	n := len(d.Episodes)
-	lead := fmt.Sprintf("Over %s, after %s against baseline %s: ", Count(n, "episode"), d.After, d.Baseline)
+	lead := fmt.Sprintf("Over %s, after %s against baseline %s: ", textout.Count(n, "episode"), d.After, d.Baseline)
 	if n == 0 {
 		return lead + "nothing to compare."
 	}
@@ -68,7 +69,7 @@ func (d *Dataset) Headline() string {
 		parts = append(parts, "undefined: "+listed(undefined))
 	}
 	if c, _, _ := d.Censored(); c > 0 {
-		parts = append(parts, fmt.Sprintf("the lengths of %s are lower bounds (censored)", Count(c, "episode")))
+		parts = append(parts, fmt.Sprintf("the lengths of %s are lower bounds (censored)", textout.Count(c, "episode")))
 	}
 	return lead + strings.Join(parts, "; ") + "."
 }

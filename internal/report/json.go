@@ -45,7 +45,7 @@ type EpisodeBody struct {
 	Turns                int            `json:"turns"`
 	MaxTurns             *int           `json:"max_turns"`
 	MissingTurns         int            `json:"missing_turns"`
-	FinalScore           int            `json:"final_score"`
+	FinalScore           episode.Score  `json:"final_score"`
 	EndReason            string         `json:"end_reason"`
 	EndTurn              *int           `json:"end_turn"`
 	ObjectiveCompletions *int           `json:"objective_completions"`
@@ -55,7 +55,7 @@ type EpisodeBody struct {
 	Warnings             []string       `json:"warnings"`
 	SelfCheck            *SelfCheckJSON `json:"self_check"`
 	// Timeline is the score after each turn (episode only).
-	Timeline []int `json:"timeline,omitempty"`
+	Timeline []episode.Score `json:"timeline,omitempty"`
 }
 
 func (j EpisodeJSON) MarshalJSON() ([]byte, error) {
@@ -122,11 +122,11 @@ type ResultJSON struct {
 	TerminationTurn           *int                 `json:"termination_turn"`
 	StopReason                *string              `json:"stop_reason"` // which trigger fired (the supervisor); null otherwise
 	TurnsStuck                *int                 `json:"turns_stuck"`
-	ScoreAtTermination        *int                 `json:"score_at_termination"`
+	ScoreAtTermination        *episode.Score       `json:"score_at_termination"`
 	LocationAtTermination     *string              `json:"location_at_termination"`
 	TurnsSaved                int                  `json:"turns_saved"`
 	Length                    int                  `json:"length"`
-	ScoreForgone              int                  `json:"score_forgone"`
+	ScoreForgone              episode.Score        `json:"score_forgone"`
 	LaterScoreGain            bool                 `json:"later_score_gain"`
 	LaterGain                 *GainJSON            `json:"later_gain"`
 	GainHorizon               *int                 `json:"gain_horizon"`
@@ -146,9 +146,9 @@ type ResultJSON struct {
 // its turn, its size over the score at the stop, and how many turns after the
 // stop it comes.
 type GainJSON struct {
-	Turn     int `json:"turn"`
-	Points   int `json:"points"`
-	Distance int `json:"distance"`
+	Turn     int           `json:"turn"`
+	Points   episode.Score `json:"points"`
+	Distance int           `json:"distance"`
 }
 
 // SelfCheckJSON is the comparison of the replay with the recording's own
@@ -289,7 +289,7 @@ func (s *Settings) String() string {
 func (s *Settings) each(visit func(key string, value any)) {
 	for _, x := range s.p.Kind().Settings {
 		if own(x) {
-			visit(x.Key, x.Value(x.Applied(s.p.Get(x))))
+			visit(x.Key, x.Value(s.p.Get(x)))
 		}
 	}
 }
@@ -385,8 +385,8 @@ func jsonBody(w io.Writer, e *Episode) error {
 }
 
 // timeline is the score after each turn of ep.
-func timeline(ep *episode.Episode) []int {
-	t := make([]int, ep.N())
+func timeline(ep *episode.Episode) []episode.Score {
+	t := make([]episode.Score, ep.N())
 	for i := range t {
 		t[i] = ep.Turns[i].Score
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 )
 
 // gfm renders markdown as GitHub does, less its autolinks of bare URLs
@@ -26,8 +28,8 @@ var markupFragments = []string{
 
 // TestMarkdownShowsTextAsIs renders random texts made of markdown's special
 // characters with a CommonMark and GitHub tables parser, as a table cell
-// (MarkdownTable), a list item and a heading (markdownLine): each must come
-// out as the text itself (Printable, trimmed as markdown trims), in one cell,
+// (textout.MarkdownTable), a list item and a heading (textout.MarkdownLine): each must come
+// out as the text itself (textout.Printable, trimmed as markdown trims), in one cell,
 // item or heading, with no element inside it.
 func TestMarkdownShowsTextAsIs(t *testing.T) {
 	r := rand.New(rand.NewPCG(22, 5))
@@ -40,19 +42,19 @@ func TestMarkdownShowsTextAsIs(t *testing.T) {
 			b.WriteString(markupFragments[r.IntN(len(markupFragments))])
 		}
 		s := b.String()
-		want := strings.TrimSpace(Printable(s))
+		want := strings.TrimSpace(textout.Printable(s))
 		if want == "" {
 			continue
 		}
 		var table bytes.Buffer
-		MarkdownTable(&table, []string{"h"}, [][]string{{s}})
+		textout.MarkdownTable(&table, []string{"h"}, [][]string{{s}})
 		for _, c := range []struct {
 			what, md string
 			re       *regexp.Regexp
 		}{
 			{"cell", table.String(), cell},
-			{"list item", "- " + markdownLine(s) + "\n", item},
-			{"heading", "### " + markdownLine(s) + "\n", heading},
+			{"list item", "- " + textout.MarkdownLine(s) + "\n", item},
+			{"heading", "### " + textout.MarkdownLine(s) + "\n", heading},
 		} {
 			var out bytes.Buffer
 			if err := gfm.Convert([]byte(c.md), &out); err != nil {

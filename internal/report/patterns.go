@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/system"
 )
@@ -71,7 +72,7 @@ func spellsIn(n int, rooms string) string {
 	if n == 0 {
 		return "none"
 	}
-	return fmt.Sprintf("%d spell%s in %s", n, plural(n), rooms)
+	return fmt.Sprintf("%d spell%s in %s", n, textout.Plural(n), rooms)
 }
 
 func share(v float64) string { return strconv.FormatFloat(100*v, 'f', 0, 64) + "%" }
@@ -123,7 +124,7 @@ func warningDetail(w *patterns.Warnings) string {
 	if w.Shown {
 		seen = "shown to the agent"
 	}
-	return fmt.Sprintf("%d spell%s under %s (%s): %d escaped, %d stopped, %d cut by the log's end", len(w.Spells), plural(len(w.Spells)), w.Policy, seen, w.Escaped, w.Stopped, w.EndOfLog)
+	return fmt.Sprintf("%d spell%s under %s (%s): %d escaped, %d stopped, %d cut by the log's end", len(w.Spells), textout.Plural(len(w.Spells)), w.Policy, seen, w.Escaped, w.Stopped, w.EndOfLog)
 }
 
 // spellHeader heads the stuck spells of each policy: the lead of the
@@ -164,9 +165,9 @@ func optLead(p *int) string {
 
 // writePatternsText is the patterns section of an episode's table output,
 // its tables fitting f.
-func writePatternsText(w io.Writer, a *patterns.Analysis, f *Fit) {
+func writePatternsText(w io.Writer, a *patterns.Analysis, f *textout.Fit) {
 	fmt.Fprintln(w, "  patterns (how it was stuck):")
-	const l, r = Left, Right
+	const l, r = textout.Left, textout.Right
 	f.Table(w, patternsPlan, patternHeader, patternRows(a), l, r, r, l)
 	f.Table(w, spellsPlan, spellHeader(a), spellRows(a), l, r, r, r, l)
 }
@@ -175,9 +176,9 @@ func writePatternsText(w io.Writer, a *patterns.Analysis, f *Fit) {
 func writePatternsMarkdown(w io.Writer, a *patterns.Analysis) {
 	fmt.Fprintln(w, "\nPatterns (how it was stuck):")
 	fmt.Fprintln(w)
-	MarkdownTable(w, patternHeader, patternRows(a))
+	textout.MarkdownTable(w, patternHeader, patternRows(a))
 	fmt.Fprintln(w)
-	MarkdownTable(w, spellHeader(a), spellRows(a))
+	textout.MarkdownTable(w, spellHeader(a), spellRows(a))
 }
 
 // summarise is the patterns over a dataset's episodes.
@@ -238,7 +239,7 @@ func summaryLines(s *patterns.Summary) []string {
 	var l []string
 	if rv := s.Revisit; rv != nil {
 		l = append(l, fmt.Sprintf("Revisit penalty (1B): %d of %d turns (%s) would lower the critic's confidence — not its verdict, so this share, not an effect on actions, is what the logs can show; %d of %d logged penalties in %s agree with the replay (%d disagree).",
-			rv.Penalised, rv.Turns, share(rv.Share), rv.Agree, rv.LoggedEvents, Count(rv.Compared, "episode"), rv.Disagreements))
+			rv.Penalised, rv.Turns, share(rv.Share), rv.Agree, rv.LoggedEvents, textout.Count(rv.Compared, "episode"), rv.Disagreements))
 	}
 	e := s.Escape
 	if e == nil {
@@ -246,9 +247,9 @@ func summaryLines(s *patterns.Summary) []string {
 	}
 	rate := func(r patterns.Rate) string {
 		if r.Rate == nil {
-			return fmt.Sprintf("no spell (n = 0, %s)", Count(r.Episodes, "episode"))
+			return fmt.Sprintf("no spell (n = 0, %s)", textout.Count(r.Episodes, "episode"))
 		}
-		return fmt.Sprintf("%d/%d = %s (95%% CI %s–%s, %s)", r.Escaped, r.N, share(r.Rate.Estimate), share(r.Rate.Low), share(r.Rate.High), Count(r.Episodes, "episode"))
+		return fmt.Sprintf("%d/%d = %s (95%% CI %s–%s, %s)", r.Escaped, r.N, share(r.Rate.Estimate), share(r.Rate.Low), share(r.Rate.High), textout.Count(r.Episodes, "episode"))
 	}
 	l = append(l, fmt.Sprintf("Warning escapes (1C): warning spells that ended in progress before the stop — logs that showed the warnings %s; older logs, replayed %s.",
 		rate(e.WithWarnings), rate(e.WithoutWarnings)))
@@ -258,9 +259,9 @@ func summaryLines(s *patterns.Summary) []string {
 	return l
 }
 
-func writePatternSummaryText(w io.Writer, s *patterns.Summary, f *Fit) {
-	fmt.Fprintf(w, "\nPatterns over the %s (how they were stuck):\n", Count(s.Episodes, "episode"))
-	const l, r = Left, Right
+func writePatternSummaryText(w io.Writer, s *patterns.Summary, f *textout.Fit) {
+	fmt.Fprintf(w, "\nPatterns over the %s (how they were stuck):\n", textout.Count(s.Episodes, "episode"))
+	const l, r = textout.Left, textout.Right
 	f.Table(w, summaryPlan, summaryHeader, summaryRows(s), l, r, r, r)
 	f.Table(w, leadsPlan, leadHeader(s), leadRows(s), l, r, r, r, r, r, r)
 	for _, line := range summaryLines(s) {
@@ -269,10 +270,10 @@ func writePatternSummaryText(w io.Writer, s *patterns.Summary, f *Fit) {
 }
 
 func writePatternSummaryMarkdown(w io.Writer, s *patterns.Summary) {
-	fmt.Fprintf(w, "\n### Patterns over the %s\n\n", Count(s.Episodes, "episode"))
-	MarkdownTable(w, summaryHeader, summaryRows(s))
+	fmt.Fprintf(w, "\n### Patterns over the %s\n\n", textout.Count(s.Episodes, "episode"))
+	textout.MarkdownTable(w, summaryHeader, summaryRows(s))
 	fmt.Fprintln(w)
-	MarkdownTable(w, leadHeader(s), leadRows(s))
+	textout.MarkdownTable(w, leadHeader(s), leadRows(s))
 	fmt.Fprintln(w)
 	for _, line := range summaryLines(s) {
 		fmt.Fprintf(w, "%s\n\n", line)

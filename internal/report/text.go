@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
 )
@@ -42,19 +44,19 @@ func newSpark(ep *episode.Episode, width int) *spark {
 // sparkEnd is what follows the marks: the first and the last score, and
 // how many turns a mark stands for.
 func sparkEnd(ep *episode.Episode, sp *spark) string {
-	return fmt.Sprintf(" %d→%d, %d turn%s a mark", ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
+	return fmt.Sprintf(" %s→%s, %d turn%s a mark", ep.Score(1), ep.FinalScore(), sp.perMark, textout.Plural(sp.perMark))
 }
 
 // fitSpark is the timeline of ep, of at most sparkWidth marks, fewer where
 // its line would not fit f's terminal.
-func fitSpark(ep *episode.Episode, f *Fit) *spark {
+func fitSpark(ep *episode.Episode, f *textout.Fit) *spark {
 	sp := newSpark(ep, sparkWidth)
 	if f == nil || f.Width == 0 {
 		return sp
 	}
 	const lead = len("  score ")
 	for range 2 { // the end's width depends on the marks' count, a little
-		over := lead + len(sp.stops) + TextWidth(sparkEnd(ep, sp)) - f.Width
+		over := lead + len(sp.stops) + textout.TextWidth(sparkEnd(ep, sp)) - f.Width
 		if over <= 0 {
 			break
 		}
@@ -75,7 +77,7 @@ func (s *spark) line() string {
 		v := ep.Score(min((i+1)*s.perMark, n))
 		g := 0
 		if hi > lo {
-			g = (v - lo) * (len(sparkGlyphs) - 1) / (hi - lo)
+			g = int(math.Floor(float64((v - lo) * episode.Score(len(sparkGlyphs)-1) / (hi - lo))))
 		}
 		b.WriteRune(sparkGlyphs[g])
 	}
@@ -114,11 +116,11 @@ func summary(ep *episode.Episode) string {
 	}
 	objectives := ""
 	if shows.Objectives {
-		objectives = Count(len(ep.Objectives), "objective completion") + ", "
+		objectives = textout.Count(len(ep.Objectives), "objective completion") + ", "
 	}
-	return fmt.Sprintf("%d turn%s, final score %d, %s, %s%d skipped line%s (%s)",
-		ep.N(), plural(ep.N()), ep.FinalScore(), end, objectives,
-		ep.SkippedLines, plural(ep.SkippedLines), factsText(ep))
+	return fmt.Sprintf("%d turn%s, final score %s, %s, %s%d skipped line%s (%s)",
+		ep.N(), textout.Plural(ep.N()), ep.FinalScore(), end, objectives,
+		ep.SkippedLines, textout.Plural(ep.SkippedLines), factsText(ep))
 }
 
 // factsText is what the header says of the source's facts: "era E3c; no loop
@@ -149,7 +151,7 @@ func outcomeVerdict(o *replay.Outcome) string {
 	case !o.Terminated():
 		return "no stop"
 	case o.Unknown():
-		return fmt.Sprintf("unknown (the log is cut at %d, %s after the stop)", o.Length+o.TurnsSaved, Count(o.TurnsSaved, "turn")) + pastHorizon(o)
+		return fmt.Sprintf("unknown (the log is cut at %d, %s after the stop)", o.Length+o.TurnsSaved, textout.Count(o.TurnsSaved, "turn")) + pastHorizon(o)
 	case o.FalseTerminationCandidate():
 		var why []string
 		if o.LaterScoreGain() {
@@ -163,7 +165,7 @@ func outcomeVerdict(o *replay.Outcome) string {
 			if n > 3 {
 				turns = append(turns[:3], "…")
 			}
-			why = append(why, fmt.Sprintf("objective%s at %s", plural(n), strings.Join(turns, ", ")))
+			why = append(why, fmt.Sprintf("objective%s at %s", textout.Plural(n), strings.Join(turns, ", ")))
 		}
 		return "premature? " + strings.Join(why, "; ") + pastHorizon(o)
 	}
@@ -173,7 +175,7 @@ func outcomeVerdict(o *replay.Outcome) string {
 // gainWords is the later gain in words: "+5 at 152 (72 turns later)".
 func gainWords(o *replay.Outcome) string {
 	g := o.LaterGain
-	return fmt.Sprintf("+%d at %d (%d turn%s later)", g.Points, g.Turn, o.GainDistance(), plural(o.GainDistance()))
+	return fmt.Sprintf("+%s at %d (%d turn%s later)", g.Points, g.Turn, o.GainDistance(), textout.Plural(o.GainDistance()))
 }
 
 // pastHorizon mentions a later gain that comes too late to count as evidence.
@@ -184,16 +186,6 @@ func pastHorizon(o *replay.Outcome) string {
 	return fmt.Sprintf("; %s, past the %d-turn gain horizon", gainWords(o), o.GainHorizon)
 }
 
-// Count is n and the noun, plural unless n is 1: "1 episode", "75 episodes".
-func Count(n int, noun string) string { return strconv.Itoa(n) + " " + noun + plural(n) }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 func dash(v int, ok bool) string {
 	if !ok {
 		return "—"
@@ -201,14 +193,21 @@ func dash(v int, ok bool) string {
 	return strconv.Itoa(v)
 }
 
+func dashScore(v episode.Score, ok bool) string {
+	if !ok {
+		return "—"
+	}
+	return v.String()
+}
+
 // resultHeader names the columns of a result row: the stop turn, turns stuck
 // and score there, turns and LLM calls (and tokens, when logged, and dollars,
 // when priced) saved, score forgone, the first turn with a countdown warning
 // (where the system shows one), and what the result means; align aligns them.
-func resultHeader(e *Episode) (header []string, align []Align) {
-	const l, r = Left, Right
+func resultHeader(e *Episode) (header []string, align []textout.Align) {
+	const l, r = textout.Left, textout.Right
 	header = []string{"#", "policy", "stop", "stuck", "score", "saved", "calls saved"}
-	align = []Align{r, l, r, r, r, r, r}
+	align = []textout.Align{r, l, r, r, r, r, r}
 	if e.Ep.Signals.Has(episode.Tokens) {
 		header, align = append(header, "tokens saved"), append(align, r)
 	}
@@ -226,7 +225,7 @@ func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 	t := o.Terminated()
 	row := []string{
 		strconv.Itoa(i + 1), o.Policy.String(), dash(o.TerminationTurn, t), dash(o.TurnsStuck, t),
-		dash(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(e.CallsPerTurn)),
+		dashScore(o.ScoreAtTermination, t), strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved(e.CallsPerTurn)),
 	}
 	if e.Ep.Signals.Has(episode.Tokens) {
 		row = append(row, strconv.FormatInt(o.TokensSaved, 10))
@@ -237,7 +236,7 @@ func resultRow(i int, o *replay.Outcome, e *Episode) []string {
 			row[len(row)-1] = metrics.Dollars.Format(cost)
 		}
 	}
-	row = append(row, strconv.Itoa(o.ScoreForgone))
+	row = append(row, o.ScoreForgone.String())
 	if system.Of(e.Ep).Shows.Warnings {
 		row = append(row, dash(o.WarningStartTurn, o.WarningStartTurn > 0))
 	}
@@ -301,36 +300,26 @@ func selfCheckLines(e *Episode) []string {
 
 // tableHead is the line that names an episode in a table.
 func tableHead(w io.Writer, n episodeName) {
-	fmt.Fprintf(w, "%s   %s\n", Printable(n.name), Printable(n.source))
+	fmt.Fprintf(w, "%s   %s\n", textout.Printable(n.name), textout.Printable(n.source))
 }
 
 // tableBody is the rest of an episode's table: what follows its head; its
 // tables fit f.
-func tableBody(w io.Writer, e *Episode, f *Fit) {
+func tableBody(w io.Writer, e *Episode, f *textout.Fit) {
 	ep := e.Ep
-	fmt.Fprintf(w, "  %s\n", summary(ep))
+	fmt.Fprintf(w, "  %s\n", textout.Printable(summary(ep)))
 	sp := fitSpark(ep, f)
 	header, align := resultHeader(e)
-	cols := boxTable.measure(nil, header)
-	var s shape
-	fitted := f != nil && f.Width > 0
+	t := f.Measure(header)
 	e.eachRow(func(i int, o *replay.Outcome, row []string) { // the first of two passes
 		sp.stop(i, o)
-		if fitted {
-			s.add(printableRow(row))
-		} else {
-			cols = boxTable.measure(cols, row)
-		}
+		t.Add(row)
 	})
 	fmt.Fprintf(w, "  score %s%s\n", sp.line(), sparkEnd(ep, sp))
 	if stops := sp.stopLine(); stops != "" {
 		fmt.Fprintf(w, "  stops %s\n", stops)
 	}
-	if fitted {
-		f.drawLaid(w, f.lay(resultsPlan, printableRow(header), s), e.rows(), align)
-	} else {
-		boxTable.drawMeasured(w, header, e.rows(), align, cols)
-	}
+	t.Draw(w, resultsPlan, header, e.rows(), align)
 	for _, l := range selfCheckLines(e) {
 		fmt.Fprintln(w, l)
 	}
@@ -338,7 +327,7 @@ func tableBody(w io.Writer, e *Episode, f *Fit) {
 		writePatternsText(w, e.Patterns, f)
 	}
 	for _, s := range e.Notes() {
-		fmt.Fprintf(w, "note: %s\n", Printable(s))
+		fmt.Fprintf(w, "note: %s\n", textout.Printable(s))
 	}
 }
 
@@ -370,28 +359,19 @@ func (e *Episode) rows() iter.Seq[[]string] {
 // errStop ends an each whose reader stopped.
 var errStop = errors.New("stopped")
 
-// mdRow is MarkdownText of each cell.
-func mdRow(r []string) []string {
-	out := make([]string, len(r))
-	for i, c := range r {
-		out[i] = MarkdownText(c)
-	}
-	return out
-}
-
 // markdownHead is the heading that names an episode in markdown.
 func markdownHead(w io.Writer, n episodeName) {
-	fmt.Fprintf(w, "### %s\n\n", markdownLine(n.name))
+	fmt.Fprintf(w, "### %s\n\n", textout.MarkdownLine(n.name))
 }
 
 // markdownBody is the rest of an episode's markdown: what follows its head.
 func markdownBody(w io.Writer, e *Episode) {
 	ep := e.Ep
-	fmt.Fprintf(w, "%s: %s.\n\n", codeSpan(ep.Source), summary(ep))
+	fmt.Fprintf(w, "%s: %s.\n\n", textout.CodeSpan(ep.Source), textout.MarkdownText(summary(ep)))
 	sp := newSpark(ep, sparkWidth)
-	fmt.Fprintf(w, "Score `%s` %d→%d (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, plural(sp.perMark))
+	fmt.Fprintf(w, "Score `%s` %s→%s (%d turn%s a mark)\n\n", sp.line(), ep.Score(1), ep.FinalScore(), sp.perMark, textout.Plural(sp.perMark))
 	header, align := resultHeader(e)
-	markdownTable.draw(w, header, e.rows(), align)
+	textout.MarkdownRows(w, header, e.rows(), align)
 	if e.Patterns != nil {
 		writePatternsMarkdown(w, e.Patterns)
 	}
@@ -410,7 +390,7 @@ func markdownBody(w io.Writer, e *Episode) {
 	if ws := e.Warnings(); len(ws) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, s := range ws {
-			fmt.Fprintf(w, "- %s\n", markdownLine(s))
+			fmt.Fprintf(w, "- %s\n", textout.MarkdownLine(s))
 		}
 	}
 }
@@ -432,6 +412,13 @@ func opt(p *int) string {
 	return strconv.Itoa(*p)
 }
 
+func optScore(p *episode.Score) string {
+	if p == nil {
+		return ""
+	}
+	return p.String()
+}
+
 func opt64(p *int64) string {
 	if p == nil {
 		return ""
@@ -447,14 +434,14 @@ func optS(p *string) string {
 }
 
 func csvEpisode(j *EpisodeJSON) []string {
-	return []string{CSVText(j.EpisodeID), CSVText(j.Source), CSVText(j.LogFormat), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), strconv.Itoa(j.FinalScore),
-		CSVText(j.EndReason), opt(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
+	return []string{textout.CSVText(j.EpisodeID), textout.CSVText(j.Source), textout.CSVText(j.LogFormat), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), j.FinalScore.String(),
+		textout.CSVText(j.EndReason), opt(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
 }
 
 func csvResult(r *ResultJSON) []string {
 	gt, gp, gd := "", "", ""
 	if g := r.LaterGain; g != nil {
-		gt, gp, gd = strconv.Itoa(g.Turn), strconv.Itoa(g.Points), strconv.Itoa(g.Distance)
+		gt, gp, gd = strconv.Itoa(g.Turn), g.Points.String(), strconv.Itoa(g.Distance)
 	}
 	cost := ""
 	if r.CostSaved != nil {
@@ -465,9 +452,9 @@ func csvResult(r *ResultJSON) []string {
 		win = append(win, strconv.Itoa(c.Turn))
 	}
 	b := strconv.FormatBool
-	return []string{CSVText(r.Policy), opt(r.MaxTurnsStuck), opt(r.CheckInterval), opt(r.StuckWarningThreshold),
-		CSVText(r.Settings.String()), opt(r.TerminationTurn), CSVText(optS(r.StopReason)), opt(r.TurnsStuck), opt(r.ScoreAtTermination), CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
-		strconv.Itoa(r.Length), strconv.Itoa(r.ScoreForgone), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
+	return []string{textout.CSVText(r.Policy), opt(r.MaxTurnsStuck), opt(r.CheckInterval), opt(r.StuckWarningThreshold),
+		textout.CSVText(r.Settings.String()), opt(r.TerminationTurn), textout.CSVText(optS(r.StopReason)), opt(r.TurnsStuck), optScore(r.ScoreAtTermination), textout.CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
+		strconv.Itoa(r.Length), r.ScoreForgone.String(), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.Unknown), b(r.TrulyStuck), b(r.Censored),
 		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), opt64(r.TokensSaved), cost}
 }

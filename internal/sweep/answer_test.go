@@ -16,8 +16,8 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
-	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source/tales"
 	"github.com/lbanalyze/lbanalyze/system"
@@ -567,7 +567,7 @@ func TestFitTable(t *testing.T) {
 	r := Run(handSet(t, 12, 12), handGrid, sor(40, 10), opts())
 	var whole, narrow bytes.Buffer
 	Write(&whole, "table", r, Layout{Rows: DefaultRows})
-	fit := &report.Fit{Width: 70}
+	fit := &textout.Fit{Width: 70}
 	Write(&narrow, "table", r, Layout{Rows: DefaultRows, Fit: fit})
 	if !strings.Contains(whole.String(), "score forgone") {
 		t.Errorf("without a width the table is not whole:\n%s", whole.String())
@@ -577,7 +577,7 @@ func TestFitTable(t *testing.T) {
 	}
 	for line := range strings.Lines(narrow.String()) {
 		if strings.HasPrefix(line, "│") || strings.HasPrefix(line, "┌") {
-			if w := report.TextWidth(strings.TrimSuffix(line, "\n")); w > 70 {
+			if w := textout.TextWidth(strings.TrimSuffix(line, "\n")); w > 70 {
 				t.Errorf("a table line of %d columns: %q", w, line)
 			}
 		}

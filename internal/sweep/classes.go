@@ -85,7 +85,7 @@ func Changed(p, now policy.Policy) int {
 	n := b2i(p.Name != now.Name)
 	for _, s := range policy.Settings() {
 		hp, hn := p.Has(s), now.Has(s)
-		if hp != hn || hp && s.Applied(p.Get(s)) != s.Applied(now.Get(s)) {
+		if hp != hn || hp && p.Get(s) != now.Get(s) {
 			n++
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // front returns the configs of idx no other of idx dominates on (saved ↑:
@@ -37,7 +39,7 @@ func front(cs []Config, idx []int, saved func(*Tally) int64) []int {
 		// Within the group (same turns saved), sorted by false terminations then
 		// score forgone: dominated when an earlier member with other figures
 		// forgoes no more score.
-		minBefore, runStart := math.MaxInt, g
+		minBefore, runStart := episode.Score(math.Inf(1)), g
 		for k := g; k < end; k++ {
 			c := &cs[order[k]].Tally
 			if k > runStart && !sameFigures(c, &cs[order[runStart]].Tally) {
@@ -66,24 +68,24 @@ func sameFigures(a, b *Tally) bool {
 
 // prefixMin is a Fenwick tree of minima: set(i, v) lowers position i to v,
 // min(i) is the least value at positions 0..i.
-type prefixMin []int
+type prefixMin []episode.Score
 
 func newPrefixMin(n int) prefixMin {
 	t := make(prefixMin, n+1)
 	for i := range t {
-		t[i] = math.MaxInt
+		t[i] = episode.Score(math.Inf(1))
 	}
 	return t
 }
 
-func (t prefixMin) set(i, v int) {
+func (t prefixMin) set(i int, v episode.Score) {
 	for i++; i < len(t); i += i & -i {
 		t[i] = min(t[i], v)
 	}
 }
 
-func (t prefixMin) min(i int) int {
-	m := math.MaxInt
+func (t prefixMin) min(i int) episode.Score {
+	m := episode.Score(math.Inf(1))
 	for i++; i > 0; i -= i & -i {
 		m = min(m, t[i])
 	}

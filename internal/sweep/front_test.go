@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"github.com/lbanalyze/lbanalyze/episode"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -63,7 +64,7 @@ func TestFrontEqualsDefinition(t *testing.T) {
 	for trial := range 300 {
 		cs := make([]Config, 1+rng.IntN(60))
 		for i := range cs {
-			cs[i].Tally = Tally{TurnsSaved: rng.IntN(8) * 10, FalseTerminations: rng.IntN(6), Unknown: rng.IntN(2), ScoreForgone: rng.IntN(5)}
+			cs[i].Tally = Tally{TurnsSaved: rng.IntN(8) * 10, FalseTerminations: rng.IntN(6), Unknown: rng.IntN(2), ScoreForgone: episode.Score(rng.IntN(5))}
 		}
 		got, want := front(cs, all(len(cs)), Options{}.saved), quadratic(cs)
 		slices.Sort(got)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -33,7 +34,7 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, l Layout) error
 		for i, g := range groups {
 			title := report.GroupTitle(i, len(groups), g.Name, g.Result.N)
 			if format == "markdown" {
-				fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(title))
+				fmt.Fprintf(w, "# %s\n\n", textout.MarkdownText(title))
 			} else {
 				fmt.Fprintf(w, "== %s ==\n", title)
 			}
@@ -43,7 +44,7 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, l Layout) error
 			fmt.Fprintln(w)
 		}
 		if format == "markdown" {
-			says = "**" + report.MarkdownText(says) + "**"
+			says = "**" + textout.MarkdownText(says) + "**"
 		}
 		_, err := fmt.Fprintln(w, says)
 		return err
@@ -130,7 +131,7 @@ func writeGroupsCSV(w io.Writer, groups []Group) error {
 		}
 		for i := range r.Configs {
 			clear(row)
-			row[0] = report.CSVText(g.Name)
+			row[0] = textout.CSVText(g.Name)
 			for k, v := range r.values(&r.Configs[i]) {
 				row[at[k]] = csvCell(v)
 			}
@@ -200,7 +201,7 @@ func OneSetting(groups []Group) (serves *policy.Policy, says string) {
 			best, met, len(answered), tally(order, answers))
 	}
 	if len(unanswered) > 0 {
-		fmt.Fprintf(&b, "; %s no answer: %s", report.Count(len(unanswered), "group")+" with", someOf(unanswered))
+		fmt.Fprintf(&b, "; %s no answer: %s", textout.Count(len(unanswered), "group")+" with", someOf(unanswered))
 	}
 	b.WriteString(".")
 	if best == nil || met < len(answered) {
@@ -246,7 +247,7 @@ func closest(rs []*Result) (*policy.Policy, int) {
 func tally(order []string, n map[string]int) string {
 	parts := make([]string, len(order))
 	for i, a := range order {
-		parts[i] = fmt.Sprintf("%s in %s", a, report.Count(n[a], "group"))
+		parts[i] = fmt.Sprintf("%s in %s", a, textout.Count(n[a], "group"))
 	}
 	return strings.Join(parts, ", ")
 }

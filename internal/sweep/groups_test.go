@@ -42,16 +42,16 @@ func TestOneSetting(t *testing.T) {
 		says   string
 	}{
 		{"the same answer", []Group{{"a", made(h, [3]int{0, 0, 0}, 0)}, {"b", made(h, [3]int{0, 1, 0}, 0)}}, "score 20/10",
-			"One setting for all 2 groups? Yes: score 20/10, the answer in every group with one."},
+			"One setting for both groups? Yes: score 20/10, the answer in every group with one."},
 		{"answers differ", []Group{{"a", made(h, [3]int{0, 0, 1}, 2)}, {"b", made(h, [3]int{1, 0, 0}, 1)}}, "score 30/10",
-			"One setting for all 2 groups? Yes: score 30/10 meets both targets in every group with an answer, though their answers differ (score 40/10 in 1 group, score 30/10 in 1 group)."},
+			"One setting for both groups? Yes: score 30/10 meets both targets in every group with an answer, though their answers differ (score 40/10 in 1 group, score 30/10 in 1 group)."},
 		{"none in all", []Group{{"a", made(h, [3]int{0, 1, 1}, 0)}, {"b", made(h, [3]int{1, 1, 0}, 2)}, {"c", made(h, [3]int{0, 1, 1}, 0)},
 			{"d", made(h, [3]int{0, 0, 0}, -1)}}, "",
 			"One setting for all 4 groups? No: no config meets both targets in every group with an answer; score 20/10 comes closest, in 2 of 3; their answers: score 20/10 in 2 groups, score 40/10 in 1 group; 1 group with no answer: d."},
 		{"no answer", []Group{{"a", made(h, [3]int{0, 0, 0}, -1)}}, "",
 			"One setting for 1 group? Cannot tell: no group has an answer (each says why above)."},
 		{"two systems", []Group{{"ZorkGPT", made(system.ZorkGPT, [3]int{0, 0, 0}, 0)}, {"your harness", made(h, [3]int{0, 0, 0}, 0)}}, "",
-			"One setting for all 2 groups? No: their logs are of 2 systems (ZorkGPT, your harness), each answered on its own above, and each runs its own setting."},
+			"One setting for both groups? No: their logs are of 2 systems (ZorkGPT, your harness), each answered on its own above, and each runs its own setting."},
 	} {
 		serves, says := OneSetting(c.groups)
 		got := ""

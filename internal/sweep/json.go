@@ -6,6 +6,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -14,18 +15,18 @@ import (
 // false_termination_rate is the high bound (every outcome the logs cannot
 // show fine), as configs[i].false_termination_rate.
 type figuresJSON struct {
-	N                 int      `json:"n"`
-	FalseTerminations int      `json:"false_terminations"` // premature stops
-	Unknown           int      `json:"unknown_stops"`
-	FalseRate         float64  `json:"false_termination_rate"`
-	FalseRateLow      float64  `json:"false_termination_rate_low"`
-	TurnsSaved        int      `json:"turns_saved"`
-	TurnsSavedPct     float64  `json:"turns_saved_pct"`
-	ScoreForgone      int      `json:"score_forgone"`
-	Censored          int      `json:"censored"`
-	CensoredPct       float64  `json:"censored_pct"`
-	TokensSaved       *int64   `json:"tokens_saved,omitempty"` // where some log records tokens
-	CostSaved         *float64 `json:"cost_saved,omitempty"`   // in dollars, when priced
+	N                 int           `json:"n"`
+	FalseTerminations int           `json:"false_terminations"` // premature stops
+	Unknown           int           `json:"unknown_stops"`
+	FalseRate         float64       `json:"false_termination_rate"`
+	FalseRateLow      float64       `json:"false_termination_rate_low"`
+	TurnsSaved        int           `json:"turns_saved"`
+	TurnsSavedPct     float64       `json:"turns_saved_pct"`
+	ScoreForgone      episode.Score `json:"score_forgone"`
+	Censored          int           `json:"censored"`
+	CensoredPct       float64       `json:"censored_pct"`
+	TokensSaved       *int64        `json:"tokens_saved,omitempty"` // where some log records tokens
+	CostSaved         *float64      `json:"cost_saved,omitempty"`   // in dollars, when priced
 }
 
 type cvJSON struct {
@@ -217,7 +218,7 @@ func (r *Result) grid() map[string]any {
 		var vals []int
 		for _, c := range r.Configs {
 			if c.Policy.Has(s) {
-				if v := s.Applied(c.Policy.Get(s)); !slices.Contains(vals, v) {
+				if v := c.Policy.Get(s); !slices.Contains(vals, v) {
 					vals = append(vals, v)
 				}
 			}

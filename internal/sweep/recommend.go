@@ -200,7 +200,8 @@ func (f *figures) now() int { return len(f.cells) - 1 }
 // cell is one config's outcome on one episode, as the tallies read it: one
 // read of memory a cell, for the millions a resampling sums.
 type cell struct {
-	saved, forgo int32
+	forgo episode.Score
+	saved int32
 	// class has a bit for each of premature, unknown, censored, and for
 	// worse and better: unjudged and not under now, and the other way.
 	class uint8
@@ -573,7 +574,7 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 			o := &out[c]
 			o.GainHorizon = r.GainHorizon
 			cls := uint8(b2i(o.FalseTerminationCandidate())*premature | b2i(o.Unknown())*unknown | b2i(o.Censored)*censored)
-			f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: int32(o.ScoreForgone), class: cls}
+			f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: o.ScoreForgone, class: cls}
 			if f.tokens != nil {
 				f.tokens[c][e] = o.TokensSaved
 			}
@@ -603,9 +604,13 @@ func (f *figures) telling() int {
 }
 
 // tally sums column c's figures over the episodes weighted by w (a count a
-// resampled episode, 1 or 0 for a subset).
+// resampled episode, 1 or 0 for a subset). Score forgone is summed in floats
+// in the episodes' order, then rounded once to episode.ScoreResolution: exact
+// for whole scores, and the same whatever the cores (an Add a cell costs a
+// tenth of the sweep).
 func (f *figures) tally(c int, w *weights) Tally {
-	var ft, unk, saved, forgo, cens, wo, be int
+	var ft, unk, saved, cens, wo, be int
+	var forgo float64
 	cells, ks := f.cells[c], w.k[:len(w.e)]
 	for i, e := range w.e {
 		k, x := int(ks[i]), &cells[e]
@@ -615,9 +620,10 @@ func (f *figures) tally(c int, w *weights) Tally {
 		wo += k * int(x.class&worse>>3)
 		be += k * int(x.class&better>>4)
 		saved += k * int(x.saved)
-		forgo += k * int(x.forgo)
+		forgo += float64(k) * float64(x.forgo)
 	}
-	t := Tally{FalseTerminations: ft, Unknown: unk, TurnsSaved: saved, ScoreForgone: forgo, Censored: cens, Worse: wo, Better: be}
+	t := Tally{FalseTerminations: ft, Unknown: unk, TurnsSaved: saved, ScoreForgone: episode.Score(0).Add(episode.Score(forgo)),
+		Censored: cens, Worse: wo, Better: be}
 	if f.tokens != nil {
 		for i, e := range w.e {
 			t.TokensSaved += int64(w.k[i]) * f.tokens[c][e]

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -18,8 +19,8 @@ type Layout struct {
 	// Rows is how many rows of the front the table shows (0: all); the
 	// answer's rows and the current setting are shown wherever they rank.
 	Rows int
-	// Fit is what the front table fits (report.Fit): nil, whole.
-	Fit *report.Fit
+	// Fit is what the front table fits (textout.Fit): nil, whole.
+	Fit *textout.Fit
 }
 
 // DefaultRows is how many rows of the front the text formats show by default.
@@ -80,13 +81,13 @@ func (r *Result) writeText(w io.Writer, md bool, l Layout) {
 		cells[k] = rows[k].Cells
 	}
 	header := r.FrontHeader()
-	align := make([]report.Align, len(header)) // numbers right; the config and the note left
+	align := make([]textout.Align, len(header)) // numbers right; the config and the note left
 	for k := range align {
-		align[k] = report.Right
+		align[k] = textout.Right
 	}
-	align[1], align[len(align)-1] = report.Left, report.Left
+	align[1], align[len(align)-1] = textout.Left, textout.Left
 	if md {
-		report.MarkdownTable(w, header, cells, align...)
+		textout.MarkdownTable(w, header, cells, align...)
 		fmt.Fprintf(w, "\n%s\n", r.FrontLegend())
 		return
 	}
@@ -98,9 +99,9 @@ func (r *Result) writeText(w io.Writer, md bool, l Layout) {
 // a list, each line its own item (a renderer joins plain lines into one).
 func writeSection(w io.Writer, s Section, md bool) {
 	if md {
-		fmt.Fprintf(w, "**%s**\n\n", report.MarkdownText(s.Headline))
+		fmt.Fprintf(w, "**%s**\n\n", textout.MarkdownText(s.Headline))
 		for _, l := range s.Lines {
-			fmt.Fprintf(w, "- **%s**: %s\n", l.Label, report.MarkdownText(l.Text))
+			fmt.Fprintf(w, "- **%s**: %s\n", l.Label, textout.MarkdownText(l.Text))
 		}
 		if len(s.Lines) > 0 {
 			fmt.Fprintln(w)
@@ -125,8 +126,8 @@ func writeSection(w io.Writer, s Section, md bool) {
 }
 
 // frontPlan is how the front table gives way to a narrow terminal.
-var frontPlan = &report.Plan{Name: "front", Wrap: []string{"config", "turns saved", "tokens saved", costHeader, "false terminations", "note"},
-	Short: report.Shorter(map[string]string{"turns saved": "turns", "tokens saved": "tokens", "false terminations": "false",
+var frontPlan = &textout.Plan{Name: "front", Wrap: []string{"config", "turns saved", "tokens saved", costHeader, "false terminations", "note"},
+	Short: textout.Shorter(map[string]string{"turns saved": "turns", "tokens saved": "tokens", "false terminations": "false",
 		"score forgone": "forgone", costHeader: "cost (CI)"}),
 	Drop: []string{"score forgone", "censored", "tokens saved"}}
 
@@ -161,7 +162,7 @@ func (r *Result) values(c *Config) []any {
 			v = append(v, nil)
 			continue
 		}
-		v = append(v, s.Value(s.Applied(c.Policy.Get(s))))
+		v = append(v, s.Value(c.Policy.Get(s)))
 	}
 	for k := range r.Defs.Len() {
 		if x, ok := r.Defs.Value(&c.Sums, k); ok {
@@ -208,7 +209,7 @@ func csvCell(v any) string {
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	case string: // the policy and enumerations' names: text, never a formula
-		return report.CSVText(v)
+		return textout.CSVText(v)
 	}
 	return fmt.Sprint(v)
 }

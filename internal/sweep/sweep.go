@@ -66,7 +66,7 @@ type Tally struct {
 	FalseTerminations int // premature stops: false-termination candidates
 	Unknown           int // stops the log is cut too soon after to judge
 	TurnsSaved        int
-	ScoreForgone      int
+	ScoreForgone      episode.Score // summed to episode.ScoreResolution: exact whatever the order
 	Censored          int
 	TokensSaved       int64 // where the logs record tokens
 	// Worse and Better are the discordant episodes of the false-termination
@@ -93,7 +93,7 @@ func (t *Tally) add(o *replay.Outcome, e, sign int, nowUnjudged bool) {
 	t.FalseTerminations += sign * b2i(o.FalseTerminationCandidate())
 	t.Unknown += sign * b2i(o.Unknown())
 	t.TurnsSaved += sign * o.TurnsSaved
-	t.ScoreForgone += sign * o.ScoreForgone
+	t.ScoreForgone = t.ScoreForgone.Add(episode.Score(sign) * o.ScoreForgone)
 	t.Censored += sign * b2i(o.Censored)
 	t.TokensSaved += int64(sign) * o.TokensSaved
 	h := signature(o, e)
@@ -105,7 +105,7 @@ func (t *Tally) carry(u Tally) {
 	t.FalseTerminations += u.FalseTerminations
 	t.Unknown += u.Unknown
 	t.TurnsSaved += u.TurnsSaved
-	t.ScoreForgone += u.ScoreForgone
+	t.ScoreForgone = t.ScoreForgone.Add(u.ScoreForgone)
 	t.Censored += u.Censored
 	t.TokensSaved += u.TokensSaved
 	t.Worse += u.Worse
@@ -167,8 +167,10 @@ type Result struct {
 	// BestOverall is the best config of the whole grid, when the system
 	// cannot run it as it is (nil otherwise, or without an answer).
 	BestOverall *Overall
-	// Tokens: some log records tokens.
-	Tokens bool
+	// Tokens: some log records tokens; EstimatedTokens counts the episodes
+	// whose tokens per turn are estimates (episode.Episode.Estimated).
+	Tokens          bool
+	EstimatedTokens int
 	// Dollars are what the configs of the front, the answer and the best
 	// overall, and the current setting, save in dollars, when the sweep is
 	// priced (nil otherwise).
@@ -211,6 +213,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	}
 	for _, ep := range eps {
 		r.TotalTurns += ep.N()
+		r.EstimatedTokens += b2i(ep.Estimated.Has(episode.Tokens))
 	}
 	end := r.phase("replaying every config", 0)
 	r.nowUnjudged = make([]bool, len(eps))

@@ -134,8 +134,9 @@ func configsOf(ts []Tally) []Config {
 
 // scanned is a config's figures by a plain replay of every episode.
 type scanned struct {
-	p                                   policy.Policy
-	unjudged, saved, forgone, pre, cens int
+	p                          policy.Policy
+	unjudged, saved, pre, cens int
+	forgone                    episode.Score
 }
 
 func scanOf(eps []*episode.Episode, p policy.Policy) scanned {
@@ -144,7 +145,7 @@ func scanOf(eps []*episode.Episode, p policy.Policy) scanned {
 		o := replay.Run(ep, p)
 		s.unjudged += b2i(o.Unjudged())
 		s.saved += o.TurnsSaved
-		s.forgone += o.ScoreForgone
+		s.forgone = s.forgone.Add(o.ScoreForgone)
 		s.pre += b2i(o.FalseTerminationCandidate())
 		s.cens += b2i(o.Censored)
 	}
@@ -371,17 +372,18 @@ func TestJSONShape(t *testing.T) {
 }
 
 // The JSON grid lists each setting's values as the rows show them: in
-// users' words and units, min_delta 0 as the 1 it is.
+// users' words and units, min_delta in points, not the thousandths it is
+// kept in.
 func TestGridAsRowsShowIt(t *testing.T) {
 	var grid []policy.Policy
-	for _, delta := range []int{0, 1, 2} {
+	for _, delta := range []int{0, 1000, 2500} {
 		for _, mode := range []int{policy.ScoreChanges, policy.ScoreIncrease} {
 			grid = append(grid, policy.Policy{Name: policy.Patience}.With(policy.MinDelta, delta).With(policy.ScoreMode, mode))
 		}
 	}
 	g := Run(bundled(t)[:5], grid, current, opts()).grid()
-	if got := fmt.Sprint(g["min_delta"], g["score_mode"]); got != "[1 2] [changes increase]" {
-		t.Errorf("grid min_delta, score_mode: %s, want [1 2] [changes increase]", got)
+	if got := fmt.Sprint(g["min_delta"], g["score_mode"]); got != "[0 1 2.5] [changes increase]" {
+		t.Errorf("grid min_delta, score_mode: %s, want [0 1 2.5] [changes increase]", got)
 	}
 }
 

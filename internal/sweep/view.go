@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -42,16 +42,21 @@ func (r *Result) Sections() []Section {
 	return out
 }
 
-// Summary says what was searched and for what.
+// Summary says what was searched and for what, and whether the tokens are
+// estimates.
 func (r *Result) Summary() string {
 	s := fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate (high bound) <= %s, censored outcomes <= %s; "+
 		"a change ships within --ft-margin %s of now's false-termination rate; %s a turn",
-		report.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), pp(r.FTMargin),
-		report.Count(r.CallsPerTurn, "LLM call"))
+		textout.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), pp(r.FTMargin),
+		textout.Count(r.CallsPerTurn, "LLM call"))
 	if r.GainHorizon > 0 {
-		s += fmt.Sprintf("; a later gain is evidence within %s of the stop", report.Count(r.GainHorizon, "turn"))
+		s += fmt.Sprintf("; a later gain is evidence within %s of the stop", textout.Count(r.GainHorizon, "turn"))
 	}
-	return s + "."
+	s += "."
+	if r.EstimatedTokens > 0 {
+		s += fmt.Sprintf(" Tokens saved are estimates for %d of the episodes: their logs give a run's tokens as one count, spread evenly over its steps.", r.EstimatedTokens)
+	}
+	return s
 }
 
 // choices are the answer's and the best overall's, those there are.
@@ -294,13 +299,13 @@ func (r *Result) versusWords(a *Answer) string {
 	var parts []string
 	for i := range a.Versus {
 		m := &a.Versus[i]
-		if !m.Headline {
+		if !m.Headline && m.Name != "cost_saved" {
 			continue
 		}
 		w := m.Words()
 		if m.Name == "false_termination_rate" {
 			w = strings.TrimSuffix(w, ")") + fmt.Sprintf("; %s premature or unjudged under %s and not under now, %d the other way)",
-				report.Count(m.Discordant[0], "episode"), under, m.Discordant[1])
+				textout.Count(m.Discordant[0], "episode"), under, m.Discordant[1])
 		}
 		parts = append(parts, w)
 	}
@@ -464,7 +469,7 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 			row.Cells[len(row.Cells)-1] += fmt.Sprintf(" (%s … %s)", metrics.Dollars.Format(d.CI[0]), metrics.Dollars.Format(d.CI[1]))
 		}
 	}
-	row.Cells = append(row.Cells, falseCell(c, r.N), strconv.Itoa(c.ScoreForgone),
+	row.Cells = append(row.Cells, falseCell(c, r.N), c.ScoreForgone.String(),
 		fmt.Sprintf("%d (%s)", c.Censored, pct(r.CensoredShare(c))), strings.Join(notes, "; "))
 	return row
 }
@@ -482,7 +487,7 @@ func falseCell(c *Config, n int) string {
 // FrontTitle heads the front table of shown rows (now aside) of the ranks.
 func (r *Result) FrontTitle(shown, ranks int) string {
 	s := fmt.Sprintf("Pareto front, best first: %d of the %d outcomes of %s (configs with the same outcome on every episode share a row)",
-		len(r.Front), len(r.outcomes()), report.Count(len(r.Configs), "config"))
+		len(r.Front), len(r.outcomes()), textout.Count(len(r.Configs), "config"))
 	if shown < ranks {
 		s += fmt.Sprintf(", the first %d shown (--top N, --all for more)", shown)
 	}
@@ -499,4 +504,4 @@ func (r *Result) FrontLegend() string {
 }
 
 // episodes is "1 episode", "75 episodes".
-func episodes(n int) string { return report.Count(n, "episode") }
+func episodes(n int) string { return textout.Count(n, "episode") }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -718,7 +719,7 @@ func (s *sim) loopBreak(p *policy.Policy) []int {
 	anchor := 0
 	for i := range s.turns {
 		d := &s.turns[i]
-		st := tr.Step(i+1, policy.Observation{Score: d.Score, Objectives: objectives(len(d.Completed) > 0 && d.Exception == "")})
+		st := tr.Step(i+1, policy.Observation{Score: episode.Score(d.Score), Objectives: objectives(len(d.Completed) > 0 && d.Exception == "")})
 		if st.Warned {
 			warn[i] = p.MaxTurnsStuck() - (i + 1 - anchor)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -361,7 +362,7 @@ func (w *writer) penalty(t int, conf float64) float64 {
 // loopBreak runs the recording's tracker for turn t and writes its events;
 // it reports a stop.
 func (w *writer) loopBreak(t int, objective bool) bool {
-	s := w.tracker.Step(t, policy.Observation{Score: w.score, Objectives: objectives(objective)})
+	s := w.tracker.Step(t, policy.Observation{Score: episode.Score(w.score), Objectives: objectives(objective)})
 	switch s.Reset {
 	case policy.ScoreChange:
 		kv := []KV{{"turn", t}, {"old_score", w.tracked}, {"new_score", w.score}}

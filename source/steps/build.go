@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
@@ -13,19 +14,18 @@ import (
 
 // builder turns the lines of one log into episodes.
 type builder struct {
-	src   Source
-	name  string
-	opt   source.Options
-	emit  func(*episode.Episode)
-	res   *source.Result
-	match *matcher
-	cur   *segment
+	src    Source
+	format string // the log_format of its episodes
+	name   string
+	opt    source.Options
+	emit   func(*episode.Episode)
+	res    *source.Result
+	match  *matcher
+	runs   source.Runs[*segment]
+	cur    *segment // the segment of the line being read
 
 	restart, death *marker
-	strs           source.Interner // actions and rooms
-	bytes          int64           // of the lines read
-	fabricated     int             // steps made up for gaps, over all segments
-	readErr        *episode.Problem
+	strs           source.Interner  // actions and rooms
 	rejected       source.Leftovers // problems of the segments without a step
 	rejections     source.Rejections
 }
@@ -39,7 +39,8 @@ type segment struct {
 	numbered bool // a step number has been read
 	offset   int  // 1 when the steps are numbered from 0
 	restarts int
-	maxScore *int64
+	sum      episode.Score // the rewards so far, in a log of rewards
+	maxScore *episode.Score
 	member   *string // the value of source.Options.Member on the first step that has it
 	problems source.Problems
 	lacking  [nFields]int // steps without an optional member
@@ -49,16 +50,19 @@ func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Ep
 	if p, err := parsePath(opt.Member); err == nil {
 		s.Fields.member = p
 	}
-	b := &builder{src: s, name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
+	b := &builder{src: s, format: s.Format(), name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
 		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker),
 		strs: source.Interner{}}
 	b.rejected.Max = b.opt.MaxProblems
-	b.cur = b.newSegment()
+	// Runs of one file: a new value of the episode member, or step numbers
+	// that start again (docs/bad-input.md, "Runs in one file").
+	b.runs = source.Runs[*segment]{Numbering: source.Numbering{Min: 0, Noun: "step"}, New: b.newSegment, End: b.close, Drop: func(*segment) {},
+		Problem: func(s *segment, n int, skipped bool, msg string) { s.problem(n, skipped, "%s", msg) }}
 	return b
 }
 
-func (b *builder) newSegment() *segment {
-	return &segment{problems: source.Problems{Max: b.opt.MaxProblems}}
+func (b *builder) newSegment(key string) *segment {
+	return &segment{id: key, named: b.src.Fields.Episode != nil, problems: source.Problems{Max: b.opt.MaxProblems}}
 }
 
 // problem notes what was wrong with line n (skipped: the step was not used).
@@ -66,105 +70,125 @@ func (s *segment) problem(n int, skipped bool, format string, args ...any) {
 	s.problems.Add(n, skipped, format, args...)
 }
 
+// dotHint tells a line that has the nested path of field f as one key with
+// dots how to name that key.
+func (b *builder) dotHint(l *line, f field) string {
+	if !l.dotted[f] {
+		return ""
+	}
+	return "; its " + dotHint(b.src.Fields.paths()[f])
+}
+
+// dotHint says how to name the one key that path p spells with dots.
+func dotHint(p Path) string {
+	one := Path{strings.Join(p, ".")}
+	return fmt.Sprintf("key %q has dots in it, but %s names a member %q nested in %q: name that key %s (in a fields file, [%q])",
+		one[0], p, p[len(p)-1], p[0], one, one[0])
+}
+
 // member names a field in messages: its key, and what it is.
 func (b *builder) member(f field) string {
 	return fmt.Sprintf("%q (the %s)", b.src.Fields.key(f), names[f])
 }
 
-// step adds the step of line n.
+// step adds the step of line n to its run.
 func (b *builder) step(l *line, n int) {
-	if b.src.Fields.Episode != nil && !b.episodeOf(l, n) {
+	key, ok := b.episodeOf(l, n)
+	if !ok {
+		return
+	}
+	b.cur = b.runs.Current(key, n)
+	f := fScore
+	if b.src.Fields.Reward != nil {
+		f = fReward
+	}
+	v := l.get(f)
+	if v.absent() {
+		b.cur.problem(n, true, "no %s: this step is skipped%s", b.member(f), b.dotHint(l, f))
+		return
+	}
+	x, why := v.number()
+	if why != "" {
+		b.cur.problem(n, true, "%s is %s: this step is skipped", b.member(f), why)
+		return
+	}
+	t, ok := b.place(key, l, n)
+	if !ok {
 		return
 	}
 	s := b.cur
-	raw := l.raw[fScore]
-	if absent(raw) {
-		s.problem(n, true, "no %s: this step is skipped", b.member(fScore))
-		return
-	}
-	score, why := whole(raw)
-	if why != "" {
-		s.problem(n, true, "%s is %s: this step is skipped", b.member(fScore), why)
-		return
-	}
-	t, ok := b.place(l, n)
-	if !ok {
-		return
+	score := episode.Score(x)
+	if f == fReward {
+		if score = s.sum.Add(score); score > maxWhole || score < -maxWhole {
+			s.problem(n, true, "the sum of the rewards is beyond ±2^53: this step is skipped")
+			return
+		}
+		s.sum = score
 	}
 	b.fill(t)
-	tu := episode.Turn{Score: int(score)}
+	tu := episode.Turn{Score: score}
 	b.optional(l, n, &tu)
 	s.turns = append(s.turns, tu)
-	if raw := l.raw[fMember]; s.member == nil && !absent(raw) {
-		v, ok := text(raw)
+	if v := l.get(fMember); s.member == nil && !v.absent() {
+		m, ok := v.text()
 		if !ok {
-			v = string(raw) // a number or a literal, as written
+			m = string(v.raw) // a number or a literal, as written
 		}
-		s.member = &v
+		m = source.Text(m)
+		s.member = &m
 	}
 }
 
-// episodeOf starts a new segment when the episode member changes; false when
-// the line has none.
-func (b *builder) episodeOf(l *line, n int) bool {
-	raw := l.raw[fEpisode]
-	if absent(raw) {
-		b.cur.problem(n, true, "no %s: this step is skipped", b.member(fEpisode))
-		return false
+// episodeOf is the run key of a line: the episode member's value, "" when
+// the map has none; false, with a problem, when the line lacks it.
+func (b *builder) episodeOf(l *line, n int) (string, bool) {
+	if b.src.Fields.Episode == nil {
+		return "", true
 	}
-	id, ok := text(raw)
+	v := l.get(fEpisode)
+	if v.absent() {
+		b.runs.Last(n).problem(n, true, "no %s: this step is skipped", b.member(fEpisode))
+		return "", false
+	}
+	id, ok := v.text()
 	if !ok {
-		id = string(raw) // a number, as written
+		id = string(v.raw) // a number, as written
 	}
-	if s := b.cur; s.named && id != s.id {
-		b.close()
-	}
-	b.cur.id, b.cur.named = id, true
-	return true
+	return id, true
 }
 
 // place is the turn of the step on line n: its number (from 1; a log that
-// numbers from 0 is shifted), or its place in the lines. False, with a
-// problem, for a number that cannot be placed.
-func (b *builder) place(l *line, n int) (int, bool) {
+// numbers from 0 is shifted), or its place in the lines; its run is b.cur.
+// False, with a problem, for a number that cannot be placed.
+func (b *builder) place(key string, l *line, n int) (int, bool) {
 	s := b.cur
-	last := len(s.turns)
 	if b.src.Fields.Turn == nil {
-		return last + 1, true
+		return len(s.turns) + 1, true
 	}
-	raw := l.raw[fTurn]
-	if absent(raw) {
-		s.problem(n, true, "no %s: this step is skipped", b.member(fTurn))
+	raw := l.get(fTurn)
+	if raw.absent() {
+		s.problem(n, true, "no %s: this step is skipped%s", b.member(fTurn), b.dotHint(l, fTurn))
 		return 0, false
 	}
-	v, why := whole(raw)
+	v, why := raw.whole()
 	if why != "" {
 		s.problem(n, true, "%s is %s: this step is skipped", b.member(fTurn), why)
 		return 0, false
 	}
+	if s, ok := b.runs.Line(key, v, n); ok {
+		b.cur = s
+	} else {
+		return 0, false
+	}
+	s = b.cur
 	if !s.numbered {
 		s.numbered = true
 		if v == 0 {
 			s.offset = 1
 		}
 	}
-	t := v + int64(s.offset)
-	switch {
-	case t <= int64(last):
-		s.problem(n, true, "step %d comes after step %d: steps must go up; this one is skipped", v, int64(last)-int64(s.offset))
-	case t > source.MaxTurn:
-		s.problem(n, true, "step %d is beyond %d: skipped", v, source.MaxTurn)
-	case t > int64(last)+source.MaxGap || b.fabricated+int(t)-last-1 > b.gapBudget():
-		s.problem(n, true, "step %d comes %d steps after the last one: ignored as corrupt", v, t-int64(last))
-	default:
-		return int(t), true
-	}
-	return 0, false
+	return int(v) + s.offset, true
 }
-
-// gapBudget is how many steps a file may leave out of its numbers: plenty
-// for real gaps, but in proportion to its size.
-func (b *builder) gapBudget() int { return 10*source.MaxGap + int(b.bytes/16) }
 
 // fill makes up the steps before t that the log leaves out: the score
 // carried forward, as a tracker would see it.
@@ -177,7 +201,6 @@ func (b *builder) fill(t int) {
 		}
 		s.turns = append(s.turns, episode.Turn{Score: prev.Score, RoomID: prev.RoomID, Location: prev.Location, Missing: true})
 		s.ep.MissingTurns++
-		b.fabricated++
 	}
 }
 
@@ -185,49 +208,57 @@ func (b *builder) fill(t int) {
 // such value, and the problem is noted.
 func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 	f := &b.src.Fields
-	get := func(fd field, p Path) []byte {
+	get := func(fd field, p Path) (value, bool) {
 		if p == nil {
-			return nil
+			return value{}, false
 		}
-		if raw := l.raw[fd]; !absent(raw) {
-			return raw
+		// A table's cell of text is there on every row, if empty: an empty
+		// action or response is one, not a missing one.
+		text := fd == fAction || fd == fRoom || fd == fResponse || fd == fRestart && b.restart != nil
+		if v := l.get(fd); !v.absent() || v.cell && text {
+			return v, true
 		}
 		b.lacks(fd, n)
-		return nil
+		return value{}, false
 	}
-	if raw := get(fAction, f.Action); raw != nil {
-		a, ok := text(raw)
+	if v, ok := get(fAction, f.Action); ok {
+		a, ok := v.text()
 		if !ok {
-			a = string(raw)
+			a = string(v.raw)
 		}
 		tu.Action = b.strs.Intern(a)
 	}
-	if raw := get(fRoom, f.Room); raw != nil {
-		if name, ok := text(raw); ok {
+	if v, ok := get(fRoom, f.Room); ok {
+		if name, ok := v.text(); ok {
 			tu.Location = b.strs.Intern(name)
-		} else if id, why := whole(raw); why == "" && id > 0 && id <= 1<<31 {
+		} else if id, why := v.whole(); why == "" && id > 0 && id <= 1<<31 {
 			tu.RoomID = int(id)
 		} else {
 			b.cur.problem(n, false, "%s is neither a name nor a positive id: the room is unknown", b.member(fRoom))
 		}
 	}
-	if raw := get(fResponse, f.Response); raw != nil {
-		tu.ResponseHash = hash(raw)
-		if b.death != nil && b.death.in(raw) {
+	if v, ok := get(fResponse, f.Response); ok {
+		tu.ResponseHash = v.hash()
+		if b.death != nil && b.death.in(v) {
 			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: len(b.cur.turns) + 1, Reason: "died"})
 		}
 	}
-	tu.Tokens = b.sum(l, get(fTokens, f.Tokens), fTokens, n)
-	tu.Calls = int32(min(b.sum(l, get(fCalls, f.Calls), fCalls, n), 1<<31-1))
-	if raw := get(fRestart, f.Restart); raw != nil {
-		tu.Restart = b.restarted(raw, n)
+	if v, ok := get(fTokens, f.Tokens); ok {
+		tu.Tokens = b.sum(l, v, fTokens, n)
+	}
+	if v, ok := get(fCalls, f.Calls); ok {
+		tu.Calls = int32(min(b.sum(l, v, fCalls, n), 1<<31-1))
+	}
+	if v, ok := get(fRestart, f.Restart); ok {
+		tu.Restart = b.restarted(v, n)
 		if tu.Restart {
 			b.cur.restarts++
 		}
 	}
-	if raw := get(fMaxScore, f.MaxScore); raw != nil && b.cur.maxScore == nil {
-		if v, why := whole(raw); why == "" {
-			b.cur.maxScore = &v
+	if v, ok := get(fMaxScore, f.MaxScore); ok && b.cur.maxScore == nil {
+		if x, why := v.number(); why == "" {
+			m := episode.Score(x)
+			b.cur.maxScore = &m
 		}
 	}
 }
@@ -244,17 +275,14 @@ func (b *builder) lacks(f field, n int) {
 // sum reads tokens or calls: the value of their member, raw, plus those of
 // the members added to it; unknown (0, noted) when one is missing or not a
 // count.
-func (b *builder) sum(l *line, raw []byte, f field, n int) int64 {
-	if raw == nil {
-		return 0
-	}
-	total, ok := b.count(raw, f, n)
+func (b *builder) sum(l *line, v value, f field, n int) int64 {
+	total, ok := b.count(v, f, n)
 	for _, slot := range b.match.sums[f] {
-		more := l.raw[slot]
+		more := l.get(slot)
 		if !ok {
 			return 0
 		}
-		if absent(more) {
+		if more.absent() {
 			b.lacks(f, n)
 			return 0
 		}
@@ -270,8 +298,8 @@ func (b *builder) sum(l *line, raw []byte, f field, n int) int64 {
 
 // count reads tokens or calls: a whole number, 0 or more; false, noted,
 // otherwise.
-func (b *builder) count(raw []byte, f field, n int) (int64, bool) {
-	v, why := whole(raw)
+func (b *builder) count(raw value, f field, n int) (int64, bool) {
+	v, why := raw.whole()
 	if why == "" && v < 0 {
 		why = "negative"
 	}
@@ -285,28 +313,23 @@ func (b *builder) count(raw []byte, f field, n int) (int64, bool) {
 
 // restarted reads the restart member: true or false, or a text that holds
 // the marker.
-func (b *builder) restarted(raw []byte, n int) bool {
+func (b *builder) restarted(v value, n int) bool {
 	if b.restart != nil {
-		if raw[0] != '"' {
+		if !v.cell && v.raw[0] != '"' {
 			b.cur.problem(n, false, "%s is not a text to find %q in", b.member(fRestart), b.restart.text)
 			return false
 		}
-		return b.restart.in(raw)
+		return b.restart.in(v)
 	}
-	switch string(raw) {
-	case "true":
-		return true
-	case "false":
-		return false
+	if set, ok := v.flag(); ok {
+		return set
 	}
 	b.cur.problem(n, false, "%s is neither true nor false (give restart_marker to find a text in it)", b.member(fRestart))
 	return false
 }
 
-// close hands over the segment being built, and begins the next.
-func (b *builder) close() {
-	s := b.cur
-	b.cur = b.newSegment()
+// close hands over a segment once its run is over.
+func (b *builder) close(s *segment) {
 	if len(s.turns) == 0 && s.problems.Count == 0 {
 		return // nothing at all: no segment
 	}
@@ -332,7 +355,7 @@ func (b *builder) reject(s *segment) {
 func (b *builder) build(s *segment) *episode.Episode {
 	ep := &s.ep
 	f := &b.src.Fields
-	ep.ID, ep.Source, ep.Format, ep.Segment = s.id, b.name, b.src.Format(), b.res.Segments
+	ep.ID, ep.Source, ep.Format, ep.Segment = source.Text(s.id), b.name, b.format, b.res.Segments
 	if !s.named {
 		ep.ID, ep.IDFromPath = cmp.Or(b.opt.PathID, defaultID(b.name)), true
 	}
@@ -362,18 +385,17 @@ var signalOf = []struct {
 // by its best, the game's highest score, the restarts.
 func (b *builder) facts(s *segment) []episode.Fact {
 	var fs []episode.Fact
-	num := func(key string, v int, words string) {
-		val := strconv.Itoa(v)
-		fs = append(fs, episode.Fact{Key: key, Value: &val, Text: fmt.Sprintf(words, v)})
+	num := func(key, val, words string) {
+		fs = append(fs, episode.Fact{Key: key, Value: &val, Text: fmt.Sprintf(words, val)})
 	}
 	if s.ep.Scoring == episode.ScoredBest {
-		num("best_score", s.ep.Credited(len(s.turns)), "best score %d")
+		num("best_score", s.ep.Credited(len(s.turns)).String(), "best score %s")
 	}
 	if s.maxScore != nil {
-		num("max_score", int(*s.maxScore), "max score %d")
+		num("max_score", s.maxScore.String(), "max score %s")
 	}
 	if b.src.Fields.Restart != nil {
-		num("restarts", s.restarts, "%d restart(s)")
+		num("restarts", strconv.Itoa(s.restarts), "%s restart(s)")
 	}
 	if m := b.src.Fields.member; m != nil && s.member != nil {
 		fs = append(fs, episode.Fact{Key: m.String(), Value: s.member, Text: m.String() + " " + *s.member})
@@ -389,6 +411,9 @@ func (b *builder) notes(s *segment) {
 	}
 	if ep.MissingTurns > 0 {
 		ep.Notes = append(ep.Notes, fmt.Sprintf("%d step numbers are missing from the log: their score is carried forward", ep.MissingTurns))
+	}
+	if k := s.problems.Skipped; k > 0 && b.src.Fields.Reward != nil {
+		ep.Notes = append(ep.Notes, fmt.Sprintf("the score is the sum of the rewards read, without those of the %d skipped lines", k))
 	}
 	for fd, k := range s.lacking {
 		if k > 0 {
@@ -408,11 +433,8 @@ func defaultID(path string) string {
 
 // finish closes the last segment and says what the file held.
 func (b *builder) finish() *source.Result {
-	b.close()
+	b.runs.Close()
 	res := b.res
-	if b.readErr != nil {
-		res.Problems = append(res.Problems, *b.readErr)
-	}
 	b.rejections.AddTo(res)
 	b.rejected.AddTo(res)
 	return res

@@ -1,14 +1,15 @@
 package steps
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/filekind"
 )
 
 // Fields map the members of a log's per-step objects to what an episode
@@ -16,7 +17,11 @@ import (
 // nested member's keys joined by dots ("info.score"); nil when the log has
 // no such member.
 type Fields struct {
-	Score    Path // required: the score after the step
+	// Score is the score after the step, or Reward what the step adds to
+	// the score before it (a per-step reward, summed from 0 into the score
+	// after the step): one of the two is required.
+	Score    Path
+	Reward   Path
 	Turn     Path // the step's number; nil: the lines are the steps, in order
 	Action   Path
 	Room     Path // a room's name (a string) or id (a number)
@@ -48,7 +53,20 @@ type Fields struct {
 // Path is a member's keys, outermost first.
 type Path []string
 
-func (p Path) String() string { return strings.Join(p, ".") }
+// String writes p as a field map names it: its keys joined by dots, a dot or
+// a backslash within a key escaped with a backslash (info.score, or
+// info\.score for the one key "info.score").
+func (p Path) String() string {
+	keys := make([]string, len(p))
+	for i, k := range p {
+		keys[i] = pathEscaper.Replace(k)
+	}
+	return strings.Join(keys, ".")
+}
+
+var textUnescaper = strings.NewReplacer(`\,`, `,`, `\\`, `\`)
+
+var pathEscaper = strings.NewReplacer(`\`, `\\`, `.`, `\.`, `,`, `\,`)
 
 // fieldKey is one key of a field map: how --fields and a fields file name it.
 type fieldKey struct {
@@ -62,6 +80,7 @@ type fieldKey struct {
 var fieldKeys = []fieldKey{
 	{"turn", func(f *Fields) *Path { return &f.Turn }, nil},
 	{"score", func(f *Fields) *Path { return &f.Score }, nil},
+	{"reward", func(f *Fields) *Path { return &f.Reward }, nil},
 	{"action", func(f *Fields) *Path { return &f.Action }, nil},
 	{"room", func(f *Fields) *Path { return &f.Room }, nil},
 	{"response", func(f *Fields) *Path { return &f.Response }, nil},
@@ -106,7 +125,7 @@ func (f *Fields) set(key, value string) error {
 	default:
 		terms := []string{value}
 		if fieldKeys[i].more != nil {
-			terms = strings.Split(value, "+")
+			terms = splitUnescaped(value, '+')
 		}
 		for k, term := range terms {
 			p, err := parsePath(strings.TrimSpace(term))
@@ -127,24 +146,74 @@ func (f *Fields) set(key, value string) error {
 	return nil
 }
 
+// setPath sets the field map's key to a path given key by key (a fields
+// file's list of strings), each key exactly as it is.
+func (f *Fields) setPath(key string, p Path) error {
+	i := slices.IndexFunc(fieldKeys, func(k fieldKey) bool { return k.name == key })
+	switch {
+	case i < 0:
+		return fmt.Errorf("unknown key %q (known: %s)", key, keyNames())
+	case fieldKeys[i].path == nil:
+		return fmt.Errorf("%s = %q: a list of keys names a member; %s is a text", key, []string(p), key)
+	case len(p) == 0 || slices.Contains(p, ""):
+		return fmt.Errorf("%s = %q: an empty key", key, []string(p))
+	}
+	*fieldKeys[i].path(f) = p
+	return nil
+}
+
 // parsePath splits a dotted key: "info.score" is the member "score" of the
-// object under "info".
+// object under "info"; a backslash makes the character after it part of a
+// key ("info\.score" is the one key "info.score").
 func parsePath(s string) (Path, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, fmt.Errorf("an empty key")
 	}
-	p := Path(strings.Split(s, "."))
+	var p Path
+	var key strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s):
+			i++
+			key.WriteByte(s[i])
+		case c == '.':
+			p = append(p, key.String())
+			key.Reset()
+		default:
+			key.WriteByte(c)
+		}
+	}
+	p = append(p, key.String())
 	if slices.Contains(p, "") {
 		return nil, fmt.Errorf("an empty key between dots")
 	}
 	return p, nil
 }
 
+// splitUnescaped splits s at each sep that no backslash escapes; the escapes
+// are kept, for parsePath (--fields at its commas, a sum at its "+").
+func splitUnescaped(s string, sep byte) []string {
+	var items []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case sep:
+			items = append(items, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(items, s[start:])
+}
+
 // check says what is missing or contradictory in a field map.
 func (f *Fields) check() error {
 	switch {
-	case f.Score == nil:
-		return fmt.Errorf("no score: the field map must name the member that holds each step's score (score=KEY)")
+	case f.Score == nil && f.Reward == nil:
+		return fmt.Errorf("no score: the field map must name the member that holds each step's score (score=KEY), or its reward, summed into the score (reward=KEY)")
+	case f.Score != nil && f.Reward != nil:
+		return fmt.Errorf("score and reward both given: name the score after each step (score=KEY) or the reward each step adds to it (reward=KEY), not both")
 	case f.RestartMarker != "" && f.Restart == nil:
 		return fmt.Errorf("restart_marker without restart: name the member that holds it (restart=KEY)")
 	case f.DeathMarker != "" && f.Response == nil:
@@ -160,12 +229,15 @@ func (f *Fields) check() error {
 func ParseFields(s string) (Fields, error) {
 	var f Fields
 	seen := map[string]bool{}
-	for item := range strings.SplitSeq(s, ",") {
+	for _, item := range splitUnescaped(s, ',') {
 		if strings.TrimSpace(item) == "" {
 			continue
 		}
 		key, value, ok := strings.Cut(item, "=")
 		key = strings.TrimSpace(key)
+		if fk := slices.IndexFunc(fieldKeys, func(k fieldKey) bool { return k.name == key }); fk >= 0 && fieldKeys[fk].path == nil {
+			value = textUnescaper.Replace(value) // a text, not a path: only its commas were escaped
+		}
 		if !ok {
 			return f, fmt.Errorf("%q: write NAME=KEY, e.g. score=Score", item)
 		}
@@ -180,12 +252,24 @@ func ParseFields(s string) (Fields, error) {
 	return f, f.check()
 }
 
+// MaxFieldsFile bounds a fields file: a dozen keys take a few hundred bytes.
+const MaxFieldsFile = 64 << 10
+
 // LoadFields reads a field map from a TOML file of the same keys, for
-// repeated use: score = "Score", tokens = "Token Usage", scored = "best".
+// repeated use: score = "Score", tokens = "Token Usage", scored = "best". A
+// file that is not a regular one (a FIFO would hang, /dev/zero never end)
+// or is over MaxFieldsFile is not read.
 func LoadFields(path string) (Fields, error) {
 	var f Fields
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, err := filekind.ReadSmall(path, MaxFieldsFile)
+	var nr *filekind.NotRegular
+	var tl *filekind.TooLarge
+	switch {
+	case errors.As(err, &nr):
+		return f, fmt.Errorf("%v: give the fields file itself", err)
+	case errors.As(err, &tl):
+		return f, fmt.Errorf("%v, which no field map is: not read", err)
+	case err != nil:
 		return f, err
 	}
 	var doc map[string]any
@@ -196,13 +280,19 @@ func LoadFields(path string) (Fields, error) {
 	for _, key := range md.Keys() { // in the file's order
 		k := key.String()
 		s, ok := doc[k].(string)
+		keys, list := keyList(doc[k])
 		switch {
 		case len(key) > 1:
 			continue // inside a table, reported with the table
+		case list:
+			if err := f.setPath(k, keys); err != nil {
+				return f, fmt.Errorf("%s: %v", path, err)
+			}
+			continue
 		case !ok && isTable(doc[k]):
 			return f, fmt.Errorf("%s: [%s]: a fields file has no tables; its keys are %s", path, k, keyNames())
 		case !ok:
-			return f, fmt.Errorf("%s: %s = %v: a key is given as a string, e.g. %s = \"Score\"", path, k, doc[k], k)
+			return f, fmt.Errorf("%s: %s = %v: a key is given as a string, e.g. %s = \"Score\", or as a list of keys, e.g. %s = [\"info\", \"score\"]", path, k, doc[k], k, k)
 		}
 		if err := f.set(k, s); err != nil {
 			return f, fmt.Errorf("%s: %v", path, err)
@@ -212,6 +302,21 @@ func LoadFields(path string) (Fields, error) {
 		return f, fmt.Errorf("%s: %v", path, err)
 	}
 	return f, nil
+}
+
+// keyList is a TOML value that is a list of strings, as a path.
+func keyList(v any) (Path, bool) {
+	l, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	p := make(Path, len(l))
+	for i, x := range l {
+		if p[i], ok = x.(string); !ok {
+			return nil, false
+		}
+	}
+	return p, true
 }
 
 func isTable(v any) bool {

@@ -1,8 +1,10 @@
-// Package steps is the source of any log that writes one JSON object per step
-// of an agent's run (TextQuests, BALROG, a loop of the user's own), read
-// through a field map that says which member is the score, the step's number,
-// the action, the tokens (docs/sources.md, "Any per-step JSONL"). A preset is
-// a harness's own field map and layout: TALES's rollouts (source/tales).
+// Package steps is the source of any log that writes one JSON object, or one
+// row of a CSV or TSV table, per step of an agent's run (TextQuests, a loop of
+// the user's own), read through a field map that says which member or column
+// is the score (or the reward), the step's number, the action, the tokens
+// (docs/sources.md, "Any per-step JSONL", "Per-step tables"). A preset is a
+// harness's own field map and layout: TALES's rollouts (source/tales),
+// BALROG's runs (source/balrog).
 package steps
 
 import (
@@ -31,6 +33,10 @@ type Source struct {
 type Preset struct {
 	Format string
 	Claims func(head []byte) bool
+	// For, when set, is the field map of the log at path, where the layout
+	// decides it (BALROG's environments log a score or a reward); an error
+	// says why it cannot, and the file is left to an explicit field map.
+	For func(path string) (Fields, error)
 	// Finish completes an episode read from path: its id, facts, end and
 	// notes, from where the file lies and what its steps say.
 	Finish func(ep *episode.Episode, path string)
@@ -47,49 +53,78 @@ func (s Source) Format() string {
 // Opens takes a JSON Lines file, plain or compressed.
 func (Source) Opens(name string) bool { return source.JSONLName(name) }
 
-// Claims takes a file whose first non-blank line is a JSON object with the
-// field map's score member (and step member, if mapped) at its top level; a
-// line longer than the head, judged by its beginning, when that beginning
-// does not rule it out.
+// Claims takes a file only by its first object: its first non-blank line
+// is a JSON object with the field map's score or reward member (and step member, if
+// mapped), nested ones too, as Python's json.loads reads it. A line longer
+// than the head is judged by the members the head holds whole: it is taken
+// once they are there, never for want of a sight of them (the corpus asks
+// again as more of a stream comes in).
 func (s Source) Claims(head []byte) bool {
 	if s.Preset != nil {
 		return s.Preset.Claims(head)
 	}
-	keys, whole, ok := HeadKeys(head)
-	if !ok {
+	first, whole := firstLine(head)
+	if len(first) == 0 || first[0] != '{' {
 		return false
 	}
-	for _, p := range []Path{s.Fields.Score, s.Fields.Turn} {
-		if p != nil && !keys[p[0]] && whole {
-			return false
+	var l line
+	m := newMatcher(&s.Fields)
+	if err := m.scan(first, &l); err != nil {
+		if whole {
+			return false // a broken first line: not an object
+		}
+		m.scanHead(first, &l)
+	}
+	return (l.raw[fScore] != nil || l.raw[fReward] != nil) && (s.Fields.Turn == nil || l.raw[fTurn] != nil)
+}
+
+// Unclaimed says why a file that begins with head is not claimed when its
+// first object has, as one key with dots, a member the field map names
+// nested ("info.score"): how to name that key. "" otherwise.
+func (s Source) Unclaimed(head []byte) string {
+	if s.Preset != nil {
+		return ""
+	}
+	first, _ := firstLine(head)
+	var l line
+	newMatcher(&s.Fields).scanHead(first, &l)
+	for _, f := range []field{fScore, fReward, fTurn} {
+		if p := s.Fields.paths()[f]; l.dotted[f] && l.raw[f] == nil {
+			return "its first object's " + dotHint(p)
 		}
 	}
-	return true
+	return ""
+}
+
+// firstLine is the first non-blank line of head, trimmed, and whether it
+// ends within head.
+func firstLine(head []byte) ([]byte, bool) {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	for len(head) > 0 {
+		var first []byte
+		var whole bool
+		first, head, whole = bytes.Cut(head, []byte("\n"))
+		if first = bytes.TrimSpace(first); len(first) > 0 {
+			return first, whole
+		}
+	}
+	return nil, false
 }
 
 // HeadKeys are the top-level keys of the first non-blank line of head, as
 // far as head holds it; whole says the line ends within head; false when it
 // is not (the beginning of) a JSON object.
 func HeadKeys(head []byte) (keys map[string]bool, whole, ok bool) {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	for len(head) > 0 {
-		var first []byte
-		first, head, whole = bytes.Cut(head, []byte("\n"))
-		first = bytes.TrimSpace(first)
-		if len(first) == 0 {
-			continue
-		}
-		if first[0] != '{' {
-			return nil, whole, false
-		}
-		keys = map[string]bool{}
-		err := jsonl.ScanObject(first, func(k, _ []byte) bool {
-			keys[string(k)] = true
-			return true
-		})
-		return keys, whole, err == nil || !whole
+	first, whole := firstLine(head)
+	if len(first) == 0 || first[0] != '{' {
+		return nil, whole, false
 	}
-	return nil, false, false
+	keys = map[string]bool{}
+	err := jsonl.ScanObject(first, func(k, _ []byte) bool {
+		keys[string(k)] = true
+		return true
+	})
+	return keys, whole, err == nil || !whole
 }
 
 // Read streams the log r into its episodes: one a file, or one a value of
@@ -102,21 +137,20 @@ func (s Source) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 	for {
 		text, n, err := rd.Next()
 		if errors.Is(err, jsonl.ErrLineTooLong) {
-			b.cur.problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(b.opt.MaxLine)))
+			b.runs.Last(n).problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(b.opt.MaxLine)))
 			continue
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				b.readErr = &episode.Problem{Line: n, Msg: "read error: " + err.Error()}
+				b.res.Cut = &episode.Problem{Line: n, Msg: "read error: " + err.Error()}
 			}
 			break
 		}
-		b.bytes += int64(len(text)) + 1
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
 		if err := b.match.scan(text, &l); err != nil {
-			b.cur.problem(n, true, "%s", notObject(err, rd.Unterminated))
+			b.runs.Last(n).problem(n, true, "%s", notObject(err, rd.Unterminated))
 			continue
 		}
 		b.step(&l, n)

@@ -66,22 +66,37 @@ func finish(ep *episode.Episode, path string) {
 		ep.ID = strings.Join(append([]string{runName(run), game}, rolloutName(filepath.Base(path))...), " / ")
 		ep.Facts = append([]episode.Fact{{Key: "run", Value: &run, Text: "run " + run}, {Key: "game", Value: &game, Text: "game " + game}}, ep.Facts...)
 	}
+	unknown := "the file's name does not give the step budget (rollouts before 2024-10-27)"
 	if m := budget.FindStringSubmatch(filepath.Base(path)); m != nil {
-		ep.MaxTurns, _ = strconv.Atoi(m[1])
+		v, err := strconv.Atoi(m[1])
+		if err != nil || v < 1 || v > source.MaxTurn {
+			unknown = fmt.Sprintf("the file's name gives a step budget of %s, which no run has (1 to %d)", digits(m[1]), source.MaxTurn)
+		} else {
+			ep.MaxTurns = v
+		}
 	}
 	n := ep.N()
-	top, err := strconv.Atoi(ep.Fact("max_score"))
+	top, err := strconv.ParseFloat(ep.Fact("max_score"), 64)
 	switch {
-	case err == nil && ep.FinalScore() == top:
+	case err == nil && ep.FinalScore() == episode.Score(top):
 		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: "won with the highest score"}
 	case ep.MaxTurns == 0:
 		ep.End = episode.End{Reason: episode.EndMaxTurns, Turn: n}
-		ep.Notes = append(ep.Notes, "the file's name does not give the step budget (rollouts before 2024-10-27): the run is taken to have spent it, though a run that failed or was stopped writes its rollout too")
+		ep.Notes = append(ep.Notes, unknown+": the run is taken to have spent it, though a run that failed or was stopped writes its rollout too")
 	case n >= ep.MaxTurns:
 		ep.End = episode.End{Reason: episode.EndMaxTurns, Turn: n}
 	default:
 		ep.Notes = append(ep.Notes, fmt.Sprintf("the rollout ends at step %d of a budget of %d: the run failed or was stopped (the summary file beside it says which)", n, ep.MaxTurns))
 	}
+}
+
+// digits is a number of a file's name as a message shows it: its first 20
+// digits and how many it has, past 20 (a name may hold thousands).
+func digits(s string) string {
+	if len(s) <= 20 {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d digits)", s[:20], len(s))
 }
 
 // rolloutPattern is the name benchmark.py gives a rollout:

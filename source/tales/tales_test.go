@@ -90,7 +90,7 @@ func TestRealRollouts(t *testing.T) {
 		var scores, restarts, deaths []int
 		var tokens int64
 		for i, tu := range ep.Turns {
-			scores = append(scores, tu.Score)
+			scores = append(scores, int(tu.Score))
 			tokens += tu.Tokens
 			if tu.Restart {
 				restarts = append(restarts, i+1)
@@ -107,8 +107,8 @@ func TestRealRollouts(t *testing.T) {
 			t.Errorf("%s / %s:\n got %d steps, %d tokens, restarts %v, deaths %v, scores %v\nwant %d steps, %d tokens, restarts %v, deaths %v, scores %v",
 				want.run, want.game, ep.N(), tokens, restarts, deaths, scores, want.steps, want.tokens, want.restarts, want.deaths, want.scores)
 		}
-		if got := ep.Credited(ep.N()); got != want.best || ep.Fact("best_score") != itoa(want.best) || ep.Fact("max_score") != itoa(want.maxScore) {
-			t.Errorf("%s: best %d (fact %q), max score %q; want %d, %d", want.game, got, ep.Fact("best_score"), ep.Fact("max_score"), want.best, want.maxScore)
+		if got := ep.Credited(ep.N()); got != episode.Score(want.best) || ep.Fact("best_score") != itoa(want.best) || ep.Fact("max_score") != itoa(want.maxScore) {
+			t.Errorf("%s: best %v (fact %q), max score %q; want %d, %d", want.game, got, ep.Fact("best_score"), ep.Fact("max_score"), want.best, want.maxScore)
 		}
 		if ep.Format != Format || ep.Scoring != episode.ScoredBest || ep.Fact("run") != want.run ||
 			!ep.Signals.Has(episode.Tokens, episode.Restarts, episode.Responses) || ep.Signals.Has(episode.Objectives) || ep.Signals.Has(episode.Rooms) {
@@ -165,7 +165,7 @@ func TestBothVersions(t *testing.T) {
 		}
 		ep := eps[0]
 		got := []any{ep.ID, ep.N(), ep.Turns[2].Restart, ep.Turns[1].Restart, ep.Deaths, ep.MaxTurns, ep.End.Reason, ep.Credited(3), ep.Turns[0].Tokens + ep.Turns[1].Tokens + ep.Turns[2].Tokens}
-		want := []any{"gpt-4o c10 / JerichoEnvZork1", 3, true, false, []episode.Death{{Turn: 2, Reason: "died"}}, 3, episode.EndMaxTurns, 10, int64(330)}
+		want := []any{"gpt-4o c10 / JerichoEnvZork1", 3, true, false, []episode.Death{{Turn: 2, Reason: "died"}}, 3, episode.EndMaxTurns, episode.Score(10), int64(330)}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("later %v:\n got %v\nwant %v", later, got, want)
 		}
@@ -184,6 +184,11 @@ func TestEnd(t *testing.T) {
 		{"budget spent", step(1, 0, "a", "b", 1, false) + step(2, 0, "b", "c", 1, false), "a0_s1_steps2.jsonl", episode.EndMaxTurns, ""},
 		{"cut short", step(1, 0, "a", "b", 1, false), "a0_s1_steps2.jsonl", episode.EndNone, "ends at step 1 of a budget of 2"},
 		{"no budget in the name", step(1, 0, "a", "b", 1, false), "a0_s1.jsonl", episode.EndMaxTurns, "does not give the step budget"},
+		// A budget no run has is no budget, said: not one of 0 steps, nor the
+		// budget an overflowing number wraps to.
+		{"a budget of 0", step(1, 0, "a", "b", 1, false), "a0_s1_steps0.jsonl", episode.EndMaxTurns, "gives a step budget of 0, which no run has"},
+		{"a budget past any int", step(1, 0, "a", "b", 1, false), "a0_s1_steps99999999999999999999999.jsonl", episode.EndMaxTurns,
+			"gives a step budget of 99999999999999999999… (23 digits), which no run has (1 to 200000)"},
 	} {
 		eps, _ := source.ReadAll(Source, strings.NewReader(c.log), filepath.Join("run", "game", c.file), source.Options{})
 		ep := eps[0]
@@ -238,6 +243,6 @@ func TestKeysByCase(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	if ep := eps[0]; ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 10 || ep.Score(3) != 10 {
-		t.Errorf("%d turns, scores %d %d %d", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3))
+		t.Errorf("%d turns, scores %v %v %v", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3))
 	}
 }

@@ -8,9 +8,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
-// MaxScore bounds scores so that their differences are exact (2^53).
-const MaxScore = 1 << 53
-
 // builder turns the lines of one log into episodes, a segment at a time.
 type builder struct {
 	opt    source.Options
@@ -100,7 +97,7 @@ func (b *builder) apply(d *decoded, n int) {
 // of its own.
 func (b *builder) foreign(d *decoded, n int) bool {
 	id, cur := d.rec.EpisodeID, b.cur.ep.ID
-	if id == nil || *id == "" || cur == "" || *id == cur || d.event.starts {
+	if id == nil || *id == "" || cur == "" || source.SameText(*id, cur) || d.event.starts {
 		return false
 	}
 	if d.event.turns && turnField(&d.rec) == 1 && b.cur.last > 1 {
@@ -247,7 +244,7 @@ func (b *builder) plausible(turn int) bool {
 // scoreOK checks that a score is small enough for differences of scores to
 // be exact; a larger one skips its line.
 func (b *builder) scoreOK(v int64, what, name string, n int) bool {
-	if v > MaxScore || v < -MaxScore {
+	if v > source.MaxScore || v < -source.MaxScore {
 		b.cur.problem(n, true, "%s %d is absurd (beyond ±2^53): %s skipped", what, v, name)
 		return false
 	}
@@ -309,9 +306,7 @@ func (b *builder) finish() *source.Result {
 	b.close(b.cur, true)
 	res := b.res
 	b.rejections.AddTo(res)
-	if b.readErr != nil {
-		res.Problems = append(res.Problems, *b.readErr)
-	}
+	res.Cut = b.readErr
 	b.rejectedProblems.AddTo(res)
 	return res
 }
@@ -469,7 +464,7 @@ func (b *builder) fillTurns(s *segment, n int) {
 		}
 	}
 	s.turn(n)
-	score, room, loc := 0, ep.InitialRoomID, ep.InitialRoom
+	score, room, loc := episode.Score(0), ep.InitialRoomID, ep.InitialRoom
 	for t := 1; t <= n; t++ {
 		tu := &s.turns[t-1]
 		if !s.have[t-1] {
@@ -479,7 +474,7 @@ func (b *builder) fillTurns(s *segment, n int) {
 				ep.ExceptionTurns++
 			}
 			if v, ok := changed[t]; ok {
-				score = v
+				score = episode.Score(v)
 			}
 			tu.Score = score
 		}

@@ -2,9 +2,9 @@ package zorkgpt
 
 import (
 	"math"
-	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/source"
 )
 
 // event is what an event type means to the builder (docs/log-format.md,
@@ -109,7 +109,7 @@ func (b *builder) episodeFacts(r *record) {
 // takeID takes the first episode id a segment's events give.
 func (b *builder) takeID(r *record) {
 	if s := b.cur; r.EpisodeID != nil && *r.EpisodeID != "" && s.ep.ID == "" {
-		s.ep.ID = strings.Clone(*r.EpisodeID)
+		s.ep.ID = source.Text(*r.EpisodeID)
 	}
 }
 
@@ -129,7 +129,7 @@ func (b *builder) turnCompleted(r *record, n int) {
 	}
 	s.have[turn-1] = true
 	if r.Score != nil {
-		t.Score = int(*r.Score)
+		t.Score = episode.Score(*r.Score)
 	} else {
 		s.have[turn-1] = false
 		s.problem(n, false, "turn_completed for turn %d has no score: the previous score is carried forward", turn)
@@ -217,7 +217,7 @@ func (b *builder) objectiveCompleted(r *record, n int) {
 	}
 	text := ""
 	if r.Objective != nil {
-		text = strings.Clone(*r.Objective)
+		text = source.Text(*r.Objective)
 	}
 	s := b.cur
 	s.ep.Objectives = append(s.ep.Objectives, episode.Completion{Turn: turn, Objective: text})
@@ -241,7 +241,7 @@ func (b *builder) gameOver(r *record, n int) {
 	}
 	reason := "game over"
 	if r.Reason != nil {
-		reason = strings.Clone(*r.Reason)
+		reason = source.Text(*r.Reason)
 	}
 	b.cur.death(turn, reason)
 }
@@ -267,7 +267,7 @@ func (b *builder) episodeCompleted(r *record, n int) {
 	turn := turnField(r)
 	reason := ""
 	if r.Reason != nil {
-		reason = strings.Clone(*r.Reason)
+		reason = source.Text(*r.Reason)
 	}
 	s.end = episode.End{Reason: episode.EndReason(reason), Turn: max(turn, 0)}
 	if reason != string(episode.EndGameOver) && reason != string(episode.EndMaxTurns) {
@@ -287,7 +287,7 @@ func (b *builder) episodeException(r *record, n int) {
 	b.takeID(r)
 	detail := ""
 	if r.Error != nil {
-		detail = strings.Clone(*r.Error)
+		detail = source.Text(*r.Error)
 	}
 	b.cur.end = episode.End{Reason: episode.EndException, Turn: max(turnField(r), 0), Detail: detail}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
 )
@@ -128,7 +129,7 @@ func TestEscapedEventType(t *testing.T) {
 	line := strings.Replace(tc(3, 7), `"turn_completed"`, `"turn\u005fcompleted"`, 1)
 	ep := one(t, []byte(turnsLog(2)+line))
 	if ep.N() != 3 || ep.Score(3) != 7 {
-		t.Errorf("%d turns, score %d", ep.N(), ep.Score(3))
+		t.Errorf("%v turns, score %v", ep.N(), ep.Score(3))
 	}
 }
 
@@ -136,7 +137,7 @@ func TestEmptyEventTypeUsesExtras(t *testing.T) {
 	line := `{"timestamp": "2025-11-12T10:00:03", "level": "INFO", "message": "", "event_type": "", "extras": {"event_type": "turn_completed", "turn": 3, "score": 9}}` + "\n"
 	ep := one(t, []byte(turnsLog(2)+line))
 	if ep.N() != 3 || ep.Score(3) != 9 {
-		t.Errorf("%d turns, score %d", ep.N(), ep.Score(3))
+		t.Errorf("%v turns, score %v", ep.N(), ep.Score(3))
 	}
 }
 
@@ -146,7 +147,7 @@ func TestAbsurdScore(t *testing.T) {
 	for _, v := range []string{"2000000000000000000", "-9007199254740993"} {
 		ep := one(t, []byte(turnsLog(2)+tc(3, v)+tc(4, 5)))
 		if ep.Score(3) != 0 || ep.Score(4) != 5 || ep.SkippedLines != 1 || !strings.Contains(problems(ep), "3: score "+v+" is absurd") {
-			t.Errorf("%s: score 3 %d, problems %s", v, ep.Score(3), problems(ep))
+			t.Errorf("%s: score 3 %v, problems %s", v, ep.Score(3), problems(ep))
 		}
 	}
 }
@@ -227,7 +228,7 @@ func TestLongValuesNotKept(t *testing.T) {
 	ep := one(t, []byte(tc(1, 0)+resp(1, big)+line+resp(2, big)+tc(3, 5)))
 	if ep.N() != 3 || ep.Score(2) != 5 || ep.Turns[1].Action != "" || ep.SkippedLines != 0 ||
 		!strings.Contains(problems(ep), "3: action of turn_completed is 65539 bytes, longer than 64 KiB: not kept") {
-		t.Errorf("%d turns, score %d, action %d bytes, problems %s", ep.N(), ep.Score(2), len(ep.Turns[1].Action), problems(ep))
+		t.Errorf("%v turns, score %v, action %v bytes, problems %s", ep.N(), ep.Score(2), len(ep.Turns[1].Action), problems(ep))
 	}
 	short := one(t, []byte(tc(1, 0)+resp(1, big[:100])+tc(2, 0)+resp(2, big[:100])))
 	if h := ep.Turns[0].ResponseHash; h == 0 || h != ep.Turns[1].ResponseHash || h == short.Turns[0].ResponseHash {
@@ -281,12 +282,12 @@ func TestOneBadLineChangesNothingElse(t *testing.T) {
 			ep, want := one(t, []byte(b.String())), one(t, clean)
 			o, w := replay.Run(ep, v1), replay.Run(want, v1)
 			if ep.N() != 120 || o.TerminationTurn != 70 || o.TurnsSaved != 50 || ep.FinalScore() != 5 || !replay.SameResult(&o, &w) {
-				t.Errorf("%d turns, stop %d, saved %d, final score %d; want 120, 70, 50, 5 (problems %s)",
+				t.Errorf("%v turns, stop %v, saved %v, final score %v; want 120, 70, 50, 5 (problems %s)",
 					ep.N(), o.TerminationTurn, o.TurnsSaved, ep.FinalScore(), problems(ep))
 			}
 			for i := range ep.Turns {
 				if ep.Turns[i].Score != want.Turns[i].Score {
-					t.Fatalf("turn %d: score %d, want %d", i+1, ep.Turns[i].Score, want.Turns[i].Score)
+					t.Fatalf("turn %v: score %v, want %v", i+1, ep.Turns[i].Score, want.Turns[i].Score)
 				}
 			}
 		})
@@ -299,7 +300,7 @@ func TestEscapedKeyIsTheField(t *testing.T) {
 	line := strings.Replace(tc(2, 0), `"score": 0`, `"sco\u0072e": 7`, 1)
 	ep := one(t, []byte(tc(1, 0)+line))
 	if ep.Score(2) != 7 || ep.ProblemCount != 0 {
-		t.Errorf("score %d, problems %s", ep.Score(2), problems(ep))
+		t.Errorf("score %v, problems %s", ep.Score(2), problems(ep))
 	}
 }
 
@@ -330,7 +331,7 @@ func TestInterleavedRunsNeverMerge(t *testing.T) {
 	o, w := replay.Run(ep, v1), replay.Run(want, v1)
 	if ep.ID != "2025-11-12T10:00:00" || ep.N() != 60 || ep.FinalScore() != 5 || o.TerminationTurn != 60 || !replay.SameResult(&o, &w) ||
 		ep.SkippedLines != 60 || !strings.Contains(problems(ep), "turn_completed of episode 2025-11-12T11:00:00 in episode 2025-11-12T10:00:00: skipped") {
-		t.Errorf("%s: %d turns, final %d, stop %d, %d skipped; problems %s", ep.ID, ep.N(), ep.FinalScore(), o.TerminationTurn, ep.SkippedLines, problems(ep))
+		t.Errorf("%s: %v turns, final %v, stop %v, %v skipped; problems %s", ep.ID, ep.N(), ep.FinalScore(), o.TerminationTurn, ep.SkippedLines, problems(ep))
 	}
 }
 
@@ -351,8 +352,8 @@ func TestKeysByCase(t *testing.T) {
 		t.Fatalf("%d turns, problems %s", ep.N(), problems(ep))
 	}
 	for turn := 1; turn <= 6; turn++ {
-		if ep.Score(turn) != turn {
-			t.Errorf("turn %d: score %d, want %d", turn, ep.Score(turn), turn)
+		if ep.Score(turn) != episode.Score(turn) {
+			t.Errorf("turn %d: score %v, want %d", turn, ep.Score(turn), turn)
 		}
 	}
 }
@@ -366,7 +367,7 @@ func TestRepeatedEventType(t *testing.T) {
 	three := strings.Replace(tc(3, 9), `"event_type": "turn_completed"`, `"event_type": "turn_completed", "event_type": "final_action_selection"`, 1)
 	ep := one(t, []byte(tc(1, 0)+two+three+tc(4, 9)))
 	if ep.N() != 4 || ep.Score(2) != 7 || ep.Score(3) != 7 || !ep.Turns[2].Missing || ep.Score(4) != 9 {
-		t.Errorf("%d turns, scores %d %d %d, turn 3 missing %v", ep.N(), ep.Score(2), ep.Score(3), ep.Score(4), ep.Turns[2].Missing)
+		t.Errorf("%v turns, scores %v %v %v, turn 3 missing %v", ep.N(), ep.Score(2), ep.Score(3), ep.Score(4), ep.Turns[2].Missing)
 	}
 }
 

@@ -3,14 +3,19 @@ package zorkgpt2
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/filekind"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
 )
@@ -56,35 +61,91 @@ func (BurrDir) Format() string { return BurrFormat }
 func (BurrDir) Names() []string { return []string{"Burr application directories"} }
 
 // ClaimsDir takes a directory whose metadata.json is Burr's application
-// metadata and that holds a log.
+// metadata and that holds a log; or whose metadata.json cannot be read (not
+// a regular file, too large: it is said) beside a log that is Burr's.
 func (BurrDir) ClaimsDir(dir string) bool {
-	if _, ok := burrLog(dir); !ok {
+	path, _ := findBurrLog(dir)
+	if path == "" {
 		return false
 	}
-	_, ok := readMetadata(dir)
-	return ok
+	_, refused, ok := readMetadata(dir)
+	return ok || refused != "" && burrHead(path)
+}
+
+// burrHead says whether the log at path begins as a Burr log.
+func burrHead(path string) bool {
+	rc, err := jsonl.Open(path, nil, jsonl.Limits{})
+	if err != nil {
+		return false
+	}
+	defer rc.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(rc, head)
+	return Burr{}.Claims(head[:n])
 }
 
 func (BurrDir) ReadDir(dir string, opt source.Options, emit func(*episode.Episode)) *source.Result {
-	meta, _ := readMetadata(dir)
-	path, _ := burrLog(dir)
+	meta, refused, _ := readMetadata(dir)
+	path, passed := findBurrLog(dir)
+	if refused != "" {
+		passed = append(passed, refused)
+	}
 	rc, err := jsonl.Open(path, nil, opt.Limits)
 	if err != nil {
 		return &source.Result{Problems: []episode.Problem{{Msg: err.Error()}}}
 	}
 	defer rc.Close()
-	return readBurr(rc, dir, opt, meta, emit)
+	return readBurr(rc, dir, opt, &appDir{meta: meta, log: path, passed: passed}, emit)
 }
 
-// burrLog is the application directory's log.
-func burrLog(dir string) (string, bool) {
-	for _, n := range []string{"log.jsonl", "log.jsonl.gz"} {
+// burrLogs are the names an application's log may have, the one read first.
+var burrLogs = []string{"log.jsonl", "log.jsonl.gz", "log.jsonl.zst"}
+
+// findBurrLog is the application directory's log, and what is said of the
+// others beside it (a log compressed after the run, the plain one kept): a
+// copy of the same length is passed over without a word.
+func findBurrLog(dir string) (path string, passed []string) {
+	var length int64
+	for _, n := range burrLogs {
 		p := filepath.Join(dir, n)
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
-			return p, true
+		info, err := os.Stat(p)
+		switch {
+		case err != nil || !info.Mode().IsRegular():
+		case path == "":
+			path, length = p, logLength(p, info)
+		case length < 0 || logLength(p, info) != length:
+			passed = append(passed, fmt.Sprintf("%s is passed over: %s is read, and the two may differ (their lengths do not match)", n, filepath.Base(path)))
 		}
 	}
-	return "", false
+	return path, passed
+}
+
+// logLength is the length of a log decompressed, modulo 2^32, as far as its
+// file says without decompressing it: a gzip stream's last four bytes, a
+// zstd frame's content size; -1 when it does not say.
+func logLength(path string, info os.FileInfo) int64 {
+	if !strings.HasSuffix(path, ".gz") && !strings.HasSuffix(path, ".zst") {
+		return info.Size() & (1<<32 - 1)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	if strings.HasSuffix(path, ".gz") {
+		var tail [4]byte
+		if _, err := f.ReadAt(tail[:], info.Size()-4); err != nil {
+			return -1
+		}
+		return int64(binary.LittleEndian.Uint32(tail[:]))
+	}
+	head := make([]byte, zstd.HeaderMaxSize)
+	n, _ := io.ReadFull(f, head)
+	var h zstd.Header
+	if h.Decode(head[:n]) != nil || !h.HasFCS {
+		return -1
+	}
+	return int64(h.FrameContentSize & (1<<32 - 1))
 }
 
 // metadata is Burr's metadata.json, and the directory's name: the app id.
@@ -95,22 +156,28 @@ type metadata struct {
 }
 
 // readMetadata reads dir's metadata.json, a small file: it is Burr's when its
-// type is application_metadata.
-func readMetadata(dir string) (*metadata, bool) {
-	f, err := os.Open(filepath.Join(dir, "metadata.json"))
-	if err != nil {
-		return nil, false
+// type is application_metadata. One that is not a regular file of 64 KiB at
+// most is not read (filekind.ReadSmall: a FIFO would hang the walk), and
+// refused says so.
+func readMetadata(dir string) (m *metadata, refused string, ok bool) {
+	data, err := filekind.ReadSmall(filepath.Join(dir, "metadata.json"), 64<<10)
+	var nr *filekind.NotRegular
+	var tl *filekind.TooLarge
+	switch {
+	case errors.As(err, &nr) || errors.As(err, &tl):
+		return nil, fmt.Sprintf("metadata.json is %s: not read", strings.TrimPrefix(err.Error(), filepath.Join(dir, "metadata.json")+": ")), false
+	case err != nil:
+		return nil, "", false
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, 64<<10))
-	if err != nil {
-		return nil, false
-	}
-	m := &metadata{appID: filepath.Base(filepath.Clean(dir))}
+	m = &metadata{appID: filepath.Base(filepath.Clean(dir))}
 	if _, err := jsonl.Decode(data, m); err != nil || m.Type != "application_metadata" {
-		return nil, false
+		return nil, "", false
 	}
-	return m, true
+	if m.PartitionKey != nil {
+		pk := source.Text(*m.PartitionKey)
+		m.PartitionKey = &pk
+	}
+	return m, "", true
 }
 
 // entry is what lbanalyze reads of a log line: of an entry whose action does
@@ -125,6 +192,9 @@ type head struct {
 	Type      string  `json:"type"`
 	Action    string  `json:"action"`
 	Exception *string `json:"exception"`
+	// Sequence is Burr's sequence_id: the step's number in its application,
+	// from 0, the same in a step's begin_entry and end_entry.
+	Sequence *int64 `json:"sequence_id"`
 }
 
 // state is the few members of a Burr state the episode needs
@@ -171,15 +241,32 @@ func matters(action string) bool {
 	return false
 }
 
-func readBurr(r io.Reader, name string, opt source.Options, meta *metadata, emit func(*episode.Episode)) *source.Result {
+// appDir is what an application directory adds to its log: the metadata,
+// the log's path (for the messages about its lines), and the logs beside it
+// that are passed over.
+type appDir struct {
+	meta   *metadata
+	log    string
+	passed []string
+}
+
+func readBurr(r io.Reader, name string, opt source.Options, dir *appDir, emit func(*episode.Episode)) *source.Result {
 	opt = opt.WithDefaults()
-	b := &burr{run: newRun(name, BurrFormat, opt), rooms: source.Interner{}, through: -1}
-	rd := jsonl.NewReader(r, jsonl.LineOptions{MaxLine: opt.MaxLine, Skip: b.pass})
+	bl := &burrLog{name: name, opt: opt, dir: dir, res: &source.Result{}, emit: emit, rooms: source.Interner{}}
+	bl.left.Max = opt.MaxProblems
+	// A run of the log is an application's: its sequence ids start again
+	// at 0 where another run's lines begin (source.Runs).
+	bl.runs = source.Runs[*burr]{Numbering: source.Numbering{Min: 0, Unbounded: true, Noun: "sequence_id"},
+		New: bl.newRun, End: bl.close, Drop: func(*burr) {},
+		Problem: func(b *burr, n int, skipped bool, msg string) { b.problem(n, skipped, "%s", msg) }}
+	bl.runs.Current("", 0) // the run a log without a numbered line is
+	var rd *jsonl.Reader
+	rd = jsonl.NewReader(r, jsonl.LineOptions{MaxLine: opt.MaxLine, Skip: func(head []byte) bool { return bl.pass(head, rd.Line()+1) }})
 	defer rd.Close()
-	res := &source.Result{Segments: 1}
 	for {
 		line, n, err := rd.Next()
 		if errors.Is(err, jsonl.ErrLineTooLong) {
+			b := bl.runs.Current("", n)
 			b.problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(opt.MaxLine)))
 			b.last = entry{}
 			continue
@@ -188,29 +275,67 @@ func readBurr(r io.Reader, name string, opt source.Options, meta *metadata, emit
 			break
 		}
 		if err != nil {
-			res.Problems = append(res.Problems, episode.Problem{Line: n, Msg: "read error: " + err.Error()})
+			bl.res.Cut = &episode.Problem{Line: n, Msg: "read error: " + err.Error(), File: bl.file()}
 			break
 		}
-		if len(bytes.TrimSpace(line)) == 0 || b.pass(line) {
+		if len(bytes.TrimSpace(line)) == 0 || bl.pass(line, n) {
 			continue
 		}
-		b.decode(line, n)
+		bl.decode(line, n)
 	}
-	res.Lines = rd.Line()
-	ep, reason := b.finish(meta)
-	if reason != "" {
-		res.Rejected = []source.Rejected{{Segment: 1, ID: ep.ID, Reason: reason}}
-		res.Problems = append(res.Problems, ep.Problems...)
-		return res
-	}
-	emit(ep)
-	return res
+	bl.res.Lines = rd.Line()
+	bl.runs.Close()
+	bl.rejections.AddTo(bl.res)
+	bl.left.AddTo(bl.res)
+	return bl.res
 }
 
-// burr is a Burr log being read.
+// burrLog is a Burr log being read: its runs, one an application.
+type burrLog struct {
+	name       string
+	opt        source.Options
+	dir        *appDir // nil for a log named by itself
+	res        *source.Result
+	emit       func(*episode.Episode)
+	runs       source.Runs[*burr]
+	rooms      source.Interner
+	rejections source.Rejections
+	left       source.Leftovers // problems of the runs without a turn
+}
+
+// file is the path of the log, for messages about its lines: in an
+// application directory, its log.jsonl.
+func (bl *burrLog) file() string {
+	if bl.dir != nil {
+		return bl.dir.log
+	}
+	return ""
+}
+
+func (bl *burrLog) newRun(string) *burr {
+	b := &burr{run: newRun(bl.name, BurrFormat, bl.opt), log: bl, through: -1, lastEnd: -1,
+		turnNumbers: source.NewSequence(1, "execute_action of turn")}
+	b.problems.File = bl.file()
+	return b
+}
+
+// close hands over a run once it is over, or says why it cannot be.
+func (bl *burrLog) close(b *burr) {
+	bl.res.Segments++
+	ep, reason := b.finish(bl.dir)
+	if reason != "" {
+		bl.left.Keep(&b.problems)
+		bl.rejections.Add(bl.res.Segments, ep.ID, reason)
+		return
+	}
+	ep.Segment = bl.res.Segments
+	bl.emit(ep)
+}
+
+// burr is one run of a Burr log being read: an application's.
 type burr struct {
 	*run
-	rooms     source.Interner
+	log       *burrLog
 	proposals int   // begin_entry lines of generate_action since the last execute_action
 	last      entry // the last entry, for how the log ends
 	complete  *entry
@@ -221,6 +346,53 @@ type burr struct {
 	// through is the last turn whose record_results the log holds: the
 	// recorded counter covers turns 1..through (-1: no record_results).
 	through int
+	// The step begun and not yet ended (its begin_entry read), and the
+	// sequence id of the last step ended: an end_entry is its begin_entry's,
+	// once (docs/bad-input.md, "Runs in one file").
+	open        *step
+	lastEnd     int64
+	turnNumbers *source.Sequence
+}
+
+// step is a Burr step begun: its action and sequence id.
+type step struct {
+	action string
+	seq    int64
+}
+
+// begin reads a begin_entry of action with sequence id seq (-1: none).
+func (bl *burrLog) begin(action string, seq int64, n int) {
+	var b *burr
+	if seq < 0 {
+		b = bl.runs.Current("", n)
+	} else if b, _ = bl.runs.Line("", seq, n); b == nil {
+		return
+	}
+	b.open = &step{action: action, seq: seq}
+	b.entry(&entry{head: head{Type: "begin_entry", Action: action}}, n)
+}
+
+// ended checks an end_entry of action, sequence id seq (-1: not read), of
+// the current run: the end of the step begun, or of one whose begin_entry
+// is lost (a later id); false, with a problem, for an end_entry repeated or
+// out of order.
+func (b *burr) ended(action string, seq int64, n int) bool {
+	o := b.open
+	switch {
+	case o != nil && o.action == action && (seq < 0 || seq == o.seq):
+		b.open, b.lastEnd = nil, o.seq
+		return true
+	case seq > b.lastEnd:
+		b.open, b.lastEnd = nil, seq
+		return true
+	case seq < 0:
+		b.problem(n, true, "end_entry of %s without its begin_entry: a repeated line? skipped", action)
+	case seq == b.lastEnd:
+		b.problem(n, true, "end_entry of %s, sequence_id %d again: a repeat, skipped", action, seq)
+	default:
+		b.problem(n, true, "end_entry of %s, sequence_id %d, after sequence_id %d: out of order, skipped", action, seq, b.lastEnd)
+	}
+	return false
 }
 
 func (b *burr) entry(e *entry, n int) {
@@ -233,7 +405,7 @@ func (b *burr) entry(e *entry, n int) {
 	}
 	if e.Exception != nil && b.exception == "" {
 		tb := strings.Split(strings.TrimSpace(*e.Exception), "\n") // a Python traceback: the error is its last line
-		b.exception = fmt.Sprintf("%s failed at line %d: %s", e.Action, n, tb[len(tb)-1])
+		b.exception = source.Text(fmt.Sprintf("%s failed at line %d: %s", e.Action, n, tb[len(tb)-1]))
 	}
 	switch {
 	case e.Action == updateObj:
@@ -258,26 +430,32 @@ func (b *burr) execute(s *state, n int) {
 		b.problem(n, true, "execute_action without turn_count or score")
 		return
 	}
+	if b.foreign(s, executeAction, n) {
+		return
+	}
+	if v := *s.Score; v > source.MaxScore || v < -source.MaxScore {
+		b.problem(n, true, "score %d is absurd (beyond ±2^53): execute_action skipped", v)
+		return
+	}
+	last := len(b.turns)
+	if why := b.turnNumbers.Place(*s.Turn); why != "" {
+		b.problem(n, true, "%s", why)
+		return
+	}
 	t := int(*s.Turn)
-	if t <= len(b.turns) {
-		b.problem(n, true, "execute_action of turn %d after turn %d: skipped", t, len(b.turns))
-		return
+	if t > last+1 {
+		b.problem(n, false, "execute_action of turn %d after turn %d", t, last)
 	}
-	if t > len(b.turns)+1 {
-		b.problem(n, false, "execute_action of turn %d after turn %d", t, len(b.turns))
-	}
-	tu := b.at(t, n)
-	if tu == nil {
-		return
-	}
-	if len(b.turns) == 1 && b.ep.InitialRoom == "" {
-		b.ep.InitialRoomID, b.ep.InitialRoom = int(deref(s.PreLocationID)), b.rooms.Intern(deref(s.PreLocationName))
+	tu := b.at(t)
+	rooms := b.log.rooms
+	if t == 1 && b.ep.InitialRoom == "" {
+		b.ep.InitialRoomID, b.ep.InitialRoom = int(deref(s.PreLocationID)), rooms.Intern(deref(s.PreLocationName))
 	}
 	if b.ep.ID == "" && s.EpisodeID != nil {
-		b.ep.ID = *s.EpisodeID
+		b.ep.ID = source.Text(*s.EpisodeID)
 	}
-	*tu = turn{score: int(*s.Score), roomID: int(deref(s.LocationID)), room: b.rooms.Intern(deref(s.LocationName)),
-		action: deref(s.Action), critic: float32(deref(s.Critic)), rejections: int32(min(max(deref(s.Rejections), 0), 1<<30)),
+	*tu = turn{score: int(*s.Score), roomID: int(deref(s.LocationID)), room: rooms.Intern(deref(s.LocationName)),
+		action: rooms.Intern(deref(s.Action)), critic: float32(deref(s.Critic)), rejections: int32(min(max(deref(s.Rejections), 0), 1<<30)),
 		proposals: b.proposals}
 	if s.Response != nil {
 		tu.response = responseHash(*s.Response)
@@ -292,13 +470,30 @@ func (b *burr) execute(s *state, n int) {
 	}
 }
 
+// foreign says whether a state is of another episode than the run's (two
+// applications writing to one log), and skips its line with a word if so.
+func (b *burr) foreign(s *state, action string, n int) bool {
+	if s.EpisodeID == nil || *s.EpisodeID == "" || b.ep.ID == "" || source.SameText(*s.EpisodeID, b.ep.ID) {
+		return false
+	}
+	b.problem(n, true, "%s of episode %s in episode %s: skipped (lines of another run)", action, *s.EpisodeID, b.ep.ID)
+	return true
+}
+
 // record reads record_results's counter: 0 is a reset at that turn.
 func (b *burr) record(s *state, n int) {
 	if s.Turn == nil || s.Stuck == nil {
 		b.problem(n, true, "record_results without turn_count or turns_since_progress")
 		return
 	}
-	t := int(*s.Turn)
+	if b.foreign(s, recordResults, n) {
+		return
+	}
+	t := int(min(max(*s.Turn, -1), source.MaxTurn))
+	if t >= 1 && t != len(b.turns) {
+		b.problem(n, true, "record_results of turn %d after execute_action of turn %d: skipped", t, len(b.turns))
+		return
+	}
 	b.through = t
 	if *s.Stuck == 0 && t >= 1 {
 		b.ep.Recorded.Resets = append(b.ep.Recorded.Resets, episode.Reset{Turn: t, Kind: episode.ScoreChangeReset,
@@ -307,9 +502,15 @@ func (b *burr) record(s *state, n int) {
 }
 
 // finish makes the episode, or says why there is none.
-func (b *burr) finish(meta *metadata) (*episode.Episode, string) {
+func (b *burr) finish(dir *appDir) (*episode.Episode, string) {
 	ep := &b.ep
-	if meta != nil {
+	if dir != nil {
+		for _, p := range dir.passed {
+			b.problem(0, false, "%s", p)
+		}
+	}
+	if dir != nil && dir.meta != nil {
+		meta := dir.meta
 		if ep.ID == "" && meta.PartitionKey != nil {
 			ep.ID = *meta.PartitionKey
 		}
@@ -328,7 +529,7 @@ func (b *burr) finish(meta *metadata) (*episode.Episode, string) {
 	}
 	for _, c := range b.completed {
 		if c.Turn != nil && *c.Turn >= 1 && int(*c.Turn) <= n {
-			ep.Objectives = append(ep.Objectives, episode.Completion{Turn: int(*c.Turn), Objective: deref(c.Objective)})
+			ep.Objectives = append(ep.Objectives, episode.Completion{Turn: int(*c.Turn), Objective: source.Text(deref(c.Objective))})
 		}
 	}
 	ep.ObjectiveUpdates = b.updates
@@ -358,14 +559,14 @@ func (b *burr) end(n int) {
 		if b.complete.State != nil {
 			reason = deref(b.complete.State.GameOverReason)
 		}
-		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: reason}
+		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: source.Text(reason)}
 		if reason == "max_turns" {
 			ep.End.Reason, ep.End.Detail = episode.EndMaxTurns, ""
 		}
 	case b.exception != "":
 		ep.End = episode.End{Reason: episode.EndException, Turn: n, Detail: b.exception}
 	case last.Type == "end_entry" && last.Action == executeAction && b.gameOver != nil:
-		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: deref(b.gameOver.GameOverReason)}
+		ep.End = episode.End{Reason: episode.EndGameOver, Turn: n, Detail: source.Text(deref(b.gameOver.GameOverReason))}
 	case last.Type == "end_entry" && last.Action == executeAction:
 		ep.End = episode.End{Reason: episode.EndMaxTurns, Turn: n, Detail: "the runner stopped after this turn's execute_action: its turn budget"}
 	case last.Type == "end_entry" && last.Action == recordResults && last.State != nil && last.State.Stuck != nil:
@@ -379,20 +580,51 @@ func (b *burr) end(n int) {
 	}
 }
 
-// pass takes an entry whose state the episode does not read from its first
-// bytes (entryKind), and says so: it is not decoded.
-func (b *burr) pass(line []byte) bool {
+// pass takes line n, an entry whose state the episode does not read, from
+// its first bytes (entryKind) and its sequence id at its end (tailSequence),
+// and says so: it is not decoded. A begin_entry whose sequence id is not in
+// line (a line longer than the read buffer) is decoded whole.
+func (bl *burrLog) pass(line []byte, n int) bool {
 	typ, action, _, plain := entryKind(line)
 	if !plain || typ == "end_entry" && matters(string(action)) {
 		return false
 	}
-	b.entry(&entry{head: head{Type: typ, Action: string(action)}}, 0) // no line number: nothing to say of it
+	seq := tailSequence(line)
+	if typ == "begin_entry" {
+		if seq >= 0 {
+			bl.begin(string(action), seq, n)
+		}
+		return seq >= 0
+	}
+	if b := bl.runs.Current("", n); b.ended(string(action), seq, n) {
+		b.entry(&entry{head: head{Type: typ, Action: string(action)}}, n)
+	}
 	return true
 }
 
+// tailSequence is the sequence id a line ends with, as Burr writes it
+// (,"sequence_id":N}); -1 when it does not.
+func tailSequence(line []byte) int64 {
+	line = bytes.TrimRight(line, " \t\r\n")
+	rest, ok := bytes.CutSuffix(line, []byte("}"))
+	if !ok {
+		return -1
+	}
+	i := len(rest)
+	for i > 0 && rest[i-1] >= '0' && rest[i-1] <= '9' {
+		i--
+	}
+	if i == len(rest) || len(rest)-i > 15 || !bytes.HasSuffix(rest[:i], []byte(`,"sequence_id":`)) {
+		return -1
+	}
+	v, _ := strconv.ParseInt(string(rest[i:]), 10, 64)
+	return v
+}
+
 // decode reads line n whole.
-func (b *burr) decode(line []byte, n int) {
+func (bl *burrLog) decode(line []byte, n int) {
 	e, err := decodeEntry(line)
+	b := bl.runs.Current("", n)
 	var se *jsonl.SyntaxError
 	switch {
 	case errors.As(err, &se):
@@ -403,7 +635,20 @@ func (b *burr) decode(line []byte, n int) {
 		b.problem(n, true, "not a Burr entry: %v", err)
 		return
 	}
-	b.entry(&e, n)
+	seq := int64(-1)
+	if e.Sequence != nil && *e.Sequence >= 0 {
+		seq = *e.Sequence
+	}
+	switch e.Type {
+	case "begin_entry":
+		bl.begin(e.Action, seq, n)
+	case "end_entry":
+		if b.ended(e.Action, seq, n) {
+			b.entry(&e, n)
+		}
+	default:
+		b.entry(&e, n)
+	}
 }
 
 // decodeEntry decodes an entry: of one whose action does not matter, what

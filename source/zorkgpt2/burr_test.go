@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -48,7 +50,7 @@ func TestBurrGenerated(t *testing.T) {
 	}
 	ep := eps[0]
 	if ep.ID != "ep-bench" || ep.N() != 100 || ep.Score(96) != 0 || ep.Score(97) != 5 || ep.ProblemCount > 0 {
-		t.Fatalf("%s: %d turns, score 96/97 %d/%d, problems %v", ep.ID, ep.N(), ep.Score(96), ep.Score(97), ep.ProblemMessages())
+		t.Fatalf("%s: %d turns, score 96/97 %v/%v, problems %v", ep.ID, ep.N(), ep.Score(96), ep.Score(97), ep.ProblemMessages())
 	}
 	for _, c := range []struct {
 		turn       int
@@ -146,7 +148,7 @@ func TestBurrEnds(t *testing.T) {
 				t.Errorf("detail %q", ep.End.Detail)
 			}
 			if ep.ID != "ep7" || ep.Score(2) != 5 || ep.InitialRoom != "Room 0" || ep.Turns[1].Location != "Room 2" {
-				t.Errorf("%s: score %d, start %q, room after 2 %q", ep.ID, ep.Score(2), ep.InitialRoom, ep.Turns[1].Location)
+				t.Errorf("%s: score %v, start %q, room after 2 %q", ep.ID, ep.Score(2), ep.InitialRoom, ep.Turns[1].Location)
 			}
 		})
 	}
@@ -248,14 +250,15 @@ func BenchmarkBurrLog(b *testing.B) {
 	}
 }
 
-// A turn logged twice (a resumed application appends to its log) keeps its
-// first record.
+// A turn logged twice (a resumed application appends to its log, its
+// sequence ids going on) keeps its first record.
 func TestBurrTurnTwice(t *testing.T) {
-	lines := append(turnLines(1, 0, 0, "record_results", nil), turnLines(1, 0, 7, "record_results", nil)...)
+	again := strings.ReplaceAll(strings.Join(turnLines(1, 0, 7, "record_results", nil), "\n"), `"sequence_id":2`, `"sequence_id":12`)
+	lines := append(turnLines(1, 0, 0, "record_results", nil), again)
 	eps, _ := readBurrBytes(t, []byte(strings.Join(lines, "\n")+"\n"))
 	ep := eps[0]
-	if ep.N() != 1 || ep.Score(1) != 0 || ep.ProblemCount != 1 || !strings.Contains(ep.Problems[0].Msg, "execute_action of turn 1 after turn 1: skipped") {
-		t.Errorf("%d turns, score %d, problems %q", ep.N(), ep.Score(1), ep.ProblemMessages())
+	if ep.N() != 1 || ep.Score(1) != 0 || ep.ProblemCount != 1 || ep.Problems[0].Msg != "execute_action of turn 1 again: a repeat, skipped" {
+		t.Errorf("%d turns, score %v, problems %q", ep.N(), ep.Score(1), ep.ProblemMessages())
 	}
 }
 
@@ -280,7 +283,7 @@ func TestBurrKeysByCase(t *testing.T) {
 	eps, _ := readBurrBytes(t, []byte(strings.Join(lines, "\n")+"\n"))
 	ep := eps[0]
 	if ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 5 || ep.Score(3) != 5 || ep.ProblemCount != 0 {
-		t.Errorf("%d turns, scores %d %d %d, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
+		t.Errorf("%d turns, scores %v %v %v, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
 	}
 }
 
@@ -310,5 +313,68 @@ func TestBurrLongLinesSlimmed(t *testing.T) {
 	if !reflect.DeepEqual(got[0].Turns, want[0].Turns) || !reflect.DeepEqual(got[0].Recorded, want[0].Recorded) ||
 		got[0].End != want[0].End || got[0].ProblemCount != 0 || got[0].N() != 10 {
 		t.Errorf("slimmed: %d turns, end %+v, problems %q; want %d turns, end %+v", got[0].N(), got[0].End, got[0].ProblemMessages(), want[0].N(), want[0].End)
+	}
+}
+
+// A Burr log compressed is read whole, however well it compresses: each
+// line repeats the whole state, and zstd's default level compresses a run
+// of 260 turns (106 MB) hundreds of times, which a guard on the ratio alone
+// took for a decompression bomb past 64 MiB and cut (jsonl.Limits).
+func TestBurrZstdReadWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("106 MB of log: not in -short")
+	}
+	plain := generated(t, 260)
+	var zst bytes.Buffer
+	zw, _ := zstd.NewWriter(&zst)
+	zw.Write(plain)
+	zw.Close()
+	if ratio := len(plain) / zst.Len(); len(plain) < 64<<20 || ratio < 200 {
+		t.Fatalf("%d bytes compressed %d times: not past the old guard", len(plain), ratio)
+	}
+	dir := filepath.Join(t.TempDir(), "app")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "metadata.json"), []byte(benchdata.BurrMetadata), 0o644)
+	os.WriteFile(filepath.Join(dir, "log.jsonl.zst"), zst.Bytes(), 0o644)
+	if !(BurrDir{}).ClaimsDir(dir) {
+		t.Fatal("log.jsonl.zst: not an application")
+	}
+	var eps []*episode.Episode
+	res := BurrDir{}.ReadDir(dir, source.Options{}, func(ep *episode.Episode) { eps = append(eps, ep) })
+	if res.Cut != nil || len(eps) != 1 || eps[0].N() != 260 || eps[0].ProblemCount != 0 {
+		t.Errorf("cut %v, %d episodes", res.Cut, len(eps))
+	}
+}
+
+// Burr's sequence ids tell its entries apart (docs/bad-input.md, "Runs in
+// one file"): a repeated entry counts once, and an application's log
+// appended to another's, its ids from 0 again, is a run of its own.
+func TestBurrRunsBySequence(t *testing.T) {
+	clean := append(turnLines(1, 0, 0, "record_results", nil), turnLines(2, 0, 5, "record_results", nil)...)
+	want, _ := readBurrBytes(t, []byte(strings.Join(clean, "\n")+"\n"))
+	var doubled []string
+	for _, l := range clean {
+		doubled = append(doubled, l)
+		if strings.Contains(l, `"generate_action"`) || strings.Contains(l, `"action":"execute_action","result"`) {
+			doubled = append(doubled, l)
+		}
+	}
+	eps, _ := readBurrBytes(t, []byte(strings.Join(doubled, "\n")+"\n"))
+	// Turn 1: the begin entry of generate_action (line 3) and its end entry
+	// (line 5), then the end entry of execute_action (line 10) twice.
+	msgs := eps[0].ProblemMessages()
+	if len(eps) != 1 || !reflect.DeepEqual(eps[0].Turns, want[0].Turns) || eps[0].SkippedLines != 6 ||
+		msgs[0] != "log.jsonl:4: sequence_id 21 again: a repeat, skipped" ||
+		msgs[1] != "log.jsonl:6: end_entry of generate_action, sequence_id 21 again: a repeat, skipped" ||
+		msgs[2] != "log.jsonl:11: end_entry of execute_action, sequence_id 23 again: a repeat, skipped" {
+		t.Errorf("doubled: %d episodes, problems %q", len(eps), msgs)
+	}
+	// Two applications in one log: the second's ids from 0 again.
+	second := strings.ReplaceAll(strings.Join(turnLines(1, 0, 3, "record_results", nil), "\n"), `"sequence_id":2`, `"sequence_id":`)
+	second = strings.ReplaceAll(second, `"ep7"`, `"ep8"`)
+	eps, res := readBurrBytes(t, []byte(strings.Join(clean, "\n")+"\n"+second+"\n"))
+	if len(eps) != 2 || res.Segments != 2 || eps[0].ID != "ep7" || eps[0].N() != 2 || eps[1].ID != "ep8" || eps[1].N() != 1 ||
+		eps[1].Score(1) != 3 || eps[0].ProblemCount+eps[1].ProblemCount != 0 || eps[1].Segment != 2 {
+		t.Errorf("appended: %d episodes, %d segments, %+v", len(eps), res.Segments, eps)
 	}
 }

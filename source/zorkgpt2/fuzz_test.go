@@ -21,6 +21,20 @@ func FuzzRead(f *testing.F) {
 		burr.WriteString(l)
 	}
 	f.Add(append([]byte{0}, burr.Bytes()...))
+	// Entries repeated, and a second application appended, its ids from 0.
+	var twice bytes.Buffer
+	for _, l := range bytes.SplitAfter(burr.Bytes(), []byte("\n")) {
+		twice.Write(l)
+		if bytes.Contains(l, []byte("generate_action")) || bytes.Contains(l, []byte(`"execute_action","result"`)) {
+			twice.Write(l)
+		}
+	}
+	twice.Write(bytes.ReplaceAll(burr.Bytes(), []byte(`"sequence_id":2`), []byte(`"sequence_id":`)))
+	f.Add(append([]byte{0}, twice.Bytes()...))
+	f.Add(append([]byte{1}, "TURN 1 | loc=A | score=0/350 | critic=0.70 | rejections=0 | action=x\nTURN 2 | loc=A | score=0/350 | critic=0.70 | rejections=0 | action=x\n"+
+		"TURN 2 | loc=A | score=0/350 | critic=0.70 | rejections=0 | action=x\nTURN 1 | loc=B | score=5/350 | critic=0.70 | rejections=0 | action=y\n"+
+		"TURN 3 | loc=A | score=0/350 | critic=0.70 | rejections=0 | action=x\nTURN 1 | loc=B | score=5/350 | critic=0.70 | rejections=0 | action=y\n"+
+		"TURN 2 | loc=B | score=5/350 | critic=0.70 | rejections=0 | action=y\n"...))
 	f.Add(append([]byte{0}, burr.Bytes()[:burr.Len()/2]...))
 	f.Add(append([]byte{1}, runLogText...))
 	f.Add(append([]byte{2}, snapshotDoc...))
@@ -34,7 +48,7 @@ func FuzzRead(f *testing.F) {
 		src := readers[int(data[0])%len(readers)]
 		eps, res := source.ReadAll(src, bytes.NewReader(data[1:]), "fuzz", source.Options{})
 		for _, ep := range eps {
-			if ep.N() < 1 || ep.SkippedLines > res.Lines+1 {
+			if ep.N() < 1 || ep.N() > source.MaxTurn || ep.SkippedLines > res.Lines+1 || ep.Segment < 1 || ep.Segment > res.Segments {
 				t.Fatalf("%s: episode of %d turns, %d skipped of %d lines", src.Format(), ep.N(), ep.SkippedLines, res.Lines)
 			}
 			for _, p := range policies {

@@ -66,7 +66,7 @@ func TestRealEpisodeInThreeForms(t *testing.T) {
 	forms := []*episode.Episode{snap, burr, runLog}
 	for _, ep := range forms {
 		if ep.ID != "ep96" || ep.N() != 110 || ep.FinalScore() != 54 || ep.Score(20) != 50 || ep.Score(91) != 50 || ep.Score(92) != 54 {
-			t.Errorf("%s: %s, %d turns, score %d→%d, at 20/91/92: %d/%d/%d", ep.Format, ep.ID, ep.N(), ep.Score(1), ep.FinalScore(),
+			t.Errorf("%s: %s, %d turns, score %v→%v, at 20/91/92: %v/%v/%v", ep.Format, ep.ID, ep.N(), ep.Score(1), ep.FinalScore(),
 				ep.Score(20), ep.Score(91), ep.Score(92))
 		}
 		if ep.MissingTurns != 0 || len(ep.Objectives) != 0 {

@@ -38,13 +38,17 @@ var runLogLine = regexp.MustCompile(`(?m)^(TURN [0-9]+ \| loc=|EPISODE_END \| tu
 func (RunLog) Claims(head []byte) bool { return runLogLine.Match(head) }
 
 // Read streams the run log r into its episodes: one, or one a run when a
-// log holds several (a turn number that does not go on from the last).
+// log holds several (source.Runs: the turn numbers restart, or a run ends
+// with EPISODE_END).
 func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
 	opt = opt.WithDefaults()
 	res := &source.Result{}
 	rd := jsonl.NewReader(r, jsonl.LineOptions{MaxLine: opt.MaxLine})
 	defer rd.Close()
 	rl := &runLog{name: name, opt: opt, res: res, emit: emit, rooms: source.Interner{}}
+	rl.left.Max = opt.MaxProblems
+	rl.runs = source.Runs[*run]{Numbering: source.Numbering{Min: 1, Noun: "TURN"}, New: rl.newRun, End: rl.close, Drop: func(*run) {},
+		Problem: func(r *run, n int, skipped bool, msg string) { r.problem(n, skipped, "%s", msg) }}
 	for {
 		line, n, err := rd.Next()
 		if errors.Is(err, jsonl.ErrLineTooLong) {
@@ -52,7 +56,7 @@ func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				res.Problems = append(res.Problems, episode.Problem{Line: n, Msg: "read error: " + err.Error()})
+				res.Cut = &episode.Problem{Line: n, Msg: "read error: " + err.Error()}
 			}
 			break
 		}
@@ -64,7 +68,9 @@ func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 		}
 	}
 	res.Lines = rd.Line()
-	rl.close()
+	rl.runs.Close()
+	rl.rejections.AddTo(res)
+	rl.left.AddTo(res)
 	if res.Segments == 0 {
 		res.Segments = 1
 		res.Rejected = []source.Rejected{{Segment: 1, Reason: "no turns: no TURN line"}}
@@ -73,31 +79,29 @@ func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 }
 
 type runLog struct {
-	name  string
-	opt   source.Options
-	res   *source.Result
-	emit  func(*episode.Episode)
-	cur   *run
-	ended bool // EPISODE_END seen for cur
-	rooms source.Interner
+	name       string
+	opt        source.Options
+	res        *source.Result
+	emit       func(*episode.Episode)
+	runs       source.Runs[*run]
+	rooms      source.Interner
+	rejections source.Rejections
+	left       source.Leftovers // problems of the runs without a turn
 }
 
-func (rl *runLog) segment() *run {
-	if rl.cur == nil {
-		rl.cur = newRun(rl.name, RunLogFormat, rl.opt)
-		if rl.name != jsonl.StdinName {
-			rl.cur.ep.ID = idOf(rl.name)
-		}
-		rl.ended = false
+func (rl *runLog) newRun(string) *run {
+	r := newRun(rl.name, RunLogFormat, rl.opt)
+	if rl.name != jsonl.StdinName {
+		r.ep.ID = idOf(rl.name)
 	}
-	return rl.cur
+	return r
 }
 
 // turnLine reads TURN {n} | loc={room} | score={s}/{max} | critic={c:.2f} |
 // rejections={k} | action={action} (run_episode.py, format_turn_line).
 func (rl *runLog) turnLine(line string, n int) {
 	f := strings.SplitN(strings.TrimPrefix(line, "TURN "), " | ", 6)
-	bad := func(what string) { rl.segment().problem(n, true, "TURN line: %s", what) }
+	bad := func(what string) { rl.runs.Current("", n).problem(n, true, "TURN line: %s", what) }
 	if len(f) < 6 {
 		bad("fewer than six fields")
 		return
@@ -131,30 +135,23 @@ func (rl *runLog) turnLine(line string, n int) {
 		bad(fmt.Sprintf("rejections %q is not a count", val[3]))
 		return
 	}
-	if rl.cur != nil && (rl.ended || t <= len(rl.cur.turns)) {
-		rl.close() // a new run in the same file
-	}
-	r := rl.segment()
-	tu := r.at(t, n)
-	if tu == nil {
+	r, ok := rl.runs.Line("", int64(t), n)
+	if !ok {
 		return
 	}
-	if !tu.missing {
-		r.problem(n, true, "a second TURN %d", t)
-		return
-	}
+	tu := r.at(t)
 	// The runner writes spaces as underscores, and "unknown" for no name.
 	room := strings.ReplaceAll(val[0], "_", " ")
 	if room == "unknown" {
 		room = ""
 	}
-	*tu = turn{score: s, room: rl.rooms.Intern(room), action: val[4], critic: float32(c), rejections: int32(k)}
+	*tu = turn{score: s, room: rl.rooms.Intern(room), action: rl.rooms.Intern(val[4]), critic: float32(c), rejections: int32(k)}
 }
 
 // endLine reads EPISODE_END | turns=… | score=…/… | … | reason=…
 // (run_episode.py, format_episode_end).
 func (rl *runLog) endLine(line string, n int) {
-	r := rl.segment()
+	r := rl.runs.Current("", n)
 	fields := map[string]string{}
 	for _, f := range strings.Split(line, " | ")[1:] {
 		if k, v, ok := strings.Cut(f, "="); ok {
@@ -181,30 +178,31 @@ func (rl *runLog) endLine(line string, n int) {
 	case reason == "game_over_win":
 		end.Detail = "victory"
 	case strings.HasPrefix(reason, "game_over_unknown:"):
-		end.Detail = strings.TrimPrefix(reason, "game_over_unknown:")
+		end.Detail = source.Text(strings.TrimPrefix(reason, "game_over_unknown:"))
 	case reason == "llm_circuit_breaker":
 		end = episode.End{Reason: episode.EndException, Turn: len(r.turns), Detail: "the agent's LLM failed too often in a row (circuit breaker)"}
 	default:
 		r.problem(n, false, "EPISODE_END with an unknown reason %q", reason)
-		end = episode.End{Reason: episode.EndNone, Detail: reason}
+		end = episode.End{Reason: episode.EndNone, Detail: source.Text(reason)}
 	}
 	r.ep.End = end
-	rl.ended = true
+	r.ended = true
+	rl.runs.EndRun("")
 }
 
-// close ends the current run and hands it over.
-func (rl *runLog) close() {
-	r := rl.cur
-	if r == nil {
-		return
-	}
-	rl.cur = nil
+// close hands over a run that has ended.
+func (rl *runLog) close(r *run) {
 	rl.res.Segments++
 	if len(r.turns) == 0 {
-		rl.res.Rejected = append(rl.res.Rejected, source.Rejected{Segment: rl.res.Segments, ID: r.ep.ID, Reason: "no turns: EPISODE_END without a TURN line"})
+		reason := "no turns: no TURN line could be read"
+		if r.ended {
+			reason = "no turns: EPISODE_END without a TURN line"
+		}
+		rl.left.Keep(&r.problems)
+		rl.rejections.Add(rl.res.Segments, r.ep.ID, reason)
 		return
 	}
-	if !rl.ended {
+	if !r.ended {
 		r.killed("the run log has no EPISODE_END")
 	}
 	r.ep.Segment = rl.res.Segments

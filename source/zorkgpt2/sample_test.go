@@ -224,9 +224,9 @@ func TestSampleRun(t *testing.T) {
 			if p.rejections >= 3 {
 				calls = 2*3 + 1
 			}
-			if tu.Score != p.score || tu.Location != p.room || tu.Rejections != int32(p.rejections) ||
+			if tu.Score != episode.Score(p.score) || tu.Location != p.room || tu.Rejections != int32(p.rejections) ||
 				fmt.Sprintf("%.2f", tu.Critic) != fmt.Sprintf("%.2f", p.critic) || tu.Calls != int32(calls) {
-				t.Errorf("%s turn %d: score %d, room %q, rejections %d, critic %.2f, calls %d; want %d, %q, %d, %.2f, %d", ep.Format, i+1,
+				t.Errorf("%s turn %d: score %v, room %q, rejections %d, critic %.2f, calls %d; want %d, %q, %d, %.2f, %d", ep.Format, i+1,
 					tu.Score, tu.Location, tu.Rejections, tu.Critic, tu.Calls, p.score, p.room, p.rejections, p.critic, calls)
 			}
 		}

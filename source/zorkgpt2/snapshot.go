@@ -2,6 +2,7 @@ package zorkgpt2
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -29,7 +30,7 @@ func (Snapshot) Opens(name string) bool { return snapshotName.MatchString(name) 
 func (Snapshot) Names() []string { return []string{"*_t<N>_<action>.json"} }
 
 // snapshot is what a snapshot holds that lbanalyze reads, its keys matched
-// exactly.
+// exactly: all but its history, whose entries are decoded one by one.
 type snapshot struct {
 	Meta *struct {
 		AppID     *string `json:"app_id"`
@@ -38,10 +39,9 @@ type snapshot struct {
 	} `json:"meta"`
 	ActionType *string `json:"action_type"`
 	State      *struct {
-		History      []historyEntry `json:"action_history"`
-		EpisodeID    *string        `json:"episode_id"`
-		LocationID   *int64         `json:"location_id"`
-		LocationName *string        `json:"location_name"`
+		EpisodeID    *string `json:"episode_id"`
+		LocationID   *int64  `json:"location_id"`
+		LocationName *string `json:"location_name"`
 	} `json:"state"`
 }
 
@@ -56,22 +56,37 @@ type historyEntry struct {
 	Rejections   *int64   `json:"rejection_count"`
 }
 
-// keepSnapshot keeps, of a snapshot, what snapshot names: of its history,
-// each turn's few members, not the agent's reasoning.
-var (
-	keepSnapshot = source.Nested("meta", source.Only(source.Keys(snapshot{}.Meta)),
-		source.Nested("state", keepState, source.Only(source.Keys(snapshot{}))))
-	stateKeys = source.Keys(snapshot{}.State)
-	keepTurn  = source.Only(source.Keys(historyEntry{}))
-)
-
-func keepState(key string, v []byte) ([]byte, bool) {
-	if key == "action_history" && len(v) > 0 && v[0] == '[' {
-		s, err := source.SlimEach(v, keepTurn)
-		return s, err == nil
+// slimSnapshot is doc slimmed to what snapshot names, and the raw history
+// (within doc): the last state's action_history, as json.loads keeps the
+// last of a repeated key.
+func slimSnapshot(doc []byte) (slim, history []byte, err error) {
+	stateKeys := source.Keys(snapshot{}.State)
+	keepState := func(key string, v []byte) ([]byte, bool) {
+		if key == "action_history" {
+			history = v
+			return nil, false
+		}
+		return v, stateKeys[key]
 	}
-	return v, stateKeys[key]
+	others := source.Only(source.Keys(snapshot{}))
+	keep := source.Nested("meta", source.Only(source.Keys(snapshot{}.Meta)), func(key string, v []byte) ([]byte, bool) {
+		if key != "state" {
+			return others(key, v)
+		}
+		history = nil
+		if len(v) > 0 && v[0] == '{' {
+			s, err := source.Slim(v, keepState)
+			return s, err == nil
+		}
+		return v, true
+	})
+	slim, err = source.Slim(doc, keep)
+	return slim, history, err
 }
+
+// keepTurn keeps, of a history entry, what historyEntry names, not the
+// agent's reasoning.
+var keepTurn = source.Only(source.Keys(historyEntry{}))
 
 // Claims takes a file that begins with a JSON object whose state member, an
 // object, has an action_history array, as far as the head shows it.
@@ -94,7 +109,8 @@ func hasMember(obj []byte, key string, want func(value []byte) bool) bool {
 
 // Read reads the snapshot r: one episode of the turns its history holds. It
 // is read whole, up to the length of a line (opt.MaxLine): a snapshot of
-// 16 MiB holds some 15,000 turns.
+// 16 MiB holds some 15,000 turns. An entry that cannot be used is skipped,
+// named by its line and place in the history; the others are read.
 func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
 	opt = opt.WithDefaults()
 	res := &source.Result{Segments: 1}
@@ -102,33 +118,46 @@ func (Snapshot) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 		res.Rejected = []source.Rejected{{Segment: 1, Reason: reason}}
 		return res
 	}
-	doc, err := io.ReadAll(io.LimitReader(r, int64(opt.MaxLine)+1))
+	ep, reason := readSnapshot(r, name, opt, res)
 	switch {
-	case err != nil:
-		return reject("not a state snapshot: " + err.Error())
-	case len(doc) > opt.MaxLine:
-		return reject(fmt.Sprintf("not a state snapshot: longer than %s", jsonl.Size(int64(opt.MaxLine))))
-	}
-	doc = bytes.TrimPrefix(doc, []byte("\xef\xbb\xbf"))
-	slim, err := source.Slim(doc, keepSnapshot)
-	if err != nil {
-		return reject("not a state snapshot: " + where(doc, err))
-	}
-	var s snapshot
-	if _, err := jsonl.Decode(slim, &s); err != nil {
-		return reject("not a state snapshot: " + err.Error())
-	}
-	if s.State == nil || len(s.State.History) == 0 {
-		return reject("no turns: the snapshot's action_history is empty")
-	}
-	ep := snapshotEpisode(&s, name, opt)
-	if ep.N() == 0 {
+	case reason != "":
+		return reject(reason)
+	case ep.N() == 0:
 		res.Rejected = []source.Rejected{{Segment: 1, ID: ep.ID, Reason: "no turns: no action_history entry has a turn and a score_after"}}
 		res.Problems = ep.Problems
 		return res
 	}
 	emit(ep)
 	return res
+}
+
+// readSnapshot reads the document r holds into its episode, or says why it
+// cannot. The document is held in the buffer the readers share, given back
+// before the episode is handed over: the one who takes it may be the one
+// the hand-over waits for.
+func readSnapshot(r io.Reader, name string, opt source.Options, res *source.Result) (*episode.Episode, string) {
+	doc, release, err := jsonl.ReadDocument(r, opt.MaxLine)
+	defer release()
+	res.Lines = bytes.Count(doc, []byte("\n")) + 1
+	switch {
+	case err != nil:
+		return nil, "not a state snapshot: " + err.Error()
+	case len(doc) > opt.MaxLine:
+		return nil, fmt.Sprintf("not a state snapshot: longer than %s", jsonl.Size(int64(opt.MaxLine)))
+	}
+	doc = bytes.TrimPrefix(doc, []byte("\xef\xbb\xbf"))
+	slim, history, err := slimSnapshot(doc)
+	if err != nil {
+		return nil, "not a state snapshot: " + where(doc, err)
+	}
+	var s snapshot
+	if _, err := jsonl.Decode(slim, &s); err != nil {
+		return nil, "not a state snapshot: " + err.Error()
+	}
+	if s.State == nil || len(history) == 0 || history[0] != '[' {
+		return nil, "no turns: the snapshot has no state.action_history list"
+	}
+	return snapshotEpisode(&s, doc, history, name, opt), ""
 }
 
 // where says at which line of doc err is, for a message: "line 13: the
@@ -145,27 +174,57 @@ func where(doc []byte, err error) string {
 	return fmt.Sprintf("line %d: %s", bytes.Count(doc[:at], []byte("\n"))+1, se.Msg)
 }
 
-func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Episode {
+// snapshotEpisode reads the entries of history, a list within doc, one by
+// one: an entry that cannot be decoded, or whose turn repeats or goes back
+// (source.Sequence), is skipped with a problem that names its line and its
+// place in the list (from 0, as in a path to it).
+func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.Options) *episode.Episode {
 	r := newRun(name, SnapshotFormat, opt)
 	ep := &r.ep
 	rooms := source.Interner{}
-	hist := s.State.History
+	turns := source.NewSequence(1, "entry of turn")
 	critic, rejections := true, true
-	for i := range hist {
-		e := &hist[i]
-		if e.Turn == nil || e.ScoreAfter == nil {
-			r.problem(0, false, "action_history entry %d has no turn or score_after: left out", i+1)
-			continue
+	ids := map[string]int{} // the id the history gives each room name, -1 for several
+	var waiting *turn       // the last turn read, whose room is the next entry's
+	line, from, i := 1, 0, -1
+	jsonl.ScanArray(history, func(elem []byte) { // checked by the slim of doc
+		i++
+		off := cap(doc) - cap(elem) // elem lies within doc
+		line += bytes.Count(doc[from:off], []byte("\n"))
+		from = off
+		e, why := decodeHistoryEntry(elem)
+		if why != "" {
+			r.problem(line, true, "state.action_history.%d%s: entry skipped", i, why)
+			return
 		}
-		tu := r.at(int(*e.Turn), 0)
+		if waiting != nil { // the room after a turn is the one the next action was taken in
+			waiting.roomID, waiting.room = int(deref(e.LocationID)), rooms.Intern(deref(e.LocationName))
+			waiting = nil
+		}
+		if e.LocationID != nil && e.LocationName != nil {
+			if id, ok := ids[*e.LocationName]; !ok || id == int(*e.LocationID) {
+				ids[rooms.Intern(*e.LocationName)] = int(*e.LocationID)
+			} else {
+				ids[*e.LocationName] = -1
+			}
+		}
 		switch {
-		case tu == nil:
-			continue
-		case !tu.missing:
-			r.problem(0, false, "action_history has turn %d twice: the later entry is left out", *e.Turn)
-			continue
+		case e.Turn == nil || e.ScoreAfter == nil:
+			r.problem(line, true, "state.action_history.%d has no turn or score_after: entry skipped", i)
+			return
+		case *e.ScoreAfter > source.MaxScore || *e.ScoreAfter < -source.MaxScore:
+			r.problem(line, true, "state.action_history.%d: score_after %d is absurd (beyond ±2^53): entry skipped", i, *e.ScoreAfter)
+			return
 		}
-		*tu = turn{score: int(*e.ScoreAfter), action: deref(e.Action)}
+		if why := turns.Place(*e.Turn); why != "" {
+			r.problem(line, true, "state.action_history.%d: %s", i, why)
+			return
+		}
+		if i == 0 {
+			ep.InitialRoomID, ep.InitialRoom = int(deref(e.LocationID)), rooms.Intern(deref(e.LocationName))
+		}
+		tu := r.at(int(*e.Turn))
+		*tu = turn{score: int(*e.ScoreAfter), action: rooms.Intern(deref(e.Action))}
 		if e.Response != nil {
 			tu.response = responseHash(*e.Response)
 		}
@@ -177,34 +236,29 @@ func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Epis
 		}
 		critic = critic && e.Critic != nil
 		rejections = rejections && e.Rejections != nil
-		if i == 0 {
-			ep.InitialRoomID, ep.InitialRoom = int(deref(hist[0].LocationID)), rooms.Intern(deref(hist[0].LocationName))
+		waiting = tu
+	})
+	if waiting != nil { // after the last turn, the state's own room
+		waiting.roomID, waiting.room = int(deref(s.State.LocationID)), rooms.Intern(deref(s.State.LocationName))
+		if waiting.roomID == 0 && waiting.room != "" {
+			waiting.roomID = max(ids[waiting.room], 0) // the state names the last room, by name only
 		}
-		// The room after this turn is the one the next action was taken in.
-		id, room := s.State.LocationID, s.State.LocationName
-		if i+1 < len(hist) {
-			id, room = hist[i+1].LocationID, hist[i+1].LocationName
-		}
-		tu.roomID, tu.room = int(deref(id)), rooms.Intern(deref(room))
-	}
-	if n := len(r.turns); n > 0 && r.turns[n-1].roomID == 0 && r.turns[n-1].room != "" {
-		last := &r.turns[n-1]
-		last.roomID = idOfRoom(hist, last.room) // the state names the last room, by name only
 	}
 	switch {
 	case s.Meta != nil && s.Meta.EpisodeID != nil && *s.Meta.EpisodeID != "":
-		ep.ID = *s.Meta.EpisodeID
+		ep.ID = source.Text(*s.Meta.EpisodeID)
 	case s.State.EpisodeID != nil:
-		ep.ID = *s.State.EpisodeID
+		ep.ID = source.Text(*s.State.EpisodeID)
 	case s.Meta != nil && s.Meta.AppID != nil:
-		ep.ID = *s.Meta.AppID
+		ep.ID = source.Text(*s.Meta.AppID)
 	default: // extract_fixtures.py names the file {episode_id}_t{turn}_{action}.json
 		if m := snapshotName.FindStringSubmatch(filepath.Base(name)); m != nil {
 			ep.ID = m[1]
 		}
 	}
 	if s.Meta != nil && s.Meta.AppID != nil {
-		ep.Facts = append(ep.Facts, episode.Fact{Key: "app_id", Value: s.Meta.AppID, Text: "Burr app " + *s.Meta.AppID})
+		app := source.Text(*s.Meta.AppID)
+		ep.Facts = append(ep.Facts, episode.Fact{Key: "app_id", Value: &app, Text: "Burr app " + app})
 	}
 	at := fmt.Sprintf("after turn %d", len(r.turns))
 	if s.Meta != nil && s.Meta.Turn != nil && s.ActionType != nil {
@@ -222,19 +276,28 @@ func snapshotEpisode(s *snapshot, name string, opt source.Options) *episode.Epis
 	return r.build(signals)
 }
 
-// idOfRoom is the one id the history gives rooms named room, 0 when it
-// gives none or several (Zork has several rooms named "Forest").
-func idOfRoom(hist []historyEntry, room string) int {
-	id := 0
-	for _, e := range hist {
-		if e.LocationID != nil && deref(e.LocationName) == room {
-			if id != 0 && id != int(*e.LocationID) {
-				return 0
-			}
-			id = int(*e.LocationID)
-		}
+// decodeHistoryEntry decodes one entry of a history, slimmed to what it
+// reads: "" or what is wrong with it, as a path from it (".turn: string, not
+// a whole number", ": not an object").
+func decodeHistoryEntry(elem []byte) (e historyEntry, why string) {
+	if len(elem) == 0 || elem[0] != '{' {
+		return e, ": not an object"
 	}
-	return id
+	var err error
+	if len(elem) > source.SlimFrom {
+		elem, err = source.Slim(elem, keepTurn)
+	}
+	if err == nil {
+		_, err = jsonl.Decode(elem, &e)
+	}
+	var se *jsonl.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return e, ": " + err.Error()
+	case err != nil:
+		return e, "." + err.Error()
+	}
+	return e, ""
 }
 
 var snapshotName = regexp.MustCompile(`^(.+)_t[0-9]+_[a-z_]+\.json$`)

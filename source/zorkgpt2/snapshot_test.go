@@ -1,6 +1,7 @@
 package zorkgpt2
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -89,6 +90,37 @@ func TestSnapshotBad(t *testing.T) {
 	}
 }
 
+// An entry of the history that cannot be used is skipped by itself, named
+// by its line and place and counted, whatever is wrong with it: not an
+// object, a member of the wrong type, no turn or score (docs/bad-input.md,
+// "Every case"). Turn 2's entry has no score_after, turn 3's a string turn:
+// both made up from turn 1's, turn 4 read.
+func TestSnapshotEntriesSkipped(t *testing.T) {
+	doc := `{"state": {"action_history": [
+{"turn": 1, "action": "a", "score_after": 5},
+7,
+{"turn": 2, "action": "b"},
+{"turn": "3", "action": "c", "score_after": 9},
+{"turn": 4, "action": "d", "score_after": 10}
+]}}
+`
+	eps, _ := source.ReadAll(Snapshot{}, strings.NewReader(doc), "x.json", source.Options{})
+	want := []string{"x.json:3: state.action_history.1: not an object: entry skipped",
+		"x.json:4: state.action_history.2 has no turn or score_after: entry skipped",
+		"x.json:5: state.action_history.3.turn: string, not a whole number: entry skipped"}
+	if len(eps) != 1 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	ep := eps[0]
+	var scores []episode.Score
+	for i := 1; i <= ep.N(); i++ {
+		scores = append(scores, ep.Score(i))
+	}
+	if got := ep.ProblemMessages(); fmt.Sprint(got) != fmt.Sprint(want) || ep.SkippedLines != 3 || fmt.Sprint(scores) != "[5 5 5 10]" {
+		t.Errorf("problems %q, %d skipped, scores %v", got, ep.SkippedLines, scores)
+	}
+}
+
 // A response is identified by its first 500 characters, as the action
 // history keeps it: the Burr log's whole response and the snapshot's cut one
 // hash alike.
@@ -114,6 +146,6 @@ func TestSnapshotKeysByCase(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	if ep := eps[0]; ep.N() != 3 || ep.Score(1) != 0 || ep.Score(2) != 0 || ep.Score(3) != 10 || ep.ProblemCount != 0 {
-		t.Errorf("%d turns, scores %d %d %d, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
+		t.Errorf("%d turns, scores %v %v %v, problems %q", ep.N(), ep.Score(1), ep.Score(2), ep.Score(3), ep.ProblemMessages())
 	}
 }

@@ -88,6 +88,7 @@ type run struct {
 	ep       episode.Episode
 	turns    []turn
 	problems source.Problems
+	ended    bool // the log recorded the run's end (the run log's EPISODE_END)
 }
 
 func newRun(name, format string, opt source.Options) *run {
@@ -99,17 +100,9 @@ func (r *run) problem(line int, skipped bool, format string, args ...any) {
 	r.problems.Add(line, skipped, format, args...)
 }
 
-// at is turn t, made (with the missing turns before it) if need be; nil
-// when t is out of bounds (a problem at line).
-func (r *run) at(t, line int) *turn {
-	switch {
-	case t < 1 || t > source.MaxTurn:
-		r.problem(line, true, "turn %d is out of range 1..%d", t, source.MaxTurn)
-		return nil
-	case t > len(r.turns)+source.MaxGap:
-		r.problem(line, true, "turn %d comes after turn %d: a gap of more than %d turns", t, len(r.turns), source.MaxGap)
-		return nil
-	}
+// at is turn t, made (with the missing turns before it) if need be: t is
+// past the turns so far, and within bounds (source.Runs, source.Sequence).
+func (r *run) at(t int) *turn {
 	for len(r.turns) < t {
 		r.turns = append(r.turns, turn{missing: true})
 	}
@@ -131,7 +124,7 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 		ep.Signals = ep.Signals.With(episode.Calls)
 	}
 	ep.Turns = make([]episode.Turn, len(r.turns))
-	score, roomID, room := 0, ep.InitialRoomID, ep.InitialRoom
+	score, roomID, room := episode.Score(0), ep.InitialRoomID, ep.InitialRoom
 	for i := range r.turns {
 		t, tu := &r.turns[i], &ep.Turns[i]
 		if t.missing {
@@ -139,12 +132,12 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 			*tu = episode.Turn{Score: score, RoomID: roomID, Location: room, Missing: true}
 			continue
 		}
-		*tu = episode.Turn{Score: t.score, RoomID: t.roomID, Location: t.room, Action: t.action, ResponseHash: t.response,
+		*tu = episode.Turn{Score: episode.Score(t.score), RoomID: t.roomID, Location: t.room, Action: t.action, ResponseHash: t.response,
 			Critic: t.critic, Rejections: t.rejections}
 		if ep.Signals.Has(episode.Calls) {
 			tu.Calls = t.calls()
 		}
-		score, roomID, room = t.score, t.roomID, t.room
+		score, roomID, room = episode.Score(t.score), t.roomID, t.room
 	}
 	if ep.MissingTurns > 0 {
 		ep.Notes = append(ep.Notes, fmt.Sprintf("%d turns are missing from the log: the score and room are carried forward", ep.MissingTurns))

@@ -269,7 +269,7 @@ func (set *Set) table(p printer) {
 		if s.TaskName {
 			py = "3.12"
 		}
-		p("| `%s` | %s | %s | %d | %s | %d | %d / %d | %s | %s | %s |\n", s.Dir(), s.Kind.Name, py, s.Ep.N(), s.Ep.End.Reason,
+		p("| `%s` | %s | %s | %d | %s | %s | %d / %d | %s | %s | %s |\n", s.Dir(), s.Kind.Name, py, s.Ep.N(), s.Ep.End.Reason,
 			s.Ep.FinalScore(), len(s.Ep.Objectives), s.Ep.ObjectiveUpdates, spells(s), verdict(s.S), verdict(s.O))
 	}
 }
@@ -306,7 +306,7 @@ func verdict(o replay.Outcome) string {
 	}
 	var why []string
 	if g := o.LaterGain; g != nil {
-		why = append(why, fmt.Sprintf("+%d@%d", g.Points, g.Turn))
+		why = append(why, fmt.Sprintf("+%s@%d", g.Points, g.Turn))
 	}
 	for _, c := range o.WindowObjectives {
 		why = append(why, fmt.Sprintf("obj@%d", c.Turn))

@@ -1,4 +1,4 @@
-package report
+package textout
 
 import "testing"
 
@@ -62,7 +62,7 @@ func TestMarkdownText(t *testing.T) {
 		"a`b.jsonl":   "`` a`b.jsonl ``",
 		"a``b\n":      "``` a``b\\n ```",
 	} {
-		if got := codeSpan(in); got != want {
+		if got := CodeSpan(in); got != want {
 			t.Errorf("codeSpan(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -93,7 +93,7 @@ func TestMarkdownLine(t *testing.T) {
 		"75 episodes analysed": "75 episodes analysed",
 		"":                     "",
 	} {
-		if got := markdownLine(in); got != want {
+		if got := MarkdownLine(in); got != want {
 			t.Errorf("markdownLine(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -120,17 +120,5 @@ func TestCSVText(t *testing.T) {
 		if got := CSVText(in); got != want {
 			t.Errorf("CSVText(%q) = %q, want %q", in, got, want)
 		}
-	}
-	// In a row, only the text columns are changed: a negative score stays a number.
-	j := EpisodeJSON{EpisodeHead: EpisodeHead{EpisodeID: "=cmd|' /C calc'!A0", Source: "@x.jsonl"}, EpisodeBody: EpisodeBody{FinalScore: -3, EndReason: "none"}}
-	row := csvEpisode(&j)
-	if row[0] != "'=cmd|' /C calc'!A0" || row[1] != "'@x.jsonl" || row[5] != "-3" {
-		t.Errorf("csvEpisode = %q", row)
-	}
-	loc := "-West\u2028"
-	r := ResultJSON{Policy: "score", LocationAtTermination: &loc, ScoreForgone: -5}
-	row = csvResult(&r)
-	if row[9] != `'-West\u2028` || row[12] != "-5" {
-		t.Errorf("csvResult = %q", row)
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package textout
 
 import (
 	"bytes"
@@ -11,9 +11,6 @@ import (
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
-
-	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/metrics"
 )
 
 // The width settings tablewriter may have guessed at start: none (ASCII
@@ -147,7 +144,8 @@ func TestPooledTablesForgetTheLast(t *testing.T) {
 // BenchmarkTextTable draws an episode's result table, the table `episode`
 // draws for each episode, with a pooled table and with a new one.
 func BenchmarkTextTable(b *testing.B) {
-	header, align := resultHeader(&Episode{Ep: &episode.Episode{}, Options: Options{Costs: metrics.Costs{CallsPerTurn: 4}}})
+	header := []string{"#", "policy", "stop", "stuck", "warned", "turns saved", "calls saved", "score", "forgone", "verdict"}
+	align := []Align{Right, Left, Right, Right, Right, Right, Right, Right, Right, Left}
 	rows := [][]string{
 		{"1", "score 40/10", "40", "40", "0", "60", "240", "10", "20", "premature? +10 at 75 (35 turns later); objective at 30"},
 		{"2", "score-or-objective 40/10", "—", "—", "—", "0", "0", "0", "20", "no stop"},

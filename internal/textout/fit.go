@@ -1,4 +1,4 @@
-package report
+package textout
 
 import (
 	"fmt"
@@ -53,7 +53,9 @@ func (s *shape) add(cells []string) {
 		}
 		s.cell[i] = max(s.cell[i], TextWidth(strings.TrimSpace(c)))
 		for w := range strings.FieldsSeq(c) {
-			s.word[i] = max(s.word[i], TextWidth(w))
+			for _, p := range pieces(w) {
+				s.word[i] = max(s.word[i], TextWidth(p))
+			}
 		}
 	}
 }
@@ -228,11 +230,11 @@ func (f *Fit) Note() string {
 // Printable, each column aligned as align says), narrowed to f as p says;
 // whole when f is nil or has no width.
 func (f *Fit) Table(w io.Writer, p *Plan, header []string, rows [][]string, align ...Align) {
-	f.table(w, p, header, slices.Values(rows), align)
+	f.Rows(w, p, header, slices.Values(rows), align)
 }
 
-// table is Table of rows read twice: to measure them, then to draw them.
-func (f *Fit) table(w io.Writer, p *Plan, header []string, rows iter.Seq[[]string], align []Align) {
+// Rows is Table of rows read twice: to measure them, then to draw them.
+func (f *Fit) Rows(w io.Writer, p *Plan, header []string, rows iter.Seq[[]string], align []Align) {
 	if f == nil || f.Width == 0 {
 		boxTable.draw(w, header, rows, align)
 		return
@@ -242,6 +244,40 @@ func (f *Fit) table(w io.Writer, p *Plan, header []string, rows iter.Seq[[]strin
 		s.add(printableRow(r))
 	}
 	f.drawLaid(w, f.lay(p, printableRow(header), s), rows, align)
+}
+
+// Measured is a table whose rows its caller reads twice, the first time for
+// ends of its own too: Add measures each row of that first pass, Draw reads
+// them again and draws them as Table would.
+type Measured struct {
+	f    *Fit
+	cols columns
+	s    shape
+}
+
+// Measure starts a Measured table of f (nil, or no width: drawn whole).
+func (f *Fit) Measure(header []string) *Measured {
+	return &Measured{f: f, cols: boxTable.measure(nil, header)}
+}
+
+func (m *Measured) fitted() bool { return m.f != nil && m.f.Width > 0 }
+
+// Add measures a row.
+func (m *Measured) Add(row []string) {
+	if m.fitted() {
+		m.s.add(printableRow(row))
+	} else {
+		m.cols = boxTable.measure(m.cols, row)
+	}
+}
+
+// Draw draws the table of the rows measured, narrowed as p says.
+func (m *Measured) Draw(w io.Writer, p *Plan, header []string, rows iter.Seq[[]string], align []Align) {
+	if m.fitted() {
+		m.f.drawLaid(w, m.f.lay(p, printableRow(header), m.s), rows, align)
+	} else {
+		boxTable.drawMeasured(w, header, rows, align, m.cols)
+	}
 }
 
 // drawLaid draws rows as l lays them out: the columns kept, a cell of words
@@ -286,20 +322,37 @@ func (f *Fit) drawLaid(w io.Writer, l layout, rows iter.Seq[[]string], align []A
 }
 
 // WrapWords cuts text into lines of at most width columns at spaces; a word
-// wider than width is a line of its own.
+// wider than width is cut after its slashes (a path), and a piece still
+// wider is a line of its own.
 func WrapWords(text string, width int) []string {
 	var out []string
 	line := ""
 	for word := range strings.FieldsSeq(text) {
-		switch {
-		case line == "":
-			line = word
-		case TextWidth(line)+1+TextWidth(word) <= width:
-			line += " " + word
-		default:
-			out = append(out, line)
-			line = word
+		ps, sep := []string{word}, " "
+		if TextWidth(word) > width {
+			ps = pieces(word)
+		}
+		for _, p := range ps {
+			switch {
+			case line == "":
+				line = p
+			case TextWidth(line)+len(sep)+TextWidth(p) <= width:
+				line += sep + p
+			default:
+				out = append(out, line)
+				line = p
+			}
+			sep = ""
 		}
 	}
 	return append(out, line)
+}
+
+// pieces are a word cut after each slash.
+func pieces(word string) []string {
+	ps := strings.SplitAfter(word, "/")
+	if ps[len(ps)-1] == "" {
+		ps = ps[:len(ps)-1]
+	}
+	return ps
 }

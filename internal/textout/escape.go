@@ -1,4 +1,4 @@
-package report
+package textout
 
 import (
 	"fmt"
@@ -153,12 +153,12 @@ func isASCIIPunct(c byte) bool {
 	return c > ' ' && c < 0x7f && !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
 }
 
-// markdownLine is MarkdownText for a text that begins a line (a heading, a
+// MarkdownLine is MarkdownText for a text that begins a line (a heading, a
 // list item, a line of a summary), where a leading # * + - = [ or "1." or
 // "1)", or a space, would begin another block (a heading, a list, a task box,
 // a rule, a link definition, code), and a final # would be taken for a
 // heading's closing mark: those are escaped too.
-func markdownLine(s string) string {
+func MarkdownLine(s string) string {
 	s = MarkdownText(s)
 	if strings.HasSuffix(s, "#") {
 		s = s[:len(s)-1] + `\#`
@@ -199,10 +199,10 @@ func printableRow(r []string) []string {
 	return out
 }
 
-// codeSpan is s, printable, as a markdown code span: fenced by more
+// CodeSpan is s, printable, as a markdown code span: fenced by more
 // backticks than any run in s, so that s cannot close it (in a code span,
 // < and & are shown as they are).
-func codeSpan(s string) string {
+func CodeSpan(s string) string {
 	s = Printable(s)
 	run, longest := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -218,4 +218,13 @@ func codeSpan(s string) string {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
+}
+
+// markdownRow is MarkdownText of each cell.
+func markdownRow(r []string) []string {
+	out := make([]string, len(r))
+	for i, c := range r {
+		out[i] = MarkdownText(c)
+	}
+	return out
 }

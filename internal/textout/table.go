@@ -1,4 +1,4 @@
-package report
+package textout
 
 import (
 	"bytes"
@@ -30,6 +30,11 @@ func MarkdownTable(w io.Writer, header []string, rows [][]string, align ...Align
 	markdownTable.draw(w, header, slices.Values(rows), align)
 }
 
+// MarkdownRows is MarkdownTable of rows read twice: to measure, then to draw.
+func MarkdownRows(w io.Writer, header []string, rows iter.Seq[[]string], align []Align) {
+	markdownTable.draw(w, header, rows, align)
+}
+
 // tableKind is a kind of table: how it is drawn, and what its cells become.
 type tableKind struct {
 	pool *sync.Pool
@@ -42,7 +47,7 @@ type tableKind struct {
 // (docs/PERFORMANCE.md, "Tables").
 var (
 	boxTable      = tableKind{tablePool(func() tw.Renderer { return renderer.NewBlueprint() }), printableRow}
-	markdownTable = tableKind{tablePool(func() tw.Renderer { return renderer.NewMarkdown() }), mdRow}
+	markdownTable = tableKind{tablePool(func() tw.Renderer { return renderer.NewMarkdown() }), markdownRow}
 )
 
 // table is a reusable tablewriter table and the buffer it draws into.

@@ -1,4 +1,4 @@
-package report
+package textout
 
 import (
 	"bytes"
@@ -57,6 +57,30 @@ func TestFit(t *testing.T) {
 		}
 		if c.width < 96 && !strings.Contains(b.String(), "│ 54, 63, 75") && !strings.Contains(b.String(), " 63, 75 ") {
 			t.Errorf("%d columns: the verdict is not wrapped onto a line of its own:\n%s", c.width, b.String())
+		}
+	}
+}
+
+// TestWrapWords: lines of at most width columns, cut at spaces; a word
+// wider than width cut after its slashes, a piece still wider alone on its
+// line. Worked by hand.
+func TestWrapWords(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		width int
+		want  []string
+	}{
+		{"premature? +4 at 75", 10, []string{"premature?", "+4 at 75"}},
+		{"a bb ccc", 4, []string{"a bb", "ccc"}},
+		{"ep7 [testdata/zorkgpt2/ep7/burr]", 12, []string{"ep7", "[testdata/", "zorkgpt2/", "ep7/burr]"}},
+		{"x run/a.txt", 12, []string{"x run/a.txt"}}, // a path that fits is kept whole
+		{"a/bbbbbbbbbbbb/c", 5, []string{"a/", "bbbbbbbbbbbb/", "c"}},
+		{"a/b/", 3, []string{"a/", "b/"}}, // 4 columns, cut
+		{"ab/cd/", 3, []string{"ab/", "cd/"}},
+		{"漢字 漢字", 4, []string{"漢字", "漢字"}},
+	} {
+		if got := WrapWords(c.text, c.width); !slices.Equal(got, c.want) {
+			t.Errorf("WrapWords(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
 		}
 	}
 }
