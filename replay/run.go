@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Outcome is what one policy does to one episode (docs/semantics.md, "6.2 Outcome of one policy on one episode").
@@ -38,8 +39,11 @@ type Outcome struct {
 	// StopReason says why the policy stopped, for a policy with several
 	// triggers (the supervisor: which fired); "" otherwise.
 	StopReason string
-	// Censored: the log ends with the recording's own stuck_termination at N and
-	// this policy does not stop at or before N, so its length is a lower bound.
+	// Cut: the recording cut the log (LogCut): what the run did after N is
+	// not in it.
+	Cut bool
+	// Censored: the log is Cut and this policy does not stop at or before N,
+	// so its length is a lower bound.
 	Censored bool
 	// WarningStartTurn is the first turn the countdown warning would be in the
 	// agent's prompt (stuck_warning_threshold reached), 0 if never.
@@ -65,7 +69,7 @@ func SameResult(a, b *Outcome) bool {
 		a.ScoreAtTermination == b.ScoreAtTermination && a.TurnsSaved == b.TurnsSaved && a.Length == b.Length &&
 		a.ScoreForgone == b.ScoreForgone && (a.LaterGain == nil) == (b.LaterGain == nil) &&
 		(a.LaterGain == nil || *a.LaterGain == *b.LaterGain) && sameCompletions(a.WindowObjectives, b.WindowObjectives) &&
-		a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn && a.GainHorizon == b.GainHorizon &&
+		a.Cut == b.Cut && a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn && a.GainHorizon == b.GainHorizon &&
 		a.Logged == b.Logged && a.TokensSaved == b.TokensSaved && a.CallsSaved == b.CallsSaved && a.StopReason == b.StopReason
 }
 
@@ -116,8 +120,27 @@ func (o *Outcome) FalseTerminationCandidate() bool {
 	return o.Terminated() && (o.LaterScoreGain() || o.ObjectiveProgress())
 }
 
-// TrulyStuck: terminated and not a false-termination candidate.
-func (o *Outcome) TrulyStuck() bool { return o.Terminated() && !o.FalseTerminationCandidate() }
+// Unknown: terminated with no evidence of a premature stop, and the log has
+// no follow-up to judge it by: it was Cut, and fewer than GainHorizon turns
+// follow the stop (with no horizon, any: a later gain could come after N)
+// (docs/semantics.md, "6.2 Outcome of one policy on one episode").
+func (o *Outcome) Unknown() bool {
+	return o.Terminated() && !o.FalseTerminationCandidate() && o.Cut && (o.GainHorizon == 0 || o.TurnsSaved < o.GainHorizon)
+}
+
+// TrulyStuck: terminated, no evidence of a premature stop, and the log
+// follows the stop far enough to judge it (not Unknown).
+func (o *Outcome) TrulyStuck() bool {
+	return o.Terminated() && !o.FalseTerminationCandidate() && !o.Unknown()
+}
+
+// Unjudged: the log cannot show this outcome fine: a premature stop, an
+// Unknown one, or a Censored outcome (the policy would stop after the cut,
+// prematurely or not). The high bound of the false-termination rate counts
+// these (docs/semantics.md, "6.3 Dataset metrics").
+func (o *Outcome) Unjudged() bool {
+	return o.Censored || o.FalseTerminationCandidate() || o.Unknown()
+}
 
 // LLMCallsSaved is the LLM calls the turns after T made, where the log
 // records them; else the turns saved times the calls a turn costs.
@@ -144,9 +167,10 @@ func Run(ep *episode.Episode, p policy.Policy) Outcome {
 		}
 	})
 	n := ep.N()
+	o.Cut = LogCut(ep)
 	if !o.Terminated() {
 		o.Length = n
-		o.Censored = ep.CutByRecording()
+		o.Censored = o.Cut
 		return o
 	}
 	t := o.TerminationTurn
@@ -170,6 +194,17 @@ func Run(ep *episode.Episode, p policy.Policy) Outcome {
 		}
 	}
 	return o
+}
+
+// LogCut reports whether the recording cut the log, so that what the run did
+// after its last turn is not in it: the log ends at the recording's own stop
+// or a kill (episode.Episode.CutByRecording), or with no end recorded where
+// the system's logs record their ends (a killed ZorkGPT run, a state
+// snapshot). A log that ends at the game's end or the turn budget, or at an
+// exception or Ctrl-C (the run ended there whatever the policy), is whole
+// (docs/semantics.md, "6.2 Outcome of one policy on one episode").
+func LogCut(ep *episode.Episode) bool {
+	return ep.CutByRecording() || ep.End.Reason == episode.EndNone && !system.Of(ep).Shows.EndUnrecorded
 }
 
 // roomKey is the room as a tracker sees it: the room id where the log has one

@@ -13,8 +13,9 @@ import (
 
 // Outcome fields by their definitions (docs/semantics.md, "6.2 Outcome of one policy on one episode"), worked by hand.
 func TestOutcomeFields(t *testing.T) {
-	// Flat to 74, +10 at 75, an objective at 30, 100 turns, no recorded loop break.
-	ep := one(t, write(t, plan{N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}}.Episode()))
+	// Flat to 74, +10 at 75, an objective at 30, 100 turns to the turn
+	// budget, no recorded loop break.
+	ep := one(t, write(t, plan{N: 100, MaxTurns: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}}.Episode()))
 
 	o := Run(ep, v1) // score-only ignores the objective: stops at 40 with 40 stuck
 	want := Outcome{Policy: v1, TerminationTurn: 40, TurnsStuck: 40, ScoreAtTermination: 0, TurnsSaved: 60, Length: 40,
@@ -44,7 +45,7 @@ func TestOutcomeFields(t *testing.T) {
 }
 
 func TestOutcomeTrulyStuckAndForgone(t *testing.T) {
-	ep := one(t, write(t, plan{N: 100}.Episode()))
+	ep := one(t, write(t, plan{N: 100, MaxTurns: 100}.Episode()))
 	o := Run(ep, v1)
 	if o.TerminationTurn != 40 || !o.TrulyStuck() || o.ScoreForgone != 0 || o.LaterGain != nil {
 		t.Errorf("flat: %+v", o)
@@ -55,7 +56,7 @@ func TestOutcomeTrulyStuckAndForgone(t *testing.T) {
 		t.Errorf("later gain then loss: forgone %v, gain %+v", o.ScoreForgone, o.LaterGain)
 	}
 	// A later loss only is no gain and nothing forgone.
-	ep = one(t, write(t, plan{N: 100, Changes: map[int]int{60: -10}}.Episode()))
+	ep = one(t, write(t, plan{N: 100, MaxTurns: 100, Changes: map[int]int{60: -10}}.Episode()))
 	if o = Run(ep, v1); o.ScoreForgone != 0 || o.LaterGain != nil || !o.TrulyStuck() {
 		t.Errorf("later loss: %+v", o)
 	}

@@ -42,7 +42,7 @@ type Sweeper struct {
 	sufMax   []episode.Score // sufMax[t] = max score over turns t..n, for t = 1..n
 	gain     []Gain          // gain[t]: the first turn after t whose score is above score[t]; Turn 0 none
 	objTurns []int           // the turns of ep.Objectives, nil unless sorted by turn
-	censored bool            // the Outcome's Censored when the policy does not stop
+	cut      bool            // the Outcome's Cut (LogCut), and Censored when the policy does not stop
 	// tokens[t] and calls[t]: what turns t..n spent, nil unless logged.
 	tokens, calls []int64
 	tables        []*tracked
@@ -92,7 +92,7 @@ func NewSweeper(ep *episode.Episode) *Sweeper {
 			s.objTurns[i] = c.Turn
 		}
 	}
-	s.censored = ep.CutByRecording()
+	s.cut = LogCut(ep)
 	if ep.Signals&costs != 0 {
 		s.tokens, s.calls = make([]int64, n+2), make([]int64, n+2)
 		for t := n; t >= 1; t-- {
@@ -272,11 +272,11 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 		}
 		at = chk.stop(p.MaxTurnsStuck(), at)
 		o := &out[i]
-		o.Policy, o.Logged, o.TokensSaved, o.CallsSaved = *p, s.ep.Signals&costs, 0, 0
+		o.Policy, o.Logged, o.TokensSaved, o.CallsSaved, o.Cut = *p, s.ep.Signals&costs, 0, 0, s.cut
 		if at == len(chk.turn) { // never stops within the log
 			o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = 0, 0, 0, 0
 			o.Length, o.ScoreForgone, o.LaterGain, o.WindowObjectives = s.n, 0, nil, nil
-			o.Censored, o.WarningStartTurn = s.censored, warn
+			o.Censored, o.WarningStartTurn = s.cut, warn
 			continue
 		}
 		t := chk.turn[at]

@@ -158,7 +158,9 @@ func TestSweepByHand(t *testing.T) {
 		out := make([]Outcome, len(ps))
 		NewSweeper(ep).Outcomes(ps, out)
 		for i, c := range tc.cases {
-			c.want.Policy = c.p
+			// Every plan here is a log that just stops (a killed run): cut, so
+			// that a config that does not stop is censored.
+			c.want.Policy, c.want.Cut, c.want.Censored = c.p, true, !c.want.Terminated()
 			check(t, fmt.Sprintf("%s, %s warn %d (fast)", tc.name, c.p, c.p.WarningThreshold()), out[i], c.want)
 			check(t, fmt.Sprintf("%s, %s warn %d (Run)", tc.name, c.p, c.p.WarningThreshold()), Run(ep, c.p), c.want)
 		}
@@ -167,7 +169,9 @@ func TestSweepByHand(t *testing.T) {
 
 // randomEpisode is an episode built directly: a score that changes now and
 // then (up and down, back to old values), objectives (several in a turn, at
-// turn 1, sometimes out of log order), a recorded stuck termination at the end.
+// turn 1, sometimes out of log order), and an end of every kind that cuts a
+// log or leaves it whole: a recorded stuck termination at the end or just
+// before it, a kill, no end recorded, an exception, the turn budget.
 func randomEpisode(rng *rand.Rand) *episode.Episode {
 	n := rng.IntN(300)
 	if rng.IntN(10) == 0 {
@@ -189,9 +193,14 @@ func randomEpisode(rng *rand.Rand) *episode.Episode {
 	if rng.IntN(4) == 0 {
 		rng.Shuffle(len(ep.Objectives), func(i, j int) { ep.Objectives[i], ep.Objectives[j] = ep.Objectives[j], ep.Objectives[i] })
 	}
-	if n > 0 && rng.IntN(3) == 0 {
+	switch k := rng.IntN(6); {
+	case n > 0 && k < 2:
 		ep.End = episode.End{Reason: episode.EndStuckTermination, Turn: n}
 		ep.Recorded.Stop = &episode.Stop{Turn: n - rng.IntN(2)}
+	case k == 2: // cut too: killed, or no end recorded (a ZorkGPT log that just stops)
+		ep.End = episode.End{Reason: []episode.EndReason{episode.EndKilled, episode.EndNone}[rng.IntN(2)]}
+	case k == 3: // whole: the run ended there whatever the policy
+		ep.End = episode.End{Reason: episode.EndException, Turn: n}
 	}
 	return ep
 }
@@ -199,6 +208,7 @@ func randomEpisode(rng *rand.Rand) *episode.Episode {
 func TestSweepMatchesRunOnRandomEpisodes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	names := append(slices.Clone(policy.Names()), "increase", "patience") // replayed by Run
+	cuts := map[bool]int{}
 	for k := range 400 {
 		ep := randomEpisode(rng)
 		ps := make([]policy.Policy, 300)
@@ -210,6 +220,10 @@ func TestSweepMatchesRunOnRandomEpisodes(t *testing.T) {
 			}
 		}
 		sweepMatchesRun(t, fmt.Sprintf("random episode %d (%d turns)", k, ep.N()), ep, ps)
+		cuts[LogCut(ep)]++
+	}
+	if cuts[true] < 100 || cuts[false] < 100 {
+		t.Errorf("%d cut logs and %d whole: the random episodes should hold many of each", cuts[true], cuts[false])
 	}
 }
 

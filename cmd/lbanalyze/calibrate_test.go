@@ -20,7 +20,7 @@ func TestCalibrationSweepsAsTheCommand(t *testing.T) {
 	}
 	c := corpus.Read([]string{dir}, corpus.Options{Jobs: 2})
 	var got bytes.Buffer
-	if err := sweep.Write(&got, "json", calibrate.Sweep(c.Episodes), sweep.Layout{}); err != nil {
+	if err := sweep.Write(&got, "json", calibrate.Sweep(c.Episodes, calibrate.DefaultNow()), sweep.Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != want {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/group"
-	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -20,11 +20,12 @@ import (
 type sweepFlags struct {
 	policyFlags
 	maxFalse, maxCensored float64
+	ftMargin              float64
 	folds, jobs           int
 	plots, html           string
 	top                   int
 	all                   bool
-	costs                 costFlags
+	analysis              analysisFlags
 	rank                  string
 	by                    byFlag
 }
@@ -36,21 +37,25 @@ func newSweepCmd(e *env) *cobra.Command {
 		Short: "Search the settings over a dataset and answer which to ship",
 		Long: `Replay every config of a grid — policies × max_turns_stuck × check_interval (× the
 parameters of the variants) — over every episode found, as batch finds them, and answer
-first: the config to ship among those ZorkGPT runs as it is (the most turns saved with a
-false-termination rate within --max-false-rate and censored outcomes within
---max-censored), or "keep your current setting" when that is the current one or cannot be
-told apart from it, with the [tool.zorkgpt.loop_break] block to paste.
+first, against the current setting (--config's, else ZorkGPT's defaults; the grid stays the
+flags'): ship a change, with the [tool.zorkgpt.loop_break] block to paste; keep your
+current setting; or no clear winner, naming the change that leads and roughly how many
+episodes would settle it.
 
-The answer comes with what is known of its error: 95% bootstrap intervals, its
-false-termination rate and turns saved out of sample by k-fold cross-validation (chosen on
-k-1 folds, measured on the fold held out: the figures to expect on new episodes), how
-often it is chosen again on bootstrap resamples, and its change from the current setting
-(--config's, else ZorkGPT's defaults; the grid stays the flags'). When ZorkGPT cannot run
-the best config overall, that one follows, with the change it needs and what it would add.
-Fewer than 20 episodes, or too few stops to tell the configs apart, get a description and
-no answer. Then the Pareto front of turns saved against false terminations and score
-forgone, best first (--top rows, --all); every metric of batch for every config is in the
-CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs record them.
+A change ships only if, out of sample (k-fold cross-validation: each episode judged by the
+config chosen on the other folds), its false-termination rate is not significantly higher
+than now's and at most --ft-margin percentage points above it (the upper bound of Tango's
+paired 95% interval), it saves significantly more turns, and the choice is stable over
+bootstrap resamples and folds. The false-termination rate counts every stop a cut log cannot
+judge and every censored outcome as premature (its high bound), so that no cut log hides a
+miss; --max-false-rate and --max-censored are the targets it is held to beside the answer.
+Configs with the same outcome on every episode are one row and one choice. When ZorkGPT
+cannot run the best config overall, that one follows, with the change it needs and what it
+would add. Fewer than 20 episodes, or too few stops to tell the configs apart, get a
+description and no answer. Then the Pareto front of turns saved against false terminations
+and score forgone, best first (--top rows, --all); every metric of batch for every config
+is in the CSV and JSON. --rank tokens ranks by the tokens saved instead, where the logs
+record them.
 
 Logs of harnesses with no stop rule of their own (TALES, BALROG, logs read with --fields) are
 swept over score and increase unless --policy says otherwise and compared with no stop
@@ -88,7 +93,7 @@ setting serves every group.
 			if err := f.check(); err != nil {
 				return err
 			}
-			costs, err := f.costs.options()
+			opts, err := f.analysis.options()
 			if err != nil {
 				return err
 			}
@@ -110,7 +115,7 @@ setting serves every group.
 			}
 			several := group.Systems(groups) > 1
 			if !grouped {
-				r, err := f.run(e, s, groups[0], costs, several)
+				r, err := f.run(e, s, groups[0], opts, several)
 				if err != nil {
 					return err
 				}
@@ -122,7 +127,7 @@ setting serves every group.
 			var out []sweep.Group
 			var failed []string
 			for i, g := range groups {
-				r, err := f.run(e, s, g, costs, several)
+				r, err := f.run(e, s, g, opts, several)
 				if err != nil {
 					failed = append(failed, fmt.Sprintf("group %s: %v: left out", g.Name, err))
 					continue
@@ -141,15 +146,16 @@ setting serves every group.
 	fs := cmd.Flags()
 	f.register(fs, []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window},
 		map[string][]int{"max_turns_stuck": seq(10, 150, 5), "check_interval": {1, 5, 10}})
-	fs.Float64Var(&f.maxFalse, "max-false-rate", 5, "the highest false-termination rate to recommend, in % (the loop-break design's target)")
-	fs.Float64Var(&f.maxCensored, "max-censored", 10, "the highest share of censored outcomes, in %, of a config to recommend")
+	fs.Float64Var(&f.maxFalse, "max-false-rate", 5, "the false-termination rate, in % (its high bound: unknown stops and censored outcomes as premature), a config should keep within (the loop-break design's target)")
+	fs.Float64Var(&f.maxCensored, "max-censored", 10, "the highest share of censored outcomes, in %, of a config to ship")
+	fs.Float64Var(&f.ftMargin, "ft-margin", 2, "ship a change only if the upper bound of its false-termination rate's paired 95% interval against now's is at most this many percentage points above it")
 	fs.IntVar(&f.folds, "folds", 5, "k of the k-fold cross-validation (0: none; at most the number of episodes)")
 	fs.IntVar(&f.top, "top", sweep.DefaultRows, "rows of the Pareto front the table and markdown show, best first (the answer's and now are always shown)")
 	fs.BoolVar(&f.all, "all", false, "show every row of the Pareto front")
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (at most 4 a core) and episodes to replay (at most 1 a core) at once")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the trade-off chart (tradeoff.png, .svg) and the heat map of the recommended policy (heatmap.png, .svg)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (recommendation, TOML block, charts, Pareto front) to this file")
-	f.costs.register(fs)
+	f.analysis.register(fs)
 	fs.StringVar(&f.rank, "rank", "turns", "what the answer and the front rank configs by: turns (saved) or tokens (saved, from logs that record them)")
 	f.by.register(fs)
 	return cmd
@@ -185,15 +191,17 @@ func (f *sweepFlags) checkGroups(cmd *cobra.Command, groups []group.Group, group
 // run sweeps the episodes of one group (of one system); several says the
 // logs read are of several systems, so that --config sets the current
 // setting of its own system's groups only.
-func (f *sweepFlags) run(e *env, s settings, g group.Group, costs metrics.Costs, several bool) (*sweep.Result, error) {
+func (f *sweepFlags) run(e *env, s settings, g group.Group, opts report.Options, several bool) (*sweep.Result, error) {
 	sys := g.System
 	configs, current := f.grid(s, sys, several)
 	if !several {
 		e.tellOnce(s.config.mismatch(sys)...)
 	}
+	costs := opts.Costs
 	costs.CallsPerTurn = f.calls.of(sys)
 	r := sweep.Run(g.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
-		MaxCensored: f.maxCensored / 100, Folds: f.folds, Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
+		MaxCensored: f.maxCensored / 100, FTMargin: f.ftMargin / 100, GainHorizon: opts.GainHorizon, Folds: f.folds,
+		Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
 		System: system.OfAll(g.Episodes) /* as its block words it for these logs: real scores */, Progress: e.progress})
 	e.tellOnce(r.LeftOut...)
 	if len(r.Configs) == 0 {
@@ -246,6 +254,8 @@ func (f *sweepFlags) check() error {
 		return usageError("--max-false-rate is a percentage, from 0 to 100, not %g", f.maxFalse)
 	case !inRange(f.maxCensored, 0, 100):
 		return usageError("--max-censored is a percentage, from 0 to 100, not %g", f.maxCensored)
+	case !inRange(f.ftMargin, 0, 100) || f.ftMargin == 0:
+		return usageError("--ft-margin is a number of percentage points, above 0 and at most 100, not %g", f.ftMargin)
 	case f.folds < 0 || f.folds == 1 || f.folds > 100:
 		return usageError("--folds must be 0 (none) or from 2 to 100, not %d", f.folds)
 	case f.jobs < 1:

@@ -1,6 +1,8 @@
 package calibrate
 
 import (
+	"strings"
+
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
@@ -33,8 +35,18 @@ func (v Verdict) String() string { return [...]string{"withhold", "keep", "ship"
 type Answer struct {
 	Verdict Verdict
 	// Config is the config the answer tells to run (the current one when
-	// kept); Now the current setting.
-	Config, Now policy.Policy
+	// kept); Now the current setting; Leader the rule's choice, the change
+	// compared with now (Now when the rule chose it).
+	Config, Now, Leader policy.Policy
+	// Shown: the comparison with now alone would ship Leader; Stability
+	// and Agree (of Folds) are the evidence the thresholds judge
+	// (sweep.MinStability, sweep.MinFoldsAgreeing).
+	Shown        bool
+	Stability    float64
+	Agree, Folds int
+	// Versus is the printed interval of the change of the false-termination
+	// rate against now, as a share (nil when none is printed).
+	Versus *[2]float64
 	// Intervals are every interval the answer prints.
 	Intervals []Interval
 }
@@ -45,13 +57,24 @@ type Interval struct {
 	Label  string // where it is printed and of what: "ship · in sample: false-termination rate"
 	Lo, Hi float64
 	Of     Quantity
+	// Headline says it is one of the two intervals the answer's goals name,
+	// whatever the verdict: the false-termination rate of the config the
+	// answer tells to run (answerRate), or its change against now
+	// (versusRate).
+	Headline string
 }
 
-// grid is what `lbanalyze sweep` searches and compares with when given only
-// ZorkGPT logs and no flag: score, score-or-objective and window at
-// max_turns_stuck 10–150 by 5 and check intervals 1, 5 and 10 (every other
-// setting at its default), against ZorkGPT's defaults.
-func grid() (configs []policy.Policy, now policy.Policy) {
+// The two headline intervals (Interval.Headline).
+const (
+	answerRate = "the answer's false-termination rate"
+	versusRate = "versus now: the change of the false-termination rate"
+)
+
+// grid is what `lbanalyze sweep` searches when given only ZorkGPT logs and
+// no flag: score, score-or-objective and window at max_turns_stuck 10–150
+// by 5 and check intervals 1, 5 and 10 (every other setting at its
+// default).
+func grid() []policy.Policy {
 	vals := make([][]int, len(policy.Settings()))
 	for i, s := range policy.Settings() {
 		switch s {
@@ -69,49 +92,95 @@ func grid() (configs []policy.Policy, now policy.Policy) {
 	for _, n := range []policy.Name{policy.Score, policy.ScoreOrObjective, policy.Window} {
 		g.Product(n, vals)
 	}
-	return g.Policies(), system.ZorkGPT.Now
+	return g.Policies()
 }
 
-// Sweep runs the sweep over eps as `lbanalyze sweep` does with no flag (on
-// one worker: its result does not depend on the workers).
-func Sweep(eps []*episode.Episode) *sweep.Result {
-	configs, now := grid()
-	return sweep.Run(eps, configs, now, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 1})
+// DefaultNow is what `lbanalyze sweep` compares with when given only ZorkGPT
+// logs and no --config: ZorkGPT's defaults.
+func DefaultNow() policy.Policy { return system.ZorkGPT.Now }
+
+// Sweep runs the sweep over eps as `lbanalyze sweep` does with no flag but
+// --config now (on one worker: its result does not depend on the workers).
+func Sweep(eps []*episode.Episode, now policy.Policy) *sweep.Result {
+	return sweep.Run(eps, grid(), now, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, FTMargin: 0.02, Folds: 5,
+		Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 1})
 }
 
 // answer runs the sweep over a sample and reads its answer.
-func answer(eps []*episode.Episode) Answer {
-	return read(Sweep(eps))
+func answer(eps []*episode.Episode, now policy.Policy) Answer {
+	return read(Sweep(eps, now))
 }
 
 // read reads the answer of r: its verdict, and every interval its sections
-// print (sweep.Result.Sections) with what each speaks of.
+// print (sweep.Result.Sections) with what each speaks of, in their order.
+// A held-out figure speaks of the config the rule chose on all the episodes
+// (the one named), as it is printed as what to expect of it; a comparison
+// held out, of that config against now.
 func read(r *sweep.Result) Answer {
 	a := r.Answer
 	now := r.Current.Policy
-	out := Answer{Now: now, Config: now}
+	out := Answer{Now: now, Config: now, Leader: now}
 	if a == nil {
 		return out
 	}
-	chosen := r.Configs[a.Config].Policy
-	if a.KeepCurrent {
+	out.Shown, out.Stability, out.Agree, out.Folds = a.Shown, a.Stability, a.CV.Agree, a.CV.Folds
+	if a.Config >= 0 {
+		out.Leader = r.Configs[a.Config].Policy
+	}
+	// The comparison with now is of the rule as a procedure: held out, each
+	// fold's episodes under the config chosen on the others; else (--folds
+	// 0) the leader in sample.
+	procedure := []Part{{out.Leader, 1}}
+	if a.HeldOut {
+		procedure = mixture(r, &a.CV)
+	}
+	switch a.Verdict {
+	case sweep.Ship:
+		out.Verdict, out.Config = Ship, out.Leader
+		out.versus("ship · versus now", a.Versus, procedure, now, r.N)
+		out.heldOut("ship · held out", &a.CV, mixture(r, &a.CV))
+		out.inSample("ship · in sample", &a.In, out.Leader)
+		out.Intervals[len(out.Intervals)-1].Headline = answerRate
+	case sweep.Keep:
 		out.Verdict = Keep
-		out.figures("keep · now", &a.Now, now)
-		if chosen != now {
-			out.versus("keep · versus now", a.Versus, chosen, now, r.N)
+		out.inSample("keep · now", &a.Now, now)
+		out.Intervals[len(out.Intervals)-1].Headline = answerRate
+		if a.Config >= 0 {
+			out.versus("keep · versus now", a.Versus, procedure, now, r.N)
 		}
-		out.heldOut("keep · held out", &a.CV, chosen)
-	} else {
-		out.Verdict, out.Config = Ship, chosen
-		out.figures("ship · in sample", &a.In, chosen)
-		out.heldOut("ship · held out", &a.CV, chosen)
-		out.versus("ship · versus now", a.Versus, chosen, now, r.N)
+	case sweep.NoClearWinner:
+		out.Verdict = Withhold
+		out.versus("withhold · versus now", a.Versus, procedure, now, r.N)
+		out.inSample("withhold · now", &a.Now, now)
+		out.Intervals[len(out.Intervals)-1].Headline = answerRate
+	}
+	for i := range a.Versus {
+		if m := &a.Versus[i]; m.Name == "false_termination_rate" {
+			out.Versus = &[2]float64{m.CI[0] / 100, m.CI[1] / 100}
+		}
 	}
 	if o := r.BestOverall; o != nil {
 		best := r.Configs[o.Config].Policy
-		out.versus("best overall · adds over the answer", o.Over, best, out.Config, r.N)
-		out.figures("best overall · in sample", &o.In, best)
-		out.heldOut("best overall · held out", &o.CV, best)
+		out.versus("best overall · adds over the answer", o.Over, []Part{{best, 1}}, out.Config, r.N)
+	}
+	return out
+}
+
+// mixture is what the held-out figures of a cross-validation speak of: each
+// fold's config, chosen on the other folds, weighted by the fold's share of
+// the episodes.
+func mixture(r *sweep.Result, cv *sweep.CV) []Part {
+	var n int
+	for _, k := range cv.Sizes {
+		n += k
+	}
+	var out []Part
+	for k, i := range cv.Chosen {
+		p := r.Current.Policy
+		if i >= 0 {
+			p = r.Configs[i].Policy
+		}
+		out = append(out, Part{p, float64(cv.Sizes[k]) / float64(n)})
 	}
 	return out
 }
@@ -120,19 +189,23 @@ func (a *Answer) add(label string, lo, hi float64, q Quantity) {
 	a.Intervals = append(a.Intervals, Interval{Label: label, Lo: lo, Hi: hi, Of: q})
 }
 
-// figures are a config's in-sample rate and share of turns saved.
-func (a *Answer) figures(where string, f *sweep.Figures, p policy.Policy) {
+// inSample is a config's false-termination rate (its high bound) on the
+// sample.
+func (a *Answer) inSample(where string, f *sweep.Figures, p policy.Policy) {
 	a.add(where+": false-termination rate", f.FalseRateCI[0], f.FalseRateCI[1], Quantity{Figure: FalseRate, Of: p})
-	a.add(where+": share of turns saved", f.SavedShareCI[0], f.SavedShareCI[1], Quantity{Figure: SavedShare, Of: p})
 }
 
-// heldOut is the cross-validated false-termination rate, printed as what to
-// expect of the config chosen on new episodes: its population rate.
-func (a *Answer) heldOut(where string, cv *sweep.CV, p policy.Policy) {
+// heldOut is the cross-validated false-termination rate, and the share of
+// turns saved where it has an interval: of the procedure, the mixture of
+// the configs the folds chose.
+func (a *Answer) heldOut(where string, cv *sweep.CV, mix []Part) {
 	if cv.Folds == 0 {
 		return
 	}
-	a.add(where+": false-termination rate", cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1], Quantity{Figure: FalseRate, Of: p})
+	a.add(where+": false-termination rate", cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1], Quantity{Figure: FalseRate, Mix: mix})
+	if ci := cv.HeldOutSavedCI; ci != nil {
+		a.add(where+": share of turns saved", ci[0]/100, ci[1]/100, Quantity{Figure: SavedShare, Mix: mix})
+	}
 }
 
 // versusFigures are the figures of the metrics a comparison prints (its
@@ -144,13 +217,12 @@ var versusFigures = map[string]struct {
 }{
 	"false_termination_rate": {FalseRate, false},
 	"turns_saved":            {SavedPerEpisode, true},
-	"score_forgone":          {ForgonePerEpisode, true},
 	"censored":               {CensoredShare, true},
 }
 
-// versus are the intervals of the changes from base to p that a comparison
-// prints.
-func (a *Answer) versus(where string, ms []metrics.Metric, p, base policy.Policy, n int) {
+// versus are the intervals of the changes from base to mix that a
+// comparison prints.
+func (a *Answer) versus(where string, ms []metrics.Metric, mix []Part, base policy.Policy, n int) {
 	for i := range ms {
 		m := &ms[i]
 		if !m.Headline || m.CI == nil {
@@ -164,6 +236,9 @@ func (a *Answer) versus(where string, ms []metrics.Metric, p, base policy.Policy
 		if f.sum {
 			scale = float64(n)
 		}
-		a.add(where+": "+m.Label, m.CI[0]/scale, m.CI[1]/scale, Quantity{Figure: f.figure, Of: p, Base: base, Versus: true})
+		a.add(where+": "+m.Label, m.CI[0]/scale, m.CI[1]/scale, Quantity{Figure: f.figure, Mix: mix, Base: base, Versus: true})
+		if m.Name == "false_termination_rate" && !strings.HasPrefix(where, "best overall") {
+			a.Intervals[len(a.Intervals)-1].Headline = versusRate
+		}
 	}
 }

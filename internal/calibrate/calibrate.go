@@ -26,12 +26,15 @@ type Options struct {
 	Samples    int     // R, the samples of each size
 	SampleSeed uint64  // the draws'
 	Margin     float64 // how much worse than now, in false-termination rate, makes a ship harmful (a share)
-	Workers    int     // samples swept at once (0: GOMAXPROCS)
+	// Now is the current setting the samples are swept against (the
+	// command's --config; DefaultNow unless set).
+	Now     policy.Policy
+	Workers int // samples swept at once (0: GOMAXPROCS)
 }
 
 // Defaults are the study of `make calibrate`.
 func Defaults() Options {
-	return Options{Seed: 1, Population: 2000, Sizes: []int{30, 75, 200}, Samples: 200, SampleSeed: 1, Margin: 0.02}
+	return Options{Seed: 1, Population: 2000, Sizes: []int{30, 75, 200}, Samples: 200, SampleSeed: 1, Margin: 0.02, Now: DefaultNow()}
 }
 
 // Study is what the samples gave.
@@ -55,9 +58,20 @@ type Sample struct {
 	Verdict Verdict
 	Config  policy.Policy // what the answer tells to run
 	// TrueDiff is the population's false-termination rate of Config minus
-	// now's.
-	TrueDiff  float64
-	Intervals []Judged
+	// now's (its high bound, which the answer judges), TrueDiffLow the same
+	// of the low bound (premature stops alone).
+	TrueDiff, TrueDiffLow float64
+	// VersusCovers: the printed interval of the change of the
+	// false-termination rate against now covers Config's own true change
+	// (for a ship; the interval is of the procedure, Intervals judges it so).
+	VersusCovers bool
+	// The evidence of the leader (Answer): whether its comparison alone
+	// would ship it, its true change, its stability and folds agreeing.
+	Shown        bool
+	LeaderDiff   float64
+	Stability    float64
+	Agree, Folds int
+	Intervals    []Judged
 }
 
 // Judged is a printed interval and whether it covers the population's value
@@ -69,9 +83,14 @@ type Judged struct {
 }
 
 // harmful says whether the sample shipped a change worse than now, in the
-// population, by more than margin.
-func (s *Sample) harmful(margin float64) bool {
-	return s.Verdict == Ship && s.TrueDiff > margin+1e-12
+// population, by more than margin (on the high bound of the
+// false-termination rate, or with low on the low bound).
+func (s *Sample) harmful(margin float64, low bool) bool {
+	d := s.TrueDiff
+	if low {
+		d = s.TrueDiffLow
+	}
+	return s.Verdict == Ship && d > margin+1e-12
 }
 
 // Run builds the population, its truth, and sweeps every sample. progress,
@@ -99,7 +118,10 @@ func Run(opt Options, progress func(string)) (*Study, error) {
 // study is the study of the population pop, of opt.Population episodes, on
 // opt.Workers workers (at least 1).
 func study(pop []*episode.Episode, opt Options, progress func(string)) *Study {
-	configs, now := grid()
+	if opt.Now == (policy.Policy{}) {
+		opt.Now = DefaultNow()
+	}
+	configs, now := grid(), opt.Now
 	progress(fmt.Sprintf("replaying %d configs and now over the population", len(configs)))
 	truth := newTruth(pop, append(slices.Clone(configs), now), opt.Workers)
 	st := &Study{Options: opt, Configs: len(configs), Now: now}
@@ -120,7 +142,7 @@ func sweepAll(pop []*episode.Episode, truth *truthTable, n int, opt Options) []S
 	for range opt.Workers {
 		wg.Go(func() {
 			for r := range next {
-				out[r] = judge(answer(draw(pop, n, opt.SampleSeed, r)), truth)
+				out[r] = judge(answer(draw(pop, n, opt.SampleSeed, r), opt.Now), truth)
 			}
 		})
 	}
@@ -152,8 +174,13 @@ func draw(pop []*episode.Episode, n int, seed uint64, r int) []*episode.Episode 
 // judge sets, for each interval of a, the population's value and whether the
 // interval covers it (a closed interval, with room for rounding).
 func judge(a Answer, truth *truthTable) Sample {
-	s := Sample{Verdict: a.Verdict, Config: a.Config}
+	s := Sample{Verdict: a.Verdict, Config: a.Config, Shown: a.Shown, Stability: a.Stability, Agree: a.Agree, Folds: a.Folds}
 	s.TrueDiff, _ = truth.Of(Quantity{Figure: FalseRate, Of: a.Config, Base: a.Now, Versus: true})
+	s.TrueDiffLow, _ = truth.Of(Quantity{Figure: FalseRateLow, Of: a.Config, Base: a.Now, Versus: true})
+	s.LeaderDiff, _ = truth.Of(Quantity{Figure: FalseRate, Of: a.Leader, Base: a.Now, Versus: true})
+	if a.Versus != nil {
+		s.VersusCovers = a.Versus[0]-1e-9 <= s.TrueDiff && s.TrueDiff <= a.Versus[1]+1e-9
+	}
 	for _, iv := range a.Intervals {
 		v, ok := truth.Of(iv.Of)
 		if !ok {

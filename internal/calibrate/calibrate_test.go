@@ -31,7 +31,7 @@ func testPopulation(t *testing.T) []*episode.Episode {
 // from the plain replay (replay.Run), not the sweep's fast path.
 func TestTruth(t *testing.T) {
 	eps := testPopulation(t)[:60]
-	configs, now := grid()
+	configs, now := grid(), DefaultNow()
 	ps := []policy.Policy{now, configs[0], configs[40], configs[100], configs[len(configs)-1]}
 	truth := newTruth(eps, ps, 2)
 	var turns int
@@ -40,11 +40,14 @@ func TestTruth(t *testing.T) {
 	}
 	n := float64(len(eps))
 	for _, p := range ps {
-		var ft, cens, saved, forgone int
+		var ft, pre, cens, saved, forgone int
 		for _, ep := range eps {
 			o := replay.Run(ep, p)
-			if o.FalseTerminationCandidate() {
+			if o.FalseTerminationCandidate() || o.Unknown() || o.Censored { // the high bound
 				ft++
+			}
+			if o.FalseTerminationCandidate() { // the low
+				pre++
 			}
 			if o.Censored {
 				cens++
@@ -53,7 +56,7 @@ func TestTruth(t *testing.T) {
 			forgone += int(o.ScoreForgone)
 		}
 		want := map[Figure]float64{FalseRate: float64(ft) / n, CensoredShare: float64(cens) / n,
-			SavedShare: float64(saved) / float64(turns), SavedPerEpisode: float64(saved) / n, ForgonePerEpisode: float64(forgone) / n}
+			SavedShare: float64(saved) / float64(turns), SavedPerEpisode: float64(saved) / n, ForgonePerEpisode: float64(forgone) / n, FalseRateLow: float64(pre) / n}
 		for f, w := range want {
 			if got, ok := truth.Of(Quantity{Figure: f, Of: p}); !ok || got != w {
 				t.Errorf("%v: %v = %v, want %v", p, f, got, w)
@@ -100,7 +103,7 @@ func TestDraw(t *testing.T) {
 // Coverage is of the closed interval; a ship is harmful only when more than
 // the margin worse than now.
 func TestJudge(t *testing.T) {
-	configs, now := grid()
+	configs, now := grid(), DefaultNow()
 	p := configs[3]
 	truth := newTruth(testPopulation(t)[:40], []policy.Policy{now, p}, 1)
 	rate, _ := truth.Of(Quantity{Figure: FalseRate, Of: p})
@@ -125,8 +128,11 @@ func TestJudge(t *testing.T) {
 		diff    float64
 		harmful bool
 	}{{Ship, 0.0201, true}, {Ship, 0.02, false}, {Ship, -0.05, false}, {Keep, 0.05, false}, {Withhold, 0.05, false}} {
-		if got := (&Sample{Verdict: c.v, TrueDiff: c.diff}).harmful(0.02); got != c.harmful {
+		if got := (&Sample{Verdict: c.v, TrueDiff: c.diff, TrueDiffLow: -1}).harmful(0.02, false); got != c.harmful {
 			t.Errorf("%v at %+v pp: harmful %v", c.v, 100*c.diff, got)
+		}
+		if got := (&Sample{Verdict: c.v, TrueDiff: -1, TrueDiffLow: c.diff}).harmful(0.02, true); got != c.harmful {
+			t.Errorf("%v at %+v pp of the low bound: harmful %v", c.v, 100*c.diff, got)
 		}
 	}
 }
@@ -163,7 +169,7 @@ func TestStudySmall(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"N = 300", "R = 6", "| n = 30 | n = 60 |", "| ships |", "harmful ships",
-		"ship · in sample: false-termination rate"} {
+		"evidence thresholds: ships / harmful / worse than now", "keep · now: false-termination rate"} {
 		if !bytes.Contains(a.Bytes(), []byte(want)) {
 			t.Errorf("the tables lack %q:\n%s", want, a.String())
 		}

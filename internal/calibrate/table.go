@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lbanalyze/lbanalyze/internal/sweep"
 )
 
 // Goals of the study (docs/calibration.md, "What it measures").
@@ -27,6 +29,8 @@ func (st *Study) Write(w io.Writer) {
 		"of false-termination rate. ✗: short of its goal (before rounding).\n\n",
 		st.Population, st.Seed, st.Samples, st.SampleSeed, st.Configs, st.Now, pct(st.NowFalseRate), pp(st.Margin))
 	st.writeDecisions(w)
+	fmt.Fprintln(w)
+	st.writeThresholds(w)
 	fmt.Fprintln(w)
 	st.writeCoverage(w)
 }
@@ -57,8 +61,11 @@ func (st *Study) writeDecisions(w io.Writer) {
 	row("keeps", count(Keep))
 	row("withholds", count(Withhold))
 	row(fmt.Sprintf("harmful ships, of all samples (goal ≤ %s)", pct(harmGoal)), func(s *Size) string {
-		k := s.count(func(x *Sample) bool { return x.harmful(st.Margin) })
+		k := s.count(func(x *Sample) bool { return x.harmful(st.Margin, false) })
 		return share(k, len(s.Samples)) + mark(float64(k) <= harmGoal*float64(len(s.Samples)))
+	})
+	row("harmful ships judged on the low bound (premature stops alone)", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return x.harmful(st.Margin, true) }), len(s.Samples))
 	})
 	row("shipped configs worse than now in the population, of ships", func(s *Size) string {
 		return share(s.count(func(x *Sample) bool { return x.Verdict == Ship && x.TrueDiff > 1e-12 }), s.count(isShip))
@@ -75,7 +82,43 @@ func (st *Study) writeDecisions(w io.Writer) {
 		}
 		return signedPP(sum / float64(k))
 	})
+	row("ships whose versus-now interval of the false-termination rate covers the shipped config's own true change", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return x.Verdict == Ship && x.VersusCovers }), s.count(isShip))
+	})
 	table(w, st.header("decision"), rows)
+}
+
+// thresholds are the evidence thresholds the study weighs (stability,
+// share of folds agreeing), the answer's first.
+var thresholds = [][2]float64{{sweep.MinStability, sweep.MinFoldsAgreeing}, {0, 0}, {0, 0.6}, {0.2, 0}, {0.3, 0.6}, {0.5, 0.8}}
+
+// writeThresholds is, for other evidence thresholds, how many samples would
+// ship (the comparison with now would ship the leader, Sample.Shown, and its
+// evidence meets them), how many of those harmfully, and how many a config
+// worse than now at all.
+func (st *Study) writeThresholds(w io.Writer) {
+	var rows [][]string
+	for k, th := range thresholds {
+		label := fmt.Sprintf("stability ≥ %s, folds agreeing ≥ %s", pct(th[0]), pct(th[1]))
+		if k == 0 {
+			label += " (the answer's)"
+		}
+		r := []string{label}
+		for i := range st.Sizes {
+			var ships, harmful, worse int
+			for _, x := range st.Sizes[i].Samples {
+				if !x.Shown || x.Stability < th[0]-1e-9 || x.Folds > 0 && float64(x.Agree) < th[1]*float64(x.Folds)-1e-9 {
+					continue
+				}
+				ships++
+				harmful += int(b2i(x.LeaderDiff > st.Margin+1e-12))
+				worse += int(b2i(x.LeaderDiff > 1e-12))
+			}
+			r = append(r, fmt.Sprintf("%d / %d / %d", ships, harmful, worse))
+		}
+		rows = append(rows, r)
+	}
+	table(w, st.header("evidence thresholds: ships / harmful / worse than now"), rows)
 }
 
 func isShip(x *Sample) bool { return x.Verdict == Ship }
@@ -94,50 +137,68 @@ func (s *Size) count(f func(*Sample) bool) int {
 // samples that printed it it covered the population's value; then how many
 // of them were of zero width.
 func (st *Study) writeCoverage(w io.Writer) {
-	type tally struct{ printed, covered, point int }
-	var labels []string
+	type tally struct{ printed, covered, point, above int }
+	// The two headline intervals first, whatever the verdict; then each
+	// interval by where it is printed.
+	labels := []string{"any verdict · " + answerRate, "any verdict · " + versusRate}
 	tallies := make([]map[string]*tally, len(st.Sizes))
 	for i := range st.Sizes {
 		tallies[i] = map[string]*tally{}
 		for _, x := range st.Sizes[i].Samples {
 			for _, j := range x.Intervals {
-				t := tallies[i][j.Label]
-				if t == nil {
-					t = &tally{}
-					tallies[i][j.Label] = t
+				keys := []string{j.Label}
+				if j.Headline != "" {
+					keys = append(keys, "any verdict · "+j.Headline)
 				}
-				t.printed++
-				t.covered += int(b2i(j.Covered))
-				t.point += int(b2i(j.Hi-j.Lo < 1e-12))
+				for _, key := range keys {
+					t := tallies[i][key]
+					if t == nil {
+						t = &tally{}
+						tallies[i][key] = t
+					}
+					t.printed++
+					t.covered += int(b2i(j.Covered))
+					t.point += int(b2i(j.Hi-j.Lo < 1e-12))
+					t.above += int(b2i(!j.Covered && j.Truth > j.Hi))
+				}
 				if !slices.Contains(labels, j.Label) {
 					labels = append(labels, j.Label)
 				}
 			}
 		}
 	}
-	var cov, points [][]string
+	var cov, points, above [][]string
 	for _, l := range labels {
-		c, p := []string{l}, []string{l}
-		anyPoint := false
+		c, p, a := []string{l}, []string{l}, []string{l}
+		anyPoint, anyMiss := false, false
 		for i := range st.Sizes {
 			t := tallies[i][l]
 			if t == nil {
-				c, p = append(c, "–"), append(p, "–")
+				c, p, a = append(c, "–"), append(p, "–"), append(a, "–")
 				continue
 			}
 			c = append(c, share(t.covered, t.printed)+mark(float64(t.covered) >= coverageGoal*float64(t.printed)))
 			p = append(p, share(t.point, t.printed))
+			a = append(a, share(t.above, t.printed-t.covered))
 			anyPoint = anyPoint || t.point > 0
+			anyMiss = anyMiss || t.covered < t.printed
 		}
 		cov = append(cov, c)
 		if anyPoint {
 			points = append(points, p)
+		}
+		if anyMiss {
+			above = append(above, a)
 		}
 	}
 	table(w, st.header(fmt.Sprintf("interval printed: covers the population's value (goal ≥ %s)", pct(coverageGoal))), cov)
 	if len(points) > 0 {
 		fmt.Fprintln(w)
 		table(w, st.header("interval printed: of zero width"), points)
+	}
+	if len(above) > 0 {
+		fmt.Fprintln(w)
+		table(w, st.header("interval printed: of its misses, the value above it"), above)
 	}
 }
 

@@ -14,7 +14,9 @@ import (
 type Figure int
 
 const (
-	// FalseRate is the false-termination candidates ÷ the episodes.
+	// FalseRate is the high bound of the false-termination rate, as the
+	// answer prints it: the outcomes the logs cannot show fine (premature,
+	// unknown, censored) ÷ the episodes.
 	FalseRate Figure = iota
 	// CensoredShare is the censored outcomes ÷ the episodes.
 	CensoredShare
@@ -25,20 +27,31 @@ const (
 	SavedPerEpisode
 	// ForgonePerEpisode is the score forgone ÷ the episodes.
 	ForgonePerEpisode
+	// FalseRateLow is the low bound of the false-termination rate: the
+	// premature stops alone ÷ the episodes.
+	FalseRateLow
 	figures
 )
 
 func (f Figure) String() string {
 	return [...]string{"false-termination rate", "censored share", "share of turns saved", "turns saved per episode",
-		"score forgone per episode"}[f]
+		"score forgone per episode", "false-termination rate, low bound"}[f]
 }
 
-// Quantity is what an interval speaks of: a figure of config Of, or, when
-// Versus, the difference of that figure between Of and Base (Of − Base).
+// Quantity is what an interval speaks of: a figure of config Of (or of a
+// mixture of configs, Mix, when set), or, when Versus, the difference of
+// that figure between it and Base.
 type Quantity struct {
 	Figure   Figure
 	Of, Base policy.Policy
+	Mix      []Part
 	Versus   bool
+}
+
+// Part is a config in a mixture, with its weight (the weights sum to 1).
+type Part struct {
+	Of     policy.Policy
+	Weight float64
 }
 
 // truthTable is every config's figures over the whole population: the values an
@@ -51,7 +64,7 @@ type truthTable struct {
 }
 
 // tally are the whole numbers the figures are made of.
-type tally struct{ ft, censored, saved, forgone int64 }
+type tally struct{ ft, premature, censored, saved, forgone int64 }
 
 // newTruth replays every policy over every episode of the population (the
 // sweep's fast path, which tests hold to the plain replay) and keeps their
@@ -72,7 +85,8 @@ func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *tr
 				replay.NewSweeper(ep).Outcomes(policies, out)
 				for c := range out {
 					o, s := &out[c], &sums[w][c]
-					s.ft += b2i(o.FalseTerminationCandidate())
+					s.ft += b2i(o.Unjudged())
+					s.premature += b2i(o.FalseTerminationCandidate())
 					s.censored += b2i(o.Censored)
 					s.saved += int64(o.TurnsSaved)
 					s.forgone += int64(o.ScoreForgone)
@@ -95,13 +109,14 @@ func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *tr
 		var s tally // integers: the same sums whatever the workers
 		for w := range workers {
 			s.ft += sums[w][c].ft
+			s.premature += sums[w][c].premature
 			s.censored += sums[w][c].censored
 			s.saved += sums[w][c].saved
 			s.forgone += sums[w][c].forgone
 		}
 		t.index[p] = c
 		t.values[c] = [figures]float64{float64(s.ft) / n, float64(s.censored) / n, float64(s.saved) / float64(total),
-			float64(s.saved) / n, float64(s.forgone) / n}
+			float64(s.saved) / n, float64(s.forgone) / n, float64(s.premature) / n}
 	}
 	return t
 }
@@ -109,11 +124,18 @@ func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *tr
 // Of is the population's value of q; false when a config of q was not
 // replayed.
 func (t *truthTable) Of(q Quantity) (float64, bool) {
-	a, ok := t.index[q.Of]
-	if !ok {
-		return 0, false
+	mix := q.Mix
+	if mix == nil {
+		mix = []Part{{q.Of, 1}}
 	}
-	v := t.values[a][q.Figure]
+	var v float64
+	for _, p := range mix {
+		a, ok := t.index[p.Of]
+		if !ok {
+			return 0, false
+		}
+		v += p.Weight * t.values[a][q.Figure]
+	}
 	if !q.Versus {
 		return v, true
 	}

@@ -464,7 +464,7 @@ func terminationHistograms(d *report.Dataset) *Chart {
 		lg = append(lg, stopLegend(s)...)
 	}
 	lg.add("no stop: at the log's length", barThumb{noStopColor})
-	lg.add("censored: the recording's own loop break\nstopped the log first", barThumb{censorColor})
+	lg.add("censored: the log is cut (the recording's own\nstop, a kill) before the policy would stop", barThumb{censorColor})
 	lg.add(fmt.Sprintf("bins of %s turns; more than %d episodes: one\nrow an episode would be too thin to read", strconv.FormatFloat(width, 'f', -1, 64), MaxEpisodeRows))
 	title := fmt.Sprintf("Termination turns: %s (n = %d)", sidesTitle(sides), len(d.Episodes))
 	return newChart(Px(1200), max(panelsHeight(len(sides)), lg.height()+Px(60)), title, lg, drawPanels(plots))
@@ -507,7 +507,7 @@ func shareY(plots []*plot.Plot, top int) {
 func stopLegend(s side) legend {
 	var lg legend
 	col := PolicyColor(s.pol.Name)
-	lg.add(fmt.Sprintf("%s: stops, truly stuck", s), barThumb{stuckBar(col)})
+	lg.add(fmt.Sprintf("%s: stops, truly stuck, or unknown\n(the log cut too soon after to judge)", s), barThumb{stuckBar(col)})
 	lg.add(fmt.Sprintf("%s: stops, false-termination\ncandidate (premature?)", s.name), barThumb{prematureBar(col)})
 	return lg
 }

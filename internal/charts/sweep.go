@@ -250,21 +250,21 @@ func TradeOff(r *sweep.Result) *Chart {
 	lg.add("the target false-termination rate", target)
 	now, nowMark := "now (--config, else "+r.System.Name+"'s defaults)", "now: "
 	if a := r.Answer; a != nil {
-		c := &r.Configs[a.Config]
 		switch {
-		case !a.KeepCurrent:
-			what := "the answer"
-			if !a.MeetsTarget {
-				what = "the answer, nearest the target"
-			}
+		case a.Verdict == sweep.Ship:
+			c := &r.Configs[a.Config]
 			mk(c, circle, 11, black, "answer: "+c.Policy.String())
-			lg.add(what+": "+c.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
-		case c.Policy != r.Current.Policy:
-			mk(c, circle, 11, black, "best "+r.System.Name+" runs: "+c.Policy.String())
-			lg.add("the best config "+r.System.Name+" runs as it is,\nnot distinguishable from now: "+c.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
+			lg.add("the answer: "+c.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
+		case a.Config >= 0:
+			c := &r.Configs[a.Config]
+			mk(c, circle, 11, black, "leads: "+c.Policy.String())
+			lg.add("the change that leads, not shown\nbetter than now: "+c.Policy.String(), glyphThumb(marks[len(marks)-1].glyph))
 		}
-		if a.KeepCurrent {
+		switch a.Verdict {
+		case sweep.Keep:
 			now, nowMark = "now, and the answer: keep it", "now, the answer: "
+		case sweep.NoClearWinner:
+			now, nowMark = "now, and the answer: no clear winner,\nkeep it until one is clear", "now, the answer: "
 		}
 		if o := r.BestOverall; o != nil {
 			b := &r.Configs[o.Config]
@@ -475,9 +475,12 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 func HeatMap(r *sweep.Result) (ch *Chart, whyNot string) {
 	ref := r.Current.Policy
 	what := "the current setting's policy"
-	if r.Answer != nil {
-		ref = r.Configs[r.Answer.Config].Policy
-		what = "the answer's policy"
+	if a := r.Answer; a != nil && a.Config >= 0 {
+		ref = r.Configs[a.Config].Policy
+		what = "the policy of the change that leads"
+		if a.Verdict == sweep.Ship {
+			what = "the answer's policy"
+		}
 	}
 	key := func(p policy.Policy) policy.Policy {
 		return p.With(policy.MaxTurnsStuck, 0).With(policy.CheckInterval, 0)
@@ -524,8 +527,8 @@ func HeatMap(r *sweep.Result) (ch *Chart, whyNot string) {
 	mid := h.color((h.lo + h.hi) / 2)
 	lg.add("hatched: false-termination rate above the\ntarget "+pctText(r.MaxFalseRate), swatch{fill: mid, hatch: true})
 	lg.add(fmt.Sprintf("ringed: censored in more than %s of the\nepisodes (a lower bound; not recommended)", pctText(r.MaxCensored)), swatch{fill: mid, circle: true})
-	if r.Answer != nil {
-		lg.add("outlined: the best config "+r.System.Name+" runs,\n"+r.Configs[r.Answer.Config].Policy.String(),
+	if a := r.Answer; a != nil && a.Config >= 0 {
+		lg.add("outlined: the config "+r.System.Name+" runs that leads,\n"+r.Configs[a.Config].Policy.String(),
 			swatch{fill: mid, outline: answerOutline})
 	}
 	if key(r.Current.Policy) == key(ref) {
@@ -544,12 +547,21 @@ func noHeatMap(r *sweep.Result, n int) string {
 	if n == 1 {
 		settings = "only one max_turns_stuck × check_interval"
 	}
-	if r.Answer == nil {
-		return fmt.Sprintf("there is no answer to draw it for, and the grid has %s of the current setting's policy, %s, to draw instead",
-			settings, trimSetting(r.Current.Policy))
+	a := r.Answer
+	if a == nil || a.Config < 0 {
+		why := "there is no answer"
+		if a != nil {
+			why = "no change leads"
+		}
+		return fmt.Sprintf("%s to draw it for, and the grid has %s of the current setting's policy, %s, to draw instead",
+			why, settings, trimSetting(r.Current.Policy))
 	}
-	return fmt.Sprintf("the grid has %s of the answer's policy, %s (give --max-turns-stuck or --check-interval more than one value)",
-		settings, trimSetting(r.Configs[r.Answer.Config].Policy))
+	whose := "the answer's policy"
+	if a.Verdict != sweep.Ship {
+		whose = "the policy of the change that leads"
+	}
+	return fmt.Sprintf("the grid has %s of %s, %s (give --max-turns-stuck or --check-interval more than one value)",
+		settings, whose, trimSetting(r.Configs[a.Config].Policy))
 }
 
 // trimSetting is a policy's name and the settings other than the two of the

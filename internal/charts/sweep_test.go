@@ -177,12 +177,58 @@ func TestNowOutlineStandsOut(t *testing.T) {
 	}
 }
 
-// TestSweepHTML: the sweep page holds the front table (a row a front config,
-// the answer's and the current setting), the answer as HTML (each line a row
-// of a table, not terminal text), the TOML block, the two charts inline, and
-// nothing fetched from anywhere.
+// TestSweepHTML: the sweep page holds the front table (a row a class of the
+// front, the leader's and the current setting), the answer as HTML (each
+// line a row of a table, not terminal text), the block to paste when it
+// ships (TestSweepHTMLShips), the two charts inline, and nothing fetched from
+// anywhere. sweepOf's answer keeps now: the page has no block to paste.
 func TestSweepHTML(t *testing.T) {
 	r := sweepOf(t)
+	if r.Answer == nil || r.Answer.Verdict == sweep.Ship {
+		t.Fatalf("sweepOf answers %+v, want it to keep now", r.Answer)
+	}
+	page := sweepPage(t, r)
+	if strings.Contains(page, `<pre id="toml">`) {
+		t.Error("a block to paste, though the answer keeps now")
+	}
+}
+
+// TestSweepHTMLShips: handSet's answer as in the sweep package's tests, 200
+// whole logs of 100 turns, 100 of them flat after +5 at turn 5 and 100
+// gaining 5 every 15 turns: score-or-objective 35/10 saves 10 turns more
+// than now (40/10) on each of the first, with no false termination. The
+// page holds its block to paste.
+func TestSweepHTMLShips(t *testing.T) {
+	var eps []*episode.Episode
+	for i := range 200 {
+		p := plan{id: fmt.Sprintf("2025-11-12T%02d:%02d:00", 10+i/60, i%60), n: 100, changes: map[int]int{5: 5}, end: episode.EndMaxTurns}
+		if i >= 100 {
+			p.changes = map[int]int{15: 5, 30: 10, 45: 15, 60: 20, 75: 25, 90: 30}
+		}
+		eps = append(eps, p.episode())
+	}
+	sor := func(w int) policy.Policy {
+		return v2Policy.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, 10)
+	}
+	r := sweep.Run(eps, []policy.Policy{sor(10), sor(35), sor(40)}, sor(40),
+		sweep.Options{Costs: metrics.Costs{CallsPerTurn: 4}, MaxFalseRate: 0.05, MaxCensored: 0.10, Folds: 5, Jobs: 2})
+	if a := r.Answer; a == nil || a.Verdict != sweep.Ship || r.Configs[a.Config].Policy != sor(35) {
+		t.Fatalf("answer %+v (%s), want to ship 35/10", a, r.NoAnswer)
+	}
+	page := sweepPage(t, r)
+	block := r.Answer.Block
+	if block == "" || !strings.Contains(html.UnescapeString(page), `<pre id="toml"><code>`+block) {
+		t.Errorf("the page lacks the TOML block %q", block)
+	}
+	if !strings.Contains(page, "[tool.zorkgpt.loop_break]") {
+		t.Error("no [tool.zorkgpt.loop_break] in the page")
+	}
+}
+
+// sweepPage renders r's page twice (the same bytes), checks what every page
+// holds, and gives it.
+func sweepPage(t *testing.T, r *sweep.Result) string {
+	t.Helper()
 	var a, b bytes.Buffer
 	if err := WriteSweepHTML(&a, r); err != nil {
 		t.Fatal(err)
@@ -194,25 +240,25 @@ func TestSweepHTML(t *testing.T) {
 	page := a.String()
 	table := page[strings.Index(page, `<table id="front-table">`):]
 	table = table[:strings.Index(table, "</table>")]
-	rows := len(r.Front) + 1
-	if a := r.Answer; !r.Configs[a.Config].Pareto {
-		rows++
+	// A row a class of the front, the rule's choices' classes where the
+	// front does not hold them, and now.
+	rows := 1
+	for _, i := range r.Front {
+		rows += b2i(r.Configs[i].Class >= 0) // now's class is the row of now
+	}
+	for _, c := range []int{leaderOf(r), bestOf(r)} {
+		if c >= 0 && !slices.Contains(r.Front, r.Configs[c].Class) {
+			rows++
+		}
 	}
 	if got := strings.Count(table, "<tr") - 1; got != rows {
-		t.Errorf("%d front rows, want %d (the front, the answer's and now)", got, rows)
+		t.Errorf("%d front rows, want %d (the front, the choices' and now)", got, rows)
 	}
 	if n := strings.Count(table, `class="answer`); n != 1 {
 		t.Errorf("%d answer rows, want 1", n)
 	}
 	if n := strings.Count(page, "<svg"); n != 2 {
 		t.Errorf("%d charts, want 2", n)
-	}
-	block := r.Answer.Block
-	if block == "" || !strings.Contains(html.UnescapeString(page), `<pre id="toml"><code>`+block) {
-		t.Errorf("the page lacks the TOML block %q", block)
-	}
-	if !strings.Contains(page, "[tool.zorkgpt.loop_break]") {
-		t.Error("no [tool.zorkgpt.loop_break] in the page")
 	}
 	text := html.UnescapeString(page)
 	for _, s := range r.Sections() {
@@ -234,6 +280,30 @@ func TestSweepHTML(t *testing.T) {
 			t.Errorf("the page holds %q", bad)
 		}
 	}
+	return page
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// leaderOf and bestOf are the configs the answer and the best overall
+// chose, -1 for none (or now).
+func leaderOf(r *sweep.Result) int {
+	if r.Answer == nil {
+		return -1
+	}
+	return r.Answer.Config
+}
+
+func bestOf(r *sweep.Result) int {
+	if r.BestOverall == nil {
+		return -1
+	}
+	return r.BestOverall.Config
 }
 
 // TestSweepHTMLTokens: with a column of tokens saved the front table's note is
@@ -364,15 +434,23 @@ func TestNoHeatMapSaysWhy(t *testing.T) {
 			"there is no answer to draw it for, and the grid has no max_turns_stuck × check_interval of the current setting's policy, none, to draw instead"},
 		{"no answer, now in the grid once", 5, []policy.Policy{at(policy.Score, 40, 10), at(policy.Window, 40, 10), at(policy.Window, 50, 10)}, at(policy.Score, 40, 10),
 			"there is no answer to draw it for, and the grid has only one max_turns_stuck × check_interval of the current setting's policy, score, to draw instead"},
-		// score is the only policy of the grid ZorkGPT runs: the answer's.
-		{"an answer alone of its policy", 40, []policy.Policy{at(policy.Score, 40, 10), at(policy.Window, 30, 10), at(policy.Window, 50, 10)}, none,
-			"the grid has only one max_turns_stuck × check_interval of the answer's policy, score (give --max-turns-stuck or --check-interval more than one value)"},
+		// score is the only policy of the grid ZorkGPT runs: it leads, as
+		// every episode is whole and flat after turn 5 (flat: score 40/10
+		// stops each at 50, truly stuck, where now never stops).
+		{"a leader alone of its policy", -40, []policy.Policy{at(policy.Score, 40, 10), at(policy.Window, 30, 10), at(policy.Window, 50, 10)}, none,
+			"the grid has only one max_turns_stuck × check_interval of the policy of the change that leads, score (give --max-turns-stuck or --check-interval more than one value)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := dataset(t, tc.episodes)
-			eps := make([]*episode.Episode, len(d.Episodes))
-			for i := range d.Episodes {
-				eps[i] = d.Episodes[i].Ep
+			var eps []*episode.Episode
+			if tc.episodes < 0 { // that many flat
+				for i := range -tc.episodes {
+					eps = append(eps, plan{id: fmt.Sprintf("flat-%02d", i), n: 100, changes: map[int]int{5: 5}, end: episode.EndMaxTurns}.episode())
+				}
+			} else {
+				d := dataset(t, tc.episodes)
+				for i := range d.Episodes {
+					eps = append(eps, d.Episodes[i].Ep)
+				}
 			}
 			r := sweep.Run(eps, tc.grid, tc.current, sweep.Options{MaxFalseRate: 1, MaxCensored: 1, Folds: 2, Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 2})
 			ch, whyNot := HeatMap(r)

@@ -266,7 +266,7 @@ func deathsText(ep *episode.Episode) string {
 func outcomeText(o *replay.Outcome) string {
 	switch {
 	case o.Censored:
-		return fmt.Sprintf("%s: no stop within the log (censored: the recording's own loop break stopped it first)", o.Policy)
+		return fmt.Sprintf("%s: no stop within the log (censored: the log is cut, by the recording's own stop or a kill, before it would stop)", o.Policy)
 	case !o.Terminated():
 		return fmt.Sprintf("%s: no stop", o.Policy)
 	}
@@ -274,8 +274,11 @@ func outcomeText(o *replay.Outcome) string {
 	if o.ScoreForgone > 0 {
 		s += fmt.Sprintf(", forgoes %s points", o.ScoreForgone)
 	}
-	if o.FalseTerminationCandidate() {
+	switch {
+	case o.FalseTerminationCandidate():
 		return s + " — premature?"
+	case o.Unknown():
+		return s + " — unknown (the log is cut too soon after to judge)"
 	}
 	return s + " — truly stuck"
 }

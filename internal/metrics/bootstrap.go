@@ -19,8 +19,9 @@ const (
 )
 
 // bootstrap gives the paired bootstrap intervals of every metric's change
-// (ci) and relative change in % (pct). fill writes episode i's numerators and
-// denominators, 4 a metric: baseline num, den, after num, den.
+// (ci), relative change in % (pct), and each policy's value (sides: baseline,
+// after). fill writes episode i's numerators and denominators, 4 a metric:
+// baseline num, den, after num, den.
 //
 // The resamples are those of one stream of random indices (deterministic, and
 // paired: the same episodes for every metric and both policies), drawn in
@@ -28,7 +29,7 @@ const (
 // resample's indices sums every metric at once, in the indices' order, so
 // each statistic is the very float a resample at a time gives. The two
 // percentiles are selected, not sorted for.
-func bootstrap(defs []entry, n int, fill func(i int, row []float64)) (ci, pct []*[2]float64) {
+func bootstrap(defs []entry, n int, fill func(i int, row []float64)) (ci, pct []*[2]float64, sides [][2]*[2]float64) {
 	full := 4 * len(defs)
 	all := make([]float64, n*full)
 	for i := range n {
@@ -70,9 +71,11 @@ func bootstrap(defs []entry, n int, fill func(i int, row []float64)) (ci, pct []
 	// whether each is defined.
 	changes, pcts := make([][]float64, len(defs)), make([][]float64, len(defs))
 	okc, okp := make([][]bool, len(defs)), make([][]bool, len(defs))
+	side := make([][2][]float64, len(defs)) // each policy's value, defined where okc is
 	for k := range defs {
 		changes[k], pcts[k] = make([]float64, Resamples), make([]float64, Resamples)
 		okc[k], okp[k] = make([]bool, Resamples), make([]bool, Resamples)
+		side[k] = [2][]float64{make([]float64, Resamples), make([]float64, Resamples)}
 	}
 	// A block of indices holds up to 256 resamples, and up to a MiB: its n
 	// indices a resample would otherwise take a kilobyte an episode for each
@@ -121,6 +124,7 @@ func bootstrap(defs []entry, n int, fill func(i int, row []float64)) (ci, pct []
 							continue
 						}
 						changes[k][res], okc[k][res] = a-b, true
+						side[k][0][res], side[k][1][res] = b, a
 						if b != 0 {
 							pcts[k][res], okp[k][res] = 100*(a-b)/b, true
 						}
@@ -131,12 +135,15 @@ func bootstrap(defs []entry, n int, fill func(i int, row []float64)) (ci, pct []
 		})
 	}
 	wg.Wait()
-	ci, pct = make([]*[2]float64, len(defs)), make([]*[2]float64, len(defs))
+	ci, pct, sides = make([]*[2]float64, len(defs)), make([]*[2]float64, len(defs)), make([][2]*[2]float64, len(defs))
 	for k := range defs {
+		for s := range 2 {
+			sides[k][s] = percentiles(compact(side[k][s], okc[k]))
+		}
 		ci[k] = percentiles(compact(changes[k], okc[k]))
 		pct[k] = percentiles(compact(pcts[k], okp[k]))
 	}
-	return ci, pct
+	return ci, pct, sides
 }
 
 // compact keeps the values of x that ok marks, in order.

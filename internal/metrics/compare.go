@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
 )
@@ -21,11 +22,21 @@ type Metric struct {
 	BaselineOK, AfterOK bool
 	Change              float64  // After − Baseline
 	ChangePct           *float64 // Change / Baseline in %, nil when Baseline is 0 or undefined
-	// CI is the 95% interval of Change, CIPct that of ChangePct, made by its
-	// entry's method; nil when n < MinN or too few resamples were defined.
+	// Method is how the intervals are made (the entry's).
+	Method Method
+	// CI is the 95% interval of Change, CIPct that of ChangePct (paired
+	// bootstrap only), made by Method; nil when the bootstrap has n < MinN
+	// or too few resamples defined the statistic.
 	CI, CIPct *[2]float64
-	Expected  Expectation
-	Verdict   string
+	// BaselineCI and AfterCI are the 95% intervals of each policy's value:
+	// Wilson's for a share of episodes, the bootstrap's percentiles else.
+	BaselineCI, AfterCI *[2]float64
+	// Discordant, for PairedProportions, counts the episodes with the
+	// property under one policy only: [0] the after policy's, [1] the
+	// baseline's.
+	Discordant [2]int
+	Expected   Expectation
+	Verdict    string
 	// Headline: one of the few figures a sweep states beside its answer;
 	// Better says which way such a figure improves: +1 up, -1 down.
 	Headline bool
@@ -87,7 +98,7 @@ func Compare(pairs []Pair, c Costs) []Metric {
 	for k, d := range defs {
 		m := &metrics[k]
 		m.Name, m.Label, m.Unit, m.Expected = d.name, d.label, d.unit, d.expect
-		m.Headline, m.Better, m.Lengths = d.better != 0, d.better, d.lengths
+		m.Headline, m.Better, m.Lengths, m.Method = d.headline, d.better, d.lengths, d.interval
 		m.Baseline, m.BaselineOK = value(k, 0)
 		m.After, m.AfterOK = value(k, 1)
 		if m.BaselineOK && m.AfterOK {
@@ -97,8 +108,11 @@ func Compare(pairs []Pair, c Costs) []Metric {
 				m.ChangePct = &pct
 			}
 		}
-		if d.interval == PairedBootstrap {
+		switch d.interval {
+		case PairedBootstrap:
 			boot = append(boot, k)
+		case PairedProportions:
+			m.proportions(&d, v[k].num[0], v[k].num[1])
 		}
 	}
 	if n >= MinN && len(boot) > 0 {
@@ -106,7 +120,7 @@ func Compare(pairs []Pair, c Costs) []Metric {
 		for j, k := range boot {
 			sub[j] = defs[k]
 		}
-		ci, pct := bootstrap(sub, n, func(i int, row []float64) {
+		ci, pct, sides := bootstrap(sub, n, func(i int, row []float64) {
 			for j, k := range boot {
 				for s := range 2 {
 					row[4*j+2*s] = v[k].num[s][i]
@@ -116,12 +130,49 @@ func Compare(pairs []Pair, c Costs) []Metric {
 		})
 		for j, k := range boot {
 			metrics[k].CI, metrics[k].CIPct = ci[j], pct[j]
+			metrics[k].BaselineCI, metrics[k].AfterCI = sides[j][0], sides[j][1]
 		}
 	}
 	for k := range metrics {
 		metrics[k].Verdict = verdictOf(&metrics[k], n)
 	}
 	return metrics
+}
+
+// proportions sets the intervals of a metric of d, PairedProportions: base
+// and after are each episode's 0 or 1 under each policy. The value is
+// scale·k/n (perEpisode) or scale·k, so the intervals of the shares are
+// scaled alike.
+func (m *Metric) proportions(d *entry, base, after []float64) {
+	n := len(base)
+	if n == 0 {
+		return
+	}
+	var both, afterOnly, baseOnly, neither int
+	for i := range n {
+		switch b, a := base[i] != 0, after[i] != 0; {
+		case a && b:
+			both++
+		case a:
+			afterOnly++
+		case b:
+			baseOnly++
+		default:
+			neither++
+		}
+	}
+	scale := d.scale
+	if !d.perEpisode {
+		scale *= float64(n)
+	}
+	side := func(k int) *[2]float64 {
+		lo, hi := stats.Wilson(k, n)
+		return &[2]float64{scale * lo, scale * hi}
+	}
+	_, lo, hi := stats.TangoPaired(afterOnly, baseOnly, n)
+	m.CI = &[2]float64{scale * lo, scale * hi}
+	m.BaselineCI, m.AfterCI = side(both+baseOnly), side(both+afterOnly)
+	m.Discordant = [2]int{afterOnly, baseOnly}
 }
 
 // Significant reports whether the 95% interval of the change lies on one

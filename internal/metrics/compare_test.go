@@ -46,20 +46,21 @@ func compared(eps []*episode.Episode) []Pair {
 	return pairs
 }
 
-// handSet is six episodes whose outcomes under score and score-or-objective
-// (40/10) are worked out by hand in the comments.
+// handSet is seven episodes whose outcomes under score and
+// score-or-objective (40/10) are worked out by hand in the comments. All but
+// E and G end at their turn budget (a whole log).
 func handSet(t testing.TB) []Pair {
 	plans := []synth.Steps{
 		// A: flat 100 turns. score: 40 (40), truly stuck, saves 60. sor: same.
-		{ID: "A", N: 100},
+		{ID: "A", N: 100, MaxTurns: 100},
 		// B: objective at 35, +10 at 75, 100 turns. score: 40 (40), candidate
 		// (gain and objective), saves 60, forgone 10. sor: anchor 36, then 75:
 		// next stop 120 > 100, no stop.
-		{ID: "B", N: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{35: {"o1"}}},
+		{ID: "B", N: 100, MaxTurns: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{35: {"o1"}}},
 		// C: +5 at 12, objective at 50, 200 turns. score: anchor 12 -> 60 (48),
 		// objective 50 in (20, 60]: candidate, saves 140. sor: anchor 51 ->
 		// 100 (49), truly stuck, saves 100.
-		{ID: "C", N: 200, Changes: map[int]int{12: 5}, Objectives: map[int][]string{50: {"o2"}}},
+		{ID: "C", N: 200, MaxTurns: 200, Changes: map[int]int{12: 5}, Objectives: map[int][]string{50: {"o2"}}},
 		// D: +5 every 20 turns up to 100, game over at 120. score: anchor 100
 		// -> 140 > 120: no stop. sor: no stop.
 		{ID: "D", N: 120, Changes: map[int]int{20: 5, 40: 10, 60: 15, 80: 20, 100: 25}, GameOver: 120},
@@ -68,7 +69,11 @@ func handSet(t testing.TB) []Pair {
 		// 80 > 40: no stop, censored.
 		{ID: "E", N: 100, Objectives: map[int][]string{35: {"o3"}}, LoopBreak: &score},
 		// F: objective at 5, 30 turns. score: no stop. sor: no stop.
-		{ID: "F", N: 30, Objectives: map[int][]string{5: {"o4"}}},
+		{ID: "F", N: 30, MaxTurns: 30, Objectives: map[int][]string{5: {"o4"}}},
+		// G: flat 100 turns, then the log just stops (a killed run, cut):
+		// both stop at 40 (40), saving 60, with no evidence and no follow-up
+		// beyond the cut: unknown.
+		{ID: "G", N: 100},
 	}
 	var eps []*episode.Episode
 	for _, p := range plans {
@@ -83,22 +88,25 @@ func TestMetricDefinitions(t *testing.T) {
 	for _, x := range Compare(eps, Costs{CallsPerTurn: 4}) {
 		m[x.Name] = x
 	}
-	// By hand from handSet's comments; n = 6, logged turns 100+100+200+120+40+30 = 590.
+	// By hand from handSet's comments; n = 7, logged turns 100+100+200+120+40+30+100 = 690.
 	for _, c := range []struct {
 		name            string
 		baseline, after float64
 	}{
-		{"episodes_terminated", 4, 2},          // A B C E | A C
+		{"episodes_terminated", 5, 3},          // A B C E G | A C G
 		{"false_termination_candidates", 3, 0}, // B C E | none
-		{"false_termination_rate", 50, 0},      // 3/6, 0/6 in %
-		{"avg_turns_per_episode", (40 + 40 + 60 + 120 + 40 + 30) / 6.0, (40 + 100 + 100 + 120 + 40 + 30) / 6.0},
-		{"avg_turns_stuck_at_termination", (40 + 40 + 48 + 40) / 4.0, (40 + 49) / 2.0},
-		{"objective_completions_in_terminated", 3, 1}, // B C E | C
-		{"episodes_with_objective_completions", 4, 4}, // a completion c <= length: B C E F | B C E F
-		{"truly_stuck_terminations", 1, 2},            // A | A C
-		{"turns_saved", 60 + 60 + 140, 60 + 100},      // A B C E(0) | A C
-		{"turns_saved_pct", 100 * 260 / 590.0, 100 * 160 / 590.0},
-		{"llm_calls_saved", 4 * 260, 4 * 160},
+		{"unknown_stops", 1, 1},                // G | G
+		// High bound: premature, unknown or censored: B C E G | E (censored) G.
+		{"false_termination_rate", 400 / 7.0, 200 / 7.0},
+		{"false_termination_rate_low", 300 / 7.0, 0}, // B C E | none
+		{"avg_turns_per_episode", (40 + 40 + 60 + 120 + 40 + 30 + 40) / 7.0, (40 + 100 + 100 + 120 + 40 + 30 + 40) / 7.0},
+		{"avg_turns_stuck_at_termination", (40 + 40 + 48 + 40 + 40) / 5.0, (40 + 49 + 40) / 3.0},
+		{"objective_completions_in_terminated", 3, 1},      // B C E | C
+		{"episodes_with_objective_completions", 4, 4},      // a completion c <= length: B C E F | B C E F
+		{"truly_stuck_terminations", 1, 2},                 // A | A C (G is unknown)
+		{"turns_saved", 60 + 60 + 140 + 60, 60 + 100 + 60}, // A B C E(0) G | A C G
+		{"turns_saved_pct", 100 * 320 / 690.0, 100 * 220 / 690.0},
+		{"llm_calls_saved", 4 * 320, 4 * 220},
 		{"score_forgone", 10, 0}, // B | none
 		{"censored", 0, 1},       // | E
 	} {
@@ -106,6 +114,43 @@ func TestMetricDefinitions(t *testing.T) {
 		if !got.BaselineOK || !got.AfterOK || math.Abs(got.Baseline-c.baseline) > 1e-9 || math.Abs(got.After-c.after) > 1e-9 {
 			t.Errorf("%s: got %v | %v, want %v | %v", c.name, got.Baseline, got.After, c.baseline, c.after)
 		}
+	}
+	// The rates' intervals, recomputed in Python from the formulas (Wilson;
+	// Tango's score interval, which R's PropCIs scoreci.mp gives too), in %.
+	// High bound: 2 episodes under both (E, G), 2 under the baseline only
+	// (B, C), 3 under neither. Low bound: 3 under the baseline only, 4
+	// under neither.
+	near := func(got *[2]float64, lo, hi float64) bool {
+		return got != nil && math.Abs(got[0]-lo) < 5e-5 && math.Abs(got[1]-hi) < 5e-5
+	}
+	for _, c := range []struct {
+		name                    string
+		ci, base, after         [2]float64
+		afterOnly, baselineOnly int
+	}{
+		{"false_termination_rate", [2]float64{-64.106555, 16.985342}, [2]float64{25.045836, 84.178014}, [2]float64{8.221892, 64.106555}, 0, 2},
+		{"false_termination_rate_low", [2]float64{-74.954164, 7.761491}, [2]float64{15.821986, 74.954164}, [2]float64{0, 35.433044}, 0, 3},
+	} {
+		got := m[c.name]
+		if got.Method != PairedProportions || !near(got.CI, c.ci[0], c.ci[1]) || !near(got.BaselineCI, c.base[0], c.base[1]) ||
+			!near(got.AfterCI, c.after[0], c.after[1]) || got.Discordant != [2]int{c.afterOnly, c.baselineOnly} || got.CIPct != nil {
+			t.Errorf("%s: %v change %v, sides %v %v, discordant %v; want change %v, sides %v %v, discordant %d/%d",
+				c.name, got.Method, got.CI, got.BaselineCI, got.AfterCI, got.Discordant, c.ci, c.base, c.after, c.afterOnly, c.baselineOnly)
+		}
+	}
+	// A count of episodes has the same intervals, times n: censored 0 | 1
+	// of 7, E under the after policy only.
+	if got, lo, hi := m["censored"], 0.0, 0.0; got.Method != PairedProportions || got.Discordant != [2]int{1, 0} {
+		t.Errorf("censored: %v, discordant %v", got.Method, got.Discordant)
+	} else {
+		if lo, hi = -1.834643, 3.591895; !near(got.CI, lo, hi) { // 7 × Tango's [−0.262092, 0.513128] of 1 and 0 in 7
+			t.Errorf("censored: change %v, want [%v, %v]", got.CI, lo, hi)
+		}
+	}
+	// A sum keeps the paired bootstrap, with each side's percentiles.
+	if got := m["turns_saved"]; got.Method != PairedBootstrap || got.CI == nil || got.BaselineCI == nil || got.AfterCI == nil ||
+		got.BaselineCI[0] > 320 || got.BaselineCI[1] < 320 {
+		t.Errorf("turns saved: %v, change %v, sides %v %v", got.Method, got.CI, got.BaselineCI, got.AfterCI)
 	}
 }
 
@@ -193,15 +238,20 @@ func TestBootstrapIsDeterministic(t *testing.T) {
 	}
 	for _, m := range a {
 		if m.CI == nil && m.BaselineOK && m.AfterOK {
-			t.Errorf("%s has no interval with n = 6", m.Name)
+			t.Errorf("%s has no interval with n = 7", m.Name)
 		}
 	}
 }
 
+// Below MinN episodes the bootstrap gives no interval; a share of episodes
+// keeps its exact ones (Wilson, Newcombe), which mean something at any n.
 func TestTooFewForAnInterval(t *testing.T) {
 	eps := handSet(t)[:MinN-1]
 	for _, m := range Compare(eps, Costs{CallsPerTurn: 4}) {
-		if m.CI != nil || m.BaselineOK && m.AfterOK && m.Verdict != "n too small" {
+		switch {
+		case m.Method == PairedProportions && (m.CI == nil || m.BaselineCI == nil):
+			t.Errorf("%s: no interval of a share of %d episodes", m.Name, len(eps))
+		case m.Method == PairedBootstrap && (m.CI != nil || m.BaselineOK && m.AfterOK && m.Verdict != "n too small"):
 			t.Errorf("%s: interval %v, verdict %q", m.Name, m.CI, m.Verdict)
 		}
 	}

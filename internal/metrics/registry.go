@@ -45,9 +45,23 @@ type Method int
 const (
 	// PairedBootstrap: the 2.5th and 97.5th percentiles of the change over
 	// Resamples resamples of the episodes, the same episodes for both
-	// policies (docs/semantics.md, "6.3 Dataset metrics").
+	// policies, and of each policy's value over the same resamples
+	// (docs/semantics.md, "6.3 Dataset metrics"): for sums and means.
 	PairedBootstrap Method = iota
+	// PairedProportions: for a metric that counts the episodes with a
+	// property (0 or 1 an episode), each policy's share has its Wilson
+	// interval and the change Tango's score interval for paired proportions
+	// (stats.TangoPaired) from the episodes with the property under one
+	// policy only: no resampling, and a real width when no episode differs
+	// (docs/semantics.md, "6.3 Dataset metrics" says why Tango's rather
+	// than Newcombe's).
+	PairedProportions
 )
+
+// String names the method as the JSON gives it.
+func (m Method) String() string {
+	return [...]string{"paired_bootstrap", "tango_score"}[m]
+}
 
 // entry is a metric of the registry: scale·Σnum/Σden, scale·Σnum/n
 // (perEpisode) or scale·Σnum over the episodes, each under the outcome of
@@ -69,6 +83,8 @@ type entry struct {
 	// objectives: it counts objectives, and is left out for a system whose
 	// logs record none (system.Shows.Objectives).
 	objectives bool
+	// headline: a figure a sweep states in its comparisons with now.
+	headline bool
 	// interval is how the interval of its change is made.
 	interval Method
 }
@@ -110,7 +126,7 @@ func registry(c Costs, tokens bool, shows system.Shows) []entry {
 	}
 	at := slices.IndexFunc(defs, func(d entry) bool { return d.name == "llm_calls_saved" }) + 1
 	if tokens {
-		defs = slices.Insert(defs, at, entry{name: "tokens_saved", lengths: true, label: "tokens saved", unit: Count, scale: 1, better: +1,
+		defs = slices.Insert(defs, at, entry{name: "tokens_saved", lengths: true, label: "tokens saved", unit: Count, scale: 1, better: +1, headline: true,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TokensSaved) }}) // 0 unless logged
 	}
 	if c.Priced() {
@@ -128,13 +144,23 @@ func shipped(callsPerTurn int, realScores bool) []entry {
 		points = Points
 	}
 	return []entry{
-		{name: "episodes_terminated", label: "episodes terminated", unit: Count, scale: 1,
+		{name: "episodes_terminated", label: "episodes terminated", unit: Count, scale: 1, interval: PairedProportions,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
-		{name: "false_termination_candidates", label: "false-termination candidates", unit: Count, scale: 1,
+		{name: "false_termination_candidates", label: "false-termination candidates", unit: Count, scale: 1, interval: PairedProportions,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) }},
-		{name: "false_termination_rate", label: "false-termination rate", unit: Percent, perEpisode: true, scale: 100, better: -1,
-			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) },
+		{name: "unknown_stops", label: "unknown stops", unit: Count, scale: 1, interval: PairedProportions,
+			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Unknown()) }},
+		// The rate the targets are judged on: every outcome the log cannot
+		// show fine (replay.Outcome.Unjudged), so that no cut log hides a
+		// premature stop; the low bound counts the evidence alone.
+		{name: "false_termination_rate", label: "false-termination rate, high bound", unit: Percent, perEpisode: true, scale: 100,
+			better: -1, headline: true, interval: PairedProportions,
+			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Unjudged()) },
 			expect: Expectation{Text: "-30% to -50%", Lo: -50, Hi: -30, Kind: expectRange}},
+		{name: "false_termination_rate_low", label: "false-termination rate, low bound", unit: Percent, perEpisode: true, scale: 100,
+			interval: PairedProportions,
+			num:      func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) },
+			expect:   Expectation{Text: "-30% to -50%", Lo: -50, Hi: -30, Kind: expectRange}},
 		{name: "avg_turns_per_episode", lengths: true, label: "average turns per episode", unit: Mean, perEpisode: true, scale: 1,
 			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.Length) },
 			expect: Expectation{Text: "+10% to +20%", Lo: 10, Hi: 20, Kind: expectRange}},
@@ -151,15 +177,16 @@ func shipped(callsPerTurn int, realScores bool) []entry {
 				return b2f(o.Terminated()) * float64(len(ep.Objectives))
 			}},
 		{name: "episodes_with_objective_completions", label: "episodes with objective completions", unit: Count, scale: 1, objectives: true,
+			interval: PairedProportions,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
 				length := o.Length
 				return b2f(slices.ContainsFunc(ep.Objectives, func(c episode.Completion) bool { return c.Turn <= length }))
 			},
 			expect: Expectation{Text: "no change", Kind: expectSame}},
-		{name: "truly_stuck_terminations", label: "truly stuck terminations", unit: Count, scale: 1,
+		{name: "truly_stuck_terminations", label: "truly stuck terminations", unit: Count, scale: 1, interval: PairedProportions,
 			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.TrulyStuck()) },
 			expect: Expectation{Text: "no change", Kind: expectSame}},
-		{name: "turns_saved", lengths: true, label: "turns saved", unit: Count, scale: 1, better: +1,
+		{name: "turns_saved", lengths: true, label: "turns saved", unit: Count, scale: 1, better: +1, headline: true,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
 		{name: "turns_saved_pct", lengths: true, label: "turns saved, share of logged turns", unit: Percent, scale: 100,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) },
@@ -168,7 +195,7 @@ func shipped(callsPerTurn int, realScores bool) []entry {
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.LLMCallsSaved(callsPerTurn)) }},
 		{name: "score_forgone", label: "score forgone", unit: points, scale: 1, better: -1,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
-		{name: "censored", label: "censored outcomes", unit: Count, scale: 1, better: -1,
+		{name: "censored", label: "censored outcomes", unit: Count, scale: 1, better: -1, headline: true, interval: PairedProportions,
 			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Censored) }},
 	}
 }

@@ -98,11 +98,29 @@ type JSON struct {
 	CI95Pct   *[2]float64 `json:"ci95_pct"`
 	Expected  *string     `json:"expected"`
 	Verdict   string      `json:"verdict"`
+	// Method makes CI95 and the sides' intervals: paired_bootstrap, or
+	// tango_score (Wilson's for the sides; Discordant then counts the
+	// episodes that differ).
+	Method     string          `json:"method"`
+	BaselineCI *[2]float64     `json:"baseline_ci95"`
+	AfterCI    *[2]float64     `json:"after_ci95"`
+	Discordant *DiscordantJSON `json:"discordant,omitempty"`
+}
+
+// DiscordantJSON counts the episodes with a metric's property under one
+// policy only.
+type DiscordantJSON struct {
+	AfterOnly    int `json:"after_only"`
+	BaselineOnly int `json:"baseline_only"`
 }
 
 // JSON is the metric as the JSON formats give it, rounded to 6 decimals.
 func (m *Metric) JSON() JSON {
-	mj := JSON{Name: m.Name, Verdict: m.Verdict, CI95: roundPair(m.CI), CI95Pct: roundPair(m.CIPct)}
+	mj := JSON{Name: m.Name, Verdict: m.Verdict, CI95: roundPair(m.CI), CI95Pct: roundPair(m.CIPct), Method: m.Method.String(),
+		BaselineCI: roundPair(m.BaselineCI), AfterCI: roundPair(m.AfterCI)}
+	if m.Method == PairedProportions {
+		mj.Discordant = &DiscordantJSON{AfterOnly: m.Discordant[0], BaselineOnly: m.Discordant[1]}
+	}
 	if m.BaselineOK {
 		mj.Baseline = Round6(m.Baseline)
 	}

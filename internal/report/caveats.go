@@ -45,9 +45,14 @@ func (d *Dataset) MetricNotes() []string {
 			"from its loop break v1 (score) to v2 (score-or-objective); a verdict says how the change compares (docs/semantics.md, \"6.3 Dataset metrics\").")
 	}
 	if n, b, a := d.Censored(); n > 0 {
-		notes = append(notes, fmt.Sprintf("%d of %d episodes have a censored outcome (baseline %d, after %d): the recording's own loop break "+
-			"cut the log before the policy would have stopped, so their lengths are only lower bounds, and the verdicts on "+
-			"average turns, turns saved and LLM calls saved (marked) rest on them.", n, len(d.Episodes), b, a))
+		notes = append(notes, fmt.Sprintf("%d of %d episodes have a censored outcome (baseline %d, after %d): the log is cut (the "+
+			"recording's own loop break, a kill) before the policy would have stopped, so their lengths are only lower bounds, and the "+
+			"verdicts on average turns, turns saved and LLM calls saved (marked) rest on them.", n, len(d.Episodes), b, a))
+	}
+	if b, a := d.unknown(); b+a > 0 {
+		notes = append(notes, fmt.Sprintf("unknown stops, the baseline's %d and the after policy's %d: the log is cut too soon after "+
+			"the stop to judge it (docs/semantics.md, \"6.2 Outcome of one policy on one episode\"). The false-termination rate's high "+
+			"bound counts unknown stops and censored outcomes as premature, its low bound as fine.", b, a))
 	}
 	k, n := 0, len(d.Episodes)
 	for i := range d.Episodes {
@@ -67,6 +72,15 @@ func (d *Dataset) MetricNotes() []string {
 		notes = append(notes, fmt.Sprintf("cost saved prices the tokens of the %d episodes whose logs record them at %s a million; %s.", k, money(d.CostPerMTok), rest))
 	}
 	return notes
+}
+
+// unknown counts the unknown stops under each policy.
+func (d *Dataset) unknown() (baseline, after int) {
+	for i := range d.Episodes {
+		baseline += b2i(d.Episodes[i].Outcomes[0].Unknown())
+		after += b2i(d.Episodes[i].Outcomes[1].Unknown())
+	}
+	return baseline, after
 }
 
 // estimated counts the episodes whose tokens per turn are estimates.

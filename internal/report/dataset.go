@@ -128,9 +128,13 @@ func WriteDataset(w io.Writer, format string, d *Dataset, summary bool, f *texto
 // cells are a metric's table cells: baseline, after, change, expected,
 // interval, verdict.
 func cells(m *metrics.Metric, n int) []string {
-	val := func(v float64, ok bool) string {
+	// A rate of episodes shows its Wilson interval beside it.
+	val := func(v float64, ok bool, ci *[2]float64) string {
 		if !ok {
 			return "—"
+		}
+		if m.Method == metrics.PairedProportions && m.Unit == metrics.Percent && ci != nil {
+			return m.Unit.Format(v) + " (" + strconv.FormatFloat(ci[0], 'f', 1, 64) + "–" + m.Unit.Format(ci[1]) + ")"
 		}
 		return m.Unit.Format(v)
 	}
@@ -149,7 +153,7 @@ func cells(m *metrics.Metric, n int) []string {
 	default:
 		interval = "—"
 	}
-	return []string{m.Label, val(m.Baseline, m.BaselineOK), val(m.After, m.AfterOK), change, m.Expected.Text, interval, m.Verdict}
+	return []string{m.Label, val(m.Baseline, m.BaselineOK, m.BaselineCI), val(m.After, m.AfterOK, m.AfterCI), change, m.Expected.Text, interval, m.Verdict}
 }
 
 // MetricTable is the metrics table, as every format shows it: its header and
@@ -240,6 +244,8 @@ func shortVerdict(o *replay.Outcome) string {
 		return "censored"
 	case !o.Terminated():
 		return ""
+	case o.Unknown():
+		return fmt.Sprintf("unknown (cut@%d)", o.Length+o.TurnsSaved) + shortPastHorizon(o)
 	case !o.FalseTerminationCandidate():
 		return "truly stuck" + shortPastHorizon(o)
 	}
@@ -324,8 +330,8 @@ func skippedLines(skipped []Skip) []string {
 
 // MetricsTitle heads the metrics table.
 func (d *Dataset) MetricsTitle() string {
-	return fmt.Sprintf("Metrics, n = %d (95%% intervals: paired bootstrap over episodes, %d resamples, seed %d; ~ = interval contains 0)",
-		len(d.Episodes), metrics.Resamples, metrics.BootstrapSeed)
+	return fmt.Sprintf("Metrics, n = %d (95%% intervals: Tango's score interval for paired shares of episodes, a paired bootstrap over episodes for sums "+
+		"and means, %d resamples, seed %d; ~ = interval contains 0)", len(d.Episodes), metrics.Resamples, metrics.BootstrapSeed)
 }
 
 // Review is the review list, as every format shows it: a summary, a table
@@ -383,7 +389,8 @@ func (d *Dataset) legend() string {
 	if d.shows.Objectives {
 		s += "obj@75(+2): an objective completed at turn 75, and 2 more before it, in the max_turns_stuck turns up to the stop; "
 	}
-	s += "censored: the recording's own loop break cut the log before this policy would have stopped."
+	s += "unknown (cut@130): no evidence against the stop, but the log is cut at turn 130 (the recording's own stop, a kill) too soon after it to judge it; " +
+		"censored: the log is cut before this policy would have stopped."
 	if h := d.GainHorizon; h > 0 {
 		s += fmt.Sprintf(" A later gain counts only within %d turn%s of the stop (--gain-horizon); one past it is shown in brackets.", h, textout.Plural(h))
 	}

@@ -133,6 +133,7 @@ type ResultJSON struct {
 	ObjectiveProgress         bool                 `json:"objective_progress"`
 	WindowObjectives          []episode.Completion `json:"window_objectives"`
 	FalseTerminationCandidate bool                 `json:"false_termination_candidate"`
+	Unknown                   bool                 `json:"unknown"` // stopped with no follow-up to judge it (docs/semantics.md, "6.2 Outcome of one policy on one episode")
 	TrulyStuck                bool                 `json:"truly_stuck"`
 	Censored                  bool                 `json:"censored"`
 	WarningStartTurn          *int                 `json:"warning_start_turn"` // null: none, or a system that shows no warning
@@ -191,7 +192,7 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 		Policy: string(o.Policy.Name), Settings: SettingsOf(o.Policy),
 		TurnsSaved: o.TurnsSaved, Length: o.Length, ScoreForgone: o.ScoreForgone,
 		LaterScoreGain: o.LaterScoreGain(), ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
-		FalseTerminationCandidate: o.FalseTerminationCandidate(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
+		FalseTerminationCandidate: o.FalseTerminationCandidate(), Unknown: o.Unknown(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
 		LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
 		GainHorizon:   nonZero(o.GainHorizon),
 	}

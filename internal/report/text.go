@@ -147,9 +147,11 @@ func verdict(o *replay.Outcome) string {
 func outcomeVerdict(o *replay.Outcome) string {
 	switch {
 	case o.Censored:
-		return fmt.Sprintf("censored (the recording stopped at %d)", o.Length)
+		return fmt.Sprintf("censored (the log is cut at %d)", o.Length)
 	case !o.Terminated():
 		return "no stop"
+	case o.Unknown():
+		return fmt.Sprintf("unknown (the log is cut at %d, %s after the stop)", o.Length+o.TurnsSaved, textout.Count(o.TurnsSaved, "turn")) + pastHorizon(o)
 	case o.FalseTerminationCandidate():
 		var why []string
 		if o.LaterScoreGain() {
@@ -400,7 +402,7 @@ var (
 	csvResultHeader = []string{"policy", "max_turns_stuck", "check_interval", "stuck_warning_threshold", "settings",
 		"termination_turn", "stop_reason", "turns_stuck", "score_at_termination", "location_at_termination", "turns_saved", "length", "score_forgone",
 		"later_score_gain", "later_gain_turn", "later_gain_points", "later_gain_distance", "gain_horizon", "objective_progress", "window_objectives",
-		"false_termination_candidate", "truly_stuck", "censored", "warning_start_turn", "llm_calls_saved", "tokens_saved", "cost_saved"}
+		"false_termination_candidate", "unknown", "truly_stuck", "censored", "warning_start_turn", "llm_calls_saved", "tokens_saved", "cost_saved"}
 )
 
 func opt(p *int) string {
@@ -453,7 +455,7 @@ func csvResult(r *ResultJSON) []string {
 	return []string{textout.CSVText(r.Policy), opt(r.MaxTurnsStuck), opt(r.CheckInterval), opt(r.StuckWarningThreshold),
 		textout.CSVText(r.Settings.String()), opt(r.TerminationTurn), textout.CSVText(optS(r.StopReason)), opt(r.TurnsStuck), optScore(r.ScoreAtTermination), textout.CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
 		strconv.Itoa(r.Length), r.ScoreForgone.String(), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
-		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.TrulyStuck), b(r.Censored),
+		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.Unknown), b(r.TrulyStuck), b(r.Censored),
 		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), opt64(r.TokensSaved), cost}
 }
 

@@ -5,54 +5,6 @@ import "math"
 // zPower80 is the one-sided normal quantile of 80% power.
 const zPower80 = 0.8416212335729143
 
-// NewcombePaired is the difference of two proportions measured on the same
-// n = a+b+c+d subjects, with Newcombe's 95% interval for paired data (his
-// method 10: Newcombe 1998, "Improved confidence intervals for the
-// difference between binomial proportions based on paired data", Statistics
-// in Medicine 17:2635–2650). a counts the subjects positive under both, b
-// under the first only, c under the second only, d under neither; the
-// difference is p1 − p2 = (b − c)/n.
-//
-// The Wilson limits of the two marginals, (a+b)/n and (a+c)/n, are combined
-// with φ, the correlation of the 2×2 table, corrected as the paper does: 0
-// when a marginal total is 0; (ad − bc − n/2)/√(…), floored at 0, when ad >
-// bc. b = c = 0 gives an interval around 0 as wide as the marginals' Wilson
-// limits allow, never [0, 0]. n = 0 gives the whole range [−1, 1].
-func NewcombePaired(a, b, c, d int) (diff, lo, hi float64) {
-	n := a + b + c + d
-	if n <= 0 {
-		return 0, -1, 1
-	}
-	nn := float64(n)
-	p1, p2 := float64(a+b)/nn, float64(a+c)/nn
-	l1, u1 := Wilson(a+b, n)
-	l2, u2 := Wilson(a+c, n)
-	phi := pairedPhi(a, b, c, d)
-	diff = float64(b-c) / nn
-	// The two distances below and above: each the square-and-add of the
-	// marginals' Wilson distances, less their covariance.
-	below := math.Sqrt(max(0, sq(p1-l1)-2*phi*(p1-l1)*(u2-p2)+sq(u2-p2)))
-	above := math.Sqrt(max(0, sq(u1-p1)-2*phi*(u1-p1)*(p2-l2)+sq(p2-l2)))
-	return diff, max(-1, diff-below), min(1, diff+above)
-}
-
-// pairedPhi is the correlation of the 2×2 table [[a, b], [c, d]] as method 10
-// uses it: 0 when a marginal total is 0 (no correlation can be estimated);
-// with a positive association, its numerator ad − bc reduced by n/2 and
-// floored at 0 (Newcombe 1998's continuity correction of φ, which his worked
-// examples follow).
-func pairedPhi(a, b, c, d int) float64 {
-	den := float64(a+b) * float64(c+d) * float64(a+c) * float64(b+d)
-	if den == 0 {
-		return 0
-	}
-	num := float64(a)*float64(d) - float64(b)*float64(c)
-	if num > 0 {
-		num = max(0, num-float64(a+b+c+d)/2)
-	}
-	return num / math.Sqrt(den)
-}
-
 func sq(x float64) float64 { return x * x }
 
 // PairedNonInferiorityN is roughly how many subjects a paired non-inferiority
@@ -79,4 +31,73 @@ func PairedNonInferiorityN(pb, pc, margin float64) (n int, ok bool) {
 	floor := math.Ceil(z2 * (1 - margin) / margin)
 	need := sq(z95+zPower80) * (pb + pc) / sq(margin-(pb-pc))
 	return int(max(floor, math.Ceil(need))), true
+}
+
+// PairedMeanN is roughly how many subjects in all a paired comparison needs
+// to show a mean difference of diff (> 0) at a one-sided 2.5% level with 80%
+// power, from its 95% interval [lo, hi] on n subjects: the interval's
+// half-width shrinks as 1/√n, so the standard error on m subjects is
+// (hi − lo)/(2·z)·√(n/m), and m ≈ n·((z_α + z_β)·se/diff)². ok is false when
+// diff is not positive (no sample size shows it) or the interval has no
+// width.
+func PairedMeanN(n int, lo, hi, diff float64) (m int, ok bool) {
+	if diff <= 0 || hi <= lo || n <= 0 {
+		return 0, false
+	}
+	se := (hi - lo) / (2 * z95)
+	return int(math.Ceil(float64(n) * sq((z95+zPower80)*se/diff))), true
+}
+
+// TangoPaired is the difference of two proportions measured on the same n
+// subjects, b of them positive under the first only and c under the second
+// only, with Tango's 95% score interval (Tango 1998, "Equivalence test and
+// confidence interval for the difference in proportions for the
+// paired-sample design", Statistics in Medicine 17:891–908): the values Δ of
+// the difference that its score test does not reject,
+//
+//	|b − c − nΔ| / √(n·(2·q(Δ) + Δ·(1 − Δ))) < z,
+//
+// q(Δ) the maximum-likelihood estimate, under Δ, of the share positive under
+// the second only: the root (√(B² − 4AC) − B)/2A of A·q² + B·q + C with
+// A = 2n, B = −b − c + (2n − b + c)·Δ, C = −c·Δ·(1 − Δ). The statistic falls
+// as Δ rises, so each limit is found by bisection. b = c = 0 gives
+// ±z²/(n + z²) whatever the concordant subjects: no discordant subject in n
+// bounds the discordance as Wilson's interval of 0 in n does. n = 0 gives
+// the whole range [−1, 1].
+func TangoPaired(b, c, n int) (diff, lo, hi float64) {
+	if n <= 0 {
+		return 0, -1, 1
+	}
+	nn, fb, fc := float64(n), float64(b), float64(c)
+	diff = (fb - fc) / nn
+	score := func(d float64) float64 {
+		bq := -fb - fc + (2*nn-fb+fc)*d
+		cq := -fc * d * (1 - d)
+		q := (math.Sqrt(max(0, bq*bq-8*nn*cq)) - bq) / (4 * nn)
+		v := nn * (2*q + d*(1-d))
+		if v <= 0 {
+			return math.Copysign(math.Inf(1), fb-fc-nn*d)
+		}
+		return (fb - fc - nn*d) / math.Sqrt(v)
+	}
+	// root is the Δ in [from, to] where score(Δ) = target, score falling.
+	root := func(from, to, target float64) float64 {
+		for to-from > 1e-13 { // about 44 halvings of [-1, 1]
+			m := (from + to) / 2
+			if score(m) > target {
+				from = m
+			} else {
+				to = m
+			}
+		}
+		return (from + to) / 2
+	}
+	lo, hi = -1, 1
+	if diff > -1 {
+		lo = root(-1, diff, z95)
+	}
+	if diff < 1 {
+		hi = root(diff, 1, -z95)
+	}
+	return diff, lo, hi
 }

@@ -33,7 +33,7 @@ func (r *Result) price(eps []*episode.Episode) map[policy.Policy]Dollars {
 		return nil
 	}
 	idx := slices.Clone(r.Front)
-	if a := r.Answer; a != nil {
+	if a := r.Answer; a != nil && a.Config >= 0 {
 		idx = append(idx, a.Config)
 	}
 	if o := r.BestOverall; o != nil {

@@ -8,26 +8,25 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 )
 
-// front returns the configs no other config dominates on (saved ↑: turns,
-// or tokens when ranked by them; false terminations ↓, score forgone ↓), most
-// saved first. A config dominates another when it is at least as good on all
-// three and better on one; configs with the same three figures are all on the
-// front.
+// front returns the configs of idx no other of idx dominates on (saved ↑:
+// turns, or tokens when ranked by them; false terminations ↓, by the high
+// bound of their rate, Tally.Unjudged; score forgone ↓), most saved first. A
+// config dominates another when it is at least as good on all three and
+// better on one; configs with the same three figures are all on the front.
 //
 // Sorted by what they save, a config can only be dominated by one before it: a
 // prefix-minimum tree over the false-termination count answers "is there one
 // with no more false terminations and no more score forgone" in O(log n), so
 // the front of 100,000 configs takes milliseconds, not a quadratic scan.
-func front(cs []Config, saved func(*Tally) int64) []int {
-	order := make([]int, len(cs))
+func front(cs []Config, idx []int, saved func(*Tally) int64) []int {
+	order := slices.Clone(idx)
 	maxFT := 0
-	for i := range order {
-		order[i] = i
-		maxFT = max(maxFT, cs[i].FalseTerminations)
+	for _, i := range order {
+		maxFT = max(maxFT, cs[i].Unjudged())
 	}
 	slices.SortFunc(order, func(a, b int) int {
 		x, y := &cs[a].Tally, &cs[b].Tally
-		return cmp.Or(cmp.Compare(saved(y), saved(x)), cmp.Compare(x.FalseTerminations, y.FalseTerminations),
+		return cmp.Or(cmp.Compare(saved(y), saved(x)), cmp.Compare(x.Unjudged(), y.Unjudged()),
 			cmp.Compare(x.ScoreForgone, y.ScoreForgone), cmp.Compare(a, b))
 	})
 	better := newPrefixMin(maxFT + 1) // configs with strictly more turns saved
@@ -49,14 +48,14 @@ func front(cs []Config, saved func(*Tally) int64) []int {
 				}
 				runStart = k
 			}
-			if minBefore <= c.ScoreForgone || better.min(c.FalseTerminations) <= c.ScoreForgone {
+			if minBefore <= c.ScoreForgone || better.min(c.Unjudged()) <= c.ScoreForgone {
 				continue
 			}
 			out = append(out, order[k])
 		}
 		for k := g; k < end; k++ {
 			c := &cs[order[k]].Tally
-			better.set(c.FalseTerminations, c.ScoreForgone)
+			better.set(c.Unjudged(), c.ScoreForgone)
 		}
 		g = end
 	}
@@ -64,7 +63,7 @@ func front(cs []Config, saved func(*Tally) int64) []int {
 }
 
 func sameFigures(a, b *Tally) bool {
-	return a.FalseTerminations == b.FalseTerminations && a.ScoreForgone == b.ScoreForgone
+	return a.Unjudged() == b.Unjudged() && a.ScoreForgone == b.ScoreForgone
 }
 
 // prefixMin is a Fenwick tree of minima: set(i, v) lowers position i to v,

@@ -9,8 +9,8 @@ import (
 
 // dominates is the definition, checked pair by pair.
 func dominates(a, b *Tally) bool {
-	ge := a.TurnsSaved >= b.TurnsSaved && a.FalseTerminations <= b.FalseTerminations && a.ScoreForgone <= b.ScoreForgone
-	gt := a.TurnsSaved > b.TurnsSaved || a.FalseTerminations < b.FalseTerminations || a.ScoreForgone < b.ScoreForgone
+	ge := a.TurnsSaved >= b.TurnsSaved && a.Unjudged() <= b.Unjudged() && a.ScoreForgone <= b.ScoreForgone
+	gt := a.TurnsSaved > b.TurnsSaved || a.Unjudged() < b.Unjudged() || a.ScoreForgone < b.ScoreForgone
 	return ge && gt
 }
 
@@ -32,6 +32,15 @@ func quadratic(cs []Config) []int {
 	return out
 }
 
+// all is 0 … n−1.
+func all(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
+}
+
 func TestFrontHandWorked(t *testing.T) {
 	cs := []Config{
 		{Tally: Tally{TurnsSaved: 100, FalseTerminations: 5, ScoreForgone: 10}}, // 0: most saved: front
@@ -43,7 +52,7 @@ func TestFrontHandWorked(t *testing.T) {
 		{Tally: Tally{TurnsSaved: 0, FalseTerminations: 0, ScoreForgone: 0}},    // 6: never stops: front
 		{Tally: Tally{TurnsSaved: 80, FalseTerminations: 2, ScoreForgone: 11}},  // 7: dominated by 1 (same saved and false)
 	}
-	got := front(cs, Options{}.saved)
+	got := front(cs, all(len(cs)), Options{}.saved)
 	want := []int{0, 1, 3, 4, 6}
 	if !slices.Equal(got, want) {
 		t.Errorf("front %v, want %v", got, want)
@@ -55,9 +64,9 @@ func TestFrontEqualsDefinition(t *testing.T) {
 	for trial := range 300 {
 		cs := make([]Config, 1+rng.IntN(60))
 		for i := range cs {
-			cs[i].Tally = Tally{TurnsSaved: rng.IntN(8) * 10, FalseTerminations: rng.IntN(6), ScoreForgone: episode.Score(rng.IntN(5))}
+			cs[i].Tally = Tally{TurnsSaved: rng.IntN(8) * 10, FalseTerminations: rng.IntN(6), Unknown: rng.IntN(2), ScoreForgone: episode.Score(rng.IntN(5))}
 		}
-		got, want := front(cs, Options{}.saved), quadratic(cs)
+		got, want := front(cs, all(len(cs)), Options{}.saved), quadratic(cs)
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d: front %v, want %v for %+v", trial, got, want, cs)

@@ -173,8 +173,11 @@ func OneSetting(groups []Group) (serves *policy.Policy, says string) {
 		}
 		answered = append(answered, r)
 		a := r.Answer.config(r).Policy.String()
-		if r.Answer.KeepCurrent {
+		switch r.Answer.Verdict {
+		case Keep:
 			a = "keep " + a
+		case NoClearWinner:
+			a = "no clear winner (" + r.Configs[r.Answer.Config].Policy.String() + " leads)"
 		}
 		if answers[a]++; answers[a] == 1 {
 			order = append(order, a)

@@ -11,11 +11,15 @@ import (
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
-// figuresJSON are a config's figures over the n episodes, rates in %.
+// figuresJSON are a config's figures over the n episodes, rates in %:
+// false_termination_rate is the high bound (every outcome the logs cannot
+// show fine), as configs[i].false_termination_rate.
 type figuresJSON struct {
 	N                 int           `json:"n"`
-	FalseTerminations int           `json:"false_terminations"`
+	FalseTerminations int           `json:"false_terminations"` // premature stops
+	Unknown           int           `json:"unknown_stops"`
 	FalseRate         float64       `json:"false_termination_rate"`
+	FalseRateLow      float64       `json:"false_termination_rate_low"`
 	TurnsSaved        int           `json:"turns_saved"`
 	TurnsSavedPct     float64       `json:"turns_saved_pct"`
 	ScoreForgone      episode.Score `json:"score_forgone"`
@@ -26,18 +30,19 @@ type figuresJSON struct {
 }
 
 type cvJSON struct {
-	Folds                int        `json:"folds"`
-	HeldOutFalseRate     float64    `json:"held_out_false_termination_rate"`
-	HeldOutFalseRateCI   [2]float64 `json:"held_out_false_termination_rate_ci95"`
-	HeldOutTurnsSavedPct float64    `json:"held_out_turns_saved_pct"`
-	FoldsAgreeing        int        `json:"folds_agreeing"`
-	FoldsUndecided       int        `json:"folds_undecided"`
-	HeldOutTokensSaved   *int64     `json:"held_out_tokens_saved,omitempty"` // when ranked by tokens
+	Folds                  int         `json:"folds"`
+	HeldOutFalseRate       float64     `json:"held_out_false_termination_rate"` // the high bound
+	HeldOutFalseRateCI     [2]float64  `json:"held_out_false_termination_rate_ci95"`
+	HeldOutFalseRateLow    float64     `json:"held_out_false_termination_rate_low"`
+	HeldOutTurnsSavedPct   float64     `json:"held_out_turns_saved_pct"`
+	HeldOutTurnsSavedPctCI *[2]float64 `json:"held_out_turns_saved_pct_ci95"` // the answer's, when it compares a change with now
+	FoldsAgreeing          int         `json:"folds_agreeing"`
+	HeldOutTokensSaved     *int64      `json:"held_out_tokens_saved,omitempty"` // when ranked by tokens
 }
 
 type rivalJSON struct {
 	Config string  `json:"config"`
-	Index  int     `json:"index"`
+	Index  *int    `json:"index"` // null: now, outside the grid's classes
 	Share  float64 `json:"share"`
 }
 
@@ -51,14 +56,18 @@ type choiceJSON struct {
 	Stability    float64               `json:"stability"`
 	Rivals       []rivalJSON           `json:"rivals"`
 	Candidates   int                   `json:"candidates"`
+	ClassSize    int                   `json:"class_size"` // configs of the grid with the same outcome on every episode
 }
 
-// answerJSON is the answer: the config to run (the current one when kept)
-// with its figures and intervals; cv, stability and rivals are those of the
-// rule's choice, chosen (the same config unless kept).
+// answerJSON is the answer: its verdict, the config to run (the current one
+// when kept; null without a clear winner) with its figures and intervals
+// (now's unless shipped: without a clear winner, now runs until one is
+// shown better); cv, stability and rivals are those of the rule's choice,
+// chosen.
 type answerJSON struct {
-	Config      string  `json:"config"` // a policy as tables write it
-	Index       *int    `json:"index"`  // into configs; null for a current setting outside the grid
+	Verdict     string  `json:"verdict"` // ship, keep, no_clear_winner
+	Config      *string `json:"config"`  // a policy as tables write it; null: no clear winner
+	Index       *int    `json:"index"`   // into configs; null for a current setting outside the grid, or no clear winner
 	KeepCurrent bool    `json:"keep_current"`
 	Why         *string `json:"why"`
 	Block       *string `json:"block"` // to paste, in Lang
@@ -66,9 +75,15 @@ type answerJSON struct {
 	File        string  `json:"file"`
 	Note        *string `json:"note"`
 	choiceJSON
-	Chosen string         `json:"chosen"`
-	Versus []metrics.JSON `json:"versus_current"`
-	Limits *limitsJSON    `json:"limits"`
+	Chosen      string  `json:"chosen"`
+	ChosenIndex *int    `json:"chosen_index"`
+	FTMargin    float64 `json:"ft_margin"` // percentage points
+	// Versus compares now with the rule: held out (each episode under the
+	// config chosen without it) unless --folds 0; versus_measured says which.
+	Versus         []metrics.JSON `json:"versus_current"`
+	VersusMeasured *string        `json:"versus_measured"`
+	Settle         *int           `json:"episodes_to_settle"`
+	Limits         *limitsJSON    `json:"limits"`
 }
 
 type overallJSON struct {
@@ -83,7 +98,8 @@ type overallJSON struct {
 // both: "censoring" when some meet the false-termination target but are all
 // censored beyond the limit, else "false_termination_rate".
 type limitsJSON struct {
-	Binds         string     `json:"binds"`
+	Binds         string     `json:"binds"` // none (some config meets both), censoring, false_termination_rate
+	MeetsBoth     *limitJSON `json:"meets_both"`
 	LowestFalse   *limitJSON `json:"lowest_false_termination_rate"`
 	LeastCensored *limitJSON `json:"least_censored"`
 }
@@ -123,11 +139,17 @@ func (r *Result) writeJSON(w io.Writer) error {
 	put(`, "calls_per_turn": `)
 	enc(r.CallsPerTurn)
 	put(`, "targets": `)
-	enc(map[string]float64{"max_false_termination_rate": pct6(r.MaxFalseRate), "max_censored_pct": pct6(r.MaxCensored)})
+	enc(map[string]float64{"max_false_termination_rate": pct6(r.MaxFalseRate), "max_censored_pct": pct6(r.MaxCensored), "ft_margin": pct6(r.FTMargin)})
 	put(`, "system": `)
 	enc(r.System.Name)
 	put(`, "rank": `)
 	enc(r.rank())
+	put(`, "gain_horizon": `)
+	if r.GainHorizon > 0 {
+		enc(r.GainHorizon)
+	} else {
+		put("null")
+	}
 	// The answer first, as in every format; its indices point into configs.
 	put(",\n\"answer\": ")
 	enc(r.answerJSON())
@@ -221,7 +243,8 @@ func nilIfEmpty(s string) *string {
 }
 
 func (r *Result) figuresJSON(c *Config) figuresJSON {
-	j := figuresJSON{N: r.N, FalseTerminations: c.FalseTerminations, FalseRate: pct6(r.FalseRate(c)), TurnsSaved: c.TurnsSaved,
+	j := figuresJSON{N: r.N, FalseTerminations: c.FalseTerminations, Unknown: c.Unknown, FalseRate: pct6(r.FalseRate(c)),
+		FalseRateLow: pct6(r.FalseRateLow(c)), TurnsSaved: c.TurnsSaved,
 		TurnsSavedPct: pct6(r.SavedShare(c)), ScoreForgone: c.ScoreForgone, Censored: c.Censored, CensoredPct: pct6(r.CensoredShare(c))}
 	if r.Tokens {
 		j.TokensSaved = &c.TokensSaved
@@ -234,11 +257,15 @@ func (r *Result) figuresJSON(c *Config) figuresJSON {
 
 // choiceJSON describes config c with figures f, and the rule's choice ch.
 func (r *Result) choiceJSON(c *Config, f *Figures, ch *Choice) choiceJSON {
-	j := choiceJSON{MeetsTargets: ch.MeetsTarget, Figures: r.figuresJSON(c),
-		CI95:      map[string][2]float64{"false_termination_rate": pctPair(f.FalseRateCI), "turns_saved_pct": pctPair(f.SavedShareCI)},
-		Stability: r6(ch.Stability), Rivals: []rivalJSON{},
+	j := choiceJSON{MeetsTargets: r.withinFalse(c.Tally, r.N) && r.withinCensored(c.Tally, r.N), Figures: r.figuresJSON(c),
+		CI95:      map[string][2]float64{"false_termination_rate": pctPair(f.FalseRateCI)},
+		Stability: r6(ch.Stability), Rivals: []rivalJSON{}, ClassSize: ch.ClassSize,
 		CV: cvJSON{Folds: ch.CV.Folds, HeldOutFalseRate: pct6(ch.CV.HeldOutFalseRate), HeldOutFalseRateCI: pctPair(ch.CV.HeldOutFalseCI),
-			HeldOutTurnsSavedPct: pct6(ch.CV.HeldOutSavedShare), FoldsAgreeing: ch.CV.Agree, FoldsUndecided: ch.CV.Undecided}}
+			HeldOutFalseRateLow: pct6(ch.CV.HeldOutFalseRateLow), HeldOutTurnsSavedPct: pct6(ch.CV.HeldOutSavedShare),
+			FoldsAgreeing: ch.CV.Agree}}
+	if ci := ch.CV.HeldOutSavedCI; ci != nil {
+		j.CV.HeldOutTurnsSavedPctCI = &[2]float64{r6(ci[0]), r6(ci[1])}
+	}
 	if r.ByTokens {
 		j.CV.HeldOutTokensSaved = &ch.CV.HeldOutTokensSaved
 	}
@@ -246,10 +273,18 @@ func (r *Result) choiceJSON(c *Config, f *Figures, ch *Choice) choiceJSON {
 		j.CI95["cost_saved"] = [2]float64{*metrics.Round6(d.CI[0]), *metrics.Round6(d.CI[1])}
 	}
 	for _, rv := range ch.Rivals {
-		j.Rivals = append(j.Rivals, rivalJSON{r.Configs[rv.Config].Policy.String(), rv.Config, r6(rv.Share)})
+		j.Rivals = append(j.Rivals, rivalJSON{r.name(rv.Config), index(rv.Config), r6(rv.Share)})
 	}
 	j.Candidates = ch.Candidates
 	return j
+}
+
+// index is a config's index, null for now (-1).
+func index(i int) *int {
+	if i < 0 {
+		return nil
+	}
+	return &i
 }
 
 func (r *Result) answerJSON() *answerJSON {
@@ -257,26 +292,42 @@ func (r *Result) answerJSON() *answerJSON {
 	if a == nil {
 		return nil
 	}
-	c, i, f := &r.Configs[a.Config], a.Config, &a.In
-	if a.KeepCurrent {
-		c, f = r.Current, &a.Now
-		i = slices.IndexFunc(r.Configs, func(x Config) bool { return x.Policy == r.Current.Policy })
+	// The config the answer tells to run: the change shipped, else now
+	// (without a clear winner, until one is shown better).
+	c, i, f := r.Current, slices.IndexFunc(r.Configs, func(x Config) bool { return x.Policy == r.Current.Policy }), &a.Now
+	if a.Verdict == Ship {
+		c, i, f = &r.Configs[a.Config], a.Config, &a.In
 	}
-	j := &answerJSON{Config: c.Policy.String(), choiceJSON: r.choiceJSON(c, f, &a.Choice), KeepCurrent: a.KeepCurrent, Why: nilIfEmpty(a.Why),
-		Chosen: r.Configs[a.Config].Policy.String(), Block: nilIfEmpty(a.Block), Lang: r.System.Lang, File: r.System.File, Note: nilIfEmpty(r.System.Note),
-		Versus: metricsJSON(a.Versus)}
-	if i >= 0 {
-		j.Index = &i
+	j := &answerJSON{Verdict: a.Verdict.String(), choiceJSON: r.choiceJSON(c, f, &a.Choice), KeepCurrent: a.KeepCurrent, Why: nilIfEmpty(a.Why),
+		Chosen: r.name(a.Config), ChosenIndex: index(a.Config), Block: nilIfEmpty(a.Block), Lang: r.System.Lang, File: r.System.File,
+		Note: nilIfEmpty(r.System.Note), Versus: metricsJSON(a.Versus), FTMargin: r6(100 * r.FTMargin)}
+	if a.Verdict != NoClearWinner {
+		name := c.Policy.String()
+		j.Config, j.Index = &name, index(i)
+	}
+	if a.Versus != nil {
+		m := map[bool]string{true: "held_out", false: "in_sample"}[a.HeldOut]
+		j.VersusMeasured = &m
+	}
+	if a.Settle > 0 {
+		j.Settle = &a.Settle
 	}
 	if l := a.Limits; l != nil {
 		j.Limits = &limitsJSON{Binds: "false_termination_rate"}
+		if l.MeetsBoth >= 0 {
+			c := &r.Configs[l.MeetsBoth]
+			j.Limits.Binds = "none"
+			j.Limits.MeetsBoth = &limitJSON{c.Policy.String(), l.MeetsBoth, pct6(r.FalseRate(c)), pct6(r.FalseRate(c) - r.MaxFalseRate)}
+		}
 		if l.LowestFalse >= 0 {
 			c := &r.Configs[l.LowestFalse]
 			j.Limits.LowestFalse = &limitJSON{c.Policy.String(), l.LowestFalse, pct6(r.FalseRate(c)), pct6(r.FalseRate(c) - r.MaxFalseRate)}
 		}
 		if l.LeastCensored >= 0 {
 			c := &r.Configs[l.LeastCensored]
-			j.Limits.Binds = "censoring"
+			if l.MeetsBoth < 0 {
+				j.Limits.Binds = "censoring"
+			}
 			j.Limits.LeastCensored = &limitJSON{c.Policy.String(), l.LeastCensored, pct6(r.CensoredShare(c)), pct6(r.CensoredShare(c) - r.MaxCensored)}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -30,65 +29,108 @@ const (
 
 // Below these the sweep describes the episodes and answers nothing.
 const (
-	// MinEpisodes: with fewer episodes the intervals are wide and the folds of
-	// the cross-validation hold a handful each, too few to trust a choice
-	// among hundreds of configs.
+	// MinEpisodes: with fewer episodes the folds of the cross-validation
+	// hold a handful each, too few to say which config leads.
 	MinEpisodes = 20
-	// MinTelling: the configs must have different outcomes on at least this
-	// many episodes; on the others every config stops at the same turn, or
-	// none stops, and they say nothing about which to choose.
+	// MinTelling: the configs and now must have different outcomes on at
+	// least this many episodes; on the others every config stops at the same
+	// turn, or none stops, and they say nothing about which to choose.
 	MinTelling = 10
 )
 
-// Figures are a config's figures over the n episodes, in sample, with 95%
-// paired-bootstrap intervals of the false-termination rate and the share of
-// turns saved (over the same resamples as batch's intervals).
+// The evidence a ship needs beyond its comparison with now (docs/commands.md,
+// "sweep: which setting to ship"): the rule must choose the config's class
+// again in at least MinStability of the bootstrap resamples and on at least
+// MinFoldsAgreeing of the folds (3 of 5). Chosen with the calibration study
+// (docs/calibration.md, "The evidence thresholds"): no threshold was needed
+// to keep harmful ships within their goal; these withhold the ships of a
+// config the data cannot single out among its neighbours, most of them
+// worse than now in truth, and few others.
+const (
+	MinStability     = 0.2
+	MinFoldsAgreeing = 0.6
+)
+
+// Verdict is what the answer says to do.
+type Verdict int
+
+const (
+	// Ship the change the rule chose.
+	Ship Verdict = iota
+	// Keep the current setting.
+	Keep
+	// NoClearWinner: a change leads, but the data cannot tell it is better
+	// than now.
+	NoClearWinner
+)
+
+func (v Verdict) String() string { return [...]string{"ship", "keep", "no_clear_winner"}[v] }
+
+// Figures are a config's figures over the n episodes, in sample.
 type Figures struct {
 	Tally
-	FalseRate, SavedShare     float64
-	FalseRateCI, SavedShareCI [2]float64
+	// FalseRate is the high bound of the false-termination rate (unknown
+	// stops and censored outcomes as premature), FalseRateLow the low
+	// (premature stops alone); FalseRateCI is FalseRate's Wilson interval.
+	FalseRate, FalseRateLow float64
+	FalseRateCI             [2]float64
+	SavedShare              float64 // turns saved ÷ logged turns
 }
 
-// Choice is the config a rule chose, and what is known of its error.
+// Choice is the config the rule chose on all the episodes, and what is known
+// of its error.
 type Choice struct {
-	Config int // index into Result.Configs
-	// MeetsTarget is false when no config of the rule's pool meets both
-	// targets: Config is then the nearest, the lowest false-termination rate.
+	Config    int // index into Result.Configs; -1: now
+	ClassSize int // the configs of the grid with its outcome on every episode
+	// MeetsTarget: its false-termination rate (high bound) is within
+	// MaxFalseRate and its censored outcomes within MaxCensored.
 	MeetsTarget bool
 	In          Figures
 	// Stability is the share of StabilityResamples bootstrap resamples in
-	// which the rule chooses Config again; Rivals the others chosen most.
+	// which the rule chooses Config's class again; Rivals the others chosen
+	// most (Config -1: now).
 	Stability float64
 	Rivals    []Rival
 	// Candidates is how many configs the resampled and cross-validated
-	// choices were made among (every config, or the front for a large grid).
+	// choices were made among (one a class, or the front for a large grid).
 	Candidates int
 	CV         CV
 }
 
-// Answer is what to ship: the best config the system runs as it is (the
-// Choice), or the current setting when that config is the current one, or
-// does no better by the rule, or cannot be told apart from it.
+// Answer is what to do: ship the rule's choice, keep the current setting, or
+// no clear winner between them.
 type Answer struct {
-	Choice
+	Verdict Verdict
+	Choice  // the rule's choice on all the episodes: the change that leads, or now
+	// KeepCurrent: Verdict is Keep.
 	KeepCurrent bool
-	Why         string // why the current setting is kept
+	Why         string // why the current setting is kept, or why there is no clear winner
 	// Now are the current setting's figures.
 	Now Figures
-	// Block is the text to paste (system.System.Block); empty when KeepCurrent.
+	// Block is the text to paste (system.System.Block); empty unless shipped.
 	Block string
-	// Versus compares the current setting (baseline) with the choice (after)
-	// on every metric of batch, with paired bootstrap intervals.
-	Versus []metrics.Metric
-	// Limits, when no config the system runs meets both targets, say which
-	// target keeps them out.
+	// Versus compares the current setting (baseline) with the rule as a
+	// procedure (after) on every metric of batch: HeldOut, each episode
+	// under the config chosen on the folds without it; else (--folds 0) the
+	// choice in sample. Nil when the choice is now.
+	Versus  []metrics.Metric
+	HeldOut bool
+	// Settle, for no clear winner, is roughly how many episodes in all
+	// would settle it; 0 when no count would (only its stability is short).
+	Settle int
+	// Shown: the comparison with now alone would ship the change (within
+	// the margin, saving more); Verdict is Ship when the evidence
+	// thresholds hold too.
+	Shown bool
+	// Limits, when the config the answer tells to run misses a target,
+	// say which binds among the configs the system runs.
 	Limits *Limits
 }
 
-// Config is the config the answer tells to run: the choice, or the current
-// setting when it is kept.
+// Config is the config the answer tells to run: the choice when shipped,
+// else the current setting.
 func (a *Answer) config(r *Result) *Config {
-	if a.KeepCurrent {
+	if a.Verdict != Ship {
 		return r.Current
 	}
 	return &r.Configs[a.Config]
@@ -99,56 +141,82 @@ func (a *Answer) config(r *Result) *Config {
 type Overall struct {
 	Choice
 	Change string // why the system cannot run it, and the smallest change that would
-	// Over compares the answer's config (baseline) with this one (after).
+	// Over compares the answer's config (baseline) with this one (after),
+	// in sample.
 	Over []metrics.Metric
 }
 
-// Limits say which target keeps out every config a pool has: those within
-// the censoring limit all exceed the false-termination target, the lowest
-// being LowestFalse; and LeastCensored, when some meet that target, is the
-// least censored of them, beyond the limit all the same. -1: none.
-type Limits struct{ LowestFalse, LeastCensored int }
+// Limits say, when the config the answer tells to run misses a target, how
+// the configs the system runs fare: MeetsBoth is the one that saves the most
+// of those that meet both targets; else LowestFalse has the lowest
+// false-termination rate within the censoring limit, and LeastCensored,
+// when some meet the false-termination target, is the least censored of
+// them. -1: none.
+type Limits struct{ MeetsBoth, LowestFalse, LeastCensored int }
 
 // Rival is another config chosen in some resamples.
 type Rival struct {
-	Config int     `json:"config"`
+	Config int     `json:"config"` // -1: now
 	Share  float64 `json:"share"`
 }
 
-// CV is the k-fold cross-validation of a rule's choice: chosen on k−1 folds,
-// measured on the fold held out, summed over the folds.
+// CV is the k-fold cross-validation of the rule: on each fold, the config
+// chosen on the other folds, measured on the fold held out; over the folds,
+// every episode judged by a config chosen without it.
 type CV struct {
-	Folds             int
-	HeldOutFalseRate  float64    // false-termination candidates on held-out episodes ÷ n
-	HeldOutFalseCI    [2]float64 // Wilson 95% interval of that share
-	HeldOutSavedShare float64    // turns saved on held-out episodes ÷ their logged turns
+	Folds int
+	// HeldOutFalseRate is the held-out episodes' outcomes the logs cannot
+	// show fine ÷ n (the high bound), with its Wilson interval;
+	// HeldOutFalseRateLow their premature stops ÷ n.
+	HeldOutFalseRate, HeldOutFalseRateLow float64
+	HeldOutFalseCI                        [2]float64
+	HeldOutSavedShare                     float64     // turns saved on held-out episodes ÷ their logged turns
+	HeldOutSavedCI                        *[2]float64 // its paired-bootstrap interval, for the answer's rule
 	// HeldOutTokensSaved is the tokens saved on held-out episodes, summed
 	// over the folds (when they rank the configs).
 	HeldOutTokensSaved int64
-	// Agree is how many folds chose the config chosen on all the data;
-	// Undecided, how many found no config within the censoring limit (held
-	// out with no loop break at all).
-	Agree, Undecided int
+	// Agree is how many folds chose the class chosen on all the data.
+	Agree int
+	// Chosen[k] is the config fold k chose on the other folds (-1: now),
+	// and Sizes[k] how many episodes it holds: the held-out figures are of
+	// this mixture.
+	Chosen, Sizes []int
 }
 
-// figures are the per-episode figures of the candidates (and, last, the
-// current setting): what a choice needs, for any subset or resample of the
+// figures are the per-episode figures of the candidates and, last, the
+// current setting: what a choice needs, for any subset or resample of the
 // episodes.
 type figures struct {
-	n      int
-	turns  []int     // logged turns of episode i
-	cells  [][]cell  // [candidate][episode]
-	tokens [][]int64 // when ranked by tokens
-	lv     map[int][2][2]float64
+	n       int
+	turns   []int     // logged turns of episode i
+	cells   [][]cell  // [column][episode]
+	tokens  [][]int64 // when ranked by tokens
+	changed []int     // [column]: settings changed from now (now: -1)
 }
+
+// now is the current setting's column.
+func (f *figures) now() int { return len(f.cells) - 1 }
 
 // cell is one config's outcome on one episode, as the tallies read it: one
 // read of memory a cell, for the millions a resampling sums.
 type cell struct {
-	forgo      episode.Score
-	saved      int32
-	ft, censor int8
+	forgo episode.Score
+	saved int32
+	// class has a bit for each of premature, unknown, censored, and for
+	// worse and better: unjudged and not under now, and the other way.
+	class uint8
 }
+
+const (
+	premature = 1 << iota
+	unknown
+	censored
+	worse
+	better
+	unjudged = premature | unknown | censored
+)
+
+func (c cell) unjudged() int { return b2i(c.class&unjudged != 0) }
 
 // weights are the episodes a tally counts and how many times each: a
 // bootstrap resample, or a subset. Only those counted are listed, so a sum
@@ -166,102 +234,213 @@ func (ws *weights) of(w []int32) *weights {
 	return ws
 }
 
-// answer chooses what to ship and measures the choice, or says why the data
-// cannot support a choice.
+// everyone weighs every one of n episodes once.
+func everyone(n int) *weights {
+	w := make([]int32, n)
+	for i := range w {
+		w[i] = 1
+	}
+	return (&weights{}).of(w)
+}
+
+// answer chooses what to do and measures the choice, or says why the data
+// cannot support an answer.
 func (r *Result) answer(eps []*episode.Episode) {
 	if r.N < MinEpisodes {
-		r.NoAnswer = fmt.Sprintf("%s, too few to choose a setting (an answer needs at least %d episodes, for its intervals and "+
+		r.NoAnswer = fmt.Sprintf("%s, too few to choose a setting (an answer needs at least %d episodes, for its "+
 			"cross-validation to mean something): what follows describes the data, not what to ship.", episodes(r.N), MinEpisodes)
 		return
 	}
-	var all, runnable []int
-	for i := range r.Configs {
-		all = append(all, i)
-		if r.Runnable[i] {
-			runnable = append(runnable, i)
+	if !slices.Contains(r.Runnable, true) {
+		r.NoAnswer = fmt.Sprintf("no config of this grid runs on %s as it is: add one it runs to --policy (%s) to find the best that does.",
+			r.System.Name, strings.Join(r.runnableNames(), ", "))
+		return
+	}
+	runnable, all := r.representatives(true), r.representatives(false)
+	cands := slices.Clone(all)
+	for _, i := range runnable {
+		if !slices.Contains(cands, i) {
+			cands = append(cands, i)
 		}
 	}
-	whole := func(i int) Tally { return r.Configs[i].Tally }
-	pick, met := r.choose(runnable, whole, r.N)
-	best, bestMet := r.choose(all, whole, r.N)
-	cands := all
-	if len(all)*len(eps) > maxCandidateCells {
-		cands = slices.Clone(r.Front)
-		for _, i := range []int{pick, best} {
-			if i >= 0 && !slices.Contains(cands, i) {
-				cands = append(cands, i)
+	slices.Sort(cands)
+	if len(cands)*len(eps) > maxCandidateCells {
+		// A large grid: the choices are made among the front and the
+		// choices on all the episodes (on the configs' own tallies: their
+		// columns are their indices, now's the last).
+		t, changed := make([]Tally, len(r.Configs)+1), make([]int, len(r.Configs)+1)
+		for i := range r.Configs {
+			t[i], changed[i] = r.Configs[i].Tally, Changed(r.Configs[i].Policy, r.Current.Policy)
+		}
+		t[len(r.Configs)], changed[len(r.Configs)] = r.Current.Tally, -1
+		keep := slices.Clone(r.Front)
+		for _, pool := range [][]int{runnable, all} {
+			if c := r.choose(pool, t, changed, r.N); c < len(r.Configs) {
+				keep = append(keep, c)
 			}
 		}
-		slices.Sort(cands)
+		slices.Sort(keep)
+		cands = slices.Compact(keep)
 	}
 	f := r.figures(eps, cands)
-	if t := f.telling(len(cands)); t < MinTelling {
-		r.NoAnswer = fmt.Sprintf("only %d of the %s have outcomes that differ between the configs (on the others every config "+
-			"stops at the same turn, or none stops): too few stops to tell the configs apart, so this describes the "+
+	if t := f.telling(); t < MinTelling {
+		r.NoAnswer = fmt.Sprintf("only %d of the %s have outcomes that differ between the configs and now (on the others every "+
+			"config stops at the same turn, or none stops): too few to tell the configs apart, so this describes the "+
 			"episodes and recommends nothing.", t, episodes(r.N))
 		return
 	}
-	if best < 0 {
-		r.NoAnswer = fmt.Sprintf("every config has censored outcomes in more than %s of the episodes (their lengths are "+
-			"lower bounds), so none is recommended.", pct(r.MaxCensored))
-		return
-	}
-	// Each rule chosen again on resamples and on folds: the answer's (the
-	// configs the system runs) and the whole grid's.
-	var local, localRunnable []int
+	var pools [2][]int // columns: the configs the system runs as it is, and all
 	for c, i := range cands {
-		local = append(local, c)
-		if r.Runnable[i] {
-			localRunnable = append(localRunnable, c)
+		pools[1] = append(pools[1], c)
+		if r.Runnable[i] && slices.Contains(runnable, i) {
+			pools[0] = append(pools[0], c)
 		}
 	}
-	pools, picks := [][]int{localRunnable, local}, []int{pick, best}
-	cols := []int{len(cands)} // now's, the answer's and the best overall's, on the same resamples
-	for _, i := range picks {
-		if c := slices.Index(cands, i); c >= 0 && !slices.Contains(cols, c) {
-			cols = append(cols, c)
-		}
+	all1 := f.tallies(everyone(f.n))
+	var picks [2]int
+	for p := range pools {
+		picks[p] = f.choose(r, pools[p], all1, f.n)
 	}
-	f.levels(cols...)
-	resampled := r.resample(f, pools)
-	cvs := r.crossValidate(eps, f, cands, pools, picks)
-	choice := func(k, i int, met bool) Choice {
-		c := Choice{Config: i, MeetsTarget: met, In: r.figuresOf(r.Configs[i].Tally, f, slices.Index(cands, i)), CV: cvs[k],
-			Candidates: len(cands)}
-		c.Stability, c.Rivals = summarise(resampled[k], cands, i)
+	resampled := r.resample(f, pools[:])
+	cvs, heldOut := r.crossValidate(eps, f, cands, pools[:], picks[:])
+	tallyOf := func(i int) Tally { // a config's own tally, now's for -1
+		if i < 0 {
+			return r.Current.Tally
+		}
+		return r.Configs[i].Tally
+	}
+	choice := func(p int) Choice {
+		col := picks[p]
+		c := Choice{Config: f.config(cands, col), CV: cvs[p], Candidates: len(cands)}
+		c.In = r.figuresOf(tallyOf(c.Config))
+		c.ClassSize = len(r.ClassOf(c.Config))
+		c.Stability, c.Rivals = summarise(resampled[p], cands, col, f.now())
+		c.MeetsTarget = r.withinFalse(all1[col], f.n) && r.withinCensored(all1[col], f.n)
 		return c
 	}
 	end := r.phase("comparing with the current setting", 0)
 	defer end()
-	base := r.Current.Policy // what the best overall is compared with: what the answer runs
-	switch {
-	case len(runnable) == 0:
-		r.NoAnswer = fmt.Sprintf("no config of this grid runs on %s as it is: add one it runs to --policy (%s) to find the best that does.",
-			r.System.Name, strings.Join(r.runnableNames(), ", "))
-	case pick < 0:
-		r.NoAnswer = fmt.Sprintf("every config %s runs as it is has censored outcomes in more than %s of the episodes "+
-			"(their lengths are lower bounds), so none is recommended.", r.System.Name, pct(r.MaxCensored))
-	default:
-		a := &Answer{Choice: choice(0, pick, met), Now: r.figuresOf(r.Current.Tally, f, len(cands))}
-		a.Versus = r.versus(eps, r.Current.Policy, r.Configs[pick].Policy)
-		a.KeepCurrent, a.Why = r.keep(a)
-		if !a.KeepCurrent {
-			a.Block, _ = r.System.Block(r.Configs[pick].Policy)
+	a := &Answer{Choice: choice(0), Now: r.figuresOf(r.Current.Tally)}
+	r.Answer = a
+	if picks[0] == f.now() {
+		a.Verdict, a.Why = Keep, fmt.Sprintf("no config %s runs as it is saves more %s than now without more false terminations "+
+			"(the high bound of their rate) on these episodes", r.System.Name, r.rank())
+	} else {
+		procedure := heldOut[0]
+		if procedure == nil { // --folds 0: the choice in sample
+			procedure = slices.Repeat([]int{picks[0]}, f.n)
 		}
-		if !met {
-			a.Limits = r.limits(runnable)
+		a.HeldOut = heldOut[0] != nil
+		a.Versus = r.versus(eps, func(e int) policy.Policy { return f.policy(r, cands, procedure[e]) })
+		if a.HeldOut {
+			a.CV.HeldOutSavedCI = metricNamed(a.Versus, "turns_saved_pct").AfterCI
 		}
-		r.Answer = a
-		base = a.config(r).Policy
+		r.decide(a)
 	}
-	if best != pick {
-		o := &Overall{Choice: choice(1, best, bestMet)}
-		if _, err := r.System.Block(r.Configs[best].Policy); err != nil {
+	if a.Verdict == Ship {
+		a.Block, _ = r.System.Block(r.Configs[a.Config].Policy)
+	}
+	a.KeepCurrent = a.Verdict == Keep
+	if ac := a.config(r); !(r.withinFalse(ac.Tally, r.N) && r.withinCensored(ac.Tally, r.N)) {
+		a.Limits = r.limits(runnable)
+	}
+	if best := picks[1]; best != f.now() && r.Configs[cands[best]].Class != classOf(r, a.Config) {
+		o := &Overall{Choice: choice(1)}
+		if _, err := r.System.Block(r.Configs[cands[best]].Policy); err != nil {
 			o.Change = err.Error()
 		}
-		o.Over = r.versus(eps, base, r.Configs[best].Policy)
+		base, after := a.config(r).Policy, r.Configs[cands[best]].Policy
+		o.Over = r.versus(eps, func(int) policy.Policy { return after }, base)
 		r.BestOverall = o
 	}
+}
+
+// classOf is config i's class (-1 for now's, as for now itself).
+func classOf(r *Result, i int) int {
+	if i < 0 {
+		return -1
+	}
+	return r.Configs[i].Class
+}
+
+// decide sets the verdict of an answer whose rule chose a change, from its
+// comparison with now (docs/commands.md, "sweep: which setting to ship"):
+// ship only when it is not significantly worse on false terminations, the
+// upper bound of the change of their rate is within the margin, what it
+// saves is significantly more, and the choice is stable; keep when it is
+// significantly worse, or saves no more, or could not be shown within the
+// margin with any number of episodes; else no clear winner, with roughly
+// how many episodes would settle it.
+func (r *Result) decide(a *Answer) {
+	ft, sv := metricNamed(a.Versus, "false_termination_rate"), metricNamed(a.Versus, r.savedMetric())
+	name, margin := r.Configs[a.Config].Policy.String(), 100*r.FTMargin
+	where := "out of sample"
+	if !a.HeldOut {
+		where = "on the episodes that chose it"
+	}
+	n := r.N
+	nFT, okFT := stats.PairedNonInferiorityN(float64(ft.Discordant[0])/float64(n), float64(ft.Discordant[1])/float64(n), r.FTMargin)
+	nSaved, okSaved := 0, sv.CI != nil && sv.CI[0] > 0
+	if !okSaved && sv.CI != nil {
+		nSaved, okSaved = stats.PairedMeanN(n, sv.CI[0], sv.CI[1], sv.Change)
+	}
+	stableDraws := a.Stability >= MinStability-1e-9
+	stableFolds := a.CV.Folds == 0 || float64(a.CV.Agree) >= MinFoldsAgreeing*float64(a.CV.Folds)-1e-9
+	stable := stableDraws && stableFolds
+	a.Shown = ft.CI[0] <= 0 && ft.CI[1] <= margin+1e-9 && sv.CI != nil && sv.CI[0] > 0
+	switch {
+	case ft.CI[0] > 0:
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, has significantly more false terminations than now %s", name, where)
+	case sv.CI == nil || sv.Change <= 0 || !okSaved:
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, saves no more %s than now %s", name, r.rank(), where)
+	case !okFT:
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, has %s more false terminations than now %s, at least "+
+			"--ft-margin %s: no number of episodes would show it within the margin", name, pp(ft.Change/100), where, pp(r.FTMargin))
+	case ft.CI[1] <= margin+1e-9 && sv.CI[0] > 0 && stable:
+		a.Verdict = Ship
+	default:
+		a.Verdict = NoClearWinner
+		var short []string
+		if ft.CI[1] > margin+1e-9 {
+			short = append(short, fmt.Sprintf("the upper bound of its change of false terminations, %s, is above --ft-margin %s",
+				pp(ft.CI[1]/100), pp(r.FTMargin)))
+			a.Settle = max(a.Settle, nFT)
+		}
+		if sv.CI[0] <= 0 {
+			short = append(short, fmt.Sprintf("the %s it saves over now are within chance", r.rank()))
+			a.Settle = max(a.Settle, nSaved)
+		}
+		if !stableDraws {
+			short = append(short, fmt.Sprintf("the rule chooses it again in only %s of the bootstrap resamples (a ship needs %s)",
+				pct(a.Stability), pct(MinStability)))
+		}
+		if !stableFolds {
+			short = append(short, fmt.Sprintf("only %d of the %d folds choose it (a ship needs %s of them)", a.CV.Agree, a.CV.Folds,
+				pct(MinFoldsAgreeing)))
+		}
+		a.Why = strings.Join(short, "; ")
+		if a.Settle > 0 {
+			a.Settle = max(a.Settle, n+1)
+		}
+	}
+}
+
+// savedMetric is the metric of what the configs are ranked by.
+func (r *Result) savedMetric() string {
+	if r.ByTokens {
+		return "tokens_saved"
+	}
+	return "turns_saved"
+}
+
+// metricNamed is the metric of ms called name.
+func metricNamed(ms []metrics.Metric, name string) *metrics.Metric {
+	for i := range ms {
+		if ms[i].Name == name {
+			return &ms[i]
+		}
+	}
+	panic("sweep: no metric " + name)
 }
 
 // runnableNames are the policies of the registry the system runs as it is,
@@ -276,35 +455,17 @@ func (r *Result) runnableNames() []string {
 	return out
 }
 
-// keep says whether to keep the current setting rather than ship the
-// answer's choice, and why: the choice is the current setting; or the
-// current setting does at least as well by the same rule; or no figure of
-// the choice is better than now's by more than chance.
-func (r *Result) keep(a *Answer) (bool, string) {
-	c := &r.Configs[a.Config]
-	if c.Policy == r.Current.Policy {
-		return true, fmt.Sprintf("it is the best config %s runs as it is", r.System.Name)
-	}
-	pair := func(i int) Tally { return []Tally{r.Current.Tally, c.Tally}[i] }
-	if k, _ := r.choose([]int{0, 1}, pair, r.N); k == 0 {
-		return true, fmt.Sprintf("it does at least as well, by the same rule, as %s, the best config of the grid %s runs as it is",
-			c.Policy, r.System.Name)
-	}
-	for i := range a.Versus {
-		if m := &a.Versus[i]; m.Headline && m.Significant() && (m.Change > 0) == (m.Better > 0) {
-			return false, ""
-		}
-	}
-	return true, fmt.Sprintf("the best config %s runs as it is, %s, is not distinguishable from it: none of its changes from now "+
-		"has a 95%% paired interval clear of 0 in its favour", r.System.Name, c.Policy)
-}
-
-// limits says which target binds among the configs idx, none of which meets both.
+// limits says which target binds among the configs idx and now.
 func (r *Result) limits(idx []int) *Limits {
-	l := &Limits{LowestFalse: -1, LeastCensored: -1}
-	l.LowestFalse, _ = r.choose(idx, func(i int) Tally { return r.Configs[i].Tally }, r.N)
+	l := &Limits{MeetsBoth: -1, LowestFalse: -1, LeastCensored: -1}
 	for _, i := range idx {
 		t := r.Configs[i].Tally
+		if r.withinFalse(t, r.N) && r.withinCensored(t, r.N) && (l.MeetsBoth < 0 || r.saved(&t) > r.saved(&r.Configs[l.MeetsBoth].Tally)) {
+			l.MeetsBoth = i
+		}
+		if r.withinCensored(t, r.N) && (l.LowestFalse < 0 || t.Unjudged() < r.Configs[l.LowestFalse].Unjudged()) {
+			l.LowestFalse = i
+		}
 		if r.withinFalse(t, r.N) && (l.LeastCensored < 0 || t.Censored < r.Configs[l.LeastCensored].Censored) {
 			l.LeastCensored = i
 		}
@@ -313,53 +474,76 @@ func (r *Result) limits(idx []int) *Limits {
 }
 
 func (r *Result) withinFalse(t Tally, n int) bool {
-	return float64(t.FalseTerminations) <= r.MaxFalseRate*float64(n)+1e-9
+	return float64(t.Unjudged()) <= r.MaxFalseRate*float64(n)+1e-9
 }
 
 func (r *Result) withinCensored(t Tally, n int) bool {
 	return float64(t.Censored) <= r.MaxCensored*float64(n)+1e-9
 }
 
-// better is the rule of the answer, comparing two configs' tallies over n
-// episodes: > 0 when a is better. Within the false-termination target, the
-// more saved the better (turns, or tokens with ByTokens); a config within it
-// is better than one beyond it; beyond it, the lower rate, then the more
-// saved. Remaining ties go to fewer false terminations, then less score
-// forgone.
-func (r *Result) better(a, b Tally, n int) int {
-	wa, wb := r.withinFalse(a, n), r.withinFalse(b, n)
-	switch {
-	case wa != wb:
-		if wa {
-			return 1
-		}
-		return -1
-	case wa:
-		return cmp.Or(cmp.Compare(r.saved(&a), r.saved(&b)), cmp.Compare(b.FalseTerminations, a.FalseTerminations),
-			cmp.Compare(b.ScoreForgone, a.ScoreForgone))
-	}
-	return cmp.Or(cmp.Compare(b.FalseTerminations, a.FalseTerminations), cmp.Compare(r.saved(&a), r.saved(&b)),
-		cmp.Compare(b.ScoreForgone, a.ScoreForgone))
-}
-
-// choose applies the rule alike to the whole dataset, to bootstrap resamples
-// and to training folds: among the configs idx whose censored outcomes are
-// within MaxCensored, the best by better, the first in idx on a tie. met says
-// whether it is within the false-termination target; -1 when no config is
-// within MaxCensored.
-func (r *Result) choose(idx []int, tally func(i int) Tally, n int) (best int, met bool) {
-	best = -1
-	var bt Tally
-	for _, i := range idx {
-		t := tally(i)
-		if !r.withinCensored(t, n) {
+// choose is the rule, applied alike to the whole dataset, to bootstrap
+// resamples and to training folds, over the columns pool and now, on their
+// tallies t (now's the last) over n episodes (docs/commands.md, "sweep:
+// which setting to ship"): the config that saves the most of those that
+// save more than now and are shown non-inferior to it on these episodes
+// (screen); when none is, the config that saves the most of those with no
+// more outcomes the logs cannot show fine than now (the high bound of the
+// false-termination rate), the change that leads; else now. Every config
+// chosen has its censored outcomes within MaxCensored. Ties go to fewer
+// unjudged outcomes, less score forgone, fewer premature stops, then the
+// config nearest to now (changed: settings changed, -1 for now itself),
+// then grid order (columns are in it). It returns a column: len(t)-1 for
+// now.
+func (r *Result) choose(pool []int, t []Tally, changed []int, n int) int {
+	now := len(t) - 1
+	tab := r.screenTable(n)
+	best, shown := now, false
+	for _, c := range pool {
+		x := &t[c]
+		if !r.withinCensored(*x, n) {
 			continue
 		}
-		if best < 0 || r.better(t, bt, n) > 0 {
-			best, bt = i, t
+		if shownWithin(x, tab) && r.saved(x) > r.saved(&t[now]) {
+			if !shown || r.better(t, changed, c, best) > 0 {
+				best, shown = c, true
+			}
+			continue
+		}
+		if !shown && x.Unjudged() <= t[now].Unjudged() && r.better(t, changed, c, best) > 0 {
+			best = c
 		}
 	}
-	return best, best >= 0 && r.withinFalse(bt, n)
+	return best
+}
+
+// better compares columns a and b by the rule's order on tallies t: > 0 when
+// a is better.
+func (r *Result) better(t []Tally, changed []int, a, b int) int {
+	x, y := &t[a], &t[b]
+	return cmp.Or(cmp.Compare(r.saved(x), r.saved(y)), cmp.Compare(y.Unjudged(), x.Unjudged()),
+		cmp.Compare(y.ScoreForgone, x.ScoreForgone), cmp.Compare(y.FalseTerminations, x.FalseTerminations),
+		cmp.Compare(changed[b], changed[a]), cmp.Compare(b, a))
+}
+
+// choose is the rule on the columns of f.
+func (f *figures) choose(r *Result, pool []int, t []Tally, n int) int {
+	return r.choose(pool, t, f.changed, n)
+}
+
+// config is the config of column c of cands: -1 for now.
+func (f *figures) config(cands []int, c int) int {
+	if c == f.now() {
+		return -1
+	}
+	return cands[c]
+}
+
+// policy is the policy of column c.
+func (f *figures) policy(r *Result, cands []int, c int) policy.Policy {
+	if c == f.now() {
+		return r.Current.Policy
+	}
+	return r.Configs[cands[c]].Policy
 }
 
 // figures replays the candidates and the current setting over every episode
@@ -370,10 +554,12 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 		ps = append(ps, r.Configs[i].Policy)
 	}
 	ps = append(ps, r.Current.Policy)
-	f := &figures{n: len(eps), turns: make([]int, len(eps)), cells: make([][]cell, len(ps))}
+	f := &figures{n: len(eps), turns: make([]int, len(eps)), cells: make([][]cell, len(ps)), changed: make([]int, len(ps))}
 	for c := range ps {
 		f.cells[c] = make([]cell, len(eps))
+		f.changed[c] = Changed(ps[c], r.Current.Policy)
 	}
+	f.changed[f.now()] = -1
 	if r.ByTokens {
 		f.tokens = make([][]int64, len(ps))
 		for c := range ps {
@@ -386,23 +572,29 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 		replay.NewSweeper(ep).Outcomes(ps, out)
 		for c := range out {
 			o := &out[c]
-			f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: o.ScoreForgone,
-				ft: int8(b2i(o.FalseTerminationCandidate())), censor: int8(b2i(o.Censored))}
+			o.GainHorizon = r.GainHorizon
+			cls := uint8(b2i(o.FalseTerminationCandidate())*premature | b2i(o.Unknown())*unknown | b2i(o.Censored)*censored)
+			f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: o.ScoreForgone, class: cls}
 			if f.tokens != nil {
 				f.tokens[c][e] = o.TokensSaved
 			}
+		}
+		nowU := f.cells[f.now()][e].unjudged()
+		for c := range out {
+			x := &f.cells[c][e]
+			x.class |= uint8(b2i(x.unjudged() > nowU)*worse | b2i(x.unjudged() < nowU)*better)
 		}
 	}
 	return f
 }
 
-// telling counts the episodes on which the first k columns' outcomes are not
-// all the same.
-func (f *figures) telling(k int) int {
+// telling counts the episodes on which the columns' outcomes (now's
+// included) are not all the same.
+func (f *figures) telling() int {
 	n := 0
 	for e := range f.n {
-		for c := 1; c < k; c++ {
-			if a, b := f.cells[c][e], f.cells[0][e]; a.ft != b.ft || a.saved != b.saved || a.censor != b.censor {
+		for c := 1; c < len(f.cells); c++ {
+			if a, b := f.cells[c][e], f.cells[0][e]; a.class&unjudged != b.class&unjudged || a.saved != b.saved {
 				n++
 				break
 			}
@@ -417,21 +609,34 @@ func (f *figures) telling(k int) int {
 // for whole scores, and the same whatever the cores (an Add a cell costs a
 // tenth of the sweep).
 func (f *figures) tally(c int, w *weights) Tally {
-	var ft, saved, censor int
+	var ft, unk, saved, cens, wo, be int
 	var forgo float64
 	cells, ks := f.cells[c], w.k[:len(w.e)]
 	for i, e := range w.e {
 		k, x := int(ks[i]), &cells[e]
-		ft += k * int(x.ft)
+		ft += k * int(x.class&premature)
+		unk += k * int(x.class&unknown>>1)
+		cens += k * int(x.class&censored>>2)
+		wo += k * int(x.class&worse>>3)
+		be += k * int(x.class&better>>4)
 		saved += k * int(x.saved)
 		forgo += float64(k) * float64(x.forgo)
-		censor += k * int(x.censor)
 	}
-	t := Tally{FalseTerminations: ft, TurnsSaved: saved, ScoreForgone: episode.Score(0).Add(episode.Score(forgo)), Censored: censor}
+	t := Tally{FalseTerminations: ft, Unknown: unk, TurnsSaved: saved, ScoreForgone: episode.Score(0).Add(episode.Score(forgo)),
+		Censored: cens, Worse: wo, Better: be}
 	if f.tokens != nil {
 		for i, e := range w.e {
 			t.TokensSaved += int64(w.k[i]) * f.tokens[c][e]
 		}
+	}
+	return t
+}
+
+// tallies are every column's tally over w.
+func (f *figures) tallies(w *weights) []Tally {
+	t := make([]Tally, len(f.cells))
+	for c := range t {
+		t[c] = f.tally(c, w)
 	}
 	return t
 }
@@ -444,56 +649,17 @@ func resample(rng *rand.Rand, w []int32) {
 	}
 }
 
-// figuresOf are the figures of a config with tally t, column c of f.
-func (r *Result) figuresOf(t Tally, f *figures, c int) Figures {
-	g := Figures{Tally: t, FalseRate: share(t.FalseTerminations, r.N), SavedShare: share(t.TurnsSaved, r.TotalTurns)}
-	if _, ok := f.lv[c]; !ok {
-		f.levels(c)
-	}
-	g.FalseRateCI, g.SavedShareCI = f.lv[c][0], f.lv[c][1]
+// figuresOf are the in-sample figures of a config with tally t.
+func (r *Result) figuresOf(t Tally) Figures {
+	g := Figures{Tally: t, FalseRate: share(t.Unjudged(), r.N), FalseRateLow: share(t.FalseTerminations, r.N),
+		SavedShare: share(t.TurnsSaved, r.TotalTurns)}
+	g.FalseRateCI[0], g.FalseRateCI[1] = stats.Wilson(t.Unjudged(), r.N)
 	return g
-}
-
-// levels sets the bootstrap intervals of the false-termination rate and
-// turns-saved share of the columns cs, all on the same resamples (drawn once
-// for all of them: a column's intervals are those it would have alone).
-func (f *figures) levels(cs ...int) {
-	if f.lv == nil {
-		f.lv = map[int][2][2]float64{}
-	}
-	if f.n < metrics.MinN {
-		for _, c := range cs {
-			f.lv[c] = [2][2]float64{}
-		}
-		return
-	}
-	rng := rand.New(rand.NewPCG(metrics.BootstrapSeed, uint64(f.n)))
-	w, ws := make([]int32, f.n), &weights{}
-	fr, sv := make([][]float64, len(cs)), make([][]float64, len(cs))
-	for i := range cs {
-		fr[i], sv[i] = make([]float64, metrics.Resamples), make([]float64, metrics.Resamples)
-	}
-	for b := range metrics.Resamples {
-		resample(rng, w)
-		ws.of(w)
-		turns := 0
-		for i, e := range ws.e {
-			turns += int(ws.k[i]) * f.turns[e]
-		}
-		for i, c := range cs {
-			t := f.tally(c, ws)
-			fr[i][b] = share(t.FalseTerminations, f.n)
-			sv[i][b] = share(t.TurnsSaved, turns)
-		}
-	}
-	for i, c := range cs {
-		f.lv[c] = [2][2]float64{stats.Percentiles(fr[i]), stats.Percentiles(sv[i])}
-	}
 }
 
 // resample chooses again, by the rule over each pool of candidates (columns
 // of f), on StabilityResamples bootstrap resamples: picks[pool][resample] is
-// the config chosen (an index into the candidates, -1 none).
+// the column chosen (f.now() for now).
 func (r *Result) resample(f *figures, pools [][]int) [][]int {
 	picks := make([][]int, len(pools))
 	for p := range picks {
@@ -525,14 +691,14 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Go(func() {
-			tallies, ws := make([]Tally, len(f.cells)-1), &weights{}
+			tallies, ws := make([]Tally, len(f.cells)), &weights{}
 			for d := range draws {
 				ws.of(d.w)
 				for c := range tallies {
 					tallies[c] = f.tally(c, ws)
 				}
 				for p, pool := range pools {
-					picks[p][d.b], _ = r.choose(pool, func(c int) Tally { return tallies[c] }, f.n)
+					picks[p][d.b] = f.choose(r, pool, tallies, f.n)
 				}
 				free <- d.w
 				step()
@@ -543,102 +709,168 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 	return picks
 }
 
-// summarise is how often picks (indices into cands) chose config i, and the
-// three others chosen most.
-func summarise(picks, cands []int, i int) (float64, []Rival) {
+// summarise is how often picks (columns) chose column col, and the three
+// others chosen most (config -1: now).
+func summarise(picks, cands []int, col, now int) (float64, []Rival) {
 	chosen := map[int]int{}
 	for _, c := range picks {
-		if c >= 0 {
-			chosen[cands[c]]++
-		}
+		chosen[c]++
 	}
 	var rivals []Rival
-	for k, times := range chosen {
-		if k != i {
-			rivals = append(rivals, Rival{Config: k, Share: float64(times) / StabilityResamples})
+	for c, times := range chosen {
+		if c != col {
+			i := -1
+			if c != now {
+				i = cands[c]
+			}
+			rivals = append(rivals, Rival{Config: i, Share: float64(times) / StabilityResamples})
 		}
 	}
 	slices.SortFunc(rivals, func(a, b Rival) int { return cmp.Or(cmp.Compare(b.Share, a.Share), cmp.Compare(a.Config, b.Config)) })
-	return float64(chosen[i]) / StabilityResamples, rivals[:min(3, len(rivals))]
+	return float64(chosen[col]) / StabilityResamples, rivals[:min(3, len(rivals))]
 }
 
-// Fold is the cross-validation fold of an episode: a hash of its id (and
-// source and segment, so that copies split the same way wherever they lie),
-// independent of the order episodes are read in.
-func Fold(ep *episode.Episode, k int) int {
-	h := fnv.New64a()
-	h.Write([]byte(ep.ID + "\x00" + ep.Source + "\x00" + strconv.Itoa(ep.Segment)))
-	return int(h.Sum64() % uint64(k))
+// Folds deals the episodes into k folds by their ids alone: sorted by a hash
+// of the id (then the id, the segment, the source, for equal hashes), dealt
+// round-robin, so that every fold holds n/k episodes or one more, none is
+// empty (k ≤ n), and the same episodes fall the same way wherever their files
+// lie. fold[i] is episode i's.
+func Folds(eps []*episode.Episode, k int) []int {
+	type key struct {
+		h   uint64
+		ep  *episode.Episode
+		pos int
+	}
+	keys := make([]key, len(eps))
+	for i, ep := range eps {
+		h := fnv.New64a()
+		h.Write([]byte(ep.ID))
+		keys[i] = key{h.Sum64(), ep, i}
+	}
+	slices.SortStableFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.h, b.h), cmp.Compare(a.ep.ID, b.ep.ID), cmp.Compare(a.ep.Segment, b.ep.Segment),
+			cmp.Compare(a.ep.Source, b.ep.Source))
+	})
+	fold := make([]int, len(eps))
+	for j, kk := range keys {
+		fold[kk.pos] = j % k
+	}
+	return fold
 }
 
 // crossValidate chooses by the rule over each pool on k−1 folds and measures
-// the choice on the fold held out; picks[p] is the config pool p chose on all
-// the data (an index into Configs).
-func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, pools [][]int, picks []int) []CV {
+// the choice on the fold held out; picks[p] is the column pool p chose on
+// all the data. heldOut[p][e] is the column chosen on the folds without
+// episode e (nil without cross-validation).
+func (r *Result) crossValidate(eps []*episode.Episode, f *figures, cands []int, pools [][]int, picks []int) ([]CV, [][]int) {
 	cvs := make([]CV, len(pools))
 	if r.Folds < 2 || f.n < r.Folds {
-		return cvs
+		return cvs, make([][]int, len(pools))
 	}
 	end := r.phase("cross-validating", 0)
 	defer end()
-	fold := make([]int, f.n)
-	for e, ep := range eps {
-		fold[e] = Fold(ep, r.Folds)
+	fold := Folds(eps, r.Folds)
+	heldOut := make([][]int, len(pools))
+	for p := range heldOut {
+		heldOut[p] = make([]int, f.n)
 	}
-	type held struct {
-		ft, saved int
-		tokens    int64
+	train := make([]int32, f.n)
+	ws := &weights{}
+	for p := range cvs {
+		cvs[p].Chosen, cvs[p].Sizes = make([]int, r.Folds), make([]int, r.Folds)
 	}
-	sums := make([]held, len(pools))
-	train, test := make([]int32, f.n), make([]int32, f.n)
-	tallies := make([]Tally, len(cands))
-	heldTurns := 0
 	for k := range r.Folds {
 		nTrain := 0
 		for e := range fold {
-			train[e], test[e] = int32(b2i(fold[e] != k)), int32(b2i(fold[e] == k))
+			train[e] = int32(b2i(fold[e] != k))
 			nTrain += int(train[e])
-			heldTurns += int(test[e]) * f.turns[e]
 		}
-		trainW, testW := (&weights{}).of(train), (&weights{}).of(test)
-		for c := range tallies {
-			tallies[c] = f.tally(c, trainW)
-		}
+		tallies := f.tallies(ws.of(train))
 		for p, pool := range pools {
-			c, _ := r.choose(pool, func(c int) Tally { return tallies[c] }, nTrain)
-			if c < 0 {
-				cvs[p].Undecided++
-				continue
-			}
-			if cands[c] == picks[p] {
+			c := f.choose(r, pool, tallies, nTrain)
+			if c == picks[p] {
 				cvs[p].Agree++
 			}
-			t := f.tally(c, testW)
-			sums[p].ft += t.FalseTerminations
-			sums[p].saved += t.TurnsSaved
-			sums[p].tokens += t.TokensSaved
+			cvs[p].Chosen[k], cvs[p].Sizes[k] = f.config(cands, c), f.n-nTrain
+			for e := range fold {
+				if fold[e] == k {
+					heldOut[p][e] = c
+				}
+			}
 		}
 	}
+	turns := 0
+	for e := range f.n {
+		turns += f.turns[e]
+	}
 	for p := range cvs {
+		var unjudged, pre, saved int
+		var tokens int64
+		for e, c := range heldOut[p] {
+			x := f.cells[c][e]
+			unjudged += x.unjudged()
+			pre += int(x.class & premature)
+			saved += int(x.saved)
+			if f.tokens != nil {
+				tokens += f.tokens[c][e]
+			}
+		}
 		cv := &cvs[p]
 		cv.Folds = r.Folds
-		cv.HeldOutFalseRate = share(sums[p].ft, f.n)
-		cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1] = stats.Wilson(sums[p].ft, f.n)
-		cv.HeldOutSavedShare = share(sums[p].saved, heldTurns)
-		cv.HeldOutTokensSaved = sums[p].tokens
+		cv.HeldOutFalseRate, cv.HeldOutFalseRateLow = share(unjudged, f.n), share(pre, f.n)
+		cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1] = stats.Wilson(unjudged, f.n)
+		cv.HeldOutSavedShare = share(saved, turns)
+		cv.HeldOutTokensSaved = tokens
 	}
-	return cvs
+	return cvs, heldOut
 }
 
-// versus compares two settings as batch does: every metric, with paired
-// bootstrap intervals.
-func (r *Result) versus(eps []*episode.Episode, base, after policy.Policy) []metrics.Metric {
+// versus compares a base policy (now, unless given) with after(e) on every
+// episode e, as batch compares two: every metric, with its interval.
+func (r *Result) versus(eps []*episode.Episode, after func(e int) policy.Policy, base ...policy.Policy) []metrics.Metric {
+	b0 := r.Current.Policy
+	if len(base) > 0 {
+		b0 = base[0]
+	}
 	pairs := make([]metrics.Pair, len(eps))
-	for i, ep := range eps {
-		b, a := replay.Run(ep, base), replay.Run(ep, after)
-		pairs[i] = metrics.Pair{Ep: ep, Baseline: &b, After: &a}
+	for e, ep := range eps {
+		b, a := replay.Run(ep, b0), replay.Run(ep, after(e))
+		b.GainHorizon, a.GainHorizon = r.GainHorizon, r.GainHorizon
+		pairs[e] = metrics.Pair{Ep: ep, Baseline: &b, After: &a}
 	}
 	return metrics.Compare(pairs, r.Costs)
+}
+
+// rankOrder is the rule's order on two configs' tallies for the front's
+// ranking, with now's tally now over n episodes: first those the rule
+// would choose first (shown non-inferior to now, saving more, censored
+// within the limit), by what they save; then those within its reach
+// otherwise (no more unjudged outcomes than now, censored within the limit),
+// by what they save; then the rest, censored within the limit first, by
+// fewer unjudged outcomes, then what they save. > 0 when a is better.
+func (r *Result) rankOrder(a, b, now Tally, n int) int {
+	tab := r.screenTable(n)
+	tier := func(t Tally) int {
+		switch {
+		case !r.withinCensored(t, n):
+			return 0
+		case shownWithin(&t, tab) && r.saved(&t) > r.saved(&now):
+			return 3
+		case t.Unjudged() <= now.Unjudged():
+			return 2
+		}
+		return 1
+	}
+	ta, tb := tier(a), tier(b)
+	switch {
+	case ta != tb:
+		return cmp.Compare(ta, tb)
+	case ta >= 2:
+		return cmp.Or(cmp.Compare(r.saved(&a), r.saved(&b)), cmp.Compare(b.Unjudged(), a.Unjudged()),
+			cmp.Compare(b.ScoreForgone, a.ScoreForgone))
+	}
+	return cmp.Or(cmp.Compare(b.Unjudged(), a.Unjudged()), cmp.Compare(r.saved(&a), r.saved(&b)),
+		cmp.Compare(b.ScoreForgone, a.ScoreForgone))
 }
 
 func b2i(b bool) int {

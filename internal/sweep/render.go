@@ -126,16 +126,18 @@ func writeSection(w io.Writer, s Section, md bool) {
 }
 
 // frontPlan is how the front table gives way to a narrow terminal.
-var frontPlan = &textout.Plan{Name: "front", Wrap: []string{"config", costHeader, "note"},
+var frontPlan = &textout.Plan{Name: "front", Wrap: []string{"config", "turns saved", "tokens saved", costHeader, "false terminations", "note"},
 	Short: textout.Shorter(map[string]string{"turns saved": "turns", "tokens saved": "tokens", "false terminations": "false",
 		"score forgone": "forgone", costHeader: "cost (CI)"}),
 	Drop: []string{"score forgone", "censored", "tokens saved"}}
 
 // columns are a config's fields as csv and json give them, in order: the
 // policy, every parameter (nil where the policy has none), every metric of
-// batch, the share of censored outcomes in % and whether it is on the front;
-// when priced, the 95% interval of the cost saved of the configs the front
-// and the answer show (nil for the others).
+// batch, the share of censored outcomes in %, whether it is on the front,
+// its class (the index of the config that stands for every config with its
+// outcome on every episode; nil for now's) and whether it has now's; when
+// priced, the 95% interval of the cost saved of the configs the front and
+// the answer show (nil for the others).
 func (r *Result) columns() []string {
 	cols := []string{"policy"}
 	for _, s := range policy.Settings() {
@@ -144,7 +146,7 @@ func (r *Result) columns() []string {
 	for k := range r.Defs.Len() {
 		cols = append(cols, r.Defs.Name(k))
 	}
-	cols = append(cols, "censored_pct", "pareto")
+	cols = append(cols, "censored_pct", "pareto", "class", "same_outcomes_as_now")
 	if r.Dollars != nil {
 		cols = append(cols, "cost_saved_ci95_lo", "cost_saved_ci95_hi")
 	}
@@ -169,7 +171,11 @@ func (r *Result) values(c *Config) []any {
 			v = append(v, nil)
 		}
 	}
-	v = append(v, *metrics.Round6(100 * r.CensoredShare(c)), c.Pareto)
+	var class any // the representative of the config's class; null in now's
+	if c.Class >= 0 {
+		class = c.Class
+	}
+	v = append(v, *metrics.Round6(100 * r.CensoredShare(c)), c.Pareto, class, c.Class < 0)
 	if r.Dollars != nil {
 		if d, ok := r.Dollars[c.Policy]; ok && d.CI != nil {
 			return append(v, *metrics.Round6(d.CI[0]), *metrics.Round6(d.CI[1]))

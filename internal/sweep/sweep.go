@@ -22,9 +22,16 @@ import (
 
 // Options say what to search for.
 type Options struct {
-	MaxFalseRate  float64 // the highest false-termination rate to recommend, a share (0.05)
-	MaxCensored   float64 // the highest share of censored outcomes to recommend
-	Folds         int     // k of the cross-validation
+	MaxFalseRate float64 // the false-termination rate (its high bound) a config should keep within, a share (0.05)
+	MaxCensored  float64 // the highest share of censored outcomes of a config to ship
+	// FTMargin is how much higher than now's a shipped change's
+	// false-termination rate may be, at most, by the upper bound of its
+	// paired interval: a share; DefaultFTMargin when 0.
+	FTMargin float64
+	// GainHorizon: a later gain is evidence of a premature stop only within
+	// this many turns of it; 0, any (replay.Outcome.GainHorizon).
+	GainHorizon   int
+	Folds         int // k of the cross-validation
 	Jobs          int
 	metrics.Costs // what a config saves is priced with
 	// ByTokens ranks the configs by the tokens they save, not the turns: the
@@ -37,38 +44,95 @@ type Options struct {
 	Progress func(phase string, steps int) (step func(), end func())
 }
 
+// DefaultFTMargin is --ft-margin's default, 2 percentage points: the margin
+// of non-inferiority the issue of the answer's rule sets (docs/commands.md,
+// "sweep: which setting to ship").
+const DefaultFTMargin = 0.02
+
 // Config is one setting of the grid and its metrics over the dataset.
 type Config struct {
 	Policy policy.Policy
 	Sums   metrics.Sums // every metric of batch
 	Tally
+	// Class is the index of the config that stands for every config with
+	// the same outcome as this one on every episode (Result.Classes); -1
+	// for a config with now's outcomes everywhere, which now stands for.
+	Class  int
 	Pareto bool // on the front: no other config saves as many turns with no more false terminations and no more score forgone, and is better in one
 }
 
 // Tally are the whole numbers the front and the choice are made of.
 type Tally struct {
-	FalseTerminations int // false-termination candidates
+	FalseTerminations int // premature stops: false-termination candidates
+	Unknown           int // stops the log is cut too soon after to judge
 	TurnsSaved        int
 	ScoreForgone      episode.Score // summed to episode.ScoreResolution: exact whatever the order
 	Censored          int
 	TokensSaved       int64 // where the logs record tokens
+	// Worse and Better are the discordant episodes of the false-termination
+	// rate's high bound against now: unjudged under the config and not under
+	// now, and the other way (Unjudged).
+	Worse, Better int
+	// sig is a signature of the outcome on every episode: configs with
+	// the same outcomes everywhere, and only they (but with a chance of
+	// about 2^-128), have the same.
+	sig [2]uint64
 }
 
-// add counts sign times one episode's outcome.
-func (t *Tally) add(o *replay.Outcome, sign int) {
+// Unjudged counts the outcomes the logs cannot show fine (premature,
+// unknown or censored): the high bound of the false-termination rate, which
+// the targets are judged on.
+func (t *Tally) Unjudged() int { return t.FalseTerminations + t.Unknown + t.Censored }
+
+// add counts sign times the outcome o of episode e, whose outcome under now
+// is unjudged or not.
+func (t *Tally) add(o *replay.Outcome, e, sign int, nowUnjudged bool) {
+	u := o.Unjudged()
+	t.Worse += sign * b2i(u && !nowUnjudged)
+	t.Better += sign * b2i(!u && nowUnjudged)
 	t.FalseTerminations += sign * b2i(o.FalseTerminationCandidate())
+	t.Unknown += sign * b2i(o.Unknown())
 	t.TurnsSaved += sign * o.TurnsSaved
 	t.ScoreForgone = t.ScoreForgone.Add(episode.Score(sign) * o.ScoreForgone)
 	t.Censored += sign * b2i(o.Censored)
 	t.TokensSaved += int64(sign) * o.TokensSaved
+	h := signature(o, e)
+	t.sig[0] += uint64(sign) * h[0]
+	t.sig[1] += uint64(sign) * h[1]
 }
 
 func (t *Tally) carry(u Tally) {
 	t.FalseTerminations += u.FalseTerminations
+	t.Unknown += u.Unknown
 	t.TurnsSaved += u.TurnsSaved
 	t.ScoreForgone = t.ScoreForgone.Add(u.ScoreForgone)
 	t.Censored += u.Censored
 	t.TokensSaved += u.TokensSaved
+	t.Worse += u.Worse
+	t.Better += u.Better
+	t.sig[0] += u.sig[0]
+	t.sig[1] += u.sig[1]
+}
+
+// signature is two 64-bit hashes of what outcome o is on episode e: its stop
+// turn and its class (premature, unknown, censored), from which every figure
+// of the sweep follows. Summed over the episodes (modulo 2^64), they give a
+// config's Tally.sig: a sum, so that a sweep adds only the changes along a
+// run of configs, as it does the other figures.
+func signature(o *replay.Outcome, e int) [2]uint64 {
+	key := uint64(e)<<32 | uint64(uint32(o.TerminationTurn))<<3 |
+		uint64(b2i(o.FalseTerminationCandidate()))<<2 | uint64(b2i(o.Unknown()))<<1 | uint64(b2i(o.Censored))
+	return [2]uint64{mix64(key ^ 0x9e3779b97f4a7c15), mix64(key ^ 0xc2b2ae3d27d4eb4f)}
+}
+
+// mix64 is splitmix64's finaliser: every bit of x moves every bit of the
+// result.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // saved is what the configs are ranked by: the turns saved, or the tokens.
@@ -86,8 +150,14 @@ type Result struct {
 	TotalTurns int // logged turns over all episodes
 	Defs       metrics.Defs
 	Configs    []Config
-	Front      []int   // indices into Configs, by turns saved, most first
+	Front      []int   // indices into Configs (one a class: Result.outcomes), by turns saved, most first
 	Current    *Config // the setting the system runs now (--config, else its defaults)
+	// Classes are the configs with the same outcome on every episode, each
+	// listed by its representative (Config.Class): the member nearest to
+	// now (fewest settings changed, then grid order), first; NowClass are
+	// the configs of the grid with now's outcomes everywhere.
+	Classes  map[int][]int
+	NowClass []int
 	// Runnable[i] says whether the system runs Configs[i] as it is.
 	Runnable []bool
 	// Answer is what to ship, among the configs the system runs as it is; nil
@@ -105,6 +175,10 @@ type Result struct {
 	// overall, and the current setting, save in dollars, when the sweep is
 	// priced (nil otherwise).
 	Dollars map[policy.Policy]Dollars
+	// nowUnjudged[e] says whether now's outcome on episode e is unjudged.
+	nowUnjudged []bool
+	// shown tells which tallies show a change non-inferior to now.
+	shown *screen
 	// LeftOut say which policies were left out of the grid, or replaced as
 	// the current setting, as some log lacks a signal they need, and which
 	// settings are off on some logs (replay.Sweepable).
@@ -127,6 +201,9 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	if opt.System == nil {
 		opt.System = system.OfAll(eps)
 	}
+	if opt.FTMargin <= 0 {
+		opt.FTMargin = DefaultFTMargin
+	}
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
 	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows), Tokens: tokens}
 	configs, r.LeftOut = replay.Sweepable(eps, configs)
@@ -139,17 +216,27 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		r.EstimatedTokens += b2i(ep.Estimated.Has(episode.Tokens))
 	}
 	end := r.phase("replaying every config", 0)
-	r.Configs = r.evaluate(eps, configs)
+	r.nowUnjudged = make([]bool, len(eps))
+	for i, ep := range eps {
+		o := replay.Run(ep, current)
+		o.GainHorizon = r.GainHorizon
+		r.nowUnjudged[i] = o.Unjudged()
+	}
 	cur := r.evaluate(eps, []policy.Policy{current})
+	r.Configs = r.evaluate(eps, configs)
 	end()
 	r.Current = &cur[0]
-	r.Front = front(r.Configs, opt.saved)
-	for _, i := range r.Front {
-		r.Configs[i].Pareto = true
-	}
+	r.shown = newScreen(r.FTMargin)
 	r.Runnable = make([]bool, len(r.Configs))
 	for i := range r.Configs {
 		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)
+	}
+	r.classify()
+	r.Front = front(r.Configs, r.outcomes(), opt.saved)
+	for _, i := range r.Front {
+		for _, k := range r.ClassOf(i) {
+			r.Configs[k].Pareto = true
+		}
 	}
 	r.answer(eps)
 	end = r.phase("pricing the front", 0)
@@ -188,17 +275,20 @@ func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy) []Con
 		ep, b := eps[i], &bufs[w]
 		starts[from] = true
 		for k := range os {
+			os[k].GainHorizon = r.GainHorizon
+		}
+		for k := range os {
 			if k > 0 && replay.SameResult(&os[k], &os[k-1]) {
 				continue
 			}
 			r.Defs.Contribute(b.cur, ep, &os[k])
 			cfg := &acc[from+k]
-			cfg.Tally.add(&os[k], 1)
+			cfg.Tally.add(&os[k], i, 1, r.nowUnjudged[i])
 			if k == 0 {
 				b.cur.AddTo(&cfg.Sums)
 			} else {
 				b.cur.AddChange(&cfg.Sums, b.prev)
-				cfg.Tally.add(&os[k-1], -1)
+				cfg.Tally.add(&os[k-1], i, -1, r.nowUnjudged[i])
 			}
 			b.cur, b.prev = b.prev, b.cur
 		}
@@ -263,8 +353,13 @@ func (r *Result) jobs() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// FalseRate is a config's false-termination rate, a share.
-func (r *Result) FalseRate(c *Config) float64 { return share(c.FalseTerminations, r.N) }
+// FalseRate is a config's false-termination rate, a share: its high bound,
+// every outcome the logs cannot show fine, which the targets are judged on.
+func (r *Result) FalseRate(c *Config) float64 { return share(c.Unjudged(), r.N) }
+
+// FalseRateLow is the low bound of a config's false-termination rate: the
+// premature stops alone.
+func (r *Result) FalseRateLow(c *Config) float64 { return share(c.FalseTerminations, r.N) }
 
 // SavedShare is a config's turns saved as a share of all logged turns.
 func (r *Result) SavedShare(c *Config) float64 { return share(c.TurnsSaved, r.TotalTurns) }

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -44,69 +45,170 @@ func (r *Result) Sections() []Section {
 // Summary says what was searched and for what, and whether the tokens are
 // estimates.
 func (r *Result) Summary() string {
-	s := fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate <= %s, censored outcomes <= %s; %s a turn.",
-		textout.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), textout.Count(r.CallsPerTurn, "LLM call"))
+	s := fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate (high bound) <= %s, censored outcomes <= %s; "+
+		"a change ships within --ft-margin %s of now's false-termination rate; %s a turn",
+		textout.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), pp(r.FTMargin),
+		textout.Count(r.CallsPerTurn, "LLM call"))
+	if r.GainHorizon > 0 {
+		s += fmt.Sprintf("; a later gain is evidence within %s of the stop", textout.Count(r.GainHorizon, "turn"))
+	}
+	s += "."
 	if r.EstimatedTokens > 0 {
 		s += fmt.Sprintf(" Tokens saved are estimates for %d of the episodes: their logs give a run's tokens as one count, spread evenly over its steps.", r.EstimatedTokens)
 	}
 	return s
 }
 
+// choices are the answer's and the best overall's, those there are.
+func (r *Result) choices() []*Choice {
+	var out []*Choice
+	if r.Answer != nil {
+		out = append(out, &r.Answer.Choice)
+	}
+	if r.BestOverall != nil {
+		out = append(out, &r.BestOverall.Choice)
+	}
+	return out
+}
+
+// name is config i's policy, "now" for -1.
+func (r *Result) name(i int) string {
+	if i < 0 {
+		return "now (" + r.Current.Policy.String() + ")"
+	}
+	return r.Configs[i].Policy.String()
+}
+
 func (r *Result) answerSection() Section {
 	a, sys := r.Answer, r.System.Name
-	c := &r.Configs[a.Config]
-	if a.KeepCurrent {
-		s := Section{Headline: fmt.Sprintf("Answer for %s: keep your current setting, %s: %s.", sys, r.Current.Policy, a.Why)}
-		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now) + r.dollarsSaved(r.Current.Policy) + ": chosen before these data, so not optimistic"})
-		if c.Policy != r.Current.Policy {
-			s.Lines = append(s.Lines, Line{"versus now", c.Policy.String() + " would change " + headline(a.Versus)})
+	var s Section
+	switch a.Verdict {
+	case Ship:
+		s.Headline = fmt.Sprintf("Answer for %s: ship %s (now %s): %s, it saves more %s than now, and its false-termination rate is "+
+			"not significantly higher, at most --ft-margin %s above now's.%s",
+			sys, r.name(a.Config), r.Current.Policy, r.measured(a), r.rank(), pp(r.FTMargin), r.classWords(a.Config))
+		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
+		s.Lines = append(s.Lines, r.heldOutLine(&a.Choice, "expect these on new episodes")...)
+		s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In, true) + r.dollarsSaved(r.Configs[a.Config].Policy)})
+		s.Lines = append(s.Lines, r.stability(&a.Choice))
+		s.Paste, s.PasteWhat, s.Lang = a.Block, "Paste into "+r.System.File, r.System.Lang
+		if r.System.Note != "" {
+			s.PasteWhat += " (" + r.System.Note + ")"
 		}
-		s.Lines = append(s.Lines, r.trust(&a.Choice, "the best config "+sys+" runs as it is")...)
-		return r.withLimits(s)
+	case Keep:
+		s.Headline = fmt.Sprintf("Answer for %s: keep your current setting, %s: %s.", sys, r.Current.Policy, a.Why)
+		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy) + ": chosen before these data, so not optimistic"})
+		if a.Config >= 0 {
+			s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
+			s.Lines = append(s.Lines, r.stability(&a.Choice))
+		}
+	case NoClearWinner:
+		settle := "no count of episodes alone would settle it"
+		if a.Settle > 0 {
+			settle = fmt.Sprintf("roughly %s in all would settle it (%d more)", episodes(a.Settle), a.Settle-r.N)
+		}
+		s.Headline = fmt.Sprintf("Answer for %s: no clear winner between now, %s, and %s, the change that leads: %s; %s. Keep now "+
+			"until then.%s", sys, r.Current.Policy, r.name(a.Config), a.Why, settle, r.classWords(a.Config))
+		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
+		s.Lines = append(s.Lines, Line{"in sample", r.flattered(&a.In) + r.dollarsSaved(r.Configs[a.Config].Policy)})
+		s.Lines = append(s.Lines, r.stability(&a.Choice))
+		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy)})
 	}
-	s := Section{Headline: fmt.Sprintf("Answer for %s: ship %s (now %s): the most %s with a false-termination rate within %s and censored outcomes within %s.",
-		sys, c.Policy, r.Current.Policy, r.rank()+" saved", pct(r.MaxFalseRate), pct(r.MaxCensored))}
-	if !a.MeetsTarget {
-		s.Headline = fmt.Sprintf("Answer for %s: ship %s (now %s), the nearest to the targets, as no config %s runs as it is meets both.",
-			sys, c.Policy, r.Current.Policy, sys)
+	return r.withLimits(s)
+}
+
+// flattered are the figures of a config the rule chose, on the episodes that
+// chose it, without intervals: chosen for looking good on them, it does
+// worse on new ones than an interval of them would say (docs/calibration.md,
+// "The rule after").
+func (r *Result) flattered(f *Figures) string {
+	s := fmt.Sprintf("n = %d, on the episodes that chose it (flattered by the choice): false-termination rate %s, turns saved %s",
+		r.N, bounds(f.FalseRateLow, f.FalseRate), pct(f.SavedShare))
+	if r.ByTokens {
+		s += fmt.Sprintf(", tokens saved %d", f.TokensSaved)
 	}
-	s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In) + r.dollarsSaved(c.Policy)})
-	s.Lines = append(s.Lines, r.trust(&a.Choice, "")...)
-	s.Lines = append(s.Lines, Line{"versus now", headline(a.Versus)})
-	s = r.withLimits(s)
-	s.Paste, s.PasteWhat, s.Lang = a.Block, "Paste into "+r.System.File, r.System.Lang
-	if r.System.Note != "" {
-		s.PasteWhat += " (" + r.System.Note + ")"
+	return s
+}
+
+// bounds are a false-termination rate's two bounds, "9.3%–33.3%", or one
+// figure when they are equal.
+func bounds(low, high float64) string {
+	if low == high {
+		return pct(high)
+	}
+	return strconv.FormatFloat(100*low, 'f', 1, 64) + "–" + pct(high)
+}
+
+// measured says where the comparison with now was measured.
+func (r *Result) measured(a *Answer) string {
+	if a.HeldOut {
+		return "out of sample"
+	}
+	return "on the episodes that chose it (--folds 0: in sample, optimistic)"
+}
+
+// classWords names the configs with the same outcomes as config i on every
+// episode, which it stands for; "" for a class of one.
+func (r *Result) classWords(i int) string {
+	members := r.ClassOf(i)
+	if i < 0 || len(members) < 2 {
+		return ""
+	}
+	return fmt.Sprintf(" It stands for %d configs with the same outcome on every episode, the nearest to now: %s.", len(members), r.members(members))
+}
+
+// members names the configs of a class: the first three, and how many more.
+func (r *Result) members(ms []int) string {
+	var names []string
+	for _, i := range ms[:min(3, len(ms))] {
+		names = append(names, r.Configs[i].Policy.String())
+	}
+	s := strings.Join(names, " = ")
+	if len(ms) > 3 {
+		s += fmt.Sprintf(" (+%d more)", len(ms)-3)
 	}
 	return s
 }
 
 func (r *Result) overallSection(o *Overall) Section {
 	c := &r.Configs[o.Config]
-	s := Section{Headline: fmt.Sprintf("Best overall, with a change to %s: %s.", r.System.Name, c.Policy)}
-	if !o.MeetsTarget {
-		s.Headline = fmt.Sprintf("Best overall, with a change to %s: %s, the nearest to the targets.", r.System.Name, c.Policy)
-	}
+	s := Section{Headline: fmt.Sprintf("Best overall, with a change to %s: %s.%s", r.System.Name, c.Policy, r.classWords(o.Config))}
 	over := r.Current.Policy.String() + " (now)"
-	if a := r.Answer; a != nil && !a.KeepCurrent {
+	if a := r.Answer; a != nil && a.Verdict == Ship {
 		over = r.Configs[a.Config].Policy.String()
 	}
 	s.Lines = []Line{
-		{"adds", fmt.Sprintf("over %s: %s", over, headline(o.Over))},
+		{"adds", fmt.Sprintf("over %s, in sample: %s", over, headline(o.Over))},
 		{"needs", o.Change},
-		{"in sample", r.inSample(&o.In) + r.dollarsSaved(c.Policy)},
+		{"in sample", r.flattered(&o.In) + r.dollarsSaved(c.Policy)},
 	}
-	s.Lines = append(s.Lines, r.trust(&o.Choice, "")...)
+	if cv := o.CV; cv.Folds > 0 {
+		s.Lines = append(s.Lines, Line{"held out", fmt.Sprintf("%d-fold, each episode judged by the config chosen on the other folds: "+
+			"false-termination rate %s, turns saved %s", cv.Folds, bounds(cv.HeldOutFalseRateLow, cv.HeldOutFalseRate), pct(cv.HeldOutSavedShare))})
+	}
+	s.Lines = append(s.Lines, r.stability(&o.Choice))
 	return s
 }
 
-// inSample is a config's figures with their intervals (and the tokens
-// saved, when they rank the configs).
-func (r *Result) inSample(f *Figures) string {
-	s := fmt.Sprintf("n = %d: false-termination rate %s (95%% CI %s), turns saved %s (95%% CI %s)",
-		r.N, pct(f.FalseRate), pctRange(f.FalseRateCI), pct(f.SavedShare), pctRange(f.SavedShareCI))
+// rates are a false-termination rate's two bounds and the high one's
+// interval: "9.3%–33.3% (high bound 95% CI 24.0% … 45.0%)".
+func rates(low, high float64, ci [2]float64) string {
+	return bounds(low, high) + " (high bound 95% CI " + pctRange(ci) + ")"
+}
+
+// inSample is a config's figures on all n episodes (and the tokens saved,
+// when they rank the configs); chosen says they chose it.
+func (r *Result) inSample(f *Figures, chosen bool) string {
+	s := fmt.Sprintf("n = %d", r.N)
+	if chosen {
+		s += ", on the episodes that chose it"
+	}
+	s += fmt.Sprintf(": false-termination rate %s, turns saved %s", rates(f.FalseRateLow, f.FalseRate, f.FalseRateCI), pct(f.SavedShare))
 	if r.ByTokens {
 		s += fmt.Sprintf(", tokens saved %d", f.TokensSaved)
+	}
+	if f.Unknown+f.Censored > 0 {
+		s += fmt.Sprintf("; %d unknown, %d censored", f.Unknown, f.Censored)
 	}
 	return s
 }
@@ -137,39 +239,43 @@ func (r *Result) rank() string {
 	return "turns"
 }
 
-// trust are the held-out figures and the stability of a choice; what names
-// what was chosen when it is not the config the section is about.
-func (r *Result) trust(c *Choice, what string) []Line {
-	name := r.Configs[c.Config].Policy.String()
-	var held string
-	switch cv := c.CV; {
-	case cv.Folds == 0:
-		held = "none (--folds 0): the in-sample figures are optimistic, as the config was chosen on the same episodes"
-	case what == "":
-		held = fmt.Sprintf("%d-fold: false-termination rate %s (95%% CI %s), turns saved %s%s: expect these on new episodes",
-			cv.Folds, pct(cv.HeldOutFalseRate), pctRange(cv.HeldOutFalseCI), pct(cv.HeldOutSavedShare), r.heldOutTokens(&cv, ", tokens saved "))
-	default:
-		held = fmt.Sprintf("%d-fold: %s, chosen on %d folds, gives a false-termination rate of %s (95%% CI %s) and saves %s of the turns%s on the fold held out",
-			cv.Folds, what, cv.Folds-1, pct(cv.HeldOutFalseRate), pctRange(cv.HeldOutFalseCI), pct(cv.HeldOutSavedShare), r.heldOutTokens(&cv, " and tokens "))
+// heldOutLine is what the rule gives out of sample, each episode judged by a
+// config chosen without it; expect, what it tells to expect.
+func (r *Result) heldOutLine(c *Choice, expect string) []Line {
+	cv := c.CV
+	if cv.Folds == 0 {
+		return []Line{{"held out", "none (--folds 0): the in-sample figures are optimistic, as the config was chosen on the same episodes"}}
 	}
-	stab := fmt.Sprintf("%s chosen in %s of %d bootstrap resamples", name, pct(c.Stability), StabilityResamples)
-	if c.Candidates < len(r.Configs) { // a large grid: the resamples and folds choose among the front
-		stab += fmt.Sprintf(" (among %d configs: the front and the choices)", c.Candidates)
+	saved := pct(cv.HeldOutSavedShare)
+	if cv.HeldOutSavedCI != nil {
+		saved += " (95% CI " + strconv.FormatFloat(cv.HeldOutSavedCI[0], 'f', 1, 64) + "% … " + strconv.FormatFloat(cv.HeldOutSavedCI[1], 'f', 1, 64) + "%)"
+	}
+	s := fmt.Sprintf("%d-fold, each episode judged by the config chosen on the other folds: false-termination rate %s, turns saved %s%s",
+		cv.Folds, rates(cv.HeldOutFalseRateLow, cv.HeldOutFalseRate, cv.HeldOutFalseCI), saved, r.heldOutTokens(&cv, ", tokens saved "))
+	if expect != "" {
+		s += ": " + expect
+	}
+	return []Line{{"held out", s}}
+}
+
+// stability is how often the rule chooses the same class again, and the
+// others it chooses.
+func (r *Result) stability(c *Choice) Line {
+	s := fmt.Sprintf("%s chosen in %s of %d bootstrap resamples", r.name(c.Config), pct(c.Stability), StabilityResamples)
+	if c.Candidates < len(r.Classes) { // a large grid: the resamples and folds choose among the front
+		s += fmt.Sprintf(" (among %d configs: the front and the choices)", c.Candidates)
 	}
 	if cv := c.CV; cv.Folds > 0 {
-		stab += fmt.Sprintf(" and on %d of %d folds", cv.Agree, cv.Folds)
-		if cv.Undecided > 0 {
-			stab += fmt.Sprintf(" (%d found no config within the censoring limit)", cv.Undecided)
-		}
+		s += fmt.Sprintf(" and on %d of %d folds", cv.Agree, cv.Folds)
 	}
 	var rivals []string
 	for _, rv := range c.Rivals[:min(2, len(c.Rivals))] {
-		rivals = append(rivals, fmt.Sprintf("%s %s", r.Configs[rv.Config].Policy, pct(rv.Share)))
+		rivals = append(rivals, fmt.Sprintf("%s %s", r.name(rv.Config), pct(rv.Share)))
 	}
 	if len(rivals) > 0 {
-		stab += "; also " + strings.Join(rivals, ", ")
+		s += "; also " + strings.Join(rivals, ", ")
 	}
-	return []Line{{"held out", held}, {"stability", stab}}
+	return Line{"stability", s}
 }
 
 // heldOutTokens are the tokens the held-out folds saved, after lead, when
@@ -181,24 +287,55 @@ func (r *Result) heldOutTokens(cv *CV, lead string) string {
 	return lead + strconv.FormatInt(cv.HeldOutTokensSaved, 10)
 }
 
-// withLimits adds, when no config the system runs meets both targets, which
-// target binds and by how much.
+// versusWords is the comparison of the rule's choice with now: where it was
+// measured, then each headline change with its interval, the change of the
+// false-termination rate with the episodes that differ.
+func (r *Result) versusWords(a *Answer) string {
+	under := r.Configs[a.Config].Policy.String()
+	where := "in sample, on the episodes that chose it"
+	if a.HeldOut {
+		where, under = "held out, each episode under the config chosen without it", "the change"
+	}
+	var parts []string
+	for i := range a.Versus {
+		m := &a.Versus[i]
+		if !m.Headline && m.Name != "cost_saved" {
+			continue
+		}
+		w := m.Words()
+		if m.Name == "false_termination_rate" {
+			w = strings.TrimSuffix(w, ")") + fmt.Sprintf("; %s premature or unjudged under %s and not under now, %d the other way)",
+				textout.Count(m.Discordant[0], "episode"), under, m.Discordant[1])
+		}
+		parts = append(parts, w)
+	}
+	return where + ": " + strings.Join(parts, ", ")
+}
+
+// withLimits adds, when the config the answer tells to run misses a target,
+// which target binds and by how much.
 func (r *Result) withLimits(s Section) Section {
 	l := r.Answer.Limits
 	if l == nil {
 		return s
 	}
-	var t string
-	if l.LeastCensored >= 0 {
-		c := &r.Configs[l.LeastCensored]
-		t = fmt.Sprintf("censoring binds. The configs %s runs with a false-termination rate within %s all have more than %s "+
-			"censored outcomes (--max-censored); the fewest are %s, %s over, for %s.",
-			r.System.Name, pct(r.MaxFalseRate), pct(r.MaxCensored), pct(r.CensoredShare(c)), pp(r.CensoredShare(c)-r.MaxCensored), c.Policy)
+	c := r.Answer.config(r)
+	t := fmt.Sprintf("%s misses a target: false-termination rate %s (high bound; --max-false-rate %s), censored outcomes %s "+
+		"(--max-censored %s)", c.Policy, pct(r.FalseRate(c)), pct(r.MaxFalseRate), pct(r.CensoredShare(c)), pct(r.MaxCensored))
+	switch {
+	case l.MeetsBoth >= 0:
+		mb := &r.Configs[l.MeetsBoth]
+		t += fmt.Sprintf("; of the configs %s runs, %s meets both, saving %d %s (now %d)",
+			r.System.Name, mb.Policy, r.saved(&mb.Tally), r.rank(), r.saved(&r.Current.Tally))
+	case l.LeastCensored >= 0:
+		lc := &r.Configs[l.LeastCensored]
+		t += fmt.Sprintf("; none of the configs %s runs meets both: %s keeps the rate within the target, but has %s censored outcomes",
+			r.System.Name, lc.Policy, pct(r.CensoredShare(lc)))
 		if l.LowestFalse >= 0 {
-			t += " Within that limit " + r.lowestFalse(l.LowestFalse)
+			t += "; within the censoring limit " + r.lowestFalse(l.LowestFalse)
 		}
-	} else {
-		t = "the false-termination rate binds. Within " + pct(r.MaxCensored) + " censored outcomes " + r.lowestFalse(l.LowestFalse)
+	case l.LowestFalse >= 0:
+		t += "; of the configs " + r.System.Name + " runs within the censoring limit " + r.lowestFalse(l.LowestFalse)
 	}
 	s.Lines = append(s.Lines, Line{"targets", t})
 	return s
@@ -208,8 +345,7 @@ func (r *Result) withLimits(s Section) Section {
 // censoring limit, and by how much it misses the target, in a sentence.
 func (r *Result) lowestFalse(i int) string {
 	c := &r.Configs[i]
-	return fmt.Sprintf("the lowest rate is %s, for %s: %s over the target (--max-false-rate %s).",
-		pct(r.FalseRate(c)), c.Policy, pp(r.FalseRate(c)-r.MaxFalseRate), pct(r.MaxFalseRate))
+	return fmt.Sprintf("the lowest rate is %s (%s), saving %s of the turns", pct(r.FalseRate(c)), c.Policy, pct(r.SavedShare(c)))
 }
 
 // headline is the change of every headline metric, with its interval, and
@@ -249,33 +385,26 @@ type FrontRow struct {
 	Best   bool // the best overall, when the system cannot run it
 }
 
-// FrontTable is the Pareto front best first, by the answer's rule, the
-// configs the system runs as it is first (the others after them, marked
-// "needs a change"), and among each those censored beyond the limit last:
-// the first rows of it (all when rows is 0),
-// with the answer's and the best overall's rows wherever they rank (the
-// answer's choice ranked among them when the front does not hold it), then
-// the current setting. It gives how many configs it ranks.
+// FrontTable is the Pareto front best first, by the answer's rule, one row
+// a class of configs with the same outcomes everywhere, the classes the
+// system runs as it is first (the others after them, marked "needs a
+// change"): the first rows of it (all when rows is 0), with the answer's
+// and the best overall's rows wherever they rank (the rule's choice ranked
+// among them when the front does not hold it), then the current setting.
+// It gives how many rows it ranks.
 func (r *Result) FrontTable(rows int) (out []FrontRow, ranks int) {
-	ranked := slices.Clone(r.Front)
-	if a := r.Answer; a != nil && !r.Configs[a.Config].Pareto {
-		ranked = append(ranked, a.Config)
+	// Now's class, on the front or not, is the row "now".
+	ranked := slices.DeleteFunc(slices.Clone(r.Front), func(i int) bool { return r.Configs[i].Class < 0 })
+	for _, ch := range r.choices() {
+		if ch.Config >= 0 && !slices.Contains(ranked, r.Configs[ch.Config].Class) {
+			ranked = append(ranked, r.Configs[ch.Config].Class)
+		}
 	}
 	slices.SortStableFunc(ranked, func(a, b int) int {
-		if r.Runnable[a] != r.Runnable[b] {
-			if r.Runnable[a] {
-				return -1
-			}
-			return 1
+		if ra, rb := r.classRuns(a), r.classRuns(b); ra != rb {
+			return cmp.Compare(b2i(rb), b2i(ra))
 		}
-		x, y := r.Configs[a].Tally, r.Configs[b].Tally
-		if wx, wy := r.withinCensored(x, r.N), r.withinCensored(y, r.N); wx != wy {
-			if wx {
-				return -1
-			}
-			return 1
-		}
-		return r.better(y, x, r.N)
+		return r.rankOrder(r.Configs[b].Tally, r.Configs[a].Tally, r.Current.Tally, r.N)
 	})
 	for k, i := range ranked {
 		row := r.frontRow(strconv.Itoa(k+1), i)
@@ -288,36 +417,49 @@ func (r *Result) FrontTable(rows int) (out []FrontRow, ranks int) {
 
 func (r *Result) frontRow(label string, i int) FrontRow {
 	row := FrontRow{Config: i}
-	c := r.Current
+	c, members := r.Current, r.NowClass
 	if i >= 0 {
-		c = &r.Configs[i]
+		c, members = &r.Configs[i], r.ClassOf(i)
 	}
 	a, o := r.Answer, r.BestOverall
 	var notes []string
 	switch {
 	case a == nil:
-	case i < 0 && a.KeepCurrent:
+	case i < 0 && a.Verdict == Keep:
 		row.Answer = true
 		notes = append(notes, "answer: keep")
-	case i == a.Config && a.KeepCurrent:
-		notes = append(notes, "best "+r.System.Name+" runs")
-	case i == a.Config:
+	case i < 0 && a.Verdict == NoClearWinner:
+		row.Answer = true
+		notes = append(notes, "answer: keep until a winner is clear")
+	case i < 0:
+	case r.Configs[i].Class == classOf(r, a.Config) && a.Verdict == Ship:
 		row.Answer = true
 		notes = append(notes, "answer")
-	case o != nil && i == o.Config:
+	case r.Configs[i].Class == classOf(r, a.Config):
+		notes = append(notes, "leads")
+	case o != nil && r.Configs[i].Class == classOf(r, o.Config):
 		row.Best = true
 		notes = append(notes, "best overall")
 	}
 	if i >= 0 && !r.Configs[i].Pareto {
 		notes = append(notes, "not on the front")
 	}
-	if i >= 0 && !r.Runnable[i] {
+	if i >= 0 && !r.classRuns(i) {
 		notes = append(notes, "needs a change")
 	}
 	if r.CensoredShare(c) > r.MaxCensored {
 		notes = append(notes, "over "+pct(r.MaxCensored)+" censored")
 	}
-	row.Cells = []string{label, c.Policy.String(), fmt.Sprintf("%d (%s)", c.TurnsSaved, pct(r.SavedShare(c)))}
+	name := c.Policy.String()
+	if i < 0 {
+		members = slices.DeleteFunc(slices.Clone(members), func(k int) bool { return r.Configs[k].Policy == r.Current.Policy })
+		if len(members) > 0 {
+			name += " = " + r.members(members)
+		}
+	} else if len(members) > 1 {
+		name = r.members(members)
+	}
+	row.Cells = []string{label, name, fmt.Sprintf("%d (%s)", c.TurnsSaved, pct(r.SavedShare(c)))}
 	if r.Tokens {
 		row.Cells = append(row.Cells, strconv.FormatInt(c.TokensSaved, 10))
 	}
@@ -327,14 +469,25 @@ func (r *Result) frontRow(label string, i int) FrontRow {
 			row.Cells[len(row.Cells)-1] += fmt.Sprintf(" (%s … %s)", metrics.Dollars.Format(d.CI[0]), metrics.Dollars.Format(d.CI[1]))
 		}
 	}
-	row.Cells = append(row.Cells, fmt.Sprintf("%d (%s)", c.FalseTerminations, pct(r.FalseRate(c))), c.ScoreForgone.String(),
+	row.Cells = append(row.Cells, falseCell(c, r.N), c.ScoreForgone.String(),
 		fmt.Sprintf("%d (%s)", c.Censored, pct(r.CensoredShare(c))), strings.Join(notes, "; "))
 	return row
 }
 
+// falseCell is a config's false terminations, low to high bound: "7–25
+// (9.3–33.3%)", or one figure when they are equal.
+func falseCell(c *Config, n int) string {
+	lo, hi := c.FalseTerminations, c.Unjudged()
+	if lo == hi {
+		return fmt.Sprintf("%d (%s)", hi, pct(share(hi, n)))
+	}
+	return fmt.Sprintf("%d–%d (%s–%s)", lo, hi, strconv.FormatFloat(100*share(lo, n), 'f', 1, 64), pct(share(hi, n)))
+}
+
 // FrontTitle heads the front table of shown rows (now aside) of the ranks.
 func (r *Result) FrontTitle(shown, ranks int) string {
-	s := fmt.Sprintf("Pareto front, best first: %d of %s", len(r.Front), textout.Count(len(r.Configs), "config"))
+	s := fmt.Sprintf("Pareto front, best first: %d of the %d outcomes of %s (configs with the same outcome on every episode share a row)",
+		len(r.Front), len(r.outcomes()), textout.Count(len(r.Configs), "config"))
 	if shown < ranks {
 		s += fmt.Sprintf(", the first %d shown (--top N, --all for more)", shown)
 	}
@@ -343,9 +496,11 @@ func (r *Result) FrontTitle(shown, ranks int) string {
 
 // FrontLegend says what the front is and what its notes mean.
 func (r *Result) FrontLegend() string {
-	return fmt.Sprintf("On the front: no other config saves more %s with no more false terminations and no more score forgone. "+
-		"needs a change: %s cannot run it as it is (listed after those it runs). over %s censored: the recording's own loop break cut so many logs before the "+
-		"config would stop that its lengths are lower bounds; never recommended.", r.rank(), r.System.Name, pct(r.MaxCensored))
+	return fmt.Sprintf("On the front: no other config saves more %s with no more false terminations (high bound) and no more score forgone. "+
+		"A = B: configs with the same outcome on every episode, one row, the first the nearest to now. False terminations: "+
+		"premature stops to those and every unknown stop and censored outcome (the log cut too soon to judge). needs a change: %s "+
+		"cannot run it as it is (listed after those it runs). over %s censored: the log is cut (the recording's own stop, a kill) "+
+		"before the config would stop in so many episodes that its lengths are lower bounds; never shipped.", r.rank(), r.System.Name, pct(r.MaxCensored))
 }
 
 // episodes is "1 episode", "75 episodes".

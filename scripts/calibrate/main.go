@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lbanalyze/lbanalyze/internal/calibrate"
+	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 func main() {
@@ -25,11 +26,15 @@ func main() {
 	flag.IntVar(&opt.Samples, "samples", opt.Samples, "R, the samples of each size")
 	flag.Uint64Var(&opt.SampleSeed, "sample-seed", opt.SampleSeed, "the seed of the draws")
 	flag.Float64Var(&opt.Margin, "margin", opt.Margin, "how much worse than now, in false-termination rate (a share), makes a ship harmful")
+	now := flag.String("now", opt.Now.String(), "the current setting the samples are swept against, as --config gives it (NAME:W/I)")
 	flag.IntVar(&opt.Workers, "workers", 0, "samples swept at once (0: one a core); the tables do not depend on it")
 	flag.Parse()
 	var err error
 	if opt.Sizes, err = parseSizes(*sizes); err != nil {
 		fail(err)
+	}
+	if opt.Now, err = policy.Parse(strings.Replace(*now, " ", ":", 1), nil); err != nil {
+		fail(fmt.Errorf("-now: %v", err))
 	}
 	start := time.Now()
 	st, err := calibrate.Run(opt, func(phase string) {

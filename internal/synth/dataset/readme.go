@@ -106,7 +106,8 @@ type counts struct {
 	turns, minTurns, maxTurns                         int
 	objectives, updates, spells, longest              int
 	sTerm, sCand, sGain, sObj, sBoth, sStuck          int
-	oTerm, oCand, oStuck, oCensored                   int
+	sUnknown, sCensored                               int
+	oTerm, oCand, oStuck, oUnknown, oCensored         int
 	rescuedNoStop, rescuedLater, stillSame, stillLate int
 }
 
@@ -141,6 +142,12 @@ func (set *Set) count() counts {
 		if s.S.TrulyStuck() {
 			c.sStuck++
 		}
+		if s.S.Unknown() {
+			c.sUnknown++
+		}
+		if s.S.Censored {
+			c.sCensored++
+		}
 		if s.O.Terminated() {
 			c.oTerm++
 		}
@@ -149,6 +156,9 @@ func (set *Set) count() counts {
 		}
 		if s.O.TrulyStuck() {
 			c.oStuck++
+		}
+		if s.O.Unknown() {
+			c.oUnknown++
 		}
 		if s.O.Censored {
 			c.oCensored++
@@ -191,9 +201,10 @@ func (set *Set) makeup(p printer) {
 	p("| … by objective progress only | %d | |\n", c.sObj)
 	p("| … by both | %d | |\n", c.sBoth)
 	p("| truly stuck | %d | %d |\n", c.sStuck, c.oStuck)
+	p("| unknown (a stop on a cut log: no follow-up to judge it by) | %d | %d |\n", c.sUnknown, c.oUnknown)
 	p("| not terminated | %d | %d |\n", n-c.sTerm, n-c.oTerm)
-	p("| censored (the recording's own stop came first) | 0 | %d |\n\n", c.oCensored)
-	p("Of the %d candidates under score, score-or-objective does not stop %d (%d of them censored: the v1 recording cut\n", c.sCand, c.rescuedNoStop, c.oCensored)
+	p("| censored (the log is cut, by the recording's own stop or the kill, before the policy would stop) | %d | %d |\n\n", c.sCensored, c.oCensored)
+	p("Of the %d candidates under score, score-or-objective does not stop %d (%d of them censored: the v1 recording cut\n", c.sCand, c.rescuedNoStop, c.oCensored-c.sCensored)
 	p("them), stops %d later and without the candidate evidence, and still stops %d at the same turn and %d later with the evidence.\n\n",
 		c.rescuedLater, c.stillSame, c.stillLate)
 }
@@ -249,7 +260,8 @@ func quote(list []string) []string {
 func (set *Set) table(p printer) {
 	p("## Episodes\n\n")
 	p("Score and score-or-objective at 40/10: the stop turn and why it may be premature (`+5@96`: the run gained 5 points by turn 96;\n")
-	p("`obj@54`: an objective completed at 54 within the last 40 turns); `stuck` is a truly stuck stop; `—` no stop.\n\n")
+	p("`obj@54`: an objective completed at 54 within the last 40 turns); `stuck` is a truly stuck stop; `unknown` a stop on a log\n")
+	p("cut too soon after it to judge (docs/semantics.md §6.2); `—` no stop; `censored` no stop within a cut log.\n\n")
 	p("| directory | kind | py | turns | end | score | objectives (done / updates) | stuck spells | score | score-or-objective |\n")
 	p("|---|---|---|---:|---|---:|---|---|---|---|\n")
 	for _, s := range set.Episodes {
@@ -289,6 +301,8 @@ func verdict(o replay.Outcome) string {
 		return "—"
 	case o.TrulyStuck():
 		return fmt.Sprintf("%d stuck", o.TerminationTurn)
+	case o.Unknown():
+		return fmt.Sprintf("%d unknown", o.TerminationTurn)
 	}
 	var why []string
 	if g := o.LaterGain; g != nil {

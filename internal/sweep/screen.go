@@ -1,0 +1,70 @@
+package sweep
+
+import (
+	"sync"
+
+	"github.com/lbanalyze/lbanalyze/internal/stats"
+)
+
+// screen tells whether a config's tally against now, over n episodes, shows
+// it non-inferior to now on false terminations and not significantly worse:
+// the upper bound of Tango's interval of the change of the high bound, from
+// its discordant episodes (Tally.Worse, Tally.Better), within the margin,
+// and its lower bound at most 0, as a ship needs. The rule prefers such
+// configs (docs/commands.md, "sweep: which setting to ship"), on every
+// resample and fold, so it asks this millions of times: for each n it
+// keeps, for every count of worse episodes b, the fewest better ones that
+// pass, a table built once by walking up b (the bound rises with b and
+// falls with c).
+type screen struct {
+	margin float64
+	mu     sync.Mutex
+	tables map[int][]int32 // n → fewest better for b = 0, 1, …; shorter when no c passes beyond
+}
+
+func newScreen(margin float64) *screen { return &screen{margin: margin, tables: map[int][]int32{}} }
+
+// passes says whether b worse and c better of n episodes show
+// non-inferiority within the margin, and no significant harm. Both bounds
+// fall as c rises, so the c that pass are those from a least one up.
+func (s *screen) passes(b, c, n int) bool {
+	_, lo, hi := stats.TangoPaired(b, c, n)
+	return hi <= s.margin+1e-12 && lo <= 0
+}
+
+// table is n's, built on first use.
+func (s *screen) table(n int) []int32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.tables[n]; ok {
+		return t
+	}
+	var t []int32
+	c := 0
+	for b := 0; b <= n; b++ {
+		for c <= n-b && !s.passes(b, c, n) {
+			c++
+		}
+		if c > n-b {
+			break
+		}
+		t = append(t, int32(c))
+	}
+	s.tables[n] = t
+	return t
+}
+
+// screenTable is the screen's table of n, the screen made at the first use
+// (Run makes it before any worker starts).
+func (r *Result) screenTable(n int) []int32 {
+	if r.shown == nil {
+		r.shown = newScreen(r.FTMargin)
+	}
+	return r.shown.table(n)
+}
+
+// shownWithin says whether tally x shows its config non-inferior to now,
+// by t, the table of the episodes it is over.
+func shownWithin(x *Tally, t []int32) bool {
+	return x.Worse < len(t) && int32(x.Better) >= t[x.Worse]
+}
