@@ -154,7 +154,7 @@ func TestFoldsEqualToN(t *testing.T) {
 // +2.002 pp); at n = 20, 4 better and none worse passes (−0.66 pp), 3 do
 // not (+3.53 pp); 6 better and 1 worse pass (+1.12 pp), 5 do not (+4.91 pp).
 func TestScreen(t *testing.T) {
-	s := newScreen(0.02)
+	s := newScreen(0.02, true)
 	for _, c := range []struct {
 		b, c, n int
 		want    bool
@@ -183,5 +183,32 @@ func TestNowsClassOnTheBundledSet(t *testing.T) {
 		if r.Configs[i].Class != -1 {
 			t.Errorf("%s is in now's class with class %d", r.Configs[i].Policy, r.Configs[i].Class)
 		}
+	}
+}
+
+// TestScreenVeto: of 480 episodes, 5 stopped early under a change and none
+// under now (Tango's interval of the change +0.24 … +2.42 pp, a significant
+// rise, by McNemar's score test too: (5 − 0)²/5 = 5 > 3.84). Where now is a
+// stop rule, that rise keeps the change from the screen whatever the
+// margin; where now is no stop rule (a harness: every rule adds false
+// terminations) the margin alone judges it: within 5 pp, not within 2.
+func TestScreenVeto(t *testing.T) {
+	for _, c := range []struct {
+		margin float64
+		veto   bool
+		want   bool
+	}{
+		{0.05, true, false},
+		{0.05, false, true},
+		{0.02, false, false},
+		{0.02, true, false},
+	} {
+		if got := newScreen(c.margin, c.veto).passes(5, 0, 480); got != c.want {
+			t.Errorf("margin %g, veto %v: passes %v, want %v", c.margin, c.veto, got, c.want)
+		}
+	}
+	// No difference at all passes either way: its bounds straddle 0.
+	if !newScreen(0.02, true).passes(0, 0, 480) {
+		t.Error("0 worse, 0 better of 480: not within 2 pp")
 	}
 }

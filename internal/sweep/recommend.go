@@ -325,6 +325,11 @@ func (r *Result) answer(eps []*episode.Episode) {
 	if picks[0] == f.now() {
 		a.Verdict, a.Why = Keep, fmt.Sprintf("no config %s runs as it is saves more %s than now without more false terminations "+
 			"(the high bound of their rate) on these episodes", r.System.Name, r.rank())
+		if !r.vetoWorse() {
+			a.Why = fmt.Sprintf("no stop rule %s runs as it is saves more %s with its false terminations (the high bound of "+
+				"their rate) shown within --ft-margin %s on these episodes; now stops no episode, so every stop rule adds "+
+				"some: --ft-margin is how many more you accept", r.System.Name, r.rank(), pp(r.FTMargin))
+		}
 	} else {
 		procedure := heldOut[0]
 		if procedure == nil { // --folds 0: the choice in sample
@@ -365,7 +370,8 @@ func classOf(r *Result, i int) int {
 
 // decide sets the verdict of an answer whose rule chose a change, from its
 // comparison with now (docs/commands.md, "sweep: which setting to ship"):
-// ship only when it is not significantly worse on false terminations, the
+// ship only when it is not significantly worse on false terminations (where
+// now is a stop rule: vetoWorse), the
 // upper bound of the change of their rate is within the margin, what it
 // saves is significantly more, and the choice is stable; keep when it is
 // significantly worse, or saves no more, or could not be shown within the
@@ -387,9 +393,10 @@ func (r *Result) decide(a *Answer) {
 	stableDraws := a.Stability >= MinStability-1e-9
 	stableFolds := a.CV.Folds == 0 || float64(a.CV.Agree) >= MinFoldsAgreeing*float64(a.CV.Folds)-1e-9
 	stable := stableDraws && stableFolds
-	a.Shown = ft.CI[0] <= 0 && ft.CI[1] <= margin+1e-9 && sv.CI != nil && sv.CI[0] > 0
+	veto := r.vetoWorse() && ft.CI[0] > 0
+	a.Shown = !veto && ft.CI[1] <= margin+1e-9 && sv.CI != nil && sv.CI[0] > 0
 	switch {
-	case ft.CI[0] > 0:
+	case veto:
 		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, has significantly more false terminations than now %s", name, where)
 	case sv.CI == nil || sv.Change <= 0 || !okSaved:
 		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, saves no more %s than now %s", name, r.rank(), where)

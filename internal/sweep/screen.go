@@ -3,6 +3,8 @@ package sweep
 import (
 	"sync"
 
+	"github.com/lbanalyze/lbanalyze/policy"
+
 	"github.com/lbanalyze/lbanalyze/internal/stats"
 )
 
@@ -10,7 +12,7 @@ import (
 // it non-inferior to now on false terminations and not significantly worse:
 // the upper bound of Tango's interval of the change of the high bound, from
 // its discordant episodes (Tally.Worse, Tally.Better), within the margin,
-// and its lower bound at most 0, as a ship needs. The rule prefers such
+// and, where now is a stop rule, its lower bound at most 0, as a ship needs. The rule prefers such
 // configs (docs/commands.md, "sweep: which setting to ship"), on every
 // resample and fold, so it asks this millions of times: for each n it
 // keeps, for every count of worse episodes b, the fewest better ones that
@@ -18,18 +20,21 @@ import (
 // falls with c).
 type screen struct {
 	margin float64
+	veto   bool // a significant rise fails (Result.vetoWorse)
 	mu     sync.Mutex
 	tables map[int][]int32 // n → fewest better for b = 0, 1, …; shorter when no c passes beyond
 }
 
-func newScreen(margin float64) *screen { return &screen{margin: margin, tables: map[int][]int32{}} }
+func newScreen(margin float64, veto bool) *screen {
+	return &screen{margin: margin, veto: veto, tables: map[int][]int32{}}
+}
 
 // passes says whether b worse and c better of n episodes show
 // non-inferiority within the margin, and no significant harm. Both bounds
 // fall as c rises, so the c that pass are those from a least one up.
 func (s *screen) passes(b, c, n int) bool {
 	_, lo, hi := stats.TangoPaired(b, c, n)
-	return hi <= s.margin+1e-12 && lo <= 0
+	return hi <= s.margin+1e-12 && (!s.veto || lo <= 0)
 }
 
 // table is n's, built on first use.
@@ -58,7 +63,7 @@ func (s *screen) table(n int) []int32 {
 // (Run makes it before any worker starts).
 func (r *Result) screenTable(n int) []int32 {
 	if r.shown == nil {
-		r.shown = newScreen(r.FTMargin)
+		r.shown = newScreen(r.FTMargin, r.vetoWorse())
 	}
 	return r.shown.table(n)
 }
@@ -68,3 +73,10 @@ func (r *Result) screenTable(n int) []int32 {
 func shownWithin(x *Tally, t []int32) bool {
 	return x.Worse < len(t) && int32(x.Better) >= t[x.Worse]
 }
+
+// vetoWorse says whether a change significantly worse than now on false
+// terminations is kept from shipping: always, unless now is no stop rule.
+// Now then stops no episode, so every stop rule has more false terminations
+// than it, significantly so on enough episodes; what bounds them is the
+// margin (docs/commands.md, "sweep: which setting to ship").
+func (r *Result) vetoWorse() bool { return r.Current == nil || r.Current.Policy.Name != policy.None }

@@ -226,7 +226,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	r.Configs = r.evaluate(eps, configs)
 	end()
 	r.Current = &cur[0]
-	r.shown = newScreen(r.FTMargin)
+	r.shown = newScreen(r.FTMargin, r.vetoWorse())
 	r.Runnable = make([]bool, len(r.Configs))
 	for i := range r.Configs {
 		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)

@@ -84,9 +84,13 @@ func (r *Result) answerSection() Section {
 	var s Section
 	switch a.Verdict {
 	case Ship:
+		rate := "not significantly higher, at most"
+		if !r.vetoWorse() {
+			rate = "at most" // now stops no episode (vetoWorse)
+		}
 		s.Headline = fmt.Sprintf("Answer for %s: ship %s (now %s): %s, it saves more %s than now, and its false-termination rate is "+
-			"not significantly higher, at most --ft-margin %s above now's.%s",
-			sys, r.name(a.Config), r.Current.Policy, r.measured(a), r.rank(), pp(r.FTMargin), r.classWords(a.Config))
+			"%s --ft-margin %s above now's.%s",
+			sys, r.name(a.Config), r.Current.Policy, r.measured(a), r.rank(), rate, pp(r.FTMargin), r.classWords(a.Config))
 		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
 		s.Lines = append(s.Lines, r.heldOutLine(&a.Choice, "expect these on new episodes")...)
 		s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In, true) + r.dollarsSaved(r.Configs[a.Config].Policy)})
