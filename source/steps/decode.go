@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -248,39 +249,9 @@ func (v value) number() (float64, string) {
 	return f, ""
 }
 
-// decimal reports text that is a decimal number: [+-] digits, a point and
+// decimal matches text that is a decimal number: [+-] digits, a point and
 // digits (either part may be empty, not both), an exponent.
-func decimal(b []byte) bool {
-	i := 0
-	if i < len(b) && (b[i] == '+' || b[i] == '-') {
-		i++
-	}
-	digits := 0
-	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		digits++
-	}
-	if i < len(b) && b[i] == '.' {
-		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			digits++
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		exp := i
-		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		}
-		if i == exp {
-			return false
-		}
-	}
-	return i == len(b)
-}
+var decimal = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`).Match
 
 // whole reads a number that is a whole number (an integer, or a float with no
 // fraction, as pandas writes a column with a missing value): 0 with why
