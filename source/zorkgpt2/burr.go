@@ -255,7 +255,7 @@ func readBurr(r io.Reader, name string, opt source.Options, dir *appDir, emit fu
 	// A run of the log is an application's: its sequence ids start again
 	// at 0 where another run's lines begin (source.Runs).
 	bl.runs = source.Runs[*burr]{Numbering: source.Numbering{Min: 0, Unbounded: true, Noun: "sequence_id"},
-		New: bl.newRun, End: bl.close, Drop: func(*burr) {},
+		New: bl.newRun, End: bl.close,
 		Problem: func(b *burr, n int, skipped bool, msg string) { b.problem(n, skipped, "%s", msg) }}
 	bl.runs.Current("", 0) // the run a log without a numbered line is
 	var rd *jsonl.Reader

@@ -44,7 +44,7 @@ func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 	rl := &runLog{logRead: newLogRead(name, opt, emit)}
 	rd := jsonl.NewReader(r, jsonl.LineOptions{MaxLine: rl.opt.MaxLine})
 	defer rd.Close()
-	rl.runs = source.Runs[*run]{Numbering: source.Numbering{Min: 1, Noun: "TURN"}, New: rl.newRun, End: rl.close, Drop: func(*run) {},
+	rl.runs = source.Runs[*run]{Numbering: source.Numbering{Min: 1, Noun: "TURN"}, New: rl.newRun, End: rl.close,
 		Problem: func(r *run, n int, skipped bool, msg string) { r.problem(n, skipped, "%s", msg) }}
 	for {
 		line, n, err := rd.Next()
