@@ -189,6 +189,21 @@ func (r *Reader) longLine(first []byte) (line []byte, done bool, err error) {
 	}
 }
 
+// FirstLine is the first non-blank line of head (the beginning of a stream,
+// a byte-order mark skipped), trimmed, and whether it ends within head.
+func FirstLine(head []byte) ([]byte, bool) {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	for len(head) > 0 {
+		var first []byte
+		var whole bool
+		first, head, whole = bytes.Cut(head, []byte("\n"))
+		if first = bytes.TrimSpace(first); len(first) > 0 {
+			return first, whole
+		}
+	}
+	return nil, false
+}
+
 // mayBeObject says whether a line that begins with head may be a record: its
 // first byte that is not a space, if any, is '{' (not binary data or text).
 func mayBeObject(head []byte) bool {

@@ -32,11 +32,10 @@ const MaxOpen = 16
 // state of a run being read. Its functions are the source's.
 type Runs[R any] struct {
 	Numbering
-	// New begins a run of key; End hands a run over once it is over; Drop
-	// forgets a run that turned out to be a stray line.
-	New  func(key string) R
-	End  func(R)
-	Drop func(R)
+	// New begins a run of key; End hands a run over once it is over (a run
+	// begun that turns out to be a stray line is let go, never ended).
+	New func(key string) R
+	End func(R)
 	// Problem notes what was wrong with line n of run r.
 	Problem func(r R, n int, skipped bool, msg string)
 
@@ -76,7 +75,6 @@ func (rs *Runs[R]) Line(key string, num int64, n int) (R, bool) {
 	if p := l.pending; p != nil {
 		l.pending = nil
 		if num == l.seq.last+1 { // the lines go on from the old run
-			rs.Drop(p.run)
 			rs.Problem(l.run, p.line, true, fmt.Sprintf("%s %d after %s %d, while the lines after it go on from %d: a stray line, skipped",
 				rs.Noun, p.seq.first, rs.Noun, l.seq.last, num))
 		} else {

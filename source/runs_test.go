@@ -17,11 +17,10 @@ type run struct {
 
 // sorted feeds lines of (key, number; -1 for a line without one, -2 for an
 // end line) to a Runs and gives the runs it ends, in order.
-func sorted(min int64, lines []line) (ended []run, dropped int) {
+func sorted(min int64, lines []line) (ended []run) {
 	rs := Runs[*run]{Numbering: Numbering{Min: min, Noun: "TURN"},
-		New:  func(key string) *run { return &run{key: key} },
-		End:  func(r *run) { ended = append(ended, *r) },
-		Drop: func(*run) { dropped++ },
+		New: func(key string) *run { return &run{key: key} },
+		End: func(r *run) { ended = append(ended, *r) },
 		Problem: func(r *run, n int, skipped bool, msg string) {
 			r.problems = append(r.problems, fmt.Sprintf("%d: %s", n, msg))
 		}}
@@ -38,7 +37,7 @@ func sorted(min int64, lines []line) (ended []run, dropped int) {
 		}
 	}
 	rs.Close()
-	return ended, dropped
+	return ended
 }
 
 type line struct {
@@ -72,43 +71,42 @@ func TestRuns(t *testing.T) {
 		return out
 	}
 	for _, c := range []struct {
-		name    string
-		min     int64
-		lines   []line
-		want    []run
-		dropped int
+		name  string
+		min   int64
+		lines []line
+		want  []run
 	}{
-		{"one run", 1, nums("", 1, 2, 3), []run{{nums: span(1, 3)}}, 0},
-		{"a repeat", 1, nums("", 1, 2, 2, 3), []run{{nums: span(1, 3), problems: []string{"3: TURN 2 again: a repeat, skipped"}}}, 0},
-		{"a swap", 1, nums("", 1, 3, 2, 4), []run{{nums: []int64{1, 3, 4}, problems: []string{"3: TURN 2 after TURN 3: out of order, skipped"}}}, 0},
+		{"one run", 1, nums("", 1, 2, 3), []run{{nums: span(1, 3)}}},
+		{"a repeat", 1, nums("", 1, 2, 2, 3), []run{{nums: span(1, 3), problems: []string{"3: TURN 2 again: a repeat, skipped"}}}},
+		{"a swap", 1, nums("", 1, 3, 2, 4), []run{{nums: []int64{1, 3, 4}, problems: []string{"3: TURN 2 after TURN 3: out of order, skipped"}}}},
 		// Back to 1 with the lines after it going on from 1: a new run.
-		{"a restart", 1, nums("", 1, 2, 3, 1, 2), []run{{nums: span(1, 3)}, {nums: span(1, 2)}}, 0},
+		{"a restart", 1, nums("", 1, 2, 3, 1, 2), []run{{nums: span(1, 3)}, {nums: span(1, 2)}}},
 		// Back to 1 with the lines after it going on from 3: a stray line.
 		{"a stray first line", 1, nums("", 1, 2, 3, 1, 4), []run{{nums: []int64{1, 2, 3, 4},
-			problems: []string{"4: TURN 1 after TURN 3, while the lines after it go on from 4: a stray line, skipped"}}}, 1},
+			problems: []string{"4: TURN 1 after TURN 3, while the lines after it go on from 4: a stray line, skipped"}}}},
 		// The first line twice: a repeat, not a run of one turn.
-		{"the first line twice", 1, nums("", 1, 1, 2), []run{{nums: span(1, 2), problems: []string{"2: TURN 1 again: a repeat, skipped"}}}, 0},
+		{"the first line twice", 1, nums("", 1, 1, 2), []run{{nums: span(1, 2), problems: []string{"2: TURN 1 again: a repeat, skipped"}}}},
 		// A restart as the last line: a run of its own.
-		{"a restart at the end", 1, nums("", 1, 2, 1), []run{{nums: span(1, 2)}, {nums: span(1, 1)}}, 0},
+		{"a restart at the end", 1, nums("", 1, 2, 1), []run{{nums: span(1, 2)}, {nums: span(1, 1)}}},
 		// From 0 (steps): 0 again after 0..2 is a restart, 1 again a repeat.
-		{"from 0", 0, nums("", 0, 1, 2, 0, 1, 1), []run{{nums: span(0, 2)}, {nums: span(0, 1), problems: []string{"6: TURN 1 again: a repeat, skipped"}}}, 0},
+		{"from 0", 0, nums("", 0, 1, 2, 0, 1, 1), []run{{nums: span(0, 2)}, {nums: span(0, 1), problems: []string{"6: TURN 1 again: a repeat, skipped"}}}},
 		{"out of range", 1, nums("", 0, 1, 200001), []run{{nums: span(1, 1), problems: []string{"1: TURN 0 is out of range 1..200000: skipped",
-			"3: TURN 200001 is out of range 1..200000: skipped"}}}, 0},
-		{"a gap too far", 1, nums("", 1, 1003, 1002), []run{{nums: []int64{1, 1002}, problems: []string{"2: TURN 1003 comes 1002 after TURN 1: ignored as corrupt"}}}, 0},
+			"3: TURN 200001 is out of range 1..200000: skipped"}}}},
+		{"a gap too far", 1, nums("", 1, 1003, 1002), []run{{nums: []int64{1, 1002}, problems: []string{"2: TURN 1003 comes 1002 after TURN 1: ignored as corrupt"}}}},
 		// An end line ends its run: the next line begins another, whatever
 		// its number.
-		{"an end line", 1, cat(nums("", 1, 2), []line{{"", -2}}, nums("", 3)), []run{{nums: span(1, 2)}, {nums: span(3, 3)}}, 0},
+		{"an end line", 1, cat(nums("", 1, 2), []line{{"", -2}}, nums("", 3)), []run{{nums: span(1, 2)}, {nums: span(3, 3)}}},
 		// Keys interleaved: A's lines in one run, B's in another, in the
 		// order they began.
 		{"interleaved", 1, cat(nums("A", 1), nums("B", 1), nums("A", 2), nums("B", 2), nums("A", 3)),
-			[]run{{key: "A", nums: span(1, 3)}, {key: "B", nums: span(1, 2)}}, 0},
+			[]run{{key: "A", nums: span(1, 3)}, {key: "B", nums: span(1, 2)}}},
 		// A key restarted: two runs of A, B's run between them in time.
 		{"a key restarted", 1, cat(nums("A", 1, 2), nums("B", 1), nums("A", 1, 2)),
-			[]run{{key: "A", nums: span(1, 2)}, {key: "A", nums: span(1, 2)}, {key: "B", nums: span(1, 1)}}, 0},
+			[]run{{key: "A", nums: span(1, 2)}, {key: "A", nums: span(1, 2)}, {key: "B", nums: span(1, 1)}}},
 	} {
-		got, dropped := sorted(c.min, c.lines)
-		if !reflect.DeepEqual(got, c.want) || dropped != c.dropped {
-			t.Errorf("%s:\n got %+v (%d dropped)\nwant %+v (%d)", c.name, got, dropped, c.want, c.dropped)
+		got := sorted(c.min, c.lines)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
 		}
 	}
 }
@@ -121,7 +119,7 @@ func TestRunsOpenBounded(t *testing.T) {
 		lines = append(lines, line{fmt.Sprint("k", k), 1})
 	}
 	lines = append(lines, line{"k0", 2})
-	got, _ := sorted(1, lines)
+	got := sorted(1, lines)
 	if len(got) != MaxOpen+2 || got[0].key != "k0" || len(got[0].nums) != 1 {
 		t.Fatalf("%d runs, the first %+v", len(got), got[0])
 	}
@@ -145,7 +143,7 @@ func TestRunsGapBudget(t *testing.T) {
 	for i := range 30 {
 		lines = append(lines, line{"", int64(1 + i*1000)})
 	}
-	got, _ := sorted(1, lines)
+	got := sorted(1, lines)
 	// Each line leaves 999 out: the 11th leaves 10,989 out > 10,000 + 11.
 	if len(got) != 1 || len(got[0].nums) != 11 || len(got[0].problems) != 19 ||
 		!strings.Contains(got[0].problems[0], "12: TURN 11001 comes 1000 after TURN 10001: ignored as corrupt, as this file already leaves out 9990 numbers") {

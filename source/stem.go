@@ -9,10 +9,13 @@ var (
 	logExtensions = []string{".jsonl", ".ndjson", ".json", ".csv", ".tsv", ".txt", ".log"}
 )
 
-// Stem is a log's name without the extensions of a log: its compression
-// (.gz, .zst), then its kind (.jsonl, .csv …): "run_00.jsonl.gz" is
-// "run_00". A name of no such extension is kept whole.
-func Stem(name string) string {
+// Stem is a log's name, or "/"-separated path, without the extensions of a
+// log at its end: its compression (.gz, .zst), then its kind (.jsonl, .csv
+// …): "runs/run_00.jsonl.gz" is "runs/run_00". A name of no such extension,
+// or of nothing else, is kept whole.
+func Stem(path string) string {
+	i := strings.LastIndexByte(path, '/') + 1
+	dir, name := path[:i], path[i:]
 	for _, ext := range compressions {
 		if s, ok := strings.CutSuffix(name, ext); ok && s != "" {
 			name = s
@@ -20,9 +23,9 @@ func Stem(name string) string {
 		}
 	}
 	for _, ext := range logExtensions {
-		if s, ok := strings.CutSuffix(name, ext); ok && s != "" && !strings.HasSuffix(s, "/") {
-			return s
+		if s, ok := strings.CutSuffix(name, ext); ok && s != "" {
+			return dir + s
 		}
 	}
-	return name
+	return dir + name
 }

@@ -71,7 +71,7 @@ func (c *Corpus) pathID(path string) string {
 	if id, ok := c.alike[path]; ok {
 		return id
 	}
-	return stemPath(c.Below(path))
+	return source.Stem(c.Below(path))
 }
 
 // sameStem gives the files found under the directories given whose path
@@ -100,32 +100,23 @@ func (c *Corpus) sameStem(files []string) map[string]string {
 	count := map[string]int{}
 	for _, f := range files {
 		if n := name(f); n != "" {
-			count[stemPath(n)]++
+			count[source.Stem(n)]++
 		}
 	}
 	ids := map[string]string{}
 	for _, f := range files {
 		switch n := name(f); {
 		case n == "":
-		case count[stemPath(n)] > 1:
+		case count[source.Stem(n)] > 1:
 			ids[f] = n
 		case n != c.Below(f):
-			ids[f] = stemPath(n)
+			ids[f] = source.Stem(n)
 		}
 	}
 	if len(ids) == 0 {
 		return nil
 	}
 	return ids
-}
-
-// stemPath is a "/"-separated path without the extensions of a log at its end.
-func stemPath(p string) string {
-	dir, name := "", p
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		dir, name = p[:i+1], p[i+1:]
-	}
-	return dir + source.Stem(name)
 }
 
 // copies finds what may be copies: an id recorded in two files (a .jsonl
@@ -184,7 +175,7 @@ func (d *copies) add(ep *episode.Episode) {
 	h := xxhash.Sum64String(ep.ID)
 	first, ok := d.seen[h]
 	if ok && ep.IDFromPath && first.source != src {
-		ep.ID = fmt.Sprintf("%s (%s)", ep.ID, stemPath(filepath.ToSlash(ep.Source)))
+		ep.ID = fmt.Sprintf("%s (%s)", ep.ID, source.Stem(filepath.ToSlash(ep.Source)))
 		if d.renamed++; d.renamed == 1 {
 			d.example = ep.ID
 		}

@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 
@@ -15,8 +14,8 @@ import (
 // room, the response, tokens, perhaps a sum of prompt and completion
 // tokens). "" for a file that is not JSON Lines of objects.
 func suggestFields(head []byte) string {
-	line := firstObject(head)
-	if line == nil {
+	line, _ := jsonl.FirstLine(head)
+	if len(line) == 0 || line[0] != '{' {
 		return ""
 	}
 	var leaves []leaf
@@ -29,25 +28,6 @@ func suggestFields(head []byte) string {
 		return ""
 	}
 	return "; to read it as one object a step, give a field map, e.g. --fields " + shellWord(m)
-}
-
-// firstObject is the first non-blank line of head when it is a JSON object
-// (whole, or cut by the head).
-func firstObject(head []byte) []byte {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	for len(head) > 0 {
-		var line []byte
-		line, head, _ = bytes.Cut(head, []byte("\n"))
-		line = bytes.TrimSpace(line)
-		switch {
-		case len(line) == 0:
-			continue
-		case line[0] == '{':
-			return line
-		}
-		return nil
-	}
-	return nil
 }
 
 // leaf is a member that holds no object: its path and its value's kind.

@@ -141,8 +141,7 @@ const maxSummary = 16 << 20
 // most (filekind.ReadSmall: a FIFO would hang the walk); nil, with why, when
 // there is none or it cannot be read.
 func readSummary(path string) (*summary, string, string) {
-	name := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".zst")
-	name = strings.TrimSuffix(name, ".csv") + ".json"
+	name := source.Stem(path) + ".json"
 	data, err := filekind.ReadSmall(name, maxSummary)
 	var nr *filekind.NotRegular
 	var tl *filekind.TooLarge

@@ -56,7 +56,7 @@ func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Ep
 	b.rejected.Max = b.opt.MaxProblems
 	// Runs of one file: a new value of the episode member, or step numbers
 	// that start again (docs/bad-input.md, "Runs in one file").
-	b.runs = source.Runs[*segment]{Numbering: source.Numbering{Min: 0, Noun: "step"}, New: b.newSegment, End: b.close, Drop: func(*segment) {},
+	b.runs = source.Runs[*segment]{Numbering: source.Numbering{Min: 0, Noun: "step"}, New: b.newSegment, End: b.close,
 		Problem: func(s *segment, n int, skipped bool, msg string) { s.problem(n, skipped, "%s", msg) }}
 	return b
 }

@@ -171,7 +171,7 @@ func (c *cells) scan(b []byte, slots []int) (int, bool) {
 				i++
 			case ch == '\n' || ch == '\r':
 				c.endCell()
-				return c.endRecord(b, i), true
+				return c.newline(b, i), true
 			default:
 				c.state = inCell
 			}
@@ -191,7 +191,7 @@ func (c *cells) scan(b []byte, slots []int) (int, bool) {
 				i++
 				continue
 			}
-			return c.endRecord(b, i), true
+			return c.newline(b, i), true
 		case inQuoted:
 			j := bytes.IndexByte(b[i:], '"')
 			if j < 0 {
@@ -217,7 +217,7 @@ func (c *cells) scan(b []byte, slots []int) (int, bool) {
 				i++
 			case ch == '\n' || ch == '\r':
 				c.endCell()
-				return c.endRecord(b, i), true
+				return c.newline(b, i), true
 			default: // a quote closed early: the rest is kept as it is
 				c.state = inCell
 			}
@@ -226,12 +226,9 @@ func (c *cells) scan(b []byte, slots []int) (int, bool) {
 	return i, false
 }
 
-// endRecord ends the record at the newline b[i]; it returns where the next
-// one begins.
-func (c *cells) endRecord(b []byte, i int) int { return c.newline(b, i) }
-
 // newline counts the line that ends at b[i], \n, \r\n or \r alone (as
-// Python counts them), and returns what follows it.
+// Python counts them), and returns what follows it: where the next record
+// begins.
 func (c *cells) newline(b []byte, i int) int {
 	c.line++
 	if b[i] == '\n' {

@@ -63,7 +63,7 @@ func (s Source) Claims(head []byte) bool {
 	if s.Preset != nil {
 		return s.Preset.Claims(head)
 	}
-	first, whole := firstLine(head)
+	first, whole := jsonl.FirstLine(head)
 	if len(first) == 0 || first[0] != '{' {
 		return false
 	}
@@ -85,7 +85,7 @@ func (s Source) Unclaimed(head []byte) string {
 	if s.Preset != nil {
 		return ""
 	}
-	first, _ := firstLine(head)
+	first, _ := jsonl.FirstLine(head)
 	var l line
 	newMatcher(&s.Fields).scanHead(first, &l)
 	for _, f := range []field{fScore, fReward, fTurn} {
@@ -96,26 +96,11 @@ func (s Source) Unclaimed(head []byte) string {
 	return ""
 }
 
-// firstLine is the first non-blank line of head, trimmed, and whether it
-// ends within head.
-func firstLine(head []byte) ([]byte, bool) {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	for len(head) > 0 {
-		var first []byte
-		var whole bool
-		first, head, whole = bytes.Cut(head, []byte("\n"))
-		if first = bytes.TrimSpace(first); len(first) > 0 {
-			return first, whole
-		}
-	}
-	return nil, false
-}
-
 // HeadKeys are the top-level keys of the first non-blank line of head, as
 // far as head holds it; whole says the line ends within head; false when it
 // is not (the beginning of) a JSON object.
 func HeadKeys(head []byte) (keys map[string]bool, whole, ok bool) {
-	first, whole := firstLine(head)
+	first, whole := jsonl.FirstLine(head)
 	if len(first) == 0 || first[0] != '{' {
 		return nil, whole, false
 	}

@@ -235,8 +235,9 @@ func (b *builder) rowProblem(rec *record, width int, err error, of []int) string
 	case err == errUnterminated:
 		return "truncated last row: " + err.Error() + " (a run killed mid-write?): skipped"
 	case rec.tooLong >= 0:
-		what := fmt.Sprintf("%q", b.match.paths[slices.Index(of, rec.tooLong)].String())
-		if k := slices.Index(of, rec.tooLong); k < int(nFields) {
+		k := slices.Index(of, rec.tooLong)
+		what := fmt.Sprintf("%q", b.match.paths[k].String())
+		if k < int(nFields) {
 			what = b.member(field(k))
 		}
 		return fmt.Sprintf("%s is longer than %s: this row is skipped", what, jsonl.Size(int64(b.opt.MaxLine)))

@@ -251,23 +251,21 @@ type appDir struct {
 }
 
 func readBurr(r io.Reader, name string, opt source.Options, dir *appDir, emit func(*episode.Episode)) *source.Result {
-	opt = opt.WithDefaults()
-	bl := &burrLog{name: name, opt: opt, dir: dir, res: &source.Result{}, emit: emit, rooms: source.Interner{}}
-	bl.left.Max = opt.MaxProblems
+	bl := &burrLog{logRead: newLogRead(name, opt, emit), dir: dir}
 	// A run of the log is an application's: its sequence ids start again
 	// at 0 where another run's lines begin (source.Runs).
 	bl.runs = source.Runs[*burr]{Numbering: source.Numbering{Min: 0, Unbounded: true, Noun: "sequence_id"},
-		New: bl.newRun, End: bl.close, Drop: func(*burr) {},
+		New: bl.newRun, End: bl.close,
 		Problem: func(b *burr, n int, skipped bool, msg string) { b.problem(n, skipped, "%s", msg) }}
 	bl.runs.Current("", 0) // the run a log without a numbered line is
 	var rd *jsonl.Reader
-	rd = jsonl.NewReader(r, jsonl.LineOptions{MaxLine: opt.MaxLine, Skip: func(head []byte) bool { return bl.pass(head, rd.Line()+1) }})
+	rd = jsonl.NewReader(r, jsonl.LineOptions{MaxLine: bl.opt.MaxLine, Skip: func(head []byte) bool { return bl.pass(head, rd.Line()+1) }})
 	defer rd.Close()
 	for {
 		line, n, err := rd.Next()
 		if errors.Is(err, jsonl.ErrLineTooLong) {
 			b := bl.runs.Current("", n)
-			b.problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(opt.MaxLine)))
+			b.problem(n, true, "line longer than %s, skipped", jsonl.Size(int64(bl.opt.MaxLine)))
 			b.last = entry{}
 			continue
 		}
@@ -283,24 +281,15 @@ func readBurr(r io.Reader, name string, opt source.Options, dir *appDir, emit fu
 		}
 		bl.decode(line, n)
 	}
-	bl.res.Lines = rd.Line()
 	bl.runs.Close()
-	bl.rejections.AddTo(bl.res)
-	bl.left.AddTo(bl.res)
-	return bl.res
+	return bl.result(rd.Line())
 }
 
 // burrLog is a Burr log being read: its runs, one an application.
 type burrLog struct {
-	name       string
-	opt        source.Options
-	dir        *appDir // nil for a log named by itself
-	res        *source.Result
-	emit       func(*episode.Episode)
-	runs       source.Runs[*burr]
-	rooms      source.Interner
-	rejections source.Rejections
-	left       source.Leftovers // problems of the runs without a turn
+	logRead
+	dir  *appDir // nil for a log named by itself
+	runs source.Runs[*burr]
 }
 
 // file is the path of the log, for messages about its lines: in an
@@ -321,15 +310,8 @@ func (bl *burrLog) newRun(string) *burr {
 
 // close hands over a run once it is over, or says why it cannot be.
 func (bl *burrLog) close(b *burr) {
-	bl.res.Segments++
 	ep, reason := b.finish(bl.dir)
-	if reason != "" {
-		bl.left.Keep(&b.problems)
-		bl.rejections.Add(bl.res.Segments, ep.ID, reason)
-		return
-	}
-	ep.Segment = bl.res.Segments
-	bl.emit(ep)
+	bl.handOver(ep, &b.problems, reason)
 }
 
 // burr is one run of a Burr log being read: an application's.

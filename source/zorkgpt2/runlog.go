@@ -41,13 +41,10 @@ func (RunLog) Claims(head []byte) bool { return runLogLine.Match(head) }
 // log holds several (source.Runs: the turn numbers restart, or a run ends
 // with EPISODE_END).
 func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
-	opt = opt.WithDefaults()
-	res := &source.Result{}
-	rd := jsonl.NewReader(r, jsonl.LineOptions{MaxLine: opt.MaxLine})
+	rl := &runLog{logRead: newLogRead(name, opt, emit)}
+	rd := jsonl.NewReader(r, jsonl.LineOptions{MaxLine: rl.opt.MaxLine})
 	defer rd.Close()
-	rl := &runLog{name: name, opt: opt, res: res, emit: emit, rooms: source.Interner{}}
-	rl.left.Max = opt.MaxProblems
-	rl.runs = source.Runs[*run]{Numbering: source.Numbering{Min: 1, Noun: "TURN"}, New: rl.newRun, End: rl.close, Drop: func(*run) {},
+	rl.runs = source.Runs[*run]{Numbering: source.Numbering{Min: 1, Noun: "TURN"}, New: rl.newRun, End: rl.close,
 		Problem: func(r *run, n int, skipped bool, msg string) { r.problem(n, skipped, "%s", msg) }}
 	for {
 		line, n, err := rd.Next()
@@ -56,7 +53,7 @@ func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				res.Cut = &episode.Problem{Line: n, Msg: "read error: " + err.Error()}
+				rl.res.Cut = &episode.Problem{Line: n, Msg: "read error: " + err.Error()}
 			}
 			break
 		}
@@ -67,10 +64,8 @@ func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 			rl.endLine(string(line), n)
 		}
 	}
-	res.Lines = rd.Line()
 	rl.runs.Close()
-	rl.rejections.AddTo(res)
-	rl.left.AddTo(res)
+	res := rl.result(rd.Line())
 	if res.Segments == 0 {
 		res.Segments = 1
 		res.Rejected = []source.Rejected{{Segment: 1, Reason: "no turns: no TURN line"}}
@@ -79,14 +74,8 @@ func (RunLog) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 }
 
 type runLog struct {
-	name       string
-	opt        source.Options
-	res        *source.Result
-	emit       func(*episode.Episode)
-	runs       source.Runs[*run]
-	rooms      source.Interner
-	rejections source.Rejections
-	left       source.Leftovers // problems of the runs without a turn
+	logRead
+	runs source.Runs[*run]
 }
 
 func (rl *runLog) newRun(string) *run {
@@ -192,19 +181,16 @@ func (rl *runLog) endLine(line string, n int) {
 
 // close hands over a run that has ended.
 func (rl *runLog) close(r *run) {
-	rl.res.Segments++
 	if len(r.turns) == 0 {
 		reason := "no turns: no TURN line could be read"
 		if r.ended {
 			reason = "no turns: EPISODE_END without a TURN line"
 		}
-		rl.left.Keep(&r.problems)
-		rl.rejections.Add(rl.res.Segments, r.ep.ID, reason)
+		rl.handOver(&r.ep, &r.problems, reason)
 		return
 	}
 	if !r.ended {
 		r.killed("the run log has no EPISODE_END")
 	}
-	r.ep.Segment = rl.res.Segments
-	rl.emit(r.build(episode.Signals(0).With(episode.Rooms, episode.Critic, episode.Rejections)))
+	rl.handOver(r.build(episode.Signals(0).With(episode.Rooms, episode.Critic, episode.Rejections)), nil, "")
 }

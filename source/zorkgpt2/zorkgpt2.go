@@ -146,6 +146,46 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 	return ep
 }
 
+// logRead is what the reading of a log that may hold several runs (the run
+// log, the Burr log) keeps across them: what it hands over, and what it says
+// of the runs that cannot be replayed.
+type logRead struct {
+	name       string
+	opt        source.Options
+	res        *source.Result
+	emit       func(*episode.Episode)
+	rooms      source.Interner // rooms and actions
+	rejections source.Rejections
+	left       source.Leftovers // problems of the runs without a turn
+}
+
+func newLogRead(name string, opt source.Options, emit func(*episode.Episode)) logRead {
+	opt = opt.WithDefaults()
+	return logRead{name: name, opt: opt, res: &source.Result{}, emit: emit, rooms: source.Interner{},
+		left: source.Leftovers{Max: opt.MaxProblems}}
+}
+
+// handOver hands over a run once it is over: its episode, or, when why says
+// why it cannot be replayed, its rejection and its problems.
+func (l *logRead) handOver(ep *episode.Episode, problems *source.Problems, why string) {
+	l.res.Segments++
+	if why != "" {
+		l.left.Keep(problems)
+		l.rejections.Add(l.res.Segments, ep.ID, why)
+		return
+	}
+	ep.Segment = l.res.Segments
+	l.emit(ep)
+}
+
+// result is what the log held, once every run is handed over.
+func (l *logRead) result(lines int) *source.Result {
+	l.res.Lines = lines
+	l.rejections.AddTo(l.res)
+	l.left.AddTo(l.res)
+	return l.res
+}
+
 // killed ends the episode as a run cut off from outside at its last turn.
 func (r *run) killed(what string) {
 	n := len(r.turns)
