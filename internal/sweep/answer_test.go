@@ -313,7 +313,7 @@ func TestDecide(t *testing.T) {
 		// 200·((z + z_β)·(50/2z)/20)² = 638.5.
 		{"savings within chance", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{-5, 45}, 20, 1, 5, NoClearWinner, 639, "within chance"},
 	} {
-		r := &Result{Options: opts(), N: 200, Configs: []Config{{Policy: sor(35, 10)}}}
+		r := &Result{Options: opts(), N: 200, Configs: []Config{{Policy: sor(35, 10)}}, Current: &Config{Policy: sor(40, 10)}}
 		a := &Answer{Choice: Choice{Config: 0, Stability: c.stability, CV: CV{Folds: 5, Agree: c.agree}}, HeldOut: true,
 			Versus: []metrics.Metric{
 				{Name: "false_termination_rate", Change: 100 * float64(c.worse-c.better) / 200, CI: &c.ftCI, Discordant: [2]int{c.worse, c.better}},
@@ -411,7 +411,7 @@ func TestFrontRanked(t *testing.T) {
 		r.Configs = append(r.Configs, Config{Policy: sor(10+5*i, 10), Tally: tl})
 		r.Runnable = append(r.Runnable, true)
 	}
-	r.Current = &Config{Policy: sor(40, 10), Tally: Tally{FalseTerminations: 2, TurnsSaved: 60}}
+	r.setCurrent(&Config{Policy: sor(40, 10), Tally: Tally{FalseTerminations: 2, TurnsSaved: 60}})
 	r.classify()
 	r.Front = front(r.Configs, r.outcomes(), r.saved)
 	rows, ranks := r.FrontTable(3)

@@ -503,7 +503,7 @@ func (r *Result) withinCensored(t Tally, n int) bool {
 // now.
 func (r *Result) choose(pool []int, t []Tally, changed []int, n int) int {
 	now := len(t) - 1
-	tab := r.screenTable(n)
+	tab := r.shown.table(n)
 	best, shown := now, false
 	for _, c := range pool {
 		x := &t[c]
@@ -856,7 +856,7 @@ func (r *Result) versus(eps []*episode.Episode, after func(e int) policy.Policy,
 // by what they save; then the rest, censored within the limit first, by
 // fewer unjudged outcomes, then what they save. > 0 when a is better.
 func (r *Result) rankOrder(a, b, now Tally, n int) int {
-	tab := r.screenTable(n)
+	tab := r.shown.table(n)
 	tier := func(t Tally) int {
 		switch {
 		case !r.withinCensored(t, n):

@@ -77,6 +77,7 @@ func TestConfigsEqualBatch(t *testing.T) {
 func TestChoose(t *testing.T) {
 	r := &Result{Options: opts()}
 	now := Tally{FalseTerminations: 1, Unknown: 1, TurnsSaved: 100}
+	r.setCurrent(&Config{Policy: sor(40, 10), Tally: now})
 	cases := []struct {
 		name    string
 		tallies []Tally
