@@ -80,12 +80,8 @@ type Figures struct {
 // Choice is the config the rule chose on all the episodes, and what is known
 // of its error.
 type Choice struct {
-	Config    int // index into Result.Configs; -1: now
-	ClassSize int // the configs of the grid with its outcome on every episode
-	// MeetsTarget: its false-termination rate (high bound) is within
-	// MaxFalseRate and its censored outcomes within MaxCensored.
-	MeetsTarget bool
-	In          Figures
+	Config int // index into Result.Configs; -1: now
+	In     Figures
 	// Stability is the share of StabilityResamples bootstrap resamples in
 	// which the rule chooses Config's class again; Rivals the others chosen
 	// most (Config -1: now).
@@ -101,10 +97,8 @@ type Choice struct {
 // no clear winner between them.
 type Answer struct {
 	Verdict Verdict
-	Choice  // the rule's choice on all the episodes: the change that leads, or now
-	// KeepCurrent: Verdict is Keep.
-	KeepCurrent bool
-	Why         string // why the current setting is kept, or why there is no clear winner
+	Choice         // the rule's choice on all the episodes: the change that leads, or now
+	Why     string // why the current setting is kept, or why there is no clear winner
 	// Now are the current setting's figures.
 	Now Figures
 	// Block is the text to paste (system.System.Block); empty unless shipped.
@@ -313,9 +307,7 @@ func (r *Result) answer(eps []*episode.Episode) {
 		col := picks[p]
 		c := Choice{Config: f.config(cands, col), CV: cvs[p], Candidates: len(cands)}
 		c.In = r.figuresOf(tallyOf(c.Config))
-		c.ClassSize = len(r.ClassOf(c.Config))
 		c.Stability, c.Rivals = summarise(resampled[p], cands, col, f.now())
-		c.MeetsTarget = r.withinFalse(all1[col], f.n) && r.withinCensored(all1[col], f.n)
 		return c
 	}
 	end := r.phase("comparing with the current setting", 0)
@@ -345,7 +337,6 @@ func (r *Result) answer(eps []*episode.Episode) {
 	if a.Verdict == Ship {
 		a.Block, _ = r.System.Block(r.Configs[a.Config].Policy)
 	}
-	a.KeepCurrent = a.Verdict == Keep
 	if ac := a.config(r); !(r.withinFalse(ac.Tally, r.N) && r.withinCensored(ac.Tally, r.N)) {
 		a.Limits = r.limits(runnable)
 	}

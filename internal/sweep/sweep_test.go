@@ -283,8 +283,8 @@ func TestAnswerCopies(t *testing.T) {
 			same++
 		}
 	}
-	if a.ClassSize != same {
-		t.Errorf("class of %d, but %d configs of the grid stop at %d alike", a.ClassSize, same, o.TerminationTurn)
+	if size := len(r.ClassOf(a.Config)); size != same {
+		t.Errorf("class of %d, but %d configs of the grid stop at %d alike", size, same, o.TerminationTurn)
 	}
 }
 
