@@ -286,7 +286,7 @@ func (r *Result) answer(eps []*episode.Episode) {
 	var pools [2][]int // columns: the configs the system runs as it is, and all
 	for c, i := range cands {
 		pools[1] = append(pools[1], c)
-		if r.Runnable[i] && slices.Contains(runnable, i) {
+		if slices.Contains(runnable, i) {
 			pools[0] = append(pools[0], c)
 		}
 	}
