@@ -168,21 +168,25 @@ func TestSweepByHand(t *testing.T) {
 }
 
 // randomEpisode is an episode built directly: a score that changes now and
-// then (up and down, back to old values), objectives (several in a turn, at
-// turn 1, sometimes out of log order), and an end of every kind that cuts a
-// log or leaves it whole: a recorded stuck termination at the end or just
-// before it, a kill, no end recorded, an exception, the turn budget.
+// then (up and down, back to old values; in whole points, or in rewards of
+// tenths or twentieths summed in floats, 0.1 + 0.2 not 0.3), credited by its
+// last or its best, objectives (several in a turn, at turn 1, sometimes out
+// of log order), and an end of every kind that cuts a log or leaves it
+// whole: a recorded stuck termination at the end or just before it, a kill,
+// no end recorded, an exception, the turn budget.
 func randomEpisode(rng *rand.Rand) *episode.Episode {
 	n := rng.IntN(300)
 	if rng.IntN(10) == 0 {
 		n = rng.IntN(5)
 	}
-	ep := &episode.Episode{ID: "random", Turns: make([]episode.Turn, n), End: episode.End{Reason: episode.EndMaxTurns, Turn: n}}
+	ep := &episode.Episode{ID: "random", Turns: make([]episode.Turn, n), End: episode.End{Reason: episode.EndMaxTurns, Turn: n},
+		Scoring: []episode.Scoring{episode.ScoredLast, episode.ScoredBest}[rng.IntN(2)]}
 	pChange, pObj := rng.Float64()*0.2, rng.Float64()*0.1
-	score := rng.IntN(3) * 5
+	unit := []float64{1, 0.1, 0.05}[rng.IntN(3)]
+	score := float64(rng.IntN(3)*5) * unit
 	for i := range ep.Turns {
 		if rng.Float64() < pChange {
-			score += rng.IntN(21) - 10
+			score += float64(rng.IntN(21)-10) * unit
 		}
 		ep.Turns[i].Score = episode.Score(score)
 		for rng.Float64() < pObj {

@@ -112,8 +112,8 @@ func TestAnswerShipsAChange(t *testing.T) {
 	if a == nil {
 		t.Fatalf("no answer: %s", r.NoAnswer)
 	}
-	if got := r.Configs[a.Config].Policy; got != sor(35, 10) || a.Verdict != Ship || !a.MeetsTarget || a.KeepCurrent {
-		t.Fatalf("answer %v %s (meets %v, keep %v), want 35/10 shipped: %s", a.Verdict, got, a.MeetsTarget, a.KeepCurrent, a.Why)
+	if got := r.Configs[a.Config].Policy; got != sor(35, 10) || a.Verdict != Ship {
+		t.Fatalf("answer %v %s, want 35/10 shipped: %s", a.Verdict, got, a.Why)
 	}
 	if a.In.TurnsSaved != 6000 || a.In.Unjudged() != 0 || a.In.SavedShare != 0.3 || a.Now.TurnsSaved != 5000 || a.Now.SavedShare != 0.25 {
 		t.Errorf("in sample %+v, now %+v; want 6000 (30%%) and 5000 (25%%), no false termination", a.In, a.Now)
@@ -142,20 +142,22 @@ func TestAnswerShipsAChange(t *testing.T) {
 		t.Errorf("best overall %s, though ZorkGPT runs every config", r.Configs[r.BestOverall.Config].Policy)
 	}
 	// What scripts read of the JSON: the config shipped and its index, not
-	// kept; the interval of the rate the target is judged on (the high
-	// bound, Wilson's of 0 in 200), the rate its row gives (0); and the
-	// paired interval of the change against now in pp (Tango's, ± the same).
+	// kept, within the targets; the interval of the rate the target is
+	// judged on (the high bound, Wilson's of 0 in 200), the rate its row
+	// gives (0); and the paired interval of the change against now in pp
+	// (Tango's, ± the same).
 	var b bytes.Buffer
 	if err := Write(&b, "json", r, Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	var j struct {
 		Answer struct {
-			Config      *string
-			Index       *int
-			KeepCurrent bool `json:"keep_current"`
-			CI95        map[string][2]float64
-			Versus      []struct {
+			Config       *string
+			Index        *int
+			KeepCurrent  bool `json:"keep_current"`
+			MeetsTargets bool `json:"meets_targets"`
+			CI95         map[string][2]float64
+			Versus       []struct {
 				Name string
 				CI95 *[2]float64
 			} `json:"versus_current"`
@@ -166,8 +168,8 @@ func TestAnswerShipsAChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	ja, w := j.Answer, 100*wilson0(200)
-	if ja.Config == nil || *ja.Config != "score-or-objective 35/10" || ja.Index == nil || *ja.Index != 1 || ja.KeepCurrent {
-		t.Errorf("json answer: config %v, index %v, keep %v", ja.Config, ja.Index, ja.KeepCurrent)
+	if ja.Config == nil || *ja.Config != "score-or-objective 35/10" || ja.Index == nil || *ja.Index != 1 || ja.KeepCurrent || !ja.MeetsTargets {
+		t.Errorf("json answer: config %v, index %v, keep %v, meets targets %v", ja.Config, ja.Index, ja.KeepCurrent, ja.MeetsTargets)
 	}
 	if ci := ja.CI95["false_termination_rate"]; ci[0] != 0 || math.Abs(ci[1]-w) > 1e-6 || j.Configs[1]["false_termination_rate"] != 0.0 {
 		t.Errorf("json answer: ci95 of the false-termination rate %v, the config's rate %v; want [0, %v] and 0", ci, j.Configs[1]["false_termination_rate"], w)
@@ -204,7 +206,7 @@ func TestAnswerKeepsTheCurrentSetting(t *testing.T) {
 				t.Fatalf("no answer: %s", r.NoAnswer)
 			}
 			const why = "no config ZorkGPT runs as it is saves more turns than now without more false terminations"
-			if a.Verdict != Keep || !a.KeepCurrent || a.Block != "" || !strings.Contains(a.Why, why) || a.Config != -1 || a.Versus != nil {
+			if a.Verdict != Keep || a.Block != "" || !strings.Contains(a.Why, why) || a.Config != -1 || a.Versus != nil {
 				t.Errorf("%v (config %d), block %q, why %q; want kept, no block, %q", a.Verdict, a.Config, a.Block, a.Why, why)
 			}
 			var class []policy.Policy
@@ -247,7 +249,7 @@ func answerOfJSON(t *testing.T, r *Result) map[string]any {
 func TestNoClearWinner(t *testing.T) {
 	r := Run(handSet(t, 12, 12), handGrid, sor(40, 10), opts())
 	a := r.Answer
-	if a == nil || a.Verdict != NoClearWinner || a.KeepCurrent || a.Block != "" || r.Configs[a.Config].Policy != sor(35, 10) {
+	if a == nil || a.Verdict != NoClearWinner || a.Block != "" || r.Configs[a.Config].Policy != sor(35, 10) {
 		t.Fatalf("answer %+v (%s), want no clear winner, 35/10 leading", a, r.NoAnswer)
 	}
 	if a.Settle != 189 || !strings.Contains(a.Why, "13.8 pp, is above --ft-margin 2.0 pp") {
@@ -313,7 +315,7 @@ func TestDecide(t *testing.T) {
 		// 200·((z + z_β)·(50/2z)/20)² = 638.5.
 		{"savings within chance", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{-5, 45}, 20, 1, 5, NoClearWinner, 639, "within chance"},
 	} {
-		r := &Result{Options: opts(), N: 200, Configs: []Config{{Policy: sor(35, 10)}}}
+		r := &Result{Options: opts(), N: 200, Configs: []Config{{Policy: sor(35, 10)}}, Current: &Config{Policy: sor(40, 10)}}
 		a := &Answer{Choice: Choice{Config: 0, Stability: c.stability, CV: CV{Folds: 5, Agree: c.agree}}, HeldOut: true,
 			Versus: []metrics.Metric{
 				{Name: "false_termination_rate", Change: 100 * float64(c.worse-c.better) / 200, CI: &c.ftCI, Discordant: [2]int{c.worse, c.better}},
@@ -411,7 +413,7 @@ func TestFrontRanked(t *testing.T) {
 		r.Configs = append(r.Configs, Config{Policy: sor(10+5*i, 10), Tally: tl})
 		r.Runnable = append(r.Runnable, true)
 	}
-	r.Current = &Config{Policy: sor(40, 10), Tally: Tally{FalseTerminations: 2, TurnsSaved: 60}}
+	r.setCurrent(&Config{Policy: sor(40, 10), Tally: Tally{FalseTerminations: 2, TurnsSaved: 60}})
 	r.classify()
 	r.Front = front(r.Configs, r.outcomes(), r.saved)
 	rows, ranks := r.FrontTable(3)
@@ -462,8 +464,8 @@ func TestTies(t *testing.T) {
 		t.Errorf("classes %v, want %v", classes, want)
 	}
 	a := r.Answer
-	if a == nil || a.Verdict != Ship || r.Configs[a.Config].Policy != sor(35, 10) || a.ClassSize != 2 {
-		t.Fatalf("answer %s (class of %d), want to ship score-or-objective 35/10, a class of 2", answerOf(r), a.ClassSize)
+	if a == nil || a.Verdict != Ship || r.Configs[a.Config].Policy != sor(35, 10) || len(r.ClassOf(a.Config)) != 2 {
+		t.Fatalf("answer %s (class of %d), want to ship score-or-objective 35/10, a class of 2", answerOf(r), len(r.ClassOf(a.Config)))
 	}
 	var text bytes.Buffer
 	Write(&text, "table", r, Layout{})
@@ -705,7 +707,7 @@ func TestAnswerRanksByTokens(t *testing.T) {
 		o.ByTokens = c.byTokens
 		r := Run(eps, grid, score(40, 10), o)
 		a := r.Answer
-		if a == nil || a.KeepCurrent || r.Configs[a.Config].Policy != c.want {
+		if a == nil || a.Verdict == Keep || r.Configs[a.Config].Policy != c.want {
 			t.Fatalf("by tokens %v: answer %s (%s), want %s to lead", c.byTokens, answerOf(r), r.NoAnswer, c.want)
 		}
 		if a.In.TurnsSaved != c.turns || a.In.TokensSaved != c.tokens {
@@ -729,7 +731,7 @@ func answerOf(r *Result) string {
 	switch {
 	case a == nil:
 		return "none"
-	case a.KeepCurrent:
+	case a.Verdict == Keep:
 		return "keep " + r.Current.Policy.String()
 	case a.Verdict == NoClearWinner:
 		return "no clear winner, " + r.Configs[a.Config].Policy.String() + " leading"

@@ -259,7 +259,7 @@ func (r *Result) figuresJSON(c *Config) figuresJSON {
 func (r *Result) choiceJSON(c *Config, f *Figures, ch *Choice) choiceJSON {
 	j := choiceJSON{MeetsTargets: r.withinFalse(c.Tally, r.N) && r.withinCensored(c.Tally, r.N), Figures: r.figuresJSON(c),
 		CI95:      map[string][2]float64{"false_termination_rate": pctPair(f.FalseRateCI)},
-		Stability: r6(ch.Stability), Rivals: []rivalJSON{}, ClassSize: ch.ClassSize,
+		Stability: r6(ch.Stability), Rivals: []rivalJSON{}, ClassSize: len(r.ClassOf(ch.Config)),
 		CV: cvJSON{Folds: ch.CV.Folds, HeldOutFalseRate: pct6(ch.CV.HeldOutFalseRate), HeldOutFalseRateCI: pctPair(ch.CV.HeldOutFalseCI),
 			HeldOutFalseRateLow: pct6(ch.CV.HeldOutFalseRateLow), HeldOutTurnsSavedPct: pct6(ch.CV.HeldOutSavedShare),
 			FoldsAgreeing: ch.CV.Agree}}
@@ -298,7 +298,7 @@ func (r *Result) answerJSON() *answerJSON {
 	if a.Verdict == Ship {
 		c, i, f = &r.Configs[a.Config], a.Config, &a.In
 	}
-	j := &answerJSON{Verdict: a.Verdict.String(), choiceJSON: r.choiceJSON(c, f, &a.Choice), KeepCurrent: a.KeepCurrent, Why: nilIfEmpty(a.Why),
+	j := &answerJSON{Verdict: a.Verdict.String(), choiceJSON: r.choiceJSON(c, f, &a.Choice), KeepCurrent: a.Verdict == Keep, Why: nilIfEmpty(a.Why),
 		Chosen: r.name(a.Config), ChosenIndex: index(a.Config), Block: nilIfEmpty(a.Block), Lang: r.System.Lang, File: r.System.File,
 		Note: nilIfEmpty(r.System.Note), Versus: metricsJSON(a.Versus), FTMargin: r6(100 * r.FTMargin)}
 	if a.Verdict != NoClearWinner {

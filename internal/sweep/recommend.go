@@ -80,12 +80,8 @@ type Figures struct {
 // Choice is the config the rule chose on all the episodes, and what is known
 // of its error.
 type Choice struct {
-	Config    int // index into Result.Configs; -1: now
-	ClassSize int // the configs of the grid with its outcome on every episode
-	// MeetsTarget: its false-termination rate (high bound) is within
-	// MaxFalseRate and its censored outcomes within MaxCensored.
-	MeetsTarget bool
-	In          Figures
+	Config int // index into Result.Configs; -1: now
+	In     Figures
 	// Stability is the share of StabilityResamples bootstrap resamples in
 	// which the rule chooses Config's class again; Rivals the others chosen
 	// most (Config -1: now).
@@ -101,10 +97,8 @@ type Choice struct {
 // no clear winner between them.
 type Answer struct {
 	Verdict Verdict
-	Choice  // the rule's choice on all the episodes: the change that leads, or now
-	// KeepCurrent: Verdict is Keep.
-	KeepCurrent bool
-	Why         string // why the current setting is kept, or why there is no clear winner
+	Choice         // the rule's choice on all the episodes: the change that leads, or now
+	Why     string // why the current setting is kept, or why there is no clear winner
 	// Now are the current setting's figures.
 	Now Figures
 	// Block is the text to paste (system.System.Block); empty unless shipped.
@@ -292,7 +286,7 @@ func (r *Result) answer(eps []*episode.Episode) {
 	var pools [2][]int // columns: the configs the system runs as it is, and all
 	for c, i := range cands {
 		pools[1] = append(pools[1], c)
-		if r.Runnable[i] && slices.Contains(runnable, i) {
+		if slices.Contains(runnable, i) {
 			pools[0] = append(pools[0], c)
 		}
 	}
@@ -313,9 +307,7 @@ func (r *Result) answer(eps []*episode.Episode) {
 		col := picks[p]
 		c := Choice{Config: f.config(cands, col), CV: cvs[p], Candidates: len(cands)}
 		c.In = r.figuresOf(tallyOf(c.Config))
-		c.ClassSize = len(r.ClassOf(c.Config))
 		c.Stability, c.Rivals = summarise(resampled[p], cands, col, f.now())
-		c.MeetsTarget = r.withinFalse(all1[col], f.n) && r.withinCensored(all1[col], f.n)
 		return c
 	}
 	end := r.phase("comparing with the current setting", 0)
@@ -345,7 +337,6 @@ func (r *Result) answer(eps []*episode.Episode) {
 	if a.Verdict == Ship {
 		a.Block, _ = r.System.Block(r.Configs[a.Config].Policy)
 	}
-	a.KeepCurrent = a.Verdict == Keep
 	if ac := a.config(r); !(r.withinFalse(ac.Tally, r.N) && r.withinCensored(ac.Tally, r.N)) {
 		a.Limits = r.limits(runnable)
 	}
@@ -503,7 +494,7 @@ func (r *Result) withinCensored(t Tally, n int) bool {
 // now.
 func (r *Result) choose(pool []int, t []Tally, changed []int, n int) int {
 	now := len(t) - 1
-	tab := r.screenTable(n)
+	tab := r.shown.table(n)
 	best, shown := now, false
 	for _, c := range pool {
 		x := &t[c]
@@ -856,7 +847,7 @@ func (r *Result) versus(eps []*episode.Episode, after func(e int) policy.Policy,
 // by what they save; then the rest, censored within the limit first, by
 // fewer unjudged outcomes, then what they save. > 0 when a is better.
 func (r *Result) rankOrder(a, b, now Tally, n int) int {
-	tab := r.screenTable(n)
+	tab := r.shown.table(n)
 	tier := func(t Tally) int {
 		switch {
 		case !r.withinCensored(t, n):

@@ -59,13 +59,11 @@ func (s *screen) table(n int) []int32 {
 	return t
 }
 
-// screenTable is the screen's table of n, the screen made at the first use
-// (Run makes it before any worker starts).
-func (r *Result) screenTable(n int) []int32 {
-	if r.shown == nil {
-		r.shown = newScreen(r.FTMargin, r.vetoWorse())
-	}
-	return r.shown.table(n)
+// setCurrent makes c the setting the configs are compared with, and the
+// screen of their changes from it.
+func (r *Result) setCurrent(c *Config) {
+	r.Current = c
+	r.shown = newScreen(r.FTMargin, r.vetoWorse())
 }
 
 // shownWithin says whether tally x shows its config non-inferior to now,
@@ -79,4 +77,4 @@ func shownWithin(x *Tally, t []int32) bool {
 // Now then stops no episode, so every stop rule has more false terminations
 // than it, significantly so on enough episodes; what bounds them is the
 // margin (docs/commands.md, "sweep: which setting to ship").
-func (r *Result) vetoWorse() bool { return r.Current == nil || r.Current.Policy.Name != policy.None }
+func (r *Result) vetoWorse() bool { return r.Current.Policy.Name != policy.None }

@@ -225,8 +225,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	cur := r.evaluate(eps, []policy.Policy{current})
 	r.Configs = r.evaluate(eps, configs)
 	end()
-	r.Current = &cur[0]
-	r.shown = newScreen(r.FTMargin, r.vetoWorse())
+	r.setCurrent(&cur[0])
 	r.Runnable = make([]bool, len(r.Configs))
 	for i := range r.Configs {
 		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)
