@@ -8,8 +8,8 @@ FUZZFLAGS ?=
 # Where `make testdata-large` writes the benchmark set (about 1.1 GB).
 LARGE    ?= /tmp/lbanalyze-episodes-large
 # A static program: pflag imports net, which otherwise links the C library
-# for its resolver; lbanalyze never resolves a name, and starts 0.7 ms sooner
-# without the dynamic loader (4.1 → 3.4 ms for --help, docs/PERFORMANCE.md).
+# for its resolver; lbanalyze never resolves a name, so it needs neither the C
+# library nor the dynamic loader where it runs.
 TAGS     ?= netgo,osusergo
 
 .PHONY: all build install test bench bench-compare lint fuzz testdata testdata-large e2e calibrate clean

@@ -115,22 +115,13 @@ line on whether the after policy serves every group.`,
 				if err != nil {
 					return err
 				}
-				return f.write(e, d, f.plots, f.html)
+				return f.write(e, d)
 			}
-			var out []report.Group
-			var failed []string
-			for i, g := range groups {
+			out, err := eachGroup(e, groups, "no episode can be compared", func(g group.Group) (report.Group, error) {
 				d, err := f.compare(cmd, e, g, side, nil, nil)
-				if err != nil {
-					failed = append(failed, fmt.Sprintf("group %s: %v: left out", g.Name, err))
-					continue
-				}
-				out = append(out, report.Group{Name: g.Name, System: g.System.Name, Dataset: d})
-				if err := f.writeCharts(e, d, f.plots, f.html, i, g.Name); err != nil {
-					return err
-				}
-			}
-			if err := e.groupsLeftOut(failed, len(out), "no episode can be compared"); err != nil {
+				return report.Group{Name: g.Name, System: g.System.Name, Dataset: d}, err
+			}, func(g report.Group, i int, name string) error { return f.writeCharts(e, g.Dataset, i, name) })
+			if err != nil {
 				return err
 			}
 			return e.writeOutput(f.format, func(w io.Writer) error {
@@ -200,28 +191,22 @@ func (f *batchFlags) compare(cmd *cobra.Command, e *env, g group.Group, s sides,
 }
 
 // write writes the report of d, and its charts and HTML page when asked for.
-func (f *batchFlags) write(e *env, d *report.Dataset, plots, html string) error {
+func (f *batchFlags) write(e *env, d *report.Dataset) error {
 	if err := e.writeOutput(f.format, func(w io.Writer) error { return report.WriteDataset(w, f.format, d, f.summary, e.fit) }); err != nil {
 		return err
 	}
-	return f.writeCharts(e, d, plots, html, -1, "")
+	return f.writeCharts(e, d, -1, "")
 }
 
 // writeCharts writes the charts and the HTML page of d, of the group i (from
-// 0) named name, or of the whole dataset when i < 0.
-func (f *batchFlags) writeCharts(e *env, d *report.Dataset, plots, html string, i int, name string) error {
-	if plots != "" {
-		if i >= 0 {
-			plots = groupPath(plots, i, name, true)
-		}
+// 0) named name, or of the whole dataset when i < 0 (groupPath).
+func (f *batchFlags) writeCharts(e *env, d *report.Dataset, i int, name string) error {
+	if plots := groupPath(f.plots, i, name, true); plots != "" {
 		if err := e.writePlots(plots, d, f.jobs, f.timelines); err != nil {
 			return err
 		}
 	}
-	if html != "" {
-		if i >= 0 {
-			html = groupPath(html, i, name, false)
-		}
+	if html := groupPath(f.html, i, name, false); html != "" {
 		return e.writeHTML(html, d)
 	}
 	return nil

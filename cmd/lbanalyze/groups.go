@@ -61,10 +61,40 @@ func (f *byFlag) split(c *corpus.Corpus) (groups []group.Group, grouped bool) {
 	return groups, f.key != nil || len(groups) > 1
 }
 
-// groupPath is where a group's charts or HTML page go, under what --plots
-// or --html names: a directory of its own for each group, or the page's name
-// with the group's: plots/2-gpt-4o, report-2-gpt-4o.html.
+// eachGroup analyses every group with analyse and writes its charts with
+// charts, which groupPath tells where to put. A group that cannot be analysed
+// is left out, and said so once all are done; none is the failure when no
+// group could be.
+func eachGroup[T any](e *env, groups []group.Group, none string, analyse func(group.Group) (T, error), charts func(r T, i int, name string) error) ([]T, error) {
+	var out []T
+	var failed []string
+	for i, g := range groups {
+		r, err := analyse(g)
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("group %s: %v: left out", g.Name, err))
+			continue
+		}
+		out = append(out, r)
+		if err := charts(r, i, g.Name); err != nil {
+			return nil, err
+		}
+	}
+	e.tell(failed...)
+	if len(out) == 0 {
+		return nil, failure("%s", none)
+	}
+	return out, nil
+}
+
+// groupPath is where the charts or the HTML page of the group i (from 0)
+// named name go, under what --plots or --html names: a directory of its own
+// for each group, or the page's name with the group's: plots/2-gpt-4o,
+// report-2-gpt-4o.html. With i < 0 (the logs are not in groups) or no path,
+// it is path.
 func groupPath(path string, i int, name string, dir bool) string {
+	if path == "" || i < 0 {
+		return path
+	}
 	tag := fmt.Sprintf("%d-%s", i+1, slug(name))
 	if dir {
 		return filepath.Join(path, tag)
@@ -94,16 +124,6 @@ func slug(name string) string {
 		return s
 	}
 	return "group"
-}
-
-// groupsLeftOut tells of the groups that could not be analysed, and gives
-// the failure when none could.
-func (e *env) groupsLeftOut(failed []string, analysed int, none string) error {
-	e.tell(failed...)
-	if analysed == 0 {
-		return failure("%s", none)
-	}
-	return nil
 }
 
 // inputs are what was left out of every group, for the grouped output.

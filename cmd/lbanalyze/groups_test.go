@@ -14,6 +14,8 @@ func TestGroupPath(t *testing.T) {
 		{"report", "(none)", 1, false, "report-2-none"},
 		{"plots", "../../etc", 2, true, "plots/3-etc"},
 		{"plots", "…", 3, true, "plots/4-group"},
+		{"report.html", "gpt-4o", -1, false, "report.html"}, // not in groups
+		{"", "gpt-4o", 0, true, ""},                         // no --plots
 	} {
 		if got := groupPath(c.path, c.i, c.name, c.dir); got != c.want {
 			t.Errorf("%q, %d, %q: %q, want %q", c.path, c.i, c.name, got, c.want)

@@ -33,17 +33,14 @@ type policyFlags struct {
 // register adds the flags; grid gives a command's own default values for a
 // setting's flag, by its JSON key (the setting's default otherwise).
 func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid map[string][]int) {
-	names := make([]string, len(policies))
-	for i, n := range policies {
-		names[i] = string(n)
-	}
-	known := strings.Join(nameStrings(), ", ")
+	names := nameStrings(policies)
+	known := strings.Join(nameStrings(policy.Names()), ", ")
 	fs.StringSliceVar(&f.policies, "policy", names, "policies to replay, comma-separated: "+known+
 		" (default: "+bySystem(func(s *system.System) string {
 		if s.Offered == nil {
 			return strings.Join(names, ",")
 		}
-		return joinNames(s.Offered, ",")
+		return strings.Join(nameStrings(s.Offered), ",")
 	})+")")
 	fs.Lookup("policy").DefValue = "[]" // each system's, said in the usage
 	for _, s := range policy.Settings() {
@@ -83,19 +80,11 @@ func bySystem(value func(*system.System) string) string {
 	return strings.Join(each, "; ")
 }
 
-// joinNames joins policy names with sep.
-func joinNames(names []policy.Name, sep string) string {
+// nameStrings are policy names as strings.
+func nameStrings(names []policy.Name) []string {
 	s := make([]string, len(names))
 	for i, n := range names {
 		s[i] = string(n)
-	}
-	return strings.Join(s, sep)
-}
-
-func nameStrings() []string {
-	var s []string
-	for _, n := range policy.Names() {
-		s = append(s, string(n))
 	}
 	return s
 }
@@ -194,11 +183,7 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	}
 	if offer {
 		for _, sys := range system.All() {
-			var offered []string
-			for _, o := range sys.Offered {
-				offered = append(offered, string(o))
-			}
-			if gridSize(offered, vals) > maxConfigs {
+			if offered := nameStrings(sys.Offered); gridSize(offered, vals) > maxConfigs {
 				return s, gridTooLarge(offered, vals)
 			}
 		}

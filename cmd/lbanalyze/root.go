@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
+	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 const version = "0.1.0"
@@ -41,8 +42,9 @@ it would have lost, which stops look premature, and over a grid which setting to
 	// rather than when the command line is run, so that it is listed like the
 	// others; flags that take names complete them.
 	root.InitDefaultCompletionCmd()
+	policies := nameStrings(policy.Names())
 	for _, cmd := range root.Commands() {
-		names := map[string][]string{"format": report.Formats, "policy": nameStrings(), "baseline": nameStrings(), "after": nameStrings()}
+		names := map[string][]string{"format": report.Formats, "policy": policies, "baseline": policies, "after": policies}
 		for flag, values := range names {
 			if cmd.Flags().Lookup(flag) != nil {
 				cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))

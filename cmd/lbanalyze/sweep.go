@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"runtime"
 	"slices"
@@ -124,20 +123,11 @@ setting serves every group.
 				}
 				return f.writeCharts(e, r, -1, "")
 			}
-			var out []sweep.Group
-			var failed []string
-			for i, g := range groups {
+			out, err := eachGroup(e, groups, "no config of the grid can be replayed on these logs", func(g group.Group) (sweep.Group, error) {
 				r, err := f.run(e, s, g, opts, several)
-				if err != nil {
-					failed = append(failed, fmt.Sprintf("group %s: %v: left out", g.Name, err))
-					continue
-				}
-				out = append(out, sweep.Group{Name: g.Name, Result: r})
-				if err := f.writeCharts(e, r, i, g.Name); err != nil {
-					return err
-				}
-			}
-			if err := e.groupsLeftOut(failed, len(out), "no config of the grid can be replayed on these logs"); err != nil {
+				return sweep.Group{Name: g.Name, Result: r}, err
+			}, func(g sweep.Group, i int, name string) error { return f.writeCharts(e, g.Result, i, name) })
+			if err != nil {
 				return err
 			}
 			return e.writeOutput(f.format, func(w io.Writer) error { return sweep.WriteGroups(w, f.format, f.by.name(), out, layout) })
@@ -211,21 +201,14 @@ func (f *sweepFlags) run(e *env, s settings, g group.Group, opts report.Options,
 }
 
 // writeCharts writes the charts and the HTML page of r, of the group i (from
-// 0) named name, or of all the logs when i < 0.
+// 0) named name, or of all the logs when i < 0 (groupPath).
 func (f *sweepFlags) writeCharts(e *env, r *sweep.Result, i int, name string) error {
-	plots, html := f.plots, f.html
-	if i >= 0 && plots != "" {
-		plots = groupPath(plots, i, name, true)
-	}
-	if i >= 0 && html != "" {
-		html = groupPath(html, i, name, false)
-	}
-	if plots != "" {
+	if plots := groupPath(f.plots, i, name, true); plots != "" {
 		if err := e.writeSweepPlots(plots, r); err != nil {
 			return err
 		}
 	}
-	if html != "" {
+	if html := groupPath(f.html, i, name, false); html != "" {
 		return e.writeSweepHTML(html, r)
 	}
 	return nil
