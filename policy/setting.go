@@ -164,8 +164,7 @@ func (s *Setting) Value(v int) any {
 	case s.Names != nil && v >= 0 && v < len(s.Names):
 		return s.Names[v]
 	case s.Scale > 1:
-		f, _ := strconv.ParseFloat(s.Format(v), 64)
-		return f
+		return float64(v) / float64(s.Scale) // the float Format writes, exactly
 	}
 	return v
 }
