@@ -168,22 +168,26 @@ func (f *Fit) lay(p *Plan, header []string, s shape) layout {
 		}
 		l.width[widest]--
 	}
-	f.said(p.Name, left, header, l)
+	f.said(p, left, header, l)
 	return l
 }
 
-// said notes what a table left out and which headers it shortened.
-func (f *Fit) said(table string, left, header []string, l layout) {
+// said notes what a table left out and which headers it shortened. The
+// columns left out of the tables of one plan are kept in its Drop order:
+// tables drawn side by side (the episodes of `episode`) may leave out
+// different ones, and come in any order.
+func (f *Fit) said(p *Plan, left, header []string, l layout) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.left == nil {
 		f.left, f.short = map[string][]string{}, map[string]string{}
 	}
 	for _, c := range left {
-		if !slices.Contains(f.left[table], c) {
-			f.left[table] = append(f.left[table], c)
+		if !slices.Contains(f.left[p.Name], c) {
+			f.left[p.Name] = append(f.left[p.Name], c)
 		}
 	}
+	slices.SortFunc(f.left[p.Name], func(a, b string) int { return slices.Index(p.Drop, a) - slices.Index(p.Drop, b) })
 	for k, i := range l.keep {
 		if l.header[k] != header[i] {
 			f.short[l.header[k]] = header[i]
