@@ -123,13 +123,13 @@ func (s *Setting) Parse(text string) (int, error) {
 // ten): exactly, or not at all when s has more places than scale allows.
 func decimal(s string, scale int) (int, bool) {
 	whole, frac, _ := strings.Cut(s, ".")
+	digits, neg := strings.CutPrefix(whole, "-")
 	places := len(strconv.Itoa(scale)) - 1
-	if len(frac) > places || whole == "" && frac == "" || strings.ContainsAny(frac, "+-") {
+	if len(frac) > places || digits == "" && frac == "" || strings.ContainsAny(frac, "+-") || neg && strings.ContainsAny(digits, "+-") {
 		return 0, false
 	}
-	neg := strings.HasPrefix(whole, "-")
-	w, err := strconv.Atoi(strings.TrimPrefix(whole, "-"))
-	if err != nil && strings.TrimPrefix(whole, "-") != "" || w > 1<<40 {
+	w, err := strconv.Atoi(digits)
+	if err != nil && digits != "" || w > 1<<40 {
 		return 0, false
 	}
 	f := 0
@@ -164,8 +164,7 @@ func (s *Setting) Value(v int) any {
 	case s.Names != nil && v >= 0 && v < len(s.Names):
 		return s.Names[v]
 	case s.Scale > 1:
-		f, _ := strconv.ParseFloat(s.Format(v), 64)
-		return f
+		return float64(v) / float64(s.Scale) // the float Format writes, exactly
 	}
 	return v
 }

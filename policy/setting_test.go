@@ -172,4 +172,10 @@ func TestScale(t *testing.T) {
 	if _, err := s.Parse("0.1255"); err == nil || !strings.Contains(err.Error(), "at most 3 decimal places") {
 		t.Errorf("0.1255: %v", err)
 	}
+	// Not numbers (Python's float refuses them too), never read as one.
+	for _, in := range []string{"--5", "-+5", "-.", ".", "-", "1.-5", "+-5"} {
+		if v, err := s.Parse(in); err == nil {
+			t.Errorf("%q: read as %d, want an error", in, v)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -82,7 +83,7 @@ func harnessBlock(p policy.Policy, logs logsOf) (string, error) {
 		return "", fmt.Errorf("%s needs more than a score per step, which a harness's log does not give", p)
 	}
 	var b strings.Builder
-	for _, l := range wrap(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, rule(p, logs.real)), blockWidth-len("# ")) {
+	for _, l := range textout.WrapWords(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, rule(p, logs.real)), blockWidth-len("# ")) {
 		b.WriteString("# " + l + "\n")
 	}
 	b.WriteString(usage)
@@ -222,21 +223,4 @@ func scoreRule(p policy.Policy, increase, real bool) string {
 	return fmt.Sprintf("%s%s, stop the run if its score has not %s in the last %d steps (t-%d+1 to t); "+
 		"the score after step 1 is the first one compared, so a move during step 1 does not count.",
 		atSteps(p), from, moved, p.MaxTurnsStuck(), p.MaxTurnsStuck())
-}
-
-// wrap cuts text into lines of at most width bytes at spaces.
-func wrap(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(w) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	return append(lines, line)
 }

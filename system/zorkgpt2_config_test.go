@@ -47,7 +47,7 @@ func TestParseZorkburrConfig(t *testing.T) {
 			}
 		})
 	}
-	// Both tables: ZorkGPT's is read, as before, and the other is named.
+	// Both tables: ZorkGPT's, the first of the registry, is read, and the other is named.
 	got, err := ParseConfig("p.toml", []byte("[tool.zorkgpt.loop_break]\nmax_turns_stuck = 60\n\n[tool.zorkburr]\nmax_turns_stuck = 30\n"))
 	if err != nil || got.Policy.Name != policy.ScoreOrObjective || got.Policy.MaxTurnsStuck() != 60 || got.System != ZorkGPT ||
 		strings.Join(got.Warnings, "|") != "p.toml: [tool.zorkburr] ignored: the file also has [tool.zorkgpt.loop_break], which is read" {

@@ -98,12 +98,7 @@ func Split(eps []*episode.Episode, key *Key, below func(source string) string) [
 		return cmp.Or(cmp.Compare(slices.Index(order, a.System), slices.Index(order, b.System)),
 			cmp.Compare(b2i(a.Value == ""), b2i(b.Value == "")) /* none last */, strings.Compare(a.Value, b.Value))
 	})
-	systems := 0
-	for i := range groups {
-		if i == 0 || groups[i].System != groups[i-1].System {
-			systems++
-		}
-	}
+	systems := Systems(groups)
 	for i := range groups {
 		g := &groups[i]
 		switch {

@@ -2,9 +2,10 @@ package report
 
 import (
 	"fmt"
+	"strings"
+
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
-	"strings"
 )
 
 // Headline is a batch's bottom line in one sentence: over how many episodes,

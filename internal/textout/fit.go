@@ -13,7 +13,7 @@ import (
 )
 
 // Fit is how the text tables of one output meet a terminal's columns. With
-// Width 0 (a file, a pipe) they are drawn whole, byte for byte as ever; with
+// Width 0 (a file, a pipe) they are drawn whole, as tablewriter draws them; with
 // a Width, a table wider than it wraps its columns of words at spaces, and
 // if that is not enough shortens its headers and leaves out columns, the
 // least telling first, as its Plan says, until it fits. What was left out or
@@ -89,8 +89,8 @@ func total(width []int) int {
 	return t
 }
 
-// lay decides how a table of header and shape s fits f.Width, and notes
-// what it leaves out or shortens.
+// lay decides how a table of header and shape s fits f.Width (not 0), and
+// notes what it leaves out or shortens.
 func (f *Fit) lay(p *Plan, header []string, s shape) layout {
 	for len(s.cell) < len(header) {
 		s.add(make([]string, len(header)))
@@ -108,7 +108,7 @@ func (f *Fit) lay(p *Plan, header []string, s shape) layout {
 		return w
 	}
 	l.width = natural(l)
-	if f == nil || f.Width == 0 || total(l.width) <= f.Width {
+	if total(l.width) <= f.Width {
 		return l
 	}
 	short := slices.Clone(header)
@@ -168,22 +168,26 @@ func (f *Fit) lay(p *Plan, header []string, s shape) layout {
 		}
 		l.width[widest]--
 	}
-	f.said(p.Name, left, header, l)
+	f.said(p, left, header, l)
 	return l
 }
 
-// said notes what a table left out and which headers it shortened.
-func (f *Fit) said(table string, left, header []string, l layout) {
+// said notes what a table left out and which headers it shortened. The
+// columns left out of the tables of one plan are kept in its Drop order:
+// tables drawn side by side (the episodes of `episode`) may leave out
+// different ones, and come in any order.
+func (f *Fit) said(p *Plan, left, header []string, l layout) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.left == nil {
 		f.left, f.short = map[string][]string{}, map[string]string{}
 	}
 	for _, c := range left {
-		if !slices.Contains(f.left[table], c) {
-			f.left[table] = append(f.left[table], c)
+		if !slices.Contains(f.left[p.Name], c) {
+			f.left[p.Name] = append(f.left[p.Name], c)
 		}
 	}
+	slices.SortFunc(f.left[p.Name], func(a, b string) int { return slices.Index(p.Drop, a) - slices.Index(p.Drop, b) })
 	for k, i := range l.keep {
 		if l.header[k] != header[i] {
 			f.short[l.header[k]] = header[i]
@@ -235,15 +239,11 @@ func (f *Fit) Table(w io.Writer, p *Plan, header []string, rows [][]string, alig
 
 // Rows is Table of rows read twice: to measure them, then to draw them.
 func (f *Fit) Rows(w io.Writer, p *Plan, header []string, rows iter.Seq[[]string], align []Align) {
-	if f == nil || f.Width == 0 {
-		boxTable.draw(w, header, rows, align)
-		return
-	}
-	var s shape
+	m := f.Measure(header)
 	for r := range rows {
-		s.add(printableRow(r))
+		m.Add(r)
 	}
-	f.drawLaid(w, f.lay(p, printableRow(header), s), rows, align)
+	m.Draw(w, p, header, rows, align)
 }
 
 // Measured is a table whose rows its caller reads twice, the first time for

@@ -2,6 +2,7 @@ package textout
 
 import (
 	"bytes"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -81,6 +82,29 @@ func TestWrapWords(t *testing.T) {
 	} {
 		if got := WrapWords(c.text, c.width); !slices.Equal(got, c.want) {
 			t.Errorf("WrapWords(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+		}
+	}
+}
+
+// Tables of one plan may leave out different columns (an episode's results
+// have a warned column only on ZorkGPT's logs) and be drawn in any order
+// (side by side, on several cores): the note lists them in the plan's Drop
+// order all the same. 50 columns: [policy, stuck, verdict] takes at least
+// 26 + 7 + 18 + 4 = 55, so stuck goes from both; warned (8) first from the
+// table that has it.
+func TestFitNoteOrder(t *testing.T) {
+	plan := &Plan{Name: "demo", Wrap: []string{"verdict"}, Drop: []string{"warned", "stuck"}}
+	verdict := "premature? objectives at 54, 63, 75"
+	without := [][]string{{"policy", "stuck", "verdict"}, {"score-or-objective 40/10", "41", verdict}}
+	with := [][]string{{"policy", "stuck", "warned", "verdict"}, {"score-or-objective 40/10", "41", "3", verdict}}
+	const want = "left out: warned, stuck (demo)"
+	for _, order := range [][][][]string{{without, with}, {with, without}} {
+		f := &Fit{Width: 50}
+		for _, tbl := range order {
+			f.Table(io.Discard, plan, tbl[0], tbl[1:])
+		}
+		if !strings.Contains(f.Note(), want) {
+			t.Errorf("tables of %q first: note %q, want one saying %q", order[0][0], f.Note(), want)
 		}
 	}
 }
