@@ -93,7 +93,7 @@ func (r *Result) answerSection() Section {
 			sys, r.name(a.Config), r.Current.Policy, r.measured(a), r.rank(), rate, pp(r.FTMargin), r.classWords(a.Config))
 		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
 		s.Lines = append(s.Lines, r.heldOutLine(&a.Choice, "expect these on new episodes")...)
-		s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In, true) + r.dollarsSaved(r.Configs[a.Config].Policy)})
+		s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In, true) + r.dollarsSaved(r.Configs[a.Config].Policy, false)})
 		s.Lines = append(s.Lines, r.stability(&a.Choice))
 		s.Paste, s.PasteWhat, s.Lang = a.Block, "Paste into "+r.System.File, r.System.Lang
 		if r.System.Note != "" {
@@ -101,7 +101,7 @@ func (r *Result) answerSection() Section {
 		}
 	case Keep:
 		s.Headline = fmt.Sprintf("Answer for %s: keep your current setting, %s: %s.", sys, r.Current.Policy, a.Why)
-		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy) + ": chosen before these data, so not optimistic"})
+		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy, true) + ": chosen before these data, so not optimistic"})
 		if a.Config >= 0 {
 			s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
 			s.Lines = append(s.Lines, r.stability(&a.Choice))
@@ -114,9 +114,9 @@ func (r *Result) answerSection() Section {
 		s.Headline = fmt.Sprintf("Answer for %s: no clear winner between now, %s, and %s, the change that leads: %s; %s. Keep now "+
 			"until then.%s", sys, r.Current.Policy, r.name(a.Config), a.Why, settle, r.classWords(a.Config))
 		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
-		s.Lines = append(s.Lines, Line{"in sample", r.flattered(&a.In) + r.dollarsSaved(r.Configs[a.Config].Policy)})
+		s.Lines = append(s.Lines, Line{"in sample", r.flattered(&a.In) + r.dollarsSaved(r.Configs[a.Config].Policy, false)})
 		s.Lines = append(s.Lines, r.stability(&a.Choice))
-		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy)})
+		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy, true)})
 	}
 	return r.withLimits(s)
 }
@@ -184,7 +184,7 @@ func (r *Result) overallSection(o *Overall) Section {
 	s.Lines = []Line{
 		{"adds", fmt.Sprintf("over %s, in sample: %s", over, headline(o.Over))},
 		{"needs", o.Change},
-		{"in sample", r.flattered(&o.In) + r.dollarsSaved(c.Policy)},
+		{"in sample", r.flattered(&o.In) + r.dollarsSaved(c.Policy, false)},
 	}
 	if cv := o.CV; cv.Folds > 0 {
 		s.Lines = append(s.Lines, Line{"held out", fmt.Sprintf("%d-fold, each episode judged by the config chosen on the other folds: "+
@@ -217,12 +217,18 @@ func (r *Result) inSample(f *Figures, chosen bool) string {
 	return s
 }
 
-// dollarsSaved is what p saves in dollars with its interval, after a comma,
-// when the sweep is priced; "" otherwise.
-func (r *Result) dollarsSaved(p policy.Policy) string {
+// dollarsSaved is what p saves in dollars, after a comma, when the sweep is
+// priced ("" otherwise); with its interval only for a config chosen before
+// these data (now): a chosen config's in-sample figures are flattered by the
+// choice, and the interval to trust is the held-out one of versus now
+// (docs/commands.md, "sweep: which setting to ship").
+func (r *Result) dollarsSaved(p policy.Policy, interval bool) string {
 	d, ok := r.Dollars[p]
 	if !ok {
 		return ""
+	}
+	if !interval {
+		d.CI = nil
 	}
 	return ", cost saved " + dollarsCell(d)
 }
