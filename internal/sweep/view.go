@@ -111,7 +111,7 @@ func (r *Result) answerSection() Section {
 		if a.Settle > 0 {
 			settle = fmt.Sprintf("roughly %s in all would settle it (%d more)", episodes(a.Settle), a.Settle-r.N)
 		}
-		s.Headline = fmt.Sprintf("Answer for %s: no clear winner between now, %s, and %s, the change that leads: %s; %s. Keep now "+
+		s.Headline = fmt.Sprintf("Answer for %s: no clear winner between now (%s) and %s, the change that leads: %s; %s. Keep now "+
 			"until then.%s", sys, r.Current.Policy, r.name(a.Config), a.Why, settle, r.classWords(a.Config))
 		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
 		s.Lines = append(s.Lines, Line{"in sample", r.flattered(&a.In) + r.dollarsSaved(r.Configs[a.Config].Policy, false)})
