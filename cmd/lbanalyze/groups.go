@@ -9,7 +9,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/group"
-	"github.com/lbanalyze/lbanalyze/internal/report"
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // byFlag is --by: what batch and sweep group the episodes of each system by

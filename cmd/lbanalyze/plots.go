@@ -9,11 +9,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lbanalyze/lbanalyze/charts"
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/charts"
-	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // checkPlotPath refuses, before any log is read, a --plot file whose

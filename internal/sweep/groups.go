@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // Group is one group of a sweep (docs/commands.md, "Groups"): its name, and

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
-	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // TestHTMLReport checks the report's structure: one row, one section and

@@ -67,10 +67,10 @@ func TestGoldenSVG(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (go test ./internal/charts -update writes it)", err)
+				t.Fatalf("%v (go test ./charts -update writes it)", err)
 			}
 			if d := lineDiff(string(want), buf.String()); d != "" {
-				t.Errorf("%s differs (go test ./internal/charts -update rewrites it; read the diff first):\n%s", path, d)
+				t.Errorf("%s differs (go test ./charts -update rewrites it; read the diff first):\n%s", path, d)
 			}
 		})
 	}

@@ -15,8 +15,8 @@ import (
 	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/report"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 //go:embed report.html.tmpl

@@ -23,7 +23,7 @@ var (
 // bundledEpisodes are the episodes of the bundled dataset.
 func bundledEpisodes(t testing.TB) []*episode.Episode {
 	t.Helper()
-	logs, _ := filepath.Glob("../../testdata/episodes/*/episode_log.jsonl")
+	logs, _ := filepath.Glob("../testdata/episodes/*/episode_log.jsonl")
 	if len(logs) < 70 {
 		t.Fatalf("%d bundled logs", len(logs))
 	}
