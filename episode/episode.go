@@ -76,6 +76,13 @@ type Turn struct {
 	Missing      bool    // the log does not complete the turn: score, room carried forward
 	Exception    bool    // the log records a failure of the turn
 	Restart      bool    // the game began again at this turn (Signals.Has(Restarts))
+	Errored      bool    // the step's action failed: a tool error, a rejected command (Signals.Has(Errors))
+	// Cost is the dollars the step spent as the log records them
+	// (Signals.Has(Costs)); no price is applied to it.
+	Cost float64
+	// Elapsed is the seconds from the run's start to the step's end
+	// (Signals.Has(Times)).
+	Elapsed float64
 }
 
 // Signal is one optional per-turn signal a log may record.
@@ -94,9 +101,12 @@ const (
 	Calls                         // LLM calls made
 	Restarts                      // the game beginning again within the run
 	Penalties                     // ZorkGPT's location revisit penalty, where it applied (Recorded.Penalties)
+	Errors                        // whether each step's action failed
+	Costs                         // dollars each step spent, as recorded
+	Times                         // when each step ended, from the run's start
 )
 
-var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties"}
+var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties", "errors", "recorded costs", "step times"}
 
 func (s Signal) String() string {
 	for i, n := range signalNames {
