@@ -25,8 +25,9 @@ type builder struct {
 	cur    *segment // the segment of the line being read
 
 	restart, death *marker
-	strs           source.Interner  // actions and rooms
-	rejected       source.Leftovers // problems of the segments without a step
+	strs           source.Interner   // actions and rooms
+	responses      map[uint64]string // response texts as kept, by hash
+	rejected       source.Leftovers  // problems of the segments without a step
 	rejections     source.Rejections
 }
 
@@ -52,7 +53,7 @@ func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Ep
 	}
 	b := &builder{src: s, format: s.Format(), name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
 		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker),
-		strs: source.Interner{}}
+		strs: source.Interner{}, responses: map[uint64]string{}}
 	b.rejected.Max = b.opt.MaxProblems
 	// Runs of one file: a new value of the episode member, or step numbers
 	// that start again (docs/bad-input.md, "Runs in one file").
@@ -224,7 +225,7 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 	if v, ok := get(fAction, f.Action); ok {
 		a, ok := v.text()
 		if !ok {
-			a = string(v.raw)
+			a = source.CanonicalJSON(v.raw)
 		}
 		tu.Action = b.strs.Intern(a)
 	}
@@ -239,9 +240,13 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 	}
 	if v, ok := get(fResponse, f.Response); ok {
 		tu.ResponseHash = v.hash()
+		tu.Response = b.response(v, tu.ResponseHash)
 		if b.death != nil && b.death.in(v) {
 			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: len(b.cur.turns) + 1, Reason: "died"})
 		}
+	}
+	if v := l.get(fError); f.Error != nil && !v.absent() {
+		tu.Errored = failed(v)
 	}
 	if v, ok := get(fTokens, f.Tokens); ok {
 		tu.Tokens = b.sum(l, v, fTokens, n)
@@ -379,7 +384,8 @@ func (b *builder) build(s *segment) *episode.Episode {
 var signalOf = []struct {
 	field  field
 	signal episode.Signal
-}{{fRoom, episode.Rooms}, {fResponse, episode.Responses}, {fTokens, episode.Tokens}, {fCalls, episode.Calls}, {fRestart, episode.Restarts}}
+}{{fRoom, episode.Rooms}, {fResponse, episode.Responses}, {fTokens, episode.Tokens}, {fCalls, episode.Calls}, {fRestart, episode.Restarts},
+	{fResponse, episode.ResponseTexts}, {fError, episode.Errors}}
 
 // facts are what the steps say of the run: its best score when it is scored
 // by its best, the game's highest score, the restarts.
@@ -438,4 +444,36 @@ func (b *builder) finish() *source.Result {
 	b.rejections.AddTo(res)
 	b.rejected.AddTo(res)
 	return res
+}
+
+// response is the text of a response as the episode keeps it (source.Text),
+// one copy for every step whose response hashes alike.
+func (b *builder) response(v value, hash uint64) string {
+	if hash == 0 {
+		return ""
+	}
+	if kept, ok := b.responses[hash]; ok {
+		return kept
+	}
+	text, _ := v.text()
+	kept := source.Text(text)
+	b.responses[hash] = kept
+	return kept
+}
+
+// failed reads an error member that is there (docs/sources.md, "Any
+// per-step JSONL"): false, "", 0 and an empty object or list say the step
+// did not fail; anything else, that it did.
+func failed(v value) bool {
+	if set, ok := v.flag(); ok {
+		return set
+	}
+	if x, why := v.number(); why == "" {
+		return x != 0
+	}
+	if t, ok := v.text(); ok {
+		return strings.TrimSpace(t) != ""
+	}
+	raw := strings.Join(strings.Fields(string(v.raw)), "")
+	return raw != "{}" && raw != "[]"
 }
