@@ -123,10 +123,14 @@ const (
 	Times                         // when each step ended, from the run's start
 )
 
-// ResponseTexts: the text of each step's response, as kept (Turn.Response).
-const ResponseTexts = Times << 1
+// ResponseTexts: the text of each step's response, as kept (Turn.Response);
+// Actions: each step's action (Turn.Action).
+const (
+	ResponseTexts = Times << 1
+	Actions       = ResponseTexts << 1
+)
 
-var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties", "errors", "recorded costs", "step times", "response texts"}
+var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties", "errors", "recorded costs", "step times", "response texts", "actions"}
 
 func (s Signal) String() string {
 	for i, n := range signalNames {

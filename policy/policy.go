@@ -72,6 +72,15 @@ type Kind struct {
 	// objective completed within them makes the stop a candidate false
 	// termination); nil: max_turns_stuck.
 	Window func(Policy) int
+	// Parts, for a policy made of others (any: docs/policies.md, "Rules
+	// combined"), are its rules: it stops at the first that stops, and
+	// needs what they need. Text, where set, is how it is written, in place
+	// of its name and settings.
+	Parts func(Policy) []Policy
+	Text  func(Policy) string
+	// Change is the smallest change that would run it, in one sentence, for
+	// a system that runs no rule like it (system.System.Block).
+	Change string
 
 	slots []*Setting // its settings by their place in a Policy's values
 }
@@ -229,6 +238,9 @@ func (p Policy) String() string {
 	if k == nil {
 		return s
 	}
+	if k.Text != nil {
+		return k.Text(p)
+	}
 	for _, x := range k.Settings {
 		switch v := p.Get(x); x {
 		case MaxTurnsStuck:
@@ -276,6 +288,9 @@ func (p Policy) Kind() *Kind { return registry[p.Name] }
 // Usable reports a setting that cannot be replayed at all, the first in
 // the order of its Kind.
 func (p Policy) Usable() error {
+	if k := p.Kind(); k != nil && k.Parts != nil && len(k.Parts(p)) == 0 {
+		return fmt.Errorf("%s: no rules: write them joined by +", p.Name)
+	}
 	if k := p.Kind(); k != nil {
 		for _, s := range k.Settings {
 			if err := s.usable(p.Get(s)); err != nil {
@@ -313,6 +328,9 @@ func (p Policy) Needs() episode.Signals {
 		return 0
 	}
 	need := k.Needs
+	if k.Parts != nil {
+		need |= partsNeed(k.Parts(p))
+	}
 	for _, s := range k.Settings {
 		if s.Needs != 0 && !s.isOff(p.Get(s)) {
 			need = need.With(s.Needs)

@@ -10,7 +10,8 @@ import (
 func observe(ep *episode.Episode, t, start int) policy.Observation {
 	tu := &ep.Turns[t-1]
 	return policy.Observation{Score: tu.Score, Objectives: int(tu.Objectives), Room: roomKey(tu.RoomID, tu.Location), Start: start,
-		Critic: float64(tu.Critic), Rejections: int(tu.Rejections), Restart: tu.Restart, Location: tu.Location, Signals: ep.Signals}
+		Critic: float64(tu.Critic), Rejections: int(tu.Rejections), Restart: tu.Restart, Location: tu.Location, Signals: ep.Signals,
+		Action: tu.Action, Response: tu.ResponseHash, ResponseText: tu.Response, Errored: tu.Errored}
 }
 
 // Trace steps p through every turn of ep, from 1 to N, calling visit after each

@@ -143,6 +143,9 @@ func OfAll(eps []*episode.Episode) *System {
 // cannot is the error of a system that cannot run p without a code change,
 // with the smallest change when it is known.
 func cannot(system string, p policy.Policy, change string) error {
+	if k := p.Kind(); change == "" && k != nil {
+		change = k.Change
+	}
 	if change == "" {
 		return fmt.Errorf("%s cannot run %s without a code change", system, p.Name)
 	}

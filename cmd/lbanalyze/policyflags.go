@@ -49,6 +49,9 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 			l.vals = vals
 		}
 		f.settings = append(f.settings, l)
+		if s.Patterns != nil {
+			continue // a text, given in --policy (ignore=REGEX), not a list
+		}
 		fs.Var(l, s.Flag, s.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
 	}
 	configUsage := "a pyproject.toml whose " + system.Tables() + " sets the policy and its settings (flags override it)"

@@ -384,7 +384,7 @@ func (b *builder) build(s *segment) *episode.Episode {
 var signalOf = []struct {
 	field  field
 	signal episode.Signal
-}{{fRoom, episode.Rooms}, {fResponse, episode.Responses}, {fTokens, episode.Tokens}, {fCalls, episode.Calls}, {fRestart, episode.Restarts},
+}{{fAction, episode.Actions}, {fRoom, episode.Rooms}, {fResponse, episode.Responses}, {fTokens, episode.Tokens}, {fCalls, episode.Calls}, {fRestart, episode.Restarts},
 	{fResponse, episode.ResponseTexts}, {fError, episode.Errors}}
 
 // facts are what the steps say of the run: its best score when it is scored

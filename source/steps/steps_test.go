@@ -126,7 +126,7 @@ func TestRead(t *testing.T) {
 	if ep.Turns[1].Response != "You have died." {
 		t.Errorf("response text %q", ep.Turns[1].Response)
 	}
-	if want := episode.Signals(0).With(episode.Responses, episode.ResponseTexts, episode.Tokens, episode.Restarts); ep.Signals != want {
+	if want := episode.Signals(0).With(episode.Actions, episode.Responses, episode.ResponseTexts, episode.Tokens, episode.Restarts); ep.Signals != want {
 		t.Errorf("signals %b, want %b", ep.Signals, want)
 	}
 }

@@ -118,7 +118,7 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 	// Every ZorkGPT2 run kept the rule's counter and showed its countdown in
 	// the prompt, whichever form records it (the Burr log also the counter).
 	ep.Recorded.Rules = []string{Rule}
-	ep.Signals = signals
+	ep.Signals = signals.With(episode.Actions)
 	if signals.Has(episode.Critic, episode.Rejections) {
 		ep.Signals = ep.Signals.With(episode.Calls)
 	}
