@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,7 +15,7 @@ import (
 const Any Name = "any"
 
 func init() {
-	register(Kind{Name: Any, New: newAny, Variant: true, Parts: combined, Text: anyText, Window: partsWindow,
+	register(Kind{Name: Any, New: newParts, Variant: true, Parts: combined, Text: anyText, Window: partsWindow,
 		Color:       color.NRGBA{0xCC, 0x66, 0x77, 0xFF}, // rose (until policies without a colour are given one)
 		Change:      "run each of the rules in the game loop and end the run at the first step where one of them would",
 		Description: "several rules at once, written RULE+RULE+…: stop at the first step where one of them stops, its reason naming it"})
@@ -85,7 +86,20 @@ func partsWindow(p Policy) int {
 	return w
 }
 
-func newAny(p Policy) Tracker { return newFirstOf(combined(p), false) }
+// newParts is the tracker of a policy made of others (Kind.Parts).
+func newParts(p Policy) Tracker { return newFirstOf(p.Kind().Parts(p), p.Kind().Preset) }
+
+// Nudges reports whether p nudges before it stops (then=M), or one of its
+// rules does.
+func (p Policy) Nudges() bool {
+	if p.Get(Then) > 0 {
+		return true
+	}
+	if k := p.Kind(); k != nil && k.Parts != nil {
+		return slices.ContainsFunc(k.Parts(p), Policy.Nudges)
+	}
+	return false
+}
 
 // firstOf steps every rule through each turn and stops at the first that
 // does, its reason naming it. optional: a rule that needs a signal the log

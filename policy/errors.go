@@ -14,7 +14,7 @@ const Errored Name = "errors"
 func init() {
 	register(Kind{Name: Errored, New: newErrored, Variant: true, Window: repetitionWindow,
 		Color:    color.NRGBA{0xAA, 0x44, 0x99, 0xFF}, // purple (until policies without a colour are given one)
-		Settings: []*Setting{Times, Within, Then, SameAction},
+		Settings: []*Setting{Times, Then, Within, SameAction},
 		Needs:    episode.Signals(episode.Errors),
 		Change:   "count the steps in a row whose action failed in the game loop and end the run when they reach times",
 		Description: "a repetition rule: stop at the step where the last times steps errored (with action=same, the same action each time), " +

@@ -72,12 +72,15 @@ type Kind struct {
 	// objective completed within them makes the stop a candidate false
 	// termination); nil: max_turns_stuck.
 	Window func(Policy) int
-	// Parts, for a policy made of others (any: docs/policies.md, "Rules
-	// combined"), are its rules: it stops at the first that stops, and
-	// needs what they need. Text, where set, is how it is written, in place
-	// of its name and settings.
-	Parts func(Policy) []Policy
-	Text  func(Policy) string
+	// Parts, for a policy made of others (any, a preset: docs/policies.md,
+	// "Rules combined", "Presets"), are its rules: it stops at the first
+	// that stops, and needs what they need — but for a Preset, whose rules
+	// a log cannot feed are left out, as its settings that read their
+	// signals say. Text, where set, is how it is written, in place of its
+	// name and settings.
+	Parts  func(Policy) []Policy
+	Preset bool
+	Text   func(Policy) string
 	// Change is the smallest change that would run it, in one sentence, for
 	// a system that runs no rule like it (system.System.Block).
 	Change string
@@ -328,7 +331,7 @@ func (p Policy) Needs() episode.Signals {
 		return 0
 	}
 	need := k.Needs
-	if k.Parts != nil {
+	if k.Parts != nil && !k.Preset {
 		need |= partsNeed(k.Parts(p))
 	}
 	for _, s := range k.Settings {

@@ -14,7 +14,7 @@ const Repeat Name = "repeat"
 func init() {
 	register(Kind{Name: Repeat, New: newRepeat, Variant: true, Window: repetitionWindow,
 		Color:    color.NRGBA{0x33, 0x22, 0x88, 0xFF}, // indigo (until policies without a colour are given one)
-		Settings: []*Setting{Times, Within, Then},
+		Settings: []*Setting{Times, Then, Within},
 		Needs:    episode.Signals(episode.Actions),
 		Change:   "keep the last times actions in the game loop and end the run at the step where they are all the same",
 		Description: "a repetition rule: stop at the step where the last times actions are the same (trimmed; a tool call by its name and arguments), " +

@@ -14,7 +14,7 @@ const RepeatObserved Name = "repeat-observed"
 func init() {
 	register(Kind{Name: RepeatObserved, New: newRepeatObserved, Variant: true, Window: repetitionWindow,
 		Color:    color.NRGBA{0x11, 0x77, 0x33, 0xFF}, // green (until policies without a colour are given one)
-		Settings: []*Setting{Times, Within, Then, Ignore},
+		Settings: []*Setting{Times, Then, Ignore, Within},
 		Needs:    episode.Signals(0).With(episode.Actions, episode.Responses),
 		Change:   "keep the last times (action, response) pairs in the game loop and end the run at the step where they are all the same",
 		Description: "a repetition rule: stop at the step where the last times steps took the same action and got the same response " +

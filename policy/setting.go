@@ -192,10 +192,10 @@ func (s *Setting) shown(v int) string {
 	switch means := s.special(v); {
 	case v == s.Default:
 		return ""
-	case means != "":
-		return " " + s.Label + " " + means
 	case s.Label == "":
 		return " " + s.Format(v)
+	case means != "":
+		return " " + s.Label + " " + means
 	}
 	return " " + s.Label + " " + s.Format(v)
 }

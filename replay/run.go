@@ -53,6 +53,12 @@ type Outcome struct {
 	// spent of them: 0 unless logged.
 	Logged                  episode.Signals
 	TokensSaved, CallsSaved int64
+	// NudgeTurn, for a rule that nudges before it stops (then=M), is the
+	// turn of the nudge its stop followed, else of its last nudge; 0 none.
+	// NudgesHeeded counts the nudges after which the logged agent broke
+	// the repetition (docs/policies.md, "Nudge, then stop"). What the agent
+	// would have done after a nudge it never saw is not in the log.
+	NudgeTurn, NudgesHeeded int
 	// GainHorizon is how many turns after T a later gain still counts as
 	// evidence of a premature stop (--gain-horizon); 0: any later gain. It is
 	// not the policy's: the classification below reads it, so that every
@@ -70,7 +76,8 @@ func SameResult(a, b *Outcome) bool {
 		a.ScoreForgone == b.ScoreForgone && (a.LaterGain == nil) == (b.LaterGain == nil) &&
 		(a.LaterGain == nil || *a.LaterGain == *b.LaterGain) && sameCompletions(a.WindowObjectives, b.WindowObjectives) &&
 		a.Cut == b.Cut && a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn && a.GainHorizon == b.GainHorizon &&
-		a.Logged == b.Logged && a.TokensSaved == b.TokensSaved && a.CallsSaved == b.CallsSaved && a.StopReason == b.StopReason
+		a.Logged == b.Logged && a.TokensSaved == b.TokensSaved && a.CallsSaved == b.CallsSaved && a.StopReason == b.StopReason &&
+		a.NudgeTurn == b.NudgeTurn && a.NudgesHeeded == b.NudgesHeeded
 }
 
 func sameCompletions(a, b []episode.Completion) bool {
@@ -164,6 +171,12 @@ func Run(ep *episode.Episode, p policy.Policy) Outcome {
 		}
 		if s.Terminate {
 			o.TerminationTurn, o.TurnsStuck, o.StopReason = s.Turn, s.TurnsStuck, s.Reason
+		}
+		if s.Nudged {
+			o.NudgeTurn = s.Turn
+		}
+		if s.Heeded {
+			o.NudgesHeeded++
 		}
 	})
 	n := ep.N()
