@@ -1,0 +1,42 @@
+package replay
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// A repetition rule over an Episode, worked by hand: the actions
+// a b b b c b b b b (a harness's log, never cut). repeat:times=3:then=1
+// nudges at 4 (b at 2–4), the agent breaks off at 5 (c), nudges again at 8
+// (b at 6–8) and stops at 9: length 9 of 9, one nudge heeded, the stop's
+// nudge at 8. Without then, repeat stops at 4: length 4, 5 steps saved.
+func TestRunRepetition(t *testing.T) {
+	ep := &episode.Episode{ID: "r", Format: "jsonl", Signals: episode.Signals(episode.Actions), End: episode.End{Reason: episode.EndMaxTurns}}
+	for _, a := range strings.Fields("a b b b c b b b b") {
+		ep.Turns = append(ep.Turns, episode.Turn{Action: a})
+	}
+	ep.Turns[8].Score = 1 // a point at 9: the stop at 4 forgoes it
+	for _, c := range []struct {
+		rule                string
+		stop, length, saved int
+		nudge, heeded       int
+		laterGain           bool
+		reason              string
+	}{
+		{"repeat:times=3:then=1", 9, 9, 0, 8, 1, false, `"b" 4 times in a row (steps 6–9); nudged at step 8`},
+		{"repeat:times=3", 4, 4, 5, 0, 0, true, `"b" 3 times in a row (steps 2–4)`},
+	} {
+		p, err := policy.Parse(c.rule, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Run(ep, p)
+		if o.TerminationTurn != c.stop || o.Length != c.length || o.TurnsSaved != c.saved || o.NudgeTurn != c.nudge ||
+			o.NudgesHeeded != c.heeded || o.LaterScoreGain() != c.laterGain || o.StopReason != c.reason {
+			t.Errorf("%s: %+v", c.rule, o)
+		}
+	}
+}
