@@ -25,6 +25,6 @@ func init() {
 func geminiParts(Policy) []Policy {
 	return []Policy{
 		Policy{Name: Repeat}.With(Times, 5).With(Then, 1),
-		Policy{Name: Alternate}.With(Times, 2*5).With(By, 0).With(Then, 1),
+		Policy{Name: Alternate}.With(Times, 2*5).With(Compare, 0).With(Then, 1),
 	}
 }

@@ -28,11 +28,11 @@ var (
 		Usage: "then M (repetition rules): the first detection nudges the agent, and the rule stops when the repetition goes on M steps more; 0: it stops at the first"}
 	Ignore = &Setting{Key: "ignore", Flag: "ignore", Label: "ignore", Patterns: newPatterns(), Special: offAt0, Needs: episode.ResponseTexts,
 		Usage: "ignore REGEX (repeat-observed, alternate): the parts of a response it matches are removed before comparing (ids, times); write a colon \\x3a, a comma \\x2c"}
-	// By: alternate compares (action, response) pairs, or actions alone
+	// Compare: alternate compares (action, response) pairs, or actions alone
 	// (Gemini CLI's cycles, TextQuests' A-B-A-B-A); only pairs need the
 	// responses.
-	By = &Setting{Key: "by", Flag: "by", Names: []string{"action", "pair"}, Default: 1, Special: offAt0, Needs: episode.Responses,
-		Usage: "by (alternate): pair, two (action, response) pairs in alternation; action, two actions whatever their responses"}
+	Compare = &Setting{Key: "compare", Flag: "compare", Names: []string{"action", "pair"}, Default: 1, Special: offAt0, Needs: episode.Responses,
+		Usage: "compare (alternate): pair, two (action, response) pairs in alternation; action, two actions whatever their responses"}
 	SameAction = &Setting{Key: "action", Flag: "action", Names: []string{"any", "same"}, Default: 0,
 		Usage: "action (errors): any, every errored step counts; same, only errors of one action in a row count (OpenHands' action_error)"}
 )

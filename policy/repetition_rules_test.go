@@ -101,9 +101,9 @@ func TestRepetitionRules(t *testing.T) {
 		// reached only 5 before.
 		{"alternate broken", "alternate:times=6", "n=a s=b n=a s=b n=a n=a", traced{}},
 		// The same action in turn with another response is another pair;
-		// by=action compares the actions alone.
+		// compare=action compares the actions alone.
 		{"alternate, responses differ", "alternate:times=4", "n=a s=b n=c s=b", traced{}},
-		{"alternate by action", "alternate:times=4:by=action", "n=a s=b n=c s=b", traced{stop: 4, reason: `"n" and "s" in alternation over 4 steps (1–4)`}},
+		{"alternate by action", "alternate:times=4:compare=action", "n=a s=b n=c s=b", traced{stop: 4, reason: `"n" and "s" in alternation over 4 steps (1–4)`}},
 		// Errors: ✗ ✗ ✓ ✗ ✗ ✗: the run of errors at the end is 3 long at 6.
 		{"errors", "errors", "a! b! c d! e! f!", traced{stop: 6, reason: `3 errored steps in a row (steps 4–6)`}},
 		// action=same: errors of different actions are no run.

@@ -22,7 +22,7 @@ func init() {
 func textQuestsParts(Policy) []Policy {
 	return []Policy{
 		Policy{Name: Repeat}.With(Times, 3),
-		Policy{Name: Alternate}.With(Times, 5).With(By, 0),
+		Policy{Name: Alternate}.With(Times, 5).With(Compare, 0),
 		Policy{Name: Score}.WithTimer(Timer{MaxTurnsStuck: 15, CheckInterval: 1, WarningThreshold: DefaultWarningThreshold}),
 	}
 }
