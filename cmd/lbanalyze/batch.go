@@ -387,6 +387,8 @@ type settingValue struct {
 
 func (f *settingValue) Type() string {
 	switch {
+	case f.s != nil && f.s.Patterns != nil:
+		return "regex"
 	case f.s != nil && f.s.Names != nil:
 		return "name"
 	case f.s != nil && f.s.Scale > 1:
