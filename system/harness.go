@@ -78,6 +78,9 @@ func increases(p policy.Policy) bool {
 // another signal (as patience does with objectives or rooms on), or has no
 // rule in its words.
 func harnessBlock(p policy.Policy, logs logsOf) (string, error) {
+	if block, ok := repetitionBlock(p, logs); ok {
+		return block, nil
+	}
 	rule := harnessRules[p.Name]
 	if rule == nil || p.Needs() != 0 {
 		return "", fmt.Errorf("%s needs more than a score per step, which a harness's log does not give", p)
