@@ -27,7 +27,7 @@ var (
 	Then = &Setting{Key: "then", Flag: "then", Label: "then", Default: 0, Min: 1, Special: offAt0,
 		Usage: "then M (repetition rules): the first detection nudges the agent, and the rule stops when the repetition goes on M steps more; 0: it stops at the first"}
 	Ignore = &Setting{Key: "ignore", Flag: "ignore", Label: "ignore", Patterns: newPatterns(), Special: offAt0, Needs: episode.ResponseTexts,
-		Usage: "ignore REGEX (repeat-observed, alternate): the parts of a response it matches are removed before comparing (ids, times); write a colon \\x3a, a comma \\x2c"}
+		Usage: "ignore REGEX (repeat-observed, alternate): the parts of a response it matches are removed before comparing (ids, times); in --policy, write a colon \\x3a and a comma \\x2c"}
 	// Compare: alternate compares (action, response) pairs, or actions alone
 	// (Gemini CLI's cycles, TextQuests' A-B-A-B-A); only pairs need the
 	// responses.

@@ -61,6 +61,11 @@ func (l *intList) Set(s string) error {
 	if !l.set {
 		l.vals, l.set = nil, true
 	}
+	if l.setting.Patterns != nil { // a pattern holds commas and colons of its own: one value a flag
+		v, err := l.setting.Parse(s)
+		l.vals = append(l.vals, v)
+		return err
+	}
 	for item := range strings.SplitSeq(s, ",") {
 		item = strings.TrimSpace(item)
 		if i := slices.Index(l.setting.Names, item); i >= 0 {

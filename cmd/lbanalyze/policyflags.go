@@ -49,10 +49,11 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 			l.vals = vals
 		}
 		f.settings = append(f.settings, l)
+		values := "; values and ranges FROM:TO[:STEP], comma-separated"
 		if s.Patterns != nil {
-			continue // a text, given in --policy (ignore=REGEX), not a list
+			values = "; one pattern a flag, repeated for more"
 		}
-		fs.Var(l, s.Flag, s.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
+		fs.Var(l, s.Flag, s.Usage+values)
 	}
 	configUsage := "a pyproject.toml whose " + system.Tables() + " sets the policy and its settings (flags override it)"
 	if f.configIsNow {
