@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -39,18 +38,42 @@ func repetitionBlock(p policy.Policy, logs logsOf) (string, bool) {
 	if parts == nil {
 		return "", false
 	}
-	var b strings.Builder
-	for _, l := range textout.WrapWords(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, p.Kind().Description), blockWidth-len("# ")) {
-		b.WriteString("# " + l + "\n")
+	words := make([]string, len(parts))
+	for i, q := range parts {
+		words[i] = ruleWords(q)
 	}
-	b.WriteString(repetitionUsage)
-	if logs.balrog {
-		b.WriteString(inBALROG)
-	} else {
-		b.WriteString(inTALES)
+	rule := "at every step t, stop the run when " + strings.Join(words, "; or when ") + "."
+	return pythonBlock(p, rule, repetitionUsage, logs, repetitionPython(parts)), true
+}
+
+// ruleWords says when q detects a repetition, and what it does then.
+func ruleWords(q policy.Policy) string {
+	k, within := q.Get(policy.Times), 0
+	if q.Has(policy.Within) && q.Get(policy.Within) > 0 {
+		within = max(q.Get(policy.Within), k)
 	}
-	b.WriteString(repetitionPython(parts))
-	return b.String(), true
+	what := map[policy.Name]string{policy.Repeat: "action", policy.RepeatObserved: "(action, observation)", policy.Errored: "failed step"}[q.Name]
+	if q.Name == policy.Errored && q.Get(policy.SameAction) == 1 {
+		what = "failure of one action"
+	}
+	var w string
+	switch {
+	case q.Name == policy.Alternate && q.Get(policy.Compare) == 0:
+		w = fmt.Sprintf("steps t-%d+1 to t alternate between two actions", k)
+	case q.Name == policy.Alternate:
+		w = fmt.Sprintf("steps t-%d+1 to t alternate between two (action, observation) pairs", k)
+	case within > 0:
+		w = fmt.Sprintf("step t's %s is the %d-th alike in steps t-%d+1 to t", what, k, within)
+	default:
+		w = fmt.Sprintf("steps t-%d+1 to t are each the same %s", k, what)
+	}
+	if q.Has(policy.Ignore) && q.Get(policy.Ignore) > 0 {
+		w += fmt.Sprintf(" (observations compared without what %s matches)", policy.Ignore.Format(q.Get(policy.Ignore)))
+	}
+	if m := q.Get(policy.Then); m > 0 {
+		w += fmt.Sprintf(", the first time only nudging the agent, then stopping if it still holds %d steps later", m)
+	}
+	return w
 }
 
 // rulesOf are the repetition rules p stands for: itself, or a
