@@ -40,3 +40,26 @@ func TestRunRepetition(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRunRepetition replays repetition rules over 3,000 steps of 40
+// actions and 3 responses, so that runs form and break: the cost a step of
+// keying, keeping the last steps and counting on them.
+func BenchmarkRunRepetition(b *testing.B) {
+	ep := &episode.Episode{ID: "b", Format: "jsonl", End: episode.End{Reason: episode.EndMaxTurns},
+		Signals: episode.Signals(0).With(episode.Actions, episode.Responses, episode.ResponseTexts)}
+	for t := range 3000 {
+		a := t * 7919 % 40
+		ep.Turns = append(ep.Turns, episode.Turn{Action: "go " + strings.Repeat("n", a%5+1), ResponseHash: uint64(a%3 + 1), Response: "ok"})
+	}
+	for _, rule := range []string{"repeat:times=20", "repeat-observed:times=20:within=30", "alternate:times=20", "openhands:action_observation=10"} {
+		p, err := policy.Parse(rule, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(rule, func(b *testing.B) {
+			for b.Loop() {
+				Run(ep, p)
+			}
+		})
+	}
+}
