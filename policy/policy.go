@@ -56,9 +56,10 @@ type Kind struct {
 	// Policy holds at most maxOwn. A policy without settings (none) is named
 	// alone.
 	Settings []*Setting
-	// Color is its colour in every chart and in the HTML report: one of
-	// Okabe and Ito's palette, told apart by people with any common
-	// colour-vision deficiency, and no other policy's.
+	// Color is its colour in every chart and in the HTML report, no other
+	// policy's: the first policies chose one of Okabe and Ito's palette,
+	// told apart by people with any common colour-vision deficiency; a
+	// policy that gives none is given one of a larger palette (paletteColor).
 	Color color.NRGBA
 	// Warning, for a policy without stuck_warning_threshold whose prompt
 	// shows a countdown all the same, is how many turns stuck bring it
@@ -93,6 +94,9 @@ func register(k Kind) {
 	own := k.Settings[timer:]
 	if len(own) > maxOwn || slices.ContainsFunc(own, func(s *Setting) bool { return slices.Contains(TimerSettings, s) }) {
 		panic(fmt.Sprintf("policy %s: the timer's settings it has come first, in their order, then at most %d of its own", k.Name, maxOwn))
+	}
+	if k.Color == (color.NRGBA{}) {
+		k.Color = paletteColor(k.Name)
 	}
 	k.slots = append(make([]*Setting, len(TimerSettings)), own...)
 	copy(k.slots, k.Settings[:timer])
