@@ -8,9 +8,9 @@ import (
 
 // TestPalette: every colour a policy may be given is at least 3:1 against
 // white (WCAG 2.1, "1.4.11 Non-text Contrast"), and every two colours of the
-// palette, the registry and the charts' inks are at least 20 apart in CIELAB (ΔE*ab, CIE76),
-// about where two lines on a chart stop being mistaken; no two policies
-// share one. Worked by hand: white against black is (1 + 0.05)/(0 + 0.05) =
+// palette, the registry and the charts' inks are at least 20 apart in
+// CIELAB (ΔE*ab, CIE76), about where two lines on a chart stop being
+// mistaken; no two policies share one. Worked by hand: white against black is (1 + 0.05)/(0 + 0.05) =
 // 21; the grey 777777 (luminance 0.184) gives 1.05/0.234 = 4.48.
 func TestPalette(t *testing.T) {
 	if got := contrast(color.NRGBA{0, 0, 0, 0xFF}); math.Abs(got-21) > 1e-9 {

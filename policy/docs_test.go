@@ -8,8 +8,9 @@ import (
 )
 
 // TestPoliciesDocumented: docs/policies.md's table of the policies ("The
-// policies") has a row for every registered policy, and its rule is the registry's sentence (Kind.Description, code spans
-// aside): a new policy's documentation is that one row.
+// policies") has a row for every registered policy, and its rule is the
+// registry's sentence (Kind.Description, code spans aside): a new policy's
+// documentation is that one row.
 func TestPoliciesDocumented(t *testing.T) {
 	data, err := os.ReadFile("../docs/policies.md")
 	if err != nil {

@@ -16,9 +16,9 @@ type Written struct{ p Policy }
 // Written is p's settings as output writes them.
 func (p Policy) Written() Written { return Written{p} }
 
-// All yields each setting of the policy and its value as JSON and CSV give it
+// all yields each setting of the policy and its value as JSON and CSV give it
 // (Setting.Value).
-func (w Written) All() iter.Seq2[*Setting, any] {
+func (w Written) all() iter.Seq2[*Setting, any] {
 	return func(yield func(*Setting, any) bool) {
 		if k := w.p.Kind(); k != nil {
 			for _, s := range k.Settings {
@@ -34,7 +34,7 @@ func (w Written) All() iter.Seq2[*Setting, any] {
 // whole number, a decimal or a name, none of which needs escaping.
 func (w Written) MarshalJSON() ([]byte, error) {
 	b := []byte{'{'}
-	for s, v := range w.All() {
+	for s, v := range w.all() {
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
@@ -56,7 +56,7 @@ func (w Written) MarshalJSON() ([]byte, error) {
 // ("patience:max_turns_stuck=40:…", Parse); "" for none.
 func (w Written) String() string {
 	var parts []string
-	for s := range w.All() {
+	for s := range w.all() {
 		parts = append(parts, s.Key+"="+s.Format(w.p.Get(s)))
 	}
 	return strings.Join(parts, ":")

@@ -1,8 +1,6 @@
 package policy
 
-import (
-	"testing"
-)
+import "testing"
 
 // TestWritten: a config's settings are every setting its policy has, in its
 // Kind's order, the defaults of docs/policies.md ("Settings") where not
