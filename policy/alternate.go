@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"image/color"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 )
@@ -13,12 +12,9 @@ const Alternate Name = "alternate"
 
 func init() {
 	register(Kind{Name: Alternate, New: newAlternate, Variant: true, Window: repetitionWindow,
-		Color:    color.NRGBA{0x88, 0x22, 0x55, 0xFF}, // wine (until policies without a colour are given one)
-		Settings: []*Setting{Times, Then, Ignore, Compare},
-		Needs:    episode.Signals(episode.Actions),
-		Change:   "keep the last times (action, response) pairs in the game loop and end the run at the step where they alternate between two",
-		Description: "a repetition rule: stop at the step where the last times steps alternate between two distinct (action, response) pairs, " +
-			"A, B, A, B, … (ignore removing what it matches from the responses first), or with compare=action two distinct actions"})
+		Settings:    []*Setting{Times, Then, Ignore, Compare},
+		Needs:       episode.Signals(episode.Actions),
+		Description: "stop at the step where the last times steps alternate between two distinct (action, response) pairs, A, B, A, B, …, or with compare=action between two distinct actions"})
 }
 
 // An alternation is consecutive by definition: it has no within.

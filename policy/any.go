@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"image/color"
 	"slices"
 	"strings"
 	"sync"
@@ -16,9 +15,7 @@ const Any Name = "any"
 
 func init() {
 	register(Kind{Name: Any, New: newParts, Variant: true, Parts: combined, Text: anyText, Window: partsWindow,
-		Color:       color.NRGBA{0xCC, 0x66, 0x77, 0xFF}, // rose (until policies without a colour are given one)
-		Change:      "run each of the rules in the game loop and end the run at the first step where one of them would",
-		Description: "several rules at once, written RULE+RULE+…: stop at the first step where one of them stops, its reason naming it"})
+		Description: "rules joined by +: stop at the first step where one of them stops, its reason naming it"})
 }
 
 // combos are the lists of rules Any policies hold, each once: a Policy

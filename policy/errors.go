@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"image/color"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 )
@@ -13,12 +12,9 @@ const Errored Name = "errors"
 
 func init() {
 	register(Kind{Name: Errored, New: newErrored, Variant: true, Window: repetitionWindow,
-		Color:    color.NRGBA{0xAA, 0x44, 0x99, 0xFF}, // purple (until policies without a colour are given one)
-		Settings: []*Setting{Times, Then, Within, SameAction},
-		Needs:    episode.Signals(episode.Errors),
-		Change:   "count the steps in a row whose action failed in the game loop and end the run when they reach times",
-		Description: "a repetition rule: stop at the step where the last times steps errored (with action=same, the same action each time), " +
-			"or with within N where the step is the times-th errored among the last N steps"})
+		Settings:    []*Setting{Times, Then, Within, SameAction},
+		Needs:       episode.Signals(episode.Errors),
+		Description: "stop at the step where the last times steps errored (with action=same, errors of one action), or with within=N at the times-th errored step among the last N"})
 }
 
 func newErrored(p Policy) Tracker {

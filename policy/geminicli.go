@@ -1,10 +1,6 @@
 package policy
 
-import (
-	"image/color"
-
-	"github.com/lbanalyze/lbanalyze/episode"
-)
+import "github.com/lbanalyze/lbanalyze/episode"
 
 // GeminiCLI is Gemini CLI's LoopDetectionService (packages/core/src/
 // services/loopDetectionService.ts) with its two strikes (core/client.ts,
@@ -13,9 +9,7 @@ const GeminiCLI Name = "gemini-cli"
 
 func init() {
 	register(Kind{Name: GeminiCLI, New: newParts, Parts: geminiParts, Preset: true, Ported: true, Window: partsWindow,
-		Color:  color.NRGBA{0x2C, 0xA0, 0x2C, 0xFF}, // leaf green (until policies without a colour are given one)
-		Needs:  episode.Signals(episode.Actions),
-		Change: "run Gemini CLI's LoopDetectionService over the run's tool calls: the first loop detected feeds the model a warning, the next ends the run",
+		Needs: episode.Signals(episode.Actions),
 		Description: "Gemini CLI's tool-call loop check: 5 identical calls in a row (TOOL_CALL_LOOP_THRESHOLD), or two calls alternating over 10, " +
 			"is a first strike that sends the model feedback; the next call that keeps the loop going stops the run"})
 }

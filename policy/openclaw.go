@@ -1,10 +1,6 @@
 package policy
 
-import (
-	"image/color"
-
-	"github.com/lbanalyze/lbanalyze/episode"
-)
+import "github.com/lbanalyze/lbanalyze/episode"
 
 // OpenClaw is OpenClaw's tool-loop detection (src/agents/
 // tool-loop-detection.ts), off by default there (docs/policies.md,
@@ -13,9 +9,7 @@ const OpenClaw Name = "openclaw"
 
 func init() {
 	register(Kind{Name: OpenClaw, New: newParts, Parts: openClawParts, Preset: true, Ported: true, Window: partsWindow,
-		Color:  color.NRGBA{0xD6, 0x27, 0x28, 0xFF}, // crimson (until policies without a colour are given one)
-		Needs:  episode.Signals(episode.Actions),
-		Change: "enable OpenClaw's tool-loop detection (tools.loopDetection.enabled), which blocks a call once 20 identical calls had the same outcome among the last 30",
+		Needs: episode.Signals(episode.Actions),
 		Description: "OpenClaw's tool-loop detection: block once 20 of the last 30 calls were one call with one outcome (criticalThreshold, historySize), " +
 			"or 20 calls alternated between two with stable outcomes; its warnings at 10 are not stops"})
 }

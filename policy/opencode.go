@@ -1,10 +1,6 @@
 package policy
 
-import (
-	"image/color"
-
-	"github.com/lbanalyze/lbanalyze/episode"
-)
+import "github.com/lbanalyze/lbanalyze/episode"
 
 // OpenCode is opencode's doom_loop check (packages/opencode/src/session/
 // processor.ts, DOOM_LOOP_THRESHOLD = 3), as its documentation states it
@@ -13,9 +9,7 @@ const OpenCode Name = "opencode"
 
 func init() {
 	register(Kind{Name: OpenCode, New: newParts, Parts: openCodeParts, Preset: true, Ported: true, Window: partsWindow,
-		Color:  color.NRGBA{0x9C, 0x75, 0x5F, 0xFF}, // brown (until policies without a colour are given one)
-		Needs:  episode.Signals(episode.Actions),
-		Change: `set "permission": {"doom_loop": "deny"} in opencode.json, and count the same tool call across assistant messages, not within one (opencode #50073)`,
+		Needs: episode.Signals(episode.Actions),
 		Description: "opencode's doom_loop: stop at the third identical tool call in a row (its name and input); " +
 			"replayed across steps, as documented, where opencode's code looks within one assistant message (#50073)"})
 }

@@ -1,10 +1,6 @@
 package policy
 
-import (
-	"image/color"
-
-	"github.com/lbanalyze/lbanalyze/episode"
-)
+import "github.com/lbanalyze/lbanalyze/episode"
 
 // OpenHands is the StuckDetector of OpenHands' software-agent-sdk
 // (conversation/stuck_detector.py) at its StuckDetectionThresholds
@@ -28,10 +24,8 @@ const openHandsWindow = 20 / 2
 
 func init() {
 	register(Kind{Name: OpenHands, New: newParts, Parts: openHandsParts, Preset: true, Ported: true, Window: partsWindow,
-		Color:    color.NRGBA{0xE1, 0x57, 0x59, 0xFF}, // red (until policies without a colour are given one)
 		Settings: []*Setting{ActionObservation, ActionError, AlternatingPattern},
 		Needs:    episode.Signals(episode.Actions),
-		Change:   "run OpenHands' StuckDetector over the run's steps: stop on action_observation identical steps, alternating_pattern steps in alternation, or action_error errors of one action in a row past a nudge",
 		Description: "OpenHands' StuckDetector: stop when the last action_observation steps took the same action and got the same response, " +
 			"when the last alternating_pattern steps alternate between two such pairs, or at the action_error+1-th error in a row of one action (the action_error-th nudges), " +
 			"each within its last 20 events (10 steps)"})

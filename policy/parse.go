@@ -17,6 +17,9 @@ import (
 // come from the values given, else their defaults. Rules joined by + are
 // one policy that stops at the first of them (any: "score:40/10+repeat").
 func Parse(s string, given Values) (Policy, error) {
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(s), string(Any)+":"); ok {
+		s = rest // any:RULE+RULE, as output names it and its rules
+	}
 	if rules := splitRules(s); len(rules) > 1 {
 		parts := make([]Policy, len(rules))
 		for i, r := range rules {

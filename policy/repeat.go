@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"image/color"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 )
@@ -13,12 +12,9 @@ const Repeat Name = "repeat"
 
 func init() {
 	register(Kind{Name: Repeat, New: newRepeat, Variant: true, Window: repetitionWindow,
-		Color:    color.NRGBA{0x33, 0x22, 0x88, 0xFF}, // indigo (until policies without a colour are given one)
-		Settings: []*Setting{Times, Then, Within},
-		Needs:    episode.Signals(episode.Actions),
-		Change:   "keep the last times actions in the game loop and end the run at the step where they are all the same",
-		Description: "a repetition rule: stop at the step where the last times actions are the same (trimmed; a tool call by its name and arguments), " +
-			"or with within N where the step's action is the times-th among the last N steps"})
+		Settings:    []*Setting{Times, Then, Within},
+		Needs:       episode.Signals(episode.Actions),
+		Description: "stop at the step where the last times actions are the same, or with within=N at the step whose action is the times-th alike among the last N steps"})
 }
 
 func newRepeat(p Policy) Tracker {

@@ -198,3 +198,34 @@ func TestAny(t *testing.T) {
 		}
 	}
 }
+
+// How output writes a combination and a pattern (docs/output.md,
+// "Settings"): the rules of any, each as --policy writes it, and its name, a
+// colon and its cell read back as the same policy; a pattern in JSON's
+// escapes.
+func TestWrittenRules(t *testing.T) {
+	p, err := Parse("score:40/10+repeat:times=4", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := p.Written().String()
+	if want := "score:max_turns_stuck=40:check_interval=10:stuck_warning_threshold=20+repeat:times=4:then=0:within=0"; cell != want {
+		t.Errorf("cell %q, want %q", cell, want)
+	}
+	if q, err := Parse(string(p.Name)+":"+cell, nil); err != nil || q != p {
+		t.Errorf("%q reads back as %v (%v), want %v", string(p.Name)+":"+cell, q, err, p)
+	}
+	if b, _ := p.Written().MarshalJSON(); string(b) != `{"rules":["score:max_turns_stuck=40:check_interval=10:stuck_warning_threshold=20","repeat:times=4:then=0:within=0"]}` {
+		t.Errorf("JSON %s", b)
+	}
+	ig, err := Parse(`repeat-observed:ignore=pid "[0-9]+"\x3a\x01`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := ig.Written().MarshalJSON(); string(b) != `{"times":3,"then":0,"ignore":"pid \"[0-9]+\"\\x3a\\x01","within":0}` {
+		t.Errorf("JSON %s", b)
+	}
+	if b := appendJSONString(nil, "a\x01\"\\\u2028é"); string(b) != `"a\u0001\"\\\u2028é"` {
+		t.Errorf("a control character, a quote, a backslash, U+2028 in JSON: %s", b)
+	}
+}
