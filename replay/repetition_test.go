@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,5 +62,21 @@ func BenchmarkRunRepetition(b *testing.B) {
 				Run(ep, p)
 			}
 		})
+	}
+}
+
+// A note a nudging policy name, said once; none for the others.
+func TestNudgeNotes(t *testing.T) {
+	var ps []policy.Policy
+	for _, s := range []string{"repeat:then=1", "repeat:times=4:then=2", "repeat", "score", "gemini-cli", "opencode"} {
+		p, err := policy.Parse(s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	notes := NudgeNotes(slices.Values(ps))
+	if len(notes) != 2 || !strings.HasPrefix(notes[0], "repeat then 1 nudges") || !strings.HasPrefix(notes[1], "gemini-cli nudges") {
+		t.Errorf("%q", notes)
 	}
 }

@@ -5,7 +5,10 @@
 package replay
 
 import (
+	"fmt"
 	"hash/fnv"
+	"iter"
+	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -234,4 +237,20 @@ func roomKey(id int, name string) int {
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	return -int(h.Sum32()&0x7fffffff) - 1
+}
+
+// NudgeNotes say, once a policy name, of the policies that nudge before they
+// stop (then=M), what a replay cannot show: the logged agent never saw the
+// nudge (docs/policies.md, "Nudge, then stop").
+func NudgeNotes(policies iter.Seq[policy.Policy]) []string {
+	var notes []string
+	var named []policy.Name
+	for p := range policies {
+		if p.Nudges() && !slices.Contains(named, p.Name) {
+			named = append(named, p.Name)
+			notes = append(notes, fmt.Sprintf("%s nudges before it stops: the replay shows where each nudge would come and whether "+
+				"the logged agent broke off after it of its own accord, not what it would have done after a nudge it never saw", p))
+		}
+	}
+	return notes
 }
