@@ -43,6 +43,18 @@ func Dir(tb testing.TB, sub string) string {
 	return real
 }
 
+// External is the directory sub of the external runs beside the repository
+// (other projects' runs, for evaluation); the test skips, saying so, when it
+// is absent.
+func External(tb testing.TB, sub string) string {
+	tb.Helper()
+	ext := filepath.Join(root(tb), "..", "shared", "external", sub)
+	if _, err := os.Stat(ext); err != nil {
+		tb.Skipf("the external runs are not here (%v): skipped", err)
+	}
+	return ext
+}
+
 // Samples is the directory sub of the real samples the repository holds
 // (testdata/real).
 func Samples(tb testing.TB, sub string) string {
