@@ -35,7 +35,7 @@ func Combine(parts ...Policy) (Policy, error) {
 	}
 	names := make([]string, len(parts))
 	for i, p := range parts {
-		if p.Kind() == nil || p.Kind().Parts != nil && p.Name == Any {
+		if p.Kind() == nil || p.Name == Any {
 			return Policy{}, fmt.Errorf("%s cannot be a part of any", p)
 		}
 		names[i] = fmt.Sprintf("%s%v", p.Name, p.values)

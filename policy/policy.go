@@ -295,7 +295,7 @@ func (p Policy) Kind() *Kind { return registry[p.Name] }
 // Usable reports a setting that cannot be replayed at all, the first in
 // the order of its Kind.
 func (p Policy) Usable() error {
-	if k := p.Kind(); k != nil && k.Parts != nil && len(k.Parts(p)) == 0 {
+	if k := p.Kind(); k != nil && k.Parts != nil && !k.Preset && len(k.Parts(p)) == 0 {
 		return fmt.Errorf("%s: no rules: write them joined by +", p.Name)
 	}
 	if k := p.Kind(); k != nil {

@@ -26,6 +26,8 @@ func TestPresets(t *testing.T) {
 		// A threshold past 10 steps is past its 20 events: never seen; 11
 		// identical steps stop nothing (alternate needs two pairs).
 		{"openhands, past its window", "openhands:action_observation=11", strings.Repeat("ls=x ", 12), traced{}},
+		// Every threshold past its window: it sees nothing, and stops nothing.
+		{"openhands, blind", "openhands:action_observation=11:action_error=10:alternating_pattern=11", strings.Repeat("ls=x! ", 12), traced{}},
 		// opencode: the third identical call.
 		{"opencode", "opencode", `edit{"a":1} edit{"a":1} edit{"a":1}`,
 			traced{stop: 3, reason: `repeat: "edit{\"a\":1}" 3 times in a row (steps 1–3)`}},

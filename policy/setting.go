@@ -39,8 +39,8 @@ type Setting struct {
 	// Names, for an enumeration (score_mode), spell its values from 0.
 	Names []string
 	// Patterns, for a setting of text (ignore=REGEX), hold its values: a
-	// value is a pattern's index. Such a setting has no grid flag: its
-	// text is given in --policy or a configuration.
+	// value is a pattern's index. Its flag takes one pattern, commas and
+	// colons included.
 	Patterns *Patterns
 	// Reads is the signal it reads where a log records it (0: none): on a
 	// log that lacks it the setting is off, never read as zero (the
