@@ -25,9 +25,8 @@ type builder struct {
 	cur    *segment // the segment of the line being read
 
 	restart, death *marker
-	strs           source.Interner   // actions and rooms
-	responses      map[uint64]string // response texts as kept, by hash
-	rejected       source.Leftovers  // problems of the segments without a step
+	strs           source.Interner  // actions and rooms
+	rejected       source.Leftovers // problems of the segments without a step
 	rejections     source.Rejections
 }
 
@@ -45,6 +44,10 @@ type segment struct {
 	member   *string // the value of source.Options.Member on the first step that has it
 	problems source.Problems
 	lacking  [nFields]int // steps without an optional member
+	// responses are the response texts the episode keeps, by hash: one
+	// copy for the steps whose responses are alike, let go with the
+	// episode.
+	responses map[uint64]string
 }
 
 func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Episode)) *builder {
@@ -53,7 +56,7 @@ func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Ep
 	}
 	b := &builder{src: s, format: s.Format(), name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
 		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker),
-		strs: source.Interner{}, responses: map[uint64]string{}}
+		strs: source.Interner{}}
 	b.rejected.Max = b.opt.MaxProblems
 	// Runs of one file: a new value of the episode member, or step numbers
 	// that start again (docs/bad-input.md, "Runs in one file").
@@ -447,17 +450,21 @@ func (b *builder) finish() *source.Result {
 }
 
 // response is the text of a response as the episode keeps it (source.Text),
-// one copy for every step whose response hashes alike.
+// one copy for every step of the episode whose response hashes alike.
 func (b *builder) response(v value, hash uint64) string {
 	if hash == 0 {
 		return ""
 	}
-	if kept, ok := b.responses[hash]; ok {
+	s := b.cur
+	if kept, ok := s.responses[hash]; ok {
 		return kept
+	}
+	if s.responses == nil {
+		s.responses = map[uint64]string{}
 	}
 	text, _ := v.text()
 	kept := source.Text(text)
-	b.responses[hash] = kept
+	s.responses[hash] = kept
 	return kept
 }
 

@@ -30,8 +30,8 @@ type Fields struct {
 	Calls    Path // the LLM calls the step made
 	MaxScore Path // the game's highest possible score (a fact)
 	// Error marks a step whose action failed: true, a text, a number other
-	// than 0, an object or a list; false, null, "", 0 or no member: it did
-	// not (a log writes an error only where there is one).
+	// than 0, a non-empty object or list; false, null, "", 0, {}, [] or no
+	// member: it did not (a log writes an error only where there is one).
 	Error Path
 	// Episode tells episodes apart in a file that holds several: a line
 	// whose value differs from the line before begins a new one.

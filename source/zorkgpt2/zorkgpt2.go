@@ -65,7 +65,7 @@ func (t *turn) calls() int32 {
 	return int32(2*p + 1)
 }
 
-// response gives tu a game response by its first 500 characters, as
+// setResponse gives tu a game response by its first 500 characters, as
 // ZorkGPT2's action history keeps it (response[:500]), so that the Burr log's
 // full response and the snapshot's cut one hash alike: its hash (0 is
 // "none") and its text as kept.
