@@ -39,6 +39,7 @@ type segment struct {
 	numbered bool // a step number has been read
 	offset   int  // 1 when the steps are numbered from 0
 	restarts int
+	capped   bool          // a step past source.MaxTurn has been named
 	sum      episode.Score // the rewards so far, in a log of rewards
 	maxScore *episode.Score
 	member   *string // the value of source.Options.Member on the first step that has it
@@ -162,7 +163,17 @@ func (b *builder) episodeOf(l *line, n int) (string, bool) {
 // False, with a problem, for a number that cannot be placed.
 func (b *builder) place(key string, l *line, n int) (int, bool) {
 	s := b.cur
-	if b.src.Fields.Turn == nil {
+	if b.src.Fields.Turn == nil { // numbered by its place, bounded as a number
+		if len(s.turns) >= source.MaxTurn { // said once, the later steps counted
+			if !s.capped {
+				s.capped = true
+				s.problem(n, true, "%s", source.OutOfRange("step", int64(len(s.turns)+1), 1)+", as is every step after it")
+			} else {
+				s.problems.Count++
+				s.problems.Skipped++
+			}
+			return 0, false
+		}
 		return len(s.turns) + 1, true
 	}
 	raw := l.get(fTurn)

@@ -80,10 +80,11 @@ func (f *Fields) columns() []string {
 }
 
 // header is a table's first record: its names, and the delimiter between
-// them.
+// them; open, when its last name opens a quote its line does not close.
 type header struct {
 	names []string
 	delim byte
+	open  bool
 }
 
 // tableHeader is the header of a table that begins with head, when its first
@@ -96,24 +97,31 @@ func tableHeader(head []byte, want []string) (header, bool) {
 		return header{}, false
 	}
 	for _, delim := range []byte{',', '\t'} {
-		names := headerNames(line, delim)
-		if !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(names, w) }) {
-			return header{names, delim}, true
+		h := headerOf(line, delim)
+		if !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(h.names, w) }) {
+			return h, true
 		}
 	}
 	return header{}, false
 }
 
-// headerNames reads the names of a header line.
-func headerNames(line []byte, delim byte) []string {
-	c := newCells(bufio.NewReader(bytes.NewReader(line)), delim, len(line))
+// headerOf reads the names of a header line.
+func headerOf(line []byte, delim byte) header {
+	c := newCells(bufio.NewReader(bytes.NewReader(line)), delim, source.HeadSize*cellCost)
 	var rec record
-	c.next(nil, &rec)
-	names := make([]string, len(rec.cells))
+	err := c.next(nil, &rec)
+	h := header{names: make([]string, len(rec.cells)), delim: delim, open: err == errUnterminated}
 	for i, n := range rec.cells {
-		names[i] = string(n)
+		h.names[i] = string(n)
 	}
-	return names
+	return h
+}
+
+// openName says what is wrong with a header whose last name opens a quote
+// its line does not close.
+func (h header) openName() string {
+	return fmt.Sprintf("its header's last name, %q, opens a quote that its line does not close: a header quoted across a newline is not read (the header is the first line, its names each on it)",
+		"\""+h.names[len(h.names)-1])
 }
 
 // slots say which cells of a row hold the mapped members: slots[i] is the
@@ -191,13 +199,16 @@ func (s Table) Read(r io.Reader, name string, opt source.Options, emit func(*epi
 	if !ok {
 		return rejected(fmt.Sprintf("its first line is not a header naming the columns %q, with commas or tabs between the names", fields.columns()))
 	}
+	if h.open {
+		return rejected(h.openName())
+	}
 	slots, of, held, why := h.slots(b.match)
 	if why != "" {
 		return rejected(why)
 	}
 	c := newCells(br, h.delim, b.opt.MaxLine)
 	var rec record
-	c.next(nil, &rec) // the header
+	c.next([]int{}, &rec) // the header, read in tableHeader: no cell held
 	rec.cells = make([][]byte, held)
 	l := line{raw: make([][]byte, len(of)), cells: true}
 	for {
@@ -239,6 +250,9 @@ func (b *builder) rowProblem(rec *record, width int, err error, of []int) string
 		what := fmt.Sprintf("%q", b.match.paths[k].String())
 		if k < int(nFields) {
 			what = b.member(field(k))
+		}
+		if !rec.alone {
+			return fmt.Sprintf("the cells read of this row are longer than %s together (%s among them): this row is skipped", jsonl.Size(int64(b.opt.MaxLine)), what)
 		}
 		return fmt.Sprintf("%s is longer than %s: this row is skipped", what, jsonl.Size(int64(b.opt.MaxLine)))
 	case rec.width != width:
