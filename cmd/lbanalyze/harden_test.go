@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -81,5 +84,122 @@ func TestUnnumberedStepsCapped(t *testing.T) {
 	}
 	if len(rows) != 2 || rows[0].turns != 200_000 || rows[0].final != 1 || rows[0].skipped != 2_800_000 {
 		t.Errorf("rows %+v, want 200,000 turns to a score of 1, 2,800,000 skipped, under each of the two policies", rows)
+	}
+}
+
+// balrogRun writes a TextWorld run of BALROG's layout under root: steps
+// numbered 0 to n-1, each scoring 0, begun again runs times, and summary
+// beside it ("" for none).
+func balrogRun(t *testing.T, root, name string, n, runs int, summary string) string {
+	t.Helper()
+	dir := filepath.Join(root, "textworld", "th")
+	var b strings.Builder
+	b.WriteString("Step,Observation,Action,Reasoning,Reward,Done\n")
+	for range runs {
+		for i := range n {
+			fmt.Fprintf(&b, "%d,room,look,,0,False\n", i)
+		}
+	}
+	path := writeLines(t, filepath.Join(dir, name+".csv"), []string{strings.TrimSuffix(b.String(), "\n")})
+	if summary != "" {
+		writeLines(t, filepath.Join(dir, name+".json"), []string{summary})
+	}
+	return path
+}
+
+// column is the cells of a CSV column, the header left out.
+func column(t *testing.T, out, name string) []string {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%v: %q", err, out)
+	}
+	i := slices.Index(recs[0], name)
+	var cells []string
+	for _, r := range recs[1:] {
+		cells = append(cells, r[i])
+	}
+	return cells
+}
+
+// Item 3: a table of a header and no row is a counted, named skip (1,990
+// such BALROG runs vanished, batch saying "10 episodes analysed" and no
+// more); the good run beside it is read, 60 turns.
+func TestHeaderOnlyTableSkipped(t *testing.T) {
+	root := t.TempDir()
+	good := balrogRun(t, root, "th_run_00", 60, 1, "")
+	empty := balrogRun(t, root, "th_run_01", 0, 0, "")
+	code, stdout, stderr := runCLI(nil, "batch", "--format", "json", root)
+	why := "a header and no row: no step to read"
+	if code != 0 || stderr != "lbanalyze: "+empty+": "+why+"\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	var d struct {
+		N       int `json:"n"`
+		Skipped []struct {
+			Source string `json:"source"`
+			Reason string `json:"reason"`
+		} `json:"skipped"`
+		Episodes []struct {
+			Source string `json:"source"`
+			Turns  int    `json:"turns"`
+		} `json:"episodes"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Skipped) != 1 || d.Skipped[0].Source != empty || d.Skipped[0].Reason != why || len(d.Episodes) != 1 || d.Episodes[0].Source != good || d.Episodes[0].Turns != 60 {
+		t.Errorf("skipped %+v, episodes %+v", d.Skipped, d.Episodes)
+	}
+}
+
+// Item 4: a BALROG run whose steps start again is two episodes, and the
+// summary beside it, the whole file's 600 tokens, is credited to neither
+// (each was credited all 600: 200 saved each, 400 of a run that spent
+// 600), said; a run alone gets its 600, 10 a step, 200 saved by a stop at 40
+// of 60.
+func TestBalrogRestartSummaryOnce(t *testing.T) {
+	root := t.TempDir()
+	summary := `{"task": "th", "input_tokens": 500, "output_tokens": 100, "done": false, "num_steps": 120, "client": {"model_id": "m"}}`
+	twice := balrogRun(t, root, "th_run_00", 60, 2, summary)
+	alone := balrogRun(t, root, "th_run_01", 60, 1, summary)
+	for _, c := range []struct {
+		path   string
+		tokens []string
+		note   string
+	}{
+		{twice, []string{"", ""}, "note: its steps start again within the file, which so holds several runs: its summary, th_run_00.json, is the whole file's, so its tokens and end are credited to none of them\n"},
+		{alone, []string{"200"}, "note: tokens per step are estimates: th_run_01.json gives the run's 600 tokens (input and output) as one count, spread evenly here over its 60 steps\n"},
+	} {
+		code, stdout, stderr := runCLI(nil, "episode", "--format", "csv", "--policy", "score", c.path)
+		if got := column(t, stdout, "tokens_saved"); code != 0 || stderr != "" || !slices.Equal(got, c.tokens) || !slices.Equal(column(t, stdout, "turns_saved"), slices.Repeat([]string{"20"}, len(c.tokens))) {
+			t.Errorf("%s: exit %d, tokens saved %q, want %q; stderr %q", c.path, code, got, c.tokens, stderr)
+		}
+		if _, text, _ := runCLI(nil, "episode", "--policy", "score", c.path); strings.Count(text, c.note) != len(c.tokens) {
+			t.Errorf("%s: want %d times %q in:\n%s", c.path, len(c.tokens), c.note, text)
+		}
+	}
+}
+
+// Item 6: a BALROG summary whose input and output tokens add up past int64
+// gives no tokens, said (they wrapped to negative tokens saved); a field
+// map's columns added up past source.MaxTokens likewise, so that no sum
+// over a run's turns can wrap.
+func TestTokenSumsRefused(t *testing.T) {
+	root := t.TempDir()
+	run := balrogRun(t, root, "th_run_00", 60, 1, `{"task": "th", "input_tokens": 9223372036854775000, "output_tokens": 1000, "done": false, "num_steps": 60}`)
+	code, stdout, stderr := runCLI(nil, "episode", "--format", "csv", "--policy", "score", run)
+	if got := column(t, stdout, "tokens_saved"); code != 0 || stderr != "" || !slices.Equal(got, []string{""}) {
+		t.Errorf("exit %d, tokens saved %q, stderr %q", code, got, stderr)
+	}
+	_, text, _ := runCLI(nil, "episode", "--policy", "score", run)
+	if want := "note: th_run_00.json gives 9223372036854775000 input and 1000 output tokens, more than the 1099511627776 a run may have: its tokens are not known\n"; !strings.Contains(text, want) {
+		t.Errorf("want %q in:\n%s", want, text)
+	}
+	log := writeFile(t, "sum.csv", "Step,Score,In,Out\n0,0,1099511627776,1\n1,1,5,5\n")
+	code, rows, stderr := outcomes(t, "--fields", "turn=Step,score=Score,tokens=In+Out", log)
+	want := "lbanalyze: " + log + `:2: "In+Out" (the tokens) gives 1099511627777, more than the 1099511627776 a step may have: counted as unknown` + "\n"
+	if code != 0 || !strings.HasPrefix(stderr, want) || len(rows) != 2 || rows[0].turns != 2 || rows[0].final != 1 {
+		t.Errorf("exit %d, rows %+v, stderr:\n%s\nwant:\n%s", code, rows, stderr, want)
 	}
 }

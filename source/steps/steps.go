@@ -38,8 +38,10 @@ type Preset struct {
 	// says why it cannot, and the file is left to an explicit field map.
 	For func(path string) (Fields, error)
 	// Finish completes an episode read from path: its id, facts, end and
-	// notes, from where the file lies and what its steps say.
-	Finish func(ep *episode.Episode, path string)
+	// notes, from where the file lies and what its steps say; several, when
+	// the file holds more than one run (its steps start again), so that what
+	// lies beside the file for the whole of it is not credited to each.
+	Finish func(ep *episode.Episode, path string, several bool)
 }
 
 // Format is the log_format of its episodes.

@@ -211,8 +211,11 @@ func (s Table) Read(r io.Reader, name string, opt source.Options, emit func(*epi
 	c.next([]int{}, &rec) // the header, read in tableHeader: no cell held
 	rec.cells = make([][]byte, held)
 	l := line{raw: make([][]byte, len(of)), cells: true}
-	for {
+	for rows := 0; ; rows++ {
 		err := c.next(slots, &rec)
+		if err == io.EOF && rows == 0 && b.res.Cut == nil {
+			return rejected(noRows)
+		}
 		if err == io.EOF || err != nil && err != errUnterminated {
 			if err != io.EOF {
 				b.res.Cut = &episode.Problem{Line: c.lines(), Msg: fmt.Sprintf("read error: after line %d: %v", c.lines(), err)}
@@ -234,6 +237,10 @@ func (s Table) Read(r io.Reader, name string, opt source.Options, emit func(*epi
 	b.res.Lines = c.lines()
 	return b.finish()
 }
+
+// noRows is why a table of a header alone is not read: a run killed before
+// its first step, counted and named rather than passed over.
+const noRows = "a header and no row: no step to read"
 
 func rejected(why string) *source.Result {
 	return &source.Result{Rejected: []source.Rejected{{Segment: 1, Reason: why}}}
