@@ -203,3 +203,26 @@ func TestTokenSumsRefused(t *testing.T) {
 		t.Errorf("exit %d, rows %+v, stderr:\n%s\nwant:\n%s", code, rows, stderr, want)
 	}
 }
+
+// Item 5: a newline in a group's value (here a column given to --by) forges
+// no line in the table output of batch and sweep, the title escaped as
+// every other format does it; the two groups are each of their one
+// episode, of 2 turns. Item 7: --by with a key no episode has is a usage
+// error naming the keys they have (it gave one silent "(none)" group).
+func TestGroupValuesEscaped(t *testing.T) {
+	dir := t.TempDir()
+	writeLines(t, filepath.Join(dir, "r1.csv"), []string{"Step,Score,Model", `0,0,"a`, `forged line"`, "1,1,x"})
+	writeLines(t, filepath.Join(dir, "r2.csv"), []string{"Step,Score,Model", "0,0,b", "1,2,x"})
+	for _, cmd := range []string{"batch", "sweep"} {
+		code, stdout, stderr := runCLI(nil, cmd, "--fields", "turn=Step,score=Score", "--by", "Model", dir)
+		if code != 0 || stderr != "" || strings.Contains(stdout, "\nforged line") ||
+			!strings.Contains(stdout, "== Group 1 of 2: a\\nforged line, 1 episode ==\n") || !strings.Contains(stdout, "== Group 2 of 2: b, 1 episode ==\n") {
+			t.Errorf("%s: exit %d, stderr %q, stdout:\n%s", cmd, code, stderr, stdout)
+		}
+		code, stdout, stderr = runCLI(nil, cmd, "--fields", "turn=Step,score=Score", "--by", "Modle", dir)
+		want := "lbanalyze: --by: no episode has Modle: the keys they have are system, dir:N, or a member of their steps (a column of a table)\n" + usageHint
+		if code != 2 || stdout != "" || stderr != want {
+			t.Errorf("%s --by Modle: exit %d, stdout %q, stderr %q, want exit 2 and %q", cmd, code, stdout, stderr, want)
+		}
+	}
+}

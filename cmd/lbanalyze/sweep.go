@@ -104,7 +104,10 @@ setting serves every group.
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			groups, grouped := f.by.split(c)
+			groups, grouped, err := f.by.split(c)
+			if err != nil {
+				return err
+			}
 			if err := f.checkGroups(cmd, groups, grouped); err != nil {
 				return err
 			}
