@@ -226,3 +226,33 @@ func TestGroupValuesEscaped(t *testing.T) {
 		}
 	}
 }
+
+// Items 7 and 9: a table or JSON Lines file that a field map does not claim
+// for a column or key it lacks is answered with that column and the
+// header's nearest names (it was told to give a field map, as if none was
+// given); a table no source claims, without a map, gets one suggested, as
+// JSON Lines does; the map suggested reads it: 2 turns, to a score of 1.
+func TestFieldMapMissesNamed(t *testing.T) {
+	table := writeFile(t, "m.csv", "Step,Score,Action\n0,0,look\n1,1,go\n")
+	jsonLog := writeFile(t, "m.jsonl", `{"step": 0, "score": 0}`+"\n"+`{"step": 1, "score": 1}`+"\n")
+	for _, c := range []struct {
+		fields, log, want string
+	}{
+		{"turn=step,score=Score", table, `its header has no column "step" (the turn), nearest "Step"`},
+		{"turn=Step,score=Scor,action=Act", table, `its header has no column "Scor" (the score), nearest "Score"; no column "Act" (the action), nearest "Action"`},
+		{"turn=Step,score=score", jsonLog, `its first object has no key "Step" (the turn), nearest "step"`},
+		{"", table, "to read it as a table of one row a step, give a field map, e.g. --fields turn=Step,score=Score,action=Action"},
+	} {
+		args := []string{"episode", c.log}
+		if c.fields != "" {
+			args = []string{"episode", "--fields", c.fields, c.log}
+		}
+		code, _, stderr := runCLI(nil, args...)
+		if first, _, _ := strings.Cut(stderr, "\n"); code != 1 || !strings.HasSuffix(first, c.want) {
+			t.Errorf("%s %s: exit %d, stderr:\n%s\nwant exit 1, its first line ending %q", c.fields, c.log, code, stderr, c.want)
+		}
+	}
+	if code, rows, stderr := outcomes(t, "--fields", "turn=Step,score=Score,action=Action", table); code != 0 || stderr != "" || len(rows) != 2 || rows[0].turns != 2 || rows[0].final != 1 {
+		t.Errorf("the map suggested: exit %d, rows %+v, stderr %q", code, rows, stderr)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
@@ -94,6 +96,18 @@ func (s Source) Unclaimed(head []byte) string {
 		if p := s.Fields.paths()[f]; l.dotted[f] && l.raw[f] == nil {
 			return "its first object's " + dotHint(p)
 		}
+	}
+	keys, _, ok := HeadKeys(head)
+	if !ok {
+		return ""
+	}
+	have := slices.Sorted(maps.Keys(keys)) // for the nearest, in a stable order
+	needed := func(k int, _ Path) bool { // the members a claim needs, and it has
+		f := field(k)
+		return f != fScore && f != fReward && f != fTurn || l.raw[f] != nil
+	}
+	if why := lacking(newMatcher(&s.Fields), "key", have, needed); why != "" {
+		return "its first object has " + why
 	}
 	return ""
 }

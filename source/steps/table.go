@@ -59,6 +59,45 @@ func (s Table) Claims(head []byte) bool {
 	return ok
 }
 
+// Unclaimed says why a table that begins with head is not claimed through
+// the field map: the columns its header lacks, each with the header's
+// nearest names (a column mis-cased, misspelt); "" for a file whose first
+// line is no header of several names (JSON Lines, a log of another kind).
+func (s Table) Unclaimed(head []byte) string {
+	names, _ := TableHead(head)
+	if s.Preset != nil || names == nil {
+		return ""
+	}
+	why := lacking(newMatcher(&s.Fields), "column", names, func(_ int, p Path) bool { return slices.Contains(names, p.column()) })
+	if why == "" {
+		return ""
+	}
+	return "its header has " + why
+}
+
+// TableHead is the header and first row of a table that begins with head,
+// as far as head holds them, with commas or tabs between the cells,
+// whichever gives the header more names; nil when it has fewer than two, or
+// the first line is a JSON object.
+func TableHead(head []byte) (names, row []string) {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	line, rest, found := bytes.Cut(head, []byte("\n"))
+	if !found || len(line) == 0 || line[0] == '{' {
+		return nil, nil
+	}
+	var h header
+	for _, delim := range []byte{',', '\t'} {
+		if hd := headerOf(line, delim); len(hd.names) > len(h.names) {
+			h = hd
+		}
+	}
+	if len(h.names) < 2 {
+		return nil, nil
+	}
+	first, _, _ := bytes.Cut(rest, []byte("\n"))
+	return h.names, headerOf(first, h.delim).names
+}
+
 // HeaderHas reports whether a table that begins with head has a header that
 // names every one of want (a preset's columns).
 func HeaderHas(head []byte, want []string) bool {
@@ -66,14 +105,19 @@ func HeaderHas(head []byte, want []string) bool {
 	return ok
 }
 
+// column is the column of a table that p names: its keys joined by dots, as
+// the header writes them, whether p spells a nested key (info.score) or
+// one key with a dot in it (info\.score).
+func (p Path) column() string { return strings.Join(p, ".") }
+
 // columns are the columns a field map names, each once: the members it
 // reads and adds; not the member asked for by --by (source.Options.Member),
 // which a table need not have.
 func (f *Fields) columns() []string {
 	var cols []string
 	for _, p := range newMatcher(f).paths {
-		if p != nil && !slices.Contains(cols, p.String()) {
-			cols = append(cols, p.String())
+		if p != nil && !slices.Contains(cols, p.column()) {
+			cols = append(cols, p.column())
 		}
 	}
 	return cols
@@ -137,12 +181,12 @@ func (h header) slots(m *matcher) (slots, of []int, n int, why string) {
 	of = make([]int, len(m.paths))
 	for k, p := range m.paths {
 		of[k] = -1
-		col := slices.Index(h.names, p.String())
+		col := slices.Index(h.names, p.column())
 		if p == nil || col < 0 {
 			continue
 		}
-		if last := slices.Index(h.names[col+1:], p.String()); last >= 0 {
-			return nil, nil, 0, fmt.Sprintf("its header names %q twice (columns %d and %d): which is the %s is not clear", p.String(), col+1, col+2+last, slotName(k))
+		if last := slices.Index(h.names[col+1:], p.column()); last >= 0 {
+			return nil, nil, 0, fmt.Sprintf("its header names %q twice (columns %d and %d): which is the %s is not clear", p.column(), col+1, col+2+last, slotName(k))
 		}
 		if slots[col] < 0 {
 			slots[col] = n
@@ -254,7 +298,7 @@ func (b *builder) rowProblem(rec *record, width int, err error, of []int) string
 		return "truncated last row: " + err.Error() + " (a run killed mid-write?): skipped"
 	case rec.tooLong >= 0:
 		k := slices.Index(of, rec.tooLong)
-		what := fmt.Sprintf("%q", b.match.paths[k].String())
+		what := fmt.Sprintf("%q", b.match.paths[k].column())
 		if k < int(nFields) {
 			what = b.member(field(k))
 		}

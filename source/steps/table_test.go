@@ -390,3 +390,14 @@ func TestTableRowBoundedTogether(t *testing.T) {
 		t.Errorf("a record of 1,001 empty cells under a bound of 100: %v, width %d, cut at %d, %d held", err, rec.width, rec.tooLong, len(rec.cells))
 	}
 }
+
+// A key with a dot escaped, info\.score, names the column info.score as the
+// nested key info.score does (issue 38, item 7: it claimed no table).
+func TestTableEscapedDot(t *testing.T) {
+	for _, m := range []string{`turn=Step,score=info\.score`, "turn=Step,score=info.score"} {
+		eps, res := source.ReadAll(Table{Fields: mustFields(t, m)}, strings.NewReader("Step,info.score\n0,1\n1,3\n"), "dots.csv", source.Options{})
+		if len(eps) != 1 || eps[0].N() != 2 || eps[0].FinalScore() != 3 {
+			t.Errorf("%s: %d episodes, rejected %+v", m, len(eps), res.Rejected)
+		}
+	}
+}
