@@ -102,7 +102,8 @@ func (s Source) Unclaimed(head []byte) string {
 		return ""
 	}
 	have := slices.Sorted(maps.Keys(keys)) // for the nearest, in a stable order
-	needed := func(k int, _ Path) bool { // the members a claim needs, and it has
+	// The members a claim needs, and the object has.
+	needed := func(k int, _ Path) bool {
 		f := field(k)
 		return f != fScore && f != fReward && f != fTurn || l.raw[f] != nil
 	}
