@@ -256,3 +256,17 @@ func TestFieldMapMissesNamed(t *testing.T) {
 		t.Errorf("the map suggested: exit %d, rows %+v, stderr %q", code, rows, stderr)
 	}
 }
+
+// Item 8: an --ft-margin below 0.01 pp is refused (below the comparisons'
+// tolerance it acted as another margin, and was said as "0.0 pp"); one of
+// 0.01 pp is said as given.
+func TestFTMarginBounded(t *testing.T) {
+	code, stdout, stderr := runCLI(nil, "sweep", "--ft-margin", "1e-11", "../../testdata/episodes")
+	if want := "lbanalyze: --ft-margin is a number of percentage points, from 0.01 to 100, not 1e-11\n" + usageHint; code != 2 || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+	}
+	code, stdout, _ = runCLI(nil, "sweep", "--ft-margin", "0.01", "../../testdata/episodes")
+	if code != 0 || !strings.Contains(stdout, "a change ships within --ft-margin 0.01 pp of now's false-termination rate") {
+		t.Errorf("exit %d, stdout:\n%.2000s", code, stdout)
+	}
+}

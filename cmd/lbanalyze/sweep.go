@@ -233,6 +233,11 @@ func (f *sweepFlags) grid(s settings, sys *system.System, several bool) (configs
 	return configs, current
 }
 
+// minFTMargin is the least --ft-margin, in percentage points: far above the
+// tolerance of the comparisons against it (internal/sweep, 1e-7 pp), below
+// which a margin would act as that tolerance and be said as another.
+const minFTMargin = 0.01
+
 // check refuses settings that cannot give an answer, before any work.
 func (f *sweepFlags) check() error {
 	switch {
@@ -240,8 +245,8 @@ func (f *sweepFlags) check() error {
 		return usageError("--max-false-rate is a percentage, from 0 to 100, not %g", f.maxFalse)
 	case !inRange(f.maxCensored, 0, 100):
 		return usageError("--max-censored is a percentage, from 0 to 100, not %g", f.maxCensored)
-	case !inRange(f.ftMargin, 0, 100) || f.ftMargin == 0:
-		return usageError("--ft-margin is a number of percentage points, above 0 and at most 100, not %g", f.ftMargin)
+	case !inRange(f.ftMargin, minFTMargin, 100):
+		return usageError("--ft-margin is a number of percentage points, from %g to 100, not %g", minFTMargin, f.ftMargin)
 	case f.folds < 0 || f.folds == 1 || f.folds > 100:
 		return usageError("--folds must be 0 (none) or from 2 to 100, not %d", f.folds)
 	case f.jobs < 1:
