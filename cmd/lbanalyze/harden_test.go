@@ -270,3 +270,30 @@ func TestFTMarginBounded(t *testing.T) {
 		t.Errorf("exit %d, stdout:\n%.2000s", code, stdout)
 	}
 }
+
+// Item 9: one mistake over 40 files is told for the first 3 word for word,
+// then in one line with the count and the first of the rest, on stderr and
+// in what batch says was left out (it was a line a file, twice: 202 lines
+// over 40 files); the good log beside them is analysed, 2 turns.
+func TestOneLinePerCause(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 40 {
+		writeLines(t, filepath.Join(dir, fmt.Sprintf("r%02d.csv", i)), []string{"Step,Score,Action", "0,0,look", "1,1,go"})
+	}
+	writeLines(t, filepath.Join(dir, "zz.jsonl"), []string{`{"Step": 0, "Scor": 0}`, `{"Step": 1, "Scor": 1}`})
+	code, stdout, stderr := runCLI(nil, "batch", "--fields", "turn=Step,score=Scor", dir)
+	why := `does not look like a log lbanalyze reads (jsonl, csv, zorkgpt, zorkgpt2-burr, zorkgpt2-runlog, zorkgpt2-snapshot, tales, balrog): text; its first line: "Step,Score,Action"; its header has no column "Scor" (the score), nearest "Score"`
+	var want, left []string
+	for i := range 3 {
+		want = append(want, fmt.Sprintf("lbanalyze: %s/r%02d.csv: %s", dir, i, why))
+		left = append(left, fmt.Sprintf("left out: %s/r%02d.csv: %s", dir, i, why))
+	}
+	want = append(want, fmt.Sprintf("lbanalyze: the same in 37 more files, %s/r03.csv first: %s", dir, why), "")
+	left = append(left, fmt.Sprintf("left out: the same in 37 more inputs, %s/r03.csv first: %s", dir, why))
+	if code != 0 || stderr != strings.Join(want, "\n") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 0 and:\n%s", code, stderr, strings.Join(want, "\n"))
+	}
+	if !strings.HasPrefix(stdout, "1 episode analysed") || !strings.Contains(stdout, "\n"+strings.Join(left, "\n")+"\n\n") {
+		t.Errorf("stdout:\n%.3000s\nwant 1 episode analysed and:\n%s", stdout, strings.Join(left, "\n"))
+	}
+}
