@@ -297,3 +297,27 @@ func TestOneLinePerCause(t *testing.T) {
 		t.Errorf("stdout:\n%.3000s\nwant 1 episode analysed and:\n%s", stdout, strings.Join(left, "\n"))
 	}
 }
+
+// Item 9: every command suggests a flag for one it does not know: its own
+// nearest, a flag of another command (saying whose), or, for a policy's
+// name given as a flag, the flag that takes it (batch said nothing for
+// --polcy, nor any command for --window).
+func TestFlagSuggestions(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "--polcy", "score"}, "Did you mean this?\n\t--policy\n"},
+		{[]string{"batch", "--polcy", "score"}, "Did you mean --policy? It is a flag of lbanalyze episode and lbanalyze sweep, not of batch ('lbanalyze batch --help' lists its flags)\n"},
+		{[]string{"batch", "--window"}, "window is a policy, not a flag: give it as --after window or --baseline window\n"},
+		{[]string{"episode", "--window=3"}, "window is a policy, not a flag: give it as --policy window\n"},
+		{[]string{"episode", "--top", "3"}, "--top is a flag of lbanalyze sweep, not of episode ('lbanalyze episode --help' lists its flags)\n"},
+	} {
+		code, stdout, stderr := runCLI(nil, append(c.args, "../../testdata/episodes")...)
+		flag, _, _ := strings.Cut(strings.TrimPrefix(c.args[1], "--"), "=")
+		want := "lbanalyze: unknown flag: --" + flag + "\n\n" + c.want + "\n" + usageHint
+		if code != 2 || stdout != "" || stderr != want {
+			t.Errorf("%q: exit %d, stderr:\n%s\nwant exit 2 and:\n%s", c.args, code, stderr, want)
+		}
+	}
+}

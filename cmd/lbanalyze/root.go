@@ -58,12 +58,54 @@ it would have lost, which stops look premature, and over a grid which setting to
 // know, with the flags of the command it may have meant, as cobra suggests
 // commands.
 func flagError(c *cobra.Command, err error) error {
-	if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
-		if s := similarFlags(c, name); len(s) > 0 {
-			return laidOutUsage("%v\n\nDid you mean this?\n\t--%s\n", err, strings.Join(s, "\n\t--"))
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return usageError("%v", err)
+	}
+	name, _, _ = strings.Cut(name, "=")
+	if s := similarFlags(c, name); len(s) > 0 {
+		return laidOutUsage("%v\n\nDid you mean this?\n\t--%s\n", err, strings.Join(s, "\n\t--"))
+	}
+	if p := policyNamed(c); len(p) > 0 && slices.Contains(nameStrings(policy.Names()), name) {
+		return laidOutUsage("%v\n\n%s is a policy, not a flag: give it as --%s %s\n", err, name, strings.Join(p, " "+name+" or --"), name)
+	}
+	if flag, cmds := elsewhere(c, name); flag != "" {
+		lead := "--" + flag + " is"
+		if flag != name {
+			lead = "Did you mean --" + flag + "? It is"
 		}
+		return laidOutUsage("%v\n\n%s a flag of %s, not of %s ('%s --help' lists its flags)\n",
+			err, lead, strings.Join(cmds, " and "), c.Name(), c.CommandPath())
 	}
 	return usageError("%v", err)
+}
+
+// elsewhere is the flag of another command than c nearest name (as
+// similarFlags finds them), and the commands that have it; "" when none has
+// one near.
+func elsewhere(c *cobra.Command, name string) (flag string, cmds []string) {
+	for _, other := range c.Root().Commands() {
+		if s := similarFlags(other, name); other != c && len(s) > 0 && (flag == "" || edits(name, s[0]) < edits(name, flag)) {
+			flag = s[0]
+		}
+	}
+	for _, other := range c.Root().Commands() {
+		if flag != "" && other != c && other.Flags().Lookup(flag) != nil {
+			cmds = append(cmds, other.CommandPath())
+		}
+	}
+	return flag, cmds
+}
+
+// policyNamed are the flags of c that take a policy's name.
+func policyNamed(c *cobra.Command) []string {
+	var out []string
+	for _, f := range []string{"policy", "after", "baseline"} {
+		if c.Flags().Lookup(f) != nil {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // similarFlags are the flags of c within two edits of name, or that begin
