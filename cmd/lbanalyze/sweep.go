@@ -77,7 +77,7 @@ setting serves every group.
   lbanalyze sweep --max-turns-stuck 20:120:5 --check-interval 1:10 game_files
   lbanalyze sweep --format csv testdata/episodes > sweep.csv
   lbanalyze sweep --plots plots --html sweep.html testdata/episodes
-  lbanalyze sweep --by game testdata/real/tales/logs`,
+  lbanalyze sweep --by game testdata/tales/logs`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("sweep needs at least one directory or log file")
