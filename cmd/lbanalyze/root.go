@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lbanalyze/lbanalyze/internal/nearest"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -85,7 +86,7 @@ func flagError(c *cobra.Command, err error) error {
 // one near.
 func elsewhere(c *cobra.Command, name string) (flag string, cmds []string) {
 	for _, other := range c.Root().Commands() {
-		if s := similarFlags(other, name); other != c && len(s) > 0 && (flag == "" || edits(name, s[0]) < edits(name, flag)) {
+		if s := similarFlags(other, name); other != c && len(s) > 0 && (flag == "" || nearest.Distance(name, s[0]) < nearest.Distance(name, flag)) {
 			flag = s[0]
 		}
 	}
@@ -117,7 +118,7 @@ func similarFlags(c *cobra.Command, name string) []string {
 	}
 	var found []near
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		d := edits(name, f.Name)
+		d := nearest.Distance(name, f.Name)
 		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
 			d = min(d, 1)
 		}
@@ -131,28 +132,6 @@ func similarFlags(c *cobra.Command, name string) []string {
 		out = append(out, n.flag)
 	}
 	return out
-}
-
-// edits is the Levenshtein distance between a and b, byte by byte (flag
-// names are ASCII).
-func edits(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			sub := prev[j-1]
-			if a[i-1] != b[j-1] {
-				sub++
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // fitHelp makes every command's help fit a terminal of width columns: its

@@ -77,7 +77,7 @@ func FuzzTable(f *testing.F) {
 				if len(want) == 0 {
 					want = nil
 				}
-				if !reflect.DeepEqual(got, want) {
+				if got != nil && !reflect.DeepEqual(got, want) {
 					t.Fatalf("%q: read %q, encoding/csv %q", data, got, want)
 				}
 			}
@@ -103,6 +103,9 @@ func readAll(t *testing.T, data []byte) [][]string {
 		}
 		if err != nil {
 			t.Fatalf("%q: %v where encoding/csv reads it", data, err)
+		}
+		if rec.tooLong >= 0 { // past the bound (cellCost a cell): not held whole
+			return nil
 		}
 		row := []string{}
 		for _, b := range rec.cells {

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/lbanalyze/lbanalyze/internal/nearest"
 )
 
-// nearest are the names of have closest to want, for a message that names a
+// nearestNames are the names of have closest to want, for a message that names a
 // member or column a log lacks: those equal but for case first, then by
 // edit distance, at most three, each one that begins with the other (case
 // aside) or within half of want's length (and at least 2) of it.
-func nearest(want string, have []string) []string {
+func nearestNames(want string, have []string) []string {
 	type near struct {
 		name string
 		d    int
@@ -19,7 +21,7 @@ func nearest(want string, have []string) []string {
 	var ns []near
 	for _, h := range have {
 		w, l := strings.ToLower(want), strings.ToLower(h)
-		d := distance(w, l)
+		d := nearest.Distance(w, l)
 		if h != want && (d <= max(2, len(want)/2) || strings.HasPrefix(l, w) || strings.HasPrefix(w, l)) {
 			ns = append(ns, near{h, d})
 		}
@@ -32,28 +34,6 @@ func nearest(want string, have []string) []string {
 	return out
 }
 
-// distance is the Levenshtein distance of a and b, in bytes.
-func distance(a, b string) int {
-	row := make([]int, len(b)+1)
-	for j := range row {
-		row[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		prev := row[0]
-		row[0] = i
-		for j := 1; j <= len(b); j++ {
-			cur := row[j]
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			row[j] = min(row[j]+1, row[j-1]+1, prev+cost)
-			prev = cur
-		}
-	}
-	return row[len(b)]
-}
-
 // lacking names the members (or columns) of a field map a log lacks, each
 // with what it is and the nearest of the names the log has: "" when it
 // lacks none. has says whether the log has slot k's path.
@@ -64,7 +44,7 @@ func lacking(m *matcher, what string, have []string, has func(k int, p Path) boo
 			continue
 		}
 		s := fmt.Sprintf("no %s %q (the %s)", what, p.column(), slotName(k))
-		if near := nearest(p.column(), have); len(near) > 0 {
+		if near := nearestNames(p.column(), have); len(near) > 0 {
 			s += ", nearest " + quoteAll(near)
 		}
 		parts = append(parts, s)

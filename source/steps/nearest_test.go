@@ -19,7 +19,7 @@ func TestNearest(t *testing.T) {
 		{"step", []string{"Step"}},
 		{"xyz", nil},
 	} {
-		if got := nearest(c.want, have); !slices.Equal(got, c.near) {
+		if got := nearestNames(c.want, have); !slices.Equal(got, c.near) {
 			t.Errorf("%s: %q, want %q", c.want, got, c.near)
 		}
 	}
