@@ -18,7 +18,8 @@ import (
 // file and its quoting. A hand reader rather than encoding/csv: it holds only
 // the cells asked for, and reads Python's dialect (a carriage return alone
 // ends a record, a quote closed early is kept); BenchmarkCells measures it
-// 2.5 times as fast, and FuzzTable checks it against encoding/csv.
+// 2.4 times as fast as encoding/csv over a bounded reader, and FuzzTable
+// checks it against encoding/csv.
 type cells struct {
 	r     *bufio.Reader
 	delim byte
