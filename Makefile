@@ -68,6 +68,7 @@ fuzz:
 	$(GO) test ./source/steps -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/steps -run '^$$' -fuzz '^FuzzTable$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./cmd/lbanalyze -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./cmd/lbanalyze -run '^$$' -fuzz '^FuzzBy$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 
 # The bundled dataset, byte for byte (a test in synth/dataset checks it).
 ## the bundled dataset again, byte for byte
