@@ -15,19 +15,6 @@ import (
 // The fourth hardening round (issue 38), each case run as a user would: the
 // exit code, the message, and the good run's numbers.
 
-// writeFile writes content to name in a directory of its own.
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // allocatedBy is what f allocates on the heap, in bytes.
 func allocatedBy(f func()) uint64 {
 	var m runtime.MemStats
@@ -43,7 +30,7 @@ func allocatedBy(f func()) uint64 {
 // was held cell by cell: 2 GB of RSS for 16 million); beside it a good table
 // is read, 3 steps scoring 0, 1, 1.
 func TestHeaderQuotedAcrossANewline(t *testing.T) {
-	bad := writeFile(t, "b.csv", "Step,Score,\"X\n\""+strings.Repeat(",", 4<<20)+"\n0,1\n")
+	bad := writeLines(t, filepath.Join(t.TempDir(), "b.csv"), []string{`Step,Score,"X`, `"` + strings.Repeat(",", 4<<20), "0,1"})
 	good := filepath.Join(filepath.Dir(bad), "good.csv")
 	if err := os.WriteFile(good, []byte("Step,Score\n0,0\n1,1\n2,1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -76,7 +63,7 @@ func TestUnnumberedStepsCapped(t *testing.T) {
 	for range 3_000_000 {
 		b.WriteString("0,1\n")
 	}
-	log := writeFile(t, "long.csv", b.String())
+	log := writeLines(t, filepath.Join(t.TempDir(), "long.csv"), []string{strings.TrimSuffix(b.String(), "\n")})
 	code, rows, stderr := outcomes(t, "--fields", "score=Score", log)
 	want := fmt.Sprintf("lbanalyze: %s:200002: step 200001 is out of range 1..200000: skipped, as is every step after it\n", log)
 	if code != 0 || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "2800000 lines skipped") {
@@ -196,7 +183,7 @@ func TestTokenSumsRefused(t *testing.T) {
 	if want := "note: th_run_00.json gives 9223372036854775000 input and 1000 output tokens, more than the 1099511627776 a run may have: its tokens are not known\n"; !strings.Contains(text, want) {
 		t.Errorf("want %q in:\n%s", want, text)
 	}
-	log := writeFile(t, "sum.csv", "Step,Score,In,Out\n0,0,1099511627776,1\n1,1,5,5\n")
+	log := writeLines(t, filepath.Join(t.TempDir(), "sum.csv"), []string{"Step,Score,In,Out", "0,0,1099511627776,1", "1,1,5,5"})
 	code, rows, stderr := outcomes(t, "--fields", "turn=Step,score=Score,tokens=In+Out", log)
 	want := "lbanalyze: " + log + `:2: "In+Out" (the tokens) gives 1099511627777, more than the 1099511627776 a step may have: counted as unknown` + "\n"
 	if code != 0 || !strings.HasPrefix(stderr, want) || len(rows) != 2 || rows[0].turns != 2 || rows[0].final != 1 {
@@ -233,8 +220,8 @@ func TestGroupValuesEscaped(t *testing.T) {
 // given); a table no source claims, without a map, gets one suggested, as
 // JSON Lines does; the map suggested reads it: 2 turns, to a score of 1.
 func TestFieldMapMissesNamed(t *testing.T) {
-	table := writeFile(t, "m.csv", "Step,Score,Action\n0,0,look\n1,1,go\n")
-	jsonLog := writeFile(t, "m.jsonl", `{"step": 0, "score": 0}`+"\n"+`{"step": 1, "score": 1}`+"\n")
+	table := writeLines(t, filepath.Join(t.TempDir(), "m.csv"), []string{"Step,Score,Action", "0,0,look", "1,1,go"})
+	jsonLog := writeLines(t, filepath.Join(t.TempDir(), "m.jsonl"), []string{`{"step": 0, "score": 0}`, `{"step": 1, "score": 1}`})
 	for _, c := range []struct {
 		fields, log, want string
 	}{
