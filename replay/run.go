@@ -254,3 +254,11 @@ func NudgeNotes(policies iter.Seq[policy.Policy]) []string {
 	}
 	return notes
 }
+
+// Notes are what limits the replay of ep under policies: the policies its
+// log cannot replay or replays with settings off (Unreplayable), and of
+// those that nudge, what the replay cannot show (NudgeNotes). policies is
+// read three times.
+func Notes(ep *episode.Episode, policies iter.Seq[policy.Policy]) []string {
+	return append(Unreplayable(ep, policies), NudgeNotes(Replayable(ep, policies))...)
+}

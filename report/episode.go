@@ -30,9 +30,8 @@ type Episode struct {
 	Patterns *patterns.Analysis
 	digest   *patterns.Digest // what a dataset's summary reads of Patterns
 	// Unreplayed say which policies asked for were not replayed, as the log
-	// lacks a signal they need, and which settings are off
-	// (replay.Unreplayable); and, of those that nudge, what the replay
-	// cannot show (replay.NudgeNotes).
+	// lacks a signal they need, and which settings are off; and, of those
+	// that nudge, what the replay cannot show (replay.Notes).
 	Unreplayed []string
 
 	grid    *policy.Grid // AnalyseGrid's policies, those the log can replay
@@ -88,7 +87,7 @@ func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Timer, op
 	for range kept {
 		e.results++
 	}
-	e.Unreplayed = append(replay.Unreplayable(ep, g.All()), replay.NudgeNotes(kept)...)
+	e.Unreplayed = replay.Notes(ep, g.All())
 	return e
 }
 

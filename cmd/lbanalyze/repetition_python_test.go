@@ -49,9 +49,9 @@ print(json.dumps(out))
 
 // TestRepetitionPythonOnRealRuns runs the Python a harness is given for
 // repetition rules and presets on real runs and checks that it stops each
-// where episode says the rule stops: the TALES rollouts of testdata/real
-// (Action, Feedback), and BALROG's TextWorld runs beside the repository
-// (Action, Observation; skipped when absent). Python reads the logs itself,
+// where episode says the rule stops: TALES rollouts (Action, Feedback) and
+// BALROG's TextWorld runs (Action, Observation), beside the repository,
+// each skipped when absent. Python reads the logs itself,
 // so that neither lbanalyze's reading nor its replay stands on both sides.
 func TestRepetitionPythonOnRealRuns(t *testing.T) {
 	python, err := exec.LookPath("python3")
@@ -66,7 +66,7 @@ func TestRepetitionPythonOnRealRuns(t *testing.T) {
 		action, observation string
 	}{
 		{"TALES rollouts", func(t *testing.T) []string {
-			paths, _ := filepath.Glob(filepath.Join(realdata.Samples(t, "tales/logs"), "*", "*", "*.jsonl.gz"))
+			paths, _ := filepath.Glob(filepath.Join(realdata.Dir(t, "tales/logs"), "*", "*", "*.jsonl*"))
 			return paths
 		}, "Action", "Feedback"},
 		{"BALROG TextWorld", func(t *testing.T) []string {
@@ -129,5 +129,29 @@ func TestRepetitionPythonOnRealRuns(t *testing.T) {
 			}
 			t.Logf("%d logs, %d rules, %d stops alike", len(paths), len(rules), stops)
 		})
+	}
+}
+
+// TestRepeatOnRealTALES: on gpt-4o's real TALES rollout of Detective,
+// repeat:times=3 stops at step 21 and names the steps and the action: the
+// rollout's actions at 19, 20 and 21 are "north" (read by hand), and its
+// score goes 60 → 70 at 25; in JSON the result's length is 21 of 200.
+func TestRepeatOnRealTALES(t *testing.T) {
+	path := filepath.Join(realdata.Dir(t, "tales/logs"), "tw-bench_LLMAgent_gpt-4o_s20241001_c10_t0.0_convFalse", "JerichoEnvDetective", "a0_s20241001.jsonl")
+	code, stdout, stderr := runCLI(nil, "episode", "--policy", "repeat:times=3", path)
+	if code != exitOK || !strings.Contains(stdout, `premature? +10 at 25 (4 turns later) — "north" 3 times in a row (steps 19–21)`) {
+		t.Errorf("exit %d: %s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runCLI(nil, "episode", "--policy", "repeat:times=3", "--format", "json", path)
+	var eps []struct {
+		Turns   int `json:"turns"`
+		Results []struct {
+			TerminationTurn int `json:"termination_turn"`
+			Length          int `json:"length"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &eps); err != nil || code != exitOK || len(eps) != 1 || eps[0].Turns != 200 ||
+		eps[0].Results[0].TerminationTurn != 21 || eps[0].Results[0].Length != 21 {
+		t.Errorf("exit %d, %v: %+v", code, err, eps)
 	}
 }
