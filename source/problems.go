@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -95,20 +96,108 @@ func SameText(raw, kept string) bool {
 	return len(kept) <= MaxText && Text(raw) == kept
 }
 
-// Interner shares the strings that repeat turn after turn (room names,
-// actions). A string given may point into the line being read: what is kept
-// is a copy (Text).
-type Interner map[string]string
+// textBudget is the bytes an episode's distinct texts may take whole, each
+// counted with textEntry for its place in Texts's table: 200,000 turns of
+// distinct actions and responses of MaxText bytes held 200 MB
+// (docs/PERFORMANCE.md, "Memory").
+const textBudget = 8 << 20
 
-// Intern is s, shared.
-func (in Interner) Intern(s string) string {
-	if len(s) > 64 {
-		return Text(s)
+// textEntry is what a text kept whole costs beside its bytes: its key and
+// value in the table, and the table's slack.
+const textEntry = 64
+
+// Texts keeps the texts of one episode (actions, rooms, responses): equal
+// texts share one copy, kept as Text keeps them, and past textBudget bytes of
+// distinct ones a new distinct text is kept short (short), still equal to
+// another only when they are equal, but for a 64-bit hash's collisions. A
+// text given may point into the line being read: what is kept is a copy.
+type Texts struct {
+	budget    int // textBudget when 0
+	kept      map[string]string
+	bytes     int
+	shortened int // the texts kept short, each time
+}
+
+// Text is s as the episode keeps it.
+func (x *Texts) Text(s string) string {
+	key := s
+	if len(s) > MaxText {
+		key = Text(s)
 	}
-	if v, ok := in[s]; ok {
-		return v
+	if k, ok := x.kept[key]; ok {
+		return k
 	}
-	s = strings.Clone(s)
-	in[s] = s
-	return s
+	if x.bytes+len(key)+textEntry > cmp.Or(x.budget, textBudget) {
+		if len(s) > shortLen {
+			x.shortened++
+			return short(s)
+		}
+		return strings.Clone(s)
+	}
+	if x.kept == nil {
+		x.kept = map[string]string{}
+	}
+	if len(s) <= MaxText {
+		key = strings.Clone(s)
+	}
+	x.kept[key] = key
+	x.bytes += len(key) + textEntry
+	return key
+}
+
+// Note says, once, that texts were kept short, "" when none was.
+func (x *Texts) Note() string {
+	if x.shortened == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d texts (actions, rooms, responses) past the first %d MiB of distinct ones are kept as their first bytes, length and hash: equal texts stay equal and distinct ones distinct (docs/PERFORMANCE.md, \"Memory\")",
+		x.shortened, cmp.Or(x.budget, textBudget)>>20)
+}
+
+// shortHead is the bytes of a text short keeps, and shortLen the most a
+// text kept short takes (a head, "…", a length of 3 digits, ":" and 16 hex
+// digits: 32 bytes, the size of its allocation).
+const (
+	shortHead = 8
+	shortLen  = shortHead + len("…") + 3 + 1 + 16
+)
+
+// short is s as its first bytes, its length and its 64-bit hash, e.g.
+// "go north…512:1f3a9c0d12345678".
+func short(s string) string {
+	cut := min(shortHead, len(s))
+	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…%d:%016x", s[:cut], len(s), xxhash.Sum64String(s))
+}
+
+// reserveAt is the turns past which an episode's turns are reserved at
+// MaxTurn (AppendTurn).
+const reserveAt = 1 << 14
+
+// AppendTurn is turns with tu added. A slice grown by copying holds the old
+// turns and the new at once, and the garbage of the copies before (a log at
+// MaxTurn peaked at 113-130 MiB); past reserveAt turns the slice is made for
+// MaxTurn once, whose pages no turn is written to take no memory
+// (docs/PERFORMANCE.md, "Memory").
+func AppendTurn(turns []episode.Turn, tu episode.Turn) []episode.Turn {
+	if n := len(turns); n == cap(turns) && n >= reserveAt && n < MaxTurn {
+		grown := make([]episode.Turn, n, MaxTurn)
+		copy(grown, turns)
+		turns = grown
+	}
+	return append(turns, tu)
+}
+
+// KeepTurns is turns as an episode keeps them: a reserved slice less than
+// half used is copied to its length, so that an episode held with others
+// holds at most twice its turns.
+func KeepTurns(turns []episode.Turn) []episode.Turn {
+	if cap(turns) > reserveAt && cap(turns) > 2*len(turns) {
+		kept := make([]episode.Turn, len(turns))
+		copy(kept, turns)
+		return kept
+	}
+	return turns
 }

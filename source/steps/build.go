@@ -25,7 +25,6 @@ type builder struct {
 	cur    *segment // the segment of the line being read
 
 	restart, death *marker
-	strs           source.Interner  // actions and rooms
 	rejected       source.Leftovers // problems of the segments without a step
 	rejections     source.Rejections
 
@@ -50,10 +49,9 @@ type segment struct {
 	member   *string // the value of source.Options.Member on the first step that has it
 	problems source.Problems
 	lacking  [nFields]int // steps without an optional member
-	// responses are the response texts the episode keeps, by hash: one
-	// copy for the steps whose responses are alike, let go with the
-	// episode.
-	responses map[uint64]string
+	// texts are the actions, rooms and responses the episode keeps: one
+	// copy for the steps whose texts are alike, let go with the episode.
+	texts source.Texts
 }
 
 func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Episode)) *builder {
@@ -61,8 +59,7 @@ func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Ep
 		s.Fields.member = p
 	}
 	b := &builder{src: s, format: s.Format(), name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
-		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker),
-		strs: source.Interner{}}
+		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker)}
 	b.rejected.Max = b.opt.MaxProblems
 	// Runs of one file: a new value of the episode member, or step numbers
 	// that start again (docs/bad-input.md, "Runs in one file").
@@ -138,7 +135,7 @@ func (b *builder) step(l *line, n int) {
 	b.fill(t)
 	tu := episode.Turn{Score: score}
 	b.optional(l, n, &tu)
-	s.turns = append(s.turns, tu)
+	s.turns = source.AppendTurn(s.turns, tu)
 	if v := l.get(fMember); s.member == nil && !v.absent() {
 		m, ok := v.text()
 		if !ok {
@@ -219,7 +216,7 @@ func (b *builder) fill(t int) {
 		if k := len(s.turns); k > 0 {
 			prev = s.turns[k-1]
 		}
-		s.turns = append(s.turns, episode.Turn{Score: prev.Score, RoomID: prev.RoomID, Location: prev.Location, Missing: true})
+		s.turns = source.AppendTurn(s.turns, episode.Turn{Score: prev.Score, RoomID: prev.RoomID, Location: prev.Location, Missing: true})
 		s.ep.MissingTurns++
 	}
 }
@@ -246,11 +243,11 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 		if !ok {
 			a = source.CanonicalJSON(v.raw)
 		}
-		tu.Action = b.strs.Intern(a)
+		tu.Action = b.cur.texts.Text(a)
 	}
 	if v, ok := get(fRoom, f.Room); ok {
 		if name, ok := v.text(); ok {
-			tu.Location = b.strs.Intern(name)
+			tu.Location = b.cur.texts.Text(name)
 		} else if id, why := v.whole(); why == "" && id > 0 && id <= 1<<31 {
 			tu.RoomID = int(id)
 		} else {
@@ -412,7 +409,7 @@ func (b *builder) build(s *segment) *episode.Episode {
 	if !s.named {
 		ep.ID, ep.IDFromPath = cmp.Or(b.opt.PathID, defaultID(b.name)), true
 	}
-	ep.Turns, ep.Scoring = s.turns, f.Scoring
+	ep.Turns, ep.Scoring = source.KeepTurns(s.turns), f.Scoring
 	ep.End = episode.End{Reason: episode.EndNone}
 	for _, m := range signalOf {
 		if f.paths()[m.field] != nil {
@@ -466,6 +463,9 @@ func (b *builder) notes(s *segment) {
 	if k := s.problems.Skipped; k > 0 && b.src.Fields.Reward != nil {
 		ep.Notes = append(ep.Notes, fmt.Sprintf("the score is the sum of the rewards read, without those of the %d skipped lines", k))
 	}
+	if note := s.texts.Note(); note != "" {
+		ep.Notes = append(ep.Notes, note)
+	}
 	for fd, k := range s.lacking {
 		if k > 0 {
 			ep.Notes = append(ep.Notes, fmt.Sprintf("%d of %d steps have no usable %s", k, len(s.turns), b.member(field(fd))))
@@ -492,23 +492,14 @@ func (b *builder) finish() *source.Result {
 	return res
 }
 
-// response is the text of a response as the episode keeps it (source.Text),
-// one copy for every step of the episode whose response hashes alike.
+// response is the text of a response as the episode keeps it (source.Texts),
+// "" when it has none.
 func (b *builder) response(v value, hash uint64) string {
 	if hash == 0 {
 		return ""
 	}
-	s := b.cur
-	if kept, ok := s.responses[hash]; ok {
-		return kept
-	}
-	if s.responses == nil {
-		s.responses = map[uint64]string{}
-	}
 	text, _ := v.text()
-	kept := source.Text(text)
-	s.responses[hash] = kept
-	return kept
+	return b.cur.texts.Text(text)
 }
 
 // failed reads an error member that is there (docs/sources.md, "Any

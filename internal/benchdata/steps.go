@@ -1,0 +1,47 @@
+package benchdata
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// The logs at the turn cap (docs/PERFORMANCE.md, "Memory"): CSV tables read
+// through a field map, StepsFields for those of Steps, TextFields for
+// DistinctTexts.
+const (
+	StepsFields = "turn=Step,score=Score"
+	TextFields  = "turn=Step,score=Score,action=Action,response=Observation"
+)
+
+// Steps writes a table of n steps, each scoring 1, numbered from 0 in its
+// Step column, or without the column (a log read by --fields score=Score).
+func Steps(w io.Writer, n int, numbered bool) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if !numbered {
+		bw.WriteString("Score\n")
+	} else {
+		bw.WriteString("Step,Score\n")
+	}
+	for i := range n {
+		if numbered {
+			fmt.Fprintf(bw, "%d,", i)
+		}
+		bw.WriteString("1\n")
+	}
+	return bw.Flush()
+}
+
+// DistinctTexts writes a table of n steps numbered from 0 whose every action
+// and response is a text of size bytes (at least 16) found on no other step:
+// the most text a log at the cap can make an episode keep.
+func DistinctTexts(w io.Writer, n, size int) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	bw.WriteString("Step,Score,Action,Observation\n")
+	fill := strings.Repeat("abcdefghijklmnopqrstuvwxyz ", size/27+1)[:size-15]
+	for i := range n {
+		fmt.Fprintf(bw, "%d,%d,action %07d %s,output %07d %s\n", i, i/1000, i, fill, i, fill)
+	}
+	return bw.Flush()
+}
