@@ -239,14 +239,14 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 		return value{}, false
 	}
 	if v, ok := get(fAction, f.Action); ok {
-		a, ok := v.text()
+		a, ok := v.view()
 		if !ok {
 			a = source.CanonicalJSON(v.raw)
 		}
 		tu.Action = b.cur.texts.Text(a)
 	}
 	if v, ok := get(fRoom, f.Room); ok {
-		if name, ok := v.text(); ok {
+		if name, ok := v.view(); ok {
 			tu.Location = b.cur.texts.Text(name)
 		} else if id, why := v.whole(); why == "" && id > 0 && id <= 1<<31 {
 			tu.RoomID = int(id)
@@ -498,7 +498,7 @@ func (b *builder) response(v value, hash uint64) string {
 	if hash == 0 {
 		return ""
 	}
-	text, _ := v.text()
+	text, _ := v.view()
 	return b.cur.texts.Text(text)
 }
 
