@@ -204,6 +204,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	if opt.FTMargin <= 0 {
 		opt.FTMargin = DefaultFTMargin
 	}
+	opt.Costs = opt.Costs.For(eps...)
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
 	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows), Tokens: tokens}
 	configs, r.LeftOut = replay.Sweepable(eps, configs)
