@@ -3,6 +3,7 @@ package report
 import (
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -59,7 +60,7 @@ func TestCSVStopReason(t *testing.T) {
 // spreadsheet (textout.CSVText); a negative score stays a number.
 func TestCSVTextColumns(t *testing.T) {
 	// In a row, only the text columns are changed: a negative score stays a number.
-	j := EpisodeJSON{EpisodeHead: EpisodeHead{EpisodeID: "=cmd|' /C calc'!A0", Source: "@x.jsonl"}, EpisodeBody: EpisodeBody{FinalScore: -3, EndReason: "none"}}
+	j := EpisodeJSON{EpisodeHead: EpisodeHead{EpisodeID: "=cmd|' /C calc'!A0", Source: "@x.jsonl"}, EpisodeBody: EpisodeBody{FinalScore: ptr(episode.Score(-3)), EndReason: "none"}}
 	row := csvEpisode(&j)
 	if row[0] != "'=cmd|' /C calc'!A0" || row[1] != "'@x.jsonl" || row[5] != "-3" {
 		t.Errorf("csvEpisode = %q", row)
