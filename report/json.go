@@ -152,6 +152,7 @@ type ResultJSON struct {
 	LLMCallsSaved             int                  `json:"llm_calls_saved"`
 	TokensSaved               *int64               `json:"tokens_saved"` // null: the log records no tokens
 	CostSaved                 *float64             `json:"cost_saved"`
+	SecondsSaved              *float64             `json:"seconds_saved"` // null: the log records no step times
 }
 
 // GainJSON is the first later gain, whether or not within the gain horizon:
@@ -223,6 +224,9 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 	}
 	if o.Logged.Has(episode.Tokens) {
 		r.TokensSaved = ptr(o.TokensSaved)
+	}
+	if o.Logged.Has(episode.Times) {
+		r.SecondsSaved = metrics.Round6(o.SecondsSaved)
 	}
 	if r.WindowObjectives == nil {
 		r.WindowObjectives = []episode.Completion{}
