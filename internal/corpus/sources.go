@@ -17,6 +17,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/balrog"
 	"github.com/lbanalyze/lbanalyze/source/tales"
+	"github.com/lbanalyze/lbanalyze/source/tau2"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt2"
 )
@@ -37,6 +38,7 @@ func Registry() *Sources {
 			zorkgpt2.Burr{}, zorkgpt2.RunLog{}, zorkgpt2.Snapshot{},
 			tales.Source,
 			balrog.Source,
+			tau2.Source{},
 		},
 		Dirs: []source.DirSource{zorkgpt2.BurrDir{}},
 	}
