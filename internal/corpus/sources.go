@@ -18,6 +18,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/source/balrog"
 	"github.com/lbanalyze/lbanalyze/source/tales"
 	"github.com/lbanalyze/lbanalyze/source/tau2"
+	"github.com/lbanalyze/lbanalyze/source/terminalbench"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt2"
 )
@@ -39,8 +40,9 @@ func Registry() *Sources {
 			tales.Source,
 			balrog.Source,
 			tau2.Source{},
+			terminalbench.Source{},
 		},
-		Dirs: []source.DirSource{zorkgpt2.BurrDir{}},
+		Dirs: []source.DirSource{zorkgpt2.BurrDir{}, terminalbench.Dir{}},
 	}
 }
 

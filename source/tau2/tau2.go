@@ -6,6 +6,7 @@ package tau2
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -27,8 +28,16 @@ type Source struct{}
 func (Source) Format() string { return Format }
 
 // Opens takes a JSON file: τ²-bench names its results after the run
-// (airline.json, <agent>_<domain>_<model>_<trials>trials.json).
-func (Source) Opens(name string) bool { return strings.HasSuffix(name, ".json") }
+// (airline.json, <agent>_<domain>_<model>_<trials>trials.json); but the
+// names other logs' layouts give the JSON beside them, which a walk would
+// otherwise open and find no log in: BALROG's summary
+// (<task>_run_NN.json), Terminal-Bench's results and metadata, Harbor's
+// trial result and config.
+func (Source) Opens(name string) bool {
+	return strings.HasSuffix(name, ".json") && !beside.MatchString(name)
+}
+
+var beside = regexp.MustCompile(`_run_[0-9]+\.json$|^(results|run_metadata|result|config|trajectory)\.json$|_results\.json$|\.traj\.json$`)
 
 // Names are the names Opens takes.
 func (Source) Names() []string { return []string{"*.json"} }
