@@ -15,7 +15,9 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/atif"
 	"github.com/lbanalyze/lbanalyze/source/balrog"
+	"github.com/lbanalyze/lbanalyze/source/miniswe"
 	"github.com/lbanalyze/lbanalyze/source/tales"
 	"github.com/lbanalyze/lbanalyze/source/tau2"
 	"github.com/lbanalyze/lbanalyze/source/terminalbench"
@@ -41,6 +43,8 @@ func Registry() *Sources {
 			balrog.Source,
 			tau2.Source{},
 			terminalbench.Source{},
+			atif.Source{},
+			miniswe.Source{},
 		},
 		Dirs: []source.DirSource{zorkgpt2.BurrDir{}, terminalbench.Dir{}},
 	}

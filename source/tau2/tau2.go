@@ -32,12 +32,12 @@ func (Source) Format() string { return Format }
 // names other logs' layouts give the JSON beside them, which a walk would
 // otherwise open and find no log in: BALROG's summary
 // (<task>_run_NN.json), Terminal-Bench's results and metadata, Harbor's
-// trial result and config.
+// trial result, config and reward, and terminus's debug.json.
 func (Source) Opens(name string) bool {
 	return strings.HasSuffix(name, ".json") && !beside.MatchString(name)
 }
 
-var beside = regexp.MustCompile(`_run_[0-9]+\.json$|^(results|run_metadata|result|config|trajectory)\.json$|_results\.json$|\.traj\.json$`)
+var beside = regexp.MustCompile(`_run_[0-9]+\.json$|^(results|run_metadata|result|config|trajectory|reward|debug)\.json$|_results\.json$|\.traj\.json$`)
 
 // Names are the names Opens takes.
 func (Source) Names() []string { return []string{"*.json"} }
