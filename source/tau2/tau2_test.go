@@ -3,6 +3,7 @@ package tau2
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,7 +11,10 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/realdata"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
@@ -283,4 +287,81 @@ func simulations(t *testing.T, path string) []realSim {
 		out = append(out, r)
 	}
 	return out
+}
+
+// TestStepCap replays steps:max=N on the sample (TestSample's figures): a
+// stop's length is N, its cost saved the recorded dollars of the steps
+// after N with no price given, and it is premature exactly when the run
+// was solved and took more than N steps.
+//
+//   - sim-solved (3 steps, reward 1, ended by the user): max=2 stops at 2,
+//     saves step 3's 0.025 dollars, and loses the solve; max=3 does not
+//     stop (the run took 3 steps and asked for no more).
+//   - sim-capped (4 steps, reward 0, ended by tau2's max_steps: cut): max=2
+//     stops at 2 and saves 0.01 + 0.01, truly stuck; max=4 stops at 4, where
+//     the run's own cap did, saving nothing; max=5 would have let it go on
+//     past the log: censored.
+func TestStepCap(t *testing.T) {
+	eps, _ := readFile(t, filepath.Join("..", "..", "testdata", "tau2", "airline.json"))
+	cases := []struct {
+		ep                     int
+		max                    int
+		stop, length           int
+		saved                  float64
+		premature, stuck, cens bool
+	}{
+		{0, 2, 2, 2, 0.025, true, false, false},
+		{0, 3, 0, 3, 0, false, false, false},
+		{1, 2, 2, 2, 0.02, false, true, false},
+		{1, 4, 4, 4, 0, false, true, false},
+		{1, 5, 0, 4, 0, false, false, true},
+	}
+	for _, c := range cases {
+		ep := eps[c.ep]
+		p, err := policy.Parse(fmt.Sprintf("steps:max=%d", c.max), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := replay.Run(ep, p)
+		saved, ok := metrics.Costs{}.For(ep).CostSaved(&o)
+		if o.TerminationTurn != c.stop || o.Length != c.length || !ok || math.Abs(saved-c.saved) > 1e-12 ||
+			o.FalseTerminationCandidate() != c.premature || o.TrulyStuck() != c.stuck || o.Censored != c.cens || o.Unknown() {
+			t.Errorf("%s under %s: stop %d, length %d, cost saved %v (%v), premature %v, stuck %v, censored %v, unknown %v",
+				ep.ID, p, o.TerminationTurn, o.Length, saved, ok, o.FalseTerminationCandidate(), o.TrulyStuck(), o.Censored, o.Unknown())
+		}
+	}
+}
+
+// TestStepCapReal: on every simulation of the leaderboard runs with
+// recorded dollars, steps:max=N at the median of their steps is premature
+// exactly when the simulation was solved (reward 1) and took more than N
+// steps, its length min(N, steps), and its cost saved the dollars of the
+// steps after N.
+func TestStepCapReal(t *testing.T) {
+	dir := realdata.External(t, "tau2")
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	const n = 18
+	p, _ := policy.Parse(fmt.Sprintf("steps:max=%d", n), nil)
+	checked := 0
+	for _, f := range files {
+		eps, _ := readFile(t, f)
+		for _, ep := range eps {
+			o := replay.Run(ep, p)
+			r, known := ep.Result()
+			want := 0.0
+			for i := n; i < ep.N(); i++ {
+				want += ep.Turns[i].Cost
+			}
+			saved, _ := metrics.Costs{}.For(ep).CostSaved(&o)
+			cut := ep.End.Reason == episode.EndCap
+			stops := ep.N() > n || cut && ep.N() == n
+			if o.Length != min(n, ep.N()) || o.Terminated() != stops || o.FalseTerminationCandidate() != (known && r > 0 && ep.N() > n) ||
+				ep.Signals.Has(episode.Costs) && math.Abs(saved-want) > 1e-9 {
+				t.Errorf("%s: %d steps, result %v %v: length %d, stopped %v, premature %v, cost saved %v (want %v)",
+					ep.ID, ep.N(), r, known, o.Length, o.Terminated(), o.FalseTerminationCandidate(), saved, want)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d simulations under %s", checked, p)
 }
