@@ -16,7 +16,7 @@ import (
 // field map): it runs any policy that needs only the score per step, as a
 // few lines of Python in its step loop (docs/sources.md, "Which system ran a
 // log"). It makes one LLM call a step, and shows its agent no countdown.
-var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "csv", "tales", "balrog", "tau2", "terminal-bench", "atif", "mini-swe-agent"},
+var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "csv", "tales", "balrog"},
 	File: "your harness's step loop", Lang: "python", Block: func(p policy.Policy) (string, error) { return harnessBlock(p, logsOf{}) },
 	Note: "Python; in another language, the first comment is the rule", Now: none, Adds: policy.Increase, CallsPerTurn: 1,
 	Offered: []policy.Name{policy.Score, policy.Increase}, Shows: Shows{EndUnrecorded: true}}
