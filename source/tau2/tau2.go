@@ -1,6 +1,6 @@
 // Package tau2 is the source of τ²-bench's results files
 // (sierra-research/tau2-bench): one JSON document of many simulations, each
-// an episode judged by its reward (docs/sources.md, "τ²-bench").
+// an episode judged by its reward (docs/sources.md, "tau2-bench").
 package tau2
 
 import (
