@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/goccy/go-json/jsontext"
+	jsonv2 "github.com/goccy/go-json/v2"
 )
 
 // Document streams one JSON document of many records (a tau2 results file of
@@ -138,6 +139,33 @@ func (d *Document) Value() ([]byte, error) {
 	v, err := d.dec.ReadValue()
 	return v, d.wrap(err)
 }
+
+// Decode decodes the next value into v, as jsonl.Decode reads a line (keys
+// matched exactly, the last of a repeated key winning), straight from the
+// stream: one pass over it. A value of the wrong type is an error that
+// leaves the document where the value ends; a broken one ends the document.
+func (d *Document) Decode(v any) error {
+	d.mark()
+	depth, at := d.dec.StackDepth(), d.dec.InputOffset()
+	err := jsonv2.UnmarshalDecode(d.dec, v)
+	switch {
+	case err == nil:
+		return nil
+	case d.dec.StackDepth() != depth:
+		return d.wrap(err) // the decoder stopped inside the value
+	case d.dec.InputOffset() == at: // the value was not read: pass over it
+		if err := d.Skip(); err != nil {
+			return err
+		}
+	}
+	return &BadValue{Err: err}
+}
+
+// BadValue is a value Decode read whole but could not decode: the
+// document goes on after it.
+type BadValue struct{ Err error }
+
+func (u *BadValue) Error() string { return u.Err.Error() }
 
 // Skip passes over the next value token by token, each within the bound.
 func (d *Document) Skip() error {

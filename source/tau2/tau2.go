@@ -4,6 +4,8 @@
 package tau2
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -88,11 +90,16 @@ func (Source) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 		return d.Array(func() error {
 			res.Segments++
 			line := d.Line()
-			raw, err := d.Value()
-			if err != nil {
+			var s sim
+			err := d.Decode(&s)
+			var bad *source.BadValue
+			if errors.As(err, &bad) {
+				res.Rejected = append(res.Rejected, source.Rejected{Segment: res.Segments, Reason: fmt.Sprintf("line %d: not a simulation: %v", line, bad.Err)})
+				return nil
+			} else if err != nil {
 				return err
 			}
-			ep, why := read(raw, run, name, opt)
+			ep, why := read(&s, run, name)
 			if ep == nil {
 				res.Rejected = append(res.Rejected, source.Rejected{Segment: res.Segments, Reason: fmt.Sprintf("line %d: %s", line, why)})
 				return nil
@@ -180,7 +187,7 @@ type sim struct {
 
 type message struct {
 	Role      string  `json:"role"`
-	Content   *string `json:"content"`
+	Content   content `json:"content"`
 	ToolCalls []struct {
 		Name      string         `json:"name"`
 		Arguments jsontext.Value `json:"arguments"`
@@ -192,6 +199,43 @@ type message struct {
 	} `json:"usage"`
 	Timestamp *string `json:"timestamp"`
 	Error     *bool   `json:"error"`
+}
+
+// content is a message's content as the decoder passes it: the hash of its
+// JSON as written (a response is hashed so, never unescaped: most of a
+// results file's bytes are tool results), and, up to maxKept bytes, the JSON
+// itself, to be unescaped where it is an action.
+type content struct {
+	hash uint64
+	raw  []byte
+	size int
+}
+
+// maxKept bounds the content kept for an action: an agent's text is a few
+// hundred bytes, a tool's result up to megabytes.
+const maxKept = 16 << 10
+
+func (c *content) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	v, err := d.ReadValue()
+	if err != nil {
+		return err
+	}
+	c.hash, c.size = xxhash.Sum64(v), len(v)
+	if len(v) <= maxKept {
+		c.raw = bytes.Clone(v)
+	}
+	return nil
+}
+
+// text is the content unescaped, where kept; else a text that stands for it,
+// its length and hash.
+func (c *content) text() string {
+	if c.raw == nil && c.size > 0 {
+		return fmt.Sprintf("(%d bytes of JSON, xxh64 %016x)", c.size, c.hash)
+	}
+	var t string
+	jsonl.Decode(c.raw, &t)
+	return t
 }
 
 // ends are how a simulation ends, by its termination_reason: the user or
@@ -209,12 +253,8 @@ var ends = map[string]episode.End{
 // stampLayout is how tau2 writes a time: local, without a zone.
 const stampLayout = "2006-01-02T15:04:05.999999999"
 
-// read is the episode of one simulation, or nil and why it cannot be read.
-func read(raw []byte, run results, name string, opt source.Options) (*episode.Episode, string) {
-	var s sim
-	if _, err := jsonl.Decode(raw, &s); err != nil {
-		return nil, "not a simulation: " + err.Error()
-	}
+// read is the episode of simulation s, or nil and why it cannot be read.
+func read(s *sim, run results, name string) (*episode.Episode, string) {
 	if s.ID == nil || *s.ID == "" {
 		return nil, "a simulation without an id"
 	}
@@ -231,7 +271,7 @@ func read(raw []byte, run results, name string, opt source.Options) (*episode.Ep
 	if s.Trial != nil {
 		fact("trial", strconv.FormatInt(*s.Trial, 10), fmt.Sprintf("trial %d", *s.Trial))
 	}
-	steps(ep, &s)
+	steps(ep, s)
 	if ep.N() == 0 {
 		return nil, fmt.Sprintf("simulation %s has no agent step (termination_reason %s): nothing to replay", ep.ID, orNone(s.TerminationReason))
 	}
@@ -241,7 +281,7 @@ func read(raw []byte, run results, name string, opt source.Options) (*episode.Ep
 		result = &r
 	}
 	ep.SetResult(result)
-	end(ep, &s)
+	end(ep, s)
 	return ep, ""
 }
 
@@ -271,19 +311,18 @@ func steps(ep *episode.Episode, s *sim) {
 			continue
 		}
 		t := episode.Turn{Action: action(m)}
-		var reply strings.Builder
+		reply := xxhash.New()
 		for j := i + 1; j < len(s.Messages) && s.Messages[j].Role != "assistant"; j++ {
 			r := &s.Messages[j]
 			if r.Role == "tool" || j == i+1 {
-				reply.WriteString(deref(r.Content))
-				reply.WriteByte('\n')
+				fmt.Fprintf(reply, "%016x\n", r.Content.hash)
 				t.Errored = t.Errored || r.Error != nil && *r.Error
 			}
 			if r.Role != "tool" {
 				break
 			}
 		}
-		t.ResponseHash = xxhash.Sum64String(reply.String())
+		t.ResponseHash = reply.Sum64()
 		if m.Cost != nil {
 			t.Cost = *m.Cost
 			costs = costs || *m.Cost > 0
@@ -317,7 +356,7 @@ func steps(ep *episode.Episode, s *sim) {
 // its text.
 func action(m *message) string {
 	if len(m.ToolCalls) == 0 {
-		return source.Text(strings.TrimSpace(deref(m.Content)))
+		return source.Text(strings.TrimSpace(m.Content.text()))
 	}
 	calls := make([]string, len(m.ToolCalls))
 	for i, c := range m.ToolCalls {
