@@ -125,6 +125,7 @@ type trial struct {
 	FailureMode    *string `json:"failure_mode"`
 	InputTokens    *int64  `json:"total_input_tokens"`
 	OutputTokens   *int64  `json:"total_output_tokens"`
+	TrialStartedAt *string `json:"trial_started_at"`
 	AgentStartedAt *string `json:"agent_started_at"`
 	AgentEndedAt   *string `json:"agent_ended_at"`
 }
@@ -220,8 +221,10 @@ func read(raw []byte, path string, meta metadata) (*episode.Episode, string) {
 		timesBeside(&tr, path)
 	}
 	duration, why := agentTime(&tr)
-	ticks(ep, duration)
-	if why != "" {
+	ticks(ep, duration, why == "" || tr.AgentStartedAt == nil && tr.TrialStartedAt != nil)
+	if why != "" && tr.AgentStartedAt == nil && tr.TrialStartedAt != nil {
+		ep.Notes = append(ep.Notes, "the trial began but its agent never did (no agent_started_at): it ran 0 s")
+	} else if why != "" {
 		ep.Notes = append(ep.Notes, "the agent's time is not known ("+why+"): the trial is one tick, and no time cap replays on it")
 	}
 	if in, out := deref(tr.InputTokens), deref(tr.OutputTokens); in > 0 || out > 0 {
@@ -290,13 +293,14 @@ func agentTime(tr *trial) (float64, string) {
 }
 
 // ticks makes the trial's turns: one a Tick of the agent's time, the last
-// ending when the agent did; one tick of unknown length when its time is
-// not known (duration 0 and no Times).
-func ticks(ep *episode.Episode, duration float64) {
+// ending when the agent did (one, at 0 s, for an agent that never ran);
+// timed says the time is known: else one tick of unknown length, without
+// Times.
+func ticks(ep *episode.Episode, duration float64, timed bool) {
 	ep.Tick = Tick
 	n := max(1, int(math.Ceil(duration/Tick)))
 	ep.Turns = make([]episode.Turn, n)
-	if duration <= 0 {
+	if !timed {
 		return
 	}
 	for i := range ep.Turns {
