@@ -252,7 +252,7 @@ func action(s *step) string {
 	}
 	calls := make([]string, len(s.ToolCalls))
 	for i, c := range s.ToolCalls {
-		calls[i] = toolCall(c.FunctionName, c.Arguments)
+		calls[i] = source.ToolCall(c.FunctionName, c.Arguments)
 	}
 	return source.Text(strings.Join(calls, "\n"))
 }
@@ -379,16 +379,4 @@ func reward(trial string) *episode.Score {
 		}
 	}
 	return nil
-}
-
-// toolCall is a call as its name and canonical arguments.
-func toolCall(name string, args jsontext.Value) string {
-	v := args.Clone()
-	if len(v) == 0 || string(v) == "null" {
-		return strings.TrimSpace(name)
-	}
-	if err := v.Canonicalize(); err != nil {
-		return strings.TrimSpace(name) + " " + strings.TrimSpace(string(args))
-	}
-	return strings.TrimSpace(name) + " " + string(v)
 }

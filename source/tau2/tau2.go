@@ -360,7 +360,7 @@ func action(m *message) string {
 	}
 	calls := make([]string, len(m.ToolCalls))
 	for i, c := range m.ToolCalls {
-		calls[i] = toolCall(c.Name, c.Arguments)
+		calls[i] = source.ToolCall(c.Name, c.Arguments)
 	}
 	return source.Text(strings.Join(calls, "\n"))
 }
@@ -393,16 +393,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-// toolCall is a call as its name and canonical arguments.
-func toolCall(name string, args jsontext.Value) string {
-	v := args.Clone()
-	if len(v) == 0 || string(v) == "null" {
-		return strings.TrimSpace(name)
-	}
-	if err := v.Canonicalize(); err != nil {
-		return strings.TrimSpace(name) + " " + strings.TrimSpace(string(args))
-	}
-	return strings.TrimSpace(name) + " " + string(v)
 }
