@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/goccy/go-json/jsontext"
 	jsonv2 "github.com/goccy/go-json/v2"
+
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // Document streams one JSON document of many records (a tau2 results file of
@@ -196,6 +199,32 @@ func (d *Document) End() error {
 		return d.wrap(err)
 	}
 	return nil
+}
+
+// Close ends the reading of the document: what follows it, if err (the
+// reading's) is nil, must be nothing; the lines read and any fault go to res,
+// the fault named in file ("" the log's own).
+func (d *Document) Close(err error, res *Result, file string) {
+	if err == nil {
+		err = d.End()
+	}
+	res.Lines += d.Line()
+	if err != nil {
+		res.Cut = &episode.Problem{Msg: err.Error(), File: file}
+	}
+}
+
+// RunID is the id of a run whose log names it id: id, else the path's
+// (Options.PathID), else the file's name without its extensions; and
+// whether it is made from the path.
+func RunID(id string, opt Options, name string) (string, bool) {
+	if id = Text(id); id != "" {
+		return id, false
+	}
+	if opt.PathID != "" {
+		return opt.PathID, true
+	}
+	return Stem(filepath.Base(name)), true
 }
 
 // wrap says where err happened: the line, and the byte of a syntax error.

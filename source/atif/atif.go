@@ -131,26 +131,14 @@ func (Source) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 		}
 		return d.Skip()
 	})
-	if err == nil {
-		err = d.End()
-	}
-	res.Lines = d.Line()
-	if err != nil {
-		res.Cut = &episode.Problem{Msg: err.Error()}
-	}
+	d.Close(err, res, "")
 	ep := rd.ep
 	rd.problems.Set(ep)
 	if ep.N() == 0 {
 		res.Rejected = []source.Rejected{{Segment: 1, Reason: "no step of source agent: nothing to replay"}}
 		return res
 	}
-	ep.ID = source.Text(session)
-	if ep.ID == "" {
-		ep.ID, ep.IDFromPath = opt.PathID, true
-		if ep.ID == "" {
-			ep.ID = source.Stem(filepath.Base(name))
-		}
-	}
+	ep.ID, ep.IDFromPath = source.RunID(session, opt, name)
 	if version != "" {
 		v := source.Text(version)
 		ep.Facts = append(ep.Facts, episode.Fact{Key: "schema_version", Value: &v, Text: v})

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -142,13 +141,7 @@ func (s Source) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 		}
 		return d.Skip()
 	})
-	if err == nil {
-		err = d.End()
-	}
-	res.Lines = d.Line()
-	if err != nil {
-		res.Cut = &episode.Problem{Msg: err.Error()}
-	}
+	d.Close(err, res, "")
 	ep := rn.ep
 	rn.problems.Set(ep)
 	if ep.N() == 0 {
@@ -259,13 +252,7 @@ func text(c any) string {
 // finish names the run, says its signals, how it ended and its result.
 func (rn *run) finish(name string, opt source.Options, outcomes Outcomes) {
 	ep := rn.ep
-	ep.ID = source.Text(rn.instance)
-	if ep.ID == "" {
-		ep.ID, ep.IDFromPath = opt.PathID, true
-		if ep.ID == "" {
-			ep.ID = strings.TrimSuffix(filepath.Base(name), ".traj.json")
-		}
-	}
+	ep.ID, ep.IDFromPath = source.RunID(rn.instance, opt, name)
 	if rn.instance != "" {
 		v := source.Text(rn.instance)
 		ep.Facts = append(ep.Facts, episode.Fact{Key: "task", Value: &v, Text: "instance " + v})

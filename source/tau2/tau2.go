@@ -128,13 +128,7 @@ func (Source) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 	default:
 		err = fmt.Errorf("line 1: not a JSON object or array")
 	}
-	if err == nil {
-		err = d.End()
-	}
-	res.Lines = d.Line()
-	if err != nil {
-		res.Cut = &episode.Problem{Msg: err.Error()}
-	}
+	d.Close(err, res, "")
 	return res
 }
 

@@ -162,13 +162,7 @@ func readRun(r io.Reader, path string, opt source.Options, res *source.Result, e
 			return nil
 		})
 	})
-	if err == nil {
-		err = d.End()
-	}
-	res.Lines += d.Line()
-	if err != nil {
-		res.Cut = &episode.Problem{Msg: err.Error(), File: path}
-	}
+	d.Close(err, res, path)
 }
 
 // readMetadata reads run_metadata.json beside the run's results, if there.
