@@ -94,7 +94,6 @@ type reading struct {
 	start                   time.Time
 	started                 bool
 	untimed, uncosted, bare int // agent steps without a time, a cost, tokens
-	skipped                 int
 	problems                source.Problems
 }
 

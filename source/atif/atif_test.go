@@ -81,11 +81,11 @@ func TestVersions(t *testing.T) {
 // rejected, saying why; one cut says where.
 func TestBadSteps(t *testing.T) {
 	doc := "{\"schema_version\": \"ATIF-v1.4\", \"session_id\": \"s\", \"steps\": [\n{\"source\": \"agent\", \"message\": \"a\"},\n{\"source\": 7},\n{\"source\": \"agent\", \"message\": \"b\"}]}"
-	eps, res := source.ReadAll(Source{}, strings.NewReader(doc), "t.json", source.Options{})
+	eps, _ := source.ReadAll(Source{}, strings.NewReader(doc), "t.json", source.Options{})
 	if len(eps) != 1 || eps[0].N() != 2 || eps[0].SkippedLines != 1 || len(eps[0].Problems) != 1 || eps[0].Problems[0].Line != 3 {
 		t.Fatalf("%d episodes, %+v", len(eps), eps)
 	}
-	_, res = source.ReadAll(Source{}, strings.NewReader(`{"schema_version": "ATIF-v1.4", "steps": [{"source": "user", "message": "hi"}]}`), "t.json", source.Options{})
+	_, res := source.ReadAll(Source{}, strings.NewReader(`{"schema_version": "ATIF-v1.4", "steps": [{"source": "user", "message": "hi"}]}`), "t.json", source.Options{})
 	if len(res.Rejected) != 1 || !strings.Contains(res.Rejected[0].Reason, "no step of source agent") {
 		t.Errorf("rejected %+v", res.Rejected)
 	}

@@ -81,8 +81,7 @@ type info struct {
 
 // Read streams the results file r: each simulation is decoded alone and
 // handed over as one episode.
-func (Source) Read(r io.Reader, name string, opt source.Options, emit func(*episode.Episode)) *source.Result {
-	opt = opt.WithDefaults()
+func (Source) Read(r io.Reader, name string, _ source.Options, emit func(*episode.Episode)) *source.Result {
 	res := &source.Result{}
 	d := source.NewDocument(r, maxSimulation)
 	var run results
