@@ -118,6 +118,7 @@ func (r *Result) answerSection() Section {
 		s.Lines = append(s.Lines, r.stability(&a.Choice))
 		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy, true)})
 	}
+	s.Lines = append(s.Lines, r.quartileLine()...)
 	return r.withLimits(s)
 }
 
