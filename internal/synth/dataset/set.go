@@ -186,7 +186,7 @@ func testLogs(seed uint64) []testLog {
 
 // unknownLog is what migrate_episode_logs.py (f6a0487 … 9f8f5b3) put in
 // episodes/unknown: the lines of the monolithic log without an episode_id,
-// here of two E3a runs of June 2025 (docs/log-format.md, "1.3 Files, directories and episode ids" and "8. The real sample").
+// here of two E3a runs of June 2025 (docs/log-format.md, "1.3 Files, directories and episode ids" and "8. The sample").
 func unknownLog(r *rand.Rand) []byte {
 	var buf bytes.Buffer
 	runs := []time.Time{time.Date(2025, 6, 9, 11, 42, 51, 508316_000, time.UTC), time.Date(2025, 6, 10, 9, 6, 27, 630244_000, time.UTC)}
