@@ -112,10 +112,11 @@ const (
 	Errors                        // whether each step's action failed
 	Costs                         // dollars each step spent, as recorded
 	Times                         // when each step ended, from the run's start
+	_                             // the text of each step's response (ResponseTexts, as the rules work numbers it)
 	Steps                         // the agent's own steps, not ticks of a clock (Episode.Have)
 )
 
-var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties", "errors", "recorded costs", "step times", "the agent's steps"}
+var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties", "errors", "recorded costs", "step times", "response texts", "the agent's steps"}
 
 func (s Signal) String() string {
 	for i, n := range signalNames {
