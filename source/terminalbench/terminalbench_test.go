@@ -10,6 +10,8 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/realdata"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
@@ -163,4 +165,42 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTimeCap replays time caps on the sample (TestSample's figures):
+// fix-permissions ran 90 s in three ticks and was resolved, so time:max=60
+// stops it after the tick ending at 60 s, saving 30 s and losing the solve;
+// build-kernel ran to its own timeout at 900 s, unresolved, so time:max=600
+// stops it after the 20th tick, truly stuck, saving 300 s, and time:max=1000
+// would have let it run past its log: censored. A step cap is not replayed on
+// ticks.
+func TestTimeCap(t *testing.T) {
+	eps, _ := readDir(t, filepath.Join("..", "..", "testdata", "terminal-bench", "example-run"))
+	cases := []struct {
+		ep                       int
+		spec                     string
+		stop                     int
+		seconds                  float64
+		premature, stuck, censor bool
+	}{
+		{0, "time:max=60", 2, 30, true, false, false},
+		{1, "time:max=600", 20, 300, false, true, false},
+		{1, "time:max=1000", 0, 0, false, false, true},
+	}
+	for _, c := range cases {
+		p, err := policy.Parse(c.spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := replay.Run(eps[c.ep], p)
+		if o.TerminationTurn != c.stop || o.SecondsSaved != c.seconds || o.FalseTerminationCandidate() != c.premature ||
+			o.TrulyStuck() != c.stuck || o.Censored != c.censor {
+			t.Errorf("%s under %s: stop %d, %v s saved, premature %v, stuck %v, censored %v", eps[c.ep].ID, p,
+				o.TerminationTurn, o.SecondsSaved, o.FalseTerminationCandidate(), o.TrulyStuck(), o.Censored)
+		}
+	}
+	steps, _ := policy.Parse("steps:max=2", nil)
+	if lack := replay.Lacking(eps[0], steps); len(lack) != 1 || lack[0] != episode.Steps {
+		t.Errorf("steps on ticks lacks %v", lack)
+	}
 }
