@@ -101,3 +101,52 @@ func TangoPaired(b, c, n int) (diff, lo, hi float64) {
 	}
 	return diff, lo, hi
 }
+
+// PairedSettle is how many subjects in all would settle a paired comparison
+// of a new setting with the current one: the upper bound of the difference
+// Δ (positive under the new setting only minus under the current one only,
+// as a share) below margin, at a one-sided 2.5% level with 80% power. A
+// margin above 0 is non-inferiority, 0 superiority (the new setting shown
+// to have fewer). It rests on a stated assumption, the discordance observed
+// (b subjects positive under the new setting only, c under the current one
+// only, of n), with its uncertainty: at a difference Δ and a share
+// discordant at least |Δ|,
+//
+//	n ≈ (z_α + z_β)² · discordance / (margin − Δ)²,
+//
+// never less, for a margin above 0, than the size at which no discordant
+// subject bounds Δ within the margin (z²/(n+z²) ≤ margin: 189 at 2%). low
+// is the count at the favourable end of Tango's interval of Δ (TangoPaired);
+// high the count at the discordance observed, 0 when there is no such
+// estimate (none observed, or Δ observed at or above the margin: more, or
+// no count, would do). never is true only when the data show that no count
+// would do: the interval's lower bound is above the margin.
+func PairedSettle(b, c, n int, margin float64) (low, high int, never bool) {
+	_, lo, _ := TangoPaired(b, c, n)
+	if lo > margin+1e-12 {
+		return 0, 0, true
+	}
+	d := float64(b+c) / float64(max(n, 1))
+	z2 := z95 * z95
+	at := func(delta float64) int {
+		if delta >= margin-1e-12 {
+			return 0
+		}
+		need := sq(z95+zPower80) * max(d, math.Abs(delta)) / sq(margin-delta)
+		if margin > 0 {
+			need = max(need, z2*(1-margin)/margin)
+		}
+		if need <= 0 {
+			return 0
+		}
+		return int(math.Ceil(need - 1e-9))
+	}
+	low = at(lo)
+	if b+c > 0 {
+		high = at(float64(b-c) / float64(n))
+	}
+	if high > 0 && high < low {
+		high = low
+	}
+	return low, high, false
+}
