@@ -127,20 +127,7 @@ func PairedSettle(b, c, n int, margin float64) (low, high int, never bool) {
 		return 0, 0, true
 	}
 	d := float64(b+c) / float64(max(n, 1))
-	z2 := z95 * z95
-	at := func(delta float64) int {
-		if delta >= margin-1e-12 {
-			return 0
-		}
-		need := sq(z95+zPower80) * max(d, math.Abs(delta)) / sq(margin-delta)
-		if margin > 0 {
-			need = max(need, z2*(1-margin)/margin)
-		}
-		if need <= 0 {
-			return 0
-		}
-		return int(math.Ceil(need - 1e-9))
-	}
+	at := func(delta float64) int { return SettleAt(delta, max(d, math.Abs(delta)), margin) }
 	low = at(lo)
 	if b+c > 0 {
 		high = at(float64(b-c) / float64(n))
@@ -149,4 +136,22 @@ func PairedSettle(b, c, n int, margin float64) (low, high int, never bool) {
 		high = low
 	}
 	return low, high, false
+}
+
+// SettleAt is PairedSettle's count at a difference delta and a share
+// discordant d (shares, d ≥ |delta|): how many subjects in all would show
+// the difference below margin; 0 when delta is at or above the margin (no
+// count would).
+func SettleAt(delta, d, margin float64) int {
+	if delta >= margin-1e-12 {
+		return 0
+	}
+	need := sq(z95+zPower80) * d / sq(margin-delta)
+	if margin > 0 {
+		need = max(need, z95*z95*(1-margin)/margin)
+	}
+	if need <= 0 {
+		return 0
+	}
+	return int(math.Ceil(need - 1e-9))
 }
