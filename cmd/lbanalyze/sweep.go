@@ -40,16 +40,21 @@ func newSweepCmd(e *env) *cobra.Command {
 parameters of the variants) — over every episode found, as batch finds them, and answer
 first, against the current setting (--config's, else ZorkGPT's defaults; the grid stays the
 flags'): ship a change, with the [tool.zorkgpt.loop_break] block to paste; keep your
-current setting; or no clear winner, naming the change that leads and roughly how many
-episodes would settle it.
+current setting; or no clear winner, naming the change that leads and how many episodes
+would settle it (a range, from the episodes that differ).
 
 A change ships only if, out of sample (k-fold cross-validation: each episode judged by the
 config chosen on the other folds), its false-termination rate is not significantly higher
 than now's and at most --ft-margin percentage points above it (the upper bound of Tango's
 paired 95% interval), it saves significantly more turns, and the choice is stable over
-bootstrap resamples and folds. The false-termination rate counts every stop a cut log cannot
-judge and every censored outcome as premature (its high bound), so that no cut log hides a
-miss; --max-false-rate and --max-censored are the targets it is held to beside the answer.
+bootstrap resamples and folds; a safer change ships when its false-termination rate is
+significantly lower, whatever it costs in turns. The answer says the named change's own
+comparison with now on all the episodes, the rule's held out on its own line, and the
+break-even: what a lost solve must be worth to you for the change to pay (--value-per-point
+gives the trade-off's verdict beside the rule's). The false-termination rate counts every
+stop a cut log cannot judge and every censored outcome as premature (its high bound), so
+that no cut log hides a miss; --max-false-rate and --max-censored are advisory targets,
+said beside the answer, which they do not change.
 Configs with the same outcome on every episode are one row and one choice. When ZorkGPT
 cannot run the best config overall, that one follows, with the change it needs and what it
 would add. Fewer than 20 episodes, or too few stops to tell the configs apart, get a

@@ -443,8 +443,8 @@ func (r *Result) decide(a *Answer) {
 	}
 	a.Verdict = NoClearWinner
 	if ft.CI[1] > margin+1e-9 {
-		short = append([]string{fmt.Sprintf("the upper bound of its change of false terminations %s, %s, is above --ft-margin %s",
-			where, pp(ft.CI[1]/100), pp(r.FTMargin))}, short...)
+		short = append([]string{fmt.Sprintf("%s its false-termination rate may rise by %s, above --ft-margin %s (the upper "+
+			"bound of its change)", where, pp(ft.CI[1]/100), pp(r.FTMargin))}, short...)
 	}
 	nSaved := 0
 	if sv.CI[0] <= 0 {
@@ -811,7 +811,8 @@ func summarise(picks, cands []int, col, now int) (float64, []Rival) {
 // a hash of it (then the id, the segment, the source, for equal hashes),
 // dealt round-robin, so that every fold holds n/k episodes or one more, none
 // is empty (k ≤ n), and the same episodes fall the same way wherever their
-// files lie and wherever the user points (docs/statistics.md, "Folds").
+// files lie and wherever the user points (docs/commands.md, "sweep: which
+// setting to ship").
 // An episode's identity is its id where the log records one; else, as the
 // id is then made from the path below the directory given, its content
 // (identity). fold[i] is episode i's.

@@ -88,8 +88,8 @@ func (b *BreakEven) words(r *Result) string {
 		s = fmt.Sprintf("ship at any value of an episode stopped before a later gain: at least %s %s saved and, at the bound of "+
 			"its interval, no more such episodes", signed(b.Saved), unit)
 	case !b.Safer:
-		s = fmt.Sprintf("ship if an episode stopped before a later gain (a lost solve) is worth less than %s %s%s to you "+
-			"(at least %s %s saved over at most %.1f more such episodes)",
+		s = fmt.Sprintf("ship if a lost solve (an episode stopped before a later gain) is worth less than %s %s%s to you "+
+			"(%s %s over %.1f more, the intervals' bounds)",
 			num(b.Rate), unit, b.dollars(), signed(b.Saved), unit, b.Episodes)
 	case math.IsInf(b.Rate, 1):
 		s = "none: it may avoid no episode stopped before a later gain (the upper bound of its change is not below 0)"
@@ -97,8 +97,8 @@ func (b *BreakEven) words(r *Result) string {
 		s = fmt.Sprintf("ship at any value of an episode stopped before a later gain: it avoids at least %.1f and costs no %s at the bound",
 			-b.Episodes, unit)
 	default:
-		s = fmt.Sprintf("ship if an episode stopped before a later gain (a lost solve) is worth more than %s %s%s to you "+
-			"(at most %s %s lost over at least %.1f such episodes avoided)",
+		s = fmt.Sprintf("ship if a lost solve (an episode stopped before a later gain) is worth more than %s %s%s to you "+
+			"(%s %s lost over %.1f avoided, the intervals' bounds)",
 			num(b.Rate), unit, b.dollars(), num(-b.Saved), unit, -b.Episodes)
 	}
 	if v := r.ValuePerPoint; v > 0 {

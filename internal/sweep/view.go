@@ -141,11 +141,10 @@ func (r *Result) settleWords(s *Settle) string {
 	case s == nil:
 		return "no count of episodes alone would settle it"
 	case s.High == 0 || s.High == s.Low:
-		return fmt.Sprintf("at least %s in all would settle it (%d here; from the episodes that differ, below, with their interval)",
-			textout.Count(s.Low, "episode"), r.N)
+		return fmt.Sprintf("at least %s would settle it (%d here; from those that differ, below)", textout.Count(s.Low, "episode"), r.N)
 	}
-	return fmt.Sprintf("%d to %s in all would settle it (%d here; the first if the change differs from now as little as "+
-		"the episodes that differ, below, allow, the second if as they show)", s.Low, textout.Count(s.High, "episode"), r.N)
+	return fmt.Sprintf("%d to %s would settle it (%d here; from those that differ, below: the first at the favourable end "+
+		"of its interval, the second as observed)", s.Low, textout.Count(s.High, "episode"), r.N)
 }
 
 // comparisons are the named config's own comparison with now, the rule's
@@ -161,11 +160,11 @@ func (r *Result) comparisons(a *Answer) []Line {
 	out := []Line{{"versus now", fmt.Sprintf("%s on all %s (in sample)%s: %s", name, episodes(r.N), decided,
 		r.versusWords(a.Versus, "it"))}}
 	if a.HeldOut != nil {
-		what := "the rule's, choosing on new episodes (each under the config chosen on the other folds), which the verdict weighs"
+		what := "the rule's, each episode under the config chosen on the other folds (the verdict's)"
 		if sameAs(a.HeldOut, a.Versus) {
 			what += ": every fold chose " + name + ", the same pairs as above"
 		} else {
-			what += ": " + r.versusWords(a.HeldOut, "the config chosen")
+			what += ": " + r.versusWords(a.HeldOut, "it")
 		}
 		out = append(out, Line{"held out", what})
 	}
@@ -341,7 +340,7 @@ func (r *Result) versusWords(ms []metrics.Metric, under string) string {
 		w := m.Words()
 		switch {
 		case m.Name == "false_termination_rate":
-			w = strings.TrimSuffix(w, ")") + fmt.Sprintf("; %s premature or unjudged under %s and not under now, %d the other way)",
+			w = strings.TrimSuffix(w, ")") + fmt.Sprintf("; %s worse under %s, %d better)",
 				textout.Count(m.Discordant[0], "episode"), under, m.Discordant[1])
 		case (m.Name == "turns_saved" || m.Name == "tokens_saved" || m.Name == "cost_saved") && m.CI != nil && m.BaselineOK && m.AfterOK:
 			w = fmt.Sprintf("%s %s (at least %s)", m.Label, m.Unit.Signed(m.Change), m.Unit.Interval(m.CI[0]))
@@ -362,7 +361,7 @@ func (r *Result) withLimits(s Section) Section {
 		return s
 	}
 	c := r.Answer.config(r)
-	t := fmt.Sprintf("advisory, they do not gate the verdict (it stands): %s misses a target: false-termination rate %s (high bound; --max-false-rate %s), censored outcomes %s "+
+	t := fmt.Sprintf("advisory, the verdict stands: %s misses a target: false-termination rate %s (high bound; --max-false-rate %s), censored outcomes %s "+
 		"(--max-censored %s)", c.Policy, pct(r.FalseRate(c)), pct(r.MaxFalseRate), pct(r.CensoredShare(c)), pct(r.MaxCensored))
 	switch {
 	case l.MeetsBoth >= 0:
