@@ -317,15 +317,6 @@ func (r *Result) stability(c *Choice) Line {
 	return Line{"stability", s}
 }
 
-// heldOutTokens are the tokens the held-out folds saved, after lead, when
-// they rank the configs; "" otherwise.
-func (r *Result) heldOutTokens(cv *CV, lead string) string {
-	if !r.ByTokens {
-		return ""
-	}
-	return lead + strconv.FormatInt(cv.HeldOutTokensSaved, 10)
-}
-
 // versusWords are the headline changes of a comparison with now, each with
 // its interval: the false-termination rate's with its discordant episodes
 // (under names the after side), the turns and dollars saved as at least
