@@ -394,6 +394,52 @@ func TestDecide(t *testing.T) {
 	}
 }
 
+// A BALROG-like model, 30 runs against no stop rule (a harness): the named
+// config stops no run before a later gain (0 worse, 0 better), but one fold
+// chose a more aggressive config, so the rule's held-out pairs have 2 worse
+// runs: 6.7 pp observed, at or above the 2 pp margin. That is no evidence that
+// no count would show the named config within the margin (the held-out lower
+// bound, −5.4 pp, is not above it): no clear winner, and from the named
+// config's own 0 of 30, at least 189 runs would settle it (z²·0.98/0.02 =
+// 188.2), never "no number of episodes".
+func TestDecideOnTheNamedConfigsDiscordance(t *testing.T) {
+	r := &Result{Options: opts(), N: 30, Configs: []Config{{Policy: sor(35, 10)}}, Current: &Config{Policy: policy.Policy{Name: policy.None}}}
+	held, own := [2]float64{-5.4, 21.3}, [2]float64{-11.35, 11.35}
+	saved := [2]float64{40, 90}
+	a := &Answer{Choice: Choice{Config: 0, Stability: 1, CV: CV{Folds: 5, Agree: 4}},
+		HeldOut: []metrics.Metric{
+			{Name: "false_termination_rate", Change: 100 * 2.0 / 30, CI: &held, Discordant: [2]int{2, 0}},
+			{Name: "turns_saved", Change: 60, CI: &saved},
+		},
+		Versus: []metrics.Metric{
+			{Name: "false_termination_rate", Change: 0, CI: &own, Discordant: [2]int{0, 0}},
+			{Name: "turns_saved", Change: 60, CI: &saved},
+		}}
+	r.decide(a)
+	if a.Verdict != NoClearWinner || a.Settle == nil || *a.Settle != (Settle{189, 0}) || strings.Contains(a.Why, "no count") {
+		t.Errorf("%v, settle %+v, why %q; want no clear winner, at least 189", a.Verdict, a.Settle, a.Why)
+	}
+}
+
+// A harness's logs, 40, 41, 44 and 48 runs against no stop rule: 35/10
+// stops every A run, truly stuck, and no B run (handSet), so it differs from
+// now on no run's false termination: at least 189 runs would settle it,
+// whatever the count read, never n + 1 as a target that recedes.
+func TestSettleDoesNotFollowN(t *testing.T) {
+	none := policy.Policy{Name: policy.None}
+	for _, n := range []int{40, 41, 44, 48} {
+		r := Run(handSet(t, n/2, n-n/2), handGrid, none, opts())
+		a := r.Answer
+		if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != sor(35, 10) || a.Settle == nil || *a.Settle != (Settle{189, 0}) {
+			t.Errorf("%d runs: %s (%s), settle %+v; want no clear winner, 35/10 leading, at least 189", n, answerOf(r), r.NoAnswer, a.Settle)
+			continue
+		}
+		if h := r.Sections()[0].Headline; !strings.Contains(h, fmt.Sprintf("at least 189 episodes would settle it (%d here", n)) {
+			t.Errorf("%d runs: %q", n, h)
+		}
+	}
+}
+
 func TestNoAnswer(t *testing.T) {
 	cases := []struct {
 		name string
