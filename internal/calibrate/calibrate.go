@@ -37,7 +37,7 @@ type Options struct {
 
 // Defaults are the study of `make calibrate`.
 func Defaults() Options {
-	return Options{Seed: 1, Population: 2000, Sizes: []int{30, 75, 200}, Samples: 200, SampleSeed: 1, Margin: 0.02, Now: DefaultNow()}
+	return Options{Seed: 1, Population: 2000, Sizes: []int{30, 75, 200, 500}, Samples: 100, SampleSeed: 1, Margin: 0.02, Now: DefaultNow()}
 }
 
 // Study is what the samples gave.

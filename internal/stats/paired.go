@@ -7,32 +7,6 @@ const zPower80 = 0.8416212335729143
 
 func sq(x float64) float64 { return x * x }
 
-// PairedNonInferiorityN is roughly how many subjects a paired non-inferiority
-// test of a new setting against the current one needs, at a one-sided 2.5%
-// level (the upper bound of a 95% interval) and 80% power, when the new one
-// alone is positive on a share pb of subjects, the current one alone on pc,
-// and the margin is margin (shares, not percentage points):
-//
-//	n ≈ (z_α + z_β)² · (pb + pc) / (margin − (pb − pc))²
-//
-// (the sample size for McNemar-type non-inferiority with discordant shares pb
-// and pc). With no discordance expected, pb + pc = 0, the formula gives 0; n
-// is then, and never less than, the size at which a sample with no positive
-// subject at all has the interval's upper bound within the margin: the
-// Wilson upper limit of 0/n, z²/(n+z²) ≤ margin. ok is false when pb − pc is
-// at or above the margin: no sample size shows non-inferiority.
-func PairedNonInferiorityN(pb, pc, margin float64) (n int, ok bool) {
-	// pb − pc is compared with a little slack: 0.03 − 0.01 is 0.0199…98 in
-	// floating point, and a margin it equals is not met.
-	if margin <= 0 || pb-pc >= margin-1e-12 || pb < 0 || pc < 0 {
-		return 0, false
-	}
-	z2 := z95 * z95
-	floor := math.Ceil(z2 * (1 - margin) / margin)
-	need := sq(z95+zPower80) * (pb + pc) / sq(margin-(pb-pc))
-	return int(max(floor, math.Ceil(need))), true
-}
-
 // PairedMeanN is roughly how many subjects in all a paired comparison needs
 // to show a mean difference of diff (> 0) at a one-sided 2.5% level with 80%
 // power, from its 95% interval [lo, hi] on n subjects: the interval's
@@ -110,7 +84,8 @@ func TangoPaired(b, c, n int) (diff, lo, hi float64) {
 // to have fewer). It rests on a stated assumption, the discordance observed
 // (b subjects positive under the new setting only, c under the current one
 // only, of n), with its uncertainty: at a difference Δ and a share
-// discordant at least |Δ|,
+// discordant at least |Δ|, the sample size of a McNemar-type test against
+// the margin (statistics.md, "The decision"),
 //
 //	n ≈ (z_α + z_β)² · discordance / (margin − Δ)²,
 //

@@ -140,29 +140,30 @@ func TestNewcombePairedBounds(t *testing.T) {
 }
 
 // The sample size of a paired non-inferiority test, worked out by hand:
-// (1.959964 + 0.841621)² = 7.848877.
-func TestPairedNonInferiorityN(t *testing.T) {
+// (1.959964 + 0.841621)² = 7.848877; pb and pc the shares worse and better,
+// Δ = pb − pc, the discordance pb + pc.
+func TestSettleAt(t *testing.T) {
 	for _, c := range []struct {
 		pb, pc, margin float64
 		n              int
-		ok             bool
 	}{
-		{0.02, 0.01, 0.02, 2355, true},  // 7.848877 × 0.03 / 0.01² = 2354.66
-		{0.05, 0.05, 0.02, 1963, true},  // 7.848877 × 0.10 / 0.02² = 1962.22
-		{0.01, 0.02, 0.02, 262, true},   // 7.848877 × 0.03 / 0.03² = 261.63
-		{0.001, 0.001, 0.02, 189, true}, // the formula gives 39.2: the floor, z²·0.98/0.02 = 188.23
-		{0, 0, 0.02, 189, true},         // no discordance: the floor alone
-		{0.03, 0.01, 0.02, 0, false},    // the difference is the margin: never shown
-		{0.05, 0.01, 0.02, 0, false},
+		{0.02, 0.01, 0.02, 2355},  // 7.848877 × 0.03 / 0.01² = 2354.66
+		{0.05, 0.05, 0.02, 1963},  // 7.848877 × 0.10 / 0.02² = 1962.22
+		{0.01, 0.02, 0.02, 262},   // 7.848877 × 0.03 / 0.03² = 261.63
+		{0.001, 0.001, 0.02, 189}, // the formula gives 39.2: the floor, z²·0.98/0.02 = 188.23
+		{0, 0, 0.02, 189},         // no discordance: the floor alone
+		{0.03, 0.01, 0.02, 0},     // the difference is the margin: never shown
+		{0.05, 0.01, 0.02, 0},
+		{0, 0.06, 0, 131}, // superiority: 7.848877 × 0.06 / 0.06² = 130.8
+		{0, 0, 0, 0},      // superiority of no difference: never
 	} {
-		n, ok := PairedNonInferiorityN(c.pb, c.pc, c.margin)
-		if n != c.n || ok != c.ok {
-			t.Errorf("PairedNonInferiorityN(%v, %v, %v) = %d, %v; want %d, %v", c.pb, c.pc, c.margin, n, ok, c.n, c.ok)
+		if n := SettleAt(c.pb-c.pc, c.pb+c.pc, c.margin); n != c.n {
+			t.Errorf("SettleAt(%v, %v, %v) = %d; want %d", c.pb-c.pc, c.pb+c.pc, c.margin, n, c.n)
 		}
 	}
 	// At the floor, a sample with no positive subject has its upper bound
 	// within the margin; one fewer does not.
-	n, _ := PairedNonInferiorityN(0, 0, 0.02)
+	n := SettleAt(0, 0, 0.02)
 	if _, _, hi := newcombePaired(0, 0, 0, n); hi > 0.02 {
 		t.Errorf("at n = %d the upper bound is %v, over the margin", n, hi)
 	}
