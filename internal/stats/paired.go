@@ -85,7 +85,7 @@ func TangoPaired(b, c, n int) (diff, lo, hi float64) {
 // (b subjects positive under the new setting only, c under the current one
 // only, of n), with its uncertainty: at a difference Δ and a share
 // discordant at least |Δ|, the sample size of a McNemar-type test against
-// the margin (statistics.md, "The decision"),
+// the margin (docs/commands.md, "sweep: which setting to ship"),
 //
 //	n ≈ (z_α + z_β)² · discordance / (margin − Δ)²,
 //
