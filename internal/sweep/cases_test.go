@@ -212,3 +212,33 @@ func TestScreenVeto(t *testing.T) {
 		t.Error("0 worse, 0 better of 480: not within 2 pp")
 	}
 }
+
+// A price per token on logs that record no tokens prices nothing: no dollars
+// (never $0.00), and a note that says so and points at --cost-per-call. With
+// a price per call too, the calls are priced; with some logs recording
+// tokens, the note counts the others.
+func TestPricePerTokenWithoutTokens(t *testing.T) {
+	o := opts()
+	o.CostPerMTok = 2.5
+	r := Run(handSet(t, 12, 12), handGrid, sor(40, 10), o)
+	if r.Dollars != nil || !slices.ContainsFunc(r.LeftOut, func(s string) bool {
+		return strings.Contains(s, "no log read records tokens") && strings.Contains(s, "--cost-per-call")
+	}) {
+		t.Errorf("dollars %v, notes %q: want none, and the note", r.Dollars, r.LeftOut)
+	}
+	if l := lineOf(r, "versus now"); strings.Contains(l, "$") {
+		t.Errorf("the versus now line says dollars: %q", l)
+	}
+	o.CostPerCall = 0.01
+	if r := Run(handSet(t, 12, 12), handGrid, sor(40, 10), o); r.Dollars == nil || len(r.LeftOut) != 0 {
+		t.Errorf("priced per call too: dollars %v, notes %q", r.Dollars, r.LeftOut)
+	}
+	o.CostPerCall = 0
+	eps := handSet(t, 12, 12)
+	for _, ep := range eps[:5] {
+		ep.Signals = ep.Signals.With(episode.Tokens)
+	}
+	if r := Run(eps, handGrid, sor(40, 10), o); len(r.LeftOut) != 1 || !strings.Contains(r.LeftOut[0], "19 of the 24 episodes record no tokens") {
+		t.Errorf("notes %q, want 19 of the 24 without tokens", r.LeftOut)
+	}
+}
