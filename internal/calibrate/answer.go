@@ -240,7 +240,7 @@ func (a *Answer) versus(where string, ms []metrics.Metric, mix []Part, base poli
 			scale = float64(n)
 		}
 		hi := m.CI[1] / scale
-		if oneSided[m.Name] && !strings.HasPrefix(where, "best overall") {
+		if oneSided[m.Name] {
 			hi = math.Inf(1) // printed as "at least" its lower bound
 		}
 		a.add(where+": "+m.Label, m.CI[0]/scale, hi, Quantity{Figure: f.figure, Mix: mix, Base: base, Versus: true})

@@ -230,7 +230,7 @@ func (r *Result) overallSection(o *Overall) Section {
 		over = r.Configs[a.Config].Policy.String()
 	}
 	s.Lines = []Line{
-		{"adds", fmt.Sprintf("over %s, in sample: %s", over, headline(o.Over))},
+		{"adds", fmt.Sprintf("over %s, in sample: %s", over, r.versusWords(o.Over, "it"))},
 		{"needs", o.Change},
 		{"in sample", r.flattered(&o.In) + r.dollarsSaved(c.Policy, false)},
 	}
@@ -378,18 +378,6 @@ func (r *Result) withLimits(s Section) Section {
 func (r *Result) lowestFalse(i int) string {
 	c := &r.Configs[i]
 	return fmt.Sprintf("the lowest rate is %s (%s), saving %s of the turns", pct(r.FalseRate(c)), c.Policy, pct(r.SavedShare(c)))
-}
-
-// headline is the change of every headline metric, with its interval, and
-// of the cost saved when the sweep is priced.
-func headline(ms []metrics.Metric) string {
-	var parts []string
-	for i := range ms {
-		if ms[i].Headline || ms[i].Name == "cost_saved" {
-			parts = append(parts, ms[i].Words())
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // costHeader heads the front's column of dollars saved.
