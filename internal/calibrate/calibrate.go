@@ -222,7 +222,12 @@ func (s *Sample) judgeSettle(a Answer, truth *truthTable) {
 	if a.Safer {
 		margin = 0
 	}
+	// The count for the savings is taken as printed (its truth is not
+	// replayed): the population's count is the larger of the two.
 	n := stats.SettleAt(worse-better, worse+better, margin)
+	if n > 0 {
+		n = max(n, a.Settle.Saved)
+	}
 	s.SettleJudged = true
 	s.SettleAtLeast = n == 0 || n >= a.Settle.Low
 	s.SettleWithin = s.SettleAtLeast && (a.Settle.High == 0 || n != 0 && n <= a.Settle.High)

@@ -286,7 +286,7 @@ func TestNoClearWinner(t *testing.T) {
 	if a == nil || a.Verdict != NoClearWinner || a.Block != "" || r.Configs[a.Config].Policy != sor(35, 10) {
 		t.Fatalf("answer %+v (%s), want no clear winner, 35/10 leading", a, r.NoAnswer)
 	}
-	if a.Settle == nil || *a.Settle != (Settle{189, 0}) || !strings.Contains(a.Why, "may rise by 13.8 pp, above --ft-margin 2.0 pp") {
+	if a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) || !strings.Contains(a.Why, "may rise by 13.8 pp, above --ft-margin 2.0 pp") {
 		t.Errorf("settle %+v, why %q; want at least 189 and the bound 13.8 pp", a.Settle, a.Why)
 	}
 	j := answerOfJSON(t, r)
@@ -352,26 +352,26 @@ func TestDecide(t *testing.T) {
 		// its two-sided binomial p is 0.22): a count at the favourable end
 		// (low, unchecked here: TestPairedSettle works them), none at the
 		// observed one. Never "1 more".
-		{"a margin worse, not shown", false, [2]float64{-0.6, 4.6}, 5, 1, [2]float64{10, 50}, 30, 1, 5, NoClearWinner, &Settle{0, 0}, "above --ft-margin"},
+		{"a margin worse, not shown", false, [2]float64{-0.6, 4.6}, 5, 1, [2]float64{10, 50}, 30, 1, 5, NoClearWinner, &Settle{Low: 0, High: 0}, "above --ft-margin"},
 		{"ship", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 5, Ship, nil, ""},
 		// The evidence thresholds: 20% of the resamples, 3 of 5 folds. One
 		// worse and one better: 7.84888·0.01/0.02² = 196.2, 197 at the
 		// discordance observed.
 		{"ship at the least stability", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.2, 3, Ship, nil, ""},
-		{"unstable", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.199, 5, NoClearWinner, &Settle{189, 197}, "in only 19.9% of the bootstrap resamples"},
-		{"folds disagree", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 2, NoClearWinner, &Settle{189, 197}, "only 2 of the 5 folds choose it"},
+		{"unstable", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.199, 5, NoClearWinner, &Settle{Low: 189, High: 197}, "in only 19.9% of the bootstrap resamples"},
+		{"folds disagree", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 2, NoClearWinner, &Settle{Low: 189, High: 197}, "only 2 of the 5 folds choose it"},
 		// 2 worse of 200, none better: 7.84888·0.01/(0.02 − 0.01)² = 784.9.
-		{"rate not shown within", false, [2]float64{-1, 3}, 2, 0, [2]float64{5, 40}, 20, 1, 5, NoClearWinner, &Settle{189, 785}, "above --ft-margin"},
+		{"rate not shown within", false, [2]float64{-1, 3}, 2, 0, [2]float64{5, 40}, 20, 1, 5, NoClearWinner, &Settle{Low: 189, High: 785}, "above --ft-margin"},
 		// 200·((z + z_β)·(50/2z)/20)² = 638.5: 639 at both ends (197 and 189
 		// from the rate).
-		{"savings within chance", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{-5, 45}, 20, 1, 5, NoClearWinner, &Settle{639, 639}, "within chance"},
+		{"savings within chance", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{-5, 45}, 20, 1, 5, NoClearWinner, &Settle{Low: 639, High: 639}, "within chance"},
 		// The other direction: 8 better of 200, none worse, significantly
 		// (its upper bound −2 pp < 0), at a cost of 200 turns: ship.
 		{"safer, shown", true, [2]float64{-9, -2}, 0, 8, [2]float64{-300, -100}, -200, 1, 5, Ship, nil, ""},
 		// 1 worse and 4 better: fewer within chance (upper bound +0.5 pp);
 		// to show fewer (margin 0) at the observed −1.5 pp with 2.5%
 		// discordant, 7.84888·0.025/0.015² = 872.1: 873.
-		{"safer, within chance", true, [2]float64{-5, 0.5}, 1, 4, [2]float64{-300, -100}, -200, 1, 5, NoClearWinner, &Settle{0, 873}, "only within chance"},
+		{"safer, within chance", true, [2]float64{-5, 0.5}, 1, 4, [2]float64{-300, -100}, -200, 1, 5, NoClearWinner, &Settle{Low: 0, High: 873}, "only within chance"},
 		{"safer, no fewer", true, [2]float64{-1, 3}, 2, 1, [2]float64{-300, -100}, -200, 1, 5, Keep, nil, "no fewer false terminations"},
 	} {
 		r := &Result{Options: opts(), N: 200, Configs: []Config{{Policy: sor(35, 10)}}, Current: &Config{Policy: sor(40, 10)}}
@@ -416,7 +416,7 @@ func TestDecideOnTheNamedConfigsDiscordance(t *testing.T) {
 			{Name: "turns_saved", Change: 60, CI: &saved},
 		}}
 	r.decide(a)
-	if a.Verdict != NoClearWinner || a.Settle == nil || *a.Settle != (Settle{189, 0}) || strings.Contains(a.Why, "no count") {
+	if a.Verdict != NoClearWinner || a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) || strings.Contains(a.Why, "no count") {
 		t.Errorf("%v, settle %+v, why %q; want no clear winner, at least 189", a.Verdict, a.Settle, a.Why)
 	}
 }
@@ -430,7 +430,7 @@ func TestSettleDoesNotFollowN(t *testing.T) {
 	for _, n := range []int{40, 41, 44, 48} {
 		r := Run(handSet(t, n/2, n-n/2), handGrid, none, opts())
 		a := r.Answer
-		if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != sor(35, 10) || a.Settle == nil || *a.Settle != (Settle{189, 0}) {
+		if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != sor(35, 10) || a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) {
 			t.Errorf("%d runs: %s (%s), settle %+v; want no clear winner, 35/10 leading, at least 189", n, answerOf(r), r.NoAnswer, a.Settle)
 			continue
 		}

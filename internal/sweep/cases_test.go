@@ -106,7 +106,7 @@ func copies(t *testing.T, n int) []*episode.Episode {
 func TestCopiesOfOneEpisode(t *testing.T) {
 	r := Run(copies(t, 25), defaultGrid(), current, opts())
 	a := r.Answer
-	if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != sor(10, 1) || len(r.ClassOf(a.Config)) != 6 || a.Settle == nil || *a.Settle != (Settle{189, 0}) {
+	if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != sor(10, 1) || len(r.ClassOf(a.Config)) != 6 || a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) {
 		t.Fatalf("answer %s (class of %d, settle %d; %s), want no clear winner, score-or-objective 10/1 leading a class of 6, 189",
 			answerOf(r), len(r.ClassOf(a.Config)), a.Settle, r.NoAnswer)
 	}

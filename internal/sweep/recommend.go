@@ -136,8 +136,9 @@ type Answer struct {
 
 // Settle is a range of episodes in all: Low at the favourable end of the
 // discordance's interval, High at the discordance observed (0: no upper
-// estimate).
-type Settle struct{ Low, High int }
+// estimate), each at least Saved, the count that would show what the change
+// saves (0 when that is shown).
+type Settle struct{ Low, High, Saved int }
 
 // decisive is the comparison the verdict is taken on: held out, else (--folds
 // 0) the named config's own.
@@ -485,7 +486,7 @@ func (r *Result) settle(a *Answer, margin float64, nSaved int) *Settle {
 	if never {
 		return nil
 	}
-	s := &Settle{Low: max(low, nSaved), High: high}
+	s := &Settle{Low: max(low, nSaved), High: high, Saved: nSaved}
 	if high > 0 {
 		s.High = max(high, s.Low)
 	}

@@ -217,7 +217,7 @@ func TestAnswerBundled(t *testing.T) {
 	if h := metricNamed(a.HeldOut, "false_termination_rate"); h.Discordant != [2]int{1, 0} || sameAs(a.HeldOut, a.Versus) {
 		t.Errorf("held out: discordant %v, want the rule's 1 worse, 0 better", h.Discordant)
 	}
-	if a.Verdict != NoClearWinner || a.Block != "" || a.Settle == nil || *a.Settle != (Settle{189, 0}) {
+	if a.Verdict != NoClearWinner || a.Block != "" || a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) {
 		t.Errorf("%v, block %q, settle %+v: want no clear winner, no block, at least 189 episodes", a.Verdict, a.Block, a.Settle)
 	}
 	best := scan(eps, grid, current, func(policy.Policy) bool { return true })
@@ -291,7 +291,7 @@ func TestAnswerCopies(t *testing.T) {
 	lead := scan(eps, grid, current, func(p policy.Policy) bool { return p.Name != policy.Window })
 	r := Run(eps, grid, current, opts())
 	a := r.Answer
-	if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != lead.p || a.Settle == nil || *a.Settle != (Settle{189, 0}) || a.Stability != 1 || a.CV.Agree != 5 {
+	if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != lead.p || a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) || a.Stability != 1 || a.CV.Agree != 5 {
 		t.Fatalf("answer %s (%s), settle %+v, stability %v, folds %d: want no clear winner, %v leading, 189, 1, 5",
 			answerOf(r), r.NoAnswer, a.Settle, a.Stability, a.CV.Agree, lead.p)
 	}
