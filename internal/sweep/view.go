@@ -117,21 +117,21 @@ func (r *Result) answerSection() Section {
 // shipWhy is why a change ships, in the words of its direction, and which
 // comparison showed it.
 func (r *Result) shipWhy(a *Answer) string {
-	where := "choosing by this rule on new episodes (held out)"
+	who := "held out, choosing by this rule on new episodes"
 	if a.HeldOut == nil {
-		where = "on the episodes that chose it (--folds 0: in sample, optimistic)"
+		who = "on the episodes that chose it (--folds 0: in sample, optimistic), it"
 	}
 	if a.Safer {
 		ft, sv := metricNamed(a.decisive(), "false_termination_rate"), metricNamed(a.decisive(), r.savedMetric())
-		return fmt.Sprintf("%s, it has significantly fewer false terminations than now (%s), at a cost of %.0f %s (the break-even "+
-			"weighs them)", where, ft.Unit.Signed(ft.Change), -sv.Change, r.rank())
+		return fmt.Sprintf("%s has significantly fewer false terminations than now (%s), at a cost of %.0f %s (the break-even "+
+			"weighs them)", who, ft.Unit.Signed(ft.Change), -sv.Change, r.rank())
 	}
 	rate := "not significantly higher, at most"
 	if !r.vetoWorse() {
 		rate = "at most" // now stops no episode (vetoWorse)
 	}
-	return fmt.Sprintf("%s, it saves more %s than now, and its false-termination rate is %s --ft-margin %s above now's",
-		where, r.rank(), rate, pp(r.FTMargin))
+	return fmt.Sprintf("%s saves more %s than now, with a false-termination rate %s --ft-margin %s above now's",
+		who, r.rank(), rate, pp(r.FTMargin))
 }
 
 // settleWords says how many episodes in all would settle the comparison, and
@@ -158,13 +158,13 @@ func (r *Result) comparisons(a *Answer) []Line {
 		decided = ""
 	}
 	out := []Line{{"versus now", fmt.Sprintf("%s on all %s (in sample)%s: %s", name, episodes(r.N), decided,
-		r.versusWords(a.Versus, "it"))}}
+		r.versusWords(a.Versus))}}
 	if a.HeldOut != nil {
 		what := "the rule's, each episode under the config chosen on the other folds (the verdict's)"
 		if sameAs(a.HeldOut, a.Versus) {
 			what += ": every fold chose " + name + ", the same pairs as above"
 		} else {
-			what += ": " + r.versusWords(a.HeldOut, "it")
+			what += ": " + r.versusWords(a.HeldOut)
 		}
 		out = append(out, Line{"held out", what})
 	}
@@ -230,7 +230,7 @@ func (r *Result) overallSection(o *Overall) Section {
 		over = r.Configs[a.Config].Policy.String()
 	}
 	s.Lines = []Line{
-		{"adds", fmt.Sprintf("over %s, in sample: %s", over, r.versusWords(o.Over, "it"))},
+		{"adds", fmt.Sprintf("over %s, in sample: %s", over, r.versusWords(o.Over))},
 		{"needs", o.Change},
 		{"in sample", r.flattered(&o.In) + r.dollarsSaved(c.Policy, false)},
 	}
@@ -318,10 +318,10 @@ func (r *Result) stability(c *Choice) Line {
 }
 
 // versusWords are the headline changes of a comparison with now, each with
-// its interval: the false-termination rate's with its discordant episodes
-// (under names the after side), the turns and dollars saved as at least
-// their lower bound, which the choice biases (docs/calibration.md).
-func (r *Result) versusWords(ms []metrics.Metric, under string) string {
+// its interval: the false-termination rate's with its discordant episodes,
+// the turns and dollars saved as at least their lower bound, which the
+// choice biases (docs/calibration.md).
+func (r *Result) versusWords(ms []metrics.Metric) string {
 	var parts []string
 	for i := range ms {
 		m := &ms[i]
@@ -331,8 +331,8 @@ func (r *Result) versusWords(ms []metrics.Metric, under string) string {
 		w := m.Words()
 		switch {
 		case m.Name == "false_termination_rate":
-			w = strings.TrimSuffix(w, ")") + fmt.Sprintf("; %s worse under %s, %d better)",
-				textout.Count(m.Discordant[0], "episode"), under, m.Discordant[1])
+			w = strings.TrimSuffix(w, ")") + fmt.Sprintf("; %s worse under it, %d better)",
+				textout.Count(m.Discordant[0], "episode"), m.Discordant[1])
 		case (m.Name == "turns_saved" || m.Name == "tokens_saved" || m.Name == "cost_saved") && m.CI != nil && m.BaselineOK && m.AfterOK:
 			w = fmt.Sprintf("%s %s (at least %s)", m.Label, m.Unit.Signed(m.Change), m.Unit.Interval(m.CI[0]))
 		}
