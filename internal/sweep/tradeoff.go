@@ -38,9 +38,9 @@ func (r *Result) breakEven(a *Answer) *BreakEven {
 	if sv.CI == nil {
 		return nil
 	}
-	// The upper bounds of the changes: of such episodes, the most it adds
-	// (for a safer change, minus the fewest it avoids); of what it saves,
-	// the least (minus the most a safer change costs).
+	// The bounds: of the change of such episodes the upper, the most it adds
+	// (for a safer change minus the fewest it avoids); of what it saves the
+	// lower, the least (for a safer change minus the most it costs).
 	b := &BreakEven{Safer: a.Safer, Saved: sv.CI[0], Episodes: ft.CI[1] / 100 * float64(r.N)}
 	b.Rate = rate(b.Saved, b.Episodes, a.Safer)
 	for i := range a.Versus {
