@@ -348,7 +348,7 @@ func (r *Result) answer(eps []*episode.Episode) {
 		if !r.vetoWorse() {
 			a.Why = fmt.Sprintf("no stop rule %s runs as it is saves more %s with its false terminations (the high bound of "+
 				"their rate) shown within --ft-margin %s on these episodes; now stops no episode, so every stop rule adds "+
-				"some: --ft-margin is how many more you accept", r.System.Name, r.rank(), pp(r.FTMargin))
+				"some: --ft-margin is how many more you accept", r.System.Name, r.rank(), ppMargin(r.FTMargin))
 		}
 	} else {
 		named := r.Configs[a.Config].Policy
@@ -436,7 +436,7 @@ func (r *Result) decide(a *Answer) {
 	case ft.CI[0] > margin+1e-9:
 		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, has %s more false terminations than now %s, the lower "+
 			"bound of its interval %s above --ft-margin %s: no count of episodes would show it within the margin",
-			name, pp(ft.Change/100), where, pp(ft.CI[0]/100), pp(r.FTMargin))
+			name, pp(ft.Change/100), where, pp(ft.CI[0]/100), ppMargin(r.FTMargin))
 		return
 	case a.Shown && len(short) == 0:
 		a.Verdict = Ship
@@ -445,7 +445,7 @@ func (r *Result) decide(a *Answer) {
 	a.Verdict = NoClearWinner
 	if ft.CI[1] > margin+1e-9 {
 		short = append([]string{fmt.Sprintf("%s its false-termination rate may rise by %s, above --ft-margin %s (the upper "+
-			"bound of its change)", where, pp(ft.CI[1]/100), pp(r.FTMargin))}, short...)
+			"bound of its change)", where, pp(ft.CI[1]/100), ppMargin(r.FTMargin))}, short...)
 	}
 	nSaved := 0
 	if sv.CI[0] <= 0 {

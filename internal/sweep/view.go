@@ -47,7 +47,7 @@ func (r *Result) Sections() []Section {
 func (r *Result) Summary() string {
 	s := fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate (high bound) <= %s, censored outcomes <= %s; "+
 		"a change ships within --ft-margin %s of now's false-termination rate; %s a turn",
-		textout.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), pp(r.FTMargin),
+		textout.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), ppMargin(r.FTMargin),
 		textout.Count(r.CallsPerTurn, "LLM call"))
 	if r.GainHorizon > 0 {
 		s += fmt.Sprintf("; a later gain is evidence within %s of the stop", textout.Count(r.GainHorizon, "turn"))
@@ -131,7 +131,7 @@ func (r *Result) shipWhy(a *Answer) string {
 		rate = "at most" // now stops no episode (vetoWorse)
 	}
 	return fmt.Sprintf("%s saves more %s than now, with a false-termination rate %s --ft-margin %s above now's",
-		who, r.rank(), rate, pp(r.FTMargin))
+		who, r.rank(), rate, ppMargin(r.FTMargin))
 }
 
 // settleWords says how many episodes in all would settle the comparison, and
