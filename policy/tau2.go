@@ -15,14 +15,10 @@ func init() {
 
 // tau2Parts: tau2 run's default --max-steps 200, counting the user's and
 // the tools' steps too (about one each an agent step), and --max-errors 10,
-// every error counted (num_errors is never reset): errors among all steps.
+// every error counted (num_errors is never reset): errors in the whole run.
 func tau2Parts(Policy) []Policy {
 	return []Policy{
 		Policy{Name: Steps}.With(MaxSteps, 200/2),
-		Policy{Name: Errored}.With(Times, 10).With(Within, tau2AllSteps),
+		Policy{Name: Errored}.With(Times, 10).With(Within, wholeRun),
 	}
 }
-
-// tau2AllSteps is a window longer than any run: tau2's count of errors
-// over the whole simulation.
-const tau2AllSteps = 1 << 20
