@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -96,5 +97,30 @@ func TestPresetWithoutASignal(t *testing.T) {
 	}
 	if stop != 8 {
 		t.Errorf("stopped at %d, want 8 (the errors unseen; 4 identical steps 5–8)", stop)
+	}
+}
+
+// The caps' presets on runs worked by hand: mini-swe-agent's 250 steps stop
+// a longer run at 250; tau2's 100 agent steps at 100, and its 10th error,
+// counted over the whole run (errors at every other step), at step 19.
+func TestCapPresets(t *testing.T) {
+	var long, alternating []string
+	for i := range 260 {
+		long = append(long, fmt.Sprintf("a%d", i))
+		if i < 30 {
+			alternating = append(alternating, fmt.Sprintf("b%d", i)+map[bool]string{true: "!"}[i%2 == 0])
+		}
+	}
+	for _, c := range []struct {
+		rule, run string
+		stop      int
+	}{
+		{"mini-swe-agent", strings.Join(long, " "), 250},
+		{"tau2", strings.Join(long, " "), 100},
+		{"tau2", strings.Join(alternating, " "), 19},
+	} {
+		if got := trace(t, c.rule, c.run); got.stop != c.stop {
+			t.Errorf("%s: %+v, want a stop at %d", c.rule, got, c.stop)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -22,8 +23,8 @@ import (
 var (
 	Times = &Setting{Key: "times", Flag: "times", Label: "times", Default: 3, Min: 2,
 		Usage: "times K (repeat, repeat-observed, alternate, errors): stop when the last K steps repeat (the same action; with its response; two in alternation; errored)"}
-	Within = &Setting{Key: "within", Flag: "within", Label: "within", Default: 0, Min: 1, Special: []Special{{0, "in a row"}},
-		Usage: "within N (repeat, repeat-observed, errors): count the repeats among the last N steps, not in a row; 0: in a row"}
+	Within = &Setting{Key: "within", Flag: "within", Label: "within", Default: 0, Min: 1, Special: []Special{{0, "in a row"}, {wholeRun, "the whole run"}},
+		Usage: "within N (repeat, repeat-observed, errors): count the repeats among the last N steps, not in a row; 0: in a row; -1: the whole run"}
 	Then = &Setting{Key: "then", Flag: "then", Label: "then", Default: 0, Min: 1, Special: offAt0,
 		Usage: "then M (repetition rules): the first detection nudges the agent, and the rule stops when the repetition goes on M steps more; 0: it stops at the first"}
 	Ignore = &Setting{Key: "ignore", Flag: "ignore", Label: "ignore", Patterns: newPatterns(), Special: offAt0, Needs: episode.ResponseTexts,
@@ -36,6 +37,10 @@ var (
 	SameAction = &Setting{Key: "action", Flag: "action", Names: []string{"any", "same"}, Default: 0,
 		Usage: "action (errors): any, every errored step counts; same, only errors of one action in a row count (OpenHands' action_error)"}
 )
+
+// wholeRun is within's value that counts over every step so far (tau2's
+// errors).
+const wholeRun = -1
 
 // actionKey keys a step by its action, compared with its surrounding
 // whitespace trimmed (docs/sources.md, "What a step did"); 0 for a step
@@ -190,7 +195,10 @@ const maxReasonText = 60
 // counted says how a count was taken, for a reason: "in a row (steps
 // 10–12)", or "in the last 20 steps".
 func (r *repeating) counted(t, n int) string {
-	if r.within > 0 {
+	switch {
+	case r.within == math.MaxInt32:
+		return "in the whole run"
+	case r.within > 0:
 		return fmt.Sprintf("in the last %d steps", r.within)
 	}
 	return fmt.Sprintf("in a row (steps %d–%d)", t-n+1, t)
@@ -200,7 +208,10 @@ func (r *repeating) counted(t, n int) string {
 // among the last within steps (at least times).
 func newRepeating(p Policy, key func(Observation) uint64, what func(r *repeating, t, n int) string) *repeating {
 	times, within := p.Get(Times), p.Get(Within)
-	if within > 0 {
+	switch {
+	case within == wholeRun:
+		within = math.MaxInt32 // the keys kept grow with the run, never past it
+	case within > 0:
 		within = max(within, times)
 	}
 	then := p.Get(Then)

@@ -110,6 +110,8 @@ func TestRepetitionRules(t *testing.T) {
 		{"errors, same action", "errors:action=same", "a! b! a! a! a!", traced{stop: 5, reason: `"a" errored 3 times in a row (steps 3–5)`}},
 		// within 4: errored at 1, 2, 4 among steps 1–4: stop at 4.
 		{"errors within", "errors:within=4", "a! b! c d!", traced{stop: 4, reason: `3 errored steps in the last 4 steps`}},
+		// within=-1 counts every step so far: errors at 1, 3 and 8, far apart.
+		{"errors in the whole run", "errors:within=-1", "a! b c! d e f g h!", traced{stop: 8, reason: `3 errored steps in the whole run`}},
 	} {
 		if got := trace(t, c.rule, c.run); !same(got, c.want) {
 			t.Errorf("%s: %s on %q: %+v, want %+v", c.name, c.rule, c.run, got, c.want)

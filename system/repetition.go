@@ -49,7 +49,7 @@ func repetitionBlock(p policy.Policy, logs logsOf) (string, bool) {
 // ruleWords says when q detects a repetition, and what it does then.
 func ruleWords(q policy.Policy) string {
 	k, within := q.Get(policy.Times), 0
-	if q.Has(policy.Within) && q.Get(policy.Within) > 0 {
+	if q.Has(policy.Within) && q.Get(policy.Within) != 0 {
 		within = max(q.Get(policy.Within), k)
 	}
 	what := map[policy.Name]string{policy.Repeat: "action", policy.RepeatObserved: "(action, observation)", policy.Errored: "failed step"}[q.Name]
@@ -62,6 +62,8 @@ func ruleWords(q policy.Policy) string {
 		w = fmt.Sprintf("steps t-%d+1 to t alternate between two actions", k)
 	case q.Name == policy.Alternate:
 		w = fmt.Sprintf("steps t-%d+1 to t alternate between two (action, observation) pairs", k)
+	case q.Get(policy.Within) < 0:
+		w = fmt.Sprintf("step t's %s is the %d-th alike in steps 1 to t", what, k)
 	case within > 0:
 		w = fmt.Sprintf("step t's %s is the %d-th alike in steps t-%d+1 to t", what, k, within)
 	default:
@@ -195,6 +197,9 @@ func ruleCall(q policy.Policy) string {
 	within := 0
 	if q.Has(policy.Within) {
 		within = q.Get(policy.Within)
+	}
+	if within < 0 { // the whole run
+		within = 1 << 30
 	}
 	call := fmt.Sprintf("Rule(%d, %d, %d, %s", q.Get(policy.Times), within, q.Get(policy.Then), key)
 	if alternate {

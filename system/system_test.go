@@ -72,6 +72,12 @@ func TestRunsOrChange(t *testing.T) {
 		// each step did, which a harness's logs record.
 		Harness: {policy.Score, policy.GeminiCLI, policy.OpenClaw, policy.OpenCode, policy.OpenHands, policy.Zorkburr,
 			policy.Alternate, policy.Errored, policy.Increase, policy.None, policy.Repeat, policy.RepeatObserved},
+		// The caps, at their default (off): a harness that can switch its
+		// caps off runs them and none.
+		MiniSweAgent:  {policy.Cost, policy.None, policy.Steps, policy.Time},
+		Tau2:          nil,
+		TerminalBench: nil,
+		Agents:        nil,
 	}
 	for _, s := range All() {
 		var got []policy.Name

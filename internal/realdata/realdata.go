@@ -42,16 +42,20 @@ func Dir(tb testing.TB, sub string) string {
 	return real
 }
 
-// External is the directory sub of the external runs beside the repository
-// (other projects' runs, for evaluation); the test skips, saying so, when it
-// is absent.
+// External is the directory sub of the runs of other projects beside the
+// repository (../shared/external, evaluation only: never copied into it),
+// or beside the directory of worktrees the repository is checked out in;
+// the test skips, saying so, when it is absent.
 func External(tb testing.TB, sub string) string {
 	tb.Helper()
-	ext := filepath.Join(root(tb), "..", "shared", "external", sub)
-	if _, err := os.Stat(ext); err != nil {
-		tb.Skipf("the external runs are not here (%v): skipped", err)
+	for _, up := range []string{"..", filepath.Join("..", "..")} {
+		dir := filepath.Join(root(tb), up, "shared", "external", sub)
+		if _, err := os.Stat(dir); err == nil {
+			return dir
+		}
 	}
-	return ext
+	tb.Skipf("the external runs (shared/external/%s) are not here: skipped", sub)
+	return ""
 }
 
 // Read is the content of a real run's file, unzipped when its name ends in
