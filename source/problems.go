@@ -3,6 +3,7 @@ package source
 import (
 	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -163,41 +164,105 @@ const (
 )
 
 // short is s as its first bytes, its length and its 64-bit hash, e.g.
-// "go north…512:1f3a9c0d12345678".
+// "go north…512:1f3a9c0d12345678", made in one allocation: past the budget
+// every step may make one.
 func short(s string) string {
 	cut := min(shortHead, len(s))
 	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s…%d:%016x", s[:cut], len(s), xxhash.Sum64String(s))
+	var digits [20]byte
+	n := strconv.AppendInt(digits[:0], int64(len(s)), 10)
+	var b strings.Builder
+	b.Grow(cut + len("…") + len(n) + 1 + 16)
+	b.WriteString(s[:cut])
+	b.WriteString("…")
+	b.Write(n)
+	b.WriteByte(':')
+	h := xxhash.Sum64String(s)
+	for shift := 60; shift >= 0; shift -= 4 {
+		b.WriteByte("0123456789abcdef"[h>>shift&15])
+	}
+	return b.String()
 }
 
-// reserveAt is the turns past which an episode's turns are reserved at
-// MaxTurn (AppendTurn).
-const reserveAt = 1 << 14
+// turnBlock is the turns a block of Turns holds (480 KB), and reserveAt the
+// turns past which they are reserved at MaxTurn.
+const (
+	turnBlock = 1 << 12
+	reserveAt = 16 * turnBlock
+)
 
-// AppendTurn is turns with tu added. A slice grown by copying holds the old
-// turns and the new at once, and the garbage of the copies before (a log at
-// MaxTurn peaked at 113-130 MiB); past reserveAt turns the slice is made for
-// MaxTurn once, whose pages no turn is written to take no memory
-// (docs/PERFORMANCE.md, "Memory").
-func AppendTurn(turns []episode.Turn, tu episode.Turn) []episode.Turn {
-	if n := len(turns); n == cap(turns) && n >= reserveAt && n < MaxTurn {
-		grown := make([]episode.Turn, n, MaxTurn)
-		copy(grown, turns)
-		turns = grown
-	}
-	return append(turns, tu)
+// Turns collects the turns of an episode being read, bounding the memory a
+// long log takes while it grows (docs/PERFORMANCE.md, "Memory"). A slice
+// grown by copying holds the old turns and the new at once, and the garbage
+// of the copies before: a log at MaxTurn peaked at 113-130 MiB. Past
+// turnBlock turns they are held in blocks, each filled before the next is
+// made, and copied once into a slice of their number; past reserveAt, in a
+// slice made for MaxTurn turns, whose pages no turn is written to take no
+// memory (a copy of the blocks would double a long log), copied to its
+// length when less than half used.
+type Turns struct {
+	blocks   [][]episode.Turn
+	reserved []episode.Turn
+	n        int
 }
 
-// KeepTurns is turns as an episode keeps them: a reserved slice less than
-// half used is copied to its length, so that an episode held with others
-// holds at most twice its turns.
-func KeepTurns(turns []episode.Turn) []episode.Turn {
-	if cap(turns) > reserveAt && cap(turns) > 2*len(turns) {
-		kept := make([]episode.Turn, len(turns))
-		copy(kept, turns)
-		return kept
+// Len is the number of turns.
+func (ts *Turns) Len() int { return ts.n }
+
+// Add adds a turn.
+func (ts *Turns) Add(tu episode.Turn) {
+	ts.n++
+	if ts.reserved != nil {
+		ts.reserved = append(ts.reserved, tu)
+		return
 	}
+	if ts.n > reserveAt && reserveAt < MaxTurn {
+		ts.reserved = append(ts.gather(MaxTurn), tu)
+		return
+	}
+	k := len(ts.blocks) - 1
+	if k < 0 || len(ts.blocks[k]) == turnBlock {
+		var b []episode.Turn
+		if k >= 0 {
+			b = make([]episode.Turn, 0, turnBlock)
+		}
+		ts.blocks, k = append(ts.blocks, b), k+1
+	}
+	ts.blocks[k] = append(ts.blocks[k], tu) // the first grows as append grows it
+}
+
+// gather copies the blocks into a slice of capacity c, and lets them go.
+func (ts *Turns) gather(c int) []episode.Turn {
+	turns := make([]episode.Turn, 0, c)
+	for _, b := range ts.blocks {
+		turns = append(turns, b...)
+	}
+	ts.blocks = nil
 	return turns
+}
+
+// Last is the last turn added; Len must be above 0.
+func (ts *Turns) Last() episode.Turn {
+	if ts.reserved != nil {
+		return ts.reserved[ts.n-1]
+	}
+	b := ts.blocks[len(ts.blocks)-1]
+	return b[len(b)-1]
+}
+
+// Slice is the turns, in one slice.
+func (ts *Turns) Slice() []episode.Turn {
+	switch {
+	case ts.reserved != nil && cap(ts.reserved) > 2*ts.n:
+		ts.blocks = [][]episode.Turn{ts.reserved}
+		ts.reserved = nil
+		return ts.gather(ts.n)
+	case ts.reserved != nil:
+		return ts.reserved
+	case len(ts.blocks) == 1:
+		return ts.blocks[0]
+	}
+	return ts.gather(ts.n)
 }

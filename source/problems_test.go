@@ -78,19 +78,26 @@ func TestShortCutsAtACharacter(t *testing.T) {
 	}
 }
 
-// AppendTurn reserves MaxTurn turns once a log passes reserveAt, and
-// KeepTurns gives back a reservation less than half used: 20,000 turns are
-// kept in a slice of 20,000, 150,000 in the reservation; a log of 1,000 is
-// grown as append grows it.
-func TestAppendTurnReserves(t *testing.T) {
-	for _, c := range []struct{ n, atMost, kept int }{{1000, 2 * 1000, -1}, {20_000, MaxTurn, 20_000}, {150_000, MaxTurn, MaxTurn}} {
-		var turns []episode.Turn
+// Turns holds up to turnBlock turns in one slice grown as append grows it,
+// more in blocks copied once into a slice of their number, and past
+// reserveAt in a slice made for MaxTurn, copied to its number when less
+// than half used: 1,000 turns are given in the slice they were read into,
+// 10,000 (two full blocks and 1,808 more) and 70,000 in a slice of their
+// number, 150,000 in the one made for MaxTurn.
+func TestTurnsInBlocks(t *testing.T) {
+	for _, c := range []struct{ n, blocks, capAtMost int }{{1000, 1, 1400}, {turnBlock, 1, turnBlock * 7 / 5}, {10_000, 3, 10_000}, {70_000, 0, 70_000}, {150_000, 0, MaxTurn}} {
+		var ts Turns
 		for i := range c.n {
-			turns = AppendTurn(turns, episode.Turn{Score: episode.Score(i)})
+			ts.Add(episode.Turn{Score: episode.Score(i)})
 		}
-		kept := KeepTurns(turns)
-		if cap(turns) > c.atMost || c.n > reserveAt && cap(turns) != MaxTurn || c.kept > 0 && cap(kept) != c.kept || len(kept) != c.n || kept[c.n-1].Score != episode.Score(c.n-1) {
-			t.Errorf("%d turns: cap %d while read, %d kept, %d long, last %v", c.n, cap(turns), cap(kept), len(kept), kept[c.n-1].Score)
+		blocks, last := len(ts.blocks), ts.Last()
+		turns := ts.Slice()
+		ok := len(turns) == c.n && ts.Len() == c.n && last.Score == episode.Score(c.n-1) && (c.n < 100_000 || cap(turns) == MaxTurn)
+		for i := range turns {
+			ok = ok && turns[i].Score == episode.Score(i)
+		}
+		if !ok || blocks != c.blocks || cap(turns) > c.capAtMost {
+			t.Errorf("%d turns: %d blocks, %d kept of cap %d, last %v", c.n, blocks, len(turns), cap(turns), last.Score)
 		}
 	}
 }

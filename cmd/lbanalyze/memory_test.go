@@ -74,31 +74,39 @@ func TestBatchCostAnEpisode(t *testing.T) {
 	}
 }
 
-// A log at the turn cap whose every action and response is a distinct text
-// of source.MaxText bytes (docs/PERFORMANCE.md, "Memory"): its episode,
-// once read, holds its 200,000 turns of 120 bytes (23 MiB), the first 8 MiB
-// of its texts whole and the rest short in 32 bytes each (400,000 less the
-// 14,000 or so whole, 12 MiB): within 48 MiB (it held every text whole, 220
-// MiB). Equal texts stay equal: the first turn's action is whole, the last's
-// short, and the note says so.
-func TestCappedLogOfDistinctTexts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads 200,000 steps of 1 KB")
-	}
+// readCapped reads a log at the turn cap whose every action and response is
+// a distinct text of source.MaxText bytes, written as it is read.
+func readCapped(t *testing.T) *episode.Episode {
+	t.Helper()
 	fields, err := steps.ParseFields(benchdata.TextFields)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r, w := io.Pipe()
 	go func() { w.CloseWithError(benchdata.DistinctTexts(w, source.MaxTurn, source.MaxText)) }()
-	h0 := liveHeap()
 	var ep *episode.Episode
 	steps.Table{Fields: fields}.Read(r, "texts.csv", source.Options{}, func(e *episode.Episode) { ep = e })
-	held := int64(liveHeap()) - int64(h0)
-	t.Logf("the episode holds %d MiB", held>>20)
 	if ep == nil || ep.N() != source.MaxTurn {
 		t.Fatalf("no episode of %d turns", source.MaxTurn)
 	}
+	return ep
+}
+
+// A log at the turn cap whose every action and response is a distinct text
+// of source.MaxText bytes (docs/PERFORMANCE.md, "Memory"): its episode,
+// once read, holds its 200,000 turns of 120 bytes (23 MiB), the first 8 MiB
+// of its texts whole and the rest short in 32 bytes each (400,000 less the
+// 14,000 or so whole, 12 MiB): within 48 MiB (it held every text whole, 228
+// MiB). Equal texts stay equal: the first turn's action is whole, the last's
+// short, and the note says so.
+func TestCappedLogOfDistinctTexts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 200,000 steps of 1 KB")
+	}
+	h0 := liveHeap()
+	ep := readCapped(t)
+	held := int64(liveHeap()) - int64(h0)
+	t.Logf("the episode holds %d MiB", held>>20)
 	first, last := ep.Turns[0], ep.Turns[ep.N()-1]
 	if len(first.Action) != source.MaxText || !strings.HasPrefix(first.Action, "action 0000000 abc") ||
 		!strings.HasPrefix(last.Action, "action 0…512:") || !strings.HasPrefix(last.Response, "output 0…512:") || last.Action == ep.Turns[ep.N()-2].Action {

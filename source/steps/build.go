@@ -39,7 +39,7 @@ type segment struct {
 	ep       episode.Episode
 	id       string
 	named    bool // id came from the episode member
-	turns    []episode.Turn
+	turns    source.Turns
 	numbered bool // a step number has been read
 	offset   int  // 1 when the steps are numbered from 0
 	restarts int
@@ -135,7 +135,7 @@ func (b *builder) step(l *line, n int) {
 	b.fill(t)
 	tu := episode.Turn{Score: score}
 	b.optional(l, n, &tu)
-	s.turns = source.AppendTurn(s.turns, tu)
+	s.turns.Add(tu)
 	if v := l.get(fMember); s.member == nil && !v.absent() {
 		m, ok := v.text()
 		if !ok {
@@ -170,17 +170,17 @@ func (b *builder) episodeOf(l *line, n int) (string, bool) {
 func (b *builder) place(key string, l *line, n int) (int, bool) {
 	s := b.cur
 	if b.src.Fields.Turn == nil { // numbered by its place, bounded as a number
-		if len(s.turns) >= source.MaxTurn { // said once, the later steps counted
+		if s.turns.Len() >= source.MaxTurn { // said once, the later steps counted
 			if !s.capped {
 				s.capped = true
-				s.problem(n, true, "%s", source.OutOfRange("step", int64(len(s.turns)+1), 1)+", as is every step after it")
+				s.problem(n, true, "%s", source.OutOfRange("step", int64(s.turns.Len()+1), 1)+", as is every step after it")
 			} else {
 				s.problems.Count++
 				s.problems.Skipped++
 			}
 			return 0, false
 		}
-		return len(s.turns) + 1, true
+		return s.turns.Len() + 1, true
 	}
 	raw := l.get(fTurn)
 	if raw.absent() {
@@ -211,12 +211,12 @@ func (b *builder) place(key string, l *line, n int) (int, bool) {
 // carried forward, as a tracker would see it.
 func (b *builder) fill(t int) {
 	s := b.cur
-	for len(s.turns) < t-1 {
+	for s.turns.Len() < t-1 {
 		prev := episode.Turn{}
-		if k := len(s.turns); k > 0 {
-			prev = s.turns[k-1]
+		if s.turns.Len() > 0 {
+			prev = s.turns.Last()
 		}
-		s.turns = source.AppendTurn(s.turns, episode.Turn{Score: prev.Score, RoomID: prev.RoomID, Location: prev.Location, Missing: true})
+		s.turns.Add(episode.Turn{Score: prev.Score, RoomID: prev.RoomID, Location: prev.Location, Missing: true})
 		s.ep.MissingTurns++
 	}
 }
@@ -258,7 +258,7 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 		tu.ResponseHash = v.hash()
 		tu.Response = b.response(v, tu.ResponseHash)
 		if b.death != nil && b.death.in(v) {
-			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: len(b.cur.turns) + 1, Reason: "died"})
+			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: b.cur.turns.Len() + 1, Reason: "died"})
 		}
 	}
 	if v := l.get(fError); f.Error != nil && !v.absent() {
@@ -360,11 +360,11 @@ func (b *builder) restarted(v value, n int) bool {
 
 // close hands over a segment once its run is over.
 func (b *builder) close(s *segment) {
-	if len(s.turns) == 0 && s.problems.Count == 0 {
+	if s.turns.Len() == 0 && s.problems.Count == 0 {
 		return // nothing at all: no segment
 	}
 	b.res.Segments++
-	if len(s.turns) == 0 {
+	if s.turns.Len() == 0 {
 		b.reject(s)
 		return
 	}
@@ -409,7 +409,7 @@ func (b *builder) build(s *segment) *episode.Episode {
 	if !s.named {
 		ep.ID, ep.IDFromPath = cmp.Or(b.opt.PathID, defaultID(b.name)), true
 	}
-	ep.Turns, ep.Scoring = source.KeepTurns(s.turns), f.Scoring
+	ep.Turns, ep.Scoring = s.turns.Slice(), f.Scoring
 	ep.End = episode.End{Reason: episode.EndNone}
 	for _, m := range signalOf {
 		if f.paths()[m.field] != nil {
@@ -437,7 +437,7 @@ func (b *builder) facts(s *segment) []episode.Fact {
 		fs = append(fs, episode.Fact{Key: key, Value: &val, Text: fmt.Sprintf(words, val)})
 	}
 	if s.ep.Scoring == episode.ScoredBest {
-		num("best_score", s.ep.Credited(len(s.turns)).String(), "best score %s")
+		num("best_score", s.ep.Credited(s.ep.N()).String(), "best score %s")
 	}
 	if s.maxScore != nil {
 		num("max_score", s.maxScore.String(), "max score %s")
@@ -468,7 +468,7 @@ func (b *builder) notes(s *segment) {
 	}
 	for fd, k := range s.lacking {
 		if k > 0 {
-			ep.Notes = append(ep.Notes, fmt.Sprintf("%d of %d steps have no usable %s", k, len(s.turns), b.member(field(fd))))
+			ep.Notes = append(ep.Notes, fmt.Sprintf("%d of %d steps have no usable %s", k, s.ep.N(), b.member(field(fd))))
 		}
 	}
 }

@@ -268,7 +268,7 @@ func (s *segment) turn(t int) *episode.Turn {
 		s.have = make([]bool, 0, s.ep.MaxTurns)
 	}
 	for len(s.turns) < t {
-		s.turns = source.AppendTurn(s.turns, episode.Turn{})
+		s.turns = append(s.turns, episode.Turn{})
 		s.have = append(s.have, false)
 	}
 	s.content = true
