@@ -24,12 +24,12 @@ type Metric struct {
 	ChangePct           *float64 // Change / Baseline in %, nil when Baseline is 0 or undefined
 	// Method is how the intervals are made (the entry's).
 	Method Method
-	// CI is the 95% interval of Change, CIPct that of ChangePct (paired
-	// bootstrap only), made by Method; nil when the bootstrap has n < MinN
-	// or too few resamples defined the statistic.
+	// CI is the 95% interval of Change, CIPct that of ChangePct (sums and
+	// means only), made by Method; nil below MinN episodes or, for the
+	// bootstrap, when too few resamples defined the statistic.
 	CI, CIPct *[2]float64
 	// BaselineCI and AfterCI are the 95% intervals of each policy's value:
-	// Wilson's for a share of episodes, the bootstrap's percentiles else.
+	// Wilson's for a share of episodes, by Method else.
 	BaselineCI, AfterCI *[2]float64
 	// Discordant, for PairedProportions, counts the episodes with the
 	// property under one policy only: [0] the after policy's, [1] the
@@ -94,7 +94,7 @@ func Compare(pairs []Pair, c Costs) []Metric {
 		return defs[k].value(num, den)
 	}
 	metrics := make([]Metric, len(defs))
-	var boot []int // the metrics whose intervals the paired bootstrap makes
+	var boot []int // the sums and means: the paired bootstrap's intervals, or the normal ones
 	for k, d := range defs {
 		m := &metrics[k]
 		m.Name, m.Label, m.Unit, m.Expected = d.name, d.label, d.unit, d.expect
@@ -120,7 +120,7 @@ func Compare(pairs []Pair, c Costs) []Metric {
 		for j, k := range boot {
 			sub[j] = defs[k]
 		}
-		ci, pct, sides := bootstrap(sub, n, func(i int, row []float64) {
+		ci, pct, sides, method := intervals(sub, n, func(i int, row []float64) {
 			for j, k := range boot {
 				for s := range 2 {
 					row[4*j+2*s] = v[k].num[s][i]
@@ -131,6 +131,7 @@ func Compare(pairs []Pair, c Costs) []Metric {
 		for j, k := range boot {
 			metrics[k].CI, metrics[k].CIPct = ci[j], pct[j]
 			metrics[k].BaselineCI, metrics[k].AfterCI = sides[j][0], sides[j][1]
+			metrics[k].Method = method[j]
 		}
 	}
 	for k := range metrics {
