@@ -372,7 +372,8 @@ func (b *builder) build(s *segment) *episode.Episode {
 	if b.src.Preset != nil && b.src.Preset.Finish != nil {
 		b.src.Preset.Finish(ep, b.name)
 	}
-	return ep
+	out := *ep // copied out, so that a command holding it does not hold the segment's reading state
+	return &out
 }
 
 // signalOf are the optional signals the members give.
