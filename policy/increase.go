@@ -9,7 +9,7 @@ func init() {
 	register(Kind{Name: Increase, New: newIncrease, Variant: true,
 		Settings:    timed(MinDelta, MinTurns),
 		Color:       color.NRGBA{0x00, 0x9E, 0x73, 0xFF}, // bluish green
-		Description: "the score policy counting only a new best score as progress: a death penalty, or climbing back to a score already reached, does not reset the timer"})
+		Description: "as score, but only a new best score is progress: a death penalty, or climbing back to a score already reached, does not reset the timer"})
 }
 
 // increase is patience with its score source in mode increase and nothing

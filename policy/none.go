@@ -11,7 +11,7 @@ const None Name = "none"
 func init() {
 	register(Kind{Name: None, New: newNone, Variant: true, ThresholdFree: true,
 		Color:       color.NRGBA{0x99, 0x99, 0x99, 0xFF}, // grey: no stop rule
-		Description: "no stop rule: the run goes on to its budget, as a harness without one runs it and ZorkGPT2's run_episode.py does (the baseline of their logs)"})
+		Description: "never stop: the run as logged"})
 }
 
 // none counts every turn as progress: every turn is its own anchor, so

@@ -45,7 +45,7 @@ func init() {
 	register(Kind{Name: Patience, New: newPatience, Variant: true,
 		Settings:    timed(ObjectivePatience, RoomPatience, ScoreMode, MinDelta, MinTurns),
 		Color:       color.NRGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
-		Description: "stop at the first check turn T ≥ min_turns at which every enabled progress source (score changes, objective completions, first visits to a room) has gone its own patience (max_turns_stuck, objective_patience, room_patience) without progress"})
+		Description: "stop at a check turn when each kind of progress switched on — score changes, objective completions, first visits to a room — has gone its own patience without any"})
 }
 
 // patience stops at the first check turn T (T % interval == 0, T ≥ M) with

@@ -36,8 +36,11 @@ const (
 // Kind is one policy of the registry: how to build its tracker, and what users
 // and the systems that may run it need to know of it.
 type Kind struct {
-	Name        Name
-	Description string // one sentence, for --help and the README
+	Name Name
+	// Description is its rule in one sentence, as docs/policies.md's table
+	// gives it ("The policies", TestPoliciesDocumented); a system names by
+	// it a rule it has no words of its own for.
+	Description string
 	New         func(Policy) Tracker
 	// Ported: the rule of another agent than the one lbanalyze began with,
 	// replayed as that agent's code runs it (ZorkGPT2's); listed after the
@@ -56,9 +59,10 @@ type Kind struct {
 	// Policy holds at most maxOwn. A policy without settings (none) is named
 	// alone.
 	Settings []*Setting
-	// Color is its colour in every chart and in the HTML report: one of
-	// Okabe and Ito's palette, told apart by people with any common
-	// colour-vision deficiency, and no other policy's.
+	// Color is its colour in every chart and in the HTML report, no other
+	// policy's: the first policies chose one of Okabe and Ito's palette,
+	// told apart by people with any common colour-vision deficiency; a
+	// policy that gives none is given one of a larger palette (paletteColor).
 	Color color.NRGBA
 	// Warning, for a policy without stuck_warning_threshold whose prompt
 	// shows a countdown all the same, is how many turns stuck bring it
@@ -94,6 +98,9 @@ func register(k Kind) {
 	if len(own) > maxOwn || slices.ContainsFunc(own, func(s *Setting) bool { return slices.Contains(TimerSettings, s) }) {
 		panic(fmt.Sprintf("policy %s: the timer's settings it has come first, in their order, then at most %d of its own", k.Name, maxOwn))
 	}
+	if k.Color == (color.NRGBA{}) {
+		k.Color = paletteColor(k.Name)
+	}
 	k.slots = append(make([]*Setting, len(TimerSettings)), own...)
 	copy(k.slots, k.Settings[:timer])
 	registry[k.Name] = &k
@@ -103,16 +110,16 @@ func init() {
 	register(Kind{Name: Score, New: newScore, ThresholdFree: true,
 		Settings:    TimerSettings,
 		Color:       color.NRGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-		Description: "the loop break as shipped in 09a7cc2: only a change of the end-of-turn score, up or down, resets the timer"})
+		Description: "only a change of the end-of-turn score, up or down, resets the timer; a change during turn 1 is never seen"})
 	register(Kind{Name: ScoreOrObjective, New: newScoreOrObjective, ThresholdFree: true,
 		Settings:    TimerSettings,
 		Color:       color.NRGBA{0x00, 0x72, 0xB2, 0xFF}, // blue
 		Needs:       episode.Signals(episode.Objectives),
-		Description: "the loop break as shipped in 36546b7 (ZorkGPT's default): a score change resets the timer, and an objective completed at turn c resets it at c and again at c+1"})
+		Description: "as score, and an objective completed at turn c resets the timer at c and again at c+1"})
 	register(Kind{Name: Window, New: newWindow, ThresholdFree: true, Needs: episode.Signals(episode.Objectives),
 		Settings:    TimerSettings,
 		Color:       color.NRGBA{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-		Description: "the rule as ZorkGPT's documents describe it: stop when neither the score changed nor an objective was completed in the last max_turns_stuck turns"})
+		Description: "stop when neither the score changed nor an objective was completed in the last W turns, an objective counting at its own turn"})
 }
 
 // Names lists every registered policy: those of docs/semantics.md, "6.1 Policies" (the shipped rules and

@@ -12,7 +12,7 @@ import (
 )
 
 // Setting is one setting of the policies that list it on their Kind: a
-// column of every table, a key of every JSON and CSV row, a flag of every
+// key of their configs' settings in JSON and CSV (Written), a flag of every
 // command that takes a grid (a list or a range of values), a KEY=VALUE of
 // --policy. Its values are whole numbers of steps: a number, a decimal in
 // steps of 1/Scale, or the index of a name of an enumeration.

@@ -42,12 +42,10 @@ const criticScale = 100
 
 func init() {
 	register(Kind{Name: Supervisor, New: newSupervisor, Ported: true,
-		Settings: []*Setting{Checkpoint, FlatCheckpoints, MinCritic, MaxRejectedTurns, SpiralRejections, RoomStreak},
-		Color:    color.NRGBA{0x90, 0x89, 0x28, 0xFF}, // dark yellow: the yellow F0E442 at 60%, as light lines on white are hard to see (contrast 1.3:1; this 3.6:1)
-		Window:   func(p Policy) int { return p.Get(Checkpoint) },
-		Description: "the checkpoint rules of ZorkGPT2's LLM supervisor: at turns C, 2C, … it stops the episode when, over the last C turns, " +
-			"the score did not change for flat_checkpoints checkpoints, the mean critic score is below min_critic, more than max_rejected_turns turns had a rejected proposal, " +
-			"a turn had spiral_rejections rejected proposals, or room_streak consecutive turns ended in the same room"})
+		Settings:    []*Setting{Checkpoint, FlatCheckpoints, MinCritic, MaxRejectedTurns, SpiralRejections, RoomStreak},
+		Color:       color.NRGBA{0x90, 0x89, 0x28, 0xFF}, // dark yellow: the yellow F0E442 at 60%, as light lines on white are hard to see (contrast 1.3:1; this 3.6:1)
+		Window:      func(p Policy) int { return p.Get(Checkpoint) },
+		Description: "at every C-th turn, review the last C turns and stop when one of its triggers holds"})
 }
 
 // supervisor reviews at every checkpoint T (T % C == 0) the last C turns,

@@ -19,7 +19,7 @@ func init() {
 	register(Kind{Name: Zorkburr, New: newZorkburr, ThresholdFree: true, Ported: true, Warning: ZorkburrWarning,
 		Settings:    TimerSettings[:2],                   // its countdown is ZorkburrWarning
 		Color:       color.NRGBA{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
-		Description: "ZorkGPT2's stuck rule: turns_since_progress counts the turns since the score last moved (a move in turn 1 counts), and the check after every Burr step stops at the first turn T with T % stuck_check_interval == 0 whose counter before or after the turn has reached max_turns_stuck"})
+		Description: "a counter of the turns since the score last moved (a move in turn 1 counts), checked after every step of its graph: stop at a check turn whose counter before or after the turn has reached W"})
 }
 
 // zorkburr replays record_results's counter and run_episode's check

@@ -477,37 +477,13 @@ func writeDatasetMarkdown(w io.Writer, d *Dataset, summary bool) {
 	fmt.Fprintf(w, "\n**Bottom line.** %s\n", textout.MarkdownText(d.Headline()))
 }
 
-// PolicyJSON names a policy and its settings: the timer's (null where it
-// has none), then those of its own that differ from their defaults.
-type PolicyJSON struct{ p policy.Policy }
-
-func (j PolicyJSON) MarshalJSON() ([]byte, error) {
-	w, interval, warning := timerJSON(j.p)
-	b, err := marshal(struct {
-		Policy                string `json:"policy"`
-		MaxTurnsStuck         *int   `json:"max_turns_stuck"`
-		CheckInterval         *int   `json:"check_interval"`
-		StuckWarningThreshold *int   `json:"stuck_warning_threshold"`
-	}{string(j.p.Name), w, interval, warning})
-	if err != nil {
-		return nil, err
-	}
-	b = b[:len(b)-1]
-	var settings []*policy.Setting
-	if k := j.p.Kind(); k != nil {
-		settings = k.Settings
-	}
-	for _, s := range settings {
-		if v := j.p.Get(s); own(s) && v != s.Default {
-			x, err := marshal(s.Value(v))
-			if err != nil {
-				return nil, err
-			}
-			b = append(append(append(append(b, ','), strconv.Quote(s.Key)...), ':'), x...)
-		}
-	}
-	return append(b, '}'), nil
+// PolicyJSON names a policy and its settings (policy.Written).
+type PolicyJSON struct {
+	Policy   string         `json:"policy"`
+	Settings policy.Written `json:"settings"`
 }
+
+func policyJSON(p policy.Policy) PolicyJSON { return PolicyJSON{string(p.Name), p.Written()} }
 
 // DatasetJSON is the documented JSON form of a batch analysis.
 type DatasetJSON struct {
@@ -562,7 +538,7 @@ type ReviewJSON struct {
 // json is d's JSON form, without the episodes for a summary.
 func (d *Dataset) json(summary bool) DatasetJSON {
 	j := DatasetJSON{N: len(d.Episodes), Skipped: append([]Skip{}, d.Skipped...), SkippedDirectories: append([]string{}, d.Passed...), NotReplayed: d.Unreplayed,
-		Baseline: PolicyJSON{d.Baseline}, After: PolicyJSON{d.After},
+		Baseline: policyJSON(d.Baseline), After: policyJSON(d.After),
 		CallsPerTurn: d.CallsPerTurn, Bootstrap: BootstrapJSON{metrics.Resamples, metrics.BootstrapSeed, metrics.MinN},
 		Episodes: []BatchEpisodeJSON{}, Metrics: []metrics.JSON{}, GainHorizon: nonZero(d.GainHorizon),
 		Review: ReviewJSON{Rescued: []string{}, StillTerminated: []string{}, NewCandidates: []string{}}}

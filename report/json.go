@@ -1,11 +1,7 @@
 package report
 
 import (
-	"fmt"
 	"io"
-	"slices"
-	"strconv"
-	"strings"
 
 	json "github.com/goccy/go-json"
 
@@ -112,13 +108,8 @@ func marshal(v any) ([]byte, error) { return json.MarshalWithOption(v, json.Disa
 
 // ResultJSON is one policy's Outcome on one episode (docs/semantics.md, "6.2 Outcome of one policy on one episode").
 type ResultJSON struct {
-	Policy string `json:"policy"`
-	// The stuck timer's settings; null for a policy without them (the
-	// supervisor, whose own settings are in Settings; none).
-	MaxTurnsStuck             *int                 `json:"max_turns_stuck"`
-	CheckInterval             *int                 `json:"check_interval"`
-	StuckWarningThreshold     *int                 `json:"stuck_warning_threshold"`
-	Settings                  *Settings            `json:"settings,omitempty"`
+	Policy                    string               `json:"policy"`
+	Settings                  policy.Written       `json:"settings"`
 	TerminationTurn           *int                 `json:"termination_turn"`
 	StopReason                *string              `json:"stop_reason"` // which trigger fired (the supervisor); null otherwise
 	TurnsStuck                *int                 `json:"turns_stuck"`
@@ -189,7 +180,7 @@ func nonEmpty(s string) *string {
 // Result is the JSON form of one outcome on ep.
 func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 	r := ResultJSON{
-		Policy: string(o.Policy.Name), Settings: SettingsOf(o.Policy),
+		Policy: string(o.Policy.Name), Settings: o.Policy.Written(),
 		TurnsSaved: o.TurnsSaved, Length: o.Length, ScoreForgone: o.ScoreForgone,
 		LaterScoreGain: o.LaterScoreGain(), ObjectiveProgress: o.ObjectiveProgress(), WindowObjectives: o.WindowObjectives,
 		FalseTerminationCandidate: o.FalseTerminationCandidate(), Unknown: o.Unknown(), TrulyStuck: o.TrulyStuck(), Censored: o.Censored,
@@ -199,7 +190,6 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 	if system.Of(ep).Shows.Warnings {
 		r.WarningStartTurn = nonZero(o.WarningStartTurn)
 	}
-	r.MaxTurnsStuck, r.CheckInterval, r.StuckWarningThreshold = timerJSON(o.Policy)
 	if o.StopReason != "" {
 		r.StopReason = &o.StopReason
 	}
@@ -226,73 +216,6 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 
 // ptr is a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }
-
-// timerJSON is p's timer settings: nil where p has none.
-func timerJSON(p policy.Policy) (w, interval, warning *int) {
-	setting := func(s *policy.Setting) *int {
-		if p.Has(s) {
-			return ptr(p.Get(s))
-		}
-		return nil
-	}
-	return setting(policy.MaxTurnsStuck), setting(policy.CheckInterval), setting(policy.WarningThreshold)
-}
-
-// Settings are a policy's own settings (those of its Kind beside the
-// timer's), in their order and in users' units (min_critic 0.5): a JSON
-// object.
-type Settings struct{ p policy.Policy }
-
-// SettingsOf is p's own settings; nil when it has none.
-func SettingsOf(p policy.Policy) *Settings {
-	if k := p.Kind(); k == nil || !slices.ContainsFunc(k.Settings, own) {
-		return nil
-	}
-	return &Settings{p}
-}
-
-// own reports whether s is a policy's own setting, not the timer's.
-func own(s *policy.Setting) bool { return !slices.Contains(policy.TimerSettings, s) }
-
-func (s *Settings) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	var err error
-	s.each(func(key string, value any) {
-		v, e := marshal(value)
-		if e != nil {
-			err = e
-			return
-		}
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b = append(append(strconv.AppendQuote(b, key), ':'), v...)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '}'), nil
-}
-
-// String is the settings as CSV writes them: key=value joined by colons,
-// as --policy spells them after the policy (docs/policies.md).
-func (s *Settings) String() string {
-	if s == nil {
-		return ""
-	}
-	var parts []string
-	s.each(func(key string, value any) { parts = append(parts, fmt.Sprintf("%s=%v", key, value)) })
-	return strings.Join(parts, ":")
-}
-
-// each visits the settings in their order.
-func (s *Settings) each(visit func(key string, value any)) {
-	for _, x := range s.p.Kind().Settings {
-		if own(x) {
-			visit(x.Key, x.Value(s.p.Get(x)))
-		}
-	}
-}
 
 // JSON is the documented JSON form of e.
 func (e *Episode) JSON() EpisodeJSON {

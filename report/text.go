@@ -399,7 +399,7 @@ func markdownBody(w io.Writer, e *Episode) {
 var (
 	csvEpisodeHeader = []string{"episode_id", "source", "log_format", "segment", "turns", "final_score", "end_reason",
 		"objective_completions", "skipped_lines"}
-	csvResultHeader = []string{"policy", "max_turns_stuck", "check_interval", "stuck_warning_threshold", "settings",
+	csvResultHeader = []string{"policy", "settings",
 		"termination_turn", "stop_reason", "turns_stuck", "score_at_termination", "location_at_termination", "turns_saved", "length", "score_forgone",
 		"later_score_gain", "later_gain_turn", "later_gain_points", "later_gain_distance", "gain_horizon", "objective_progress", "window_objectives",
 		"false_termination_candidate", "unknown", "truly_stuck", "censored", "warning_start_turn", "llm_calls_saved", "tokens_saved", "cost_saved"}
@@ -452,8 +452,7 @@ func csvResult(r *ResultJSON) []string {
 		win = append(win, strconv.Itoa(c.Turn))
 	}
 	b := strconv.FormatBool
-	return []string{textout.CSVText(r.Policy), opt(r.MaxTurnsStuck), opt(r.CheckInterval), opt(r.StuckWarningThreshold),
-		textout.CSVText(r.Settings.String()), opt(r.TerminationTurn), textout.CSVText(optS(r.StopReason)), opt(r.TurnsStuck), optScore(r.ScoreAtTermination), textout.CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
+	return []string{textout.CSVText(r.Policy), textout.CSVText(r.Settings.String()), opt(r.TerminationTurn), textout.CSVText(optS(r.StopReason)), opt(r.TurnsStuck), optScore(r.ScoreAtTermination), textout.CSVText(optS(r.LocationAtTermination)), strconv.Itoa(r.TurnsSaved),
 		strconv.Itoa(r.Length), r.ScoreForgone.String(), b(r.LaterScoreGain), gt, gp, gd, opt(r.GainHorizon), b(r.ObjectiveProgress),
 		strings.Join(win, " "), b(r.FalseTerminationCandidate), b(r.Unknown), b(r.TrulyStuck), b(r.Censored),
 		opt(r.WarningStartTurn), strconv.Itoa(r.LLMCallsSaved), opt64(r.TokensSaved), cost}

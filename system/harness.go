@@ -65,6 +65,13 @@ var harnessRules = map[policy.Name]func(p policy.Policy, real bool) string{
 	},
 }
 
+// readsMore reports a policy some of whose settings read a signal beyond
+// the score (the supervisor's triggers), or one the registry does not know.
+func readsMore(p policy.Policy) bool {
+	k := p.Kind()
+	return k == nil || slices.ContainsFunc(k.Settings, func(s *policy.Setting) bool { return s.Reads != 0 })
+}
+
 // increases reports a score rule in which only a rise is progress.
 func increases(p policy.Policy) bool {
 	return p.Name == policy.Increase || p.Name == policy.Patience && p.Get(policy.ScoreMode) == policy.ScoreIncrease
@@ -79,8 +86,11 @@ func increases(p policy.Policy) bool {
 // rule in its words.
 func harnessBlock(p policy.Policy, logs logsOf) (string, error) {
 	rule := harnessRules[p.Name]
-	if rule == nil || p.Needs() != 0 {
+	switch {
+	case p.Needs() != 0 || rule == nil && readsMore(p):
 		return "", fmt.Errorf("%s needs more than a score per step, which a harness's log does not give", p)
+	case rule == nil:
+		return "", fmt.Errorf("lbanalyze writes no step loop for %s: its rule, to write into the harness's loop, is %s", p, p.Kind().Description)
 	}
 	var b strings.Builder
 	for _, l := range textout.WrapWords(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, rule(p, logs.real)), blockWidth-len("# ")) {

@@ -140,9 +140,16 @@ func OfAll(eps []*episode.Episode) *System {
 	return s
 }
 
-// cannot is the error of a system that cannot run p without a code change,
-// with the smallest change when it is known.
-func cannot(system string, p policy.Policy, change string) error {
+// cannot is the error of a system that cannot run p without a code change:
+// the smallest change, its own sentence for p's policy in changes, else its
+// words for any policy (anyChange, a format with the policy's name and its
+// definition: policy.Kind.Description), so that a new policy needs no
+// system's sentence to be named.
+func cannot(system string, p policy.Policy, changes map[policy.Name]string, anyChange string) error {
+	change, ok := changes[p.Name]
+	if k := p.Kind(); !ok && k != nil {
+		change = fmt.Sprintf(anyChange, p.Name, k.Description)
+	}
 	if change == "" {
 		return fmt.Errorf("%s cannot run %s without a code change", system, p.Name)
 	}

@@ -91,6 +91,25 @@ func TestRunsOrChange(t *testing.T) {
 	}
 }
 
+// A policy without a sentence of a system's own is named by the system's
+// words for any policy, with the policy's definition from the registry: a
+// new policy needs no system's file.
+func TestAnyChange(t *testing.T) {
+	for _, s := range []struct {
+		name      string
+		anyChange string
+	}{{zorkGPT, zorkGPTAnyChange}, {zorkGPT2, zorkGPT2AnyChange}} {
+		for _, n := range policy.Names() {
+			k, _ := policy.Lookup(n)
+			msg := cannot(s.name, at(n, 40, 10), nil, s.anyChange).Error()
+			prefix := s.name + " cannot run " + string(n) + " without a code change: "
+			if !strings.HasPrefix(msg, prefix) || !strings.HasSuffix(msg, string(n)+"'s rule: "+k.Description) {
+				t.Errorf("%s, %s: %q, want the system's words with the policy's definition", s.name, n, msg)
+			}
+		}
+	}
+}
+
 func TestOffered(t *testing.T) {
 	for _, c := range []struct {
 		s    *System

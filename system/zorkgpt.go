@@ -42,6 +42,10 @@ var zorkGPTChanges = map[policy.Name]string{
 	policy.Zorkburr:   "in _track_score_for_progress_detection, count a score change during turn 1, and let the stuck check stop the episode when the timer had reached max_turns_stuck before the turn's score was tracked as well as after",
 }
 
+// zorkGPTAnyChange is ZorkGPT's change for a policy without a sentence of
+// its own in zorkGPTChanges: its name and definition.
+const zorkGPTAnyChange = "in _track_score_for_progress_detection and _run_game_loop, replace the stuck check by %s's rule: %s"
+
 // zorkGPTBlock is the [tool.zorkgpt.loop_break] block that makes ZorkGPT run
 // p as it is, to paste into pyproject.toml. The warning threshold is p's
 // when ZorkGPT's validation accepts it, else the highest it accepts up to
@@ -49,7 +53,7 @@ var zorkGPTChanges = map[policy.Name]string{
 func zorkGPTBlock(p policy.Policy) (string, error) {
 	objectives, ok := zorkGPTRuns[p.Name]
 	if !ok {
-		return "", cannot(zorkGPT, p, zorkGPTChanges[p.Name])
+		return "", cannot(zorkGPT, p, zorkGPTChanges, zorkGPTAnyChange)
 	}
 	q := p.Timer()
 	if q.WarningThreshold < minWarning || q.WarningThreshold >= q.MaxTurnsStuck {

@@ -49,11 +49,15 @@ var zorkGPT2Changes = map[policy.Name]string{
 	policy.Supervisor:       "stop the run in the runner at every C-th turn when one of the triggers holds over the last C TURN lines, instead of leaving the kill to the LLM supervisor",
 }
 
+// zorkGPT2AnyChange is ZorkGPT2's change for a policy without a sentence
+// of its own in zorkGPT2Changes: its name and definition.
+const zorkGPT2AnyChange = "in the runner, check once a turn, after record_results, and stop the run by %s's rule: %s"
+
 // zorkGPT2Block is the [tool.zorkburr] block that sets a zorkburr config's
 // max_turns_stuck and stuck_check_interval in ZorkGPT2.
 func zorkGPT2Block(p policy.Policy) (string, error) {
 	if p.Name != policy.Zorkburr {
-		return "", cannot(zorkGPT2, p, zorkGPT2Changes[p.Name])
+		return "", cannot(zorkGPT2, p, zorkGPT2Changes, zorkGPT2AnyChange)
 	}
 	return fmt.Sprintf("[tool.zorkburr]\nmax_turns_stuck = %d\nstuck_check_interval = %d\n", p.MaxTurnsStuck(), p.CheckInterval()), nil
 }

@@ -113,7 +113,7 @@ func TestRangesNearIntLimits(t *testing.T) {
 		{"1:9223372036854775807:9223372036854775807", 0, "", []string{"1"}},
 	} {
 		code, stdout, stderr := runCLI(nil, "episode", "--policy", "score", "--format", "csv", "--max-turns-stuck", c.value, "testdata/logs/premature.jsonl")
-		rows := csvColumn(stdout, "max_turns_stuck")
+		rows := csvSetting(stdout, "max_turns_stuck")
 		if code != c.code || !strings.Contains(stderr, c.stderr) || !slices.Equal(rows, c.rows) {
 			t.Errorf("%s: exit %d, rows %v, stderr %q; want %d, %v, %q", c.value, code, rows, stderr, c.code, c.rows, c.stderr)
 		}
@@ -130,6 +130,22 @@ func csvColumn(out, name string) []string {
 		if f := strings.Split(l, ","); col >= 0 && col < len(f) {
 			vals = append(vals, f[col])
 		}
+	}
+	return vals
+}
+
+// csvSetting is the column of out's settings cells (key=value:…) giving key,
+// "" where a row's policy has no such setting.
+func csvSetting(out, key string) []string {
+	var vals []string
+	for _, cell := range csvColumn(out, "settings") {
+		v := ""
+		for _, kv := range strings.Split(cell, ":") {
+			if k, x, _ := strings.Cut(kv, "="); k == key {
+				v = x
+			}
+		}
+		vals = append(vals, v)
 	}
 	return vals
 }
@@ -205,7 +221,7 @@ func TestRepeatsReplayedOnce(t *testing.T) {
 	}
 	// score 40/10, score 40/5, window 30/5: a row each.
 	var policies []string
-	names, w, i := csvColumn(stdout, "policy"), csvColumn(stdout, "max_turns_stuck"), csvColumn(stdout, "check_interval")
+	names, w, i := csvColumn(stdout, "policy"), csvSetting(stdout, "max_turns_stuck"), csvSetting(stdout, "check_interval")
 	for k := range names {
 		policies = append(policies, names[k]+" "+w[k]+"/"+i[k])
 	}

@@ -35,7 +35,7 @@ func TestSweepConfigIsNow(t *testing.T) {
 	policies := func(o out) []string {
 		var s []string
 		for _, c := range o.Configs {
-			s = append(s, fmt.Sprint(c["policy"], c["max_turns_stuck"], c["check_interval"]))
+			s = append(s, fmt.Sprint(c["policy"], c["settings"]))
 		}
 		return s
 	}
@@ -44,10 +44,14 @@ func TestSweepConfigIsNow(t *testing.T) {
 	if len(plain.Configs) != 261 || !slices.Equal(policies(plain), policies(withConfig)) {
 		t.Errorf("%d configs without --config, %d with: the grid changed", len(plain.Configs), len(withConfig.Configs))
 	}
-	if c := withConfig.Current; c["policy"] != "score-or-objective" || c["max_turns_stuck"] != 60.0 || c["check_interval"] != 15.0 {
+	timer := func(c map[string]any) (w, i any) {
+		s, _ := c["settings"].(map[string]any)
+		return s["max_turns_stuck"], s["check_interval"]
+	}
+	if c := withConfig.Current; c["policy"] != "score-or-objective" || fmt.Sprint(timer(c)) != "60 15" {
 		t.Errorf("current %v, want score-or-objective 60/15", c)
 	}
-	if c := plain.Current; c["max_turns_stuck"] != 40.0 || c["check_interval"] != 10.0 {
+	if c := plain.Current; fmt.Sprint(timer(c)) != "40 10" {
 		t.Errorf("current without --config %v, want ZorkGPT's defaults 40/10", c)
 	}
 }

@@ -122,7 +122,7 @@ func pctPair(p [2]float64) [2]float64 { return [2]float64{pct6(p[0]), pct6(p[1])
 // "system", "rank", "answer", "best_overall", "no_answer", "current", "grid",
 // "configs", "front"}, one config at a time.
 func (r *Result) writeJSON(w io.Writer) error {
-	cols := r.columns()
+	cols := r.figureColumns()
 	put := func(s string) { io.WriteString(w, s) }
 	enc := func(v any) error {
 		b, err := marshal(v)
@@ -178,13 +178,17 @@ func (r *Result) writeJSON(w io.Writer) error {
 	return nil
 }
 
-// writeRow writes one config as an object with keys in the order of columns.
+// writeRow writes one config as an object: its policy, its settings
+// (policy.Written), then its figures with keys cols (figureColumns).
 func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
-	io.WriteString(w, "{")
-	for k, v := range r.values(c) {
-		if k > 0 {
-			io.WriteString(w, ", ")
-		}
+	name, _ := marshal(string(c.Policy.Name))
+	settings, _ := c.Policy.Written().MarshalJSON()
+	io.WriteString(w, `{"policy": `)
+	w.Write(name)
+	io.WriteString(w, `, "settings": `)
+	w.Write(settings)
+	for k, v := range r.figureValues(c) {
+		io.WriteString(w, ", ")
 		key, _ := marshal(cols[k])
 		w.Write(key)
 		io.WriteString(w, ": ")

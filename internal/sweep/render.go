@@ -10,7 +10,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
-	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
 )
 
@@ -131,18 +130,21 @@ var frontPlan = &textout.Plan{Name: "front", Wrap: []string{"config", "turns sav
 		"score forgone": "forgone", costHeader: "cost (CI)"}),
 	Drop: []string{"score forgone", "censored", "tokens saved"}}
 
-// columns are a config's fields as csv and json give them, in order: the
-// policy, every parameter (nil where the policy has none), every metric of
-// batch, the share of censored outcomes in %, whether it is on the front,
-// its class (the index of the config that stands for every config with its
-// outcome on every episode; nil for now's) and whether it has now's; when
-// priced, the 95% interval of the cost saved of the configs the front and
-// the answer show (nil for the others).
+// columns are a config's fields as csv gives them, in order: the policy,
+// its settings (policy.Written, one cell), then its figures
+// (figureColumns).
 func (r *Result) columns() []string {
-	cols := []string{"policy"}
-	for _, s := range policy.Settings() {
-		cols = append(cols, s.Key)
-	}
+	return append([]string{"policy", "settings"}, r.figureColumns()...)
+}
+
+// figureColumns are what csv and json give of a config after its policy
+// and settings: every metric of batch, the share of censored outcomes in %,
+// whether it is on the front, its class (the index of the config that
+// stands for every config with its outcome on every episode; nil for now's)
+// and whether it has now's; when priced, the 95% interval of the cost saved
+// of the configs the front and the answer show (nil for the others).
+func (r *Result) figureColumns() []string {
+	var cols []string
 	for k := range r.Defs.Len() {
 		cols = append(cols, r.Defs.Name(k))
 	}
@@ -153,17 +155,15 @@ func (r *Result) columns() []string {
 	return cols
 }
 
-// values are c's fields in the order of columns: strings, ints, floats
-// (rounded to 6 decimals), bools, or nil.
+// values are c's fields in the order of columns.
 func (r *Result) values(c *Config) []any {
-	v := []any{string(c.Policy.Name)}
-	for _, s := range policy.Settings() {
-		if !c.Policy.Has(s) {
-			v = append(v, nil)
-			continue
-		}
-		v = append(v, s.Value(c.Policy.Get(s)))
-	}
+	return append([]any{string(c.Policy.Name), c.Policy.Written().String()}, r.figureValues(c)...)
+}
+
+// figureValues are c's fields in the order of figureColumns: ints, floats
+// (rounded to 6 decimals), bools, or nil.
+func (r *Result) figureValues(c *Config) []any {
+	var v []any
 	for k := range r.Defs.Len() {
 		if x, ok := r.Defs.Value(&c.Sums, k); ok {
 			v = append(v, *metrics.Round6(x))

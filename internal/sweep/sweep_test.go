@@ -336,14 +336,16 @@ func TestJSONShape(t *testing.T) {
 	if j.N != 75 || len(j.Configs) != 30 || len(j.Front) == 0 || j.Current == nil || j.Answer == nil {
 		t.Fatalf("n %d, %d configs, front %v, current %v, answer %v", j.N, len(j.Configs), j.Front, j.Current, j.Answer)
 	}
-	for _, key := range []string{"policy", "max_turns_stuck", "check_interval", "objective_patience", "false_termination_rate",
-		"turns_saved_pct", "censored_pct", "pareto"} {
+	for _, key := range []string{"policy", "settings", "false_termination_rate", "turns_saved_pct", "censored_pct", "pareto"} {
 		if _, ok := j.Configs[0][key]; !ok {
 			t.Errorf("configs[0] has no %q", key)
 		}
 	}
-	if j.Configs[0]["objective_patience"] != nil {
-		t.Errorf("score has no objective patience, yet %v", j.Configs[0]["objective_patience"])
+	// A config carries its own policy's settings, no other's (docs/output.md,
+	// "Settings"): score the timer's three, not patience's.
+	if s, _ := j.Configs[0]["settings"].(map[string]any); j.Configs[0]["policy"] != "score" || len(s) != 3 ||
+		s["max_turns_stuck"] == nil || s["check_interval"] == nil || s["stuck_warning_threshold"] == nil {
+		t.Errorf("configs[0]: policy %v, settings %v", j.Configs[0]["policy"], j.Configs[0]["settings"])
 	}
 	for _, key := range []string{"verdict", "config", "index", "keep_current", "block", "lang", "figures", "ci95", "cv", "stability",
 		"versus_current", "chosen", "episodes_to_settle"} {
