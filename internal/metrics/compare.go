@@ -22,7 +22,8 @@ type Metric struct {
 	BaselineOK, AfterOK bool
 	Change              float64  // After − Baseline
 	ChangePct           *float64 // Change / Baseline in %, nil when Baseline is 0 or undefined
-	// Method is how the intervals are made (the entry's).
+	// Method is how the intervals are made: the entry's, or PairedNormal
+	// for a sum or a mean from NormalFrom episodes.
 	Method Method
 	// CI is the 95% interval of Change, CIPct that of ChangePct (sums and
 	// means only), made by Method; nil below MinN episodes or, for the
