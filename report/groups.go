@@ -81,9 +81,10 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summ
 	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
 }
 
-// GroupTitle heads the section of group i (from 0) of n.
+// GroupTitle heads the section of group i (from 0) of n: its name, a value
+// from the logs, escaped (textout.Printable), so that it forges no line.
 func GroupTitle(i, n int, name string, episodes int) string {
-	return fmt.Sprintf("Group %d of %d: %s, %s", i+1, n, name, textout.Count(episodes, "episode"))
+	return fmt.Sprintf("Group %d of %d: %s, %s", i+1, n, textout.Printable(name), textout.Count(episodes, "episode"))
 }
 
 // groupJSON is a group's analysis, as batch's JSON gives one, with its name,
@@ -159,10 +160,10 @@ func OneSetting(groups []Group) (serves *bool, says string) {
 		w, ok := worseOn(g.Dataset)
 		switch {
 		case !ok:
-			tooFew = append(tooFew, g.Name)
+			tooFew = append(tooFew, textout.Printable(g.Name))
 		case len(w) > 0:
 			told++
-			worse = append(worse, g.Name+" ("+strings.Join(w, ", ")+")")
+			worse = append(worse, textout.Printable(g.Name)+" ("+strings.Join(w, ", ")+")")
 		default:
 			told++
 		}
