@@ -50,6 +50,7 @@ type Options struct {
 // Analyse replays every policy over ep; recording are the settings the
 // recording is assumed to have run with, for the self-check.
 func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Timer, opts Options) Episode {
+	opts.Costs = opts.Costs.For(ep)
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
 	d := e.Patterns.Digest()
 	e.digest = &d
@@ -82,6 +83,7 @@ func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Timer, op
 			break
 		}
 	}
+	opts.Costs = opts.Costs.For(ep)
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, first), grid: g,
 		fast: fastPath(kept)}
 	for range kept {

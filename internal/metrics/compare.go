@@ -63,7 +63,7 @@ func Compare(pairs []Pair, c Costs) []Metric {
 	for i := range pairs {
 		eps[i] = pairs[i].Ep
 	}
-	defs := registry(c, slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }),
+	defs := registry(c.For(eps...), slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }),
 		system.OfAll(eps).Shows)
 	n := len(pairs)
 	// side is episode i's numerator and denominator of metric d under one

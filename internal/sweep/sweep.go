@@ -10,6 +10,7 @@ package sweep
 
 import (
 	"cmp"
+	"fmt"
 	"runtime"
 	"slices"
 
@@ -37,6 +38,11 @@ type Options struct {
 	// ByTokens ranks the configs by the tokens they save, not the turns: the
 	// front, the answer and the best overall (where the logs record tokens).
 	ByTokens bool
+	// ValuePerPoint, when above 0, is what an episode stopped before a later
+	// gain is worth to the user, in turns (or tokens, ranked by them): the
+	// answer prints the trade-off's verdict at it beside the rule's, which
+	// it does not change (BreakEven).
+	ValuePerPoint float64
 	// System runs the episodes and will run the answer (system.OfAll when nil).
 	System *system.System
 	// Progress, when set, is told of each long phase: its name and how many
@@ -171,6 +177,12 @@ type Result struct {
 	// whose tokens per turn are estimates (episode.Episode.Estimated).
 	Tokens          bool
 	EstimatedTokens int
+	// Results: every run is judged by its result (docs/semantics.md, "6.4
+	// Runs judged by their result"), so that the score a config forgoes is
+	// the solves it loses, and the front says so; Quartile is then the 75th
+	// percentile of their steps, whose cap the answer shows beside it.
+	Results  bool
+	Quartile int
 	// Dollars are what the configs of the front, the answer and the best
 	// overall, and the current setting, save in dollars, when the sweep is
 	// priced (nil otherwise).
@@ -179,6 +191,8 @@ type Result struct {
 	nowUnjudged []bool
 	// shown tells which tallies show a change non-inferior to now.
 	shown *screen
+	// safer screens the changes shown to have fewer unjudged outcomes than now.
+	safer *screen
 	// LeftOut say which policies were left out of the grid, or replaced as
 	// the current setting, as some log lacks a signal they need, and which
 	// settings are off on some logs (replay.Sweepable).
@@ -204,9 +218,16 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	if opt.FTMargin <= 0 {
 		opt.FTMargin = DefaultFTMargin
 	}
+	opt.Costs = opt.Costs.For(eps...)
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
-	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows), Tokens: tokens}
+	unpriced := unpricedTokens(eps, &opt.Costs)
+	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows), Tokens: tokens,
+		Results: len(eps) > 0 && !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Judged == episode.ByScore })}
+	if r.Results {
+		r.Quartile = quartileSteps(eps)
+	}
 	configs, r.LeftOut = replay.Sweepable(eps, configs)
+	r.LeftOut = append(r.LeftOut, unpriced...)
 	if _, cur := replay.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
 		r.LeftOut = append(r.LeftOut, cur...)
 		current = policy.Policy{Name: policy.None}
@@ -242,6 +263,32 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	r.Dollars = r.price(eps)
 	end()
 	return r
+}
+
+// unpricedTokens says when a price per token cannot price these logs (docs/
+// commands.md, "sweep: which setting to ship"): dollars are never made up. A
+// price per token alone, with no log recording tokens, prices nothing: it is
+// dropped, so no $0.00 is printed, and the note says to give a price per
+// call. With some logs recording none, their episodes count no dollars:
+// the note says how many.
+func unpricedTokens(eps []*episode.Episode, c *metrics.Costs) []string {
+	if c.CostPerMTok <= 0 || c.CostPerCall > 0 {
+		return nil
+	}
+	without := 0
+	for _, ep := range eps {
+		without += b2i(!ep.Signals.Has(episode.Tokens) && !ep.Signals.Has(episode.Costs)) // recorded dollars need no price
+	}
+	switch {
+	case without == len(eps):
+		c.CostPerMTok = 0
+		return []string{"--cost-per-mtok: no log read records tokens, so no dollars are said (not $0.00); --cost-per-call prices " +
+			"the LLM calls saved instead"}
+	case without > 0:
+		return []string{fmt.Sprintf("--cost-per-mtok: %d of the %s record no tokens and count no dollars saved; --cost-per-call "+
+			"prices their LLM calls", without, episodes(len(eps)))}
+	}
+	return nil
 }
 
 // evaluate sums every metric of every config over the episodes. Each config
