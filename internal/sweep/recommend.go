@@ -405,10 +405,7 @@ func classOf(r *Result, i int) int {
 func (r *Result) decide(a *Answer) {
 	ft, sv := metricNamed(a.decisive(), "false_termination_rate"), metricNamed(a.decisive(), r.savedMetric())
 	name, margin := r.Configs[a.Config].Policy.String(), 100*r.FTMargin
-	where := "out of sample"
-	if a.HeldOut == nil {
-		where = "on the episodes that chose it"
-	}
+	who := whoDecides(a.HeldOut != nil, name)
 	stableDraws := a.Stability >= MinStability-1e-9
 	stableFolds := a.CV.Folds == 0 || float64(a.CV.Agree) >= MinFoldsAgreeing*float64(a.CV.Folds)-1e-9
 	var short []string
@@ -421,22 +418,22 @@ func (r *Result) decide(a *Answer) {
 			pct(MinFoldsAgreeing)))
 	}
 	if a.Safer {
-		r.decideSafer(a, ft, name, where, short)
+		r.decideSafer(a, ft, who, short)
 		return
 	}
 	veto := r.vetoWorse() && ft.CI[0] > 0
 	a.Shown = !veto && ft.CI[1] <= margin+1e-9 && sv.CI != nil && sv.CI[0] > 0
 	switch {
 	case veto:
-		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, has significantly more false terminations than now %s", name, where)
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s has significantly more false terminations than now", who.change)
 		return
 	case sv.CI == nil || sv.Change <= 0:
-		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, saves no more %s than now %s", name, r.rank(), where)
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s saves no more %s than now", who.change, r.rank())
 		return
 	case ft.CI[0] > margin+1e-9:
-		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, has %s more false terminations than now %s, the lower "+
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s has %s more false terminations than now, the lower "+
 			"bound of its interval %s above --ft-margin %s: no count of episodes would show it within the margin",
-			name, pp(ft.Change/100), where, pp(ft.CI[0]/100), ppMargin(r.FTMargin))
+			who.change, pp(ft.Change/100), pp(ft.CI[0]/100), ppMargin(r.FTMargin))
 		return
 	case a.Shown && len(short) == 0:
 		a.Verdict = Ship
@@ -444,8 +441,8 @@ func (r *Result) decide(a *Answer) {
 	}
 	a.Verdict = NoClearWinner
 	if ft.CI[1] > margin+1e-9 {
-		short = append([]string{fmt.Sprintf("%s its false-termination rate may rise by %s, above --ft-margin %s (the upper "+
-			"bound of its change)", where, pp(ft.CI[1]/100), ppMargin(r.FTMargin))}, short...)
+		short = append([]string{fmt.Sprintf("%s may rise by %s, above --ft-margin %s (the upper "+
+			"bound of its change)", who.rate, pp(ft.CI[1]/100), ppMargin(r.FTMargin))}, short...)
 	}
 	nSaved := 0
 	if sv.CI[0] <= 0 {
@@ -456,21 +453,41 @@ func (r *Result) decide(a *Answer) {
 	a.Settle = r.settle(a, r.FTMargin, nSaved)
 }
 
+// decider is how the answer's reasons name what their figures measured
+// (docs/commands.md, "sweep: which setting to ship"): held out, the rule's
+// choice on new episodes, a mixture of the configs the folds chose, never
+// one config's name; in sample, the named config.
+type decider struct{ change, safer, rate string }
+
+// The answer's first sentence names the config that leads; held out, the
+// figures are the rule's, so a reason does not name it again.
+func whoDecides(heldOut bool, name string) decider {
+	if heldOut {
+		const rule = "held out, choosing by this rule on new episodes"
+		return decider{change: rule, safer: rule, rate: rule + ", the false-termination rate"}
+	}
+	return decider{
+		change: name + ", the change that leads, on the episodes that chose it,",
+		safer:  name + ", the safer change that leads, on the episodes that chose it,",
+		rate:   "on the episodes that chose it, " + name + "'s false-termination rate",
+	}
+}
+
 // decideSafer sets the verdict of a safer change (Answer.Safer) from ft, its
 // comparison with now of false terminations: ship when significantly fewer
 // and stable (short empty), keep when no fewer, else no clear winner.
-func (r *Result) decideSafer(a *Answer, ft *metrics.Metric, name, where string, short []string) {
+func (r *Result) decideSafer(a *Answer, ft *metrics.Metric, who decider, short []string) {
 	a.Shown = ft.CI[1] < 0
 	switch {
 	case ft.Change >= 0:
-		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the safer change that leads, has no fewer false terminations than now %s", name, where)
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s has no fewer false terminations than now", who.safer)
 		return
 	case a.Shown && len(short) == 0:
 		a.Verdict = Ship
 		return
 	case !a.Shown:
-		short = append([]string{fmt.Sprintf("%s, the safer change that leads, has fewer false terminations than now %s only "+
-			"within chance (the upper bound of the change, %s, is above 0)", name, where, pp(ft.CI[1]/100))}, short...)
+		short = append([]string{fmt.Sprintf("%s has fewer false terminations than now only "+
+			"within chance (the upper bound of the change, %s, is above 0)", who.safer, pp(ft.CI[1]/100))}, short...)
 	}
 	a.Verdict, a.Why = NoClearWinner, strings.Join(short, "; ")
 	a.Settle = r.settle(a, 0, 0)

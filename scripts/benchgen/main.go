@@ -1,10 +1,13 @@
 // Command benchgen writes the inputs of scripts/bench-compare.sh that synth
 // does not: a log with one runaway reasoning line, a file of short turn
-// lines, and a ZorkGPT2 Burr application directory of a long run (its
-// log.jsonl grows with the square of the turns: 1,000 turns, about 1.5 GB).
+// lines, a file of very many two-step episodes (read with --fields
+// episode=episode,turn=step,score=score), and a ZorkGPT2 Burr application
+// directory of a long run (its log.jsonl grows with the square of the turns:
+// 1,000 turns, about 1.5 GB).
 //
 //	go run ./scripts/benchgen longline -mb 50 -in LOG -out FILE
 //	go run ./scripts/benchgen turns -n 2000000 -out FILE
+//	go run ./scripts/benchgen tiny -n 50000 -out FILE
 //	go run ./scripts/benchgen burr -turns 1000 -out DIR   # DIR/default/<app_id>/
 //	go run ./scripts/benchgen steps -n 200000 [-unnumbered] -out FILE.csv
 //	go run ./scripts/benchgen texts -n 200000 -size 512 -out FILE.csv
@@ -21,15 +24,15 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 || !slices.Contains([]string{"longline", "turns", "burr", "steps", "texts"}, os.Args[1]) {
-		fmt.Fprintln(os.Stderr, "usage: benchgen longline|turns|burr|steps|texts [flags]")
+	if len(os.Args) < 2 || !slices.Contains([]string{"longline", "turns", "tiny", "burr", "steps", "texts"}, os.Args[1]) {
+		fmt.Fprintln(os.Stderr, "usage: benchgen longline|turns|tiny|burr|steps|texts [flags]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
 	in := fs.String("in", "", "the log whose middle final_action_selection line gets the runaway reasoning")
 	out := fs.String("out", "", "the file (burr: the directory) to write")
 	mb := fs.Int("mb", 50, "the length of the runaway line, in MB")
-	n := fs.Int("n", 2_000_000, "turn lines")
+	n := fs.Int("n", 2_000_000, "turn lines (tiny: episodes)")
 	turns := fs.Int("turns", 1000, "the turns of the Burr run")
 	unnumbered := fs.Bool("unnumbered", false, "steps: without the Step column")
 	size := fs.Int("size", 512, "texts: the bytes of each action and response")
@@ -49,6 +52,8 @@ func main() {
 		log, err := os.ReadFile(*in)
 		check(err)
 		check(benchdata.LongLine(f, log, *mb*1_000_000))
+	case "tiny":
+		check(benchdata.Tiny(f, *n))
 	default:
 		check(benchdata.Turns(f, *n))
 	}
