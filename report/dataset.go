@@ -58,9 +58,10 @@ func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skip
 	for i := range eps {
 		names[eps[i].Ep.Name()]++
 	}
+	shows := systemOf(eps).Shows
 	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: metrics.Compare(pairs(eps), opts.Costs), names: names, Patterns: summarise(eps),
-		shows: systemOf(eps).Shows}
+		Skipped: skipped, Passed: passed, Metrics: metrics.Compare(pairs(eps), opts.Costs, shows.Applies), names: names, Patterns: summarise(eps),
+		shows: shows}
 	d.markCensored()
 	return d
 }

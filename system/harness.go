@@ -19,7 +19,7 @@ import (
 var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "csv", "tales", "balrog"},
 	File: "your harness's step loop", Lang: "python", Block: func(p policy.Policy) (string, error) { return harnessBlock(p, logsOf{}) },
 	Note: "Python; in another language, the first comment is the rule", Now: none, Adds: policy.Increase, CallsPerTurn: 1,
-	Offered: []policy.Name{policy.Score, policy.Increase}, Shows: Shows{EndUnrecorded: true}}
+	Offered: []policy.Name{policy.Score, policy.Increase}}
 
 // logsOf is what a harness's block words for the logs it is given: their
 // scores are not all whole (summed rewards, a normalised score), so that its

@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 // ZorkGPT stops its runs on its loop break, score or score-or-objective as
@@ -18,8 +20,8 @@ var ZorkGPT = &System{Name: zorkGPT, Formats: []string{"zorkgpt"}, File: "pyproj
 	Table: "tool.zorkgpt.loop_break", readConfig: readZorkGPTConfig,
 	Now:   zorkGPTDefault,
 	Block: zorkGPTBlock, CallsPerTurn: 4, Refusals: zorkGPTRefusals,
-	Rules: []policy.Name{policy.Score, policy.ScoreOrObjective}, Accepts: zorkGPTAccepts,
-	Shows: Shows{Objectives: true, Warnings: true, RevisitPenalty: true, Expected: true}}
+	Recorder: replay.Recorder{Rules: []policy.Name{policy.Score, policy.ScoreOrObjective}, Accepts: zorkGPTAccepts},
+	Shows: Shows{Applies: metrics.Applies{Objectives: true, Expected: true}, Warnings: true, RevisitPenalty: true}}
 
 const zorkGPT = "ZorkGPT"
 

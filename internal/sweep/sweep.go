@@ -205,7 +205,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		opt.FTMargin = DefaultFTMargin
 	}
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
-	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows), Tokens: tokens}
+	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows.Applies), Tokens: tokens}
 	configs, r.LeftOut = replay.Sweepable(eps, configs)
 	if _, cur := replay.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
 		r.LeftOut = append(r.LeftOut, cur...)

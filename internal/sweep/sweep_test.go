@@ -16,6 +16,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 func bundled(t testing.TB) []*episode.Episode {
@@ -59,7 +60,7 @@ func TestConfigsEqualBatch(t *testing.T) {
 			b, a := replay.Run(ep, current), replay.Run(ep, grid[i])
 			pairs[e] = metrics.Pair{Ep: ep, Baseline: &b, After: &a}
 		}
-		for k, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 4}) {
+		for k, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 4}, system.ZorkGPT.Shows.Applies) {
 			got, ok := r.Defs.Value(&r.Configs[i].Sums, k)
 			if ok != m.AfterOK || got != m.After {
 				t.Errorf("%s: %s = %v (%v), batch says %v (%v)", grid[i], m.Name, got, ok, m.After, m.AfterOK)
