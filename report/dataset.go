@@ -123,7 +123,7 @@ func WriteDataset(w io.Writer, format string, d *Dataset, summary bool, f *texto
 		writeDatasetTable(w, d, summary, f)
 		return nil
 	}
-	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+	return textout.UnknownFormat(format)
 }
 
 // cells are a metric's table cells: baseline, after, change, expected,

@@ -18,9 +18,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
-// Formats are the output formats of the commands.
-var Formats = []string{"table", "markdown", "json", "csv"}
-
 // sparkWidth is how many marks the score timeline has at most.
 const sparkWidth = 60
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/report"
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
@@ -57,7 +57,7 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	}
 	fs.StringVar(&f.config, "config", "", configUsage)
 	f.calls.register(fs)
-	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(textout.Formats, ", "))
 	f.fields.register(fs)
 }
 
@@ -306,8 +306,8 @@ func has(n policy.Name, s *policy.Setting) bool {
 const maxConfigs = 1_000_000
 
 func checkOutput(format string, calls callsFlag) error {
-	if !slices.Contains(report.Formats, format) {
-		return usageError("unknown --format %q (known: %s)", format, strings.Join(report.Formats, ", "))
+	if !slices.Contains(textout.Formats, format) {
+		return usageError("unknown --format %q (known: %s)", format, strings.Join(textout.Formats, ", "))
 	}
 	return calls.check()
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
-	"github.com/lbanalyze/lbanalyze/report"
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
@@ -301,7 +301,7 @@ func TestDeterministic(t *testing.T) {
 			slices.Reverse(in)
 		}
 		r := Run(in, grid, current, o)
-		for _, format := range report.Formats {
+		for _, format := range textout.Formats {
 			var b bytes.Buffer
 			if err := Write(&b, format, r, Layout{}); err != nil {
 				t.Fatal(err)
