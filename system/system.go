@@ -21,9 +21,11 @@ import (
 // System is one entry of the registry.
 type System struct {
 	Name string // in sentences: "ZorkGPT", "your harness"
-	// Formats are the log formats (episode.Episode.Format, a source's
-	// Format) its logs are read as: an episode of one of them is this
-	// system's. Every source's format is one system's (TestOf).
+	// Formats are the log formats (episode.Episode.Format), each its
+	// source's constant, that its logs are read as: an episode of one of
+	// them is this system's. The harness lists none: it is the system of
+	// every other source's logs, so that a new source of a harness's logs is
+	// its file and a line of corpus's registry.
 	Formats []string
 	// Table is the table of a pyproject.toml that sets what it runs
 	// ("tool.zorkgpt.loop_break"), read by readConfig; "" for a system that
@@ -92,22 +94,26 @@ func (s *System) Runs(p policy.Policy) bool {
 }
 
 // registry are the systems, in the order lists show them. The first is the
-// system of a log of no format listed (an episode made by hand) and of
-// episodes of several systems: ZorkGPT, whose logs lbanalyze read first. A
-// new system is one file and a line here.
+// system of an episode of no format (made by hand) and of episodes of
+// several systems: ZorkGPT, whose logs lbanalyze read first. A new system is
+// one file and a line here.
 var registry = []*System{ZorkGPT, ZorkGPT2, Harness}
 
 // All lists every system, in order.
 func All() []*System { return slices.Clone(registry) }
 
-// Of is the system that ran ep, by its log format.
+// Of is the system that ran ep, by its log format: the system that lists
+// it, else the harness.
 func Of(ep *episode.Episode) *System {
+	if ep.Format == "" {
+		return registry[0]
+	}
 	for _, s := range registry {
 		if slices.Contains(s.Formats, ep.Format) {
 			return s
 		}
 	}
-	return registry[0]
+	return Harness
 }
 
 // OfAll is the system that ran every one of eps; the first of the registry
