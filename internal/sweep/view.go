@@ -124,7 +124,7 @@ func (r *Result) answerSection() Section {
 // flattered are the figures of a config the rule chose, on the episodes that
 // chose it, without intervals: chosen for looking good on them, it does
 // worse on new ones than an interval of them would say (docs/calibration.md,
-// "The rule after").
+// "Results").
 func (r *Result) flattered(f *Figures) string {
 	s := fmt.Sprintf("n = %d, on the episodes that chose it (flattered by the choice): false-termination rate %s, turns saved %s",
 		r.N, bounds(f.FalseRateLow, f.FalseRate), pct(f.SavedShare))
