@@ -577,7 +577,7 @@ func (d *Dataset) labels(to []string, eps []*Episode) []string {
 }
 
 func writeDatasetJSON(w io.Writer, d *Dataset, summary bool) error {
-	b, err := indented(d.json(summary), "")
+	b, err := textout.IndentedJSON(d.json(summary), "")
 	if err != nil {
 		return err
 	}

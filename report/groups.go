@@ -94,7 +94,7 @@ func writeGroupsJSON(w io.Writer, by string, groups []Group, in Inputs, summary 
 		out.Groups = append(out.Groups, groupJSON{g.Name, g.System, g.Dataset.Headline(), g.Dataset.json(summary)})
 	}
 	out.OneSetting.ServesAll, out.OneSetting.Says = OneSetting(groups)
-	b, err := indented(out, "")
+	b, err := textout.IndentedJSON(out, "")
 	if err != nil {
 		return err
 	}

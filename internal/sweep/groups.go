@@ -43,7 +43,7 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, l Layout) error
 func writeGroupsJSON(w io.Writer, by string, groups []Group, serves *policy.Policy, says string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := func(v any) {
-		b, _ := marshal(v) // strings and nil: no error
+		b, _ := textout.JSON(v) // strings and nil: no error
 		bw.Write(b)
 	}
 	bw.WriteString(`{"by": `)
@@ -53,7 +53,7 @@ func writeGroupsJSON(w io.Writer, by string, groups []Group, serves *policy.Poli
 		if i > 0 {
 			bw.WriteString(",\n")
 		}
-		name, _ := marshal(g.Name)
+		name, _ := textout.JSON(g.Name)
 		if err := g.Result.writeJSON(&afterBrace{w: bw, add: `"name": ` + string(name) + ", "}); err != nil {
 			return err
 		}
