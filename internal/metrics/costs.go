@@ -14,20 +14,6 @@ type Costs struct {
 	CostPerCall, CostPerMTok float64
 }
 
-// Applies says which metrics apply to the logs analysed, as the system that
-// ran them says (system.Shows).
-type Applies struct {
-	// Objectives: the logs record objectives: the objective metrics apply.
-	Objectives bool
-	// Expected: the specification's expected changes of the metrics
-	// (docs/semantics.md, "6.3 Dataset metrics") are the change on these logs
-	// from score to score-or-objective.
-	Expected bool
-	// RealScores: the logs have scores that are not whole: score forgone
-	// is shown with its decimals.
-	RealScores bool
-}
-
 // Priced reports whether costs are shown.
 func (c Costs) Priced() bool { return c.CostPerCall > 0 || c.CostPerMTok > 0 }
 

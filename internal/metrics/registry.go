@@ -107,6 +107,20 @@ func b2f(b bool) float64 {
 	return 0
 }
 
+// Applies says which metrics apply to the logs analysed, as the system that
+// ran them says (system.Shows).
+type Applies struct {
+	// Objectives: the logs record objectives: the objective metrics apply.
+	Objectives bool
+	// Expected: the specification's expected changes of the metrics
+	// (docs/semantics.md, "6.3 Dataset metrics") are the change on these logs
+	// from score to score-or-objective.
+	Expected bool
+	// RealScores: the logs have scores that are not whole: score forgone
+	// is shown with its decimals.
+	RealScores bool
+}
+
 // registry is the metrics of docs/semantics.md, "6.3 Dataset metrics" that apply: those of the
 // specification that apply to the logs (a), and
 // the cost saved when priced and the tokens saved when some log records
