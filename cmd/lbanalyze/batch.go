@@ -20,7 +20,7 @@ import (
 
 type batchFlags struct {
 	baseline, after string
-	settings        []int // by the index of policy.Settings()
+	settings        []*intList // one value each, by the index of policy.Settings()
 	config          configFlag
 	calls           callsFlag
 	format          string
@@ -130,10 +130,11 @@ line on whether the after policy serves every group.`,
 	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form (default: "+
 		bySystem(func(s *system.System) string { return string(side(s, policy.ScoreOrObjective, s.Adds)) })+")")
 	fs.Lookup("baseline").DefValue, fs.Lookup("after").DefValue = "", ""
-	f.settings = make([]int, len(policy.Settings()))
-	for i, s := range policy.Settings() {
-		f.settings[i] = s.Default
-		fs.Var(&settingValue{s, &f.settings[i]}, s.Flag, s.Key+" for both policies where --baseline or --after does not give it")
+	for _, s := range policy.Settings() {
+		l := newIntList(s)
+		l.one = true
+		f.settings = append(f.settings, l)
+		fs.Var(l, s.Flag, s.Key+" for both policies where --baseline or --after does not give it")
 	}
 	fs.StringVar(&f.config.path, "config", "", "a pyproject.toml whose "+system.Tables()+" sets the after policy (flags override it)")
 	f.calls.register(fs)
@@ -272,7 +273,7 @@ func (f *batchFlags) given(cmd *cobra.Command) policy.Values {
 	v := policy.Values{}
 	for i, s := range policy.Settings() {
 		if cmd.Flags().Changed(s.Flag) {
-			v[s] = f.settings[i]
+			v[s] = f.settings[i].vals[0]
 		}
 	}
 	return v
@@ -284,7 +285,7 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, baseline, after policy.Polic
 	var set []string
 	for i, s := range policy.Settings() {
 		if cmd.Flags().Changed(s.Flag) {
-			set = append(set, fmt.Sprintf("--%s %s", s.Flag, s.Format(f.settings[i])))
+			set = append(set, fmt.Sprintf("--%s %s", s.Flag, s.Format(f.settings[i].vals[0])))
 		}
 	}
 	if len(set) == 0 {
@@ -292,40 +293,4 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, baseline, after policy.Polic
 	}
 	return []string{fmt.Sprintf("note: %s applies to the baseline and the after policy where --baseline or --after does not set it: baseline %s, after %s. To change one side only, write NAME:MAX_TURNS_STUCK/CHECK_INTERVAL in --baseline or --after.",
 		strings.Join(set, ", "), baseline, after)}
-}
-
-// settingValue is a flag of one value of a setting, read as the Setting
-// reads it and as the other commands take it: a whole number, a name of an
-// enumeration (score_mode), a decimal of a scaled setting (min_critic 0.5).
-type settingValue struct {
-	s *policy.Setting
-	v *int
-}
-
-func (f *settingValue) Type() string {
-	switch {
-	case f.s != nil && f.s.Names != nil:
-		return "name"
-	case f.s != nil && f.s.Scale > 1:
-		return "decimal"
-	}
-	return "int"
-}
-
-func (f *settingValue) String() string {
-	if f.s == nil || f.v == nil {
-		return ""
-	}
-	return f.s.Format(*f.v)
-}
-
-func (f *settingValue) Set(s string) error {
-	v, err := f.s.Parse(s)
-	if err != nil && (strings.ContainsAny(s, ":,") || rangeWritten.MatchString(s)) {
-		return fmt.Errorf("%w: batch compares two policies at one value of each setting (sweep searches lists and ranges)", err)
-	}
-	if err == nil {
-		*f.v = v
-	}
-	return err
 }

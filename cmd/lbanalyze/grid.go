@@ -17,21 +17,36 @@ const maxGrid = 100_000
 // intList is a flag of a setting's values: comma-separated values and
 // ranges FROM:TO[:STEP] (TO included), e.g. "20:120:5" or "1,5,10", as the
 // Setting reads them (names of an enumeration, decimals of a scaled setting:
-// "0.3:0.7:0.1"). Repeating the flag adds to the list.
+// "0.3:0.7:0.1"). Repeating the flag adds to the list. A flag of one value
+// (one: batch's) takes a single value, as the Setting reads it.
 type intList struct {
 	vals    []int
 	set     bool
 	setting *policy.Setting
+	one     bool
 }
 
 func newIntList(s *policy.Setting) *intList { return &intList{vals: []int{s.Default}, setting: s} }
 
-func (l *intList) Type() string { return "list" }
+func (l *intList) Type() string {
+	switch {
+	case !l.one:
+		return "list"
+	case l.setting.Names != nil:
+		return "name"
+	case l.setting.Scale > 1:
+		return "decimal"
+	}
+	return "int"
+}
 
 // String writes the values as they are given: a run of three or more
 // evenly spaced values as a range, FROM:TO[:STEP] ("10:150:5", not 29
 // values).
 func (l *intList) String() string {
+	if l.one {
+		return l.setting.Format(l.vals[0])
+	}
 	show := strconv.Itoa
 	if l.setting != nil && l.setting.Scale > 1 {
 		show = l.setting.Format
@@ -58,6 +73,16 @@ func (l *intList) String() string {
 }
 
 func (l *intList) Set(s string) error {
+	if l.one {
+		v, err := l.setting.Parse(s)
+		if err != nil && (strings.ContainsAny(s, ":,") || rangeWritten.MatchString(s)) {
+			return fmt.Errorf("%w: batch compares two policies at one value of each setting (sweep searches lists and ranges)", err)
+		}
+		if err == nil {
+			l.vals, l.set = []int{v}, true
+		}
+		return err
+	}
 	if !l.set {
 		l.vals, l.set = nil, true
 	}
