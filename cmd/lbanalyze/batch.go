@@ -20,7 +20,7 @@ import (
 
 type batchFlags struct {
 	baseline, after string
-	settings        []*intList // one value each, by the index of policy.Settings()
+	settings        settingFlags // one value each
 	config          configFlag
 	calls           callsFlag
 	format          string
@@ -130,12 +130,9 @@ line on whether the after policy serves every group.`,
 	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form (default: "+
 		bySystem(func(s *system.System) string { return string(side(s, policy.ScoreOrObjective, s.Adds)) })+")")
 	fs.Lookup("baseline").DefValue, fs.Lookup("after").DefValue = "", ""
-	for _, s := range policy.Settings() {
-		l := newIntList(s)
-		l.one = true
-		f.settings = append(f.settings, l)
-		fs.Var(l, s.Flag, s.Key+" for both policies where --baseline or --after does not give it")
-	}
+	f.settings.register(fs, true, nil, func(s *policy.Setting) string {
+		return s.Key + " for both policies where --baseline or --after does not give it"
+	})
 	fs.StringVar(&f.config.path, "config", "", "a pyproject.toml whose "+system.Tables()+" sets the after policy (flags override it)")
 	f.calls.register(fs)
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(textout.Formats, ", "))
@@ -166,7 +163,7 @@ func (f *batchFlags) compare(cmd *cobra.Command, e *env, g group.Group, s sides,
 	baseline, after := f.sides(cmd, sys, s.baseline, s.after)
 	e.tellOnce(f.config.loaded.mismatch(sys)...)
 	e.tellOnce(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
-	e.tellOnce(f.noteShared(cmd, baseline, after)...)
+	e.tellOnce(f.noteShared(baseline, after)...)
 	kept, unreplayed := replay.Comparable(g.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
 	e.tell(unreplayed...)
 	if len(kept) == 0 {
@@ -219,7 +216,7 @@ func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, aft
 		baseline = noStop
 	}
 	if !cmd.Flags().Changed("after") && (f.config.loaded == nil || f.config.loaded.System != sys) {
-		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
+		after = policy.New(sys.Adds, f.settings.given()) // as --after NAME would
 	}
 	return baseline, after
 }
@@ -244,7 +241,7 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		return
 	}
 	f.jobs = workers(f.jobs)
-	given := f.given(cmd)
+	given := f.settings.given()
 	if err = given.Usable(); err != nil {
 		err = usageError("%v", err)
 		return
@@ -268,24 +265,13 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 	return
 }
 
-// given are the settings given as flags.
-func (f *batchFlags) given(cmd *cobra.Command) policy.Values {
-	v := policy.Values{}
-	for i, s := range policy.Settings() {
-		if cmd.Flags().Changed(s.Flag) {
-			v[s] = f.settings[i].vals[0]
-		}
-	}
-	return v
-}
-
 // noteShared says what a bare parameter flag applied to: both sides, unless
 // --config set the after policy (then the baseline only and the after side).
-func (f *batchFlags) noteShared(cmd *cobra.Command, baseline, after policy.Policy) []string {
+func (f *batchFlags) noteShared(baseline, after policy.Policy) []string {
 	var set []string
-	for i, s := range policy.Settings() {
-		if cmd.Flags().Changed(s.Flag) {
-			set = append(set, fmt.Sprintf("--%s %s", s.Flag, s.Format(f.settings[i].vals[0])))
+	for _, l := range f.settings {
+		if l.set {
+			set = append(set, fmt.Sprintf("--%s %s", l.setting.Flag, l))
 		}
 	}
 	if len(set) == 0 {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -27,6 +29,48 @@ type intList struct {
 }
 
 func newIntList(s *policy.Setting) *intList { return &intList{vals: []int{s.Default}, setting: s} }
+
+// settingFlags are the flags of every setting, by the index of
+// policy.Settings(): the one way a setting goes from its flag to a policy.
+type settingFlags []*intList
+
+// register adds a flag for each setting, of one value (one) or a list; grid
+// gives a command's own default values for a setting, by its JSON key.
+func (fl *settingFlags) register(fs *pflag.FlagSet, one bool, grid map[string][]int, usage func(*policy.Setting) string) {
+	for _, s := range policy.Settings() {
+		l := newIntList(s)
+		l.one = one
+		if vals, ok := grid[s.Key]; ok {
+			l.vals = vals
+		}
+		*fl = append(*fl, l)
+		fs.Var(l, s.Flag, usage(s))
+	}
+}
+
+// given are the values the flags set, the first of each.
+func (fl settingFlags) given() policy.Values {
+	v := policy.Values{}
+	for _, l := range fl {
+		if l.set {
+			v[l.setting] = l.vals[0]
+		}
+	}
+	return v
+}
+
+// lists are each setting's values: its flag's when set, else config's value
+// when there is a config, else the command's defaults.
+func (fl settingFlags) lists(config policy.Values) [][]int {
+	vals := make([][]int, len(fl))
+	for i, l := range fl {
+		vals[i] = l.vals
+		if config != nil && !l.set {
+			vals[i] = []int{config.Get(l.setting)}
+		}
+	}
+	return vals
+}
 
 func (l *intList) Type() string {
 	switch {

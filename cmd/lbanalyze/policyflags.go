@@ -19,7 +19,7 @@ import (
 // setting of policy.Settings (values and ranges FROM:TO[:STEP]).
 type policyFlags struct {
 	policies []string
-	settings []*intList // by the index of policy.Settings()
+	settings settingFlags
 	config   configFlag
 	calls    callsFlag
 	format   string
@@ -42,14 +42,9 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 		return strings.Join(nameStrings(s.Offered), ",")
 	})+")")
 	fs.Lookup("policy").DefValue = "[]" // each system's, said in the usage
-	for _, s := range policy.Settings() {
-		l := newIntList(s)
-		if vals, ok := grid[s.Key]; ok {
-			l.vals = vals
-		}
-		f.settings = append(f.settings, l)
-		fs.Var(l, s.Flag, s.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
-	}
+	f.settings.register(fs, false, grid, func(s *policy.Setting) string {
+		return s.Usage + "; values and ranges FROM:TO[:STEP], comma-separated"
+	})
 	configUsage := "a pyproject.toml whose " + system.Tables() + " sets the policy and its settings (flags override it)"
 	if f.configIsNow {
 		configUsage = "a pyproject.toml whose " + system.Tables() + " is the current setting, to compare with (the grid stays the flags')"
@@ -152,23 +147,18 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	}
 	changed := cmd.Flags().Changed
 	names := f.policies
-	vals := make([][]int, len(f.settings))
-	for i, l := range f.settings {
-		vals[i] = l.vals
-	}
-	recording, given, err := f.config.resolve(e, nil)
+	recording, config, err := f.config.resolve(e, nil)
 	if err != nil {
 		return s, err
 	}
 	s.recording, s.config = recording, f.config.loaded
+	if f.configIsNow {
+		config = nil // the grid stays the flags'
+	}
+	vals := f.settings.lists(config)
 	if cfg := s.config; cfg != nil {
 		if !changed("policy") && !f.configIsNow {
 			names = []string{string(cfg.Policy.Name)}
-		}
-		for i, x := range policy.Settings() {
-			if !changed(x.Flag) && !f.configIsNow {
-				vals[i] = []int{given.Get(x)}
-			}
 		}
 		s.current = &cfg.Policy
 	}
