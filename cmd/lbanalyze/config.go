@@ -15,10 +15,10 @@ type configFlag struct {
 	loaded *loadedConfig // what it read; nil without it
 }
 
-// resolve reads the file, when one is given, once for every command: the
-// settings the recordings are assumed to have run with, the config's (else
-// the defaults), and the settings a policy is given, given (the flags set)
-// over the config's.
+// resolve reads the file, when one is given, as every command reads it:
+// recording, the settings the recordings are assumed to have run with (the
+// config's, else the defaults), and values, the config's settings with those
+// the flags set (given) over them (given alone without a file).
 func (c *configFlag) resolve(e *env, given policy.Values) (recording policy.Timer, values policy.Values, err error) {
 	if c.path == "" {
 		return policy.DefaultTimer(), given, nil
