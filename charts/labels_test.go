@@ -90,10 +90,7 @@ func TestRowLabelsReal(t *testing.T) {
 		{"zorkgpt2/ep96", [][]string{{"ep96 [", "-89d64233a23f]"}, {"ep96 [", "/run_log_ep96.txt]"}}}, // the tracker directory and the run log
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
-			dir := realdata.Samples(t, tc.dir)
-			if tc.parts != nil { // ep96 lies beside the repository
-				dir = realdata.Dir(t, tc.dir)
-			}
+			dir := realdata.Dir(t, tc.dir)
 			c := corpus.Read([]string{dir}, corpus.Options{Jobs: 2})
 			if len(c.Episodes) == 0 || len(c.Skipped) > 0 {
 				t.Fatalf("%d episodes, skipped %v", len(c.Episodes), c.Skipped)

@@ -95,8 +95,8 @@ func TestCredited(t *testing.T) {
 // The fast path equals the plain replay on every config of the default
 // grid (every policy, the variants by Run) over the real TALES rollouts.
 func TestSweepMatchesRunOnTALES(t *testing.T) {
-	dir := realdata.Samples(t, "tales/logs")
-	paths, err := filepath.Glob(filepath.Join(dir, "*", "*", "*.jsonl.gz"))
+	dir := realdata.Dir(t, "tales/logs")
+	paths, err := filepath.Glob(filepath.Join(dir, "*", "*", "*.jsonl"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no rollouts under %s: %v", dir, err)
 	}
@@ -117,7 +117,7 @@ func TestSweepMatchesRunOnTALES(t *testing.T) {
 // tokens saved = sum of Token Usage after the stop; forgone = best over the
 // run − best up to the stop (each at least 0).
 func TestIncreaseOnTALES(t *testing.T) {
-	dir := realdata.Samples(t, "tales/logs")
+	dir := realdata.Dir(t, "tales/logs")
 	increase := policy.Policy{Name: policy.Increase}
 	for _, c := range []struct {
 		run, game                   string
@@ -130,7 +130,7 @@ func TestIncreaseOnTALES(t *testing.T) {
 		{"tw-bench_LLMAgent_gpt-4o_s20241001_c10_t0.0_convFalse", "JerichoEnvDetective", 80, 48, 120, 0, 13304},
 		{"tw-bench_LLMAgent_gpt-4o_s20241001_c5_t0.0_convFalse", "JerichoEnvDetective", 60, 49, 140, 0, 86292},
 	} {
-		path := filepath.Join(dir, c.run, c.game, "a0_s20241001.jsonl.gz")
+		path := filepath.Join(dir, c.run, c.game, "a0_s20241001.jsonl")
 		eps, _ := source.ReadAll(tales.Source, bytes.NewReader(realdata.Read(t, path)), path, source.Options{})
 		o := Run(eps[0], increase)
 		if o.TerminationTurn != c.stop || o.TurnsStuck != c.stuck || o.TurnsSaved != c.saved || o.ScoreForgone != episode.Score(c.forgone) || o.TokensSaved != c.tokens {

@@ -321,13 +321,34 @@ func passedLines(passed []string) []string {
 }
 
 // skippedLines name the inputs left out, and why.
+//
+// A reason is given word for word for its first maxSameSkips inputs, the
+// rest said in one line with their count, so that one mistake over many
+// files is not a line a file.
 func skippedLines(skipped []Skip) []string {
 	var out []string
+	count := map[string]int{}
+	first := map[string]string{}
+	var order []string
 	for _, s := range skipped {
-		out = append(out, fmt.Sprintf("left out: %s: %s", s.Source, s.Reason))
+		if count[s.Reason]++; count[s.Reason] <= maxSameSkips {
+			out = append(out, fmt.Sprintf("left out: %s: %s", s.Source, s.Reason))
+			continue
+		}
+		if first[s.Reason] == "" {
+			first[s.Reason] = s.Source
+			order = append(order, s.Reason)
+		}
+	}
+	for _, r := range order {
+		out = append(out, fmt.Sprintf("left out: the same in %s, %s first: %s", textout.Count(count[r]-maxSameSkips, "more input"), first[r], r))
 	}
 	return out
 }
+
+// maxSameSkips is how many inputs left out for one reason are named one by
+// one.
+const maxSameSkips = 3
 
 // MetricsTitle heads the metrics table.
 func (d *Dataset) MetricsTitle() string {

@@ -139,10 +139,10 @@ func OneSetting(groups []Group) (serves *bool, says string) {
 		w, ok := worseOn(g.Dataset)
 		switch {
 		case !ok:
-			tooFew = append(tooFew, g.Name)
+			tooFew = append(tooFew, textout.Printable(g.Name))
 		case len(w) > 0:
 			told++
-			worse = append(worse, g.Name+" ("+strings.Join(w, ", ")+")")
+			worse = append(worse, textout.Printable(g.Name)+" ("+strings.Join(w, ", ")+")")
 		default:
 			told++
 		}

@@ -122,11 +122,18 @@ type Numbering struct {
 	placed int64 // lines placed, over the file
 }
 
+// OutOfRange says why a line numbered num is skipped, below min or past
+// MaxTurn: one message for a log that numbers its lines and one numbered by
+// its place (docs/bad-input.md, "Runs in one file").
+func OutOfRange(noun string, num, min int64) string {
+	return fmt.Sprintf("%s %d is out of range %d..%d: skipped", noun, num, min, MaxTurn)
+}
+
 // judge says why num cannot follow s ("" when it can), or that it goes back
 // to the start of a numbering, a restart.
 func (r *Numbering) judge(s *sequence, num int64) (why string, restart bool) {
 	if num < r.Min || !r.Unbounded && num > MaxTurn {
-		return fmt.Sprintf("%s %d is out of range %d..%d: skipped", r.Noun, num, r.Min, MaxTurn), false
+		return OutOfRange(r.Noun, num, r.Min), false
 	}
 	var gap int64
 	switch {

@@ -28,6 +28,12 @@ const (
 	MaxGap  = 1000
 )
 
+// MaxTokens bounds the tokens a log may give a run or a step, 2^40 (about
+// 10^12, a thousand times the most a real run spends): a count past it is no
+// count, and sums of counts within it over MaxTurn turns stay far within
+// int64.
+const MaxTokens = 1 << 40
+
 // MaxScore bounds scores, in every source, so that their differences are
 // exact (2^53): a line whose score is beyond ±MaxScore is skipped.
 const MaxScore = 1 << 53

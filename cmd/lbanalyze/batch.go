@@ -103,7 +103,10 @@ line on whether the after policy serves every group.`,
 				return failure("no episode could be analysed")
 			}
 			side := sides{baseline, after, recording, opts}
-			groups, grouped := f.by.split(c)
+			groups, grouped, err := f.by.split(c)
+			if err != nil {
+				return err
+			}
 			if !grouped {
 				d, err := f.compare(cmd, e, groups[0], side, skips(c.Skipped), c.Passed)
 				if err != nil {

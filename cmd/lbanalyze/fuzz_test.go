@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -228,4 +231,56 @@ func check(t *testing.T, cmd, format string, write func(*outWriter) error) {
 			t.Fatalf("%s --format csv: %d rows in %d lines, %v", cmd, len(rows), bytes.Count(out, []byte("\n")), err)
 		}
 	}
+}
+
+// FuzzBy groups two tables by a column of arbitrary values, as --by does,
+// in the table output of batch and sweep: nothing may panic; a key that no
+// episode has a value for is the usage error; otherwise every group has its
+// one title line, "== Group i of n: …", and no line holds a control
+// character (a value forges no line, nor drives the terminal).
+func FuzzBy(f *testing.F) {
+	f.Add("a\nforged line", "b")
+	f.Add("(none)", "")
+	f.Add("x\x1b[2J\r", "x")
+	f.Add("== Group 3 of 2: z, 1 episode ==", "\u202e")
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for i, v := range []string{a, b} {
+			var buf bytes.Buffer
+			w := csv.NewWriter(&buf)
+			w.WriteAll([][]string{{"Step", "Score", "Model"}, {"0", "0", v}, {"1", "1", v}})
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("r%d.csv", i)), buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, cmd := range []string{"batch", "sweep"} {
+			code, stdout, stderr := runCLI(nil, cmd, "--fields", "turn=Step,score=Score", "--by", "Model", "--jobs", "1", dir)
+			if code == 2 && strings.Contains(stderr, "lbanalyze: --by: no episode has Model: ") {
+				continue
+			}
+			if code != 0 {
+				t.Fatalf("%s %q %q: exit %d, stderr %q", cmd, a, b, code, stderr)
+			}
+			titles := 0
+			n := -1
+			for _, line := range strings.Split(stdout, "\n") {
+				if strings.IndexFunc(line, textout.Unprintable) >= 0 {
+					t.Fatalf("%s %q %q: a control character in %q", cmd, a, b, line)
+				}
+				var i, of int
+				if _, err := fmt.Sscanf(line, "== Group %d of %d:", &i, &of); err == nil {
+					titles++
+					if n < 0 {
+						n = of
+					}
+					if i != titles || of != n {
+						t.Fatalf("%s %q %q: title %q", cmd, a, b, line)
+					}
+				}
+			}
+			if titles != n || n < 1 || n > 2 {
+				t.Fatalf("%s %q %q: %d titles of %d groups:\n%s", cmd, a, b, titles, n, stdout)
+			}
+		}
+	})
 }

@@ -55,10 +55,14 @@ func (f *byFlag) name() string {
 
 // split groups the episodes read: by system always, and by --by. grouped
 // says whether the output is in groups: --by was given, or the logs are of
-// several systems (one answer is never one for two systems).
-func (f *byFlag) split(c *corpus.Corpus) (groups []group.Group, grouped bool) {
+// several systems (one answer is never one for two systems). A key that no
+// episode has is a usage error, naming the keys they have.
+func (f *byFlag) split(c *corpus.Corpus) (groups []group.Group, grouped bool, err error) {
+	if err := group.Unseen(c.Episodes, f.key, c.Below); err != nil {
+		return nil, false, usageError("--by: %v", err)
+	}
 	groups = group.Split(c.Episodes, f.key, c.Below)
-	return groups, f.key != nil || len(groups) > 1
+	return groups, f.key != nil || len(groups) > 1, nil
 }
 
 // eachGroup analyses every group with analyse and writes its charts with

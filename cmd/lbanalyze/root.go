@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lbanalyze/lbanalyze/internal/nearest"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
@@ -57,12 +58,54 @@ it would have lost, which stops look premature, and over a grid which setting to
 // know, with the flags of the command it may have meant, as cobra suggests
 // commands.
 func flagError(c *cobra.Command, err error) error {
-	if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
-		if s := similarFlags(c, name); len(s) > 0 {
-			return laidOutUsage("%v\n\nDid you mean this?\n\t--%s\n", err, strings.Join(s, "\n\t--"))
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return usageError("%v", err)
+	}
+	name, _, _ = strings.Cut(name, "=")
+	if s := similarFlags(c, name); len(s) > 0 {
+		return laidOutUsage("%v\n\nDid you mean this?\n\t--%s\n", err, strings.Join(s, "\n\t--"))
+	}
+	if p := policyNamed(c); len(p) > 0 && slices.Contains(nameStrings(policy.Names()), name) {
+		return laidOutUsage("%v\n\n%s is a policy, not a flag: give it as --%s %s\n", err, name, strings.Join(p, " "+name+" or --"), name)
+	}
+	if flag, cmds := elsewhere(c, name); flag != "" {
+		lead := "--" + flag + " is"
+		if flag != name {
+			lead = "Did you mean --" + flag + "? It is"
 		}
+		return laidOutUsage("%v\n\n%s a flag of %s, not of %s ('%s --help' lists its flags)\n",
+			err, lead, strings.Join(cmds, " and "), c.Name(), c.CommandPath())
 	}
 	return usageError("%v", err)
+}
+
+// elsewhere is the flag of another command than c nearest name (as
+// similarFlags finds them), and the commands that have it; "" when none has
+// one near.
+func elsewhere(c *cobra.Command, name string) (flag string, cmds []string) {
+	for _, other := range c.Root().Commands() {
+		if s := similarFlags(other, name); other != c && len(s) > 0 && (flag == "" || nearest.Distance(name, s[0]) < nearest.Distance(name, flag)) {
+			flag = s[0]
+		}
+	}
+	for _, other := range c.Root().Commands() {
+		if flag != "" && other != c && other.Flags().Lookup(flag) != nil {
+			cmds = append(cmds, other.CommandPath())
+		}
+	}
+	return flag, cmds
+}
+
+// policyNamed are the flags of c that take a policy's name.
+func policyNamed(c *cobra.Command) []string {
+	var out []string
+	for _, f := range []string{"policy", "after", "baseline"} {
+		if c.Flags().Lookup(f) != nil {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // similarFlags are the flags of c within two edits of name, or that begin
@@ -74,7 +117,7 @@ func similarFlags(c *cobra.Command, name string) []string {
 	}
 	var found []near
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		d := edits(name, f.Name)
+		d := nearest.Distance(name, f.Name)
 		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
 			d = min(d, 1)
 		}
@@ -88,28 +131,6 @@ func similarFlags(c *cobra.Command, name string) []string {
 		out = append(out, n.flag)
 	}
 	return out
-}
-
-// edits is the Levenshtein distance between a and b, byte by byte (flag
-// names are ASCII).
-func edits(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			sub := prev[j-1]
-			if a[i-1] != b[j-1] {
-				sub++
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // fitHelp makes every command's help fit a terminal of width columns: its

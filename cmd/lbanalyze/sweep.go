@@ -77,7 +77,7 @@ setting serves every group.
   lbanalyze sweep --max-turns-stuck 20:120:5 --check-interval 1:10 game_files
   lbanalyze sweep --format csv testdata/episodes > sweep.csv
   lbanalyze sweep --plots plots --html sweep.html testdata/episodes
-  lbanalyze sweep --by game testdata/real/tales/logs`,
+  lbanalyze sweep --by game testdata/tales/logs`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("sweep needs at least one directory or log file")
@@ -104,7 +104,10 @@ setting serves every group.
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}
-			groups, grouped := f.by.split(c)
+			groups, grouped, err := f.by.split(c)
+			if err != nil {
+				return err
+			}
 			if err := f.checkGroups(cmd, groups, grouped); err != nil {
 				return err
 			}
@@ -230,6 +233,11 @@ func (f *sweepFlags) grid(s settings, sys *system.System, several bool) (configs
 	return configs, current
 }
 
+// minFTMargin is the least --ft-margin, in percentage points: far above the
+// tolerance of the comparisons against it (internal/sweep, 1e-7 pp), below
+// which a margin would act as that tolerance and be said as another.
+const minFTMargin = 0.01
+
 // check refuses settings that cannot give an answer, before any work.
 func (f *sweepFlags) check() error {
 	switch {
@@ -237,8 +245,8 @@ func (f *sweepFlags) check() error {
 		return usageError("--max-false-rate is a percentage, from 0 to 100, not %g", f.maxFalse)
 	case !inRange(f.maxCensored, 0, 100):
 		return usageError("--max-censored is a percentage, from 0 to 100, not %g", f.maxCensored)
-	case !inRange(f.ftMargin, 0, 100) || f.ftMargin == 0:
-		return usageError("--ft-margin is a number of percentage points, above 0 and at most 100, not %g", f.ftMargin)
+	case !inRange(f.ftMargin, minFTMargin, 100):
+		return usageError("--ft-margin is a number of percentage points, from %g to 100, not %g", minFTMargin, f.ftMargin)
 	case f.folds < 0 || f.folds == 1 || f.folds > 100:
 		return usageError("--folds must be 0 (none) or from 2 to 100, not %d", f.folds)
 	case f.jobs < 1:

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -119,6 +120,7 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 	}
 	ids := newCopies()
 	var cut []string // the logs whose one problem is a cut last line
+	var same causes
 	for r := range order {
 		for ep := range r.eps {
 			ids.add(ep)
@@ -127,14 +129,28 @@ func (c *Corpus) Stream(files []string, opt Options, sink Sink) {
 		if r.content != nil && r.episodes > 0 {
 			ids.content(r.path, *r.content)
 		}
+		told := false
 		for _, s := range r.skipped {
-			c.tell(sink, s.Source+": "+s.Reason)
+			if same.tell(r.path, s.Source+": "+s.Reason) {
+				c.tell(sink, s.Source+": "+s.Reason)
+				told = true
+			}
 		}
 		for _, m := range r.problems {
-			c.tell(sink, m)
+			if strings.HasSuffix(m, restAnalysed) && !told {
+				same.lines += skippedIn(m)
+				continue // the count of a file whose every problem was held back
+			}
+			if same.tell(r.path, m) {
+				c.tell(sink, m)
+				told = true
+			}
 		}
 		cut = append(cut, r.cut...)
 		c.Skipped = append(c.Skipped, r.skipped...)
+	}
+	for _, m := range same.held() {
+		c.tell(sink, m)
 	}
 	for _, m := range ids.warnings() {
 		c.tell(sink, m)
@@ -345,11 +361,26 @@ func problems(eps []*episode.Episode) (m, cut []string) {
 		}
 		m = append(m, ep.ProblemMessages()...)
 		if ep.SkippedLines > 0 {
-			m = append(m, fmt.Sprintf("%s: %s skipped in %s; the rest was analysed",
+			m = append(m, fmt.Sprintf("%s: %s skipped in %s"+restAnalysed,
 				ep.Source, plural(ep.SkippedLines, "line"), ep.Name()))
 		}
 	}
 	return m, cut
+}
+
+// restAnalysed ends the count of the lines skipped in an episode.
+const restAnalysed = "; the rest was analysed"
+
+// skippedIn is the count of lines of a message "FILE: N lines skipped in
+// NAME; the rest was analysed".
+func skippedIn(m string) int {
+	i := strings.LastIndex(m, " skipped in ")
+	j := strings.LastIndex(m[:max(i, 0)], ": ")
+	if i < 0 || j < 0 {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.Fields(m[j+2 : i])[0])
+	return n
 }
 
 func plural(n int, word string) string {

@@ -2,32 +2,55 @@ package corpus
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source/steps"
 )
 
-// suggestFields says how to read a JSON Lines file no source claims: with
-// a field map (docs/sources.md, "Any per-step JSONL"), guessed from the keys
-// of its first object, nested ones too (a score, a step number, an action, a
-// room, the response, tokens, perhaps a sum of prompt and completion
-// tokens). "" for a file that is not JSON Lines of objects.
+// suggestFields says how to read a JSON Lines file or a table no source
+// claims: with a field map (docs/sources.md, "Any per-step JSONL",
+// "Per-step tables"), guessed from the keys of its first object, nested ones
+// too, or from the names of its header, a cell of its first row telling a
+// number (a score, a step number, an action, a room, the response, tokens,
+// perhaps a sum of prompt and completion tokens). "" for a file that is
+// neither.
 func suggestFields(head []byte) string {
+	var leaves []leaf
+	what, key := "one object a step", "member"
 	line, _ := jsonl.FirstLine(head)
-	if len(line) == 0 || line[0] != '{' {
+	switch names, row := steps.TableHead(head); {
+	case len(line) > 0 && line[0] == '{':
+		collect(line, nil, &leaves)
+	case names != nil:
+		what, key = "a table of one row a step", "column"
+		for i, n := range names {
+			_, err := strconv.ParseFloat(strings.TrimSpace(cell(row, i)), 64)
+			leaves = append(leaves, leaf{path: []string{n}, number: err == nil, text: err != nil})
+		}
+	default:
 		return ""
 	}
-	var leaves []leaf
-	collect(line, nil, &leaves)
 	m := guessFields(leaves)
+	if m == "" && key == "column" {
+		return "" // lines of text with commas need not be a table
+	}
 	if m == "" {
-		return "; to read it as one object a step, give a field map naming its score's member: --fields score=KEY (docs/sources.md)"
+		return "; to read it as " + what + ", give a field map naming its score's " + key + ": --fields score=KEY (docs/sources.md)"
 	}
 	if _, err := steps.ParseFields(m); err != nil { // a guess that does not read is no help
 		return ""
 	}
-	return "; to read it as one object a step, give a field map, e.g. --fields " + shellWord(m)
+	return "; to read it as " + what + ", give a field map, e.g. --fields " + shellWord(m)
+}
+
+// cell is row[i], "" past its end.
+func cell(row []string, i int) string {
+	if i < len(row) {
+		return row[i]
+	}
+	return ""
 }
 
 // leaf is a member that holds no object: its path and its value's kind.

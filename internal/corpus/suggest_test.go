@@ -8,8 +8,9 @@ import (
 	"github.com/lbanalyze/lbanalyze/source/steps"
 )
 
-// A JSON Lines file no source claims gets a field map guessed from its
-// first object's keys (worked by hand from each line), which reads it.
+// A JSON Lines file or a table no source claims gets a field map guessed
+// from its first object's keys or its header's names (worked by hand from
+// each), which reads it; lines of text with commas get none.
 func TestSuggestFields(t *testing.T) {
 	for _, c := range []struct{ head, want string }{
 		{`{"step": 1, "info": {"score": 0, "room": "A"}, "usage": {"prompt_tokens": 10, "completion_tokens": 5}, "action": "look"}`,
@@ -25,7 +26,11 @@ func TestSuggestFields(t *testing.T) {
 		{`{"turn": 1, "points.total": 5}`, "give a field map naming its score's member"},
 		{"", ""},
 		{"[1, 2]", ""},
-		{"turn,score\n1,0\n", ""},
+		{"turn,score\n1,0\n", "to read it as a table of one row a step, give a field map, e.g. --fields turn=turn,score=score"},
+		// BALROG's columns outside its layout; a Reward of text is no score.
+		{"Step,Action,Reasoning,Observation,Reward,Done\n0,look,,x,0.5,False\n", "--fields turn=Step,score=Reward,action=Action,response=Observation"},
+		{"Step\tAction\tReward\n0\tlook\thigh\n", ""},
+		{"Dear reader, hello\nyes, no\n", ""},
 	} {
 		got := suggestFields([]byte(c.head + "\n"))
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {

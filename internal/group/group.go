@@ -105,12 +105,48 @@ func Split(eps []*episode.Episode, key *Key, below func(source string) string) [
 		case key == nil || key.Name == bySystem:
 			g.Name = g.System.Name
 		case systems > 1:
-			g.Name = g.System.Name + ": " + cmp.Or(g.Value, none)
+			g.Name = g.System.Name + ": " + valueName(g.Value)
 		default:
-			g.Name = cmp.Or(g.Value, none)
+			g.Name = valueName(g.Value)
 		}
 	}
 	return groups
+}
+
+// valueName names a group by its value: none's name for no value, and a
+// value spelled as that name quoted, so that the two are told apart.
+func valueName(v string) string {
+	switch v {
+	case "":
+		return none
+	case none:
+		return strconv.Quote(v)
+	}
+	return v
+}
+
+// Unseen says, when the key gives no episode of eps a value, so that
+// every one would fall in none's group, which keys they have instead (their
+// facts, sorted, after system and dir:N; the members of their steps are
+// kept only for the key asked): nil when one has a value, or with the key
+// system.
+func Unseen(eps []*episode.Episode, key *Key, below func(source string) string) error {
+	if key == nil || key.Name == bySystem {
+		return nil
+	}
+	var keys []string
+	for _, ep := range eps {
+		if key.value(ep, below) != "" {
+			return nil
+		}
+		for _, f := range ep.Facts {
+			if !slices.Contains(keys, f.Key) {
+				keys = append(keys, f.Key)
+			}
+		}
+	}
+	slices.Sort(keys)
+	return fmt.Errorf("no episode has %s: the keys they have are %s, or a member of their steps (a column of a table)", key.Name, strings.Join(append([]string{bySystem, "dir:N"}, keys...), ", "))
 }
 
 // value is the key's value for ep: "" when it has none.

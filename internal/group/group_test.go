@@ -111,3 +111,28 @@ func TestSplit(t *testing.T) {
 		t.Errorf("%d systems, want 2", n)
 	}
 }
+
+// A value spelled as none's name, "(none)", is a group of its own, named
+// quoted beside none's (both were "(none)"); a key no episode has is an
+// error naming the keys they have, sorted after system and dir:N (issue 38,
+// item 7).
+func TestNoneAndUnseen(t *testing.T) {
+	eps := []*episode.Episode{ep("a", "balrog", "a.csv", "model", "(none)"), ep("b", "balrog", "b.csv"), ep("c", "balrog", "c.csv", "model", "m", "env", "textworld")}
+	key, _ := Parse("model")
+	got := summary(Split(eps, &key, nil))
+	if want := []string{`"(none)": a`, "m: c", "(none): b"}; !slices.Equal(got, want) {
+		t.Errorf("groups %q, want %q", got, want)
+	}
+	if err := Unseen(eps, &key, nil); err != nil {
+		t.Errorf("model: %v", err)
+	}
+	key, _ = Parse("modle")
+	want := "no episode has modle: the keys they have are system, dir:N, env, model, or a member of their steps (a column of a table)"
+	if err := Unseen(eps, &key, nil); err == nil || err.Error() != want {
+		t.Errorf("modle: %v, want %q", err, want)
+	}
+	key, _ = Parse("dir:3")
+	if err := Unseen(eps, &key, func(string) string { return "x/y.csv" }); err == nil || !strings.HasPrefix(err.Error(), "no episode has dir:3: ") {
+		t.Errorf("dir:3: %v", err)
+	}
+}

@@ -1,7 +1,6 @@
-// Package realdata finds the project's real runs for tests: the samples the
-// repository holds (testdata/real: TALES rollouts), and the larger runs some
-// tests read from ../shared/real beside it, when it is there
-// (docs/sources.md, "Testing on real runs").
+// Package realdata finds the real runs some tests read, of other projects:
+// in ../shared/real beside the repository, never in it, and the tests skip,
+// saying so, when it is not there (docs/sources.md, "Testing on real runs").
 package realdata
 
 import (
@@ -43,15 +42,8 @@ func Dir(tb testing.TB, sub string) string {
 	return real
 }
 
-// Samples is the directory sub of the real samples the repository holds
-// (testdata/real).
-func Samples(tb testing.TB, sub string) string {
-	tb.Helper()
-	return filepath.Join(root(tb), "testdata", "real", sub)
-}
-
-// Read is the content of a sample, unzipped when its name ends in .gz (the
-// samples are kept gzipped).
+// Read is the content of a real run's file, unzipped when its name ends in
+// .gz.
 func Read(tb testing.TB, path string) []byte {
 	tb.Helper()
 	data, err := os.ReadFile(path)

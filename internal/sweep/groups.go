@@ -152,7 +152,7 @@ func OneSetting(groups []Group) (serves *policy.Policy, says string) {
 	for _, g := range groups {
 		r := g.Result
 		if r.Answer == nil {
-			unanswered = append(unanswered, g.Name)
+			unanswered = append(unanswered, textout.Printable(g.Name))
 			continue
 		}
 		answered = append(answered, r)

@@ -320,7 +320,7 @@ func (r *Result) answer(eps []*episode.Episode) {
 		if !r.vetoWorse() {
 			a.Why = fmt.Sprintf("no stop rule %s runs as it is saves more %s with its false terminations (the high bound of "+
 				"their rate) shown within --ft-margin %s on these episodes; now stops no episode, so every stop rule adds "+
-				"some: --ft-margin is how many more you accept", r.System.Name, r.rank(), pp(r.FTMargin))
+				"some: --ft-margin is how many more you accept", r.System.Name, r.rank(), ppMargin(r.FTMargin))
 		}
 	} else {
 		procedure := heldOut[0]
@@ -393,7 +393,7 @@ func (r *Result) decide(a *Answer) {
 		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, saves no more %s than now %s", name, r.rank(), where)
 	case !okFT:
 		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, has %s more false terminations than now %s, at least "+
-			"--ft-margin %s: no number of episodes would show it within the margin", name, pp(ft.Change/100), where, pp(r.FTMargin))
+			"--ft-margin %s: no number of episodes would show it within the margin", name, pp(ft.Change/100), where, ppMargin(r.FTMargin))
 	case ft.CI[1] <= margin+1e-9 && sv.CI[0] > 0 && stable:
 		a.Verdict = Ship
 	default:
@@ -401,7 +401,7 @@ func (r *Result) decide(a *Answer) {
 		var short []string
 		if ft.CI[1] > margin+1e-9 {
 			short = append(short, fmt.Sprintf("the upper bound of its change of false terminations, %s, is above --ft-margin %s",
-				pp(ft.CI[1]/100), pp(r.FTMargin)))
+				pp(ft.CI[1]/100), ppMargin(r.FTMargin)))
 			a.Settle = max(a.Settle, nFT)
 		}
 		if sv.CI[0] <= 0 {

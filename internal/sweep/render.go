@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
@@ -51,6 +52,16 @@ func pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%"
 
 // pp shows a difference of shares in percentage points.
 func pp(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + " pp" }
+
+// ppMargin is --ft-margin in percentage points to the decimals it was given
+// with (2.0 pp, 0.25 pp), where pp would round 0.01 to 0.0.
+func ppMargin(v float64) string {
+	s := strconv.FormatFloat(100*v, 'g', 6, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s + " pp"
+}
 
 func pctRange(ci [2]float64) string { return pct(ci[0]) + " … " + pct(ci[1]) }
 

@@ -47,7 +47,7 @@ func (r *Result) Sections() []Section {
 func (r *Result) Summary() string {
 	s := fmt.Sprintf("%s over %s (%d logged turns); targets: false-termination rate (high bound) <= %s, censored outcomes <= %s; "+
 		"a change ships within --ft-margin %s of now's false-termination rate; %s a turn",
-		textout.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), pp(r.FTMargin),
+		textout.Count(len(r.Configs), "config"), episodes(r.N), r.TotalTurns, pct(r.MaxFalseRate), pct(r.MaxCensored), ppMargin(r.FTMargin),
 		textout.Count(r.CallsPerTurn, "LLM call"))
 	if r.GainHorizon > 0 {
 		s += fmt.Sprintf("; a later gain is evidence within %s of the stop", textout.Count(r.GainHorizon, "turn"))
@@ -90,7 +90,7 @@ func (r *Result) answerSection() Section {
 		}
 		s.Headline = fmt.Sprintf("Answer for %s: ship %s (now %s): %s, it saves more %s than now, and its false-termination rate is "+
 			"%s --ft-margin %s above now's.%s",
-			sys, r.name(a.Config), r.Current.Policy, r.measured(a), r.rank(), rate, pp(r.FTMargin), r.classWords(a.Config))
+			sys, r.name(a.Config), r.Current.Policy, r.measured(a), r.rank(), rate, ppMargin(r.FTMargin), r.classWords(a.Config))
 		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
 		s.Lines = append(s.Lines, r.heldOutLine(&a.Choice, "expect these on new episodes")...)
 		s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In, true) + r.dollarsSaved(r.Configs[a.Config].Policy, false)})

@@ -17,11 +17,13 @@ func UnknownFormat(format string) error {
 // GroupSections writes the groups of a batch or a sweep in format, table or
 // markdown (docs/commands.md, "Groups"): n sections, each headed by group i's
 // name and how many episodes it has, and written by section; then the line
-// that says whether one setting serves every group, bold in markdown.
+// that says whether one setting serves every group, bold in markdown. A
+// name is a value from the logs, escaped (Printable), so that it forges no
+// line.
 func GroupSections(w io.Writer, format string, n int, group func(i int) (name string, episodes int), section func(i int) error, says string) error {
 	for i := range n {
 		name, episodes := group(i)
-		title := fmt.Sprintf("Group %d of %d: %s, %s", i+1, n, name, Count(episodes, "episode"))
+		title := fmt.Sprintf("Group %d of %d: %s, %s", i+1, n, Printable(name), Count(episodes, "episode"))
 		if format == "markdown" {
 			fmt.Fprintf(w, "# %s\n\n", MarkdownText(title))
 		} else {

@@ -36,6 +36,9 @@ func main() {
 	if opt.Now, err = policy.Parse(strings.Replace(*now, " ", ":", 1), nil); err != nil {
 		fail(fmt.Errorf("-now: %v", err))
 	}
+	if err := check(opt); err != nil {
+		fail(err)
+	}
 	start := time.Now()
 	st, err := calibrate.Run(opt, func(phase string) {
 		fmt.Fprintf(os.Stderr, "%6.1f s  %s\n", time.Since(start).Seconds(), phase)
@@ -45,6 +48,28 @@ func main() {
 	}
 	st.Write(os.Stdout)
 	fmt.Fprintf(os.Stderr, "%6.1f s  done\n", time.Since(start).Seconds())
+}
+
+// check refuses a study that cannot be run or would judge nothing: no
+// sample, a margin that is no share (NaN makes "harmful ships 0%" hold
+// whatever the answers), a sample larger than the population.
+func check(opt calibrate.Options) error {
+	switch {
+	case opt.Population < 1:
+		return fmt.Errorf("-population must be at least 1, not %d", opt.Population)
+	case opt.Samples < 1:
+		return fmt.Errorf("-samples must be at least 1, not %d", opt.Samples)
+	case !(opt.Margin > 0 && opt.Margin < 1):
+		return fmt.Errorf("-margin is a share of episodes, above 0 and below 1 (0.02 for 2 pp), not %g", opt.Margin)
+	case opt.Workers < 0:
+		return fmt.Errorf("-workers must be 0 (one a core) or more, not %d", opt.Workers)
+	}
+	for _, n := range opt.Sizes {
+		if n > opt.Population {
+			return fmt.Errorf("-sizes: %d is more than the population's %d episodes", n, opt.Population)
+		}
+	}
+	return nil
 }
 
 func parseSizes(s string) ([]int, error) {

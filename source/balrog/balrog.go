@@ -168,8 +168,9 @@ func readSummary(path string) (*summary, string, string) {
 // finish says where the episode lies, its environment and task (its id is
 // its path, as any log's that records none: docs/sources.md, "Episode ids"),
 // and reads the summary beside it: the run's tokens, spread over its steps
-// and marked as estimates, and how it ended.
-func finish(ep *episode.Episode, path string) {
+// and marked as estimates, and how it ended; neither when the file holds
+// several runs, the summary being the whole file's.
+func finish(ep *episode.Episode, path string, several bool) {
 	l, _ := runLayout(path) // read by fieldsFor already
 	fact := func(key, val, text string) {
 		ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: text})
@@ -183,6 +184,10 @@ func finish(ep *episode.Episode, path string) {
 	}
 	if m := source.Text(s.Client.ModelID); m != "" {
 		fact("model", m, "model "+m)
+	}
+	if several {
+		ep.Notes = append(ep.Notes, fmt.Sprintf("its steps start again within the file, which so holds several runs: its summary, %s, is the whole file's, so its tokens and end are credited to none of them", filepath.Base(name)))
+		return
 	}
 	if s.Done {
 		ep.End = episode.End{Reason: episode.EndGameOver, Turn: ep.N(), Detail: "the environment ended the episode (won, lost, or at its own step limit)"}
@@ -198,6 +203,10 @@ func finish(ep *episode.Episode, path string) {
 // so that they add up to the count; marked as estimates.
 func spread(ep *episode.Episode, s *summary, name string) {
 	if s.InputTokens == nil || s.OutputTokens == nil || *s.InputTokens < 0 || *s.OutputTokens < 0 || ep.N() == 0 {
+		return
+	}
+	if *s.InputTokens > source.MaxTokens || *s.OutputTokens > source.MaxTokens {
+		ep.Notes = append(ep.Notes, fmt.Sprintf("%s gives %d input and %d output tokens, more than the %d a run may have: its tokens are not known", name, *s.InputTokens, *s.OutputTokens, int64(source.MaxTokens)))
 		return
 	}
 	total := *s.InputTokens + *s.OutputTokens

@@ -28,6 +28,11 @@ type builder struct {
 	strs           source.Interner  // actions and rooms
 	rejected       source.Leftovers // problems of the segments without a step
 	rejections     source.Rejections
+
+	// A preset's first episode, held until the file is read or another run
+	// follows, and whether one has: Preset.Finish's several.
+	first   *episode.Episode
+	several bool
 }
 
 // segment is an episode being built.
@@ -39,6 +44,7 @@ type segment struct {
 	numbered bool // a step number has been read
 	offset   int  // 1 when the steps are numbered from 0
 	restarts int
+	capped   bool          // a step past source.MaxTurn has been named
 	sum      episode.Score // the rewards so far, in a log of rewards
 	maxScore *episode.Score
 	member   *string // the value of source.Options.Member on the first step that has it
@@ -162,7 +168,17 @@ func (b *builder) episodeOf(l *line, n int) (string, bool) {
 // False, with a problem, for a number that cannot be placed.
 func (b *builder) place(key string, l *line, n int) (int, bool) {
 	s := b.cur
-	if b.src.Fields.Turn == nil {
+	if b.src.Fields.Turn == nil { // numbered by its place, bounded as a number
+		if len(s.turns) >= source.MaxTurn { // said once, the later steps counted
+			if !s.capped {
+				s.capped = true
+				s.problem(n, true, "%s", source.OutOfRange("step", int64(len(s.turns)+1), 1)+", as is every step after it")
+			} else {
+				s.problems.Count++
+				s.problems.Skipped++
+			}
+			return 0, false
+		}
 		return len(s.turns) + 1, true
 	}
 	raw := l.get(fTurn)
@@ -293,6 +309,11 @@ func (b *builder) sum(l *line, v value, f field, n int) int64 {
 	if !ok {
 		return 0
 	}
+	if total > source.MaxTokens {
+		b.cur.problem(n, false, "%s gives %d, more than the %d a step may have: counted as unknown", b.member(f), total, int64(source.MaxTokens))
+		b.cur.lacking[f]++
+		return 0
+	}
 	return total
 }
 
@@ -300,8 +321,12 @@ func (b *builder) sum(l *line, v value, f field, n int) int64 {
 // otherwise.
 func (b *builder) count(raw value, f field, n int) (int64, bool) {
 	v, why := raw.whole()
-	if why == "" && v < 0 {
+	switch {
+	case why != "":
+	case v < 0:
 		why = "negative"
+	case v > source.MaxTokens: // and so no sum of a few overflows
+		why = fmt.Sprintf("%d, more than the %d a step may have", v, int64(source.MaxTokens))
 	}
 	if why != "" {
 		b.cur.problem(n, false, "%s is %s: counted as unknown", b.member(f), why)
@@ -338,7 +363,27 @@ func (b *builder) close(s *segment) {
 		b.reject(s)
 		return
 	}
-	b.emit(b.build(s))
+	ep := b.build(s)
+	switch p := b.src.Preset; {
+	case p == nil || p.Finish == nil:
+		b.emit(ep)
+	case b.first == nil && !b.several:
+		b.first = ep
+	default:
+		b.several = true
+		b.finishFirst()
+		p.Finish(ep, b.name, true)
+		b.emit(ep)
+	}
+}
+
+// finishFirst hands over a preset's first episode, held until now.
+func (b *builder) finishFirst() {
+	if b.first != nil {
+		b.src.Preset.Finish(b.first, b.name, b.several)
+		b.emit(b.first)
+		b.first = nil
+	}
 }
 
 // reject gives up a segment without a step, with why.
@@ -369,9 +414,6 @@ func (b *builder) build(s *segment) *episode.Episode {
 	ep.Facts = b.facts(s)
 	b.notes(s)
 	s.problems.Set(ep)
-	if b.src.Preset != nil && b.src.Preset.Finish != nil {
-		b.src.Preset.Finish(ep, b.name)
-	}
 	return ep
 }
 
@@ -434,6 +476,7 @@ func defaultID(path string) string {
 // finish closes the last segment and says what the file held.
 func (b *builder) finish() *source.Result {
 	b.runs.Close()
+	b.finishFirst()
 	res := b.res
 	b.rejections.AddTo(res)
 	b.rejected.AddTo(res)

@@ -12,12 +12,18 @@ import (
 // a quote runs to the next quote not doubled, newlines and delimiters
 // included, "" standing for one quote; a quote inside an unquoted cell, or
 // after the closing quote, is kept as it is; a blank line is no record. Only
-// the cells asked for are held, each up to a bound: a cell of any size that
-// is not asked for costs nothing, so memory stays bounded whatever the file.
+// the cells asked for are held, up to a bound on a record's held bytes (a
+// held cell counted as at least cellCost): a cell of any size, or any number
+// of cells, not asked for costs nothing, so memory stays bounded whatever the
+// file and its quoting. A hand reader rather than encoding/csv: it holds only
+// the cells asked for, and reads Python's dialect (a carriage return alone
+// ends a record, a quote closed early is kept); BenchmarkCells measures it
+// 2.4 times as fast as encoding/csv over a bounded reader, and FuzzTable
+// checks it against encoding/csv.
 type cells struct {
 	r     *bufio.Reader
 	delim byte
-	max   int // the most bytes a held cell may have
+	max   int // the most bytes the held cells of a record may have, together
 
 	rest  []byte // what the last chunk read holds past the record returned
 	eatLF bool   // a record ended at \r: a \n right after it is its end too
@@ -32,7 +38,9 @@ type cells struct {
 	has       []bool   // whether the record has the cell of each slot
 	slot      int      // the slot of the cell being read, -1 when not held
 	all       bool     // every cell is held, in the slot of its index
-	tooLong   int      // the slot of a held cell over max, -1 when none
+	tooLong   int      // the slot of the held cell that passed max, -1 when none
+	alone     bool     // that cell alone is longer than max
+	size      int      // the held bytes of the record, cellCost a cell at least
 	startLine int
 }
 
@@ -56,10 +64,16 @@ type record struct {
 	// cells are the held cells by slot (nil when the record has no such
 	// cell); valid until the next call.
 	cells [][]byte
-	// tooLong is the slot of a held cell longer than max, -1 when none: its
-	// bytes are cut, and the record must not be used.
+	// tooLong is the slot of the held cell that took the record's held
+	// bytes past max, -1 when none: its bytes are cut, and the record must
+	// not be used; alone, when that cell alone is longer than max.
 	tooLong int
+	alone   bool
 }
+
+// cellCost is what a held cell costs at least, in bytes: its slice, so that
+// a record of many empty cells held (a header) is bounded too.
+const cellCost = 24
 
 func newCells(r *bufio.Reader, delim byte, max int) *cells {
 	return &cells{r: r, delim: delim, max: max}
@@ -71,7 +85,7 @@ func newCells(r *bufio.Reader, delim byte, max int) *cells {
 // record when the stream ends inside a quoted cell, and a read error when the
 // stream cannot be read on.
 func (c *cells) next(slots []int, rec *record) error {
-	c.state, c.cell, c.tooLong, c.all = startRecord, 0, -1, slots == nil
+	c.state, c.cell, c.tooLong, c.alone, c.size, c.all = startRecord, 0, -1, false, 0, slots == nil
 	c.room(len(rec.cells))
 	for s := range c.has {
 		c.has[s] = false
@@ -125,10 +139,10 @@ func (c *cells) room(n int) {
 
 // fill gives rec the record read.
 func (c *cells) fill(rec *record) {
-	rec.line, rec.width, rec.tooLong = c.startLine, c.cell, c.tooLong
+	rec.line, rec.width, rec.tooLong, rec.alone = c.startLine, c.cell, c.tooLong, c.alone
 	if c.all {
 		rec.cells = rec.cells[:0]
-		for range c.cell {
+		for range min(c.cell, len(c.held)) {
 			rec.cells = append(rec.cells, nil)
 		}
 	}
@@ -258,26 +272,34 @@ func indexCellEnd(b []byte, delim byte) int {
 func (c *cells) beginCell(slots []int) {
 	c.slot = -1
 	switch {
+	case c.tooLong >= 0: // the record is not used: nothing more is held
 	case c.all:
 		c.slot = c.cell
-		c.room(c.cell + 1)
 	case c.cell < len(slots):
 		c.slot = slots[c.cell]
 	}
-	if c.slot >= 0 {
-		c.held[c.slot], c.has[c.slot] = c.held[c.slot][:0], true
+	if c.slot < 0 {
+		return
 	}
+	if c.size += cellCost; c.size > c.max {
+		c.tooLong, c.slot = c.slot, -1
+		return
+	}
+	c.room(c.slot + 1)
+	c.held[c.slot], c.has[c.slot] = c.held[c.slot][:0], true
 }
 
-// add appends b to the cell being read, when it is held and within max.
+// add appends b to the cell being read, when it is held and the record's
+// held bytes stay within max.
 func (c *cells) add(b []byte) {
-	if c.slot < 0 || c.tooLong == c.slot {
+	if c.slot < 0 {
 		return
 	}
-	if len(c.held[c.slot])+len(b) > c.max {
-		c.tooLong = c.slot
+	if c.size+len(b) > c.max {
+		c.tooLong, c.alone, c.slot = c.slot, len(c.held[c.slot])+len(b) > c.max, -1
 		return
 	}
+	c.size += len(b)
 	c.held[c.slot] = append(c.held[c.slot], b...)
 }
 

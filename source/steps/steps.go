@@ -11,6 +11,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
@@ -38,8 +40,10 @@ type Preset struct {
 	// says why it cannot, and the file is left to an explicit field map.
 	For func(path string) (Fields, error)
 	// Finish completes an episode read from path: its id, facts, end and
-	// notes, from where the file lies and what its steps say.
-	Finish func(ep *episode.Episode, path string)
+	// notes, from where the file lies and what its steps say; several, when
+	// the file holds more than one run (its steps start again), so that what
+	// lies beside the file for the whole of it is not credited to each.
+	Finish func(ep *episode.Episode, path string, several bool)
 }
 
 // Format is the log_format of its episodes.
@@ -92,6 +96,19 @@ func (s Source) Unclaimed(head []byte) string {
 		if p := s.Fields.paths()[f]; l.dotted[f] && l.raw[f] == nil {
 			return "its first object's " + dotHint(p)
 		}
+	}
+	keys, _, ok := HeadKeys(head)
+	if !ok {
+		return ""
+	}
+	have := slices.Sorted(maps.Keys(keys)) // for the nearest, in a stable order
+	// The members a claim needs, and the object has.
+	needed := func(k int, _ Path) bool {
+		f := field(k)
+		return f != fScore && f != fReward && f != fTurn || l.raw[f] != nil
+	}
+	if why := lacking(newMatcher(&s.Fields), "key", have, needed); why != "" {
+		return "its first object has " + why
 	}
 	return ""
 }

@@ -59,6 +59,45 @@ func (s Table) Claims(head []byte) bool {
 	return ok
 }
 
+// Unclaimed says why a table that begins with head is not claimed through
+// the field map: the columns its header lacks, each with the header's
+// nearest names (a column mis-cased, misspelt); "" for a file whose first
+// line is no header of several names (JSON Lines, a log of another kind).
+func (s Table) Unclaimed(head []byte) string {
+	names, _ := TableHead(head)
+	if s.Preset != nil || names == nil {
+		return ""
+	}
+	why := lacking(newMatcher(&s.Fields), "column", names, func(_ int, p Path) bool { return slices.Contains(names, p.column()) })
+	if why == "" {
+		return ""
+	}
+	return "its header has " + why
+}
+
+// TableHead is the header and first row of a table that begins with head,
+// as far as head holds them, with commas or tabs between the cells,
+// whichever gives the header more names; nil when it has fewer than two, or
+// the first line is a JSON object.
+func TableHead(head []byte) (names, row []string) {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	line, rest, found := bytes.Cut(head, []byte("\n"))
+	if !found || len(line) == 0 || line[0] == '{' {
+		return nil, nil
+	}
+	var h header
+	for _, delim := range []byte{',', '\t'} {
+		if hd := headerOf(line, delim); len(hd.names) > len(h.names) {
+			h = hd
+		}
+	}
+	if len(h.names) < 2 {
+		return nil, nil
+	}
+	first, _, _ := bytes.Cut(rest, []byte("\n"))
+	return h.names, headerOf(first, h.delim).names
+}
+
 // HeaderHas reports whether a table that begins with head has a header that
 // names every one of want (a preset's columns).
 func HeaderHas(head []byte, want []string) bool {
@@ -66,24 +105,30 @@ func HeaderHas(head []byte, want []string) bool {
 	return ok
 }
 
+// column is the column of a table that p names: its keys joined by dots, as
+// the header writes them, whether p spells a nested key (info.score) or
+// one key with a dot in it (info\.score).
+func (p Path) column() string { return strings.Join(p, ".") }
+
 // columns are the columns a field map names, each once: the members it
 // reads and adds; not the member asked for by --by (source.Options.Member),
 // which a table need not have.
 func (f *Fields) columns() []string {
 	var cols []string
 	for _, p := range newMatcher(f).paths {
-		if p != nil && !slices.Contains(cols, p.String()) {
-			cols = append(cols, p.String())
+		if p != nil && !slices.Contains(cols, p.column()) {
+			cols = append(cols, p.column())
 		}
 	}
 	return cols
 }
 
 // header is a table's first record: its names, and the delimiter between
-// them.
+// them; open, when its last name opens a quote its line does not close.
 type header struct {
 	names []string
 	delim byte
+	open  bool
 }
 
 // tableHeader is the header of a table that begins with head, when its first
@@ -96,24 +141,31 @@ func tableHeader(head []byte, want []string) (header, bool) {
 		return header{}, false
 	}
 	for _, delim := range []byte{',', '\t'} {
-		names := headerNames(line, delim)
-		if !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(names, w) }) {
-			return header{names, delim}, true
+		h := headerOf(line, delim)
+		if !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(h.names, w) }) {
+			return h, true
 		}
 	}
 	return header{}, false
 }
 
-// headerNames reads the names of a header line.
-func headerNames(line []byte, delim byte) []string {
-	c := newCells(bufio.NewReader(bytes.NewReader(line)), delim, len(line))
+// headerOf reads the names of a header line.
+func headerOf(line []byte, delim byte) header {
+	c := newCells(bufio.NewReader(bytes.NewReader(line)), delim, source.HeadSize*cellCost)
 	var rec record
-	c.next(nil, &rec)
-	names := make([]string, len(rec.cells))
+	err := c.next(nil, &rec)
+	h := header{names: make([]string, len(rec.cells)), delim: delim, open: err == errUnterminated}
 	for i, n := range rec.cells {
-		names[i] = string(n)
+		h.names[i] = string(n)
 	}
-	return names
+	return h
+}
+
+// openName says what is wrong with a header whose last name opens a quote
+// its line does not close.
+func (h header) openName() string {
+	return fmt.Sprintf("its header's last name, %q, opens a quote that its line does not close: a header quoted across a newline is not read (the header is the first line, its names each on it)",
+		"\""+h.names[len(h.names)-1])
 }
 
 // slots say which cells of a row hold the mapped members: slots[i] is the
@@ -129,12 +181,12 @@ func (h header) slots(m *matcher) (slots, of []int, n int, why string) {
 	of = make([]int, len(m.paths))
 	for k, p := range m.paths {
 		of[k] = -1
-		col := slices.Index(h.names, p.String())
+		col := slices.Index(h.names, p.column())
 		if p == nil || col < 0 {
 			continue
 		}
-		if last := slices.Index(h.names[col+1:], p.String()); last >= 0 {
-			return nil, nil, 0, fmt.Sprintf("its header names %q twice (columns %d and %d): which is the %s is not clear", p.String(), col+1, col+2+last, slotName(k))
+		if last := slices.Index(h.names[col+1:], p.column()); last >= 0 {
+			return nil, nil, 0, fmt.Sprintf("its header names %q twice (columns %d and %d): which is the %s is not clear", p.column(), col+1, col+2+last, slotName(k))
 		}
 		if slots[col] < 0 {
 			slots[col] = n
@@ -191,17 +243,23 @@ func (s Table) Read(r io.Reader, name string, opt source.Options, emit func(*epi
 	if !ok {
 		return rejected(fmt.Sprintf("its first line is not a header naming the columns %q, with commas or tabs between the names", fields.columns()))
 	}
+	if h.open {
+		return rejected(h.openName())
+	}
 	slots, of, held, why := h.slots(b.match)
 	if why != "" {
 		return rejected(why)
 	}
 	c := newCells(br, h.delim, b.opt.MaxLine)
 	var rec record
-	c.next(nil, &rec) // the header
+	c.next([]int{}, &rec) // the header, read in tableHeader: no cell held
 	rec.cells = make([][]byte, held)
 	l := line{raw: make([][]byte, len(of)), cells: true}
-	for {
+	for rows := 0; ; rows++ {
 		err := c.next(slots, &rec)
+		if err == io.EOF && rows == 0 && b.res.Cut == nil {
+			return rejected(noRows)
+		}
 		if err == io.EOF || err != nil && err != errUnterminated {
 			if err != io.EOF {
 				b.res.Cut = &episode.Problem{Line: c.lines(), Msg: fmt.Sprintf("read error: after line %d: %v", c.lines(), err)}
@@ -224,6 +282,10 @@ func (s Table) Read(r io.Reader, name string, opt source.Options, emit func(*epi
 	return b.finish()
 }
 
+// noRows is why a table of a header alone is not read: a run killed before
+// its first step, counted and named rather than passed over.
+const noRows = "a header and no row: no step to read"
+
 func rejected(why string) *source.Result {
 	return &source.Result{Rejected: []source.Rejected{{Segment: 1, Reason: why}}}
 }
@@ -236,9 +298,12 @@ func (b *builder) rowProblem(rec *record, width int, err error, of []int) string
 		return "truncated last row: " + err.Error() + " (a run killed mid-write?): skipped"
 	case rec.tooLong >= 0:
 		k := slices.Index(of, rec.tooLong)
-		what := fmt.Sprintf("%q", b.match.paths[k].String())
+		what := fmt.Sprintf("%q", b.match.paths[k].column())
 		if k < int(nFields) {
 			what = b.member(field(k))
+		}
+		if !rec.alone {
+			return fmt.Sprintf("the cells read of this row are longer than %s together (%s among them): this row is skipped", jsonl.Size(int64(b.opt.MaxLine)), what)
 		}
 		return fmt.Sprintf("%s is longer than %s: this row is skipped", what, jsonl.Size(int64(b.opt.MaxLine)))
 	case rec.width != width:

@@ -367,3 +367,37 @@ func TestTablePathIDAndMembers(t *testing.T) {
 		t.Errorf("without the member's column: %d turns, model %q, tokens %d", ep.N(), ep.Fact("model"), ep.Turns[1].Tokens)
 	}
 }
+
+// The cells a row holds are bounded together, not each (issue 38, item 1):
+// four mapped cells of 600 bytes under a bound of 1,600 skip the row, named,
+// where each alone is within it; a header is bounded by the same count, a
+// cell costing cellCost at least; the other rows are read.
+func TestTableRowBoundedTogether(t *testing.T) {
+	big := strings.Repeat("x", 600)
+	log := "Step,Score,Action,Room,Observation,Note\n0,0,a,b,c,5\n1,1," + big + "," + big + "," + big + "," + big + "\n2,2,a,b,c,5\n"
+	tab := Table{Fields: mustFields(t, "turn=Step,score=Score,action=Action,room=Room,response=Observation,tokens=Note")}
+	eps, _ := source.ReadAll(tab, strings.NewReader(log), "wide.csv", source.Options{MaxLine: 1600})
+	if len(eps) != 1 || eps[0].N() != 3 || eps[0].SkippedLines != 1 || eps[0].FinalScore() != 2 {
+		t.Fatalf("%d episodes, %+v", len(eps), eps)
+	}
+	want := `wide.csv:3: the cells read of this row are longer than 1600 bytes together ("Observation" (the response) among them): this row is skipped`
+	if p := eps[0].ProblemMessages(); len(p) != 1 || p[0] != want {
+		t.Errorf("problems %q, want %q", p, want)
+	}
+	c := newCells(bufio.NewReader(strings.NewReader(strings.Repeat(",", 1000)+"\n")), ',', 100*cellCost)
+	var rec record
+	if err := c.next(nil, &rec); err != nil || rec.width != 1001 || rec.tooLong != 100 || len(rec.cells) != 100 {
+		t.Errorf("a record of 1,001 empty cells under a bound of 100: %v, width %d, cut at %d, %d held", err, rec.width, rec.tooLong, len(rec.cells))
+	}
+}
+
+// A key with a dot escaped, info\.score, names the column info.score as the
+// nested key info.score does (issue 38, item 7: it claimed no table).
+func TestTableEscapedDot(t *testing.T) {
+	for _, m := range []string{`turn=Step,score=info\.score`, "turn=Step,score=info.score"} {
+		eps, res := source.ReadAll(Table{Fields: mustFields(t, m)}, strings.NewReader("Step,info.score\n0,1\n1,3\n"), "dots.csv", source.Options{})
+		if len(eps) != 1 || eps[0].N() != 2 || eps[0].FinalScore() != 3 {
+			t.Errorf("%s: %d episodes, rejected %+v", m, len(eps), res.Rejected)
+		}
+	}
+}

@@ -59,7 +59,7 @@ var budget = regexp.MustCompile(`_steps([0-9]+)\.jsonl`)
 // finish names the episode after its run, game and seed, and says how the
 // run ended: TALES plays until the step budget runs out, resetting a game
 // that ends, and stops early only when a game is won with the highest score.
-func finish(ep *episode.Episode, path string) {
+func finish(ep *episode.Episode, path string, _ bool) {
 	game := filepath.Base(filepath.Dir(path))
 	run := filepath.Base(filepath.Dir(filepath.Dir(path)))
 	if named(game) && named(run) {

@@ -55,16 +55,15 @@ var rollouts = []rollout{
 		scores: []int{10, 10, 20, 20, 20, 20, 30, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30, 10, 20, 20, 30, 30, 30, 40, 40, 10, 10, 20, 20, 20, 30, 30, 10, 10, 20, 20, 20, 30, 30}},
 }
 
-// TestSamplesAreUpstreams: the rollouts of testdata/real are the files of
-// microsoft/tale-suite at commit 6430f6f (logs_gpt4o/…), byte for byte once
-// unzipped: each hashes to the git blob id that commit lists for it
-// (testdata/real/README.md).
-func TestSamplesAreUpstreams(t *testing.T) {
-	dir := realdata.Samples(t, "tales/logs")
+// TestRealRunsAreUpstreams: the rollouts of ../shared/real/tales are the
+// files of microsoft/tale-suite at commit 6430f6f (logs_gpt4o/…), byte for
+// byte: each hashes to the git blob id that commit lists for it.
+func TestRealRunsAreUpstreams(t *testing.T) {
+	dir := realdata.Dir(t, "tales/logs")
 	blobs := []string{"c60eca8ef82b2d1dca43951de0d298bfc6df18cb", "9b8d7eb38a4759cfcdde5d220e4c36dc1abd62d5",
 		"b3303014ad7c152b500bf50ae81bbda3b85d6a74", "102c026c597283d8c3161d4fa9b0791b79a4fd2f", "910327a3a6cf2f22b7ed87b4d583b59c83aa6d96"}
 	for i, r := range rollouts {
-		data := realdata.Read(t, filepath.Join(dir, r.run, r.game, "a0_s20241001.jsonl.gz"))
+		data := realdata.Read(t, filepath.Join(dir, r.run, r.game, "a0_s20241001.jsonl"))
 		h := sha1.New()
 		fmt.Fprintf(h, "blob %d\x00", len(data))
 		h.Write(data)
@@ -75,9 +74,9 @@ func TestSamplesAreUpstreams(t *testing.T) {
 }
 
 func TestRealRollouts(t *testing.T) {
-	dir := realdata.Samples(t, "tales/logs")
+	dir := realdata.Dir(t, "tales/logs")
 	for _, want := range rollouts {
-		path := filepath.Join(dir, want.run, want.game, "a0_s20241001.jsonl.gz")
+		path := filepath.Join(dir, want.run, want.game, "a0_s20241001.jsonl")
 		data := realdata.Read(t, path)
 		if !Source.Claims(data[:min(len(data), source.HeadSize)]) {
 			t.Errorf("%s: not claimed", want.game)
@@ -222,8 +221,8 @@ func TestClaims(t *testing.T) {
 // BenchmarkRead reads the real gpt-4o-mini Zork I rollout (1.4 MB, 100
 // steps, prompts of up to 23 KB).
 func BenchmarkRead(b *testing.B) {
-	dir := realdata.Samples(b, "tales/logs")
-	data := realdata.Read(b, filepath.Join(dir, rollouts[1].run, rollouts[1].game, "a0_s20241001.jsonl.gz"))
+	dir := realdata.Dir(b, "tales/logs")
+	data := realdata.Read(b, filepath.Join(dir, rollouts[1].run, rollouts[1].game, "a0_s20241001.jsonl"))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
