@@ -24,6 +24,14 @@ type Episode struct {
 	// IDFromPath says that the log records no id: ID is made from where the
 	// file lies (docs/sources.md, "Episode ids").
 	IDFromPath bool
+	// Judged is how the run is judged: by its score after each turn, or by
+	// its final result (docs/semantics.md, "6.4 Runs judged by their result").
+	Judged Judged
+	// Tick, when not 0, is the seconds each turn stands for: the log records
+	// when the run began and ended but not its steps (Terminal-Bench), so its
+	// turns are ticks of the clock and only a rule that reads the time
+	// replays on them (Have).
+	Tick float64
 
 	Turns []Turn
 	// Signals are the optional per-turn signals this log records: a policy or
@@ -104,9 +112,11 @@ const (
 	Errors                        // whether each step's action failed
 	Costs                         // dollars each step spent, as recorded
 	Times                         // when each step ended, from the run's start
+	_                             // the text of each step's response (ResponseTexts, as the rules work numbers it)
+	Steps                         // the agent's own steps, not ticks of a clock (Episode.Have)
 )
 
-var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties", "errors", "recorded costs", "step times"}
+var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties", "errors", "recorded costs", "step times", "response texts", "the agent's steps"}
 
 func (s Signal) String() string {
 	for i, n := range signalNames {
@@ -147,6 +157,15 @@ func (s Signals) Lacking(need Signals) []Signal {
 		}
 	}
 	return out
+}
+
+// Have are the signals the log records, Steps among them unless its turns
+// are ticks of the clock (Tick).
+func (e *Episode) Have() Signals {
+	if e.Tick > 0 {
+		return e.Signals
+	}
+	return e.Signals.With(Steps)
 }
 
 // N is the last turn number of the log.
@@ -209,13 +228,13 @@ func (e *Episode) Name() string {
 	return e.ID
 }
 
-// CutByRecording reports whether the recording's own stop (its stop rule, or
-// a supervisor's kill) ended the log at its last turn: what a policy that
+// CutByRecording reports whether the recording's own stop (its stop rule, its
+// cap, or a supervisor's kill) ended the log at its last turn: what a policy that
 // does not stop by then would have done is unknown beyond it. A kill always
 // cuts the log where it ends.
 func (e *Episode) CutByRecording() bool {
 	st := e.Recorded.Stop
-	return e.End.Reason == EndKilled || st != nil && st.Turn == e.N() && e.End.Reason == EndStuckTermination
+	return e.End.Reason == EndKilled || e.End.Reason == EndCap || st != nil && st.Turn == e.N() && e.End.Reason == EndStuckTermination
 }
 
 // Completion is one objective completed.
@@ -240,6 +259,7 @@ const (
 	EndException        EndReason = "exception"         // the run failed
 	EndInterrupted      EndReason = "interrupted"       // stopped by hand (Ctrl-C), the log finalised
 	EndKilled           EndReason = "killed"            // cut off from outside, mid-turn (a supervisor's kill)
+	EndCap              EndReason = "cap"               // the run's own cap ended it: steps, time, tokens, dollars or errors
 	EndNone             EndReason = "none"              // no end recorded: the log is truncated
 )
 

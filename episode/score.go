@@ -64,3 +64,39 @@ func (e *Episode) WholeScores() bool {
 
 // MarshalJSON writes it as String does, a JSON number.
 func (s Score) MarshalJSON() ([]byte, error) { return []byte(s.String()), nil }
+
+// Judged is how a run is judged (docs/semantics.md, "6.4 Runs judged by
+// their result").
+type Judged uint8
+
+const (
+	// ByScore: by its score after each turn (a game's).
+	ByScore Judged = iota
+	// ByResult: by its final result (1 solved, 0 not, a fraction for partial
+	// credit): its score is 0 until its last turn, which takes the result.
+	ByResult
+	// ByUnknownResult: by a final result its log does not give: every stop
+	// on it is unknown.
+	ByUnknownResult
+)
+
+// SetResult makes e a run judged by its result: every turn's score 0 but the
+// last's, which is result; nil, a result the log does not give.
+func (e *Episode) SetResult(result *Score) {
+	for i := range e.Turns {
+		e.Turns[i].Score = 0
+	}
+	e.Scoring, e.Judged = ScoredLast, ByUnknownResult
+	if result != nil {
+		e.Judged = ByResult
+		if n := e.N(); n > 0 {
+			e.Turns[n-1].Score = *result
+		}
+	}
+}
+
+// Result is the run's final result, false when it is not judged by one or
+// its log does not give it.
+func (e *Episode) Result() (Score, bool) {
+	return e.FinalScore(), e.Judged == ByResult
+}

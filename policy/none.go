@@ -9,7 +9,7 @@ import "image/color"
 const None Name = "none"
 
 func init() {
-	register(Kind{Name: None, New: newNone, Variant: true, ThresholdFree: true,
+	register(Kind{Name: None, New: newNone, Variant: true, ThresholdFree: true, Clock: true,
 		Color:       color.NRGBA{0x99, 0x99, 0x99, 0xFF}, // grey: no stop rule
 		Description: "never stop: the run as logged"})
 }

@@ -62,20 +62,25 @@ func (p Policy) setTimer(s, settings string) (Policy, error) {
 	return p, nil
 }
 
-// set gives the Setting named key (its JSON key or flag) the value.
+// set gives the Setting named key (its JSON key or flag) the value: the
+// one p has, where several share the key (the caps' max).
 func (p Policy) set(key, value string) (Policy, error) {
+	named := false
 	for _, x := range Settings() {
 		if key != x.Key && key != x.Flag {
 			continue
 		}
-		if !p.Has(x) {
-			return p, fmt.Errorf("policy %s has no %s", p.Name, x.Key)
+		if named = true; !p.Has(x) {
+			continue
 		}
 		v, err := x.Parse(value)
 		if err != nil {
 			return p, err
 		}
 		return p.With(x, v), nil
+	}
+	if named {
+		return p, fmt.Errorf("policy %s has no %s", p.Name, key)
 	}
 	return p, fmt.Errorf("unknown setting %q", key)
 }

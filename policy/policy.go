@@ -72,6 +72,10 @@ type Kind struct {
 	// defined; its settings may need more (Setting.Needs, Policy.Needs) or
 	// read some where a log records them (Setting.Reads, Policy.Off).
 	Needs episode.Signals
+	// Clock: its rule reads nothing but when each turn ends, so it replays
+	// on a run whose log records its start and end and not its steps
+	// (episode.Episode.Tick); every other policy needs the agent's steps.
+	Clock bool
 	// Window is how many turns before a stop count as its recent past (an
 	// objective completed within them makes the stop a candidate false
 	// termination); nil: max_turns_stuck.

@@ -54,6 +54,14 @@ type Observation struct {
 	// Signals are the optional signals the log records: a signal it lacks
 	// reads as zero here, and a tracker that needs it must know.
 	Signals episode.Signals
+	// Tokens and Cost are what the step spent, Elapsed the seconds from the
+	// run's start to its end, where the log records them (the caps).
+	Tokens  int64
+	Cost    float64
+	Elapsed float64
+	// Last: the step is the log's last, and the run ended there by itself
+	// (the log is not cut): it asks for no more, so no cap stops it.
+	Last bool
 }
 
 // Step is what the loop break did on one turn.

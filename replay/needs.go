@@ -22,7 +22,16 @@ import (
 
 // Lacking lists the signals p needs that ep's log does not record.
 func Lacking(ep *episode.Episode, p policy.Policy) []episode.Signal {
-	return ep.Signals.Lacking(p.Needs())
+	return ep.Have().Lacking(needs(p))
+}
+
+// needs are the signals p needs, the agent's steps among them unless its
+// rule reads only the clock (policy.Kind.Clock).
+func needs(p policy.Policy) episode.Signals {
+	if k := p.Kind(); k != nil && k.Clock {
+		return p.Needs()
+	}
+	return p.Needs().With(episode.Steps)
 }
 
 // lackNote says that policy needs signals some logs do not record, and what
@@ -114,14 +123,14 @@ func Sweepable(eps []*episode.Episode, configs []policy.Policy) ([]policy.Policy
 	var notes []string
 	var named []policy.Name
 	for _, p := range configs {
-		lack, seen := short[p.Needs()]
+		lack, seen := short[needs(p)]
 		if !seen {
 			for _, ep := range eps {
 				if len(Lacking(ep, p)) > 0 {
 					lack = append(lack, ep)
 				}
 			}
-			short[p.Needs()] = lack
+			short[needs(p)] = lack
 		}
 		switch {
 		case len(lack) == 0:

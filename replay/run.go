@@ -52,6 +52,14 @@ type Outcome struct {
 	// spent of them: 0 unless logged.
 	Logged                  episode.Signals
 	TokensSaved, CallsSaved int64
+	// DollarsSaved is the dollars the log records the turns after T spent
+	// (episode.Costs), SecondsSaved the time from the end of T to the end of
+	// the last turn (episode.Times): 0 unless logged.
+	DollarsSaved, SecondsSaved float64
+	// Judged is how the episode is judged: by its result, a stop is judged
+	// by the result whatever the cut, and any later gain is evidence
+	// (docs/semantics.md, "6.4 Runs judged by their result").
+	Judged episode.Judged
 	// GainHorizon is how many turns after T a later gain still counts as
 	// evidence of a premature stop (--gain-horizon); 0: any later gain. It is
 	// not the policy's: the classification below reads it, so that every
@@ -69,7 +77,8 @@ func SameResult(a, b *Outcome) bool {
 		a.ScoreForgone == b.ScoreForgone && (a.LaterGain == nil) == (b.LaterGain == nil) &&
 		(a.LaterGain == nil || *a.LaterGain == *b.LaterGain) && sameCompletions(a.WindowObjectives, b.WindowObjectives) &&
 		a.Cut == b.Cut && a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn && a.GainHorizon == b.GainHorizon &&
-		a.Logged == b.Logged && a.TokensSaved == b.TokensSaved && a.CallsSaved == b.CallsSaved && a.StopReason == b.StopReason
+		a.Logged == b.Logged && a.TokensSaved == b.TokensSaved && a.CallsSaved == b.CallsSaved && a.StopReason == b.StopReason &&
+		a.DollarsSaved == b.DollarsSaved && a.SecondsSaved == b.SecondsSaved && a.Judged == b.Judged
 }
 
 func sameCompletions(a, b []episode.Completion) bool {
@@ -97,9 +106,11 @@ type Gain struct {
 func (o *Outcome) Terminated() bool { return o.TerminationTurn > 0 }
 
 // LaterScoreGain: the logged run reached a score above the score at T after T,
-// within GainHorizon turns of T when there is one: a gain that counts as evidence.
+// within GainHorizon turns of T when there is one: a gain that counts as
+// evidence. A run judged by its result gains only at its last turn, where the
+// solve a stop loses lies however far away: no horizon applies to it.
 func (o *Outcome) LaterScoreGain() bool {
-	return o.LaterGain != nil && (o.GainHorizon == 0 || o.GainDistance() <= o.GainHorizon)
+	return o.LaterGain != nil && (o.GainHorizon == 0 || o.Judged != episode.ByScore || o.GainDistance() <= o.GainHorizon)
 }
 
 // GainDistance is how many turns after T the later gain comes, 0 without one.
@@ -123,8 +134,18 @@ func (o *Outcome) FalseTerminationCandidate() bool {
 // no follow-up to judge it by: it was Cut, and fewer than GainHorizon turns
 // follow the stop (with no horizon, any: a later gain could come after N)
 // (docs/semantics.md, "6.2 Outcome of one policy on one episode").
+//
+// A run judged by its result is judged by the result, cut or not: a stop
+// on it is unknown exactly when its log does not give the result
+// (docs/semantics.md, "6.4 Runs judged by their result").
 func (o *Outcome) Unknown() bool {
-	return o.Terminated() && !o.FalseTerminationCandidate() && o.Cut && (o.GainHorizon == 0 || o.TurnsSaved < o.GainHorizon)
+	if !o.Terminated() || o.FalseTerminationCandidate() {
+		return false
+	}
+	if o.Judged != episode.ByScore {
+		return o.Judged == episode.ByUnknownResult
+	}
+	return o.Cut && (o.GainHorizon == 0 || o.TurnsSaved < o.GainHorizon)
 }
 
 // TrulyStuck: terminated, no evidence of a premature stop, and the log
@@ -151,12 +172,31 @@ func (o *Outcome) LLMCallsSaved(callsPerTurn int) int {
 }
 
 // costs are the signals of what a turn spends.
-const costs = episode.Signals(episode.Tokens) | episode.Signals(episode.Calls)
+const costs = episode.Signals(episode.Tokens) | episode.Signals(episode.Calls) | episode.Signals(episode.Costs) | episode.Signals(episode.Times)
+
+// dollarsAfter is the recorded dollars of turns t+1..N, summed from the last
+// turn back, as the fast path's table sums them, so that both give the same
+// float.
+func dollarsAfter(ep *episode.Episode, t int) float64 {
+	d := 0.0
+	for u := ep.N(); u > t; u-- {
+		d += ep.Turns[u-1].Cost
+	}
+	return d
+}
+
+// secondsAfter is the time from the end of turn t to the end of the last.
+func secondsAfter(ep *episode.Episode, t int) float64 {
+	if t < 1 || t >= ep.N() {
+		return 0
+	}
+	return ep.Turns[ep.N()-1].Elapsed - ep.Turns[t-1].Elapsed
+}
 
 // Run replays p over ep and returns its Outcome. It never looks at the log's
 // own stuck_termination (docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 12): the replay stands on the per-turn data.
 func Run(ep *episode.Episode, p policy.Policy) Outcome {
-	o := Outcome{Policy: p, Logged: ep.Signals & costs}
+	o := Outcome{Policy: p, Logged: ep.Signals & costs, Judged: ep.Judged}
 	Trace(ep, p, func(s policy.Step) {
 		if s.Warned && o.WarningStartTurn == 0 {
 			o.WarningStartTurn = s.Turn
@@ -175,6 +215,12 @@ func Run(ep *episode.Episode, p policy.Policy) Outcome {
 	t := o.TerminationTurn
 	o.Length = t
 	o.TurnsSaved = n - t
+	if o.Logged.Has(episode.Costs) {
+		o.DollarsSaved = dollarsAfter(ep, t)
+	}
+	if o.Logged.Has(episode.Times) {
+		o.SecondsSaved = secondsAfter(ep, t)
+	}
 	o.ScoreAtTermination = ep.Credited(t)
 	credited := o.ScoreAtTermination
 	for u := t + 1; u <= n; u++ {

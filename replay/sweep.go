@@ -45,7 +45,9 @@ type Sweeper struct {
 	cut      bool            // the Outcome's Cut (LogCut), and Censored when the policy does not stop
 	// tokens[t] and calls[t]: what turns t..n spent, nil unless logged.
 	tokens, calls []int64
-	tables        []*tracked
+	// dollars[t]: the recorded dollars of turns t..n, nil unless logged.
+	dollars []float64
+	tables  []*tracked
 }
 
 // tracked is one policy name's pass over the episode with W = ∞.
@@ -93,6 +95,12 @@ func NewSweeper(ep *episode.Episode) *Sweeper {
 		}
 	}
 	s.cut = LogCut(ep)
+	if ep.Signals.Has(episode.Costs) {
+		s.dollars = make([]float64, n+2)
+		for t := n; t >= 1; t-- {
+			s.dollars[t] = s.dollars[t+1] + ep.Turns[t-1].Cost
+		}
+	}
 	if ep.Signals&costs != 0 {
 		s.tokens, s.calls = make([]int64, n+2), make([]int64, n+2)
 		for t := n; t >= 1; t-- {
@@ -273,6 +281,7 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 		at = chk.stop(p.MaxTurnsStuck(), at)
 		o := &out[i]
 		o.Policy, o.Logged, o.TokensSaved, o.CallsSaved, o.Cut = *p, s.ep.Signals&costs, 0, 0, s.cut
+		o.DollarsSaved, o.SecondsSaved, o.Judged = 0, 0, s.ep.Judged
 		if at == len(chk.turn) { // never stops within the log
 			o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = 0, 0, 0, 0
 			o.Length, o.ScoreForgone, o.LaterGain, o.WindowObjectives = s.n, 0, nil, nil
@@ -288,6 +297,12 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 		}
 		if s.tokens != nil {
 			o.TokensSaved, o.CallsSaved = s.tokens[t+1], s.calls[t+1]
+		}
+		if s.dollars != nil {
+			o.DollarsSaved = s.dollars[t+1]
+		}
+		if o.Logged.Has(episode.Times) {
+			o.SecondsSaved = secondsAfter(s.ep, t)
 		}
 		if s.gain[t].Turn > 0 {
 			o.LaterGain = &s.gain[t]

@@ -7,10 +7,13 @@ import (
 
 // observe is what a tracker sees of turn t (1..N) of ep; start is the key of
 // the starting room.
-func observe(ep *episode.Episode, t, start int) policy.Observation {
+// cut says whether the log is cut (LogCut): its last turn is then not one
+// the run ended on by itself.
+func observe(ep *episode.Episode, t, start int, cut bool) policy.Observation {
 	tu := &ep.Turns[t-1]
 	return policy.Observation{Score: tu.Score, Objectives: int(tu.Objectives), Room: roomKey(tu.RoomID, tu.Location), Start: start,
-		Critic: float64(tu.Critic), Rejections: int(tu.Rejections), Restart: tu.Restart, Location: tu.Location, Signals: ep.Signals}
+		Critic: float64(tu.Critic), Rejections: int(tu.Rejections), Restart: tu.Restart, Location: tu.Location, Signals: ep.Signals,
+		Tokens: tu.Tokens, Cost: tu.Cost, Elapsed: tu.Elapsed, Last: t == ep.N() && !cut}
 }
 
 // Trace steps p through every turn of ep, from 1 to N, calling visit after each
@@ -32,8 +35,9 @@ func TraceOn(ep *episode.Episode, p policy.Policy, visit func(s policy.Step)) {
 func steps(ep *episode.Episode, p policy.Policy, visit func(s policy.Step) bool) {
 	tr := p.NewTracker()
 	start := roomKey(ep.InitialRoomID, ep.InitialRoom)
+	cut := LogCut(ep)
 	for t := 1; t <= ep.N(); t++ {
-		if !visit(tr.Step(t, observe(ep, t, start))) {
+		if !visit(tr.Step(t, observe(ep, t, start, cut))) {
 			return
 		}
 	}

@@ -1,6 +1,10 @@
 package report
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+)
 
 // TestCSVStopReason: a result's stop reason has its column, empty for null.
 func TestCSVStopReason(t *testing.T) {
@@ -24,7 +28,7 @@ func TestCSVStopReason(t *testing.T) {
 // spreadsheet (textout.CSVText); a negative score stays a number.
 func TestCSVTextColumns(t *testing.T) {
 	// In a row, only the text columns are changed: a negative score stays a number.
-	j := EpisodeJSON{EpisodeHead: EpisodeHead{EpisodeID: "=cmd|' /C calc'!A0", Source: "@x.jsonl"}, EpisodeBody: EpisodeBody{FinalScore: -3, EndReason: "none"}}
+	j := EpisodeJSON{EpisodeHead: EpisodeHead{EpisodeID: "=cmd|' /C calc'!A0", Source: "@x.jsonl"}, EpisodeBody: EpisodeBody{FinalScore: ptr(episode.Score(-3)), EndReason: "none"}}
 	row := csvEpisode(&j)
 	if row[0] != "'=cmd|' /C calc'!A0" || row[1] != "'@x.jsonl" || row[5] != "-3" {
 		t.Errorf("csvEpisode = %q", row)

@@ -51,6 +51,7 @@ type Options struct {
 // Analyse replays every policy over ep; recording are the settings the
 // recording is assumed to have run with, for the self-check.
 func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Timer, opts Options) Episode {
+	opts.Costs = opts.Costs.For(ep)
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording, system.Of(ep).Recorder), Patterns: analysePatterns(ep, policies)}
 	d := e.Patterns.Digest()
 	e.digest = &d
@@ -83,6 +84,7 @@ func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Timer, op
 			break
 		}
 	}
+	opts.Costs = opts.Costs.For(ep)
 	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording, system.Of(ep).Recorder), Patterns: analysePatterns(ep, first), grid: g,
 		fast: fastPath(kept)}
 	for range kept {

@@ -39,10 +39,14 @@ type EpisodeHead struct {
 // EpisodeBody is what the log says of an episode, and what lbanalyze found.
 // The objective counts are null for a system whose logs record no objectives.
 type EpisodeBody struct {
-	Turns                int            `json:"turns"`
-	MaxTurns             *int           `json:"max_turns"`
-	MissingTurns         int            `json:"missing_turns"`
-	FinalScore           episode.Score  `json:"final_score"`
+	Turns        int            `json:"turns"`
+	MaxTurns     *int           `json:"max_turns"`
+	MissingTurns int            `json:"missing_turns"`
+	FinalScore   *episode.Score `json:"final_score"` // null: a run judged by a result its log does not give
+	// Cost and Tokens are the dollars and tokens the log records the run
+	// spent, summed over its turns; null where it records none.
+	Cost                 *float64       `json:"cost"`
+	Tokens               *int64         `json:"tokens"`
 	EndReason            string         `json:"end_reason"`
 	EndTurn              *int           `json:"end_turn"`
 	ObjectiveCompletions *int           `json:"objective_completions"`
@@ -62,13 +66,21 @@ func (j EpisodeJSON) MarshalJSON() ([]byte, error) {
 	}{j.Patterns, j.Results})
 }
 
-// facts is the source's facts as one JSON object, in order.
+// bodyKeys are the keys of EpisodeBody that a source's fact may share: the
+// body writes them (BALROG's tokens, a total the body sums again).
+var bodyKeys = map[string]bool{"tokens": true, "cost": true}
+
+// facts is the source's facts as one JSON object, in order, but those the
+// body writes.
 type facts []episode.Fact
 
 func (fs facts) MarshalJSON() ([]byte, error) {
 	b := []byte{'{'}
-	for i, f := range fs {
-		if i > 0 {
+	for _, f := range fs {
+		if bodyKeys[f.Key] {
+			continue
+		}
+		if len(b) > 1 {
 			b = append(b, ',')
 		}
 		k, err := textout.JSON(f.Key)
@@ -128,6 +140,7 @@ type ResultJSON struct {
 	LLMCallsSaved             int                  `json:"llm_calls_saved"`
 	TokensSaved               *int64               `json:"tokens_saved"` // null: the log records no tokens
 	CostSaved                 *float64             `json:"cost_saved"`
+	SecondsSaved              *float64             `json:"seconds_saved"` // null: the log records no step times
 }
 
 // GainJSON is the first later gain, whether or not within the gain horizon:
@@ -199,6 +212,9 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 	if o.Logged.Has(episode.Tokens) {
 		r.TokensSaved = ptr(o.TokensSaved)
 	}
+	if o.Logged.Has(episode.Times) {
+		r.SecondsSaved = metrics.Round6(o.SecondsSaved)
+	}
 	if r.WindowObjectives == nil {
 		r.WindowObjectives = []episode.Completion{}
 	}
@@ -233,10 +249,11 @@ func (e *Episode) fields() EpisodeJSON {
 		EpisodeHead: head(ep),
 		Facts:       ep.Facts,
 		EpisodeBody: EpisodeBody{Turns: ep.N(), MaxTurns: nonZero(ep.MaxTurns), MissingTurns: ep.MissingTurns,
-			FinalScore: ep.FinalScore(), EndReason: string(ep.End.Reason), EndTurn: nonZero(ep.End.Turn),
+			FinalScore: finalScore(ep), EndReason: string(ep.End.Reason), EndTurn: nonZero(ep.End.Turn),
 			Deaths: []int{}, SkippedLines: ep.SkippedLines, Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON(), Timeline: timeline(ep)},
 		Patterns: e.Patterns,
 	}
+	j.Cost, j.Tokens = spent(ep)
 	if system.Of(ep).Shows.Objectives {
 		j.ObjectiveCompletions, j.ObjectiveUpdates = ptr(len(ep.Objectives)), ptr(ep.ObjectiveUpdates)
 	}
@@ -247,6 +264,33 @@ func (e *Episode) fields() EpisodeJSON {
 		j.Warnings = []string{}
 	}
 	return j
+}
+
+// finalScore is the score after the last turn, nil for a run judged by a
+// result its log does not give.
+func finalScore(ep *episode.Episode) *episode.Score {
+	if ep.Judged == episode.ByUnknownResult {
+		return nil
+	}
+	return ptr(ep.FinalScore())
+}
+
+// spent is the dollars and tokens ep's log records its turns spent, nil
+// where it records none.
+func spent(ep *episode.Episode) (cost *float64, tokens *int64) {
+	var c float64
+	var t int64
+	for i := range ep.Turns {
+		c += ep.Turns[i].Cost
+		t += ep.Turns[i].Tokens
+	}
+	if ep.Signals.Has(episode.Costs) {
+		cost = metrics.Round6(c)
+	}
+	if ep.Signals.Has(episode.Tokens) {
+		tokens = &t
+	}
+	return cost, tokens
 }
 
 func head(ep *episode.Episode) EpisodeHead {

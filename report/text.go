@@ -430,8 +430,16 @@ func optS(p *string) string {
 	return *p
 }
 
+// scoreCell is a score's CSV cell, empty for none.
+func scoreCell(s *episode.Score) string {
+	if s == nil {
+		return ""
+	}
+	return s.String()
+}
+
 func csvEpisode(j *EpisodeJSON) []string {
-	return []string{textout.CSVText(j.EpisodeID), textout.CSVText(j.Source), textout.CSVText(j.LogFormat), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), j.FinalScore.String(),
+	return []string{textout.CSVText(j.EpisodeID), textout.CSVText(j.Source), textout.CSVText(j.LogFormat), strconv.Itoa(j.Segment), strconv.Itoa(j.Turns), scoreCell(j.FinalScore),
 		textout.CSVText(j.EndReason), opt(j.ObjectiveCompletions), strconv.Itoa(j.SkippedLines)}
 }
 

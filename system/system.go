@@ -97,7 +97,7 @@ func (s *System) Runs(p policy.Policy) bool {
 // system of an episode of no format (made by hand) and of episodes of
 // several systems: ZorkGPT, whose logs lbanalyze read first. A new system is
 // one file and a line here.
-var registry = []*System{ZorkGPT, ZorkGPT2, Harness}
+var registry = []*System{ZorkGPT, ZorkGPT2, Harness, MiniSweAgent, Tau2, TerminalBench, Agents}
 
 // All lists every system, in order.
 func All() []*System { return slices.Clone(registry) }

@@ -70,6 +70,12 @@ func TestRunsOrChange(t *testing.T) {
 		ZorkGPT:  {policy.Score, policy.ScoreOrObjective},
 		ZorkGPT2: {policy.Zorkburr},
 		Harness:  {policy.Score, policy.Zorkburr, policy.Increase, policy.None}, // patience's defaults count objectives
+		// The caps, at their default (off): a harness that can switch its
+		// caps off runs them and none.
+		MiniSweAgent:  {policy.Cost, policy.None, policy.Steps, policy.Time},
+		Tau2:          nil,
+		TerminalBench: nil,
+		Agents:        nil,
 	}
 	for _, s := range All() {
 		var got []policy.Name

@@ -44,7 +44,7 @@ func FuzzPipeline(f *testing.F) {
 		f.Fatal("the fixed log is not one episode")
 	}
 	for _, p := range []string{"testdata/logs/recorded-v2.jsonl", "testdata/logs/bad-lines.jsonl", "testdata/logs/hostile-text.jsonl",
-		"testdata/logs/hostile-unicode.jsonl", "testdata/logs/two-episodes.jsonl", "../../testdata/samples/episode-2025-06-09T20-04-36.jsonl",
+		"testdata/logs/hostile-unicode.jsonl", "testdata/logs/two-episodes.jsonl", "../../testdata/samples/episode-e3a.jsonl",
 		// every other source the registry reads, by content
 		"testdata/logs/tales/restart.jsonl", "testdata/logs/run_log_two_kinds.txt"} {
 		data, err := os.ReadFile(p)

@@ -269,7 +269,7 @@ func TestOneLinePerCause(t *testing.T) {
 	}
 	writeLines(t, filepath.Join(dir, "zz.jsonl"), []string{`{"Step": 0, "Scor": 0}`, `{"Step": 1, "Scor": 1}`})
 	code, stdout, stderr := runCLI(nil, "batch", "--fields", "turn=Step,score=Scor", dir)
-	why := `does not look like a log lbanalyze reads (jsonl, csv, zorkgpt, zorkgpt2-burr, zorkgpt2-runlog, zorkgpt2-snapshot, tales, balrog): text; its first line: "Step,Score,Action"; its header has no column "Scor" (the score), nearest "Score"`
+	why := `does not look like a log lbanalyze reads (jsonl, csv, zorkgpt, zorkgpt2-burr, zorkgpt2-runlog, zorkgpt2-snapshot, tales, balrog, tau2, terminal-bench, atif, mini-swe-agent): text; its first line: "Step,Score,Action"; its header has no column "Scor" (the score), nearest "Score"`
 	var want, left []string
 	for i := range 3 {
 		want = append(want, fmt.Sprintf("lbanalyze: %s/r%02d.csv: %s", dir, i, why))

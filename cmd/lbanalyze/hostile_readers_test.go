@@ -718,7 +718,7 @@ func TestFieldMapAndBudgetCases(t *testing.T) {
 		stderr   string
 	}{
 		{"a dotted key named as a nested one", []string{"--fields", "turn=step,score=info.score", dotted}, 1, "",
-			"lbanalyze: " + dotted + `: does not look like a log lbanalyze reads (jsonl, csv, zorkgpt, zorkgpt2-burr, zorkgpt2-runlog, zorkgpt2-snapshot, tales, balrog): JSON Lines whose first object has the keys "step", "info.score"; its first object's ` + hint + "\n" +
+			"lbanalyze: " + dotted + `: does not look like a log lbanalyze reads (jsonl, csv, zorkgpt, zorkgpt2-burr, zorkgpt2-runlog, zorkgpt2-snapshot, tales, balrog, tau2, terminal-bench, atif, mini-swe-agent): JSON Lines whose first object has the keys "step", "info.score"; its first object's ` + hint + "\n" +
 				"lbanalyze: no episode could be read\n"},
 		{"a dotted key escaped", []string{"--fields", `turn=step,score=info\.score`, dotted}, 0, "3 5", ""},
 		{"a dotted key as a list of keys", []string{"--fields-file", fieldsFile, dotted}, 0, "3 5", ""},

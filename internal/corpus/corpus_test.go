@@ -281,7 +281,8 @@ func TestNoLogsFound(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "empty"), 0o755)
 	_, c := Discover([]string{filepath.Join(dir, "logs"), filepath.Join(dir, "empty")}, Registry())
 	reads := "no episode logs found: a walk reads files named *.jsonl, *.jsonl.gz, *.jsonl.zst, run_log_*.txt, *_t<N>_<action>.json, " +
-		"*.csv, *.tsv, *.csv.gz, *.tsv.gz, *.csv.zst or *.tsv.zst, and Burr application directories"
+		"*.csv, *.tsv, *.csv.gz, *.tsv.gz, *.csv.zst, *.tsv.zst, *.json, trajectory.json, *.trajectory.json, *.atif.json or *.traj.json, " +
+		"and Burr application directories, Terminal-Bench run directories (results.json, *_results.json)"
 	want := []string{
 		filepath.Join(dir, "logs") + ": " + reads + ", and passed over 5 files of other names (a.log, b.log, notes.txt and 2 more): name one on the command line to have it read whatever its name",
 		filepath.Join(dir, "empty") + ": " + reads + "; it holds no other file",

@@ -15,8 +15,12 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/jsonl"
 	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/atif"
 	"github.com/lbanalyze/lbanalyze/source/balrog"
+	"github.com/lbanalyze/lbanalyze/source/miniswe"
 	"github.com/lbanalyze/lbanalyze/source/tales"
+	"github.com/lbanalyze/lbanalyze/source/tau2"
+	"github.com/lbanalyze/lbanalyze/source/terminalbench"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt2"
 )
@@ -37,8 +41,12 @@ func Registry() *Sources {
 			zorkgpt2.Burr{}, zorkgpt2.RunLog{}, zorkgpt2.Snapshot{},
 			tales.Source,
 			balrog.Source,
+			tau2.Source{},
+			terminalbench.Source{},
+			atif.Source{},
+			miniswe.Source{},
 		},
-		Dirs: []source.DirSource{zorkgpt2.BurrDir{}},
+		Dirs: []source.DirSource{zorkgpt2.BurrDir{}, terminalbench.Dir{}},
 	}
 }
 

@@ -25,7 +25,7 @@ func TestReadSaysWhatAFileIs(t *testing.T) {
 	for _, r := range turn {
 		utf32le = append(utf32le, byte(r), 0, 0, 0)
 	}
-	const readable = "does not look like a log lbanalyze reads (zorkgpt, zorkgpt2-burr, zorkgpt2-runlog, zorkgpt2-snapshot, tales, balrog): "
+	const readable = "does not look like a log lbanalyze reads (zorkgpt, zorkgpt2-burr, zorkgpt2-runlog, zorkgpt2-snapshot, tales, balrog, tau2, terminal-bench, atif, mini-swe-agent): "
 	for _, c := range []struct {
 		name, data, reason string
 		episodes           int

@@ -61,7 +61,7 @@ func Compare(pairs []Pair, c Costs, a Applies) []Metric {
 	for i := range pairs {
 		eps[i] = pairs[i].Ep
 	}
-	defs := registry(c, slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }), a)
+	defs := registry(c.For(eps...), slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }), a)
 	n := len(pairs)
 	// Per-episode numerators and denominators, per metric and side.
 	type vals struct{ num, den [2][]float64 }

@@ -42,6 +42,22 @@ func Dir(tb testing.TB, sub string) string {
 	return real
 }
 
+// External is the directory sub of the runs of other projects beside the
+// repository (../shared/external, evaluation only: never copied into it),
+// or beside the directory of worktrees the repository is checked out in;
+// the test skips, saying so, when it is absent.
+func External(tb testing.TB, sub string) string {
+	tb.Helper()
+	for _, up := range []string{"..", filepath.Join("..", "..")} {
+		dir := filepath.Join(root(tb), up, "shared", "external", sub)
+		if _, err := os.Stat(dir); err == nil {
+			return dir
+		}
+	}
+	tb.Skipf("the external runs (shared/external/%s) are not here: skipped", sub)
+	return ""
+}
+
 // Read is the content of a real run's file, unzipped when its name ends in
 // .gz.
 func Read(tb testing.TB, path string) []byte {

@@ -136,8 +136,8 @@ func writeSection(w io.Writer, s Section, md bool) {
 // frontPlan is how the front table gives way to a narrow terminal.
 var frontPlan = &textout.Plan{Name: "front", Wrap: []string{"config", "turns saved", "tokens saved", costHeader, "false terminations", "note"},
 	Short: textout.Shorter(map[string]string{"turns saved": "turns", "tokens saved": "tokens", "false terminations": "false",
-		"score forgone": "forgone", costHeader: "cost (CI)"}),
-	Drop: []string{"score forgone", "censored", "tokens saved"}}
+		"score forgone": "forgone", "solves lost": "lost", costHeader: "cost (CI)"}),
+	Drop: []string{"score forgone", "solves lost", "censored", "tokens saved"}}
 
 // columns are a config's fields as csv gives them, in order: the policy,
 // its settings (policy.Written, one cell), then its figures

@@ -171,6 +171,12 @@ type Result struct {
 	// whose tokens per turn are estimates (episode.Episode.Estimated).
 	Tokens          bool
 	EstimatedTokens int
+	// Results: every run is judged by its result (docs/semantics.md, "6.4
+	// Runs judged by their result"), so that the score a config forgoes is
+	// the solves it loses, and the front says so; Quartile is then the 75th
+	// percentile of their steps, whose cap the answer shows beside it.
+	Results  bool
+	Quartile int
 	// Dollars are what the configs of the front, the answer and the best
 	// overall, and the current setting, save in dollars, when the sweep is
 	// priced (nil otherwise).
@@ -204,8 +210,13 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	if opt.FTMargin <= 0 {
 		opt.FTMargin = DefaultFTMargin
 	}
+	opt.Costs = opt.Costs.For(eps...)
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
-	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows.Applies), Tokens: tokens}
+	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows.Applies), Tokens: tokens,
+		Results: len(eps) > 0 && !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Judged == episode.ByScore })}
+	if r.Results {
+		r.Quartile = quartileSteps(eps)
+	}
 	configs, r.LeftOut = replay.Sweepable(eps, configs)
 	if _, cur := replay.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
 		r.LeftOut = append(r.LeftOut, cur...)

@@ -118,6 +118,7 @@ func (r *Result) answerSection() Section {
 		s.Lines = append(s.Lines, r.stability(&a.Choice))
 		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy, true)})
 	}
+	s.Lines = append(s.Lines, r.quartileLine()...)
 	return r.withLimits(s)
 }
 
@@ -383,7 +384,16 @@ func (r *Result) FrontHeader() []string {
 	if r.Dollars != nil {
 		h = append(h, costHeader)
 	}
-	return append(h, "false terminations", "score forgone", "censored", "note")
+	return append(h, "false terminations", r.forgone(), "censored", "note")
+}
+
+// forgone heads the front's column of score forgone: the solves lost, where
+// every run is judged by its result.
+func (r *Result) forgone() string {
+	if r.Results {
+		return "solves lost"
+	}
+	return "score forgone"
 }
 
 // FrontRow is one row of the front table.

@@ -14,10 +14,11 @@ import (
 	"github.com/lbanalyze/lbanalyze/replay"
 )
 
-// The real June 2025 log (testdata/samples/README.md) reads as one E3a
-// episode of 5 turns that no policy stops (docs/log-format.md, "8. The real sample").
-func TestRealSample(t *testing.T) {
-	lg, err := readFile("../../testdata/samples/episode-2025-06-09T20-04-36.jsonl", nil, Options{})
+// The sample of era E3a (testdata/samples/README.md, worked by hand there)
+// reads as one E3a episode of 5 turns that no policy stops (docs/log-format.md,
+// "8. The sample").
+func TestSample(t *testing.T) {
+	lg, err := readFile("../../testdata/samples/episode-e3a.jsonl", nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,23 +26,29 @@ func TestRealSample(t *testing.T) {
 		t.Fatalf("%d episodes from %d lines, want 1 from 39", len(lg.Episodes), lg.Lines)
 	}
 	ep := lg.Episodes[0]
-	if ep.ID != "2025-06-09T20:04:36" || ep.N() != 5 || eraOf(ep) != "E3a" || ep.End.Reason != episode.EndNone ||
-		ep.MaxTurns != 5000 || ep.FinalScore() != 0 || ep.ProblemCount != 0 || ep.MissingTurns != 0 {
-		t.Errorf("got id %s, %v turns, era %s, end %s, max_turns %v, score %v, %v problems (%s), %v missing",
-			ep.ID, ep.N(), eraOf(ep), ep.End.Reason, ep.MaxTurns, ep.FinalScore(), ep.ProblemCount, problems(ep), ep.MissingTurns)
+	if ep.ID != "2025-06-09T15:27:03" || ep.N() != 5 || eraOf(ep) != "E3a" || loopBreakOf(ep) != "" || ep.End.Reason != episode.EndNone ||
+		ep.MaxTurns != 5000 || ep.FinalScore() != 10 || ep.ProblemCount != 0 || ep.MissingTurns != 0 || ep.SkippedLines != 0 {
+		t.Errorf("got id %s, %v turns, era %s, loop break %s, end %s, max_turns %v, score %v, %v problems (%s), %v missing, %v skipped",
+			ep.ID, ep.N(), eraOf(ep), loopBreakOf(ep), ep.End.Reason, ep.MaxTurns, ep.FinalScore(), ep.ProblemCount, problems(ep), ep.MissingTurns, ep.SkippedLines)
 	}
-	wantLoc := []string{"West Of White House", "West Of White House", "West Of White House", "North Of White House", "Dimly Lit Forest"}
-	for i, w := range wantLoc {
-		if ep.Turns[i].Location != w {
-			t.Errorf("turn %d at %q, want %q", i+1, ep.Turns[i].Location, w)
+	if ep.InitialRoom != "West of House" || ep.InitialRoomID != 0 {
+		t.Errorf("initial room %q (id %d), want West of House without an id", ep.InitialRoom, ep.InitialRoomID)
+	}
+	want := []episode.Turn{
+		{Action: "north", Location: "North of House", Score: 0},
+		{Action: "east", Location: "Behind House", Score: 0},
+		{Action: "open window", Location: "Behind House", Score: 0},
+		{Action: "west", Location: "Kitchen", Score: 10},
+		{Action: "west", Location: "Living Room", Score: 10},
+	}
+	for i, w := range want {
+		if got := ep.Turns[i]; got.Action != w.Action || got.Location != w.Location || got.Score != w.Score || got.RoomID != 0 {
+			t.Errorf("turn %d: %q to %q (id %d), score %v; want %q to %q, score %v", i+1, got.Action, got.Location, got.RoomID, got.Score, w.Action, w.Location, w.Score)
 		}
 	}
-	if ep.Turns[0].Action != "open mailbox" {
-		t.Errorf("turn 1 action %q", ep.Turns[0].Action)
-	}
-	// The log just stops, 5 turns into a budget of 5000: cut, so a policy
-	// that does not stop by then is censored (docs/semantics.md, "6.2
-	// Outcome of one policy on one episode").
+	// The log just stops, 5 turns into a budget of 5000, before the first
+	// check turn (10): cut, so a policy that does not stop by then is censored
+	// (docs/semantics.md, "6.2 Outcome of one policy on one episode").
 	for _, p := range []policy.Policy{v1, v2, {Name: policy.Window}} {
 		if o := replay.Run(ep, p); o.Terminated() || o.Length != 5 || !o.Censored {
 			t.Errorf("%s: %+v, want no termination over 5 turns, censored", p, o)

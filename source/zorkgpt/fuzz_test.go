@@ -13,7 +13,7 @@ import (
 // FuzzRead feeds the episode builder arbitrary bytes: it must never panic,
 // and what it returns must hold together.
 func FuzzRead(f *testing.F) {
-	sample, err := os.ReadFile("../../testdata/samples/episode-2025-06-09T20-04-36.jsonl")
+	sample, err := os.ReadFile("../../testdata/samples/episode-e3a.jsonl")
 	if err != nil {
 		f.Fatal(err)
 	}

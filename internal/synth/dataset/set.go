@@ -186,11 +186,12 @@ func testLogs(seed uint64) []testLog {
 
 // unknownLog is what migrate_episode_logs.py (f6a0487 … 9f8f5b3) put in
 // episodes/unknown: the lines of the monolithic log without an episode_id,
-// here of two E3a runs of June 2025 (docs/log-format.md, "1.3 Files, directories and episode ids" and "8. The real sample").
+// here of two E3a runs of June 2025 (docs/log-format.md, "1.3 Files, directories and episode ids" and "8. The sample").
 func unknownLog(r *rand.Rand) []byte {
 	var buf bytes.Buffer
-	l := synth.NewLog(&buf, time.Date(2025, 6, 9, 20, 4, 36, 755102_000, time.UTC))
-	for _, start := range []time.Time{time.Date(2025, 6, 9, 20, 4, 36, 755102_000, time.UTC), time.Date(2025, 6, 10, 8, 51, 2, 118907_000, time.UTC)} {
+	runs := []time.Time{time.Date(2025, 6, 9, 11, 42, 51, 508316_000, time.UTC), time.Date(2025, 6, 10, 9, 6, 27, 630244_000, time.UTC)}
+	l := synth.NewLog(&buf, runs[0])
+	for _, start := range runs {
 		l.Clock = start
 		id := start.Format("2006-01-02T15:04:05")
 		l.Plain("INFO", fmt.Sprintf("Enhanced prompt with knowledge base (%s characters)", commaInt(6964+r.IntN(900))))

@@ -1,0 +1,150 @@
+package atif
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+func readFile(t *testing.T, path string) ([]*episode.Episode, *source.Result) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(Source{}).Claims(data[:min(len(data), source.HeadSize)]) {
+		t.Fatalf("%s is not claimed", path)
+	}
+	return source.ReadAll(Source{}, bytes.NewReader(data), path, source.Options{})
+}
+
+// TestVersions reads the samples of each schema version
+// (testdata/atif/<version>/trial), the same run worked out by hand: its
+// agent steps, the 3rd to 5th, call bash with the same arguments twice
+// (keys written in either order: one canonical action) and then answer;
+// 100+10, 200+20 and 250+5 tokens (cached tokens are among the prompt's);
+// 0.001, 0.002 and 0.0005 dollars; ending 2, 5 and 6 s after the first
+// step. Each result comes from another place.
+func TestVersions(t *testing.T) {
+	cases := []struct {
+		version string
+		id      string
+		judged  episode.Judged
+		result  episode.Score
+		end     episode.EndReason
+		task    string
+	}{
+		{"v1.2", "session-ATIF-v1.2", episode.ByResult, 1, episode.EndGameOver, ""},           // verifier/reward.txt
+		{"v1.3", "session-ATIF-v1.3", episode.ByResult, 0, episode.EndGameOver, ""},           // verifier/reward.txt
+		{"v1.4", "session-ATIF-v1.4", episode.ByResult, 0.5, episode.EndGameOver, ""},         // verifier/reward.json
+		{"v1.5", "session-ATIF-v1.5", episode.ByResult, 1, episode.EndGameOver, "list-files"}, // result.json
+		{"v1.6", "session-ATIF-v1.6", episode.ByResult, 0, episode.EndCap, "list-files"},      // result.json, AgentTimeoutError
+		{"v1.7", "session-ATIF-v1.7", episode.ByUnknownResult, 0, episode.EndNone, ""},        // no result beside it
+	}
+	actions := []string{`bash {"duration":1,"keystrokes":"ls\n"}`, `bash {"duration":1,"keystrokes":"ls\n"}`, "The file is a.txt."}
+	tokens := []int64{110, 220, 255}
+	costs := []float64{0.001, 0.002, 0.0005}
+	elapsed := []float64{2, 5, 6}
+	for _, c := range cases {
+		eps, res := readFile(t, filepath.Join("..", "..", "testdata", "atif", c.version, "trial", "agent", "trajectory.json"))
+		if len(eps) != 1 || res.Cut != nil || len(res.Rejected) > 0 {
+			t.Fatalf("%s: %d episodes, %+v", c.version, len(eps), res)
+		}
+		ep := eps[0]
+		if ep.ID != c.id || ep.Judged != c.judged || ep.FinalScore() != c.result || ep.End.Reason != c.end || ep.Fact("task") != c.task ||
+			ep.Fact("model") != "example-model" || ep.Fact("schema_version") != "ATIF-"+c.version {
+			t.Errorf("%s: id %q, judged %d, result %v, end %s, facts %+v", c.version, ep.ID, ep.Judged, ep.FinalScore(), ep.End.Reason, ep.Facts)
+		}
+		if !ep.Signals.Has(episode.Tokens, episode.Costs, episode.Times, episode.Responses) || ep.N() != 3 {
+			t.Errorf("%s: %d turns, signals %v", c.version, ep.N(), ep.Signals.List())
+			continue
+		}
+		for i, tu := range ep.Turns {
+			if tu.Action != actions[i] || tu.Tokens != tokens[i] || math.Abs(tu.Cost-costs[i]) > 1e-12 || tu.Elapsed != elapsed[i] {
+				t.Errorf("%s step %d: %q, %d tokens, %v dollars, at %v s", c.version, i+1, tu.Action, tu.Tokens, tu.Cost, tu.Elapsed)
+			}
+		}
+		if h := ep.Turns; h[0].ResponseHash != h[1].ResponseHash || h[1].ResponseHash == h[2].ResponseHash {
+			t.Errorf("%s: response hashes %x %x %x", c.version, h[0].ResponseHash, h[1].ResponseHash, h[2].ResponseHash)
+		}
+	}
+}
+
+// TestBadSteps: a step of the wrong types is named by its line and
+// skipped, the others read; a trajectory without an agent step is
+// rejected, saying why; one cut says where.
+func TestBadSteps(t *testing.T) {
+	doc := "{\"schema_version\": \"ATIF-v1.4\", \"session_id\": \"s\", \"steps\": [\n{\"source\": \"agent\", \"message\": \"a\"},\n{\"source\": 7},\n{\"source\": \"agent\", \"message\": \"b\"}]}"
+	eps, _ := source.ReadAll(Source{}, strings.NewReader(doc), "t.json", source.Options{})
+	if len(eps) != 1 || eps[0].N() != 2 || eps[0].SkippedLines != 1 || len(eps[0].Problems) != 1 || eps[0].Problems[0].Line != 3 {
+		t.Fatalf("%d episodes, %+v", len(eps), eps)
+	}
+	_, res := source.ReadAll(Source{}, strings.NewReader(`{"schema_version": "ATIF-v1.4", "steps": [{"source": "user", "message": "hi"}]}`), "t.json", source.Options{})
+	if len(res.Rejected) != 1 || !strings.Contains(res.Rejected[0].Reason, "no step of source agent") {
+		t.Errorf("rejected %+v", res.Rejected)
+	}
+	eps, res = source.ReadAll(Source{}, strings.NewReader("{\"schema_version\": \"ATIF-v1.4\", \"steps\": [{\"source\": \"agent\", \"message\": \"a\"},\n{\"sou"), "t.json", source.Options{})
+	if len(eps) != 1 || res.Cut == nil || !strings.Contains(res.Cut.Msg, "line 2") {
+		t.Errorf("%d episodes, cut %+v", len(eps), res.Cut)
+	}
+}
+
+// TestPublic reads public ATIF trajectories fetched outside the repository
+// (LBANALYZE_ATIF: a directory of Harbor jobs, such as
+// refreshdotdev/harbor-trajectories' jobs/): every trajectory.json with an
+// agent step is read whole, with no problem, and judged when its trial has a
+// verifier result.
+func TestPublic(t *testing.T) {
+	dir := os.Getenv("LBANALYZE_ATIF")
+	if dir == "" {
+		t.Skip("LBANALYZE_ATIF names no directory of public ATIF trajectories: skipped")
+	}
+	read, judged := 0, 0
+	filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.Name() != "trajectory.json" {
+			return err
+		}
+		eps, res := readFile(t, p)
+		if res.Cut != nil || len(eps) == 1 && eps[0].ProblemCount > 0 {
+			t.Errorf("%s: cut %+v, %d problems", p, res.Cut, eps[0].ProblemCount)
+		}
+		for _, ep := range eps {
+			read++
+			if _, ok := ep.Result(); ok {
+				judged++
+			}
+		}
+		return nil
+	})
+	if read == 0 {
+		t.Errorf("no trajectory read under %s", dir)
+	}
+	t.Logf("%d trajectories read, %d judged", read, judged)
+}
+
+// FuzzRead: whatever the bytes, reading never panics and an episode read
+// has an agent step and an id.
+func FuzzRead(f *testing.F) {
+	for _, v := range []string{"v1.2", "v1.6", "v1.7"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "atif", v, "trial", "agent", "trajectory.json"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_ = (Source{}).Claims(data[:min(len(data), source.HeadSize)])
+		eps, _ := source.ReadAll(Source{}, bytes.NewReader(data), "-", source.Options{})
+		for _, ep := range eps {
+			if ep.N() == 0 || ep.ID == "" {
+				t.Fatalf("episode %q of %d turns", ep.ID, ep.N())
+			}
+		}
+	})
+}
