@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"math"
 	"runtime"
 	"slices"
 
@@ -20,6 +21,7 @@ type sweepFlags struct {
 	policyFlags
 	maxFalse, maxCensored float64
 	ftMargin              float64
+	valuePerPoint         float64
 	folds, jobs           int
 	plots, html           string
 	top                   int
@@ -38,16 +40,21 @@ func newSweepCmd(e *env) *cobra.Command {
 parameters of the variants) — over every episode found, as batch finds them, and answer
 first, against the current setting (--config's, else ZorkGPT's defaults; the grid stays the
 flags'): ship a change, with the [tool.zorkgpt.loop_break] block to paste; keep your
-current setting; or no clear winner, naming the change that leads and roughly how many
-episodes would settle it.
+current setting; or no clear winner, naming the change that leads and how many episodes
+would settle it (a range, from the episodes that differ).
 
 A change ships only if, out of sample (k-fold cross-validation: each episode judged by the
 config chosen on the other folds), its false-termination rate is not significantly higher
 than now's and at most --ft-margin percentage points above it (the upper bound of Tango's
 paired 95% interval), it saves significantly more turns, and the choice is stable over
-bootstrap resamples and folds. The false-termination rate counts every stop a cut log cannot
-judge and every censored outcome as premature (its high bound), so that no cut log hides a
-miss; --max-false-rate and --max-censored are the targets it is held to beside the answer.
+bootstrap resamples and folds; a safer change ships when its false-termination rate is
+significantly lower, whatever it costs in turns. The answer says the named change's own
+comparison with now on all the episodes, the rule's held out on its own line, and the
+break-even: what a lost solve must be worth to you for the change to pay (--value-per-point
+gives the trade-off's verdict beside the rule's). The false-termination rate counts every
+stop a cut log cannot judge and every censored outcome as premature (its high bound), so
+that no cut log hides a miss; --max-false-rate and --max-censored are advisory targets,
+said beside the answer, which they do not change.
 Configs with the same outcome on every episode are one row and one choice. When ZorkGPT
 cannot run the best config overall, that one follows, with the change it needs and what it
 would add. Fewer than 20 episodes, or too few stops to tell the configs apart, get a
@@ -141,6 +148,7 @@ setting serves every group.
 		map[string][]int{"max_turns_stuck": seq(10, 150, 5), "check_interval": {1, 5, 10}})
 	fs.Float64Var(&f.maxFalse, "max-false-rate", 5, "the false-termination rate, in % (its high bound: unknown stops and censored outcomes as premature), a config should keep within (the loop-break design's target)")
 	fs.Float64Var(&f.maxCensored, "max-censored", 10, "the highest share of censored outcomes, in %, of a config to ship")
+	fs.Float64Var(&f.valuePerPoint, "value-per-point", 0, "what an episode stopped before a later gain (a lost solve) is worth to you, in turns (tokens with --rank tokens): the answer prints the trade-off's verdict at it beside the rule's, which it does not change")
 	fs.Float64Var(&f.ftMargin, "ft-margin", 2, "ship a change only if the upper bound of its false-termination rate's paired 95% interval against now's is at most this many percentage points above it")
 	fs.IntVar(&f.folds, "folds", 5, "k of the k-fold cross-validation (0: none; at most the number of episodes)")
 	fs.IntVar(&f.top, "top", sweep.DefaultRows, "rows of the Pareto front the table and markdown show, best first (the answer's and now are always shown)")
@@ -195,7 +203,7 @@ func (f *sweepFlags) run(e *env, s settings, g group.Group, opts report.Options,
 	r := sweep.Run(g.Episodes, configs, current, sweep.Options{MaxFalseRate: f.maxFalse / 100,
 		MaxCensored: f.maxCensored / 100, FTMargin: f.ftMargin / 100, GainHorizon: opts.GainHorizon, Folds: f.folds,
 		Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
-		System: system.OfAll(g.Episodes) /* as its block words it for these logs: real scores */, Progress: e.progress})
+		ValuePerPoint: f.valuePerPoint, System: system.OfAll(g.Episodes) /* as its block words it for these logs: real scores */, Progress: e.progress})
 	e.tellOnce(r.LeftOut...)
 	if len(r.Configs) == 0 {
 		return nil, failure("no config of the grid can be replayed on these logs")
@@ -247,6 +255,8 @@ func (f *sweepFlags) check() error {
 		return usageError("--max-censored is a percentage, from 0 to 100, not %g", f.maxCensored)
 	case !inRange(f.ftMargin, minFTMargin, 100):
 		return usageError("--ft-margin is a number of percentage points, from %g to 100, not %g", minFTMargin, f.ftMargin)
+	case !(f.valuePerPoint >= 0) || math.IsInf(f.valuePerPoint, 0):
+		return usageError("--value-per-point is a number of turns, 0 (none) or above, not %g", f.valuePerPoint)
 	case f.folds < 0 || f.folds == 1 || f.folds > 100:
 		return usageError("--folds must be 0 (none) or from 2 to 100, not %d", f.folds)
 	case f.jobs < 1:

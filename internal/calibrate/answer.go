@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"math"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -49,6 +50,13 @@ type Answer struct {
 	Versus *[2]float64
 	// Intervals are every interval the answer prints.
 	Intervals []Interval
+	// Safer: Leader is a change the other way (sweep.Answer.Safer). Settle
+	// and BreakEven are the answer's, of Leader (nil when not printed).
+	Safer     bool
+	Settle    *sweep.Settle
+	BreakEven *sweep.BreakEven
+	// Margin is the answer's --ft-margin, a share.
+	Margin float64
 }
 
 // Interval is a printed 95% interval, in the units of its quantity's figure
@@ -127,18 +135,22 @@ func read(r *sweep.Result) Answer {
 	if a.Config >= 0 {
 		out.Leader = r.Configs[a.Config].Policy
 	}
-	// The comparison with now is of the rule as a procedure: held out, each
-	// fold's episodes under the config chosen on the others; else (--folds
-	// 0) the leader in sample.
-	procedure := []Part{{out.Leader, 1}}
-	if a.HeldOut {
-		procedure = mixture(r, &a.CV)
+	// The comparison with now under the leader's name is its own, on all
+	// the episodes; held out, of the rule as a procedure: each fold's
+	// episodes under the config chosen on the others.
+	own := []Part{{out.Leader, 1}}
+	out.Safer, out.Settle, out.BreakEven, out.Margin = a.Safer, a.Settle, a.BreakEven, r.FTMargin
+	verdict := map[sweep.Verdict]string{sweep.Ship: "ship", sweep.Keep: "keep", sweep.NoClearWinner: "withhold"}[a.Verdict]
+	comparisons := func() {
+		out.versus(verdict+" · versus now", a.Versus, own, now, r.N)
+		if a.HeldOut != nil && (len(a.Versus) == 0 || &a.HeldOut[0] != &a.Versus[0]) {
+			out.versus(verdict+" · held out", a.HeldOut, mixture(r, &a.CV), now, r.N)
+		}
 	}
 	switch a.Verdict {
 	case sweep.Ship:
 		out.Verdict, out.Config = Ship, out.Leader
-		out.versus("ship · versus now", a.Versus, procedure, now, r.N)
-		out.heldOut("ship · held out", &a.CV, mixture(r, &a.CV))
+		comparisons()
 		out.inSample("ship · in sample", &a.In, out.Leader)
 		out.Intervals[len(out.Intervals)-1].Headline = answerRate
 	case sweep.Keep:
@@ -146,11 +158,11 @@ func read(r *sweep.Result) Answer {
 		out.inSample("keep · now", &a.Now, now)
 		out.Intervals[len(out.Intervals)-1].Headline = answerRate
 		if a.Config >= 0 {
-			out.versus("keep · versus now", a.Versus, procedure, now, r.N)
+			comparisons()
 		}
 	case sweep.NoClearWinner:
 		out.Verdict = Withhold
-		out.versus("withhold · versus now", a.Versus, procedure, now, r.N)
+		comparisons()
 		out.inSample("withhold · now", &a.Now, now)
 		out.Intervals[len(out.Intervals)-1].Headline = answerRate
 	}
@@ -195,19 +207,6 @@ func (a *Answer) inSample(where string, f *sweep.Figures, p policy.Policy) {
 	a.add(where+": false-termination rate", f.FalseRateCI[0], f.FalseRateCI[1], Quantity{Figure: FalseRate, Of: p})
 }
 
-// heldOut is the cross-validated false-termination rate, and the share of
-// turns saved where it has an interval: of the procedure, the mixture of
-// the configs the folds chose.
-func (a *Answer) heldOut(where string, cv *sweep.CV, mix []Part) {
-	if cv.Folds == 0 {
-		return
-	}
-	a.add(where+": false-termination rate", cv.HeldOutFalseCI[0], cv.HeldOutFalseCI[1], Quantity{Figure: FalseRate, Mix: mix})
-	if ci := cv.HeldOutSavedCI; ci != nil {
-		a.add(where+": share of turns saved", ci[0]/100, ci[1]/100, Quantity{Figure: SavedShare, Mix: mix})
-	}
-}
-
 // versusFigures are the figures of the metrics a comparison prints (its
 // headline metrics) and how a printed value becomes one: a change of a rate
 // in percentage points ÷ 100, of a sum over the n episodes ÷ n.
@@ -219,6 +218,10 @@ var versusFigures = map[string]struct {
 	"turns_saved":            {SavedPerEpisode, true},
 	"censored":               {CensoredShare, true},
 }
+
+// oneSided are the metrics a comparison with now prints as "at least" the
+// lower bound of their interval (sweep's versusWords).
+var oneSided = map[string]bool{"turns_saved": true, "tokens_saved": true, "cost_saved": true}
 
 // versus are the intervals of the changes from base to mix that a
 // comparison prints.
@@ -236,8 +239,12 @@ func (a *Answer) versus(where string, ms []metrics.Metric, mix []Part, base poli
 		if f.sum {
 			scale = float64(n)
 		}
-		a.add(where+": "+m.Label, m.CI[0]/scale, m.CI[1]/scale, Quantity{Figure: f.figure, Mix: mix, Base: base, Versus: true})
-		if m.Name == "false_termination_rate" && !strings.HasPrefix(where, "best overall") {
+		hi := m.CI[1] / scale
+		if oneSided[m.Name] {
+			hi = math.Inf(1) // printed as "at least" its lower bound
+		}
+		a.add(where+": "+m.Label, m.CI[0]/scale, hi, Quantity{Figure: f.figure, Mix: mix, Base: base, Versus: true})
+		if m.Name == "false_termination_rate" && strings.HasSuffix(where, "versus now") && !strings.HasPrefix(where, "best overall") {
 			a.Intervals[len(a.Intervals)-1].Headline = versusRate
 		}
 	}

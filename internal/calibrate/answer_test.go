@@ -14,8 +14,9 @@ import (
 )
 
 // printedCI matches an interval as the answer prints it: "(95% CI 4.0% …
-// 16.0%)", "(95% CI +0.00 pp … +0.00 pp)", "(95% CI +45 … +115)".
-var printedCI = regexp.MustCompile(`95% CI ([-+]?[0-9.]+)(?:%| pp)? … ([-+]?[0-9.]+)(?:%| pp)?`)
+// 16.0%)", "(95% CI +0.00 pp … +0.00 pp)", "(95% CI +45 … +115)", or one
+// sided, its lower bound alone: "(at least +45)".
+var printedCI = regexp.MustCompile(`95% CI ([-+]?[0-9.]+)(?:%| pp)? … ([-+]?[0-9.]+)(?:%| pp)?|\(at least ([-+]?[0-9.]+)\)`)
 
 // checkAgainstText holds the adapter to the answer as printed: it reads as
 // many intervals as the sections print, in their order, each equal to the
@@ -41,14 +42,22 @@ func checkAgainstText(t *testing.T, r *sweep.Result, what string) Answer {
 		if iv.Of.Versus && iv.Of.Figure != FalseRate {
 			scale = float64(r.N)
 		}
-		for k, got := range []float64{iv.Lo, iv.Hi} {
-			want, err := strconv.ParseFloat(p[k+1], 64)
+		bounds := []string{p[1], p[2]}
+		if p[3] != "" {
+			bounds = []string{p[3]}
+			if !math.IsInf(iv.Hi, 1) {
+				t.Errorf("%s: %s is printed one-sided, read with an upper bound %v", what, iv.Label, iv.Hi)
+			}
+		}
+		for k, printed := range bounds {
+			got := []float64{iv.Lo, iv.Hi}[k]
+			want, err := strconv.ParseFloat(printed, 64)
 			if err != nil {
 				t.Fatal(err)
 			}
 			decimals := 0
-			if dot := strings.IndexByte(p[k+1], '.'); dot >= 0 {
-				decimals = len(p[k+1]) - dot - 1
+			if dot := strings.IndexByte(printed, '.'); dot >= 0 {
+				decimals = len(printed) - dot - 1
 			}
 			if math.Abs(got*scale-want) > 0.5*math.Pow(10, -float64(decimals))+1e-9 {
 				t.Errorf("%s: %s reads %v, printed %q", what, iv.Label, got*scale, p[0])
@@ -67,12 +76,17 @@ func TestAdapterBundledSet(t *testing.T) {
 		t.Fatalf("the bundled set: %v %v, leading %v (now %v)", a.Verdict, a.Config, a.Leader, a.Now)
 	}
 	const z2 = 1.959963984540054 * 1.959963984540054
+	inf := math.Inf(1)
 	want := map[string][2]float64{ // the README's figures, by hand into the units of the quantities
-		"withhold · versus now: false-termination rate, high bound": {-0.0360, 0.0717},
-		"withhold · versus now: turns saved":                        {80.0 / 75, 215.0 / 75},
-		"withhold · versus now: censored outcomes":                  {-z2 / (75 + z2), z2 / (75 + z2)}, // Tango's, no episode differing: ±3.65 of 75
-
-		"withhold · now: false-termination rate": {0.249, 0.459},
+		// 40/5's own: Tango's, no episode differing: ±z²/(75+z²) = ±4.87 pp;
+		// of censored outcomes ±3.65 of 75.
+		"withhold · versus now: false-termination rate, high bound": {-z2 / (75 + z2), z2 / (75 + z2)},
+		"withhold · versus now: turns saved":                        {45.0 / 75, inf},
+		"withhold · versus now: censored outcomes":                  {-z2 / (75 + z2), z2 / (75 + z2)},
+		// The rule's held out.
+		"withhold · held out: false-termination rate, high bound": {-0.0360, 0.0717},
+		"withhold · held out: turns saved":                        {80.0 / 75, inf},
+		"withhold · now: false-termination rate":                  {0.249, 0.459},
 	}
 	for _, iv := range a.Intervals {
 		w, ok := want[iv.Label]
@@ -80,16 +94,18 @@ func TestAdapterBundledSet(t *testing.T) {
 			continue
 		}
 		delete(want, iv.Label)
-		if math.Abs(iv.Lo-w[0]) > 0.0005 || math.Abs(iv.Hi-w[1]) > 0.0005 {
+		if math.Abs(iv.Lo-w[0]) > 0.0005 || !(math.IsInf(w[1], 1) && math.IsInf(iv.Hi, 1) || math.Abs(iv.Hi-w[1]) <= 0.0005) {
 			t.Errorf("%s = [%v, %v], the README says [%v, %v]", iv.Label, iv.Lo, iv.Hi, w[0], w[1])
 		}
-		versus := strings.Contains(iv.Label, "versus now")
+		versus, held := strings.Contains(iv.Label, "versus now"), strings.Contains(iv.Label, "held out")
 		switch {
-		case versus != iv.Of.Versus || versus && iv.Of.Base != a.Now:
+		case (versus || held) != iv.Of.Versus || iv.Of.Versus && iv.Of.Base != a.Now:
 			t.Errorf("%s speaks of %+v", iv.Label, iv.Of)
-		case versus && !isMixture(iv.Of.Mix, a.Leader):
+		case held && !isMixture(iv.Of.Mix, a.Leader):
 			t.Errorf("%s, held out, speaks of %+v: not the folds' choices", iv.Label, iv.Of.Mix)
-		case !versus && iv.Of.Of != a.Now:
+		case versus && (len(iv.Of.Mix) != 1 || iv.Of.Mix[0] != Part{a.Leader, 1}):
+			t.Errorf("%s, the named config's own, speaks of %+v", iv.Label, iv.Of.Mix)
+		case !versus && !held && iv.Of.Of != a.Now:
 			t.Errorf("%s speaks of %v, not now", iv.Label, iv.Of.Of)
 		}
 	}
@@ -116,7 +132,8 @@ func isMixture(mix []Part, leader policy.Policy) bool {
 // (ship, keep, no clear winner, with and without the best overall): against
 // ZorkGPT's defaults small samples keep or withhold, and against score 60/10
 // (which the population's score-or-objective configs beat on both counts)
-// samples of 200 ship (each with the best overall, a window config); on each
+// a sample of 20 keeps it beside a change that saves no more, and samples of
+// 200 ship (each with the best overall, a window config); on each
 // the adapter reads every interval printed.
 func TestAdapterReadsEveryInterval(t *testing.T) {
 	pop := testPopulation(t)
@@ -125,7 +142,7 @@ func TestAdapterReadsEveryInterval(t *testing.T) {
 	for _, c := range []struct {
 		now     policy.Policy
 		n, runs int
-	}{{DefaultNow(), 20, 4}, {DefaultNow(), 30, 4}, {DefaultNow(), 60, 4}, {score60, 200, 3}} {
+	}{{DefaultNow(), 20, 4}, {DefaultNow(), 30, 4}, {DefaultNow(), 60, 4}, {score60, 20, 2}, {score60, 200, 3}} {
 		for r := range c.runs {
 			n := c.n
 			res := Sweep(draw(pop, n, 3, r), c.now)

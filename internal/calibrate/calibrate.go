@@ -14,7 +14,10 @@ import (
 	"slices"
 	"sync"
 
+	"math"
+
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -34,7 +37,7 @@ type Options struct {
 
 // Defaults are the study of `make calibrate`.
 func Defaults() Options {
-	return Options{Seed: 1, Population: 2000, Sizes: []int{30, 75, 200}, Samples: 200, SampleSeed: 1, Margin: 0.02, Now: DefaultNow()}
+	return Options{Seed: 1, Population: 2000, Sizes: []int{30, 75, 200, 500}, Samples: 100, SampleSeed: 1, Margin: 0.02, Now: DefaultNow()}
 }
 
 // Study is what the samples gave.
@@ -72,6 +75,18 @@ type Sample struct {
 	Stability    float64
 	Agree, Folds int
 	Intervals    []Judged
+	// Safer: the leader is a change the other way (fewer false
+	// terminations at a cost).
+	Safer bool
+	// SettleJudged: the answer printed how many episodes would settle it;
+	// SettleAtLeast, the count the population's discordance gives is at
+	// least its low end; SettleWithin, within its range too (a range with
+	// no high end reaching any count).
+	SettleJudged, SettleAtLeast, SettleWithin bool
+	// BreakEvenJudged: the answer printed a break-even; BreakEvenSafe, it
+	// is on the safe side of the population's (no higher, for a change
+	// that saves more; no lower, for a safer one).
+	BreakEvenJudged, BreakEvenSafe bool
 }
 
 // Judged is a printed interval and whether it covers the population's value
@@ -181,6 +196,9 @@ func judge(a Answer, truth *truthTable) Sample {
 	if a.Versus != nil {
 		s.VersusCovers = a.Versus[0]-1e-9 <= s.TrueDiff && s.TrueDiff <= a.Versus[1]+1e-9
 	}
+	s.Safer = a.Safer
+	s.judgeSettle(a, truth)
+	s.judgeBreakEven(a, truth)
 	for _, iv := range a.Intervals {
 		v, ok := truth.Of(iv.Of)
 		if !ok {
@@ -189,4 +207,56 @@ func judge(a Answer, truth *truthTable) Sample {
 		s.Intervals = append(s.Intervals, Judged{Interval: iv, Truth: v, Covered: iv.Lo-1e-9 <= v && v <= iv.Hi+1e-9})
 	}
 	return s
+}
+
+// judgeSettle judges the printed count of episodes that would settle the
+// comparison against the count the population's own discordance of the
+// leader with now gives (stats.SettleAt: infinite when none would).
+func (s *Sample) judgeSettle(a Answer, truth *truthTable) {
+	if a.Settle == nil || a.Verdict != Withhold {
+		return
+	}
+	worse, _ := truth.Of(Quantity{Figure: WorseShare, Of: a.Leader})
+	better, _ := truth.Of(Quantity{Figure: BetterShare, Of: a.Leader})
+	margin := a.Margin
+	if a.Safer {
+		margin = 0
+	}
+	// The count for the savings is taken as printed (its truth is not
+	// replayed): the population's count is the larger of the two.
+	n := stats.SettleAt(worse-better, worse+better, margin)
+	if n > 0 {
+		n = max(n, a.Settle.Saved)
+	}
+	s.SettleJudged = true
+	s.SettleAtLeast = n == 0 || n >= a.Settle.Low
+	s.SettleWithin = s.SettleAtLeast && (a.Settle.High == 0 || n != 0 && n <= a.Settle.High)
+}
+
+// judgeBreakEven judges the printed break-even against the population's:
+// the leader's turns saved over now per episode ÷ its change of episodes
+// the logs cannot show fine per episode.
+func (s *Sample) judgeBreakEven(a Answer, truth *truthTable) {
+	b := a.BreakEven
+	if b == nil {
+		return
+	}
+	saved, _ := truth.Of(Quantity{Figure: SavedPerEpisode, Of: a.Leader, Base: a.Now, Versus: true})
+	diff, _ := truth.Of(Quantity{Figure: FalseRate, Of: a.Leader, Base: a.Now, Versus: true})
+	s.BreakEvenJudged = true
+	if b.Safer {
+		// Worth shipping above the rate: safe when the true rate is no
+		// higher (it avoids none in truth: infinite, unsafe unless printed so).
+		t := math.Inf(1)
+		if diff < 0 {
+			t = max(0, -saved) / -diff
+		}
+		s.BreakEvenSafe = t <= b.Rate*(1+1e-9)
+		return
+	}
+	t := math.Inf(1) // worth shipping below the rate: safe when the true rate is no lower
+	if diff > 0 {
+		t = max(0, saved) / diff
+	}
+	s.BreakEvenSafe = t >= b.Rate*(1-1e-9)
 }

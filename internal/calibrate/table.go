@@ -85,6 +85,18 @@ func (st *Study) writeDecisions(w io.Writer) {
 	row("ships whose versus-now interval of the false-termination rate covers the shipped config's own true change", func(s *Size) string {
 		return share(s.count(func(x *Sample) bool { return x.Verdict == Ship && x.VersusCovers }), s.count(isShip))
 	})
+	row("ships of a safer change (fewer false terminations at a cost), of ships", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return x.Verdict == Ship && x.Safer }), s.count(isShip))
+	})
+	row("withholds whose count to settle is at most the population's (its \"at least\")", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return x.SettleJudged && x.SettleAtLeast }), s.count(func(x *Sample) bool { return x.SettleJudged }))
+	})
+	row("withholds whose range to settle holds the population's count", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return x.SettleJudged && x.SettleWithin }), s.count(func(x *Sample) bool { return x.SettleJudged }))
+	})
+	row("break-evens on the safe side of the population's (of answers printing one)", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return x.BreakEvenJudged && x.BreakEvenSafe }), s.count(func(x *Sample) bool { return x.BreakEvenJudged }))
+	})
 	table(w, st.header("decision"), rows)
 }
 

@@ -30,12 +30,18 @@ const (
 	// FalseRateLow is the low bound of the false-termination rate: the
 	// premature stops alone ÷ the episodes.
 	FalseRateLow
+	// WorseShare and BetterShare are the episodes whose outcome the logs
+	// cannot show fine under the config and not under now, and the other
+	// way, ÷ the episodes: its discordance with now.
+	WorseShare
+	BetterShare
 	figures
 )
 
 func (f Figure) String() string {
 	return [...]string{"false-termination rate", "censored share", "share of turns saved", "turns saved per episode",
-		"score forgone per episode", "false-termination rate, low bound"}[f]
+		"score forgone per episode", "false-termination rate, low bound",
+		"share worse than now", "share better than now"}[f]
 }
 
 // Quantity is what an interval speaks of: a figure of config Of (or of a
@@ -64,11 +70,11 @@ type truthTable struct {
 }
 
 // tally are the whole numbers the figures are made of.
-type tally struct{ ft, premature, censored, saved, forgone int64 }
+type tally struct{ ft, premature, censored, saved, forgone, worse, better int64 }
 
 // newTruth replays every policy over every episode of the population (the
 // sweep's fast path, which tests hold to the plain replay) and keeps their
-// figures.
+// figures; the last policy is now, which the discordance is counted against.
 func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *truthTable {
 	workers = max(1, min(workers, runtime.GOMAXPROCS(0)))
 	sums := make([][]tally, workers)
@@ -83,8 +89,12 @@ func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *tr
 				ep := pop[i]
 				turns[w] += int64(ep.N())
 				replay.NewSweeper(ep).Outcomes(policies, out)
+				nowU := b2i(out[len(out)-1].Unjudged())
 				for c := range out {
 					o, s := &out[c], &sums[w][c]
+					u := b2i(o.Unjudged())
+					s.worse += u * (1 - nowU)
+					s.better += (1 - u) * nowU
 					s.ft += b2i(o.Unjudged())
 					s.premature += b2i(o.FalseTerminationCandidate())
 					s.censored += b2i(o.Censored)
@@ -113,10 +123,13 @@ func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *tr
 			s.censored += sums[w][c].censored
 			s.saved += sums[w][c].saved
 			s.forgone += sums[w][c].forgone
+			s.worse += sums[w][c].worse
+			s.better += sums[w][c].better
 		}
 		t.index[p] = c
 		t.values[c] = [figures]float64{float64(s.ft) / n, float64(s.censored) / n, float64(s.saved) / float64(total),
-			float64(s.saved) / n, float64(s.forgone) / n, float64(s.premature) / n}
+			float64(s.saved) / n, float64(s.forgone) / n, float64(s.premature) / n,
+			float64(s.worse) / n, float64(s.better) / n}
 	}
 	return t
 }

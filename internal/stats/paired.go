@@ -7,32 +7,6 @@ const zPower80 = 0.8416212335729143
 
 func sq(x float64) float64 { return x * x }
 
-// PairedNonInferiorityN is roughly how many subjects a paired non-inferiority
-// test of a new setting against the current one needs, at a one-sided 2.5%
-// level (the upper bound of a 95% interval) and 80% power, when the new one
-// alone is positive on a share pb of subjects, the current one alone on pc,
-// and the margin is margin (shares, not percentage points):
-//
-//	n ≈ (z_α + z_β)² · (pb + pc) / (margin − (pb − pc))²
-//
-// (the sample size for McNemar-type non-inferiority with discordant shares pb
-// and pc). With no discordance expected, pb + pc = 0, the formula gives 0; n
-// is then, and never less than, the size at which a sample with no positive
-// subject at all has the interval's upper bound within the margin: the
-// Wilson upper limit of 0/n, z²/(n+z²) ≤ margin. ok is false when pb − pc is
-// at or above the margin: no sample size shows non-inferiority.
-func PairedNonInferiorityN(pb, pc, margin float64) (n int, ok bool) {
-	// pb − pc is compared with a little slack: 0.03 − 0.01 is 0.0199…98 in
-	// floating point, and a margin it equals is not met.
-	if margin <= 0 || pb-pc >= margin-1e-12 || pb < 0 || pc < 0 {
-		return 0, false
-	}
-	z2 := z95 * z95
-	floor := math.Ceil(z2 * (1 - margin) / margin)
-	need := sq(z95+zPower80) * (pb + pc) / sq(margin-(pb-pc))
-	return int(max(floor, math.Ceil(need))), true
-}
-
 // PairedMeanN is roughly how many subjects in all a paired comparison needs
 // to show a mean difference of diff (> 0) at a one-sided 2.5% level with 80%
 // power, from its 95% interval [lo, hi] on n subjects: the interval's
@@ -100,4 +74,59 @@ func TangoPaired(b, c, n int) (diff, lo, hi float64) {
 		hi = root(diff, 1, -z95)
 	}
 	return diff, lo, hi
+}
+
+// PairedSettle is how many subjects in all would settle a paired comparison
+// of a new setting with the current one: the upper bound of the difference
+// Δ (positive under the new setting only minus under the current one only,
+// as a share) below margin, at a one-sided 2.5% level with 80% power. A
+// margin above 0 is non-inferiority, 0 superiority (the new setting shown
+// to have fewer). It rests on a stated assumption, the discordance observed
+// (b subjects positive under the new setting only, c under the current one
+// only, of n), with its uncertainty: at a difference Δ and a share
+// discordant at least |Δ|, the sample size of a McNemar-type test against
+// the margin (docs/commands.md, "sweep: which setting to ship"),
+//
+//	n ≈ (z_α + z_β)² · discordance / (margin − Δ)²,
+//
+// never less, for a margin above 0, than the size at which no discordant
+// subject bounds Δ within the margin (z²/(n+z²) ≤ margin: 189 at 2%). low
+// is the count at the favourable end of Tango's interval of Δ (TangoPaired);
+// high the count at the discordance observed, 0 when there is no such
+// estimate (none observed, or Δ observed at or above the margin: more, or
+// no count, would do). never is true only when the data show that no count
+// would do: the interval's lower bound is above the margin.
+func PairedSettle(b, c, n int, margin float64) (low, high int, never bool) {
+	_, lo, _ := TangoPaired(b, c, n)
+	if lo > margin+1e-12 {
+		return 0, 0, true
+	}
+	d := float64(b+c) / float64(max(n, 1))
+	at := func(delta float64) int { return SettleAt(delta, max(d, math.Abs(delta)), margin) }
+	low = at(lo)
+	if b+c > 0 {
+		high = at(float64(b-c) / float64(n))
+	}
+	if high > 0 && high < low {
+		high = low
+	}
+	return low, high, false
+}
+
+// SettleAt is PairedSettle's count at a difference delta and a share
+// discordant d (shares, d ≥ |delta|): how many subjects in all would show
+// the difference below margin; 0 when delta is at or above the margin (no
+// count would).
+func SettleAt(delta, d, margin float64) int {
+	if delta >= margin-1e-12 {
+		return 0
+	}
+	need := sq(z95+zPower80) * d / sq(margin-delta)
+	if margin > 0 {
+		need = max(need, z95*z95*(1-margin)/margin)
+	}
+	if need <= 0 {
+		return 0
+	}
+	return int(math.Ceil(need - 1e-9))
 }

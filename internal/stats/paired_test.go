@@ -140,29 +140,30 @@ func TestNewcombePairedBounds(t *testing.T) {
 }
 
 // The sample size of a paired non-inferiority test, worked out by hand:
-// (1.959964 + 0.841621)² = 7.848877.
-func TestPairedNonInferiorityN(t *testing.T) {
+// (1.959964 + 0.841621)² = 7.848877; pb and pc the shares worse and better,
+// Δ = pb − pc, the discordance pb + pc.
+func TestSettleAt(t *testing.T) {
 	for _, c := range []struct {
 		pb, pc, margin float64
 		n              int
-		ok             bool
 	}{
-		{0.02, 0.01, 0.02, 2355, true},  // 7.848877 × 0.03 / 0.01² = 2354.66
-		{0.05, 0.05, 0.02, 1963, true},  // 7.848877 × 0.10 / 0.02² = 1962.22
-		{0.01, 0.02, 0.02, 262, true},   // 7.848877 × 0.03 / 0.03² = 261.63
-		{0.001, 0.001, 0.02, 189, true}, // the formula gives 39.2: the floor, z²·0.98/0.02 = 188.23
-		{0, 0, 0.02, 189, true},         // no discordance: the floor alone
-		{0.03, 0.01, 0.02, 0, false},    // the difference is the margin: never shown
-		{0.05, 0.01, 0.02, 0, false},
+		{0.02, 0.01, 0.02, 2355},  // 7.848877 × 0.03 / 0.01² = 2354.66
+		{0.05, 0.05, 0.02, 1963},  // 7.848877 × 0.10 / 0.02² = 1962.22
+		{0.01, 0.02, 0.02, 262},   // 7.848877 × 0.03 / 0.03² = 261.63
+		{0.001, 0.001, 0.02, 189}, // the formula gives 39.2: the floor, z²·0.98/0.02 = 188.23
+		{0, 0, 0.02, 189},         // no discordance: the floor alone
+		{0.03, 0.01, 0.02, 0},     // the difference is the margin: never shown
+		{0.05, 0.01, 0.02, 0},
+		{0, 0.06, 0, 131}, // superiority: 7.848877 × 0.06 / 0.06² = 130.8
+		{0, 0, 0, 0},      // superiority of no difference: never
 	} {
-		n, ok := PairedNonInferiorityN(c.pb, c.pc, c.margin)
-		if n != c.n || ok != c.ok {
-			t.Errorf("PairedNonInferiorityN(%v, %v, %v) = %d, %v; want %d, %v", c.pb, c.pc, c.margin, n, ok, c.n, c.ok)
+		if n := SettleAt(c.pb-c.pc, c.pb+c.pc, c.margin); n != c.n {
+			t.Errorf("SettleAt(%v, %v, %v) = %d; want %d", c.pb-c.pc, c.pb+c.pc, c.margin, n, c.n)
 		}
 	}
 	// At the floor, a sample with no positive subject has its upper bound
 	// within the margin; one fewer does not.
-	n, _ := PairedNonInferiorityN(0, 0, 0.02)
+	n := SettleAt(0, 0, 0.02)
 	if _, _, hi := newcombePaired(0, 0, 0, n); hi > 0.02 {
 		t.Errorf("at n = %d the upper bound is %v, over the margin", n, hi)
 	}
@@ -258,5 +259,52 @@ func TestTangoNotNewcombe(t *testing.T) {
 	}
 	if _, _, none := newcombePaired(0, 0, 0, 75); math.Abs(none-thi) > 1e-9 {
 		t.Errorf("with no episode positive under both, Newcombe's %v is Tango's %v", none, thi)
+	}
+}
+
+// TestPairedSettle works the counts by hand. (z_α + z_β)² = (1.959964 +
+// 0.841621)² = 7.84888; the floor at a 2% margin is ⌈z²·0.98/0.02⌉ =
+// ⌈3.841459·49⌉ = ⌈188.23⌉ = 189.
+func TestPairedSettle(t *testing.T) {
+	// No episode differs in 75 (the bundled set's named config): Tango's
+	// upper bound is z²/(n+z²) = 3.841459/78.841459 = 4.87 pp, above the 2 pp
+	// margin; the favourable end, Δ = −4.87 pp with a discordance of 4.87%,
+	// needs 7.84888·0.0487/(0.0687)² = 81, under the floor: at least 189, no
+	// upper estimate (nothing differs to estimate from).
+	if _, _, hi := TangoPaired(0, 0, 75); math.Abs(hi-3.841459/78.841459) > 1e-6 || math.Abs(100*hi-4.87) > 0.005 {
+		t.Errorf("Tango's upper bound of 0 of 75 = %.6f, want 0.0487", hi)
+	}
+	for _, c := range []struct {
+		b, c, n   int
+		margin    float64
+		low, high int
+		never     bool
+	}{
+		{0, 0, 75, 0.02, 189, 0, false},
+		// One of 75 worse (the rule's held-out pairs on the bundled set):
+		// at the observed Δ = 1/75, 7.84888·(1/75)/(0.02 − 1/75)² =
+		// 0.104652/0.0000444444 = 2354.7: 2355; the favourable end
+		// (−3.6 pp) is under the floor.
+		{1, 0, 75, 0.02, 189, 2355, false},
+		// 1 of 40 worse (a harness's logs, now none): 2.5 pp observed is at
+		// or above the margin, so no estimate above the floor; the count
+		// does not follow n (never n + 1).
+		{1, 0, 40, 0.02, 189, 0, false},
+		{1, 0, 48, 0.02, 189, 0, false},
+		// 10 of 30 worse: Tango's lower bound (18 pp) is above the margin:
+		// the data show that no count would do.
+		{10, 0, 30, 0.02, 0, 0, true},
+		// Superiority (margin 0), 0 worse and 6 better of 100: at the observed
+		// Δ = −6%, 7.84888·0.06/0.0036 = 130.8: 131; the favourable end
+		// only lowers it (under the observed, high is raised to low).
+		{0, 6, 100, 0, 0, 131, false},
+	} {
+		low, high, never := PairedSettle(c.b, c.c, c.n, c.margin)
+		if never != c.never || high != c.high || (c.low > 0 && low != c.low) {
+			t.Errorf("PairedSettle(%d, %d, %d, %g) = %d, %d, %v; want %d, %d, %v", c.b, c.c, c.n, c.margin, low, high, never, c.low, c.high, c.never)
+		}
+		if high > 0 && low > high {
+			t.Errorf("PairedSettle(%d, %d, %d): low %d above high %d", c.b, c.c, c.n, low, high)
+		}
 	}
 }

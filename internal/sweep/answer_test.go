@@ -128,8 +128,8 @@ func TestAnswerShipsAChange(t *testing.T) {
 	if cv := a.CV; cv.Agree != 5 || cv.HeldOutFalseRate != 0 || cv.HeldOutSavedShare != 0.3 {
 		t.Errorf("cv %+v, want 5 folds agreeing, 0%% false, 30%% saved", cv)
 	}
-	if a.Stability != 1 || len(a.Rivals) != 0 || !a.HeldOut {
-		t.Errorf("stability %v, rivals %v, held out %v; want 1, none, held out", a.Stability, a.Rivals, a.HeldOut)
+	if a.Stability != 1 || len(a.Rivals) != 0 || a.HeldOut == nil {
+		t.Errorf("stability %v, rivals %v, held out %v; want 1, none, held out", a.Stability, a.Rivals, a.HeldOut != nil)
 	}
 	ft, saved := metricNamed(a.Versus, "false_termination_rate"), metricNamed(a.Versus, "turns_saved")
 	if w := 100 * wilson0(200); ft.Change != 0 || ft.Discordant != [2]int{} || math.Abs(ft.CI[0]+w) > 1e-9 || math.Abs(ft.CI[1]-w) > 1e-9 {
@@ -182,6 +182,40 @@ func TestAnswerShipsAChange(t *testing.T) {
 	})
 	if i < 0 || ja.Versus[i].CI95 == nil || math.Abs(ja.Versus[i].CI95[0]+w) > 1e-6 || math.Abs(ja.Versus[i].CI95[1]-w) > 1e-6 {
 		t.Errorf("json versus_current: %+v, want the false-termination rate's change within ±%v pp", ja.Versus, w)
+	}
+}
+
+// An over-aggressive now, 10/10 on 100 A and 100 B (handSet): it stops A at
+// 20 (saving 80) and every B at 10 (saving 90) before its gains: 17,000
+// turns saved, 100 premature stops. 35/10 and 40/10 stop no B and save 6,000
+// and 5,000: safer, shown so (100 better of 200, none worse: Tango's upper
+// bound far below 0), so the rule takes the other direction and ships the
+// safer one that saves the most, 35/10, at a cost of 17,000 − 6,000 = 11,000
+// turns. Its break-even is the most it may cost over the fewest it avoids:
+// at least 11,000 turns over at most 100 episodes, so above 110 turns an
+// episode.
+func TestAnswerShipsSaferFromAnOverAggressiveNow(t *testing.T) {
+	r := Run(handSet(t, 100, 100), handGrid, sor(10, 10), opts())
+	a := r.Answer
+	if a == nil || a.Verdict != Ship || !a.Safer || r.Configs[a.Config].Policy != sor(35, 10) {
+		t.Fatalf("answer %s (%s), want 35/10 shipped the safer way", answerOf(r), r.NoAnswer)
+	}
+	ft, sv := metricNamed(a.Versus, "false_termination_rate"), metricNamed(a.Versus, "turns_saved")
+	if ft.Discordant != [2]int{0, 100} || ft.Change != -50 || ft.CI[1] >= 0 || sv.Change != -11000 {
+		t.Errorf("versus now: discordant %v, change %v (CI %v), turns saved %v; want 0 and 100, −50 pp below 0, −11000",
+			ft.Discordant, ft.Change, ft.CI, sv.Change)
+	}
+	b := a.BreakEven
+	if b == nil || !b.Safer || b.Saved > -11000 || b.Episodes < -100 || math.Abs(b.Rate-b.Saved/b.Episodes) > 1e-9 || b.Rate < 110 {
+		t.Errorf("break-even %+v: want the safer way, above 110 turns an episode", b)
+	}
+	j := answerOfJSON(t, r)
+	be, _ := j["break_even"].(map[string]any)
+	if j["direction"] != "safer" || be == nil || be["ship_if"] != "value_above" || j["episodes_to_settle"] != nil {
+		t.Errorf("json answer: direction %v, break_even %v, settle %v", j["direction"], be, j["episodes_to_settle"])
+	}
+	if h := lineOf(r, "break-even"); !strings.Contains(h, "is worth more than") {
+		t.Errorf("the break-even line is %q", h)
 	}
 }
 
@@ -252,17 +286,18 @@ func TestNoClearWinner(t *testing.T) {
 	if a == nil || a.Verdict != NoClearWinner || a.Block != "" || r.Configs[a.Config].Policy != sor(35, 10) {
 		t.Fatalf("answer %+v (%s), want no clear winner, 35/10 leading", a, r.NoAnswer)
 	}
-	if a.Settle != 189 || !strings.Contains(a.Why, "13.8 pp, is above --ft-margin 2.0 pp") {
-		t.Errorf("settle %d, why %q; want 189 and the bound 13.8 pp", a.Settle, a.Why)
+	if a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) || !strings.Contains(a.Why, "may rise by 13.8 pp, above --ft-margin 2.0 pp") {
+		t.Errorf("settle %+v, why %q; want at least 189 and the bound 13.8 pp", a.Settle, a.Why)
 	}
 	j := answerOfJSON(t, r)
+	settle, _ := j["episodes_to_settle"].(map[string]any)
 	if j["verdict"] != "no_clear_winner" || j["config"] != nil || j["index"] != nil || j["chosen"] != "score-or-objective 35/10" ||
-		j["episodes_to_settle"] != 189.0 || j["versus_measured"] != "held_out" {
+		settle == nil || settle["low"] != 189.0 || settle["high"] != nil || j["decided_on"] != "held_out" {
 		t.Errorf("json answer: %v", j)
 	}
 	var text bytes.Buffer
 	Write(&text, "table", r, Layout{})
-	if !strings.Contains(text.String(), "roughly 189 episodes in all would settle it (165 more)") {
+	if !strings.Contains(text.String(), "at least 189 episodes would settle it (24 here") {
 		t.Errorf("the table does not say how many episodes would settle it:\n%s", text.String())
 	}
 }
@@ -283,13 +318,19 @@ func TestOneConfigGrid(t *testing.T) {
 }
 
 // The decision on a rule's choice, from its comparison with now on 200
-// episodes at a 2 pp margin, by hand (Settle counts from the formulas,
-// recomputed in Python): keep a change significantly worse, one that saves
-// no more, one whose rate is a margin or more above now's; ship one within
-// the margin that saves more, stably; else no clear winner, with the count.
+// episodes at a 2 pp margin, by hand: keep a change significantly worse, one
+// that saves no more, one shown a margin or more above now's (the lower
+// bound of its interval above it); ship one within the margin that saves
+// more, stably; a safer one shown to have fewer false terminations, stably;
+// else no clear winner, with the count that would settle it
+// (stats.PairedSettle, from the discordant episodes: (z + z_β)² = 7.84888;
+// at a margin of 2% never below 189, z²·0.98/0.02 = 188.2; 1 worse and 1
+// better of 200 have their favourable end at −1.5 pp, as the interval given:
+// 7.84888·0.015/0.035² = 96, under that floor).
 func TestDecide(t *testing.T) {
 	type c struct {
 		name          string
+		safer         bool
 		ftCI          [2]float64 // pp
 		worse, better int        // discordant: under the change only, under now only
 		savedCI       [2]float64
@@ -297,33 +338,104 @@ func TestDecide(t *testing.T) {
 		stability     float64
 		agree         int
 		want          Verdict
-		settle        int
+		settle        *Settle
 		why           string
 	}
 	for _, c := range []c{
-		{"significantly worse", [2]float64{0.5, 3}, 5, 1, [2]float64{10, 50}, 30, 1, 5, Keep, 0, "significantly more false terminations"},
-		{"saves no more", [2]float64{-1.8, 1.8}, 0, 0, [2]float64{-30, 10}, -10, 1, 5, Keep, 0, "saves no more turns"},
-		// (5 − 0)/200 = 2.5% is the margin or more: no count shows it within.
-		{"a margin worse", [2]float64{-0.4, 5.6}, 5, 0, [2]float64{10, 50}, 30, 1, 5, Keep, 0, "no number of episodes"},
-		{"ship", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 5, Ship, 0, ""},
-		// The evidence thresholds: 20% of the resamples, 3 of 5 folds.
-		{"ship at the least stability", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.2, 3, Ship, 0, ""},
-		{"unstable", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.199, 5, NoClearWinner, 0, "in only 19.9% of the bootstrap resamples"},
-		{"folds disagree", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 2, NoClearWinner, 0, "only 2 of the 5 folds choose it"},
-		// 2 worse of 200, none better: (z + z_β)²·0.01/(0.02 − 0.01)² = 784.9.
-		{"rate not shown within", [2]float64{-1, 3}, 2, 0, [2]float64{5, 40}, 20, 1, 5, NoClearWinner, 785, "above --ft-margin"},
-		// 200·((z + z_β)·(50/2z)/20)² = 638.5.
-		{"savings within chance", [2]float64{-1.5, 1.9}, 1, 1, [2]float64{-5, 45}, 20, 1, 5, NoClearWinner, 639, "within chance"},
+		{"significantly worse", false, [2]float64{0.5, 3}, 5, 1, [2]float64{10, 50}, 30, 1, 5, Keep, nil, "significantly more false terminations"},
+		{"saves no more", false, [2]float64{-1.8, 1.8}, 0, 0, [2]float64{-30, 10}, -10, 1, 5, Keep, nil, "saves no more turns"},
+		// Now none (no veto, see below): the lower bound, 2.3 pp, is above the
+		// margin: no count would show it within.
+		{"shown a margin worse", false, [2]float64{2.3, 9}, 12, 0, [2]float64{10, 50}, 30, 1, 5, Keep, nil, "no count of episodes"},
+		// 5 worse and 1 better of 200: 2.0%, at the margin, not shown beyond
+		// it nor even above 0 (5 of 6 discordant is no significant split:
+		// its two-sided binomial p is 0.22): a count at the favourable end
+		// (low, unchecked here: TestPairedSettle works them), none at the
+		// observed one. Never "1 more".
+		{"a margin worse, not shown", false, [2]float64{-0.6, 4.6}, 5, 1, [2]float64{10, 50}, 30, 1, 5, NoClearWinner, &Settle{Low: 0, High: 0}, "above --ft-margin"},
+		{"ship", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 5, Ship, nil, ""},
+		// The evidence thresholds: 20% of the resamples, 3 of 5 folds. One
+		// worse and one better: 7.84888·0.01/0.02² = 196.2, 197 at the
+		// discordance observed.
+		{"ship at the least stability", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.2, 3, Ship, nil, ""},
+		{"unstable", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 0.199, 5, NoClearWinner, &Settle{Low: 189, High: 197}, "in only 19.9% of the bootstrap resamples"},
+		{"folds disagree", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 2, NoClearWinner, &Settle{Low: 189, High: 197}, "only 2 of the 5 folds choose it"},
+		// 2 worse of 200, none better: 7.84888·0.01/(0.02 − 0.01)² = 784.9.
+		{"rate not shown within", false, [2]float64{-1, 3}, 2, 0, [2]float64{5, 40}, 20, 1, 5, NoClearWinner, &Settle{Low: 189, High: 785}, "above --ft-margin"},
+		// 200·((z + z_β)·(50/2z)/20)² = 638.5: 639 at both ends (197 and 189
+		// from the rate).
+		{"savings within chance", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{-5, 45}, 20, 1, 5, NoClearWinner, &Settle{Low: 639, High: 639}, "within chance"},
+		// The other direction: 8 better of 200, none worse, significantly
+		// (its upper bound −2 pp < 0), at a cost of 200 turns: ship.
+		{"safer, shown", true, [2]float64{-9, -2}, 0, 8, [2]float64{-300, -100}, -200, 1, 5, Ship, nil, ""},
+		// 1 worse and 4 better: fewer within chance (upper bound +0.5 pp);
+		// to show fewer (margin 0) at the observed −1.5 pp with 2.5%
+		// discordant, 7.84888·0.025/0.015² = 872.1: 873.
+		{"safer, within chance", true, [2]float64{-5, 0.5}, 1, 4, [2]float64{-300, -100}, -200, 1, 5, NoClearWinner, &Settle{Low: 0, High: 873}, "only within chance"},
+		{"safer, no fewer", true, [2]float64{-1, 3}, 2, 1, [2]float64{-300, -100}, -200, 1, 5, Keep, nil, "no fewer false terminations"},
 	} {
 		r := &Result{Options: opts(), N: 200, Configs: []Config{{Policy: sor(35, 10)}}, Current: &Config{Policy: sor(40, 10)}}
-		a := &Answer{Choice: Choice{Config: 0, Stability: c.stability, CV: CV{Folds: 5, Agree: c.agree}}, HeldOut: true,
-			Versus: []metrics.Metric{
-				{Name: "false_termination_rate", Change: 100 * float64(c.worse-c.better) / 200, CI: &c.ftCI, Discordant: [2]int{c.worse, c.better}},
-				{Name: "turns_saved", Change: c.saved, CI: &c.savedCI},
-			}}
+		if c.name == "shown a margin worse" {
+			r.Current = &Config{Policy: policy.Policy{Name: policy.None}}
+		}
+		ms := []metrics.Metric{
+			{Name: "false_termination_rate", Change: 100 * float64(c.worse-c.better) / 200, CI: &c.ftCI, Discordant: [2]int{c.worse, c.better}},
+			{Name: "turns_saved", Change: c.saved, CI: &c.savedCI},
+		}
+		a := &Answer{Choice: Choice{Config: 0, Stability: c.stability, CV: CV{Folds: 5, Agree: c.agree}}, HeldOut: ms, Versus: ms, Safer: c.safer}
 		r.decide(a)
-		if a.Verdict != c.want || a.Settle != c.settle || !strings.Contains(a.Why, c.why) {
-			t.Errorf("%s: %v, settle %d, why %q; want %v, %d, %q", c.name, a.Verdict, a.Settle, a.Why, c.want, c.settle, c.why)
+		settleOK := (a.Settle == nil) == (c.settle == nil)
+		if settleOK && c.settle != nil {
+			settleOK = a.Settle.High == c.settle.High && (c.settle.Low == 0 || a.Settle.Low == c.settle.Low)
+		}
+		if a.Verdict != c.want || !settleOK || !strings.Contains(a.Why, c.why) {
+			t.Errorf("%s: %v, settle %+v, why %q; want %v, %+v, %q", c.name, a.Verdict, a.Settle, a.Why, c.want, c.settle, c.why)
+		}
+	}
+}
+
+// A BALROG-like model, 30 runs against no stop rule (a harness): the named
+// config stops no run before a later gain (0 worse, 0 better), but one fold
+// chose a more aggressive config, so the rule's held-out pairs have 2 worse
+// runs: 6.7 pp observed, at or above the 2 pp margin. That is no evidence that
+// no count would show the named config within the margin (the held-out lower
+// bound, −5.4 pp, is not above it): no clear winner, and from the named
+// config's own 0 of 30, at least 189 runs would settle it (z²·0.98/0.02 =
+// 188.2), never "no number of episodes".
+func TestDecideOnTheNamedConfigsDiscordance(t *testing.T) {
+	r := &Result{Options: opts(), N: 30, Configs: []Config{{Policy: sor(35, 10)}}, Current: &Config{Policy: policy.Policy{Name: policy.None}}}
+	held, own := [2]float64{-5.4, 21.3}, [2]float64{-11.35, 11.35}
+	saved := [2]float64{40, 90}
+	a := &Answer{Choice: Choice{Config: 0, Stability: 1, CV: CV{Folds: 5, Agree: 4}},
+		HeldOut: []metrics.Metric{
+			{Name: "false_termination_rate", Change: 100 * 2.0 / 30, CI: &held, Discordant: [2]int{2, 0}},
+			{Name: "turns_saved", Change: 60, CI: &saved},
+		},
+		Versus: []metrics.Metric{
+			{Name: "false_termination_rate", Change: 0, CI: &own, Discordant: [2]int{0, 0}},
+			{Name: "turns_saved", Change: 60, CI: &saved},
+		}}
+	r.decide(a)
+	if a.Verdict != NoClearWinner || a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) || strings.Contains(a.Why, "no count") {
+		t.Errorf("%v, settle %+v, why %q; want no clear winner, at least 189", a.Verdict, a.Settle, a.Why)
+	}
+}
+
+// A harness's logs, 40, 41, 44 and 48 runs against no stop rule: 35/10
+// stops every A run, truly stuck, and no B run (handSet), so it differs from
+// now on no run's false termination: at least 189 runs would settle it,
+// whatever the count read, never n + 1 as a target that recedes.
+func TestSettleDoesNotFollowN(t *testing.T) {
+	none := policy.Policy{Name: policy.None}
+	for _, n := range []int{40, 41, 44, 48} {
+		r := Run(handSet(t, n/2, n-n/2), handGrid, none, opts())
+		a := r.Answer
+		if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != sor(35, 10) || a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) {
+			t.Errorf("%d runs: %s (%s), settle %+v; want no clear winner, 35/10 leading, at least 189", n, answerOf(r), r.NoAnswer, a.Settle)
+			continue
+		}
+		if h := r.Sections()[0].Headline; !strings.Contains(h, fmt.Sprintf("at least 189 episodes would settle it (%d here", n)) {
+			t.Errorf("%d runs: %q", n, h)
 		}
 	}
 }
@@ -509,6 +621,59 @@ func TestFolds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Logs that record no id are named by their path below the directory the
+// user points at (docs/sources.md, "Episode ids"): "claude/run07" under
+// `sweep --by dir:1 runs`, "run07" under `sweep runs/claude`. Their folds
+// come from their content, so both pointings deal them alike and print the
+// same held-out figures; two episodes of other content fall apart as ids
+// would.
+func TestFoldsIndependentOfWhereTheUserPoints(t *testing.T) {
+	eps := deepClone(handSet(t, 12, 13))
+	for i, ep := range eps {
+		ep.IDFromPath = true
+		ep.ID, ep.Source = fmt.Sprintf("claude/run%02d", i), fmt.Sprintf("runs/claude/run%02d.jsonl", i)
+	}
+	pointed := deepClone(eps)
+	for i, ep := range pointed {
+		ep.ID, ep.Source = fmt.Sprintf("run%02d", i), fmt.Sprintf("runs/claude/run%02d.jsonl", i)
+	}
+	// Every A is a copy of every other (and every B): the hash of content
+	// alone cannot tell copies apart, the id breaks the tie; so give each
+	// its own first action, as real runs differ.
+	for i := range eps {
+		eps[i].Turns[0].Action, pointed[i].Turns[0].Action = fmt.Sprintf("look %d", i), fmt.Sprintf("look %d", i)
+	}
+	if a, b := Folds(eps, 5), Folds(pointed, 5); !slices.Equal(a, b) {
+		t.Errorf("folds by dir:1 %v, pointed at the model %v", a, b)
+	}
+	byDir, direct := Run(eps, handGrid, sor(40, 10), opts()), Run(pointed, handGrid, sor(40, 10), opts())
+	if x, y := byDir.Answer, direct.Answer; x == nil || y == nil || !slices.Equal(x.CV.Chosen, y.CV.Chosen) ||
+		x.CV.HeldOutFalseRate != y.CV.HeldOutFalseRate || x.CV.HeldOutSavedShare != y.CV.HeldOutSavedShare || lineOf(byDir, "held out") != lineOf(direct, "held out") {
+		t.Errorf("held out by dir:1 %q, pointed at the model %q", lineOf(byDir, "held out"), lineOf(direct, "held out"))
+	}
+	// With recorded ids the id alone counts, whatever the content.
+	recorded := deepClone(eps)
+	for i, ep := range recorded {
+		ep.IDFromPath, ep.ID = false, fmt.Sprintf("id%02d", i)
+	}
+	moved := deepClone(recorded)
+	for _, ep := range moved {
+		ep.Turns[0].Action = "other"
+	}
+	if a, b := Folds(recorded, 5), Folds(moved, 5); !slices.Equal(a, b) {
+		t.Errorf("recorded ids: folds %v, with other content %v", a, b)
+	}
+}
+
+// deepClone copies episodes and their turns.
+func deepClone(eps []*episode.Episode) []*episode.Episode {
+	out := cloneEpisodes(eps)
+	for _, ep := range out {
+		ep.Turns = slices.Clone(ep.Turns)
+	}
+	return out
 }
 
 // The same episodes read from two spellings of their paths give the same

@@ -106,7 +106,7 @@ func copies(t *testing.T, n int) []*episode.Episode {
 func TestCopiesOfOneEpisode(t *testing.T) {
 	r := Run(copies(t, 25), defaultGrid(), current, opts())
 	a := r.Answer
-	if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != sor(10, 1) || len(r.ClassOf(a.Config)) != 6 || a.Settle != 189 {
+	if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != sor(10, 1) || len(r.ClassOf(a.Config)) != 6 || a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) {
 		t.Fatalf("answer %s (class of %d, settle %d; %s), want no clear winner, score-or-objective 10/1 leading a class of 6, 189",
 			answerOf(r), len(r.ClassOf(a.Config)), a.Settle, r.NoAnswer)
 	}
@@ -210,5 +210,35 @@ func TestScreenVeto(t *testing.T) {
 	// No difference at all passes either way: its bounds straddle 0.
 	if !newScreen(0.02, true).passes(0, 0, 480) {
 		t.Error("0 worse, 0 better of 480: not within 2 pp")
+	}
+}
+
+// A price per token on logs that record no tokens prices nothing: no dollars
+// (never $0.00), and a note that says so and points at --cost-per-call. With
+// a price per call too, the calls are priced; with some logs recording
+// tokens, the note counts the others.
+func TestPricePerTokenWithoutTokens(t *testing.T) {
+	o := opts()
+	o.CostPerMTok = 2.5
+	r := Run(handSet(t, 12, 12), handGrid, sor(40, 10), o)
+	if r.Dollars != nil || !slices.ContainsFunc(r.LeftOut, func(s string) bool {
+		return strings.Contains(s, "no log read records tokens") && strings.Contains(s, "--cost-per-call")
+	}) {
+		t.Errorf("dollars %v, notes %q: want none, and the note", r.Dollars, r.LeftOut)
+	}
+	if l := lineOf(r, "versus now"); strings.Contains(l, "$") {
+		t.Errorf("the versus now line says dollars: %q", l)
+	}
+	o.CostPerCall = 0.01
+	if r := Run(handSet(t, 12, 12), handGrid, sor(40, 10), o); r.Dollars == nil || len(r.LeftOut) != 0 {
+		t.Errorf("priced per call too: dollars %v, notes %q", r.Dollars, r.LeftOut)
+	}
+	o.CostPerCall = 0
+	eps := handSet(t, 12, 12)
+	for _, ep := range eps[:5] {
+		ep.Signals = ep.Signals.With(episode.Tokens)
+	}
+	if r := Run(eps, handGrid, sor(40, 10), o); len(r.LeftOut) != 1 || !strings.Contains(r.LeftOut[0], "19 of the 24 episodes record no tokens") {
+		t.Errorf("notes %q, want 19 of the 24 without tokens", r.LeftOut)
 	}
 }

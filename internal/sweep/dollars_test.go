@@ -37,17 +37,17 @@ func TestDollarsSaved(t *testing.T) {
 			t.Errorf("%s is on the front but not priced", r.Configs[i].Policy)
 		}
 	}
-	// The chosen config's in-sample dollars come without an interval (the
-	// choice flatters them); the interval to trust is versus now's, held out.
-	if l := lineOf(r, "in sample"); !strings.HasSuffix(l, ", cost saved $28.80") {
-		t.Errorf("the in sample line is %q", l)
+	// Versus now, the dollars 35/10 saves over now's, $28.80 − $24.00, as at
+	// least the lower bound of their interval (the choice biases it).
+	if l := lineOf(r, "versus now"); !strings.Contains(l, "cost saved +$4.80 (at least ") {
+		t.Errorf("the versus now line is %q", l)
 	}
 	rows, _ := r.FrontTable(0)
 	if h := r.FrontHeader(); h[3] != costHeader || !strings.Contains(rows[0].Cells[3], "$28.80 ($") {
 		t.Errorf("the front's cost column: %v, %v", h, rows[0].Cells)
 	}
 	unpriced := Run(handSet(t, 12, 12), handGrid, sor(40, 10), opts())
-	if unpriced.Dollars != nil || strings.Contains(lineOf(unpriced, "in sample"), "cost saved") {
+	if unpriced.Dollars != nil || strings.Contains(lineOf(unpriced, "versus now"), "cost saved") {
 		t.Errorf("unpriced, the sweep says dollars: %v", unpriced.Dollars)
 	}
 }

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"io"
+	"math"
 	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -77,12 +78,39 @@ type answerJSON struct {
 	Chosen      string  `json:"chosen"`
 	ChosenIndex *int    `json:"chosen_index"`
 	FTMargin    float64 `json:"ft_margin"` // percentage points
-	// Versus compares now with the rule: held out (each episode under the
-	// config chosen without it) unless --folds 0; versus_measured says which.
-	Versus         []metrics.JSON `json:"versus_current"`
-	VersusMeasured *string        `json:"versus_measured"`
-	Settle         *int           `json:"episodes_to_settle"`
-	Limits         *limitsJSON    `json:"limits"`
+	// Versus is the named config's (chosen's) own comparison with now on
+	// all n episodes; HeldOut the rule's, each episode under the config
+	// chosen without it (null with --folds 0); decided_on which the
+	// verdict was taken on: held_out or versus_current.
+	Versus    []metrics.JSON `json:"versus_current"`
+	HeldOut   []metrics.JSON `json:"held_out"`
+	DecidedOn *string        `json:"decided_on"`
+	// Direction: saves_more, or safer (fewer false terminations at a cost).
+	Direction *string        `json:"direction"`
+	Settle    *settleJSON    `json:"episodes_to_settle"`
+	BreakEven *breakEvenJSON `json:"break_even"`
+	Limits    *limitsJSON    `json:"limits"`
+}
+
+// settleJSON is how many episodes in all would settle the comparison of the
+// named config with now: low at the favourable end of its discordance's
+// interval, high at the discordance observed (null: no upper estimate).
+type settleJSON struct {
+	Low  int  `json:"low"`
+	High *int `json:"high"`
+}
+
+// breakEvenJSON is the exchange rate at which the named change breaks even
+// (BreakEven): per episode stopped before a later gain; rate null for any
+// rate (+Inf). ship_if says which side of it ships: value_below (a change
+// that saves more) or value_above (a safer one).
+type breakEvenJSON struct {
+	Rate     *float64 `json:"rate"`
+	Unit     string   `json:"unit"`
+	Dollars  *float64 `json:"dollars"`
+	ShipIf   string   `json:"ship_if"`
+	Saved    float64  `json:"saved_bound"`
+	Episodes float64  `json:"episodes_bound"`
 }
 
 type overallJSON struct {
@@ -305,11 +333,28 @@ func (r *Result) answerJSON() *answerJSON {
 		j.Config, j.Index = &name, index(i)
 	}
 	if a.Versus != nil {
-		m := map[bool]string{true: "held_out", false: "in_sample"}[a.HeldOut]
-		j.VersusMeasured = &m
+		j.HeldOut = metricsJSON(a.HeldOut)
+		d, dir := "versus_current", "saves_more"
+		if a.HeldOut != nil {
+			d = "held_out"
+		}
+		if a.Safer {
+			dir = "safer"
+		}
+		j.DecidedOn, j.Direction = &d, &dir
 	}
-	if a.Settle > 0 {
-		j.Settle = &a.Settle
+	if s := a.Settle; s != nil {
+		j.Settle = &settleJSON{Low: s.Low}
+		if s.High > 0 {
+			j.Settle.High = &s.High
+		}
+	}
+	if b := a.BreakEven; b != nil {
+		j.BreakEven = &breakEvenJSON{Rate: finite(b.Rate), Unit: r.rank() + " per episode stopped before a later gain",
+			ShipIf: map[bool]string{false: "value_below", true: "value_above"}[b.Safer], Saved: r6(b.Saved), Episodes: r6(b.Episodes)}
+		if b.Dollars != nil {
+			j.BreakEven.Dollars = finite(*b.Dollars)
+		}
 	}
 	if l := a.Limits; l != nil {
 		j.Limits = &limitsJSON{Binds: "false_termination_rate"}
@@ -343,7 +388,18 @@ func (r *Result) overallJSON() *overallJSON {
 		Over: metricsJSON(o.Over)}
 }
 
+// finite is v rounded, null when infinite.
+func finite(v float64) *float64 {
+	if math.IsInf(v, 0) {
+		return nil
+	}
+	return metrics.Round6(v)
+}
+
 func metricsJSON(ms []metrics.Metric) []metrics.JSON {
+	if ms == nil {
+		return nil
+	}
 	out := make([]metrics.JSON, len(ms))
 	for i := range ms {
 		out[i] = ms[i].JSON()

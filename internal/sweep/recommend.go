@@ -2,8 +2,10 @@ package sweep
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -103,15 +105,26 @@ type Answer struct {
 	Now Figures
 	// Block is the text to paste (system.System.Block); empty unless shipped.
 	Block string
-	// Versus compares the current setting (baseline) with the rule as a
-	// procedure (after) on every metric of batch: HeldOut, each episode
-	// under the config chosen on the folds without it; else (--folds 0) the
-	// choice in sample. Nil when the choice is now.
-	Versus  []metrics.Metric
-	HeldOut bool
-	// Settle, for no clear winner, is roughly how many episodes in all
-	// would settle it; 0 when no count would (only its stability is short).
-	Settle int
+	// Versus is the named config's own comparison with now (baseline), on
+	// all n episodes, paired: every metric of batch. In sample: the
+	// episodes chose it. Nil when the choice is now.
+	Versus []metrics.Metric
+	// HeldOut compares now with the rule as a procedure, each episode under
+	// the config chosen on the folds without it: what choosing by this rule
+	// gives on new episodes, of no one config. The verdict is taken on it;
+	// on Versus with --folds 0 (nil then).
+	HeldOut []metrics.Metric
+	// Safer: the named config is a change the other way, with fewer false
+	// terminations than now at a cost in what it saves (docs/commands.md,
+	// "sweep: which setting to ship").
+	Safer bool
+	// Settle is how many episodes in all would settle the comparison of the
+	// named config with now, from its discordance (stats.PairedSettle); nil
+	// when no change leads or no count would.
+	Settle *Settle
+	// BreakEven is the trade-off of the named config in the user's units;
+	// nil when no change leads.
+	BreakEven *BreakEven
 	// Shown: the comparison with now alone would ship the change (within
 	// the margin, saving more); Verdict is Ship when the evidence
 	// thresholds hold too.
@@ -119,6 +132,21 @@ type Answer struct {
 	// Limits, when the config the answer tells to run misses a target,
 	// say which binds among the configs the system runs.
 	Limits *Limits
+}
+
+// Settle is a range of episodes in all: Low at the favourable end of the
+// discordance's interval, High at the discordance observed (0: no upper
+// estimate), each at least Saved, the count that would show what the change
+// saves (0 when that is shown).
+type Settle struct{ Low, High, Saved int }
+
+// decisive is the comparison the verdict is taken on: held out, else (--folds
+// 0) the named config's own.
+func (a *Answer) decisive() []metrics.Metric {
+	if a.HeldOut != nil {
+		return a.HeldOut
+	}
+	return a.Versus
 }
 
 // Config is the config the answer tells to run: the choice when shipped,
@@ -323,16 +351,19 @@ func (r *Result) answer(eps []*episode.Episode) {
 				"some: --ft-margin is how many more you accept", r.System.Name, r.rank(), ppMargin(r.FTMargin))
 		}
 	} else {
-		procedure := heldOut[0]
-		if procedure == nil { // --folds 0: the choice in sample
-			procedure = slices.Repeat([]int{picks[0]}, f.n)
+		named := r.Configs[a.Config].Policy
+		a.Versus = r.versus(eps, func(int) policy.Policy { return named })
+		if procedure := heldOut[0]; procedure != nil {
+			a.HeldOut = a.Versus // every fold chose it: the same pairs
+			if slices.ContainsFunc(procedure, func(c int) bool { return c != picks[0] }) {
+				a.HeldOut = r.versus(eps, func(e int) policy.Policy { return f.policy(r, cands, procedure[e]) })
+			}
+			a.CV.HeldOutSavedCI = metricNamed(a.HeldOut, "turns_saved_pct").AfterCI
 		}
-		a.HeldOut = heldOut[0] != nil
-		a.Versus = r.versus(eps, func(e int) policy.Policy { return f.policy(r, cands, procedure[e]) })
-		if a.HeldOut {
-			a.CV.HeldOutSavedCI = metricNamed(a.Versus, "turns_saved_pct").AfterCI
-		}
+		own, now := r.Configs[a.Config].Tally, r.Current.Tally
+		a.Safer = r.saved(&own) <= r.saved(&now) && own.Unjudged() < now.Unjudged()
 		r.decide(a)
+		a.BreakEven = r.breakEven(a)
 	}
 	if a.Verdict == Ship {
 		a.Block, _ = r.System.Block(r.Configs[a.Config].Policy)
@@ -360,67 +391,123 @@ func classOf(r *Result, i int) int {
 }
 
 // decide sets the verdict of an answer whose rule chose a change, from its
-// comparison with now (docs/commands.md, "sweep: which setting to ship"):
-// ship only when it is not significantly worse on false terminations (where
-// now is a stop rule: vetoWorse), the
-// upper bound of the change of their rate is within the margin, what it
-// saves is significantly more, and the choice is stable; keep when it is
-// significantly worse, or saves no more, or could not be shown within the
-// margin with any number of episodes; else no clear winner, with roughly
-// how many episodes would settle it.
+// comparison with now held out (Answer.decisive; docs/commands.md, "sweep:
+// which setting to ship"). A change that saves more ships only when it is
+// not significantly worse on false terminations (where now is a stop rule:
+// vetoWorse), the upper bound of the change of their rate is within the
+// margin, what it saves is significantly more, and the choice is stable; a
+// safer change (Answer.Safer) ships when its rate is significantly lower
+// and the choice is stable, whatever it costs (the break-even says it).
+// Keep when the change is significantly worse, saves no more, or is shown
+// beyond the margin (the lower bound of its change above it: no count of
+// episodes would show it within); else no clear winner, with how many
+// episodes would settle it.
 func (r *Result) decide(a *Answer) {
-	ft, sv := metricNamed(a.Versus, "false_termination_rate"), metricNamed(a.Versus, r.savedMetric())
+	ft, sv := metricNamed(a.decisive(), "false_termination_rate"), metricNamed(a.decisive(), r.savedMetric())
 	name, margin := r.Configs[a.Config].Policy.String(), 100*r.FTMargin
-	where := "out of sample"
-	if !a.HeldOut {
-		where = "on the episodes that chose it"
-	}
-	n := r.N
-	nFT, okFT := stats.PairedNonInferiorityN(float64(ft.Discordant[0])/float64(n), float64(ft.Discordant[1])/float64(n), r.FTMargin)
-	nSaved, okSaved := 0, sv.CI != nil && sv.CI[0] > 0
-	if !okSaved && sv.CI != nil {
-		nSaved, okSaved = stats.PairedMeanN(n, sv.CI[0], sv.CI[1], sv.Change)
-	}
+	who := whoDecides(a.HeldOut != nil, name)
 	stableDraws := a.Stability >= MinStability-1e-9
 	stableFolds := a.CV.Folds == 0 || float64(a.CV.Agree) >= MinFoldsAgreeing*float64(a.CV.Folds)-1e-9
-	stable := stableDraws && stableFolds
+	var short []string
+	if !stableDraws {
+		short = append(short, fmt.Sprintf("the rule chooses it again in only %s of the bootstrap resamples (a ship needs %s)",
+			pct(a.Stability), pct(MinStability)))
+	}
+	if !stableFolds {
+		short = append(short, fmt.Sprintf("only %d of the %d folds choose it (a ship needs %s of them)", a.CV.Agree, a.CV.Folds,
+			pct(MinFoldsAgreeing)))
+	}
+	if a.Safer {
+		r.decideSafer(a, ft, who, short)
+		return
+	}
 	veto := r.vetoWorse() && ft.CI[0] > 0
 	a.Shown = !veto && ft.CI[1] <= margin+1e-9 && sv.CI != nil && sv.CI[0] > 0
 	switch {
 	case veto:
-		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, has significantly more false terminations than now %s", name, where)
-	case sv.CI == nil || sv.Change <= 0 || !okSaved:
-		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, saves no more %s than now %s", name, r.rank(), where)
-	case !okFT:
-		a.Verdict, a.Why = Keep, fmt.Sprintf("%s, the change that leads, has %s more false terminations than now %s, at least "+
-			"--ft-margin %s: no number of episodes would show it within the margin", name, pp(ft.Change/100), where, ppMargin(r.FTMargin))
-	case ft.CI[1] <= margin+1e-9 && sv.CI[0] > 0 && stable:
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s has significantly more false terminations than now", who.change)
+		return
+	case sv.CI == nil || sv.Change <= 0:
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s saves no more %s than now", who.change, r.rank())
+		return
+	case ft.CI[0] > margin+1e-9:
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s has %s more false terminations than now, the lower "+
+			"bound of its interval %s above --ft-margin %s: no count of episodes would show it within the margin",
+			who.change, pp(ft.Change/100), pp(ft.CI[0]/100), ppMargin(r.FTMargin))
+		return
+	case a.Shown && len(short) == 0:
 		a.Verdict = Ship
-	default:
-		a.Verdict = NoClearWinner
-		var short []string
-		if ft.CI[1] > margin+1e-9 {
-			short = append(short, fmt.Sprintf("the upper bound of its change of false terminations, %s, is above --ft-margin %s",
-				pp(ft.CI[1]/100), ppMargin(r.FTMargin)))
-			a.Settle = max(a.Settle, nFT)
-		}
-		if sv.CI[0] <= 0 {
-			short = append(short, fmt.Sprintf("the %s it saves over now are within chance", r.rank()))
-			a.Settle = max(a.Settle, nSaved)
-		}
-		if !stableDraws {
-			short = append(short, fmt.Sprintf("the rule chooses it again in only %s of the bootstrap resamples (a ship needs %s)",
-				pct(a.Stability), pct(MinStability)))
-		}
-		if !stableFolds {
-			short = append(short, fmt.Sprintf("only %d of the %d folds choose it (a ship needs %s of them)", a.CV.Agree, a.CV.Folds,
-				pct(MinFoldsAgreeing)))
-		}
-		a.Why = strings.Join(short, "; ")
-		if a.Settle > 0 {
-			a.Settle = max(a.Settle, n+1)
-		}
+		return
 	}
+	a.Verdict = NoClearWinner
+	if ft.CI[1] > margin+1e-9 {
+		short = append([]string{fmt.Sprintf("%s may rise by %s, above --ft-margin %s (the upper "+
+			"bound of its change)", who.rate, pp(ft.CI[1]/100), ppMargin(r.FTMargin))}, short...)
+	}
+	nSaved := 0
+	if sv.CI[0] <= 0 {
+		short = append(short, fmt.Sprintf("the %s it saves over now are within chance", r.rank()))
+		nSaved, _ = stats.PairedMeanN(r.N, sv.CI[0], sv.CI[1], sv.Change)
+	}
+	a.Why = strings.Join(short, "; ")
+	a.Settle = r.settle(a, r.FTMargin, nSaved)
+}
+
+// decider is how the answer's reasons name what their figures measured
+// (docs/commands.md, "sweep: which setting to ship"): held out, the rule's
+// choice on new episodes, a mixture of the configs the folds chose, never
+// one config's name; in sample, the named config.
+type decider struct{ change, safer, rate string }
+
+// The answer's first sentence names the config that leads; held out, the
+// figures are the rule's, so a reason does not name it again.
+func whoDecides(heldOut bool, name string) decider {
+	if heldOut {
+		const rule = "held out, choosing by this rule on new episodes"
+		return decider{change: rule, safer: rule, rate: rule + ", the false-termination rate"}
+	}
+	return decider{
+		change: name + ", the change that leads, on the episodes that chose it,",
+		safer:  name + ", the safer change that leads, on the episodes that chose it,",
+		rate:   "on the episodes that chose it, " + name + "'s false-termination rate",
+	}
+}
+
+// decideSafer sets the verdict of a safer change (Answer.Safer) from ft, its
+// comparison with now of false terminations: ship when significantly fewer
+// and stable (short empty), keep when no fewer, else no clear winner.
+func (r *Result) decideSafer(a *Answer, ft *metrics.Metric, who decider, short []string) {
+	a.Shown = ft.CI[1] < 0
+	switch {
+	case ft.Change >= 0:
+		a.Verdict, a.Why = Keep, fmt.Sprintf("%s has no fewer false terminations than now", who.safer)
+		return
+	case a.Shown && len(short) == 0:
+		a.Verdict = Ship
+		return
+	case !a.Shown:
+		short = append([]string{fmt.Sprintf("%s has fewer false terminations than now only "+
+			"within chance (the upper bound of the change, %s, is above 0)", who.safer, pp(ft.CI[1]/100))}, short...)
+	}
+	a.Verdict, a.Why = NoClearWinner, strings.Join(short, "; ")
+	a.Settle = r.settle(a, 0, 0)
+}
+
+// settle is how many episodes in all would settle the comparison of the
+// named config with now against margin (0: shown fewer false
+// terminations), from its own discordant episodes, and at least nSaved
+// (what would show its saving); nil when no count would.
+func (r *Result) settle(a *Answer, margin float64, nSaved int) *Settle {
+	ft := metricNamed(a.Versus, "false_termination_rate")
+	low, high, never := stats.PairedSettle(ft.Discordant[0], ft.Discordant[1], r.N, margin)
+	if never {
+		return nil
+	}
+	s := &Settle{Low: max(low, nSaved), High: high, Saved: nSaved}
+	if high > 0 {
+		s.High = max(high, s.Low)
+	}
+	return s
 }
 
 // savedMetric is the metric of what the configs are ranked by.
@@ -484,30 +571,40 @@ func (r *Result) withinCensored(t Tally, n int) bool {
 // tallies t (now's the last) over n episodes (docs/commands.md, "sweep:
 // which setting to ship"): the config that saves the most of those that
 // save more than now and are shown non-inferior to it on these episodes
-// (screen); when none is, the config that saves the most of those with no
-// more outcomes the logs cannot show fine than now (the high bound of the
-// false-termination rate), the change that leads; else now. Every config
-// chosen has its censored outcomes within MaxCensored. Ties go to fewer
-// unjudged outcomes, less score forgone, fewer premature stops, then the
-// config nearest to now (changed: settings changed, -1 for now itself),
-// then grid order (columns are in it). It returns a column: len(t)-1 for
-// now.
+// (screen); when none is, the config that saves the most of those that save
+// no more, yet stop some episode, and are shown to have fewer outcomes the
+// logs cannot show fine than now (the high bound of the false-termination
+// rate: the other direction, safer; a config that stops none is no loop
+// break to ship); when none is, the config that saves the most of those
+// with no more such outcomes than now, the change that leads; else now.
+// Every config chosen has its censored outcomes within MaxCensored. Ties go
+// to fewer unjudged outcomes, less score forgone, fewer premature stops,
+// then the config nearest to now (changed: settings changed, -1 for now
+// itself), then grid order (columns are in it). It returns a column:
+// len(t)-1 for now.
 func (r *Result) choose(pool []int, t []Tally, changed []int, n int) int {
 	now := len(t) - 1
-	tab := r.shown.table(n)
-	best, shown := now, false
+	tab, safer := r.shown.table(n), r.safer.table(n)
+	// tier: 2 a change shown non-inferior that saves more; 1 a safer change
+	// shown to have fewer unjudged outcomes, saving no more; 0 the change
+	// that leads, or now.
+	best, tier := now, 0
 	for _, c := range pool {
 		x := &t[c]
 		if !r.withinCensored(*x, n) {
 			continue
 		}
-		if shownWithin(x, tab) && r.saved(x) > r.saved(&t[now]) {
-			if !shown || r.better(t, changed, c, best) > 0 {
-				best, shown = c, true
+		switch saves := r.saved(x) > r.saved(&t[now]); {
+		case saves && shownWithin(x, tab):
+			if tier < 2 || r.better(t, changed, c, best) > 0 {
+				best, tier = c, 2
 			}
-			continue
-		}
-		if !shown && x.Unjudged() <= t[now].Unjudged() && r.better(t, changed, c, best) > 0 {
+		case tier == 2:
+		case !saves && r.saved(x) > 0 && shownWithin(x, safer):
+			if tier < 1 || r.better(t, changed, c, best) > 0 {
+				best, tier = c, 1
+			}
+		case tier == 0 && x.Unjudged() <= t[now].Unjudged() && r.better(t, changed, c, best) > 0:
 			best = c
 		}
 	}
@@ -728,11 +825,15 @@ func summarise(picks, cands []int, col, now int) (float64, []Rival) {
 	return float64(chosen[col]) / StabilityResamples, rivals[:min(3, len(rivals))]
 }
 
-// Folds deals the episodes into k folds by their ids alone: sorted by a hash
-// of the id (then the id, the segment, the source, for equal hashes), dealt
-// round-robin, so that every fold holds n/k episodes or one more, none is
-// empty (k ≤ n), and the same episodes fall the same way wherever their files
-// lie. fold[i] is episode i's.
+// Folds deals the episodes into k folds by their identity alone: sorted by
+// a hash of it (then the id, the segment, the source, for equal hashes),
+// dealt round-robin, so that every fold holds n/k episodes or one more, none
+// is empty (k ≤ n), and the same episodes fall the same way wherever their
+// files lie and wherever the user points (docs/commands.md, "sweep: which
+// setting to ship").
+// An episode's identity is its id where the log records one; else, as the
+// id is then made from the path below the directory given, its content
+// (identity). fold[i] is episode i's.
 func Folds(eps []*episode.Episode, k int) []int {
 	type key struct {
 		h   uint64
@@ -741,9 +842,7 @@ func Folds(eps []*episode.Episode, k int) []int {
 	}
 	keys := make([]key, len(eps))
 	for i, ep := range eps {
-		h := fnv.New64a()
-		h.Write([]byte(ep.ID))
-		keys[i] = key{h.Sum64(), ep, i}
+		keys[i] = key{identity(ep), ep, i}
 	}
 	slices.SortStableFunc(keys, func(a, b key) int {
 		return cmp.Or(cmp.Compare(a.h, b.h), cmp.Compare(a.ep.ID, b.ep.ID), cmp.Compare(a.ep.Segment, b.ep.Segment),
@@ -754,6 +853,32 @@ func Folds(eps []*episode.Episode, k int) []int {
 		fold[kk.pos] = j % k
 	}
 	return fold
+}
+
+// identity is a 64-bit hash of an episode's recorded id; of an episode whose
+// log records none, of what it holds, turn by turn: its score, action,
+// response, room and objectives, which no path changes.
+func identity(ep *episode.Episode) uint64 {
+	h := fnv.New64a()
+	if !ep.IDFromPath {
+		h.Write([]byte(ep.ID))
+		return h.Sum64()
+	}
+	var b [8]byte
+	put := func(v uint64) {
+		binary.LittleEndian.PutUint64(b[:], v)
+		h.Write(b[:])
+	}
+	put(uint64(len(ep.Turns)))
+	for i := range ep.Turns {
+		t := &ep.Turns[i]
+		put(math.Float64bits(float64(t.Score)))
+		put(t.ResponseHash)
+		put(uint64(t.RoomID)<<32 | uint64(uint32(t.Objectives)))
+		h.Write([]byte(t.Action))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
 }
 
 // crossValidate chooses by the rule over each pool on k−1 folds and measures

@@ -64,7 +64,13 @@ func (s *screen) table(n int) []int32 {
 func (r *Result) setCurrent(c *Config) {
 	r.Current = c
 	r.shown = newScreen(r.FTMargin, r.vetoWorse())
+	r.safer = newScreen(-saferBy, false)
 }
+
+// saferBy is how far below 0 the upper bound of a change's interval must be
+// for the change to be shown safer than now: significantly fewer unjudged
+// outcomes, beyond the bisection's rounding.
+const saferBy = 1e-9
 
 // shownWithin says whether tally x shows its config non-inferior to now,
 // by t, the table of the episodes it is over.

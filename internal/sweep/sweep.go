@@ -10,6 +10,7 @@ package sweep
 
 import (
 	"cmp"
+	"fmt"
 	"runtime"
 	"slices"
 
@@ -37,6 +38,11 @@ type Options struct {
 	// ByTokens ranks the configs by the tokens they save, not the turns: the
 	// front, the answer and the best overall (where the logs record tokens).
 	ByTokens bool
+	// ValuePerPoint, when above 0, is what an episode stopped before a later
+	// gain is worth to the user, in turns (or tokens, ranked by them): the
+	// answer prints the trade-off's verdict at it beside the rule's, which
+	// it does not change (BreakEven).
+	ValuePerPoint float64
 	// System runs the episodes and will run the answer (system.OfAll when nil).
 	System *system.System
 	// Progress, when set, is told of each long phase: its name and how many
@@ -185,6 +191,8 @@ type Result struct {
 	nowUnjudged []bool
 	// shown tells which tallies show a change non-inferior to now.
 	shown *screen
+	// safer screens the changes shown to have fewer unjudged outcomes than now.
+	safer *screen
 	// LeftOut say which policies were left out of the grid, or replaced as
 	// the current setting, as some log lacks a signal they need, and which
 	// settings are off on some logs (replay.Sweepable).
@@ -212,12 +220,14 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	}
 	opt.Costs = opt.Costs.For(eps...)
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
+	unpriced := unpricedTokens(eps, &opt.Costs)
 	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows.Applies), Tokens: tokens,
 		Results: len(eps) > 0 && !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Judged == episode.ByScore })}
 	if r.Results {
 		r.Quartile = quartileSteps(eps)
 	}
 	configs, r.LeftOut = replay.Sweepable(eps, configs)
+	r.LeftOut = append(r.LeftOut, unpriced...)
 	if _, cur := replay.Comparable(eps, []policy.Policy{current}, "the sweep compares with no stop rule instead"); cur != nil {
 		r.LeftOut = append(r.LeftOut, cur...)
 		current = policy.Policy{Name: policy.None}
@@ -253,6 +263,32 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	r.Dollars = r.price(eps)
 	end()
 	return r
+}
+
+// unpricedTokens says when a price per token cannot price these logs (docs/
+// commands.md, "sweep: which setting to ship"): dollars are never made up. A
+// price per token alone, with no log recording tokens, prices nothing: it is
+// dropped, so no $0.00 is printed, and the note says to give a price per
+// call. With some logs recording none, their episodes count no dollars:
+// the note says how many.
+func unpricedTokens(eps []*episode.Episode, c *metrics.Costs) []string {
+	if c.CostPerMTok <= 0 || c.CostPerCall > 0 {
+		return nil
+	}
+	without := 0
+	for _, ep := range eps {
+		without += b2i(!ep.Signals.Has(episode.Tokens) && !ep.Signals.Has(episode.Costs)) // recorded dollars need no price
+	}
+	switch {
+	case without == len(eps):
+		c.CostPerMTok = 0
+		return []string{"--cost-per-mtok: no log read records tokens, so no dollars are said (not $0.00); --cost-per-call prices " +
+			"the LLM calls saved instead"}
+	case without > 0:
+		return []string{fmt.Sprintf("--cost-per-mtok: %d of the %s record no tokens and count no dollars saved; --cost-per-call "+
+			"prices their LLM calls", without, episodes(len(eps)))}
+	}
+	return nil
 }
 
 // evaluate sums every metric of every config over the episodes. Each config

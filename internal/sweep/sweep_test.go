@@ -197,8 +197,29 @@ func TestAnswerBundled(t *testing.T) {
 	if a == nil || a.Config < 0 || r.Configs[a.Config].Policy != lead.p {
 		t.Fatalf("answer %s (%s); a plain scan of score and score-or-objective picks %v", answerOf(r), r.NoAnswer, lead.p)
 	}
-	if a.Verdict != NoClearWinner || a.Block != "" || a.Settle <= r.N {
-		t.Errorf("%v, block %q, settle %d: want no clear winner, no block, more episodes", a.Verdict, a.Block, a.Settle)
+	// The named config's own comparison (issue 37's audit, and plain
+	// replays here): it differs from now on no episode's false termination
+	// and saves 80 turns more; Tango's interval of 0 of 75 is
+	// ±z²/(75+z²) = ±4.87 pp, so at least 189 episodes would settle it
+	// (z²/(n+z²) ≤ 2% from n = 189), no upper estimate. The held-out pairs
+	// are the rule's, another config chosen on one fold: 1 episode worse.
+	var worse, better int
+	for _, ep := range eps {
+		o, no := replay.Run(ep, lead.p), replay.Run(ep, current)
+		u, nu := o.Unjudged(), no.Unjudged()
+		worse, better = worse+b2i(u && !nu), better+b2i(nu && !u)
+	}
+	ft, sv := metricNamed(a.Versus, "false_termination_rate"), metricNamed(a.Versus, "turns_saved")
+	if worse != 0 || better != 0 || ft.Discordant != [2]int{} || math.Abs(ft.CI[1]-100*wilson0(75)) > 1e-9 ||
+		math.Abs(ft.CI[1]-4.87) > 0.005 || sv.Change != float64(lead.saved-scanOf(eps, current).saved) || sv.Change != 80 {
+		t.Errorf("versus now: discordant %v (plain replays %d, %d), interval %v, turns saved %v; want none, ±4.87 pp, +80",
+			ft.Discordant, worse, better, ft.CI, sv.Change)
+	}
+	if h := metricNamed(a.HeldOut, "false_termination_rate"); h.Discordant != [2]int{1, 0} || sameAs(a.HeldOut, a.Versus) {
+		t.Errorf("held out: discordant %v, want the rule's 1 worse, 0 better", h.Discordant)
+	}
+	if a.Verdict != NoClearWinner || a.Block != "" || a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) {
+		t.Errorf("%v, block %q, settle %+v: want no clear winner, no block, at least 189 episodes", a.Verdict, a.Block, a.Settle)
 	}
 	best := scan(eps, grid, current, func(policy.Policy) bool { return true })
 	if b := r.BestOverall; b != nil && (r.Configs[b.Config].Policy != best.p || r.Runnable[b.Config] || b.Change == "") ||
@@ -251,7 +272,9 @@ func TestAnswerKeepsNowCensored(t *testing.T) {
 // now's 25 (a plain scan finds it); it stands for the configs with its outcome
 // on that episode, and a config that never stops is never chosen; but 25
 // copies cannot show a change within 2 pp (±z²/(25+z²) = ±13.3 pp, no episode
-// differing), and 189 episodes would: no clear winner.
+// differing), and at least 189 episodes would: no clear winner. No safer
+// change is chosen: those that avoid the premature stop never stop this
+// episode, and a change that saves nothing is no loop break to ship.
 func TestAnswerCopies(t *testing.T) {
 	var one *episode.Episode
 	for _, ep := range bundled(t) {
@@ -269,8 +292,8 @@ func TestAnswerCopies(t *testing.T) {
 	lead := scan(eps, grid, current, func(p policy.Policy) bool { return p.Name != policy.Window })
 	r := Run(eps, grid, current, opts())
 	a := r.Answer
-	if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != lead.p || a.Settle != 189 || a.Stability != 1 || a.CV.Agree != 5 {
-		t.Fatalf("answer %s (%s), settle %d, stability %v, folds %d: want no clear winner, %v leading, 189, 1, 5",
+	if a == nil || a.Verdict != NoClearWinner || r.Configs[a.Config].Policy != lead.p || a.Settle == nil || *a.Settle != (Settle{Low: 189, High: 0}) || a.Stability != 1 || a.CV.Agree != 5 {
+		t.Fatalf("answer %s (%s), settle %+v, stability %v, folds %d: want no clear winner, %v leading, 189, 1, 5",
 			answerOf(r), r.NoAnswer, a.Settle, a.Stability, a.CV.Agree, lead.p)
 	}
 	if r.Configs[a.Config].TurnsSaved == 0 {

@@ -84,15 +84,9 @@ func (r *Result) answerSection() Section {
 	var s Section
 	switch a.Verdict {
 	case Ship:
-		rate := "not significantly higher, at most"
-		if !r.vetoWorse() {
-			rate = "at most" // now stops no episode (vetoWorse)
-		}
-		s.Headline = fmt.Sprintf("Answer for %s: ship %s (now %s): %s, it saves more %s than now, and its false-termination rate is "+
-			"%s --ft-margin %s above now's.%s",
-			sys, r.name(a.Config), r.Current.Policy, r.measured(a), r.rank(), rate, ppMargin(r.FTMargin), r.classWords(a.Config))
-		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
-		s.Lines = append(s.Lines, r.heldOutLine(&a.Choice, "expect these on new episodes")...)
+		s.Headline = fmt.Sprintf("Answer for %s: ship %s (now %s): %s.%s", sys, r.name(a.Config), r.Current.Policy, r.shipWhy(a),
+			r.classWords(a.Config))
+		s.Lines = append(s.Lines, r.comparisons(a)...)
 		s.Lines = append(s.Lines, Line{"in sample", r.inSample(&a.In, true) + r.dollarsSaved(r.Configs[a.Config].Policy, false)})
 		s.Lines = append(s.Lines, r.stability(&a.Choice))
 		s.Paste, s.PasteWhat, s.Lang = a.Block, "Paste into "+r.System.File, r.System.Lang
@@ -103,24 +97,86 @@ func (r *Result) answerSection() Section {
 		s.Headline = fmt.Sprintf("Answer for %s: keep your current setting, %s: %s.", sys, r.Current.Policy, a.Why)
 		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy, true) + ": chosen before these data, so not optimistic"})
 		if a.Config >= 0 {
-			s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
+			s.Lines = append(s.Lines, r.comparisons(a)...)
 			s.Lines = append(s.Lines, r.stability(&a.Choice))
 		}
 	case NoClearWinner:
-		settle := "no count of episodes alone would settle it"
-		if a.Settle > 0 {
-			settle = fmt.Sprintf("roughly %s in all would settle it (%d more)", episodes(a.Settle), a.Settle-r.N)
+		lead := "the change that leads"
+		if a.Safer {
+			lead = "the safer change that leads"
 		}
-		s.Headline = fmt.Sprintf("Answer for %s: no clear winner between now (%s) and %s, the change that leads: %s; %s. Keep now "+
-			"until then.%s", sys, r.Current.Policy, r.name(a.Config), a.Why, settle, r.classWords(a.Config))
-		s.Lines = append(s.Lines, Line{"versus now", r.versusWords(a)})
-		s.Lines = append(s.Lines, Line{"in sample", r.flattered(&a.In) + r.dollarsSaved(r.Configs[a.Config].Policy, false)})
+		s.Headline = fmt.Sprintf("Answer for %s: no clear winner between now (%s) and %s, %s: %s; %s. Keep now "+
+			"until then.%s", sys, r.Current.Policy, r.name(a.Config), lead, a.Why, r.settleWords(a.Settle), r.classWords(a.Config))
+		s.Lines = append(s.Lines, r.comparisons(a)...)
 		s.Lines = append(s.Lines, r.stability(&a.Choice))
 		s.Lines = append(s.Lines, Line{"now", r.inSample(&a.Now, false) + r.dollarsSaved(r.Current.Policy, true)})
 	}
 	s.Lines = append(s.Lines, r.quartileLine()...)
 	return r.withLimits(s)
 }
+
+// shipWhy is why a change ships, in the words of its direction, and which
+// comparison showed it.
+func (r *Result) shipWhy(a *Answer) string {
+	who := "held out, choosing by this rule on new episodes"
+	if a.HeldOut == nil {
+		who = "on the episodes that chose it (--folds 0: in sample, optimistic), it"
+	}
+	if a.Safer {
+		ft, sv := metricNamed(a.decisive(), "false_termination_rate"), metricNamed(a.decisive(), r.savedMetric())
+		return fmt.Sprintf("%s has significantly fewer false terminations than now (%s), at a cost of %.0f %s (the break-even "+
+			"weighs them)", who, ft.Unit.Signed(ft.Change), -sv.Change, r.rank())
+	}
+	rate := "not significantly higher, at most"
+	if !r.vetoWorse() {
+		rate = "at most" // now stops no episode (vetoWorse)
+	}
+	return fmt.Sprintf("%s saves more %s than now, with a false-termination rate %s --ft-margin %s above now's",
+		who, r.rank(), rate, ppMargin(r.FTMargin))
+}
+
+// settleWords says how many episodes in all would settle the comparison, and
+// on what assumption.
+func (r *Result) settleWords(s *Settle) string {
+	switch {
+	case s == nil:
+		return "no count of episodes alone would settle it"
+	case s.High == 0 || s.High == s.Low:
+		return fmt.Sprintf("at least %s would settle it (%d here; from those that differ, below)", textout.Count(s.Low, "episode"), r.N)
+	}
+	return fmt.Sprintf("%d to %s would settle it (%d here; from those that differ, below: the first at the favourable end "+
+		"of its interval, the second as observed)", s.Low, textout.Count(s.High, "episode"), r.N)
+}
+
+// comparisons are the named config's own comparison with now, the rule's
+// held out (when the folds did not all choose the named config, whose pairs
+// they are then), and the trade-off between what it saves and what it
+// risks.
+func (r *Result) comparisons(a *Answer) []Line {
+	name := r.Configs[a.Config].Policy.String()
+	decided := "; the verdict's"
+	if a.HeldOut != nil {
+		decided = ""
+	}
+	out := []Line{{"versus now", fmt.Sprintf("%s on all %s (in sample)%s: %s", name, episodes(r.N), decided,
+		r.versusWords(a.Versus))}}
+	if a.HeldOut != nil {
+		what := "the rule's, each episode under the config chosen on the other folds (the verdict's)"
+		if sameAs(a.HeldOut, a.Versus) {
+			what += ": every fold chose " + name + ", the same pairs as above"
+		} else {
+			what += ": " + r.versusWords(a.HeldOut)
+		}
+		out = append(out, Line{"held out", what})
+	}
+	if a.BreakEven != nil {
+		out = append(out, Line{"break-even", a.BreakEven.words(r)})
+	}
+	return out
+}
+
+// sameAs says whether two comparisons are the same slice.
+func sameAs(a, b []metrics.Metric) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
 
 // flattered are the figures of a config the rule chose, on the episodes that
 // chose it, without intervals: chosen for looking good on them, it does
@@ -142,14 +198,6 @@ func bounds(low, high float64) string {
 		return pct(high)
 	}
 	return strconv.FormatFloat(100*low, 'f', 1, 64) + "–" + pct(high)
-}
-
-// measured says where the comparison with now was measured.
-func (r *Result) measured(a *Answer) string {
-	if a.HeldOut {
-		return "out of sample"
-	}
-	return "on the episodes that chose it (--folds 0: in sample, optimistic)"
 }
 
 // classWords names the configs with the same outcomes as config i on every
@@ -183,7 +231,7 @@ func (r *Result) overallSection(o *Overall) Section {
 		over = r.Configs[a.Config].Policy.String()
 	}
 	s.Lines = []Line{
-		{"adds", fmt.Sprintf("over %s, in sample: %s", over, headline(o.Over))},
+		{"adds", fmt.Sprintf("over %s, in sample: %s", over, r.versusWords(o.Over))},
 		{"needs", o.Change},
 		{"in sample", r.flattered(&o.In) + r.dollarsSaved(c.Policy, false)},
 	}
@@ -250,25 +298,6 @@ func (r *Result) rank() string {
 	return "turns"
 }
 
-// heldOutLine is what the rule gives out of sample, each episode judged by a
-// config chosen without it; expect, what it tells to expect.
-func (r *Result) heldOutLine(c *Choice, expect string) []Line {
-	cv := c.CV
-	if cv.Folds == 0 {
-		return []Line{{"held out", "none (--folds 0): the in-sample figures are optimistic, as the config was chosen on the same episodes"}}
-	}
-	saved := pct(cv.HeldOutSavedShare)
-	if cv.HeldOutSavedCI != nil {
-		saved += " (95% CI " + strconv.FormatFloat(cv.HeldOutSavedCI[0], 'f', 1, 64) + "% … " + strconv.FormatFloat(cv.HeldOutSavedCI[1], 'f', 1, 64) + "%)"
-	}
-	s := fmt.Sprintf("%d-fold, each episode judged by the config chosen on the other folds: false-termination rate %s, turns saved %s%s",
-		cv.Folds, rates(cv.HeldOutFalseRateLow, cv.HeldOutFalseRate, cv.HeldOutFalseCI), saved, r.heldOutTokens(&cv, ", tokens saved "))
-	if expect != "" {
-		s += ": " + expect
-	}
-	return []Line{{"held out", s}}
-}
-
 // stability is how often the rule chooses the same class again, and the
 // others it chooses.
 func (r *Result) stability(c *Choice) Line {
@@ -289,49 +318,42 @@ func (r *Result) stability(c *Choice) Line {
 	return Line{"stability", s}
 }
 
-// heldOutTokens are the tokens the held-out folds saved, after lead, when
-// they rank the configs; "" otherwise.
-func (r *Result) heldOutTokens(cv *CV, lead string) string {
-	if !r.ByTokens {
-		return ""
-	}
-	return lead + strconv.FormatInt(cv.HeldOutTokensSaved, 10)
-}
-
-// versusWords is the comparison of the rule's choice with now: where it was
-// measured, then each headline change with its interval, the change of the
-// false-termination rate with the episodes that differ.
-func (r *Result) versusWords(a *Answer) string {
-	under := r.Configs[a.Config].Policy.String()
-	where := "in sample, on the episodes that chose it"
-	if a.HeldOut {
-		where, under = "held out, each episode under the config chosen without it", "the change"
-	}
+// versusWords are the headline changes of a comparison with now, each with
+// its interval: the false-termination rate's with its discordant episodes,
+// the turns and dollars saved as at least their lower bound, which the
+// choice biases (docs/calibration.md).
+func (r *Result) versusWords(ms []metrics.Metric) string {
 	var parts []string
-	for i := range a.Versus {
-		m := &a.Versus[i]
+	for i := range ms {
+		m := &ms[i]
 		if !m.Headline && m.Name != "cost_saved" {
 			continue
 		}
 		w := m.Words()
-		if m.Name == "false_termination_rate" {
-			w = strings.TrimSuffix(w, ")") + fmt.Sprintf("; %s premature or unjudged under %s and not under now, %d the other way)",
-				textout.Count(m.Discordant[0], "episode"), under, m.Discordant[1])
+		switch {
+		case m.Name == "false_termination_rate":
+			w = strings.TrimSuffix(w, ")") + fmt.Sprintf("; %s worse under it, %d better)",
+				textout.Count(m.Discordant[0], "episode"), m.Discordant[1])
+		case (m.Name == "turns_saved" || m.Name == "tokens_saved" || m.Name == "cost_saved") && m.CI != nil && m.BaselineOK && m.AfterOK:
+			w = fmt.Sprintf("%s %s (at least %s)", m.Label, m.Unit.Signed(m.Change), m.Unit.Interval(m.CI[0]))
 		}
 		parts = append(parts, w)
 	}
-	return where + ": " + strings.Join(parts, ", ")
+	return strings.Join(parts, ", ")
 }
 
 // withLimits adds, when the config the answer tells to run misses a target,
-// which target binds and by how much.
+// which target binds and by how much: advisory, beside a verdict the
+// comparison with now takes (docs/commands.md, "sweep: which setting to
+// ship"), so that a ship never stands beside a miss without saying which
+// wins.
 func (r *Result) withLimits(s Section) Section {
 	l := r.Answer.Limits
 	if l == nil {
 		return s
 	}
 	c := r.Answer.config(r)
-	t := fmt.Sprintf("%s misses a target: false-termination rate %s (high bound; --max-false-rate %s), censored outcomes %s "+
+	t := fmt.Sprintf("advisory, the verdict stands: %s misses a target: false-termination rate %s (high bound; --max-false-rate %s), censored outcomes %s "+
 		"(--max-censored %s)", c.Policy, pct(r.FalseRate(c)), pct(r.MaxFalseRate), pct(r.CensoredShare(c)), pct(r.MaxCensored))
 	switch {
 	case l.MeetsBoth >= 0:
@@ -357,18 +379,6 @@ func (r *Result) withLimits(s Section) Section {
 func (r *Result) lowestFalse(i int) string {
 	c := &r.Configs[i]
 	return fmt.Sprintf("the lowest rate is %s (%s), saving %s of the turns", pct(r.FalseRate(c)), c.Policy, pct(r.SavedShare(c)))
-}
-
-// headline is the change of every headline metric, with its interval, and
-// of the cost saved when the sweep is priced.
-func headline(ms []metrics.Metric) string {
-	var parts []string
-	for i := range ms {
-		if ms[i].Headline || ms[i].Name == "cost_saved" {
-			parts = append(parts, ms[i].Words())
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // costHeader heads the front's column of dollars saved.
