@@ -352,8 +352,8 @@ const maxSameSkips = 3
 
 // MetricsTitle heads the metrics table.
 func (d *Dataset) MetricsTitle() string {
-	return fmt.Sprintf("Metrics, n = %d (95%% intervals: Tango's score interval for paired shares of episodes, a paired bootstrap over episodes for sums "+
-		"and means, %d resamples, seed %d; ~ = interval contains 0)", len(d.Episodes), metrics.Resamples, metrics.BootstrapSeed)
+	return fmt.Sprintf("Metrics, n = %d (95%% intervals: Tango's score interval for paired shares of episodes, %s; ~ = interval contains 0)",
+		len(d.Episodes), metrics.SumsMethod(d.Metrics))
 }
 
 // Review is the review list, as every format shows it: a summary, a table

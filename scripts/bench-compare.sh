@@ -12,6 +12,7 @@
 #   large.jsonl     15 realistic episodes, 230 MB (lbanalyze synth --large)
 #   longline.jsonl  a bundled 167-turn log with one 50 MB reasoning line
 #   turns.jsonl     2,000,000 short turn_completed lines (520 MB)
+#   tiny.jsonl      50,000 two-step episodes in one per-step JSONL file (4 MB)
 # Times are medians of RUNS runs (5 by default) after a warm-up, every file in
 # the page cache, the two builds one after the other case by case (hyperfine
 # when installed: apt-get install hyperfine); each case is first run once on
@@ -51,6 +52,8 @@ fi
 [ -s "$DIR/large.jsonl" ] || { "$B" synth --seed 1 --large --episodes 15 --out - >"$DIR/large.jsonl.tmp" && mv "$DIR/large.jsonl.tmp" "$DIR/large.jsonl"; }
 [ -s "$DIR/longline.jsonl" ] || { $GO run ./scripts/benchgen longline -mb 50 -in "$LONGSRC" -out "$DIR/longline.jsonl.tmp" && mv "$DIR/longline.jsonl.tmp" "$DIR/longline.jsonl"; }
 [ -s "$DIR/turns.jsonl" ] || { $GO run ./scripts/benchgen turns -n 2000000 -out "$DIR/turns.jsonl.tmp" && mv "$DIR/turns.jsonl.tmp" "$DIR/turns.jsonl"; }
+[ -s "$DIR/tiny.jsonl" ] || { $GO run ./scripts/benchgen tiny -n 50000 -out "$DIR/tiny.jsonl.tmp" && mv "$DIR/tiny.jsonl.tmp" "$DIR/tiny.jsonl"; }
+TINY=(--fields episode=episode,turn=step,score=score "$DIR/tiny.jsonl")
 mapfile -t LOGS < <(find "$EPISODES" -name episode_log.jsonl -not -path '*/test[-_]*' -not -path '*/unknown/*' | sort)
 cat "${LOGS[@]}" "$DIR"/*.jsonl "$DIR"/set1000/*/*.jsonl >/dev/null # into the page cache
 
@@ -116,6 +119,8 @@ row "\`batch\` over the ${#LOGS[@]} bundled logs" "wc -l $(ms "$(seconds wc -l "
 row "\`sweep\` over the bundled logs" "" sweep "$EPISODES"
 row "\`batch\` over 1,000 episodes ($(du -sh "$DIR/set1000" | cut -f1))" "" batch "$DIR/set1000"
 row "\`sweep\` over 1,000 episodes" "" sweep "$DIR/set1000"
+row "\`batch\` over 50,000 two-step episodes in one file" "" batch "${TINY[@]}"
+row "\`sweep\` over 50,000 two-step episodes" "" sweep "${TINY[@]}"
 row "\`episode\` on 230 MB of 15 realistic episodes" "wc -l $(ms "$(seconds wc -l "$DIR/large.jsonl")")" episode "$DIR/large.jsonl"
 row "\`episode\` on one 50 MB line in a 167-turn log" "jq $(ms "$(seconds jq -c 'select(.event_type=="turn_completed")' "$DIR/longline.jsonl")")" episode "$DIR/longline.jsonl"
 row "\`episode\` on 2,000,000 short turn lines ($(($(stat -c %s "$DIR/turns.jsonl") / 1000000)) MB)" "wc -l $(ms "$(seconds wc -l "$DIR/turns.jsonl")")" episode "$DIR/turns.jsonl"

@@ -41,7 +41,7 @@ func newBatchCmd(e *env) *cobra.Command {
 		Long: `Find every episode log under the given directories (episode_log.jsonl, *.jsonl, *.csv,
 *.tsv, each also .gz or .zst; test_*, test-*, unknown and *_error directories are passed
 over), replay a baseline and an after policy over each episode, and report per episode, the
-specification's success metrics with paired-bootstrap intervals, and the episodes to
+specification's success metrics with paired intervals, and the episodes to
 review first.
 
 A policy is NAME or NAME:MAX_TURNS_STUCK[/CHECK_INTERVAL[/WARNING_THRESHOLD]], e.g.

@@ -12,21 +12,29 @@ import (
 
 // benchBatch runs `lbanalyze batch --format json DIR` b.N times and reports
 // the bytes of log read per second.
-func benchBatch(b *testing.B, dir string) {
-	var size int64 // of the logs batch reads, by its own rules
-	files, _ := corpus.Discover([]string{dir}, corpus.Registry())
+func benchBatch(b *testing.B, dir string) { benchCommand(b, dir, "batch", "--format", "json") }
+
+// benchCommand runs `lbanalyze ARGS... PATH` b.N times and reports the bytes
+// of log read per second.
+func benchCommand(b *testing.B, path string, args ...string) {
+	var size int64 // of the logs the command reads, by its own rules
+	files, _ := corpus.Discover([]string{path}, corpus.Registry())
+	if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() {
+		files = []string{path}
+	}
 	for _, f := range files {
 		if info, err := os.Stat(f); err == nil {
 			size += info.Size()
 		}
 	}
 	if size == 0 {
-		b.Skipf("no logs under %s", dir)
+		b.Skipf("no logs under %s", path)
 	}
 	b.SetBytes(size)
+	args = append(args, path)
 	stop := benchdata.CPU(b)
 	for b.Loop() {
-		if code := run([]string{"batch", "--format", "json", dir}, nil, io.Discard, io.Discard); code != 0 {
+		if code := run(args, nil, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
 	}
@@ -44,6 +52,34 @@ func BenchmarkBatchLarge(b *testing.B) {
 		b.Skip("set LBANALYZE_LARGE to the directory of the large set (make testdata-large)")
 	}
 	benchBatch(b, dir)
+}
+
+// BenchmarkSet1000 is batch and sweep over the 1,000 synthetic episodes
+// (277 MB, docs/PERFORMANCE.md) when LBANALYZE_SET1000 names their
+// directory: lbanalyze synth --seed 1 --episodes 1000 --out DIR.
+func BenchmarkSet1000(b *testing.B) {
+	dir := os.Getenv("LBANALYZE_SET1000")
+	if dir == "" {
+		b.Skip("set LBANALYZE_SET1000 to the directory of synth --seed 1 --episodes 1000")
+	}
+	b.Run("batch", func(b *testing.B) { benchCommand(b, dir, "batch") })
+	b.Run("sweep", func(b *testing.B) { benchCommand(b, dir, "sweep") })
+}
+
+// BenchmarkTiny is batch and sweep over 50,000 two-step episodes in one
+// per-step JSONL file (benchdata.Tiny, 4 MB): what is done an episode.
+func BenchmarkTiny(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "tiny.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := benchdata.Tiny(f, 50_000); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	b.Run("batch", func(b *testing.B) { benchCommand(b, path, "batch", "--fields", benchdata.TinyFields) })
+	b.Run("sweep", func(b *testing.B) { benchCommand(b, path, "sweep", "--fields", benchdata.TinyFields) })
 }
 
 // BenchmarkEpisodeConfigsJSON is `episode --format json` with 6,000 configs

@@ -1,6 +1,7 @@
 // Package benchdata writes the inputs of the benchmarks that synth does not:
-// a log with one runaway reasoning line, and a file of short turn lines
-// (scripts/benchgen writes them to files for scripts/bench-compare.sh).
+// a log with one runaway reasoning line, a file of short turn lines, and a
+// file of very many two-step episodes (scripts/benchgen writes them to files
+// for scripts/bench-compare.sh).
 package benchdata
 
 import (
@@ -53,6 +54,25 @@ func Turns(w io.Writer, n int) error {
 			bw.WriteString(`{"timestamp": "2025-11-04T09:35:24.000001", "level": "INFO", "message": "Episode initialized", "event_type": "episode_initialized", "episode_id": "2025-11-04T09:35:24", "max_turns": 5000}` + "\n")
 		}
 		fmt.Fprintf(bw, `{"timestamp": "2025-11-04T09:35:25.123456", "level": "INFO", "message": "Turn %d completed", "event_type": "turn_completed", "episode_id": "2025-11-04T09:35:24", "turn": %d, "action": "go north", "score": %d, "location": "West of House", "confidence": 0.9}`+"\n", t, t, t/100)
+	}
+	return bw.Flush()
+}
+
+// TinyFields is the field map that reads Tiny's lines (--fields).
+const TinyFields = "episode=episode,turn=step,score=score"
+
+// Tiny writes n two-step episodes to one per-step JSONL file, a line a step
+// (about 40 bytes): a release of very many short runs, where what is done
+// per episode, not per turn, dominates. Every third episode scores on its
+// second step.
+func Tiny(w io.Writer, n int) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	for i := 1; i <= n; i++ {
+		gain := 0
+		if i%3 == 0 {
+			gain = 1
+		}
+		fmt.Fprintf(bw, "{\"episode\":\"e%05d\",\"step\":1,\"score\":0}\n{\"episode\":\"e%05d\",\"step\":2,\"score\":%d}\n", i, i, gain)
 	}
 	return bw.Flush()
 }

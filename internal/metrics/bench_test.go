@@ -20,3 +20,25 @@ func BenchmarkMetrics(b *testing.B) {
 	}
 	stop()
 }
+
+// BenchmarkCompare10k is batch's metrics over 10,000 episodes (randomPairs),
+// with the normal intervals from NormalFrom episodes and, for comparison,
+// with the bootstrap (10,000 resamples of 10,000 episodes) in their place.
+func BenchmarkCompare10k(b *testing.B) {
+	pairs := randomPairs(10_000, 13)
+	for _, c := range []struct {
+		name string
+		from int
+	}{{"normal", NormalFrom}, {"bootstrap", len(pairs) + 1}} {
+		b.Run(c.name, func(b *testing.B) {
+			defer func(v int) { NormalFrom = v }(NormalFrom)
+			NormalFrom = c.from
+			b.ReportAllocs()
+			stop := benchdata.CPU(b)
+			for b.Loop() {
+				Compare(pairs, Costs{CallsPerTurn: 4})
+			}
+			stop()
+		})
+	}
+}

@@ -18,10 +18,135 @@ const (
 	MinN = 5
 )
 
+// NormalFrom is the fewest episodes from which a sum's or a mean's interval
+// is the normal one of its linearisation, not the bootstrap's, where
+// Cochran's rule holds for it (docs/semantics.md, "6.3 Dataset metrics").
+// A variable so that the calibration study can try it at smaller n.
+var NormalFrom = 1000
+
+// intervals gives the 95% intervals of every metric's change (ci), relative
+// change in % (pct), and each policy's value (sides: baseline, after), and
+// how each metric's were made (method): the normal ones from NormalFrom
+// episodes where they are accurate, else the paired bootstrap's. fill writes
+// episode i's numerators and denominators, 4 a metric: baseline num, den,
+// after num, den.
+func intervals(defs []entry, n int, fill func(i int, row []float64)) (ci, pct []*[2]float64, sides [][2]*[2]float64, method []Method) {
+	full := 4 * len(defs)
+	all := make([]float64, n*full)
+	for i := range n {
+		fill(i, all[i*full:(i+1)*full])
+	}
+	ci, pct, sides = make([]*[2]float64, len(defs)), make([]*[2]float64, len(defs)), make([][2]*[2]float64, len(defs))
+	method = make([]Method, len(defs))
+	var boot []int // the metrics the bootstrap takes
+	for k := range defs {
+		method[k] = PairedNormal
+		if n < NormalFrom || !normal(&defs[k], all, full, 4*k, &ci[k], &pct[k], &sides[k]) {
+			method[k] = PairedBootstrap
+			boot = append(boot, k)
+		}
+	}
+	if len(boot) == 0 {
+		return ci, pct, sides, method
+	}
+	sub, cols := make([]entry, len(boot)), make([]float64, n*4*len(boot))
+	for j, k := range boot {
+		sub[j] = defs[k]
+		for i := range n {
+			copy(cols[i*4*len(boot)+4*j:][:4], all[i*full+4*k:][:4])
+		}
+	}
+	bci, bpct, bsides := bootstrap(sub, n, cols)
+	for j, k := range boot {
+		ci[k], pct[k], sides[k] = bci[j], bpct[j], bsides[j]
+	}
+	return ci, pct, sides, method
+}
+
+// SumIntervals gives, for each row of x (a value an episode), the 95%
+// interval of its sum over the episodes, as intervals gives a sum's: every
+// row on the same resamples; nil below MinN episodes.
+func SumIntervals(x [][]float64) []*[2]float64 {
+	out := make([]*[2]float64, len(x))
+	if len(x) == 0 || len(x[0]) < MinN {
+		return out
+	}
+	defs := make([]entry, len(x))
+	for c := range defs {
+		defs[c] = entry{scale: 1} // a sum: scale·Σnum
+	}
+	_, _, sides, _ := intervals(defs, len(x[0]), func(i int, row []float64) {
+		for c := range x {
+			row[4*c], row[4*c+2] = x[c][i], x[c][i] // both sides the row: its value's interval
+		}
+	})
+	for c := range out {
+		out[c] = sides[c][1]
+	}
+	return out
+}
+
+// normal sets the normal intervals of metric d, whose columns in rows (width
+// full) start at c: each statistic ± z times its standard error, from its
+// linearisation at each episode (the delta method), which the bootstrap's
+// percentiles approach as n grows. False, and nothing set, when Cochran's
+// rule fails for some statistic (too skewed for n).
+func normal(d *entry, rows []float64, full, c int, ci, pct **[2]float64, sides *[2]*[2]float64) bool {
+	n := len(rows) / full
+	var sum [4]float64
+	for i := range n {
+		for j := range 4 {
+			sum[j] += rows[i*full+c+j]
+		}
+	}
+	b, okb := d.value(sum[0], sum[1])
+	a, oka := d.value(sum[2], sum[3])
+	if !okb || !oka {
+		return true // undefined on every resample too: no interval
+	}
+	gb, ga := d.gradient(sum[0], sum[1]), d.gradient(sum[2], sum[3])
+	lb, la, lc, lp := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range n {
+		r := rows[i*full+c:][:4]
+		lb[i] = gb[0]*r[0] + gb[1]*r[1]
+		la[i] = ga[0]*r[2] + ga[1]*r[3]
+		lc[i] = la[i] - lb[i]
+		if b != 0 {
+			lp[i] = 100 * (la[i]/b - a*lb[i]/(b*b))
+		}
+	}
+	var out [4]*[2]float64
+	for s, st := range []struct {
+		value float64
+		l     []float64
+	}{{b, lb}, {a, la}, {a - b, lc}, {100 * (a - b) / b, lp}} {
+		if s == 3 && b == 0 {
+			break
+		}
+		lo, hi, ok := stats.Normal(st.value, st.l)
+		if !ok {
+			return false
+		}
+		out[s] = &[2]float64{lo, hi}
+	}
+	*sides, *ci, *pct = [2]*[2]float64{out[0], out[1]}, out[2], out[3]
+	return true
+}
+
+// gradient is the value's derivatives by its summed numerator and
+// denominator, where value is defined.
+func (d *entry) gradient(num, den float64) [2]float64 {
+	if d.den != nil || d.perEpisode {
+		return [2]float64{d.scale / den, -d.scale * num / (den * den)}
+	}
+	return [2]float64{d.scale, 0}
+}
+
 // bootstrap gives the paired bootstrap intervals of every metric's change
 // (ci), relative change in % (pct), and each policy's value (sides: baseline,
-// after). fill writes episode i's numerators and denominators, 4 a metric:
-// baseline num, den, after num, den.
+// after). all holds episode i's numerators and denominators at
+// [4·len(defs)·i, 4·len(defs)·(i+1)), 4 a metric: baseline num, den, after
+// num, den.
 //
 // The resamples are those of one stream of random indices (deterministic, and
 // paired: the same episodes for every metric and both policies), drawn in
@@ -29,12 +154,8 @@ const (
 // resample's indices sums every metric at once, in the indices' order, so
 // each statistic is the very float a resample at a time gives. The two
 // percentiles are selected, not sorted for.
-func bootstrap(defs []entry, n int, fill func(i int, row []float64)) (ci, pct []*[2]float64, sides [][2]*[2]float64) {
+func bootstrap(defs []entry, n int, all []float64) (ci, pct []*[2]float64, sides [][2]*[2]float64) {
 	full := 4 * len(defs)
-	all := make([]float64, n*full)
-	for i := range n {
-		fill(i, all[i*full:(i+1)*full])
-	}
 	// Columns equal on every episode (the denominators of 1, the numerators
 	// several metrics share) are summed once: the same floats, added in the
 	// same order, so the same sums.
@@ -79,8 +200,8 @@ func bootstrap(defs []entry, n int, fill func(i int, row []float64)) (ci, pct []
 	}
 	// A block of indices holds up to 256 resamples, and up to a MiB: its n
 	// indices a resample would otherwise take a kilobyte an episode for each
-	// block in flight (50,000 episodes: 200 MB). The resamples are drawn in
-	// the same order whatever the blocks.
+	// block in flight. The resamples are drawn in the same order whatever the
+	// blocks.
 	block := min(256, max(1, (1<<20)/(4*n)))
 	type job struct {
 		first int     // the first resample of the block

@@ -21,14 +21,15 @@ type Metric struct {
 	BaselineOK, AfterOK bool
 	Change              float64  // After − Baseline
 	ChangePct           *float64 // Change / Baseline in %, nil when Baseline is 0 or undefined
-	// Method is how the intervals are made (the entry's).
+	// Method is how the intervals are made: the entry's, or PairedNormal
+	// for a sum or a mean from NormalFrom episodes.
 	Method Method
-	// CI is the 95% interval of Change, CIPct that of ChangePct (paired
-	// bootstrap only), made by Method; nil when the bootstrap has n < MinN
-	// or too few resamples defined the statistic.
+	// CI is the 95% interval of Change, CIPct that of ChangePct (sums and
+	// means only), made by Method; nil below MinN episodes or, for the
+	// bootstrap, when too few resamples defined the statistic.
 	CI, CIPct *[2]float64
 	// BaselineCI and AfterCI are the 95% intervals of each policy's value:
-	// Wilson's for a share of episodes, the bootstrap's percentiles else.
+	// Wilson's for a share of episodes, by Method else.
 	BaselineCI, AfterCI *[2]float64
 	// Discordant, for PairedProportions, counts the episodes with the
 	// property under one policy only: [0] the after policy's, [1] the
@@ -63,42 +64,38 @@ func Compare(pairs []Pair, c Costs, a Applies) []Metric {
 	}
 	defs := registry(c.For(eps...), slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }), a)
 	n := len(pairs)
-	// Per-episode numerators and denominators, per metric and side.
-	type vals struct{ num, den [2][]float64 }
-	v := make([]vals, len(defs))
-	for k, d := range defs {
-		for s := range 2 {
-			v[k].num[s] = make([]float64, n)
-			v[k].den[s] = make([]float64, n)
-			for i, p := range pairs {
-				o := p.Baseline
-				if s == 1 {
-					o = p.After
-				}
-				v[k].num[s][i] = d.num(p.Ep, o)
-				v[k].den[s][i] = 1
-				if d.den != nil {
-					v[k].den[s][i] = d.den(p.Ep, o)
-				}
-			}
+	// side is episode i's numerator and denominator of metric d under one
+	// policy (s: 0 baseline, 1 after): computed where read, not held, so
+	// that many episodes cost no column a metric.
+	side := func(d *entry, i, s int) (num, den float64) {
+		p := &pairs[i]
+		o := p.Baseline
+		if s == 1 {
+			o = p.After
 		}
+		num, den = d.num(p.Ep, o), 1
+		if d.den != nil {
+			den = d.den(p.Ep, o)
+		}
+		return num, den
 	}
-	value := func(k int, s int) (float64, bool) {
+	value := func(d *entry, s int) (float64, bool) {
 		var num, den float64
 		for i := range n {
-			num += v[k].num[s][i]
-			den += v[k].den[s][i]
+			x, y := side(d, i, s)
+			num += x
+			den += y
 		}
-		return defs[k].value(num, den)
+		return d.value(num, den)
 	}
 	metrics := make([]Metric, len(defs))
-	var boot []int // the metrics whose intervals the paired bootstrap makes
-	for k, d := range defs {
-		m := &metrics[k]
+	var boot []int // the sums and means: the paired bootstrap's intervals, or the normal ones
+	for k := range defs {
+		d, m := &defs[k], &metrics[k]
 		m.Name, m.Label, m.Unit, m.Expected = d.name, d.label, d.unit, d.expect
 		m.Headline, m.Better, m.Lengths, m.Method = d.headline, d.better, d.lengths, d.interval
-		m.Baseline, m.BaselineOK = value(k, 0)
-		m.After, m.AfterOK = value(k, 1)
+		m.Baseline, m.BaselineOK = value(d, 0)
+		m.After, m.AfterOK = value(d, 1)
 		if m.BaselineOK && m.AfterOK {
 			m.Change = m.After - m.Baseline
 			if m.Baseline != 0 {
@@ -110,7 +107,11 @@ func Compare(pairs []Pair, c Costs, a Applies) []Metric {
 		case PairedBootstrap:
 			boot = append(boot, k)
 		case PairedProportions:
-			m.proportions(&d, v[k].num[0], v[k].num[1])
+			m.proportions(d, n, func(i int) (base, after bool) {
+				b, _ := side(d, i, 0)
+				a, _ := side(d, i, 1)
+				return b != 0, a != 0
+			})
 		}
 	}
 	if n >= MinN && len(boot) > 0 {
@@ -118,17 +119,17 @@ func Compare(pairs []Pair, c Costs, a Applies) []Metric {
 		for j, k := range boot {
 			sub[j] = defs[k]
 		}
-		ci, pct, sides := bootstrap(sub, n, func(i int, row []float64) {
-			for j, k := range boot {
+		ci, pct, sides, method := intervals(sub, n, func(i int, row []float64) {
+			for j := range sub {
 				for s := range 2 {
-					row[4*j+2*s] = v[k].num[s][i]
-					row[4*j+2*s+1] = v[k].den[s][i]
+					row[4*j+2*s], row[4*j+2*s+1] = side(&sub[j], i, s)
 				}
 			}
 		})
 		for j, k := range boot {
 			metrics[k].CI, metrics[k].CIPct = ci[j], pct[j]
 			metrics[k].BaselineCI, metrics[k].AfterCI = sides[j][0], sides[j][1]
+			metrics[k].Method = method[j]
 		}
 	}
 	for k := range metrics {
@@ -137,18 +138,17 @@ func Compare(pairs []Pair, c Costs, a Applies) []Metric {
 	return metrics
 }
 
-// proportions sets the intervals of a metric of d, PairedProportions: base
-// and after are each episode's 0 or 1 under each policy. The value is
-// scale·k/n (perEpisode) or scale·k, so the intervals of the shares are
+// proportions sets the intervals of a metric of d, PairedProportions: has
+// says whether episode i of n has the property under each policy. The value
+// is scale·k/n (perEpisode) or scale·k, so the intervals of the shares are
 // scaled alike.
-func (m *Metric) proportions(d *entry, base, after []float64) {
-	n := len(base)
+func (m *Metric) proportions(d *entry, n int, has func(i int) (base, after bool)) {
 	if n == 0 {
 		return
 	}
 	var both, afterOnly, baseOnly, neither int
 	for i := range n {
-		switch b, a := base[i] != 0, after[i] != 0; {
+		switch b, a := has(i); {
 		case a && b:
 			both++
 		case a:

@@ -203,6 +203,8 @@ func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 // the one drawn resample by resample, in order, from the seed, to the bit.
 func TestBootstrapInSmallBlocks(t *testing.T) {
 	const n = 5000
+	defer func(v int) { NormalFrom = v }(NormalFrom)
+	NormalFrom = n + 1 // the bootstrap, at n episodes
 	rng := rand.New(rand.NewPCG(3, 3))
 	eps := make([]Pair, n)
 	lb, la := make([]float64, n), make([]float64, n)

@@ -55,11 +55,17 @@ const (
 	// (docs/semantics.md, "6.3 Dataset metrics" says why Tango's rather
 	// than Newcombe's).
 	PairedProportions
+	// PairedNormal: from NormalFrom episodes, a sum's or a mean's change and
+	// each policy's value ± z times the standard error of its linearisation
+	// over the episodes (stats.Normal), where Cochran's rule holds: what the
+	// bootstrap's percentiles approach at such n, without its n × Resamples
+	// draws.
+	PairedNormal
 )
 
 // String names the method as the JSON gives it.
 func (m Method) String() string {
-	return [...]string{"paired_bootstrap", "tango_score"}[m]
+	return [...]string{"paired_bootstrap", "tango_score", "paired_normal"}[m]
 }
 
 // entry is a metric of the registry: scale·Σnum/Σden, scale·Σnum/n

@@ -148,3 +148,29 @@ func roundPair(p *[2]float64) *[2]float64 {
 	}
 	return &[2]float64{math.Round(p[0]*1e6) / 1e6, math.Round(p[1]*1e6) / 1e6}
 }
+
+// SumsMethod says how the intervals of the sums and means of ms were made,
+// for a table's title: "a paired bootstrap over episodes for sums and means,
+// 10000 resamples, seed 1", or the normal interval's words from NormalFrom
+// episodes, naming the metrics too skewed for it, which kept the bootstrap.
+func SumsMethod(ms []Metric) string {
+	boot := "a paired bootstrap over episodes for sums and means, " + strconv.Itoa(Resamples) + " resamples, seed " + strconv.Itoa(BootstrapSeed)
+	var normal bool
+	var skewed []string
+	for i := range ms {
+		switch ms[i].Method {
+		case PairedNormal:
+			normal = true
+		case PairedBootstrap:
+			skewed = append(skewed, ms[i].Label)
+		}
+	}
+	if !normal {
+		return boot
+	}
+	s := "the normal interval of a paired difference for sums and means, from " + strconv.Itoa(NormalFrom) + " episodes"
+	if len(skewed) > 0 {
+		s += "; for " + strings.Join(skewed, ", ") + ", too skewed for it, " + boot
+	}
+	return s
+}

@@ -112,3 +112,34 @@ func Select(x []float64, k int) float64 {
 	}
 	return x[k]
 }
+
+// Normal is the 95% normal interval of a statistic of n episodes whose value
+// is t and whose linearisation at episode i is l[i] (its influence: how
+// much the statistic moves per unit of weight on that episode): t ± z·se,
+// se² = n/(n−1)·Σ(l[i] − mean)², the variance the bootstrap estimates for
+// it. ok is false when Cochran's rule n > 25·g₁² (W. G. Cochran, Sampling
+// Techniques, 3rd ed., 1977, section 2.15), g₁ the skewness of l, says n is
+// too small for the normal shape. Equal l give t's own point.
+func Normal(t float64, l []float64) (lo, hi float64, ok bool) {
+	n := float64(len(l))
+	if n < 2 {
+		return 0, 0, false
+	}
+	var mean float64
+	for _, x := range l {
+		mean += x
+	}
+	mean /= n
+	var m2, m3 float64
+	for _, x := range l {
+		d := x - mean
+		m2 += d * d
+		m3 += d * d * d
+	}
+	m2, m3 = m2/n, m3/n
+	if m2 > 0 && n <= 25*m3*m3/(m2*m2*m2) {
+		return 0, 0, false
+	}
+	half := z95 * math.Sqrt(m2*n*n/(n-1))
+	return t - half, t + half, true
+}

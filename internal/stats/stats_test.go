@@ -95,3 +95,44 @@ func TestQuantileEqualsSort(t *testing.T) {
 		}
 	}
 }
+
+// Normal's half-width is z·√(n/(n−1)·Σ(l − mean)²), worked by hand; and
+// Cochran's rule refuses a statistic too skewed for its n.
+func TestNormal(t *testing.T) {
+	cases := []struct {
+		name   string
+		t      float64
+		l      []float64
+		lo, hi float64
+		ok     bool
+	}{
+		// mean 0, Σd² = 4, n/(n−1)·Σd² = 16/3, √ = 2.3094011, × 1.9599640 = 4.5263430.
+		{"symmetric", 10, []float64{1, -1, 1, -1}, 5.473657, 14.526343, true},
+		// Equal influences: no spread, the point itself.
+		{"equal", 3, []float64{2, 2, 2, 2, 2}, 3, 3, true},
+		// One 1 among 20: mean 0.05, m2 = 0.0475, m3 = 0.04275, g₁² =
+		// 0.04275²/0.0475³ = 17.05, and 20 ≤ 25·17.05 = 426: refused.
+		{"skewed", 1, append(make([]float64, 19), 1), 0, 0, false},
+		// One episode: no spread to measure.
+		{"one", 1, []float64{1}, 0, 0, false},
+	}
+	for _, c := range cases {
+		lo, hi, ok := Normal(c.t, c.l)
+		if ok != c.ok || math.Abs(lo-c.lo) > 1e-6 || math.Abs(hi-c.hi) > 1e-6 {
+			t.Errorf("%s: %v … %v (%v), want %v … %v (%v)", c.name, lo, hi, ok, c.lo, c.hi, c.ok)
+		}
+	}
+	// One 1 among 1,000 (g₁² ≈ 998, 25·g₁² ≈ 24,950 > 1,000) is refused;
+	// one in ten (g₁² ≈ 7.1, 25·g₁² ≈ 178) is not.
+	rare, tenth := make([]float64, 1000), make([]float64, 1000)
+	rare[0] = 1
+	for i := 0; i < 1000; i += 10 {
+		tenth[i] = 1
+	}
+	if _, _, ok := Normal(1, rare); ok {
+		t.Error("one in 1,000: the normal interval is not refused")
+	}
+	if _, _, ok := Normal(100, tenth); !ok {
+		t.Error("one in ten of 1,000: the normal interval is refused")
+	}
+}

@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"math"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -49,31 +48,6 @@ func TestDollarsSaved(t *testing.T) {
 	unpriced := Run(handSet(t, 12, 12), handGrid, sor(40, 10), opts())
 	if unpriced.Dollars != nil || strings.Contains(lineOf(unpriced, "versus now"), "cost saved") {
 		t.Errorf("unpriced, the sweep says dollars: %v", unpriced.Dollars)
-	}
-}
-
-// The intervals are the same whatever the cores (each worker draws the
-// resamples from the seed), and none is given below metrics.MinN episodes.
-func TestBootstrapSumsDeterministic(t *testing.T) {
-	x := make([][]float64, 7)
-	for c := range x {
-		x[c] = make([]float64, 30)
-		for e := range x[c] {
-			x[c][e] = float64((c+1)*e%11) / 3
-		}
-	}
-	prev := runtime.GOMAXPROCS(1)
-	one := bootstrapSums(x)
-	runtime.GOMAXPROCS(4)
-	four := bootstrapSums(x)
-	runtime.GOMAXPROCS(prev)
-	for c := range x {
-		if *one[c] != *four[c] {
-			t.Errorf("row %d: %v with one core, %v with four", c, *one[c], *four[c])
-		}
-	}
-	if few := bootstrapSums([][]float64{{1, 2, 3, 4}}); few[0] != nil {
-		t.Errorf("an interval from 4 episodes: %v", *few[0])
 	}
 }
 

@@ -1,10 +1,13 @@
 // Command benchgen writes the inputs of scripts/bench-compare.sh that synth
 // does not: a log with one runaway reasoning line, a file of short turn
-// lines, and a ZorkGPT2 Burr application directory of a long run (its
-// log.jsonl grows with the square of the turns: 1,000 turns, about 1.5 GB).
+// lines, a file of very many two-step episodes (read with --fields
+// episode=episode,turn=step,score=score), and a ZorkGPT2 Burr application
+// directory of a long run (its log.jsonl grows with the square of the turns:
+// 1,000 turns, about 1.5 GB).
 //
 //	go run ./scripts/benchgen longline -mb 50 -in LOG -out FILE
 //	go run ./scripts/benchgen turns -n 2000000 -out FILE
+//	go run ./scripts/benchgen tiny -n 50000 -out FILE
 //	go run ./scripts/benchgen burr -turns 1000 -out DIR   # DIR/default/<app_id>/
 package main
 
@@ -18,15 +21,15 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 || os.Args[1] != "longline" && os.Args[1] != "turns" && os.Args[1] != "burr" {
-		fmt.Fprintln(os.Stderr, "usage: benchgen longline|turns|burr [flags]")
+	if len(os.Args) < 2 || os.Args[1] != "longline" && os.Args[1] != "turns" && os.Args[1] != "tiny" && os.Args[1] != "burr" {
+		fmt.Fprintln(os.Stderr, "usage: benchgen longline|turns|tiny|burr [flags]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
 	in := fs.String("in", "", "the log whose middle final_action_selection line gets the runaway reasoning")
 	out := fs.String("out", "", "the file (burr: the directory) to write")
 	mb := fs.Int("mb", 50, "the length of the runaway line, in MB")
-	n := fs.Int("n", 2_000_000, "turn lines")
+	n := fs.Int("n", 2_000_000, "turn lines (tiny: episodes)")
 	turns := fs.Int("turns", 1000, "the turns of the Burr run")
 	fs.Parse(os.Args[2:])
 	if os.Args[1] == "burr" {
@@ -35,11 +38,14 @@ func main() {
 	}
 	f, err := os.Create(*out)
 	check(err)
-	if os.Args[1] == "longline" {
+	switch os.Args[1] {
+	case "longline":
 		log, err := os.ReadFile(*in)
 		check(err)
 		check(benchdata.LongLine(f, log, *mb*1_000_000))
-	} else {
+	case "tiny":
+		check(benchdata.Tiny(f, *n))
+	default:
 		check(benchdata.Turns(f, *n))
 	}
 	check(f.Close())

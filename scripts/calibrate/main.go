@@ -4,6 +4,7 @@
 //
 //	go run ./scripts/calibrate                        # the study of `make calibrate`
 //	go run ./scripts/calibrate -population 1500 -samples 100 -sizes 30,75
+//	go run ./scripts/calibrate -normal-from 2 -sizes 75,200   # normal intervals at every n
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lbanalyze/lbanalyze/internal/calibrate"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -28,6 +30,7 @@ func main() {
 	flag.Float64Var(&opt.Margin, "margin", opt.Margin, "how much worse than now, in false-termination rate (a share), makes a ship harmful")
 	now := flag.String("now", opt.Now.String(), "the current setting the samples are swept against, as --config gives it (NAME:W/I)")
 	flag.IntVar(&opt.Workers, "workers", 0, "samples swept at once (0: one a core); the tables do not depend on it")
+	flag.IntVar(&metrics.NormalFrom, "normal-from", metrics.NormalFrom, "the fewest episodes from which sums and means take the normal interval, not the bootstrap's (metrics.NormalFrom)")
 	flag.Parse()
 	var err error
 	if opt.Sizes, err = parseSizes(*sizes); err != nil {

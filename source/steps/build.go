@@ -414,7 +414,8 @@ func (b *builder) build(s *segment) *episode.Episode {
 	ep.Facts = b.facts(s)
 	b.notes(s)
 	s.problems.Set(ep)
-	return ep
+	out := *ep // copied out, so that a command holding it does not hold the segment's reading state
+	return &out
 }
 
 // signalOf are the optional signals the members give.
