@@ -36,7 +36,7 @@ func BenchmarkCompare10k(b *testing.B) {
 			b.ReportAllocs()
 			stop := benchdata.CPU(b)
 			for b.Loop() {
-				Compare(pairs, Costs{CallsPerTurn: 4})
+				Compare(pairs, Costs{CallsPerTurn: 4}, zorkGPT)
 			}
 			stop()
 		})
