@@ -16,6 +16,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // checkFlags are check's: a rule and how many premature stops it may make,
@@ -247,7 +248,7 @@ func (f *checkFlags) change(eps []*episode.Episode) (checkVerdict, error) {
 		return v, failure("%s and %s could be replayed together on none of the %s", from, to, textout.Count(len(eps), "run"))
 	}
 	var ft *metrics.Metric
-	for _, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 1}) {
+	for _, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 1}, system.OfAll(eps).Shows.Applies) {
 		if m.Name == "false_termination_rate" {
 			ft = &m
 			break
