@@ -109,9 +109,10 @@ const textEntry = 64
 
 // Texts keeps the texts of one episode (actions, rooms, responses): equal
 // texts share one copy, kept as Text keeps them, and past textBudget bytes of
-// distinct ones a new distinct text is kept short (short), still equal to
-// another only when they are equal, but for a 64-bit hash's collisions. A
-// text given may point into the line being read: what is kept is a copy.
+// distinct ones a new distinct text is kept short (its first bytes, length
+// and hash), still equal to another only when they are equal, but for a
+// 64-bit hash's collisions. A text given may point into the line being read:
+// what is kept is a copy.
 type Texts struct {
 	budget    int // textBudget when 0
 	kept      map[string]string
