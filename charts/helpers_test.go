@@ -43,7 +43,7 @@ func (p plan) episode() *episode.Episode {
 		ep.Source = p.id + "/episode_log.jsonl"
 	}
 	if p.end == "" {
-		ep.End = episode.End{Reason: episode.EndNone}
+		ep.End = episode.End{Reason: episode.EndNone, Truncated: true}
 	}
 	score := 0
 	for t := 1; t <= p.n; t++ {

@@ -269,6 +269,10 @@ type End struct {
 	Turn       int // the turn the end record names; 0 for none
 	TurnsStuck int // stuck_termination only
 	Detail     string
+	// Truncated: the log records no end (EndNone) where its format records
+	// every run's end (ZorkGPT's, ZorkGPT2's): it was cut short. A harness's
+	// per-step log need not say how a run ended, and is whole without it.
+	Truncated bool
 }
 
 // Recorded is what the recording's own stop rule did, where its log shows it:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"unicode/utf8"
 
 	gojson "github.com/goccy/go-json"
@@ -147,10 +148,4 @@ func nullNonFinite(data []byte) ([]byte, int) {
 	return append(out, data[last:]...), n
 }
 
-func delimiter(c byte) bool {
-	switch c {
-	case ',', ':', '[', ']', '{', '}', ' ', '\t', '\n', '\r':
-		return true
-	}
-	return false
-}
+func delimiter(c byte) bool { return strings.IndexByte(",:[]{} \t\n\r", c) >= 0 }

@@ -9,11 +9,9 @@ import (
 	"sync"
 )
 
-// DefaultMaxLine bounds the length of a line that is read whole. A line
-// that matters (a turn, a score change, an objective) is a few hundred bytes,
-// a long game text a few KiB: 16 MiB leaves a thousand times that, and keeps
-// the peak memory of a giant line that matters (held up to the limit) within
-// 64 MiB.
+// DefaultMaxLine bounds the length of a line read whole: a line that matters
+// is a few hundred bytes, a long game text a few KiB; 16 MiB leaves a thousand
+// times that, and keeps a giant line's peak memory within 64 MiB.
 const DefaultMaxLine = 16 << 20
 
 // ErrLineTooLong is returned (wrapped, with the line's number) for a line
@@ -27,16 +25,13 @@ type LineOptions struct {
 	// DefaultMaxLine when 0.
 	MaxLine int
 	// Skip, when set, is asked about each line longer than the read buffer,
-	// with its first bytes (the buffer's worth): when it says so, the rest of
-	// the line is passed over without being held, and the line is not
-	// returned at all. Shorter lines are returned whole, as that costs
-	// nothing, and judged by the caller.
+	// with its first bytes: when it says so, the line is passed over unheld
+	// and not returned. Shorter lines cost nothing and are returned whole.
 	Skip func(head []byte) bool
 }
 
-// Reader yields the lines of a stream with their 1-based line numbers.
-// A line may be of any length; only one line is held at a time, and no more
-// than MaxLine of it.
+// Reader yields the lines of a stream, of any length, with their 1-based
+// numbers: one line is held at a time, and no more than MaxLine of it.
 type Reader struct {
 	br    *bufio.Reader
 	lent  bool   // br is the caller's (Buffered), not the pool's
@@ -158,10 +153,7 @@ func (r *Reader) longLine(first []byte) (line []byte, done bool, err error) {
 	}
 	if r.opt.Skip != nil && r.opt.Skip(first) {
 		r.long = r.long[:0]
-		_, rerr := r.discard(-1)
-		r.line++
-		if rerr != nil {
-			r.stop(rerr)
+		if r.passOver() {
 			return nil, true, r.err
 		}
 		return nil, false, nil
@@ -169,12 +161,8 @@ func (r *Reader) longLine(first []byte) (line []byte, done bool, err error) {
 	r.long = append(r.long[:0], first...)
 	for {
 		if len(r.long) > r.opt.MaxLine {
-			_, rerr := r.discard(-1)
-			r.line++
+			r.passOver()
 			r.dropLong()
-			if rerr != nil {
-				r.stop(rerr)
-			}
 			return nil, true, fmt.Errorf("line %d: %w: longer than %s", r.line, ErrLineTooLong, Size(int64(r.opt.MaxLine)))
 		}
 		chunk, err := r.br.ReadSlice('\n')
@@ -192,7 +180,7 @@ func (r *Reader) longLine(first []byte) (line []byte, done bool, err error) {
 // FirstLine is the first non-blank line of head (the beginning of a stream,
 // a byte-order mark skipped), trimmed, and whether it ends within head.
 func FirstLine(head []byte) ([]byte, bool) {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	head = bytes.TrimPrefix(head, utf8BOM)
 	for len(head) > 0 {
 		var first []byte
 		var whole bool
@@ -268,6 +256,17 @@ func grow(buf, chunk []byte, limit int) []byte {
 		buf = nb
 	}
 	return append(buf, chunk...)
+}
+
+// passOver passes over the rest of the current line, of any length, and
+// says whether a read error ended the stream there.
+func (r *Reader) passOver() bool {
+	_, err := r.discard(-1)
+	r.line++
+	if err != nil {
+		r.stop(err)
+	}
+	return err != nil
 }
 
 // discard passes over the rest of the current line, and says how many bytes

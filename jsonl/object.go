@@ -265,20 +265,13 @@ func validNumber(tok []byte) bool {
 	case i < len(tok) && tok[i] == '0':
 		i++
 	case i < len(tok) && tok[i] >= '1' && tok[i] <= '9':
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
+		i = digits(tok, i)
 	default:
 		return false
 	}
 	if i < len(tok) && tok[i] == '.' {
-		i++
-		d := i
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
+		if i = digits(tok, i+1); tok[i-1] == '.' {
+			return false // no digit after the point
 		}
 	}
 	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
@@ -287,14 +280,19 @@ func validNumber(tok []byte) bool {
 			i++
 		}
 		d := i
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
-		if i == d {
+		if i = digits(tok, i); i == d {
 			return false
 		}
 	}
 	return i == len(tok)
+}
+
+// digits is the index in tok past the decimal digits from i.
+func digits(tok []byte, i int) int {
+	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 func quoteByte(c byte) string {

@@ -28,10 +28,9 @@ var (
 )
 
 // Limits bound what a compressed stream may cost in time: a decompression
-// bomb gives bytes without end from a few compressed ones. Memory is bounded
-// whatever the stream (lines are held up to MaxLine). A ratio alone cannot
-// tell a bomb: a Burr log repeats its whole state on every line, and zstd
-// compresses a run of 400 turns 1,360 times. So a stream is judged by what
+// bomb gives bytes without end (memory is bounded whatever the stream). A
+// ratio alone cannot tell a bomb: zstd compresses a Burr log of 400 turns,
+// its whole state on every line, 1,360 times. So a stream is judged by what
 // it gives: any ratio up to Floor bytes, and lines up to MaxLineOut.
 type Limits struct {
 	// MaxRatio stops a compressed stream once it has given more than Floor
@@ -69,9 +68,8 @@ const (
 	MaxZstdWindow = 8 << 20
 )
 
-// Open opens path for reading, "-" meaning stdin, and undoes gzip or zstd
-// compression found by its magic bytes (whatever the file is called), within
-// lim.
+// Open opens path for reading ("-": stdin), and undoes the gzip or zstd
+// compression its magic bytes show, whatever its name, within lim.
 func Open(path string, stdin io.Reader, lim Limits) (io.ReadCloser, error) {
 	var f io.ReadCloser
 	if path == StdinName {
@@ -117,7 +115,7 @@ func decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		return &closers{r: bounded(zr, in, lim, "gzip"), inner: zr, outer: rc}, nil
+		return &closers{r: &boundedReader{r: zr, in: in, lim: lim, format: "gzip"}, inner: zr, outer: rc}, nil
 	default: // zstd
 		fh, _ := br.Peek(64) // the frame header: its window, for the process's budget
 		var held int64
@@ -133,7 +131,7 @@ func decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 			zstdWindows.Release(held)
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
-		return &closers{r: bounded(zstdErrors{zr}, in, lim, "zstd"), inner: &zstdCloser{zr, held}, outer: rc}, nil
+		return &closers{r: &boundedReader{r: zstdErrors{zr}, in: in, lim: lim, format: "zstd"}, inner: &zstdCloser{zr, held}, outer: rc}, nil
 	}
 }
 
@@ -186,12 +184,8 @@ func (lim Limits) withDefaults() Limits {
 	return lim
 }
 
-// bounded stops the decompressed stream r when it gives more than lim
+// boundedReader stops the decompressed stream r when it gives more than lim
 // allows, judged by what it gives and what it was given (in).
-func bounded(r io.Reader, in *counter, lim Limits, format string) io.Reader {
-	return &boundedReader{r: r, in: in, lim: lim, format: format}
-}
-
 type boundedReader struct {
 	r      io.Reader
 	in     *counter

@@ -9,7 +9,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Outcome is what one policy does to one episode (docs/semantics.md, "6.2 Outcome of one policy on one episode").
@@ -245,12 +244,12 @@ func Run(ep *episode.Episode, p policy.Policy) Outcome {
 // LogCut reports whether the recording cut the log, so that what the run did
 // after its last turn is not in it: the log ends at the recording's own stop
 // or a kill (episode.Episode.CutByRecording), or with no end recorded where
-// the system's logs record their ends (a killed ZorkGPT run, a state
-// snapshot). A log that ends at the game's end or the turn budget, or at an
-// exception or Ctrl-C (the run ended there whatever the policy), is whole
-// (docs/semantics.md, "6.2 Outcome of one policy on one episode").
+// its format records every end (episode.End.Truncated: a killed ZorkGPT run,
+// a state snapshot). A log that ends at the game's end or the turn budget, or
+// at an exception or Ctrl-C (the run ended there whatever the policy), is
+// whole (docs/semantics.md, "6.2 Outcome of one policy on one episode").
 func LogCut(ep *episode.Episode) bool {
-	return ep.CutByRecording() || ep.End.Reason == episode.EndNone && !system.Of(ep).Shows.EndUnrecorded
+	return ep.CutByRecording() || ep.End.Reason == episode.EndNone && ep.End.Truncated
 }
 
 // roomKey is the room as a tracker sees it: the room id where the log has one

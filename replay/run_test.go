@@ -124,7 +124,7 @@ func TestQuirkScoreChangeInsideFailedTurn(t *testing.T) {
 	if !ep.Turns[30].Missing || ep.Score(31) != 5 {
 		t.Fatalf("turn 31: %+v", ep.Turns[30])
 	}
-	if sc := Check(ep, policy.DefaultTimer()); sc == nil || sc.Policy != policy.Score || !sc.TerminationMatch {
+	if sc := Check(ep, policy.DefaultTimer(), zorkGPT); sc == nil || sc.Policy != policy.Score || !sc.TerminationMatch {
 		t.Errorf("self-check %+v", sc)
 	}
 }

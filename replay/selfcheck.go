@@ -7,7 +7,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // SelfCheck compares a replay with the loop-break events the recording wrote
@@ -48,16 +47,23 @@ type Consistent struct {
 	MaxTurnsStuckMax int `json:"max_turns_stuck_max"`
 }
 
-// Check runs the self-check of ep with the assumed settings timer; nil when
-// the log holds no loop-break event of its own. The rules it may have run, if
-// the log does not say, and the settings its configuration accepts are those
-// of the system that ran it.
-func Check(ep *episode.Episode, timer policy.Timer) *SelfCheck {
+// Recorder is what a self-check needs of the system that ran a log: Rules,
+// the policies its recordings may have run, most likely first, for a log that
+// records a stop rule's events but not which rule; and Accepts, whether its
+// configuration takes max_turns_stuck w with check interval i: among those
+// settings Check finds the ones consistent with a recorded stop.
+type Recorder struct {
+	Rules   []policy.Name
+	Accepts func(w, i int) bool
+}
+
+// Check runs the self-check of ep, recorded by sys, with the assumed
+// settings timer; nil when the log holds no loop-break event of its own.
+func Check(ep *episode.Episode, timer policy.Timer, sys Recorder) *SelfCheck {
 	rec := ep.Recorded
 	if !rec.Any() {
 		return nil
 	}
-	sys := system.Of(ep)
 	candidates := slices.Clone(sys.Rules)
 	if len(rec.Rules) > 0 {
 		candidates = candidates[:0]

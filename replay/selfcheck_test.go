@@ -25,6 +25,13 @@ func recorded(t *testing.T, p plan, events func(l *synth.Log)) *episode.Episode 
 	return one(t, buf.Bytes())
 }
 
+// zorkGPT is what ZorkGPT's recordings run (system.ZorkGPT's Recorder): its
+// two rules, score first, and the settings its GameConfiguration takes,
+// some warning threshold of 5..100 below max_turns_stuck (docs/log-format.md,
+// "6. [tool.zorkgpt.loop_break]").
+var zorkGPT = Recorder{Rules: []policy.Name{policy.Score, policy.ScoreOrObjective},
+	Accepts: func(w, i int) bool { return i >= 1 && i <= 100 && w >= i && w > 5 && w <= 1000 }}
+
 func objectiveReset(l *synth.Log, turn, old int) {
 	l.Event("INFO", "objective_progress_reset", "Objective progress detected - resetting stuck timer",
 		synth.KV{Key: "turn", Value: turn}, synth.KV{Key: "was_stuck_for", Value: turn - old},
@@ -44,7 +51,7 @@ func TestSelfCheckReproducesV2(t *testing.T) {
 		objectiveReset(l, 36, 35)
 		stuckTermination(l, 80, 0, 44)
 	})
-	sc := Check(ep, policy.DefaultTimer())
+	sc := Check(ep, policy.DefaultTimer(), zorkGPT)
 	if sc == nil || sc.Policy != policy.ScoreOrObjective || !sc.TerminationMatch || sc.ReplayedTurn != 80 || sc.ReplayedStuck != 44 || !sc.DefaultsConsistent {
 		t.Fatalf("self-check %+v", sc)
 	}
@@ -70,7 +77,7 @@ func TestSelfCheckTellsV1FromV2(t *testing.T) {
 	ep := recorded(t, plan{N: 40, Objectives: map[int][]string{35: {"Open the window"}}}, func(l *synth.Log) {
 		stuckTermination(l, 40, 0, 40)
 	})
-	sc := Check(ep, policy.DefaultTimer())
+	sc := Check(ep, policy.DefaultTimer(), zorkGPT)
 	if sc.Policy != policy.Score || !sc.TerminationMatch || len(sc.Mismatches) != 0 {
 		t.Errorf("self-check %+v", sc)
 	}
@@ -83,7 +90,7 @@ func TestSelfCheckMismatch(t *testing.T) {
 		l.Event("INFO", "score_change", "Score changed: 0 \u2192 5", synth.KV{Key: "turn", Value: 57},
 			synth.KV{Key: "old_score", Value: 0}, synth.KV{Key: "new_score", Value: 5})
 	})
-	sc := Check(ep, policy.DefaultTimer())
+	sc := Check(ep, policy.DefaultTimer(), zorkGPT)
 	if sc.Policy != "" || len(sc.Mismatches) != 1 || !strings.Contains(sc.Mismatches[0], "score_change at turn 57") {
 		t.Errorf("self-check %+v", sc)
 	}
@@ -94,7 +101,7 @@ func TestSelfCheckMismatch(t *testing.T) {
 }
 
 func TestSelfCheckNoEvents(t *testing.T) {
-	if sc := Check(one(t, write(t, plan{N: 30}.Episode())), policy.DefaultTimer()); sc != nil {
+	if sc := Check(one(t, write(t, plan{N: 30}.Episode())), policy.DefaultTimer(), zorkGPT); sc != nil {
 		t.Errorf("a log without loop-break events has a self-check: %+v", sc)
 	}
 }
@@ -121,7 +128,7 @@ func TestSelfCheckOnRecordings(t *testing.T) {
 			}
 		}
 		ep := one(t, write(t, p.Episode()))
-		sc := Check(ep, policy.DefaultTimer())
+		sc := Check(ep, policy.DefaultTimer(), zorkGPT)
 		want := p.LoopBreak.Name
 		if sc == nil || sc.Policy != want && !(len(ep.Recorded.Turns(episode.ObjectiveReset)) == 0 && sc.Policy != "") ||
 			!sc.TerminationMatch || !sc.DefaultsConsistent {

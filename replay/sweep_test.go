@@ -202,7 +202,7 @@ func randomEpisode(rng *rand.Rand) *episode.Episode {
 		ep.End = episode.End{Reason: episode.EndStuckTermination, Turn: n}
 		ep.Recorded.Stop = &episode.Stop{Turn: n - rng.IntN(2)}
 	case k == 2: // cut too: killed, or no end recorded (a ZorkGPT log that just stops)
-		ep.End = episode.End{Reason: []episode.EndReason{episode.EndKilled, episode.EndNone}[rng.IntN(2)]}
+		ep.End = episode.End{Reason: []episode.EndReason{episode.EndKilled, episode.EndNone}[rng.IntN(2)], Truncated: true}
 	case k == 3: // whole: the run ended there whatever the policy
 		ep.End = episode.End{Reason: episode.EndException, Turn: n}
 	}

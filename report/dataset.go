@@ -58,9 +58,10 @@ func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skip
 	for i := range eps {
 		names[eps[i].Ep.Name()]++
 	}
+	shows := systemOf(eps).Shows
 	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: metrics.Compare(pairs(eps), opts.Costs), names: names, Patterns: summarise(eps),
-		shows: systemOf(eps).Shows}
+		Skipped: skipped, Passed: passed, Metrics: metrics.Compare(pairs(eps), opts.Costs, shows.Applies), names: names, Patterns: summarise(eps),
+		shows: shows}
 	d.markCensored()
 	return d
 }
@@ -122,7 +123,7 @@ func WriteDataset(w io.Writer, format string, d *Dataset, summary bool, f *texto
 		writeDatasetTable(w, d, summary, f)
 		return nil
 	}
-	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+	return textout.UnknownFormat(format)
 }
 
 // cells are a metric's table cells: baseline, after, change, expected,
@@ -597,7 +598,7 @@ func (d *Dataset) labels(to []string, eps []*Episode) []string {
 }
 
 func writeDatasetJSON(w io.Writer, d *Dataset, summary bool) error {
-	b, err := indented(d.json(summary), "")
+	b, err := textout.IndentedJSON(d.json(summary), "")
 	if err != nil {
 		return err
 	}

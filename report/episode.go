@@ -12,6 +12,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Episode is one analysed episode: the episode, its outcomes under each policy
@@ -51,7 +52,7 @@ type Options struct {
 // recording is assumed to have run with, for the self-check.
 func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Timer, opts Options) Episode {
 	opts.Costs = opts.Costs.For(ep)
-	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, policies)}
+	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording, system.Of(ep).Recorder), Patterns: analysePatterns(ep, policies)}
 	d := e.Patterns.Digest()
 	e.digest = &d
 	e.Outcomes = make([]replay.Outcome, len(policies))
@@ -84,7 +85,7 @@ func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Timer, op
 		}
 	}
 	opts.Costs = opts.Costs.For(ep)
-	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording), Patterns: analysePatterns(ep, first), grid: g,
+	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording, system.Of(ep).Recorder), Patterns: analysePatterns(ep, first), grid: g,
 		fast: fastPath(kept)}
 	for range kept {
 		e.results++

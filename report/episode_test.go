@@ -11,6 +11,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -202,7 +203,7 @@ func TestGridWritesAsHeld(t *testing.T) {
 	if n := grid[3].Results(); n != 1200 || len(grid[3].Unreplayed) != 2 {
 		t.Fatalf("the log without objectives: %d results, notes %q", n, grid[3].Unreplayed)
 	}
-	for _, format := range Formats {
+	for _, format := range textout.Formats {
 		var want, got bytes.Buffer
 		if err := WriteEpisodes(&want, format, held, nil); err != nil {
 			t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -52,10 +51,10 @@ type EpisodeWriter struct {
 	limit  int64        // of held: maxHeld
 }
 
-// NewEpisodeWriter writes episodes to w in format, one of Formats.
+// NewEpisodeWriter writes episodes to w in format, one of textout.Formats.
 func NewEpisodeWriter(w io.Writer, format string) (*EpisodeWriter, error) {
-	if !slices.Contains(Formats, format) {
-		return nil, fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+	if !slices.Contains(textout.Formats, format) {
+		return nil, textout.UnknownFormat(format)
 	}
 	return &EpisodeWriter{w: w, format: format, limit: maxHeld}, nil
 }

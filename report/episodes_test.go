@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -28,7 +29,7 @@ func TestReportsWrittenInTurn(t *testing.T) {
 	}
 	opts := Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}}
 	grid := AnalyseGrid(eps[1], policy.List(large...), policy.DefaultTimer(), opts)
-	for _, format := range Formats {
+	for _, format := range textout.Formats {
 		var all []Episode
 		for _, ep := range eps {
 			all = append(all, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultTimer(), opts))

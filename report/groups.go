@@ -59,32 +59,11 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, in Inputs, summ
 			}
 			fmt.Fprintln(w)
 		}
-		for i, g := range groups {
-			title := GroupTitle(i, len(groups), g.Name, len(g.Dataset.Episodes))
-			if format == "markdown" {
-				fmt.Fprintf(w, "# %s\n\n", textout.MarkdownText(title))
-			} else {
-				fmt.Fprintf(w, "== %s ==\n", title)
-			}
-			if err := WriteDataset(w, format, g.Dataset, summary, fit); err != nil {
-				return err
-			}
-			fmt.Fprintln(w)
-		}
-		_, serves := OneSetting(groups)
-		if format == "markdown" {
-			serves = "**" + textout.MarkdownText(serves) + "**"
-		}
-		_, err := fmt.Fprintln(w, serves)
-		return err
+		_, says := OneSetting(groups)
+		return textout.GroupSections(w, format, len(groups), func(i int) (string, int) { return groups[i].Name, len(groups[i].Dataset.Episodes) },
+			func(i int) error { return WriteDataset(w, format, groups[i].Dataset, summary, fit) }, says)
 	}
-	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
-}
-
-// GroupTitle heads the section of group i (from 0) of n: its name, a value
-// from the logs, escaped (textout.Printable), so that it forges no line.
-func GroupTitle(i, n int, name string, episodes int) string {
-	return fmt.Sprintf("Group %d of %d: %s, %s", i+1, n, textout.Printable(name), textout.Count(episodes, "episode"))
+	return textout.UnknownFormat(format)
 }
 
 // groupJSON is a group's analysis, as batch's JSON gives one, with its name,
@@ -115,7 +94,7 @@ func writeGroupsJSON(w io.Writer, by string, groups []Group, in Inputs, summary 
 		out.Groups = append(out.Groups, groupJSON{g.Name, g.System, g.Dataset.Headline(), g.Dataset.json(summary)})
 	}
 	out.OneSetting.ServesAll, out.OneSetting.Says = OneSetting(groups)
-	b, err := indented(out, "")
+	b, err := textout.IndentedJSON(out, "")
 	if err != nil {
 		return err
 	}
@@ -150,7 +129,7 @@ func OneSetting(groups []Group) (serves *bool, says string) {
 		systems[g.System] = true
 	}
 	if len(systems) > 1 {
-		return nil, OneSettingLead(len(groups)) + fmt.Sprintf("No: their logs are of %d systems, each compared on its own rules above, and each runs its own setting.",
+		return nil, textout.OneSettingLead(len(groups)) + fmt.Sprintf("No: their logs are of %d systems, each compared on its own rules above, and each runs its own setting.",
 			len(systems))
 	}
 	d := groups[0].Dataset
@@ -169,17 +148,17 @@ func OneSetting(groups []Group) (serves *bool, says string) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(OneSettingLead(len(groups)))
+	b.WriteString(textout.OneSettingLead(len(groups)))
 	switch {
 	case told == 0:
 		fmt.Fprintf(&b, "Cannot tell: every group has too few episodes for an interval (%d needed)", metrics.MinN)
 	case len(worse) == 0:
 		fmt.Fprintf(&b, "After %s is significantly worse than baseline %s on no headline figure in any group", d.After, d.Baseline)
 	default:
-		fmt.Fprintf(&b, "No: after %s is significantly worse than baseline %s in %d of %d groups: %s", d.After, d.Baseline, len(worse), told, someOf(worse))
+		fmt.Fprintf(&b, "No: after %s is significantly worse than baseline %s in %d of %d groups: %s", d.After, d.Baseline, len(worse), told, textout.SomeOf(worse, "; "))
 	}
 	if told > 0 && len(tooFew) > 0 {
-		fmt.Fprintf(&b, "; %s too few episodes to tell: %s", haveCount(len(tooFew)), someOf(tooFew))
+		fmt.Fprintf(&b, "; %s too few episodes to tell: %s", haveCount(len(tooFew)), textout.SomeOf(tooFew, "; "))
 	}
 	b.WriteString(".")
 	if told == 0 {
@@ -187,18 +166,6 @@ func OneSetting(groups []Group) (serves *bool, says string) {
 	}
 	ok := len(worse) == 0
 	return &ok, b.String()
-}
-
-// OneSettingLead opens the line that says whether one setting serves all n
-// groups.
-func OneSettingLead(n int) string {
-	switch n {
-	case 1:
-		return "One setting for 1 group? "
-	case 2:
-		return "One setting for both groups? "
-	}
-	return fmt.Sprintf("One setting for all %d groups? ", n)
 }
 
 // worseOn lists the headline figures on which d's after policy is
@@ -225,13 +192,4 @@ func haveCount(n int) string {
 		return "1 group has"
 	}
 	return fmt.Sprintf("%d groups have", n)
-}
-
-// someOf lists the first few names, and counts the rest.
-func someOf(names []string) string {
-	const shown = 5
-	if len(names) <= shown {
-		return strings.Join(names, "; ")
-	}
-	return strings.Join(names[:shown], "; ") + fmt.Sprintf("; and %d more", len(names)-shown)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/system"
@@ -82,11 +83,11 @@ func (fs facts) MarshalJSON() ([]byte, error) {
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
-		k, err := marshal(f.Key)
+		k, err := textout.JSON(f.Key)
 		if err != nil {
 			return nil, err
 		}
-		v, err := marshal(f.Value)
+		v, err := textout.JSON(f.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +101,7 @@ func (fs facts) MarshalJSON() ([]byte, error) {
 func mergeObjects(parts ...any) ([]byte, error) {
 	b := []byte{'{'}
 	for _, p := range parts {
-		o, err := marshal(p)
+		o, err := textout.JSON(p)
 		if err != nil {
 			return nil, err
 		}
@@ -113,10 +114,6 @@ func mergeObjects(parts ...any) ([]byte, error) {
 	}
 	return append(b, '}'), nil
 }
-
-// marshal is the compact JSON of v, strings as they are (no HTML escapes):
-// what every JSON output of lbanalyze writes, indented.
-func marshal(v any) ([]byte, error) { return json.MarshalWithOption(v, json.DisableHTMLEscape()) }
 
 // ResultJSON is one policy's Outcome on one episode (docs/semantics.md, "6.2 Outcome of one policy on one episode").
 type ResultJSON struct {
@@ -325,14 +322,14 @@ func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 // jsonHead appends the head of an episode's object, indented as an element
 // of the array, without its end.
 func jsonHead(b []byte, n episodeName) []byte {
-	h, _ := indented(EpisodeHead{EpisodeID: n.id, Source: n.source, LogFormat: n.format, Segment: n.segment}, "  ") // strings and numbers: never an error
+	h, _ := textout.IndentedJSON(EpisodeHead{EpisodeID: n.id, Source: n.source, LogFormat: n.format, Segment: n.segment}, "  ") // strings and numbers: never an error
 	return append(b, h[:len(h)-len("\n  }")]...)
 }
 
 // jsonBody writes the body of e's object to w: what follows its head.
 func jsonBody(w io.Writer, e *Episode) error {
 	j := e.fields()
-	b, err := indented(merged{facts(j.Facts), j.EpisodeBody, struct {
+	b, err := textout.IndentedJSON(merged{facts(j.Facts), j.EpisodeBody, struct {
 		Patterns *patterns.Analysis `json:"patterns,omitempty"`
 	}{j.Patterns}}, "  ")
 	if err != nil {
@@ -358,13 +355,6 @@ func timeline(ep *episode.Episode) []episode.Score {
 		t[i] = ep.Turns[i].Score
 	}
 	return t
-}
-
-// indented is the JSON of v indented as an element whose members are at
-// prefix and two spaces, strings as they are (no HTML escapes): the bytes
-// encoding/json's MarshalIndent writes.
-func indented(v any, prefix string) ([]byte, error) {
-	return json.MarshalIndentWithOption(v, prefix, "  ", json.DisableHTMLEscape())
 }
 
 // merged are JSON objects written as one, their members in order (mergeObjects).

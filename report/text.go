@@ -18,9 +18,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
-// Formats are the output formats of the commands.
-var Formats = []string{"table", "markdown", "json", "csv"}
-
 // sparkWidth is how many marks the score timeline has at most.
 const sparkWidth = 60
 
@@ -107,10 +104,10 @@ func summary(ep *episode.Episode) string {
 	shows := system.Of(ep).Shows
 	end := "ended " + string(ep.End.Reason)
 	switch {
-	case ep.End.Reason == episode.EndNone && shows.EndUnrecorded:
-		end = "its end not recorded"
-	case ep.End.Reason == episode.EndNone:
+	case ep.End.Reason == episode.EndNone && ep.End.Truncated:
 		end = "no end event (truncated)"
+	case ep.End.Reason == episode.EndNone:
+		end = "its end not recorded"
 	case ep.End.Turn > 0:
 		end += fmt.Sprintf(" at turn %d", ep.End.Turn)
 	}

@@ -5,7 +5,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/source/atif"
+	"github.com/lbanalyze/lbanalyze/source/miniswe"
+	"github.com/lbanalyze/lbanalyze/source/tau2"
+	"github.com/lbanalyze/lbanalyze/source/terminalbench"
 )
 
 // The systems of runs judged by their result (docs/semantics.md, "6.4 Runs
@@ -57,12 +62,12 @@ func capValue(p policy.Policy) string {
 // time alone), and what else must hold.
 func capSystem(name string, formats []string, keys capKeys, file, lang, note string, offered ...policy.Name) *System {
 	return &System{Name: name, Formats: formats, File: file, Lang: lang, Block: keys.block, Note: note, Now: none,
-		Adds: offered[0], CallsPerTurn: 1, Offered: offered, Shows: Shows{EndUnrecorded: true, RealScores: true}}
+		Adds: offered[0], CallsPerTurn: 1, Offered: offered, Shows: Shows{Applies: metrics.Applies{RealScores: true}}}
 }
 
 // MiniSweAgent is mini-swe-agent: its agent config's step_limit, cost_limit
 // and wall_time_limit_seconds, checked before each model call.
-var MiniSweAgent = capSystem("mini-swe-agent", []string{"mini-swe-agent"}, capKeys{harness: "mini-swe-agent",
+var MiniSweAgent = capSystem("mini-swe-agent", []string{miniswe.Format}, capKeys{harness: "mini-swe-agent",
 	keys:  map[policy.Name]string{policy.Steps: "step_limit", policy.Cost: "cost_limit", policy.Time: "wall_time_limit_seconds"},
 	write: func(k, v string) string { return "agent:\n  " + k + ": " + v + "\n" },
 	off:   "agent:\n  step_limit: 0\n  cost_limit: 0\n"},
@@ -72,7 +77,7 @@ var MiniSweAgent = capSystem("mini-swe-agent", []string{"mini-swe-agent"}, capKe
 // Tau2 is τ²-bench's runner: tau2 run --max-steps, which counts the
 // orchestrator's steps (the agent's, the user's and each batch of tool
 // results alike), so that the agent's N steps are about 2N of its own.
-var Tau2 = capSystem("tau2-bench", []string{"tau2"}, capKeys{harness: "tau2-bench",
+var Tau2 = capSystem("tau2-bench", []string{tau2.Format}, capKeys{harness: "tau2-bench",
 	keys: map[policy.Name]string{policy.Steps: "--max-steps"},
 	write: func(k, v string) string {
 		n, _ := strconv.Atoi(v)
@@ -83,7 +88,7 @@ var Tau2 = capSystem("tau2-bench", []string{"tau2"}, capKeys{harness: "tau2-benc
 
 // TerminalBench is Terminal-Bench's harness: tb run's agent timeout, a hard
 // kill at the time given.
-var TerminalBench = capSystem("Terminal-Bench", []string{"terminal-bench"}, capKeys{harness: "Terminal-Bench",
+var TerminalBench = capSystem("Terminal-Bench", []string{terminalbench.Format}, capKeys{harness: "Terminal-Bench",
 	keys:  map[policy.Name]string{policy.Time: "--global-agent-timeout-sec"},
 	write: func(k, v string) string { return "tb run … " + k + " " + v + "\n" },
 	off:   ""},
@@ -92,7 +97,7 @@ var TerminalBench = capSystem("Terminal-Bench", []string{"terminal-bench"}, capK
 
 // Agents are the agents that write ATIF trajectories (Harbor's agents,
 // OpenHands, Inspect, mini-swe-agent): the cap in each one's own key.
-var Agents = capSystem("your agent", []string{"atif"}, capKeys{harness: "your agent",
+var Agents = capSystem("your agent", []string{atif.Format}, capKeys{harness: "your agent",
 	keys:  map[policy.Name]string{policy.Steps: "steps", policy.Tokens: "tokens", policy.Cost: "cost", policy.Time: "time"},
 	write: agentKeys},
 	"your agent's config", "text", "each line is one harness's key for the cap: keep the one of the harness that ran the trajectories",

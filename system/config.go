@@ -2,15 +2,12 @@ package system
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
-	"github.com/lbanalyze/lbanalyze/internal/filekind"
+	"github.com/lbanalyze/lbanalyze/internal/tomlfile"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -23,21 +20,8 @@ type Config struct {
 	Warnings []string
 }
 
-// Bounds on a configuration file, checked before the TOML parser sees it: a
-// pyproject.toml is a few KiB and nests tables five or six deep
-// ([tool.poetry.group.dev.dependencies], then an inline table). The parser
-// recurses once per level of arrays and inline tables, and holds every key's
-// whole path, so that what a file costs grows with its size times its depth:
-// a 1 MiB file of keys eight parts long took 230 MB, a 128 KiB file of keys or
-// inline tables 16 deep takes 55-62 MB (peak RSS, the run included).
-const (
-	// MaxConfigSize is the largest configuration file read.
-	MaxConfigSize = 128 << 10
-	// MaxConfigDepth bounds how deeply a key or value nests: the parts of
-	// its table's header and its dotted key, and the arrays and inline
-	// tables around it.
-	MaxConfigDepth = 16
-)
+// configFile is a pyproject.toml: a few KiB, read up to 128 KiB.
+var configFile = tomlfile.File{Max: 128 << 10, Name: "the pyproject.toml", Kind: "pyproject.toml"}
 
 // Tables names the table of each system that has one, for --help:
 // "[tool.zorkgpt.loop_break] (ZorkGPT) or [tool.zorkburr] (ZorkGPT2)".
@@ -54,7 +38,7 @@ func Tables() string {
 // LoadConfig reads the table of a system from a pyproject.toml (ParseConfig).
 // Errors name the file, the line where it can be found, and the key.
 func LoadConfig(path string) (Config, error) {
-	data, err := readConfig(path)
+	data, err := configFile.Read(path)
 	if err != nil {
 		return Config{}, err
 	}
@@ -67,12 +51,9 @@ func LoadConfig(path string) (Config, error) {
 // over. A file with no such table is the first system's defaults, with a
 // warning.
 func ParseConfig(path string, data []byte) (Config, error) {
-	if line := tooDeep(data, MaxConfigDepth); line > 0 {
-		return Config{}, fmt.Errorf("%s:%d: nested more than %d deep (tables, dotted keys, arrays and inline tables): not read", path, line, MaxConfigDepth)
-	}
-	var doc map[string]any
-	if _, err := toml.Decode(string(data), &doc); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
+	doc, _, err := tomlfile.Decode(path, data)
+	if err != nil {
+		return Config{}, err
 	}
 	var read *System
 	var table map[string]any
@@ -158,127 +139,4 @@ func show(v any) string {
 		return strconv.Quote(s)
 	}
 	return fmt.Sprint(v)
-}
-
-// readConfig reads a configuration file: a regular file of MaxConfigSize
-// bytes at most. A FIFO would block, and /dev/zero never end.
-func readConfig(path string) ([]byte, error) {
-	data, err := filekind.ReadSmall(path, MaxConfigSize)
-	var nr *filekind.NotRegular
-	var tl *filekind.TooLarge
-	switch {
-	case errors.As(err, &nr):
-		return nil, fmt.Errorf("%v: give the pyproject.toml itself", err)
-	case errors.As(err, &tl):
-		return nil, fmt.Errorf("%v, which no pyproject.toml is: not read", err)
-	}
-	return data, err
-}
-
-// tooDeep finds the first line of TOML data where a key or value nests deeper
-// than limit (0 when none does), by a scan of its brackets, braces and dots
-// outside strings and comments. The depth at a point is the parts of the
-// current table header, the arrays and inline tables open, and the dots since
-// the last '=', ',', bracket or brace: in a value a number has one dot at
-// most, so that the count overstates a value's depth by one, and a dotted key
-// is counted part by part.
-func tooDeep(data []byte, limit int) int {
-	line, open, header, dots := 1, 0, 0, 0
-	lineStart, inHeader := true, false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		switch c {
-		case '\n':
-			line++
-			lineStart, dots = true, 0
-			continue
-		case ' ', '\t', '\r':
-			continue
-		case '#':
-			for i+1 < len(data) && data[i+1] != '\n' {
-				i++
-			}
-			continue
-		case '"', '\'':
-			end, lines := skipString(data, i)
-			i, line = end, line+lines
-		case '[':
-			if lineStart && open == 0 { // a table header, [a.b] or [[a.b]]
-				inHeader = true
-				if i+1 < len(data) && data[i+1] == '[' {
-					i++
-				}
-			} else {
-				open++
-			}
-			dots = 0
-		case ']':
-			if inHeader { // its depth was checked part by part
-				inHeader, header, dots, lineStart = false, dots+1, 0, false
-				if i+1 < len(data) && data[i+1] == ']' {
-					i++
-				}
-				continue
-			}
-			open = max(open-1, 0)
-			dots = 0
-		case '{':
-			open++
-			dots = 0
-		case '}':
-			open = max(open-1, 0)
-			dots = 0
-		case '=', ',':
-			dots = 0
-		case '.':
-			dots++
-		}
-		lineStart = false
-		depth := open + dots + 1
-		if !inHeader {
-			depth += header
-		}
-		if depth > limit {
-			return line
-		}
-	}
-	return 0
-}
-
-// skipString gives the index of the last byte of the string that starts at
-// data[i] (a quote), and how many newlines it holds. Basic strings (in double
-// quotes, one or three) have backslash escapes, literal ones (in single
-// quotes) none; a multi-line string (three quotes) may end with one or two
-// quotes before its closing three. An unterminated string runs to the end of
-// its line, or of data when multi-line: the parser reports it.
-func skipString(data []byte, i int) (end, lines int) {
-	q := data[i]
-	multi := i+2 < len(data) && data[i+1] == q && data[i+2] == q
-	j := i + 1
-	if multi {
-		j = i + 3
-	}
-	for ; j < len(data); j++ {
-		switch c := data[j]; {
-		case c == '\\' && q == '"':
-			if j+1 < len(data) && data[j+1] == '\n' {
-				lines++
-			}
-			j++
-		case c == '\n':
-			if !multi {
-				return j - 1, lines // the parser reports it; the newline is the caller's
-			}
-			lines++
-		case c == q && !multi:
-			return j, lines
-		case c == q && j+2 < len(data) && data[j+1] == q && data[j+2] == q:
-			j += 2
-			for k := 0; k < 2 && j+1 < len(data) && data[j+1] == q; k++ {
-				j++
-			}
-			return j, lines
-		}
-	}
-	return len(data) - 1, lines
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/source/balrog"
 )
 
 // Harness is a benchmark harness or an agent loop of the user's own with no
@@ -16,10 +17,10 @@ import (
 // field map): it runs any policy that needs only the score per step, as a
 // few lines of Python in its step loop (docs/sources.md, "Which system ran a
 // log"). It makes one LLM call a step, and shows its agent no countdown.
-var Harness = &System{Name: "your harness", Formats: []string{"jsonl", "csv", "tales", "balrog"},
+var Harness = &System{Name: "your harness",
 	File: "your harness's step loop", Lang: "python", Block: func(p policy.Policy) (string, error) { return harnessBlock(p, logsOf{}) },
 	Note: "Python; in another language, the first comment is the rule", Now: none, Adds: policy.Increase, CallsPerTurn: 1,
-	Offered: []policy.Name{policy.Score, policy.Increase}, Shows: Shows{EndUnrecorded: true}}
+	Offered: []policy.Name{policy.Score, policy.Increase}}
 
 // logsOf is what a harness's block words for the logs it is given: their
 // scores are not all whole (summed rewards, a normalised score), so that its
@@ -45,7 +46,7 @@ var harnesses = func() map[logsOf]*System {
 func harnessFor(eps []*episode.Episode) *System {
 	var k logsOf
 	k.real = slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return !ep.WholeScores() })
-	k.balrog = !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Format != "balrog" })
+	k.balrog = !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Format != balrog.Format })
 	return harnesses[k]
 }
 

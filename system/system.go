@@ -13,15 +13,19 @@ import (
 	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
 )
 
 // System is one entry of the registry.
 type System struct {
 	Name string // in sentences: "ZorkGPT", "your harness"
-	// Formats are the log formats (episode.Episode.Format, a source's
-	// Format) its logs are read as: an episode of one of them is this
-	// system's. Every source's format is one system's (TestOf).
+	// Formats are the log formats (episode.Episode.Format), each its
+	// source's constant, that its logs are read as: an episode of one of
+	// them is this system's. The harness lists none: it is the system of
+	// every other source's logs, so that a new source of a harness's logs is
+	// its file and a line of corpus's registry.
 	Formats []string
 	// Table is the table of a pyproject.toml that sets what it runs
 	// ("tool.zorkgpt.loop_break"), read by readConfig; "" for a system that
@@ -54,13 +58,10 @@ type System struct {
 	// settings; nil when it has no bounds of its own to check (lbanalyze
 	// replays them anyway: a what-if may go where the system cannot).
 	Refusals func(p policy.Policy) []string
-	// Rules are the policies its recordings may have run, most likely
-	// first, for a log that records a stop rule's events but not which rule;
-	// and Accepts says whether its configuration takes max_turns_stuck w
-	// with check interval i: among those settings a self-check finds the
-	// ones consistent with a recorded stop (replay.Check).
-	Rules   []policy.Name
-	Accepts func(w, i int) bool
+	// Recorder is what a self-check of its logs needs (replay.Check): the
+	// rules its recordings may have run, the settings its configuration
+	// takes.
+	replay.Recorder
 	// Shows are the parts of a report that apply to its logs.
 	Shows Shows
 }
@@ -69,25 +70,15 @@ type System struct {
 // every log has; a part that does not is left out of tables and is null in
 // JSON and CSV (docs/output.md).
 type Shows struct {
-	// Objectives: its logs record objectives, counted in headers and
-	// tables, and measured by the objective metrics.
-	Objectives bool
+	// Applies says which metrics apply: objectives counted (in headers and
+	// tables too), the specification's expected changes, scores not whole.
+	metrics.Applies
 	// Warnings: its agent is shown a countdown warning when stuck: the
 	// warned column, the countdown warnings (1C), the warning pattern.
 	Warnings bool
 	// RevisitPenalty: ZorkGPT's location revisit penalty (1B) is replayed
 	// on its logs' rooms.
 	RevisitPenalty bool
-	// Expected: the specification's expected changes of the metrics
-	// (docs/semantics.md, "6.3 Dataset metrics") are the change on its logs
-	// from score to score-or-objective.
-	Expected bool
-	// EndUnrecorded: its logs need not say how a run ended, so that an end
-	// not recorded is no sign of a cut log.
-	EndUnrecorded bool
-	// RealScores: its logs have scores that are not whole (OfAll's
-	// harness for them): score forgone is shown with its decimals.
-	RealScores bool
 }
 
 // none is what runs now on a system that stops no run on a rule of its own.
@@ -103,22 +94,26 @@ func (s *System) Runs(p policy.Policy) bool {
 }
 
 // registry are the systems, in the order lists show them. The first is the
-// system of a log of no format listed (an episode made by hand) and of
-// episodes of several systems: ZorkGPT, whose logs lbanalyze read first. A
-// new system is one file and a line here.
+// system of an episode of no format (made by hand) and of episodes of
+// several systems: ZorkGPT, whose logs lbanalyze read first. A new system is
+// one file and a line here.
 var registry = []*System{ZorkGPT, ZorkGPT2, Harness, MiniSweAgent, Tau2, TerminalBench, Agents}
 
 // All lists every system, in order.
 func All() []*System { return slices.Clone(registry) }
 
-// Of is the system that ran ep, by its log format.
+// Of is the system that ran ep, by its log format: the system that lists
+// it, else the harness.
 func Of(ep *episode.Episode) *System {
+	if ep.Format == "" {
+		return registry[0]
+	}
 	for _, s := range registry {
 		if slices.Contains(s.Formats, ep.Format) {
 			return s
 		}
 	}
-	return registry[0]
+	return Harness
 }
 
 // OfAll is the system that ran every one of eps; the first of the registry

@@ -15,8 +15,9 @@ func at(n policy.Name, w, interval int) policy.Policy {
 	return policy.Policy{Name: n}.With(policy.MaxTurnsStuck, w).With(policy.CheckInterval, interval)
 }
 
-// Every log format a source reads is one system's, and an episode is the
-// system's of its format: ZorkGPT's for a format no system lists.
+// Every log format a system lists is a source's, and no two systems list
+// one; an episode is the system's of its format: the harness's for a format
+// no system lists, ZorkGPT's for none (an episode made by hand).
 func TestOf(t *testing.T) {
 	srcs := corpus.Registry()
 	formats := []string{steps.Format}
@@ -26,15 +27,16 @@ func TestOf(t *testing.T) {
 	for _, s := range srcs.Dirs {
 		formats = append(formats, s.Format())
 	}
-	for _, f := range formats {
-		var of []string
-		for _, s := range All() {
-			if slices.Contains(s.Formats, f) {
-				of = append(of, s.Name)
+	listed := map[string]string{}
+	for _, s := range All() {
+		for _, f := range s.Formats {
+			if !slices.Contains(formats, f) {
+				t.Errorf("%s lists log format %q, which no source reads", s.Name, f)
 			}
-		}
-		if len(of) != 1 {
-			t.Errorf("log format %q is the format of %v, want one system", f, of)
+			if other, ok := listed[f]; ok {
+				t.Errorf("log format %q is listed by %s and %s", f, other, s.Name)
+			}
+			listed[f] = s.Name
 		}
 	}
 	for _, c := range []struct {
@@ -42,7 +44,7 @@ func TestOf(t *testing.T) {
 		want   *System
 	}{
 		{"zorkgpt", ZorkGPT}, {"zorkgpt2-burr", ZorkGPT2}, {"zorkgpt2-runlog", ZorkGPT2}, {"zorkgpt2-snapshot", ZorkGPT2},
-		{"tales", Harness}, {"jsonl", Harness}, {"", ZorkGPT}, {"unheard-of", ZorkGPT},
+		{"tales", Harness}, {"jsonl", Harness}, {"csv", Harness}, {"balrog", Harness}, {"unheard-of", Harness}, {"", ZorkGPT},
 	} {
 		if got := Of(&episode.Episode{Format: c.format}); got != c.want {
 			t.Errorf("an episode of format %q: %s, want %s", c.format, got.Name, c.want.Name)

@@ -7,19 +7,22 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 )
 
 // ZorkGPT stops its runs on its loop break, score or score-or-objective as
 // [tool.zorkgpt.loop_break] sets it, within the bounds its validation
 // accepts (docs/log-format.md, "6. [tool.zorkgpt.loop_break]"); by default
 // score-or-objective 40/10.
-var ZorkGPT = &System{Name: zorkGPT, Formats: []string{"zorkgpt"}, File: "pyproject.toml", Lang: "toml",
+var ZorkGPT = &System{Name: zorkGPT, Formats: []string{zorkgpt.Format}, File: "pyproject.toml", Lang: "toml",
 	Table: "tool.zorkgpt.loop_break", readConfig: readZorkGPTConfig,
 	Now:   zorkGPTDefault,
 	Block: zorkGPTBlock, CallsPerTurn: 4, Refusals: zorkGPTRefusals,
-	Rules: []policy.Name{policy.Score, policy.ScoreOrObjective}, Accepts: zorkGPTAccepts,
-	Shows: Shows{Objectives: true, Warnings: true, RevisitPenalty: true, Expected: true}}
+	Recorder: replay.Recorder{Rules: []policy.Name{policy.Score, policy.ScoreOrObjective}, Accepts: zorkGPTAccepts},
+	Shows:    Shows{Applies: metrics.Applies{Objectives: true, Expected: true}, Warnings: true, RevisitPenalty: true}}
 
 const zorkGPT = "ZorkGPT"
 

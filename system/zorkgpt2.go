@@ -6,7 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/replay"
+	"github.com/lbanalyze/lbanalyze/source/zorkgpt2"
 )
 
 // ZorkGPT2 runs zorkburr, set by [tool.zorkburr], once its runner stops on
@@ -16,19 +19,18 @@ import (
 // rejections (docs/zorkgpt2.md, "LLM calls"); an older snapshot, which does
 // not, is priced at ZorkGPT's 4.
 var ZorkGPT2 = &System{Name: zorkGPT2, File: "pyproject.toml", Lang: "toml",
-	Formats: []string{"zorkgpt2-burr", "zorkgpt2-runlog", "zorkgpt2-snapshot"},
+	Formats: []string{zorkgpt2.BurrFormat, zorkgpt2.RunLogFormat, zorkgpt2.SnapshotFormat},
 	Table:   "tool.zorkburr", readConfig: readZorkGPT2Config, Now: none,
 	Block: zorkGPT2Block, Adds: policy.Zorkburr, CallsPerTurn: 4,
-	Rules: []policy.Name{policy.Zorkburr},
 	// [tool.zorkburr] takes any max_turns_stuck from 1 and any interval but
 	// 0, a negative one checking as its magnitude (docs/zorkgpt2.md, "The
 	// stuck rule").
-	Accepts: func(w, i int) bool { return w >= 1 && i >= 1 },
-	Offered: []policy.Name{policy.Score, policy.Supervisor, policy.Zorkburr, policy.Increase},
-	Note:    "run_episode.py must stop on the rule, as zorkburr/main.py does after every Burr step, for it to take effect",
+	Recorder: replay.Recorder{Rules: []policy.Name{policy.Zorkburr}, Accepts: func(w, i int) bool { return w >= 1 && i >= 1 }},
+	Offered:  []policy.Name{policy.Score, policy.Supervisor, policy.Zorkburr, policy.Increase},
+	Note:     "run_episode.py must stop on the rule, as zorkburr/main.py does after every Burr step, for it to take effect",
 	// Its agent sees a countdown from 30 turns stuck (the warned column);
 	// ZorkGPT's revisit penalty is replayed on its rooms as on ZorkGPT's.
-	Shows: Shows{Objectives: true, Warnings: true, RevisitPenalty: true}}
+	Shows: Shows{Applies: metrics.Applies{Objectives: true}, Warnings: true, RevisitPenalty: true}}
 
 const zorkGPT2 = "ZorkGPT2"
 

@@ -3,31 +3,25 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/group"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
-	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
 type batchFlags struct {
 	baseline, after string
-	settings        []int // by the index of policy.Settings()
-	config          string
-	loaded          *loadedConfig // what --config read
+	settings        settingFlags // one value each
+	config          configFlag
 	calls           callsFlag
 	format          string
 	jobs            int
@@ -139,14 +133,12 @@ line on whether the after policy serves every group.`,
 	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form (default: "+
 		bySystem(func(s *system.System) string { return string(side(s, policy.ScoreOrObjective, s.Adds)) })+")")
 	fs.Lookup("baseline").DefValue, fs.Lookup("after").DefValue = "", ""
-	f.settings = make([]int, len(policy.Settings()))
-	for i, s := range policy.Settings() {
-		f.settings[i] = s.Default
-		fs.Var(&settingValue{s, &f.settings[i]}, s.Flag, s.Key+" for both policies where --baseline or --after does not give it")
-	}
-	fs.StringVar(&f.config, "config", "", "a pyproject.toml whose "+system.Tables()+" sets the after policy (flags override it)")
+	f.settings.register(fs, true, nil, func(s *policy.Setting) string {
+		return s.Key + " for both policies where --baseline or --after does not give it"
+	})
+	fs.StringVar(&f.config.path, "config", "", "a pyproject.toml whose "+system.Tables()+" sets the after policy (flags override it)")
 	f.calls.register(fs)
-	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(textout.Formats, ", "))
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once; at most 4 a core")
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the dataset charts and score timelines (timeline-ID.png; --timelines says whose)")
 	fs.StringVar(&f.timelines, "timelines", "auto", "whose timelines --plots draws: all, review (the episodes of the review list), none, or auto: all up to 100 episodes, none past that (the HTML report holds them)")
@@ -172,9 +164,9 @@ func (f *batchFlags) compare(cmd *cobra.Command, e *env, g group.Group, s sides,
 	sys, opts := g.System, s.opts
 	opts.CallsPerTurn = f.calls.of(sys)
 	baseline, after := f.sides(cmd, sys, s.baseline, s.after)
-	e.tellOnce(f.loaded.mismatch(sys)...)
+	e.tellOnce(f.config.loaded.mismatch(sys)...)
 	e.tellOnce(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
-	e.tellOnce(f.noteShared(cmd, baseline, after)...)
+	e.tellOnce(f.noteShared(baseline, after)...)
 	kept, unreplayed := replay.Comparable(g.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
 	e.tell(unreplayed...)
 	if len(kept) == 0 {
@@ -226,8 +218,8 @@ func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, aft
 	if !cmd.Flags().Changed("baseline") {
 		baseline = noStop
 	}
-	if !cmd.Flags().Changed("after") && (f.loaded == nil || f.loaded.System != sys) {
-		after = policy.New(sys.Adds, f.given(cmd)) // as --after NAME would
+	if !cmd.Flags().Changed("after") && (f.config.loaded == nil || f.config.loaded.System != sys) {
+		after = policy.New(sys.Adds, f.settings.given()) // as --after NAME would
 	}
 	return baseline, after
 }
@@ -252,26 +244,18 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 		return
 	}
 	f.jobs = workers(f.jobs)
-	given := f.given(cmd)
+	given := f.settings.given()
 	if err = given.Usable(); err != nil {
 		err = usageError("%v", err)
 		return
 	}
-	afterGiven, afterSpec := given, f.after
-	recording = policy.DefaultTimer()
-	if f.config != "" {
-		cfg, cerr := loadConfig(f.config, e)
-		if cerr != nil {
-			err = cerr
-			return
-		}
-		f.loaded = &loadedConfig{cfg, f.config}
-		recording = cfg.Policy.Timer()
-		afterGiven = recording.Values()
-		maps.Copy(afterGiven, given)
-		if !cmd.Flags().Changed("after") {
-			afterSpec = string(cfg.Policy.Name)
-		}
+	recording, afterGiven, err := f.config.resolve(e, given)
+	if err != nil {
+		return
+	}
+	afterSpec := f.after
+	if cfg := f.config.loaded; cfg != nil && !cmd.Flags().Changed("after") {
+		afterSpec = string(cfg.Policy.Name)
 	}
 	if baseline, err = policy.Parse(f.baseline, given); err != nil {
 		err = usageError("--baseline: %v", err)
@@ -284,93 +268,13 @@ func (f *batchFlags) resolve(cmd *cobra.Command, e *env) (baseline, after policy
 	return
 }
 
-// given are the settings given as flags.
-func (f *batchFlags) given(cmd *cobra.Command) policy.Values {
-	v := policy.Values{}
-	for i, s := range policy.Settings() {
-		if cmd.Flags().Changed(s.Flag) {
-			v[s] = f.settings[i]
-		}
-	}
-	return v
-}
-
-// readCorpus reads the logs found under paths (or, explicit, the files
-// named), each once, jobs at a time, with the sources srcs (the registry's
-// when nil), and tells on stderr what could not be used.
-func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.Sources, member string) *corpus.Corpus {
-	discover := corpus.Discover
-	if explicit {
-		discover = corpus.Files
-	}
-	if srcs == nil {
-		srcs = corpus.Registry()
-	}
-	files, c := discover(paths, srcs)
-	bar, wait := e.progress("reading logs", len(files))
-	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar, Sources: srcs, Read: source.Options{Member: member}})
-	wait()
-	e.tell(c.Messages...)
-	return c
-}
-
-// skips are the inputs left out, as a dataset names them.
-func skips(s []corpus.Skip) []report.Skip {
-	out := make([]report.Skip, len(s))
-	for i := range s {
-		out[i] = report.Skip(s[i])
-	}
-	return out
-}
-
-// tell writes messages about the input to stderr.
-func (e *env) tell(messages ...string) {
-	for _, m := range messages {
-		fmt.Fprintf(e.stderr, "lbanalyze: %s\n", textout.Printable(m)) // one line, whatever an id holds
-	}
-}
-
-// tellOnce tells each message once: groups of one system share what is said
-// of their settings.
-func (e *env) tellOnce(messages ...string) {
-	if e.told == nil {
-		e.told = map[string]bool{}
-	}
-	for _, m := range messages {
-		if !e.told[m] {
-			e.told[m] = true
-			e.tell(m)
-		}
-	}
-}
-
-// analyse analyses every episode with analyseOne, on every core; step is
-// told of each.
-func analyse(eps []*episode.Episode, analyseOne func(*episode.Episode) report.Episode, step func()) []report.Episode {
-	out := make([]report.Episode, len(eps))
-	// Episodes in parallel, each into its own place: the same result as in
-	// order. Replaying is most of the work with many configs.
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(len(eps), runtime.GOMAXPROCS(0)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
-				out[i] = analyseOne(eps[i])
-				step()
-			}
-		})
-	}
-	wg.Wait()
-	return out
-}
-
 // noteShared says what a bare parameter flag applied to: both sides, unless
 // --config set the after policy (then the baseline only and the after side).
-func (f *batchFlags) noteShared(cmd *cobra.Command, baseline, after policy.Policy) []string {
+func (f *batchFlags) noteShared(baseline, after policy.Policy) []string {
 	var set []string
-	for i, s := range policy.Settings() {
-		if cmd.Flags().Changed(s.Flag) {
-			set = append(set, fmt.Sprintf("--%s %s", s.Flag, s.Format(f.settings[i])))
+	for _, l := range f.settings {
+		if l.set {
+			set = append(set, fmt.Sprintf("--%s %s", l.setting.Flag, l))
 		}
 	}
 	if len(set) == 0 {
@@ -378,40 +282,4 @@ func (f *batchFlags) noteShared(cmd *cobra.Command, baseline, after policy.Polic
 	}
 	return []string{fmt.Sprintf("note: %s applies to the baseline and the after policy where --baseline or --after does not set it: baseline %s, after %s. To change one side only, write NAME:MAX_TURNS_STUCK/CHECK_INTERVAL in --baseline or --after.",
 		strings.Join(set, ", "), baseline, after)}
-}
-
-// settingValue is a flag of one value of a setting, read as the Setting
-// reads it and as the other commands take it: a whole number, a name of an
-// enumeration (score_mode), a decimal of a scaled setting (min_critic 0.5).
-type settingValue struct {
-	s *policy.Setting
-	v *int
-}
-
-func (f *settingValue) Type() string {
-	switch {
-	case f.s != nil && f.s.Names != nil:
-		return "name"
-	case f.s != nil && f.s.Scale > 1:
-		return "decimal"
-	}
-	return "int"
-}
-
-func (f *settingValue) String() string {
-	if f.s == nil || f.v == nil {
-		return ""
-	}
-	return f.s.Format(*f.v)
-}
-
-func (f *settingValue) Set(s string) error {
-	v, err := f.s.Parse(s)
-	if err != nil && (strings.ContainsAny(s, ":,") || rangeWritten.MatchString(s)) {
-		return fmt.Errorf("%w: batch compares two policies at one value of each setting (sweep searches lists and ranges)", err)
-	}
-	if err == nil {
-		*f.v = v
-	}
-	return err
 }

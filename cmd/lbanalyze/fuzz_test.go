@@ -127,7 +127,7 @@ func FuzzPipeline(f *testing.F) {
 		gridEps := analyse(lg.Episodes, held(grid, report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}), nop)
 		checkOutcomes(t, lg.Episodes, grid, gridEps)
 		checkJSONBytes(t, gridEps)
-		for _, format := range report.Formats {
+		for _, format := range textout.Formats {
 			check(t, "episode", format, func(w *outWriter) error { return report.WriteEpisodes(w, format, eps, nil) })
 			checkStream(t, data, format, policies, srcs)
 		}
@@ -135,7 +135,7 @@ func FuzzPipeline(f *testing.F) {
 		kept, _ := replay.Comparable(append(slices.Clone(lg.Episodes), fixed.Episodes...), policies[:2], "left out")
 		all := analyse(kept, held(policies[:2], report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}), nop)
 		d := report.NewDataset(policies[0], policies[1], report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, all, []report.Skip{{Source: "fuzz.jsonl:1", Reason: "a reason"}}, nil)
-		for _, format := range report.Formats {
+		for _, format := range textout.Formats {
 			check(t, "batch", format, func(w *outWriter) error { return report.WriteDataset(w, format, d, false, nil) })
 		}
 	})

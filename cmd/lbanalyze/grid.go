@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -17,21 +19,78 @@ const maxGrid = 100_000
 // intList is a flag of a setting's values: comma-separated values and
 // ranges FROM:TO[:STEP] (TO included), e.g. "20:120:5" or "1,5,10", as the
 // Setting reads them (names of an enumeration, decimals of a scaled setting:
-// "0.3:0.7:0.1"). Repeating the flag adds to the list.
+// "0.3:0.7:0.1"). Repeating the flag adds to the list. A flag of one value
+// (one: batch's) takes a single value, as the Setting reads it.
 type intList struct {
 	vals    []int
 	set     bool
 	setting *policy.Setting
+	one     bool
 }
 
 func newIntList(s *policy.Setting) *intList { return &intList{vals: []int{s.Default}, setting: s} }
 
-func (l *intList) Type() string { return "list" }
+// settingFlags are the flags of every setting, by the index of
+// policy.Settings(): the one way a setting goes from its flag to a policy.
+type settingFlags []*intList
+
+// register adds a flag for each setting, of one value (one) or a list; grid
+// gives a command's own default values for a setting, by its JSON key.
+func (fl *settingFlags) register(fs *pflag.FlagSet, one bool, grid map[string][]int, usage func(*policy.Setting) string) {
+	for _, s := range policy.Settings() {
+		l := newIntList(s)
+		l.one = one
+		if vals, ok := grid[s.Key]; ok {
+			l.vals = vals
+		}
+		*fl = append(*fl, l)
+		fs.Var(l, s.Flag, usage(s))
+	}
+}
+
+// given are the values the flags set, the first of each.
+func (fl settingFlags) given() policy.Values {
+	v := policy.Values{}
+	for _, l := range fl {
+		if l.set {
+			v[l.setting] = l.vals[0]
+		}
+	}
+	return v
+}
+
+// lists are each setting's values: its flag's when set, else config's value
+// when there is a config, else the command's defaults.
+func (fl settingFlags) lists(config policy.Values) [][]int {
+	vals := make([][]int, len(fl))
+	for i, l := range fl {
+		vals[i] = l.vals
+		if config != nil && !l.set {
+			vals[i] = []int{config.Get(l.setting)}
+		}
+	}
+	return vals
+}
+
+func (l *intList) Type() string {
+	switch {
+	case !l.one:
+		return "list"
+	case l.setting.Names != nil:
+		return "name"
+	case l.setting.Scale > 1:
+		return "decimal"
+	}
+	return "int"
+}
 
 // String writes the values as they are given: a run of three or more
 // evenly spaced values as a range, FROM:TO[:STEP] ("10:150:5", not 29
 // values).
 func (l *intList) String() string {
+	if l.one {
+		return l.setting.Format(l.vals[0])
+	}
 	show := strconv.Itoa
 	if l.setting != nil && l.setting.Scale > 1 {
 		show = l.setting.Format
@@ -58,6 +117,16 @@ func (l *intList) String() string {
 }
 
 func (l *intList) Set(s string) error {
+	if l.one {
+		v, err := l.setting.Parse(s)
+		if err != nil && (strings.ContainsAny(s, ":,") || rangeWritten.MatchString(s)) {
+			return fmt.Errorf("%w: batch compares two policies at one value of each setting (sweep searches lists and ranges)", err)
+		}
+		if err == nil {
+			l.vals, l.set = []int{v}, true
+		}
+		return err
+	}
 	if !l.set {
 		l.vals, l.set = nil, true
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -10,8 +9,8 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/report"
 	"github.com/lbanalyze/lbanalyze/system"
 )
 
@@ -20,8 +19,8 @@ import (
 // setting of policy.Settings (values and ranges FROM:TO[:STEP]).
 type policyFlags struct {
 	policies []string
-	settings []*intList // by the index of policy.Settings()
-	config   string
+	settings settingFlags
+	config   configFlag
 	calls    callsFlag
 	format   string
 	fields   fieldsFlags
@@ -43,21 +42,16 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 		return strings.Join(nameStrings(s.Offered), ",")
 	})+")")
 	fs.Lookup("policy").DefValue = "[]" // each system's, said in the usage
-	for _, s := range policy.Settings() {
-		l := newIntList(s)
-		if vals, ok := grid[s.Key]; ok {
-			l.vals = vals
-		}
-		f.settings = append(f.settings, l)
-		fs.Var(l, s.Flag, s.Usage+"; values and ranges FROM:TO[:STEP], comma-separated")
-	}
+	f.settings.register(fs, false, grid, func(s *policy.Setting) string {
+		return s.Usage + "; values and ranges FROM:TO[:STEP], comma-separated"
+	})
 	configUsage := "a pyproject.toml whose " + system.Tables() + " sets the policy and its settings (flags override it)"
 	if f.configIsNow {
 		configUsage = "a pyproject.toml whose " + system.Tables() + " is the current setting, to compare with (the grid stays the flags')"
 	}
-	fs.StringVar(&f.config, "config", "", configUsage)
+	fs.StringVar(&f.config.path, "config", "", configUsage)
 	f.calls.register(fs)
-	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(textout.Formats, ", "))
 	f.fields.register(fs)
 }
 
@@ -153,30 +147,23 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 	}
 	changed := cmd.Flags().Changed
 	names := f.policies
-	vals := make([][]int, len(f.settings))
-	for i, l := range f.settings {
-		vals[i] = l.vals
+	recording, config, err := f.config.resolve(e, nil)
+	if err != nil {
+		return s, err
 	}
-	s.recording = policy.DefaultTimer()
-	if f.config != "" {
-		cfg, err := loadConfig(f.config, e)
-		if err != nil {
-			return s, err
-		}
+	s.recording, s.config = recording, f.config.loaded
+	if f.configIsNow {
+		config = nil // the grid stays the flags'
+	}
+	vals := f.settings.lists(config)
+	if cfg := s.config; cfg != nil {
 		if !changed("policy") && !f.configIsNow {
 			names = []string{string(cfg.Policy.Name)}
 		}
-		given := cfg.Policy.Timer().Values()
-		for i, x := range policy.Settings() {
-			if !changed(x.Flag) && !f.configIsNow {
-				vals[i] = []int{given.Get(x)}
-			}
-		}
-		s.recording, s.current = cfg.Policy.Timer(), &cfg.Policy
-		s.config = &loadedConfig{cfg, f.config}
+		s.current = &cfg.Policy
 	}
 	names, vals = dedupe(names, vals, e)
-	offer := !changed("policy") && (f.config == "" || f.configIsNow)
+	offer := !changed("policy") && (s.config == nil || f.configIsNow)
 	n := gridSize(names, vals)
 	if n > maxConfigs {
 		return s, gridTooLarge(names, vals)
@@ -228,7 +215,6 @@ func (f *policyFlags) resolve(cmd *cobra.Command, e *env, quiet bool) (settings,
 			}
 		}
 	}
-	var err error
 	s.sources, err = f.fields.sources()
 	return s, err
 }
@@ -306,38 +292,8 @@ func has(n policy.Name, s *policy.Setting) bool {
 const maxConfigs = 1_000_000
 
 func checkOutput(format string, calls callsFlag) error {
-	if !slices.Contains(report.Formats, format) {
-		return usageError("unknown --format %q (known: %s)", format, strings.Join(report.Formats, ", "))
+	if !slices.Contains(textout.Formats, format) {
+		return usageError("unknown --format %q (known: %s)", format, strings.Join(textout.Formats, ", "))
 	}
 	return calls.check()
-}
-
-// loadedConfig is what --config read, and from where.
-type loadedConfig struct {
-	system.Config
-	path string
-}
-
-// mismatch warns when the logs of sys, a system with a table of its own, are
-// not those of the system whose table the config holds: its rule is
-// replayed on them as it is given, but it is not what sys runs. (A harness
-// has no table: a config's stands for its rule.)
-func (c *loadedConfig) mismatch(sys *system.System) []string {
-	if c == nil || c.System == sys || sys.Table == "" {
-		return nil
-	}
-	return []string{fmt.Sprintf("warning: --config: %s holds %s's [%s] and no [%s], which %s reads: its %s is replayed on %s's logs as it is given",
-		c.path, c.System.Name, c.System.Table, sys.Table, sys.Name, c.Policy, sys.Name)}
-}
-
-// loadConfig reads a pyproject.toml's table of a system; its warnings go to stderr.
-func loadConfig(path string, e *env) (system.Config, error) {
-	cfg, err := system.LoadConfig(path)
-	if err != nil {
-		return cfg, usageError("--config: %v", err)
-	}
-	for _, w := range cfg.Warnings {
-		e.warnf("%s", w)
-	}
-	return cfg, nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/nearest"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/report"
 )
 
 const version = "0.1.0"
@@ -45,7 +44,7 @@ it would have lost, which stops look premature, and over a grid which setting to
 	root.InitDefaultCompletionCmd()
 	policies := nameStrings(policy.Names())
 	for _, cmd := range root.Commands() {
-		names := map[string][]string{"format": report.Formats, "policy": policies, "baseline": policies, "after": policies}
+		names := map[string][]string{"format": textout.Formats, "policy": policies, "baseline": policies, "after": policies}
 		for flag, values := range names {
 			if cmd.Flags().Lookup(flag) != nil {
 				cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))

@@ -15,6 +15,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -89,7 +90,7 @@ func TestStreamEqualsWholeCorpus(t *testing.T) {
 	grid := expand(policy.Window, [][]int{{5, 10, 20, 40, 80}, {1, 5, 10}, {20}})
 	opts := report.Options{Costs: metrics.Costs{CallsPerTurn: 4, CostPerCall: 0.01}, GainHorizon: 30}
 	for _, policies := range [][]policy.Policy{{policy.Policy{Name: policy.Score}.WithTimer(defaults), policy.Policy{Name: policy.ScoreOrObjective}.WithTimer(defaults)}, grid} {
-		for _, format := range report.Formats {
+		for _, format := range textout.Formats {
 			var want, wantErr bytes.Buffer
 			e := &env{stdout: &want, stderr: &wantErr}
 			all := e.readCorpus(args, 2, true, nil, "").Episodes
@@ -224,7 +225,7 @@ func heldBy(t *testing.T, args []string) int64 {
 func TestEpisodeGridHeldInChunks(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	files, _ := filepath.Glob("../../testdata/episodes/*/episode_log.jsonl")
-	for _, format := range report.Formats {
+	for _, format := range textout.Formats {
 		intervals, logs := "1:500", files[:2]
 		if format == "table" || format == "markdown" {
 			intervals, logs = "1:320", files[:1]

@@ -18,23 +18,11 @@ import (
 // this file changes with it (TestAdapterReadsEveryInterval says when an
 // interval is printed that it does not read).
 
-// Verdict is what an answer says.
-type Verdict int
-
-const (
-	// Withhold: no answer, or no clear winner.
-	Withhold Verdict = iota
-	// Keep the current setting.
-	Keep
-	// Ship a change.
-	Ship
-)
-
-func (v Verdict) String() string { return [...]string{"withhold", "keep", "ship"}[v] }
-
 // Answer is what the study reads of a sweep's answer.
 type Answer struct {
-	Verdict Verdict
+	// Verdict is the sweep's; a sweep with no answer withholds one, as
+	// NoClearWinner does.
+	Verdict sweep.Verdict
 	// Config is the config the answer tells to run (the current one when
 	// kept); Now the current setting; Leader the rule's choice, the change
 	// compared with now (Now when the rule chose it).
@@ -127,7 +115,7 @@ func answer(eps []*episode.Episode, now policy.Policy) Answer {
 func read(r *sweep.Result) Answer {
 	a := r.Answer
 	now := r.Current.Policy
-	out := Answer{Now: now, Config: now, Leader: now}
+	out := Answer{Verdict: sweep.NoClearWinner, Now: now, Config: now, Leader: now}
 	if a == nil {
 		return out
 	}
@@ -147,21 +135,20 @@ func read(r *sweep.Result) Answer {
 			out.versus(verdict+" · held out", a.HeldOut, mixture(r, &a.CV), now, r.N)
 		}
 	}
+	out.Verdict = a.Verdict
 	switch a.Verdict {
 	case sweep.Ship:
-		out.Verdict, out.Config = Ship, out.Leader
+		out.Config = out.Leader
 		comparisons()
 		out.inSample("ship · in sample", &a.In, out.Leader)
 		out.Intervals[len(out.Intervals)-1].Headline = answerRate
 	case sweep.Keep:
-		out.Verdict = Keep
 		out.inSample("keep · now", &a.Now, now)
 		out.Intervals[len(out.Intervals)-1].Headline = answerRate
 		if a.Config >= 0 {
 			comparisons()
 		}
 	case sweep.NoClearWinner:
-		out.Verdict = Withhold
 		comparisons()
 		out.inSample("withhold · now", &a.Now, now)
 		out.Intervals[len(out.Intervals)-1].Headline = answerRate

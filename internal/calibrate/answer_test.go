@@ -72,7 +72,7 @@ func checkAgainstText(t *testing.T, r *sweep.Result, what string) Answer {
 func TestAdapterBundledSet(t *testing.T) {
 	c := corpus.Read([]string{"../../testdata/episodes"}, corpus.Options{Jobs: 2})
 	a := checkAgainstText(t, Sweep(c.Episodes, DefaultNow()), "the bundled set")
-	if a.Verdict != Withhold || a.Leader.String() != "score-or-objective 40/5" || a.Config != a.Now || a.Now.String() != "score-or-objective 40/10" {
+	if a.Verdict != sweep.NoClearWinner || a.Leader.String() != "score-or-objective 40/5" || a.Config != a.Now || a.Now.String() != "score-or-objective 40/10" {
 		t.Fatalf("the bundled set: %v %v, leading %v (now %v)", a.Verdict, a.Config, a.Leader, a.Now)
 	}
 	const z2 = 1.959963984540054 * 1.959963984540054
@@ -152,13 +152,13 @@ func TestAdapterReadsEveryInterval(t *testing.T) {
 				kind += " with the best overall"
 			}
 			seen[kind] = true
-			if a.Verdict == Keep && slices.ContainsFunc(a.Intervals, func(iv Interval) bool { return strings.HasPrefix(iv.Label, "keep · versus now") }) {
+			if a.Verdict == sweep.Keep && slices.ContainsFunc(a.Intervals, func(iv Interval) bool { return strings.HasPrefix(iv.Label, "keep · versus now") }) {
 				seen["keep with a change from now"] = true
 			}
 		}
 	}
-	for _, k := range []string{"keep", "withhold", "ship with the best overall", "keep with the best overall",
-		"withhold with the best overall", "keep with a change from now"} {
+	for _, k := range []string{"keep", "no_clear_winner", "ship with the best overall", "keep with the best overall",
+		"no_clear_winner with the best overall", "keep with a change from now"} {
 		if !seen[k] {
 			t.Errorf("no sample gave an answer of kind %q (seen: %v): the test no longer covers it", k, seen)
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
+	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -58,7 +59,7 @@ type Size struct {
 
 // Sample is one sample's answer, judged against the population.
 type Sample struct {
-	Verdict Verdict
+	Verdict sweep.Verdict
 	Config  policy.Policy // what the answer tells to run
 	// TrueDiff is the population's false-termination rate of Config minus
 	// now's (its high bound, which the answer judges), TrueDiffLow the same
@@ -105,7 +106,7 @@ func (s *Sample) harmful(margin float64, low bool) bool {
 	if low {
 		d = s.TrueDiffLow
 	}
-	return s.Verdict == Ship && d > margin+1e-12
+	return s.Verdict == sweep.Ship && d > margin+1e-12
 }
 
 // Run builds the population, its truth, and sweeps every sample. progress,
@@ -213,7 +214,7 @@ func judge(a Answer, truth *truthTable) Sample {
 // comparison against the count the population's own discordance of the
 // leader with now gives (stats.SettleAt: infinite when none would).
 func (s *Sample) judgeSettle(a Answer, truth *truthTable) {
-	if a.Settle == nil || a.Verdict != Withhold {
+	if a.Settle == nil || a.Verdict != sweep.NoClearWinner {
 		return
 	}
 	worse, _ := truth.Of(Quantity{Figure: WorseShare, Of: a.Leader})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/sweep"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -109,7 +110,7 @@ func TestJudge(t *testing.T) {
 	rate, _ := truth.Of(Quantity{Figure: FalseRate, Of: p})
 	diff, _ := truth.Of(Quantity{Figure: FalseRate, Of: p, Base: now, Versus: true})
 	q := Quantity{Figure: FalseRate, Of: p}
-	s := judge(Answer{Verdict: Ship, Config: p, Now: now, Intervals: []Interval{
+	s := judge(Answer{Verdict: sweep.Ship, Config: p, Now: now, Intervals: []Interval{
 		{Label: "at the low end", Lo: rate, Hi: rate + 0.1, Of: q},
 		{Label: "at the high end", Lo: rate - 0.1, Hi: rate, Of: q},
 		{Label: "below", Lo: rate - 0.1, Hi: rate - 0.001, Of: q},
@@ -124,10 +125,10 @@ func TestJudge(t *testing.T) {
 		t.Errorf("TrueDiff = %v, want %v", s.TrueDiff, diff)
 	}
 	for _, c := range []struct {
-		v       Verdict
+		v       sweep.Verdict
 		diff    float64
 		harmful bool
-	}{{Ship, 0.0201, true}, {Ship, 0.02, false}, {Ship, -0.05, false}, {Keep, 0.05, false}, {Withhold, 0.05, false}} {
+	}{{sweep.Ship, 0.0201, true}, {sweep.Ship, 0.02, false}, {sweep.Ship, -0.05, false}, {sweep.Keep, 0.05, false}, {sweep.NoClearWinner, 0.05, false}} {
 		if got := (&Sample{Verdict: c.v, TrueDiff: c.diff, TrueDiffLow: -1}).harmful(0.02, false); got != c.harmful {
 			t.Errorf("%v at %+v pp: harmful %v", c.v, 100*c.diff, got)
 		}
@@ -156,14 +157,14 @@ func TestStudySmall(t *testing.T) {
 			t.Fatalf("n = %d: %d samples", s.N, len(s.Samples))
 		}
 		verdicts := 0
-		for _, v := range []Verdict{Ship, Keep, Withhold} {
+		for _, v := range []sweep.Verdict{sweep.Ship, sweep.Keep, sweep.NoClearWinner} {
 			verdicts += s.count(func(x *Sample) bool { return x.Verdict == v })
 		}
 		if verdicts != 6 {
 			t.Errorf("n = %d: %d verdicts of 6 samples", s.N, verdicts)
 		}
 		for _, x := range s.Samples {
-			if x.Verdict != Withhold && len(x.Intervals) == 0 {
+			if x.Verdict != sweep.NoClearWinner && len(x.Intervals) == 0 {
 				t.Errorf("n = %d: an answer (%v) with no interval judged", s.N, x.Verdict)
 			}
 		}

@@ -52,14 +52,14 @@ func (st *Study) writeDecisions(w io.Writer) {
 		}
 		rows = append(rows, r)
 	}
-	count := func(v Verdict) func(s *Size) string {
+	count := func(v sweep.Verdict) func(s *Size) string {
 		return func(s *Size) string {
 			return share(s.count(func(x *Sample) bool { return x.Verdict == v }), len(s.Samples))
 		}
 	}
-	row("ships", count(Ship))
-	row("keeps", count(Keep))
-	row("withholds", count(Withhold))
+	row("ships", count(sweep.Ship))
+	row("keeps", count(sweep.Keep))
+	row("withholds", count(sweep.NoClearWinner))
 	row(fmt.Sprintf("harmful ships, of all samples (goal ≤ %s)", pct(harmGoal)), func(s *Size) string {
 		k := s.count(func(x *Sample) bool { return x.harmful(st.Margin, false) })
 		return share(k, len(s.Samples)) + mark(float64(k) <= harmGoal*float64(len(s.Samples)))
@@ -68,12 +68,12 @@ func (st *Study) writeDecisions(w io.Writer) {
 		return share(s.count(func(x *Sample) bool { return x.harmful(st.Margin, true) }), len(s.Samples))
 	})
 	row("shipped configs worse than now in the population, of ships", func(s *Size) string {
-		return share(s.count(func(x *Sample) bool { return x.Verdict == Ship && x.TrueDiff > 1e-12 }), s.count(isShip))
+		return share(s.count(func(x *Sample) bool { return x.Verdict == sweep.Ship && x.TrueDiff > 1e-12 }), s.count(isShip))
 	})
 	row("mean true change of the shipped configs' false-termination rate", func(s *Size) string {
 		sum, k := 0.0, 0
 		for i := range s.Samples {
-			if x := &s.Samples[i]; x.Verdict == Ship {
+			if x := &s.Samples[i]; x.Verdict == sweep.Ship {
 				sum, k = sum+x.TrueDiff, k+1
 			}
 		}
@@ -83,10 +83,10 @@ func (st *Study) writeDecisions(w io.Writer) {
 		return signedPP(sum / float64(k))
 	})
 	row("ships whose versus-now interval of the false-termination rate covers the shipped config's own true change", func(s *Size) string {
-		return share(s.count(func(x *Sample) bool { return x.Verdict == Ship && x.VersusCovers }), s.count(isShip))
+		return share(s.count(func(x *Sample) bool { return x.Verdict == sweep.Ship && x.VersusCovers }), s.count(isShip))
 	})
 	row("ships of a safer change (fewer false terminations at a cost), of ships", func(s *Size) string {
-		return share(s.count(func(x *Sample) bool { return x.Verdict == Ship && x.Safer }), s.count(isShip))
+		return share(s.count(func(x *Sample) bool { return x.Verdict == sweep.Ship && x.Safer }), s.count(isShip))
 	})
 	row("withholds whose count to settle is at most the population's (its \"at least\")", func(s *Size) string {
 		return share(s.count(func(x *Sample) bool { return x.SettleJudged && x.SettleAtLeast }), s.count(func(x *Sample) bool { return x.SettleJudged }))
@@ -133,7 +133,7 @@ func (st *Study) writeThresholds(w io.Writer) {
 	table(w, st.header("evidence thresholds: ships / harmful / worse than now"), rows)
 }
 
-func isShip(x *Sample) bool { return x.Verdict == Ship }
+func isShip(x *Sample) bool { return x.Verdict == sweep.Ship }
 
 func (s *Size) count(f func(*Sample) bool) int {
 	k := 0

@@ -16,7 +16,7 @@ func BenchmarkMetrics(b *testing.B) {
 	b.ReportAllocs()
 	stop := benchdata.CPU(b)
 	for b.Loop() {
-		Compare(eps, Costs{CallsPerTurn: 4})
+		Compare(eps, Costs{CallsPerTurn: 4}, zorkGPT)
 	}
 	stop()
 }
@@ -36,7 +36,7 @@ func BenchmarkCompare10k(b *testing.B) {
 			b.ReportAllocs()
 			stop := benchdata.CPU(b)
 			for b.Loop() {
-				Compare(pairs, Costs{CallsPerTurn: 4})
+				Compare(pairs, Costs{CallsPerTurn: 4}, zorkGPT)
 			}
 			stop()
 		})

@@ -65,7 +65,7 @@ func TestSumIntervalsAreCompares(t *testing.T) {
 		saved[i] = float64(p.After.TurnsSaved)
 	}
 	got := SumIntervals([][]float64{saved})[0]
-	for _, m := range Compare(pairs, Costs{CallsPerTurn: 4}) {
+	for _, m := range Compare(pairs, Costs{CallsPerTurn: 4}, zorkGPT) {
 		if m.Name == "turns_saved" && (got == nil || m.AfterCI == nil || *got != *m.AfterCI) {
 			t.Errorf("the sum's interval %v, Compare's %v", got, m.AfterCI)
 		}
@@ -80,9 +80,9 @@ func TestNormalNearBootstrap(t *testing.T) {
 	pairs := randomPairs(2000, 9)
 	defer func(v int) { NormalFrom = v }(NormalFrom)
 	NormalFrom = len(pairs) + 1
-	boot := Compare(pairs, Costs{CallsPerTurn: 4})
+	boot := Compare(pairs, Costs{CallsPerTurn: 4}, zorkGPT)
 	NormalFrom = len(pairs)
-	norm := Compare(pairs, Costs{CallsPerTurn: 4})
+	norm := Compare(pairs, Costs{CallsPerTurn: 4}, zorkGPT)
 	checked := 0
 	for k := range norm {
 		b, m := &boot[k], &norm[k]
@@ -128,7 +128,7 @@ func TestNormalRefusedWhenSkewed(t *testing.T) {
 		*pairs[i].After = replay.Outcome{Length: turns}
 	}
 	*pairs[0].After = replay.Outcome{TerminationTurn: 40, Length: 40, TurnsSaved: pairs[0].Ep.N() - 40, TurnsStuck: 40}
-	for _, m := range Compare(pairs, Costs{CallsPerTurn: 4}) {
+	for _, m := range Compare(pairs, Costs{CallsPerTurn: 4}, zorkGPT) {
 		if m.Name == "turns_saved" && (m.Method != PairedBootstrap || m.CI == nil) {
 			t.Errorf("%s: %v, interval %v", m.Name, m.Method, m.CI)
 		}

@@ -7,7 +7,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/replay"
-	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Metric is one metric of two policies over the same episodes, a baseline
@@ -55,16 +54,15 @@ type Pair struct {
 
 // Compare computes every metric over the episodes, the baseline's outcome
 // against the after policy's on each, with the interval of each change by
-// its entry's method: those that apply to the system that ran them, the cost
+// its entry's method: those that apply to their logs (a), the cost
 // saved as well when c prices it, and the tokens saved when some episode's
 // log records tokens.
-func Compare(pairs []Pair, c Costs) []Metric {
+func Compare(pairs []Pair, c Costs, a Applies) []Metric {
 	eps := make([]*episode.Episode, len(pairs))
 	for i := range pairs {
 		eps[i] = pairs[i].Ep
 	}
-	defs := registry(c.For(eps...), slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }),
-		system.OfAll(eps).Shows)
+	defs := registry(c.For(eps...), slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }), a)
 	n := len(pairs)
 	// side is episode i's numerator and denominator of metric d under one
 	// policy (s: 0 baseline, 1 after): computed where read, not held, so

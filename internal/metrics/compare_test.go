@@ -17,8 +17,11 @@ import (
 )
 
 var (
-	score = policy.Policy{Name: policy.Score}
-	sor   = policy.Policy{Name: policy.ScoreOrObjective}
+	// zorkGPT is what applies to ZorkGPT's logs, which these are
+	// (system.ZorkGPT's Shows): objectives, and the expected changes.
+	zorkGPT = Applies{Objectives: true, Expected: true}
+	score   = policy.Policy{Name: policy.Score}
+	sor     = policy.Policy{Name: policy.ScoreOrObjective}
 )
 
 // readEpisode reads the log a plan writes.
@@ -85,7 +88,7 @@ func handSet(t testing.TB) []Pair {
 func TestMetricDefinitions(t *testing.T) {
 	eps := handSet(t)
 	m := map[string]Metric{}
-	for _, x := range Compare(eps, Costs{CallsPerTurn: 4}) {
+	for _, x := range Compare(eps, Costs{CallsPerTurn: 4}, zorkGPT) {
 		m[x.Name] = x
 	}
 	// By hand from handSet's comments; n = 7, logged turns 100+100+200+120+40+30+100 = 690.
@@ -181,7 +184,7 @@ func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 	}
 	se := math.Sqrt(ss/float64(len(d)-1)) / math.Sqrt(float64(len(d)))
 	var m Metric
-	for _, x := range Compare(eps, Costs{CallsPerTurn: 4}) {
+	for _, x := range Compare(eps, Costs{CallsPerTurn: 4}, zorkGPT) {
 		if x.Name == "avg_turns_per_episode" {
 			m = x
 		}
@@ -211,7 +214,7 @@ func TestBootstrapInSmallBlocks(t *testing.T) {
 		lb[i], la[i] = float64(b.Length), float64(a.Length)
 	}
 	var m Metric
-	for _, x := range Compare(eps, Costs{CallsPerTurn: 4}) {
+	for _, x := range Compare(eps, Costs{CallsPerTurn: 4}, zorkGPT) {
 		if x.Name == "avg_turns_per_episode" {
 			m = x
 		}
@@ -233,8 +236,8 @@ func TestBootstrapInSmallBlocks(t *testing.T) {
 
 func TestBootstrapIsDeterministic(t *testing.T) {
 	eps := handSet(t)
-	a := Compare(eps, Costs{CallsPerTurn: 4})
-	b := Compare(eps, Costs{CallsPerTurn: 4})
+	a := Compare(eps, Costs{CallsPerTurn: 4}, zorkGPT)
+	b := Compare(eps, Costs{CallsPerTurn: 4}, zorkGPT)
 	if !reflect.DeepEqual(a, b) {
 		t.Error("two runs differ")
 	}
@@ -249,7 +252,7 @@ func TestBootstrapIsDeterministic(t *testing.T) {
 // keeps its exact ones (Wilson, Newcombe), which mean something at any n.
 func TestTooFewForAnInterval(t *testing.T) {
 	eps := handSet(t)[:MinN-1]
-	for _, m := range Compare(eps, Costs{CallsPerTurn: 4}) {
+	for _, m := range Compare(eps, Costs{CallsPerTurn: 4}, zorkGPT) {
 		switch {
 		case m.Method == PairedProportions && (m.CI == nil || m.BaselineCI == nil):
 			t.Errorf("%s: no interval of a share of %d episodes", m.Name, len(eps))

@@ -11,7 +11,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
-	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Unit is how a metric's values are counted and shown.
@@ -87,7 +86,7 @@ type entry struct {
 	// outcome makes lower bounds.
 	lengths bool
 	// objectives: it counts objectives, and is left out for a system whose
-	// logs record none (system.Shows.Objectives).
+	// logs record none (Applies.Objectives).
 	objectives bool
 	// headline: a figure a sweep states in its comparisons with now.
 	headline bool
@@ -114,18 +113,32 @@ func b2f(b bool) float64 {
 	return 0
 }
 
+// Applies says which metrics apply to the logs analysed, as the system that
+// ran them says (system.Shows).
+type Applies struct {
+	// Objectives: the logs record objectives: the objective metrics apply.
+	Objectives bool
+	// Expected: the specification's expected changes of the metrics
+	// (docs/semantics.md, "6.3 Dataset metrics") are the change on these logs
+	// from score to score-or-objective.
+	Expected bool
+	// RealScores: the logs have scores that are not whole: score forgone
+	// is shown with its decimals.
+	RealScores bool
+}
+
 // registry is the metrics of docs/semantics.md, "6.3 Dataset metrics" that apply: those of the
-// specification that apply to the system that ran the episodes (shows), and
+// specification that apply to the logs (a), and
 // the cost saved when priced and the tokens saved when some log records
 // tokens. The specification's expected changes are those of ZorkGPT's loop
-// break v2 (system.Shows.Expected): the logs of other systems are judged
+// break v2 (Applies.Expected): the logs of other systems are judged
 // without them.
-func registry(c Costs, tokens bool, shows system.Shows) []entry {
-	defs := shipped(c.CallsPerTurn, shows.RealScores)
-	if !shows.Objectives {
+func registry(c Costs, tokens bool, a Applies) []entry {
+	defs := shipped(c.CallsPerTurn, a.RealScores)
+	if !a.Objectives {
 		defs = slices.DeleteFunc(defs, func(d entry) bool { return d.objectives })
 	}
-	if !shows.Expected {
+	if !a.Expected {
 		for i := range defs {
 			defs[i].expect = Expectation{}
 		}

@@ -3,7 +3,6 @@ package metrics
 import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/replay"
-	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // Defs are the metrics of the registry for some costs, for commands that sum
@@ -11,10 +10,9 @@ import (
 type Defs struct{ defs []entry }
 
 // NewDefs returns the metrics that apply with costs c: tokens says whether
-// some log records tokens, and shows what applies to the system that ran
-// the episodes.
-func NewDefs(c Costs, tokens bool, shows system.Shows) Defs {
-	return Defs{registry(c, tokens, shows)}
+// some log records tokens, and a which metrics apply to the logs.
+func NewDefs(c Costs, tokens bool, a Applies) Defs {
+	return Defs{registry(c, tokens, a)}
 }
 
 // Len is the number of metrics.

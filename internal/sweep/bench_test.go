@@ -53,7 +53,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
 	o := opts()
 	for b.Loop() {
-		defs := metrics.NewDefs(metrics.Costs{CallsPerTurn: o.CallsPerTurn}, false, system.ZorkGPT.Shows)
+		defs := metrics.NewDefs(metrics.Costs{CallsPerTurn: o.CallsPerTurn}, false, system.ZorkGPT.Shows.Applies)
 		c := defs.NewContribution()
 		for i := 0; i < len(grid); i += 100 {
 			sums := defs.NewSumsSlab(1)
@@ -71,7 +71,7 @@ func BenchmarkBruteForce100k(b *testing.B) {
 // recommendation (bootstrap, stability, cross-validation), the parse excluded.
 func BenchmarkEvaluate100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
-	r := &Result{Options: opts(), N: len(eps), Defs: metrics.NewDefs(metrics.Costs{CallsPerTurn: opts().CallsPerTurn}, false, system.ZorkGPT.Shows)}
+	r := &Result{Options: opts(), N: len(eps), Defs: metrics.NewDefs(metrics.Costs{CallsPerTurn: opts().CallsPerTurn}, false, system.ZorkGPT.Shows.Applies)}
 	for b.Loop() {
 		cs := r.evaluate(eps, grid)
 		front(cs, all(len(cs)), r.saved)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // Group is one group of a sweep (docs/commands.md, "Groups"): its name, and
@@ -31,35 +30,20 @@ func WriteGroups(w io.Writer, format, by string, groups []Group, l Layout) error
 	serves, says := OneSetting(groups)
 	switch format {
 	case "table", "markdown":
-		for i, g := range groups {
-			title := report.GroupTitle(i, len(groups), g.Name, g.Result.N)
-			if format == "markdown" {
-				fmt.Fprintf(w, "# %s\n\n", textout.MarkdownText(title))
-			} else {
-				fmt.Fprintf(w, "== %s ==\n", title)
-			}
-			if err := Write(w, format, g.Result, l); err != nil {
-				return err
-			}
-			fmt.Fprintln(w)
-		}
-		if format == "markdown" {
-			says = "**" + textout.MarkdownText(says) + "**"
-		}
-		_, err := fmt.Fprintln(w, says)
-		return err
+		return textout.GroupSections(w, format, len(groups), func(i int) (string, int) { return groups[i].Name, groups[i].Result.N },
+			func(i int) error { return Write(w, format, groups[i].Result, l) }, says)
 	case "json":
 		return writeGroupsJSON(w, by, groups, serves, says)
 	case "csv":
 		return writeGroupsCSV(w, groups)
 	}
-	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(report.Formats, ", "))
+	return textout.UnknownFormat(format)
 }
 
 func writeGroupsJSON(w io.Writer, by string, groups []Group, serves *policy.Policy, says string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := func(v any) {
-		b, _ := marshal(v) // strings and nil: no error
+		b, _ := textout.JSON(v) // strings and nil: no error
 		bw.Write(b)
 	}
 	bw.WriteString(`{"by": `)
@@ -69,7 +53,7 @@ func writeGroupsJSON(w io.Writer, by string, groups []Group, serves *policy.Poli
 		if i > 0 {
 			bw.WriteString(",\n")
 		}
-		name, _ := marshal(g.Name)
+		name, _ := textout.JSON(g.Name)
 		if err := g.Result.writeJSON(&afterBrace{w: bw, add: `"name": ` + string(name) + ", "}); err != nil {
 			return err
 		}
@@ -150,7 +134,7 @@ func writeGroupsCSV(w io.Writer, groups []Group) error {
 // when it meets them in all, nil otherwise. The groups' own answers follow.
 // Groups of several systems never share one: each runs its own setting.
 func OneSetting(groups []Group) (serves *policy.Policy, says string) {
-	lead := report.OneSettingLead(len(groups))
+	lead := textout.OneSettingLead(len(groups))
 	var systems []string
 	for _, g := range groups {
 		if !slices.Contains(systems, g.Result.System.Name) {
@@ -201,7 +185,7 @@ func OneSetting(groups []Group) (serves *policy.Policy, says string) {
 			best, met, len(answered), tally(order, answers))
 	}
 	if len(unanswered) > 0 {
-		fmt.Fprintf(&b, "; %s no answer: %s", textout.Count(len(unanswered), "group")+" with", someOf(unanswered))
+		fmt.Fprintf(&b, "; %s no answer: %s", textout.Count(len(unanswered), "group")+" with", textout.SomeOf(unanswered, ", "))
 	}
 	b.WriteString(".")
 	if best == nil || met < len(answered) {
@@ -250,13 +234,4 @@ func tally(order []string, n map[string]int) string {
 		parts[i] = fmt.Sprintf("%s in %s", a, textout.Count(n[a], "group"))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// someOf lists the first few names, and counts the rest.
-func someOf(names []string) string {
-	const shown = 5
-	if len(names) <= shown {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:shown], ", ") + fmt.Sprintf(" and %d more", len(names)-shown)
 }

@@ -5,10 +5,9 @@ import (
 	"math"
 	"slices"
 
-	json "github.com/goccy/go-json"
-
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -153,7 +152,7 @@ func (r *Result) writeJSON(w io.Writer) error {
 	cols := r.figureColumns()
 	put := func(s string) { io.WriteString(w, s) }
 	enc := func(v any) error {
-		b, err := marshal(v)
+		b, err := textout.JSON(v)
 		if err != nil {
 			return err
 		}
@@ -209,7 +208,7 @@ func (r *Result) writeJSON(w io.Writer) error {
 // writeRow writes one config as an object: its policy, its settings
 // (policy.Written), then its figures with keys cols (figureColumns).
 func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
-	name, _ := marshal(string(c.Policy.Name))
+	name, _ := textout.JSON(string(c.Policy.Name))
 	settings, _ := c.Policy.Written().MarshalJSON()
 	io.WriteString(w, `{"policy": `)
 	w.Write(name)
@@ -217,10 +216,10 @@ func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
 	w.Write(settings)
 	for k, v := range r.figureValues(c) {
 		io.WriteString(w, ", ")
-		key, _ := marshal(cols[k])
+		key, _ := textout.JSON(cols[k])
 		w.Write(key)
 		io.WriteString(w, ": ")
-		b, err := marshal(v)
+		b, err := textout.JSON(v)
 		if err != nil {
 			return err
 		}
@@ -231,10 +230,6 @@ func (r *Result) writeRow(w io.Writer, cols []string, c *Config) error {
 	_, err := io.WriteString(w, "}")
 	return err
 }
-
-// marshal is the compact JSON of v, strings as they are (no HTML escapes),
-// as every JSON output of lbanalyze writes it.
-func marshal(v any) ([]byte, error) { return json.MarshalWithOption(v, json.DisableHTMLEscape()) }
 
 // grid lists the values swept: the policies, and every parameter's values.
 func (r *Result) grid() map[string]any {

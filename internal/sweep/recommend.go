@@ -959,7 +959,7 @@ func (r *Result) versus(eps []*episode.Episode, after func(e int) policy.Policy,
 		b.GainHorizon, a.GainHorizon = r.GainHorizon, r.GainHorizon
 		pairs[e] = metrics.Pair{Ep: ep, Baseline: &b, After: &a}
 	}
-	return metrics.Compare(pairs, r.Costs)
+	return metrics.Compare(pairs, r.Costs, r.System.Shows.Applies)
 }
 
 // rankOrder is the rule's order on two configs' tallies for the front's

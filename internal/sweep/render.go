@@ -10,7 +10,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
-	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // Layout says how much the text formats show.
@@ -40,7 +39,7 @@ func Write(w io.Writer, format string, r *Result, l Layout) error {
 	case "json":
 		err = r.writeJSON(bw)
 	default:
-		return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(report.Formats, ", "))
+		return textout.UnknownFormat(format)
 	}
 	if err != nil {
 		return err

@@ -221,7 +221,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	opt.Costs = opt.Costs.For(eps...)
 	tokens := slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) })
 	unpriced := unpricedTokens(eps, &opt.Costs)
-	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows), Tokens: tokens,
+	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows.Applies), Tokens: tokens,
 		Results: len(eps) > 0 && !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Judged == episode.ByScore })}
 	if r.Results {
 		r.Quartile = quartileSteps(eps)

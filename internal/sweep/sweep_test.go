@@ -13,9 +13,10 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
-	"github.com/lbanalyze/lbanalyze/report"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 func bundled(t testing.TB) []*episode.Episode {
@@ -59,7 +60,7 @@ func TestConfigsEqualBatch(t *testing.T) {
 			b, a := replay.Run(ep, current), replay.Run(ep, grid[i])
 			pairs[e] = metrics.Pair{Ep: ep, Baseline: &b, After: &a}
 		}
-		for k, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 4}) {
+		for k, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 4}, system.ZorkGPT.Shows.Applies) {
 			got, ok := r.Defs.Value(&r.Configs[i].Sums, k)
 			if ok != m.AfterOK || got != m.After {
 				t.Errorf("%s: %s = %v (%v), batch says %v (%v)", grid[i], m.Name, got, ok, m.After, m.AfterOK)
@@ -323,7 +324,7 @@ func TestDeterministic(t *testing.T) {
 			slices.Reverse(in)
 		}
 		r := Run(in, grid, current, o)
-		for _, format := range report.Formats {
+		for _, format := range textout.Formats {
 			var b bytes.Buffer
 			if err := Write(&b, format, r, Layout{}); err != nil {
 				t.Fatal(err)

@@ -1,15 +1,12 @@
 package steps
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/internal/filekind"
+	"github.com/lbanalyze/lbanalyze/internal/tomlfile"
 )
 
 // Fields map the members of a log's per-step objects to what an episode
@@ -252,30 +249,23 @@ func ParseFields(s string) (Fields, error) {
 	return f, f.check()
 }
 
-// MaxFieldsFile bounds a fields file: a dozen keys take a few hundred bytes.
-const MaxFieldsFile = 64 << 10
+// fieldsFile is a fields file: a dozen keys take a few hundred bytes, read up
+// to 64 KiB.
+var fieldsFile = tomlfile.File{Max: 64 << 10, Name: "the fields file", Kind: "field map"}
 
 // LoadFields reads a field map from a TOML file of the same keys, for
 // repeated use: score = "Score", tokens = "Token Usage", scored = "best". A
 // file that is not a regular one (a FIFO would hang, /dev/zero never end)
-// or is over MaxFieldsFile is not read.
+// or is over 64 KiB is not read.
 func LoadFields(path string) (Fields, error) {
 	var f Fields
-	data, err := filekind.ReadSmall(path, MaxFieldsFile)
-	var nr *filekind.NotRegular
-	var tl *filekind.TooLarge
-	switch {
-	case errors.As(err, &nr):
-		return f, fmt.Errorf("%v: give the fields file itself", err)
-	case errors.As(err, &tl):
-		return f, fmt.Errorf("%v, which no field map is: not read", err)
-	case err != nil:
+	data, err := fieldsFile.Read(path)
+	if err != nil {
 		return f, err
 	}
-	var doc map[string]any
-	md, err := toml.Decode(string(data), &doc)
+	doc, md, err := tomlfile.Decode(path, data)
 	if err != nil {
-		return f, fmt.Errorf("%s: %w", path, err)
+		return f, err
 	}
 	for _, key := range md.Keys() { // in the file's order
 		k := key.String()

@@ -92,6 +92,8 @@ func TestLoadFields(t *testing.T) {
 		{"score = \"Score\"\nlevel = \"x\"\n", `unknown key "level"`},
 		{"turn = \"Step\"\n", "no score"},
 		{"score = \n", "bad.toml"},
+		// 17 arrays open: a depth of 18 by line 1's 16th bracket.
+		{"score = " + strings.Repeat("[", 17) + strings.Repeat("]", 17) + "\n", "bad.toml:1: nested more than 16 deep"},
 	} {
 		if _, err := LoadFields(write("bad.toml", c.body)); err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "bad.toml") {
 			t.Errorf("%q: error %v, want one naming the file and saying %q", c.body, err, c.err)

@@ -363,7 +363,7 @@ func (b *builder) build(s *segment) (*episode.Episode, string) {
 	case s.finished:
 		ep.End = episode.End{Reason: episode.EndInterrupted, Turn: n}
 	default:
-		ep.End = episode.End{Reason: episode.EndNone}
+		ep.End = episode.End{Reason: episode.EndNone, Truncated: true}
 	}
 	if st := ep.Recorded.Stop; st != nil && st.Turn != n {
 		s.problem(0, false, "stuck_termination at turn %d but the log goes on to turn %d", st.Turn, n)

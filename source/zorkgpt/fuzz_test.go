@@ -35,7 +35,8 @@ func FuzzRead(f *testing.F) {
 					t.Fatalf("%s: length %d, saved %d of %d turns", p, o.Length, o.TurnsSaved, ep.N())
 				}
 			}
-			replay.Check(ep, policy.DefaultTimer())
+			replay.Check(ep, policy.DefaultTimer(), replay.Recorder{Rules: []policy.Name{policy.Score, policy.ScoreOrObjective},
+				Accepts: func(w, i int) bool { return w >= i }})
 		}
 		if len(lg.Episodes) == 0 && len(lg.Rejected) == 0 {
 			t.Fatal("neither an episode nor a reason")

@@ -163,7 +163,7 @@ func TestBurrCounterThrough(t *testing.T) {
 	if ep.Recorded.Through != 1 || len(ep.Recorded.Resets) != 0 {
 		t.Fatalf("through %d, resets %v", ep.Recorded.Through, ep.Recorded.Resets)
 	}
-	if sc := replay.Check(ep, policy.DefaultTimer()); sc == nil || sc.Policy != policy.Zorkburr {
+	if sc := replay.Check(ep, policy.DefaultTimer(), zorkGPT2); sc == nil || sc.Policy != policy.Zorkburr {
 		t.Errorf("self-check %+v: the score change at 2 has no recorded counter to compare", sc)
 	}
 }
@@ -174,6 +174,10 @@ func TestBurrCounterThrough(t *testing.T) {
 // max_turns_stuck from 1) that stop it at 4 and not before, by hand: interval 1
 // (checks at 1, 2, 3: W > 3) W = 4; interval 2 (check at 2: W > 2) W 3–4;
 // interval 4 (no check before) W 1–4. ZorkGPT's bounds (W ≥ 6) would allow none.
+// zorkGPT2 is what ZorkGPT2's recordings run (system.ZorkGPT2's Recorder):
+// zorkburr, at any max_turns_stuck from 1 and any interval from 1.
+var zorkGPT2 = replay.Recorder{Rules: []policy.Name{policy.Zorkburr}, Accepts: func(w, i int) bool { return w >= 1 && i >= 1 }}
+
 func TestBurrSelfCheckSettings(t *testing.T) {
 	var lines []string
 	for turn := 1; turn <= 4; turn++ {
@@ -184,7 +188,7 @@ func TestBurrSelfCheckSettings(t *testing.T) {
 	if ep.End.Reason != episode.EndStuckTermination || ep.Recorded.Stop == nil || ep.Recorded.Stop.Turn != 4 {
 		t.Fatalf("end %+v, stop %+v: want main.py's stop at 4", ep.End, ep.Recorded.Stop)
 	}
-	sc := replay.Check(ep, policy.DefaultTimer())
+	sc := replay.Check(ep, policy.DefaultTimer(), zorkGPT2)
 	want := []replay.Consistent{{CheckInterval: 1, MaxTurnsStuckMin: 4, MaxTurnsStuckMax: 4}, {CheckInterval: 2, MaxTurnsStuckMin: 3, MaxTurnsStuckMax: 4},
 		{CheckInterval: 4, MaxTurnsStuckMin: 1, MaxTurnsStuckMax: 4}}
 	if sc == nil || sc.Policy != policy.Zorkburr || !slices.Equal(sc.Consistent, want) || sc.DefaultsConsistent {

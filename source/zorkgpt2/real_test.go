@@ -111,7 +111,7 @@ func TestRealEpisodeInThreeForms(t *testing.T) {
 	if got := burr.Recorded.Turns(episode.ScoreChangeReset); !reflect.DeepEqual(got, want) || !burr.Recorded.CounterOnly {
 		t.Errorf("recorded resets %v (counter only %v), want %v", got, burr.Recorded.CounterOnly, want)
 	}
-	sc := replay.Check(burr, policy.DefaultTimer())
+	sc := replay.Check(burr, policy.DefaultTimer(), zorkGPT2)
 	if sc == nil || sc.Policy != policy.Zorkburr || sc.ReplayedTurn != 60 || !sc.CounterOnly {
 		t.Errorf("self-check %+v: zorkburr should reproduce the counter, and stop at 60 at 40/10", sc)
 	}

@@ -172,7 +172,7 @@ func (rl *runLog) endLine(line string, n int) {
 		end = episode.End{Reason: episode.EndException, Turn: len(r.turns), Detail: "the agent's LLM failed too often in a row (circuit breaker)"}
 	default:
 		r.problem(n, false, "EPISODE_END with an unknown reason %q", reason)
-		end = episode.End{Reason: episode.EndNone, Detail: source.Text(reason)}
+		end = episode.End{Reason: episode.EndNone, Detail: source.Text(reason), Truncated: true}
 	}
 	r.ep.End = end
 	r.ended = true

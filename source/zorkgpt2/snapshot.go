@@ -264,7 +264,7 @@ func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.O
 	if s.Meta != nil && s.Meta.Turn != nil && s.ActionType != nil {
 		at = fmt.Sprintf("at turn %d's %s", *s.Meta.Turn, *s.ActionType)
 	}
-	ep.End = episode.End{Reason: episode.EndNone}
+	ep.End = episode.End{Reason: episode.EndNone, Truncated: true}
 	ep.Notes = append(ep.Notes, "a state snapshot "+at+": the run went on after it, so its end is not known")
 	signals := episode.Signals(0).With(episode.Rooms, episode.Responses)
 	if critic {

@@ -17,6 +17,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
+	"github.com/lbanalyze/lbanalyze/system"
 )
 
 // committed is the bundled set, made by `make testdata` with seed 1.
@@ -261,7 +262,7 @@ func TestCommittedMakeUp(t *testing.T) {
 		if want := map[bool]int{true: 1, false: 0}[ep.End.Reason == episode.EndNone]; ep.SkippedLines != want || ep.ProblemCount != want {
 			t.Errorf("%s: %d skipped lines, %d problems: %v", e.dir, ep.SkippedLines, ep.ProblemCount, ep.Problems)
 		}
-		if c := replay.Check(ep, policy.DefaultTimer()); c != nil && (string(c.Policy) != map[string]string{"v1": "score", "v2": "score-or-objective"}[ep.Fact("recorded_loop_break")] || !c.TerminationMatch) {
+		if c := replay.Check(ep, policy.DefaultTimer(), system.ZorkGPT.Recorder); c != nil && (string(c.Policy) != map[string]string{"v1": "score", "v2": "score-or-objective"}[ep.Fact("recorded_loop_break")] || !c.TerminationMatch) {
 			t.Errorf("%s: the recording's own loop-break events are not what its policy does: %+v", e.dir, c)
 		}
 
