@@ -17,11 +17,14 @@ type link struct {
 }
 
 // chain holds each column but the first as its differences from the column
-// before: neighbouring configs of a grid differ on a fifth of the episodes
-// or fewer, so a resample's tallies cost those differences rather than
-// every cell. It is nil, and the tallies cell by cell, unless every score
-// forgone is whole and n of the largest stays under 2^53: then any order of
-// the float sums is exact, and the tallies are tally's to the bit.
+// before: neighbouring configs of the default grid differ on a fifth (the
+// 1,000 synthetic episodes) to a quarter (the bundled set) of the cells, so a
+// resample's tallies cost those differences rather than every cell
+// (docs/PERFORMANCE.md, "Many episodes"). It is nil, and the tallies cell by
+// cell, unless every score forgone is whole and n of the largest stays under
+// 2^50: then every partial sum, differences included (at most 3n of the
+// largest), is a whole number a float64 holds exactly, whatever the order,
+// and the tallies are tally's to the bit.
 func (f *figures) chain() [][]link {
 	var most float64
 	for _, col := range f.cells {
@@ -33,7 +36,7 @@ func (f *figures) chain() [][]link {
 			most = max(most, v)
 		}
 	}
-	if most*float64(f.n) >= 1<<53 {
+	if most*float64(f.n) >= 1<<50 {
 		return nil
 	}
 	links := make([][]link, len(f.cells))

@@ -3,13 +3,16 @@ package sweep
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
 )
 
 // TestChainTallies checks the tallies along the chain against tally's,
 // column by column, on bootstrap resamples and a subset: on hand-made
 // figures whose columns differ in every counted field (tokens too), on the
 // bundled episodes over the default grid, and that a fractional score
-// forgone leaves no chain (its float sums would depend on the order).
+// forgone, or one too large for the float sums to stay exact, leaves no
+// chain.
 func TestChainTallies(t *testing.T) {
 	hand := &figures{n: 4, cells: [][]cell{
 		{{saved: 3, class: premature | worse}, {forgo: 2, class: unknown}, {}, {saved: 1, class: censored}},
@@ -50,5 +53,16 @@ func TestChainTallies(t *testing.T) {
 	hand.cells[2][1].forgo = 0.5
 	if hand.chain() != nil {
 		t.Error("a chain over a fractional score forgone")
+	}
+	// 2^48 on 4 episodes is 2^50, past which a partial sum might not be
+	// held exactly; 2^47 is under it.
+	for _, c := range []struct {
+		forgo episode.Score
+		chain bool
+	}{{1 << 48, false}, {1 << 47, true}} {
+		hand.cells[2][1].forgo = c.forgo
+		if got := hand.chain() != nil; got != c.chain {
+			t.Errorf("score forgone %v on %d episodes: chain %v, want %v", float64(c.forgo), hand.n, got, c.chain)
+		}
 	}
 }
