@@ -8,13 +8,10 @@ import (
 	"strings"
 )
 
-// The logs at the turn cap (docs/PERFORMANCE.md, "Memory"): CSV tables read
-// through a field map, StepsFields for those of Steps, TextFields for
-// DistinctTexts.
-const (
-	StepsFields = "turn=Step,score=Score"
-	TextFields  = "turn=Step,score=Score,action=Action,response=Observation"
-)
+// TextFields is the field map of the logs at the turn cap DistinctTexts
+// writes (docs/PERFORMANCE.md, "Memory"); Steps's are turn=Step,score=Score
+// or score=Score.
+const TextFields = "turn=Step,score=Score,action=Action,response=Observation"
 
 // Steps writes a table of n steps, each scoring 1, numbered from 0 in its
 // Step column, or without the column (a log read by --fields score=Score).
