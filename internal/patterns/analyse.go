@@ -127,10 +127,20 @@ func Reference(ep *episode.Episode, opt Options) policy.Policy {
 	return policy.Policy{Name: name}.WithTimer(opt.Timer)
 }
 
+// step is what the patterns read of a policy.Step, 8 bytes a turn instead
+// of 64: a trace at the turn cap is held per traced policy
+// (docs/PERFORMANCE.md, "Memory"). Turn numbers fit an int32 there.
+type step struct {
+	anchor                   int32 // policy.Step.Anchor
+	reset, warned, terminate bool  // Reset != NoReset, Warned, Terminate
+}
+
 // trace collects the steps of p over ep (index t−1), past the stop when on.
-func trace(ep *episode.Episode, p policy.Policy, on bool) []policy.Step {
-	steps := make([]policy.Step, 0, ep.N())
-	visit := func(s policy.Step) { steps = append(steps, s) }
+func trace(ep *episode.Episode, p policy.Policy, on bool) []step {
+	steps := make([]step, 0, ep.N())
+	visit := func(s policy.Step) {
+		steps = append(steps, step{anchor: int32(s.Anchor), reset: s.Reset != policy.NoReset, warned: s.Warned, terminate: s.Terminate})
+	}
 	if on {
 		replay.TraceOn(ep, p, visit)
 	} else {

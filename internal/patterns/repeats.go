@@ -1,7 +1,10 @@
 package patterns
 
 import (
+	"encoding/binary"
 	"sort"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -32,35 +35,31 @@ type RepeatedAction struct {
 	FirstTurn int    `json:"first_turn"`
 }
 
-type pairKeyAR struct {
-	action string
-	hash   uint64
-}
-
-func repeats(ep *episode.Episode, steps []policy.Step, p policy.Policy) (Repeats, []bool) {
+func repeats(ep *episode.Episode, steps []step, p policy.Policy) (Repeats, []bool) {
 	n := ep.N()
 	rp := Repeats{Policy: p.String(), Top: []RepeatedAction{}}
 	rep := make([]bool, n+1)
-	// resets[t] = number of progress turns in 1..t
-	resets := make([]int, n+1)
-	for t := 1; t <= n; t++ {
-		resets[t] = resets[t-1]
-		if t <= len(steps) && steps[t-1].Reset != policy.NoReset {
-			resets[t]++
-		}
-	}
-	last := map[pairKeyAR]int{}
-	byAction := map[string]*RepeatedAction{}
+	// last holds, for each (action, response) pair, the count of progress
+	// turns up to its last occurrence: a repeat is the pair again with none
+	// since. Pairs are keyed by pairHash.
+	last := map[uint64]int32{}
+	byAction := map[uint64]*RepeatedAction{}
+	var resets int32
 	run := 0
 	for t := 1; t <= n; t++ {
+		if t <= len(steps) && steps[t-1].reset {
+			resets++
+		}
 		tu := &ep.Turns[t-1]
 		if tu.ResponseHash == 0 || tu.Action == "" {
 			run = 0
 			continue
 		}
 		rp.TurnsWithResponse++
-		k := pairKeyAR{normAction(tu.Action), tu.ResponseHash}
-		if u, ok := last[k]; ok && resets[t] == resets[u] {
+		action := normAction(tu.Action)
+		ah := actionHash(action)
+		k := pairHash(ah, tu.ResponseHash)
+		if u, ok := last[k]; ok && resets == u {
 			rep[t] = true
 			rp.Turns++
 			if rp.FirstTurn == 0 {
@@ -68,16 +67,16 @@ func repeats(ep *episode.Episode, steps []policy.Step, p policy.Policy) (Repeats
 			}
 			run++
 			rp.LongestRun = max(rp.LongestRun, run)
-			ra := byAction[k.action]
+			ra := byAction[ah]
 			if ra == nil {
-				ra = &RepeatedAction{Action: k.action, FirstTurn: t}
-				byAction[k.action] = ra
+				ra = &RepeatedAction{Action: action, FirstTurn: t}
+				byAction[ah] = ra
 			}
 			ra.Repeats++
 		} else {
 			run = 0
 		}
-		last[k] = t
+		last[k] = resets
 	}
 	if rp.TurnsWithResponse > 0 {
 		rp.Share = float64(rp.Turns) / float64(rp.TurnsWithResponse)
@@ -109,18 +108,18 @@ type Novelty struct {
 
 func novelty(ep *episode.Episode, window int) Novelty {
 	nv := Novelty{Window: window}
-	seen := map[string]int{} // action → last turn
+	seen := map[uint64]int{} // actionHash → last turn
 	for t := 1; t <= ep.N(); t++ {
 		a := ep.Turns[t-1].Action
 		if a == "" {
 			continue
 		}
-		a = normAction(a)
+		h := actionHash(normAction(a))
 		nv.Turns++
-		if u, ok := seen[a]; !ok || t-u > window {
+		if u, ok := seen[h]; !ok || t-u > window {
 			nv.Novel++
 		}
-		seen[a] = t
+		seen[h] = t
 	}
 	if nv.Turns > 0 {
 		nv.Share = float64(nv.Novel) / float64(nv.Turns)
@@ -161,4 +160,18 @@ func (a *Analysis) stateLoops(ep *episode.Episode) StateLoops {
 		}
 	}
 	return sl
+}
+
+// actionHash is a normalised action's 64-bit hash. Repeats and novelty key
+// their maps by it, 8 bytes a distinct action rather than its text
+// (docs/PERFORMANCE.md, "Memory"), as responses are compared by hash; two
+// actions of one episode that collide would count as one.
+func actionHash(s string) uint64 { return xxhash.Sum64String(s) }
+
+// pairHash is the key of an (action, response) pair: the hash of both hashes.
+func pairHash(action, response uint64) uint64 {
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], action)
+	binary.LittleEndian.PutUint64(b[8:], response)
+	return xxhash.Sum64(b[:])
 }

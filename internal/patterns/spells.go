@@ -63,20 +63,20 @@ type Lead struct {
 func (a *Analysis) policyPatterns(ep *episode.Episode, r *rooms, p policy.Policy, opt Options) PolicyPatterns {
 	steps := trace(ep, p, true)
 	pp := PolicyPatterns{Policy: p.String(), Spells: []Spell{}}
-	for _, s := range steps {
-		if s.Terminate {
-			pp.StopTurn = s.Turn
+	for i, s := range steps {
+		if s.terminate {
+			pp.StopTurn = i + 1
 			break
 		}
 	}
 	n := len(steps)
 	for t := 1; t <= n; {
-		if steps[t-1].Reset != policy.NoReset {
+		if steps[t-1].reset {
 			t++
 			continue
 		}
 		start := t
-		for t <= n && steps[t-1].Reset == policy.NoReset {
+		for t <= n && !steps[t-1].reset {
 			t++
 		}
 		sp := Spell{Start: start, LoggedEnd: t - 1, End: t - 1, Score: ep.Score(start), Checks: []int{}}
@@ -96,7 +96,7 @@ func (a *Analysis) policyPatterns(ep *episode.Episode, r *rooms, p policy.Policy
 		}
 		sp.RoomsVisited = len(seen)
 		for u := start; u <= sp.LoggedEnd; u++ {
-			if steps[u-1].Terminate {
+			if steps[u-1].terminate {
 				sp.Checks = append(sp.Checks, u)
 			}
 		}
@@ -113,7 +113,7 @@ func (a *Analysis) policyPatterns(ep *episode.Episode, r *rooms, p policy.Policy
 	return pp
 }
 
-func (a *Analysis) lead(steps []policy.Step, sp Spell) *Lead {
+func (a *Analysis) lead(steps []step, sp Spell) *Lead {
 	T := sp.End
 	l := &Lead{StopTurn: T, StuckSpell: T - sp.Start}
 	first := func(on func(t int) bool) *int {
@@ -126,7 +126,7 @@ func (a *Analysis) lead(steps []policy.Step, sp Spell) *Lead {
 		return nil
 	}
 	if a.Warnings != nil {
-		l.Warning = first(func(t int) bool { return steps[t-1].Warned })
+		l.Warning = first(func(t int) bool { return steps[t-1].warned })
 	}
 	l.Oscillation = first(func(t int) bool { return a.osc[t] })
 	l.Camping = first(func(t int) bool { return a.camp[t] })

@@ -52,7 +52,7 @@ var levelRank = map[string]int{Important: 1, Urgent: 2, Critical: 3}
 
 // warnings finds the warning spells in steps (the full trace, past the stop);
 // only turns up to the first stop count. It returns the warned turns too.
-func warnings(steps []policy.Step, p policy.Policy, shown bool) (Warnings, []bool) {
+func warnings(steps []step, p policy.Policy, shown bool) (Warnings, []bool) {
 	w := Warnings{Policy: p.String(), Shown: shown, Threshold: p.WarningThreshold(), Spells: []WarningSpell{}}
 	warned := make([]bool, len(steps)+1)
 	var cur *WarningSpell
@@ -62,8 +62,8 @@ func warnings(steps []policy.Step, p policy.Policy, shown bool) (Warnings, []boo
 		// The warning is built at the start of t from the timer as it was
 		// after turn t−1's tracking (turn_count before the first call).
 		left := p.MaxTurnsStuck() - (t - prevAnchor)
-		prevAnchor = s.Anchor
-		if !s.Warned {
+		prevAnchor = int(s.anchor)
+		if !s.warned {
 			continue
 		}
 		warned[t] = true
@@ -87,10 +87,10 @@ func warnings(steps []policy.Step, p policy.Policy, shown bool) (Warnings, []boo
 			cur.MaxLevel = lv
 		}
 		switch {
-		case s.Terminate:
+		case s.terminate:
 			cur.Outcome = EndStop
 			w.Stopped++
-		case s.Reset != policy.NoReset:
+		case s.reset:
 			cur.Outcome = Escaped
 			w.Escaped++
 		case t == len(steps):
@@ -100,7 +100,7 @@ func warnings(steps []policy.Step, p policy.Policy, shown bool) (Warnings, []boo
 			continue
 		}
 		cur = nil
-		if s.Terminate {
+		if s.terminate {
 			break
 		}
 	}
