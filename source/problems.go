@@ -1,7 +1,9 @@
 package source
 
 import (
+	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -95,20 +97,173 @@ func SameText(raw, kept string) bool {
 	return len(kept) <= MaxText && Text(raw) == kept
 }
 
-// Interner shares the strings that repeat turn after turn (room names,
-// actions). A string given may point into the line being read: what is kept
-// is a copy (Text).
-type Interner map[string]string
+// textBudget is the bytes an episode's distinct texts may take whole, each
+// counted with textEntry for its place in Texts's table: 200,000 turns of
+// distinct actions and responses of MaxText bytes held 200 MB
+// (docs/PERFORMANCE.md, "Memory").
+const textBudget = 8 << 20
 
-// Intern is s, shared.
-func (in Interner) Intern(s string) string {
-	if len(s) > 64 {
-		return Text(s)
+// textEntry is what a text kept whole costs beside its bytes: its key and
+// value in the table, and the table's slack.
+const textEntry = 64
+
+// Texts keeps the texts of one episode (actions, rooms, responses): equal
+// texts share one copy, kept as Text keeps them, and past textBudget bytes of
+// distinct ones a new distinct text is kept short (its first bytes, length
+// and hash), still equal to another only when they are equal, but for a
+// 64-bit hash's collisions. A text given may point into the line being read:
+// what is kept is a copy.
+type Texts struct {
+	budget    int // textBudget when 0
+	kept      map[string]string
+	bytes     int
+	shortened int // the texts kept short, each time
+}
+
+// Text is s as the episode keeps it.
+func (x *Texts) Text(s string) string {
+	key := s
+	if len(s) > MaxText {
+		key = Text(s)
 	}
-	if v, ok := in[s]; ok {
-		return v
+	if k, ok := x.kept[key]; ok {
+		return k
 	}
-	s = strings.Clone(s)
-	in[s] = s
-	return s
+	if x.bytes+len(key)+textEntry > cmp.Or(x.budget, textBudget) {
+		if len(s) > shortLen {
+			x.shortened++
+			return short(s)
+		}
+		return strings.Clone(s)
+	}
+	if x.kept == nil {
+		x.kept = map[string]string{}
+	}
+	if len(s) <= MaxText {
+		key = strings.Clone(s)
+	}
+	x.kept[key] = key
+	x.bytes += len(key) + textEntry
+	return key
+}
+
+// Note says, once, that texts were kept short, "" when none was.
+func (x *Texts) Note() string {
+	if x.shortened == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d texts (actions, rooms, responses) past the first %d MiB of distinct ones are kept as their first bytes, length and hash: equal texts stay equal and distinct ones distinct (docs/PERFORMANCE.md, \"Memory\")",
+		x.shortened, cmp.Or(x.budget, textBudget)>>20)
+}
+
+// shortHead is the bytes of a text short keeps, and shortLen the most a
+// text kept short takes (a head, "…", a length of 3 digits, ":" and 16 hex
+// digits: 32 bytes, the size of its allocation).
+const (
+	shortHead = 8
+	shortLen  = shortHead + len("…") + 3 + 1 + 16
+)
+
+// short is s as its first bytes, its length and its 64-bit hash, e.g.
+// "go north…512:1f3a9c0d12345678", made in one allocation: past the budget
+// every step may make one.
+func short(s string) string {
+	cut := min(shortHead, len(s))
+	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	var digits [20]byte
+	n := strconv.AppendInt(digits[:0], int64(len(s)), 10)
+	var b strings.Builder
+	b.Grow(cut + len("…") + len(n) + 1 + 16)
+	b.WriteString(s[:cut])
+	b.WriteString("…")
+	b.Write(n)
+	b.WriteByte(':')
+	h := xxhash.Sum64String(s)
+	for shift := 60; shift >= 0; shift -= 4 {
+		b.WriteByte("0123456789abcdef"[h>>shift&15])
+	}
+	return b.String()
+}
+
+// turnBlock is the turns a block of Turns holds (480 KB), and reserveAt the
+// turns past which they are reserved at MaxTurn.
+const (
+	turnBlock = 1 << 12
+	reserveAt = 16 * turnBlock
+)
+
+// Turns collects the turns of an episode being read, bounding the memory a
+// long log takes while it grows (docs/PERFORMANCE.md, "Memory"). A slice
+// grown by copying holds the old turns and the new at once, and the garbage
+// of the copies before: a log at MaxTurn peaked at 104-127 MiB. Past
+// turnBlock turns they are held in blocks, each filled before the next is
+// made, and copied once into a slice of their number; past reserveAt, in a
+// slice made for MaxTurn turns, whose pages no turn is written to take no
+// memory (a copy of the blocks would double a long log), copied to its
+// length when less than half used.
+type Turns struct {
+	blocks   [][]episode.Turn
+	reserved []episode.Turn
+	n        int
+}
+
+// Len is the number of turns.
+func (ts *Turns) Len() int { return ts.n }
+
+// Add adds a turn.
+func (ts *Turns) Add(tu episode.Turn) {
+	ts.n++
+	if ts.reserved != nil {
+		ts.reserved = append(ts.reserved, tu)
+		return
+	}
+	if ts.n > reserveAt && reserveAt < MaxTurn {
+		ts.reserved = append(ts.gather(MaxTurn), tu)
+		return
+	}
+	k := len(ts.blocks) - 1
+	if k < 0 || len(ts.blocks[k]) == turnBlock {
+		var b []episode.Turn
+		if k >= 0 {
+			b = make([]episode.Turn, 0, turnBlock)
+		}
+		ts.blocks, k = append(ts.blocks, b), k+1
+	}
+	ts.blocks[k] = append(ts.blocks[k], tu) // the first grows as append grows it
+}
+
+// gather copies the blocks into a slice of capacity c, and lets them go.
+func (ts *Turns) gather(c int) []episode.Turn {
+	turns := make([]episode.Turn, 0, c)
+	for _, b := range ts.blocks {
+		turns = append(turns, b...)
+	}
+	ts.blocks = nil
+	return turns
+}
+
+// Last is the last turn added; Len must be above 0.
+func (ts *Turns) Last() episode.Turn {
+	if ts.reserved != nil {
+		return ts.reserved[ts.n-1]
+	}
+	b := ts.blocks[len(ts.blocks)-1]
+	return b[len(b)-1]
+}
+
+// Slice is the turns, in one slice.
+func (ts *Turns) Slice() []episode.Turn {
+	switch {
+	case ts.reserved != nil && cap(ts.reserved) > 2*ts.n:
+		ts.blocks = [][]episode.Turn{ts.reserved}
+		ts.reserved = nil
+		return ts.gather(ts.n)
+	case ts.reserved != nil:
+		return ts.reserved
+	case len(ts.blocks) == 1:
+		return ts.blocks[0]
+	}
+	return ts.gather(ts.n)
 }

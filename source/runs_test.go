@@ -177,8 +177,8 @@ func TestText(t *testing.T) {
 		!strings.Contains(ta, "… (60001 bytes, xxh64 ") || !SameText(a, ta) || SameText(b, ta) || !SameText(short, short) {
 		t.Errorf("%q\n%q", ta, tb)
 	}
-	in := Interner{}
-	if got := in.Intern(a); got != ta {
-		t.Errorf("Intern keeps %d bytes", len(got))
+	var x Texts
+	if got := x.Text(a); got != ta {
+		t.Errorf("Texts keeps %d bytes", len(got))
 	}
 }

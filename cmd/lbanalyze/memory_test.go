@@ -2,16 +2,22 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/report"
+	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/source/steps"
 )
 
 // tinyDataset writes n logs of two turns, each in a directory of its own, as
@@ -66,4 +72,51 @@ func TestBatchCostAnEpisode(t *testing.T) {
 	if read > 1100 || analysed > 1000 || dataset > 100 {
 		t.Errorf("an episode: read %d bytes (want ≤ 1,100), analysed %d more (≤ 1,000), in the dataset %d more (≤ 100)", read, analysed, dataset)
 	}
+}
+
+// readCapped reads a log at the turn cap whose every action and response is
+// a distinct text of source.MaxText bytes, written as it is read.
+func readCapped(t *testing.T) *episode.Episode {
+	t.Helper()
+	fields, err := steps.ParseFields(benchdata.TextFields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w := io.Pipe()
+	go func() { w.CloseWithError(benchdata.DistinctTexts(w, source.MaxTurn, source.MaxText)) }()
+	var ep *episode.Episode
+	steps.Table{Fields: fields}.Read(r, "texts.csv", source.Options{}, func(e *episode.Episode) { ep = e })
+	if ep == nil || ep.N() != source.MaxTurn {
+		t.Fatalf("no episode of %d turns", source.MaxTurn)
+	}
+	return ep
+}
+
+// A log at the turn cap whose every action and response is a distinct text
+// of source.MaxText bytes (docs/PERFORMANCE.md, "Memory"): its episode,
+// once read, holds its 200,000 turns of 120 bytes (23 MiB), the first 8 MiB
+// of its texts whole and the rest short in 32 bytes each (400,000 less the
+// 14,000 or so whole, 12 MiB): within 48 MiB (it held every text whole, 228
+// MiB). Equal texts stay equal: the first turn's action is whole, the last's
+// short, and the note says so.
+func TestCappedLogOfDistinctTexts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 200,000 steps of 1 KB")
+	}
+	h0 := liveHeap()
+	ep := readCapped(t)
+	held := int64(liveHeap()) - int64(h0)
+	t.Logf("the episode holds %d MiB", held>>20)
+	first, last := ep.Turns[0], ep.Turns[ep.N()-1]
+	if len(first.Action) != source.MaxText || !strings.HasPrefix(first.Action, "action 0000000 abc") ||
+		!strings.HasPrefix(last.Action, "action 0…512:") || !strings.HasPrefix(last.Response, "output 0…512:") || last.Action == ep.Turns[ep.N()-2].Action {
+		t.Errorf("first action %q…, last %q and %q", first.Action[:20], last.Action, last.Response)
+	}
+	if !slices.ContainsFunc(ep.Notes, func(n string) bool { return strings.Contains(n, "past the first 8 MiB of distinct ones") }) {
+		t.Errorf("notes %q", ep.Notes)
+	}
+	if held > 48<<20 {
+		t.Errorf("the episode holds %d MiB, want at most 48", held>>20)
+	}
+	runtime.KeepAlive(ep)
 }

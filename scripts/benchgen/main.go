@@ -9,6 +9,8 @@
 //	go run ./scripts/benchgen turns -n 2000000 -out FILE
 //	go run ./scripts/benchgen tiny -n 50000 -out FILE
 //	go run ./scripts/benchgen burr -turns 1000 -out DIR   # DIR/default/<app_id>/
+//	go run ./scripts/benchgen steps -n 200000 [-unnumbered] -out FILE.csv
+//	go run ./scripts/benchgen texts -n 200000 -size 512 -out FILE.csv
 package main
 
 import (
@@ -16,13 +18,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 )
 
 func main() {
-	if len(os.Args) < 2 || os.Args[1] != "longline" && os.Args[1] != "turns" && os.Args[1] != "tiny" && os.Args[1] != "burr" {
-		fmt.Fprintln(os.Stderr, "usage: benchgen longline|turns|tiny|burr [flags]")
+	if len(os.Args) < 2 || !slices.Contains([]string{"longline", "turns", "tiny", "burr", "steps", "texts"}, os.Args[1]) {
+		fmt.Fprintln(os.Stderr, "usage: benchgen longline|turns|tiny|burr|steps|texts [flags]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
@@ -31,6 +34,8 @@ func main() {
 	mb := fs.Int("mb", 50, "the length of the runaway line, in MB")
 	n := fs.Int("n", 2_000_000, "turn lines (tiny: episodes)")
 	turns := fs.Int("turns", 1000, "the turns of the Burr run")
+	unnumbered := fs.Bool("unnumbered", false, "steps: without the Step column")
+	size := fs.Int("size", 512, "texts: the bytes of each action and response")
 	fs.Parse(os.Args[2:])
 	if os.Args[1] == "burr" {
 		check(burr(*out, *turns))
@@ -39,6 +44,10 @@ func main() {
 	f, err := os.Create(*out)
 	check(err)
 	switch os.Args[1] {
+	case "steps":
+		check(benchdata.Steps(f, *n, !*unnumbered))
+	case "texts":
+		check(benchdata.DistinctTexts(f, *n, *size))
 	case "longline":
 		log, err := os.ReadFile(*in)
 		check(err)

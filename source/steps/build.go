@@ -25,7 +25,6 @@ type builder struct {
 	cur    *segment // the segment of the line being read
 
 	restart, death *marker
-	strs           source.Interner  // actions and rooms
 	rejected       source.Leftovers // problems of the segments without a step
 	rejections     source.Rejections
 
@@ -40,7 +39,7 @@ type segment struct {
 	ep       episode.Episode
 	id       string
 	named    bool // id came from the episode member
-	turns    []episode.Turn
+	turns    source.Turns
 	numbered bool // a step number has been read
 	offset   int  // 1 when the steps are numbered from 0
 	restarts int
@@ -50,10 +49,9 @@ type segment struct {
 	member   *string // the value of source.Options.Member on the first step that has it
 	problems source.Problems
 	lacking  [nFields]int // steps without an optional member
-	// responses are the response texts the episode keeps, by hash: one
-	// copy for the steps whose responses are alike, let go with the
-	// episode.
-	responses map[uint64]string
+	// texts are the actions, rooms and responses the episode keeps: one
+	// copy for the steps whose texts are alike, let go with the episode.
+	texts source.Texts
 }
 
 func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Episode)) *builder {
@@ -61,8 +59,7 @@ func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Ep
 		s.Fields.member = p
 	}
 	b := &builder{src: s, format: s.Format(), name: name, opt: opt.WithDefaults(), emit: emit, res: &source.Result{},
-		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker),
-		strs: source.Interner{}}
+		match: newMatcher(&s.Fields), restart: newMarker(s.Fields.RestartMarker), death: newMarker(s.Fields.DeathMarker)}
 	b.rejected.Max = b.opt.MaxProblems
 	// Runs of one file: a new value of the episode member, or step numbers
 	// that start again (docs/bad-input.md, "Runs in one file").
@@ -138,7 +135,7 @@ func (b *builder) step(l *line, n int) {
 	b.fill(t)
 	tu := episode.Turn{Score: score}
 	b.optional(l, n, &tu)
-	s.turns = append(s.turns, tu)
+	s.turns.Add(tu)
 	if v := l.get(fMember); s.member == nil && !v.absent() {
 		m, ok := v.text()
 		if !ok {
@@ -173,17 +170,17 @@ func (b *builder) episodeOf(l *line, n int) (string, bool) {
 func (b *builder) place(key string, l *line, n int) (int, bool) {
 	s := b.cur
 	if b.src.Fields.Turn == nil { // numbered by its place, bounded as a number
-		if len(s.turns) >= source.MaxTurn { // said once, the later steps counted
+		if s.turns.Len() >= source.MaxTurn { // said once, the later steps counted
 			if !s.capped {
 				s.capped = true
-				s.problem(n, true, "%s", source.OutOfRange("step", int64(len(s.turns)+1), 1)+", as is every step after it")
+				s.problem(n, true, "%s", source.OutOfRange("step", int64(s.turns.Len()+1), 1)+", as is every step after it")
 			} else {
 				s.problems.Count++
 				s.problems.Skipped++
 			}
 			return 0, false
 		}
-		return len(s.turns) + 1, true
+		return s.turns.Len() + 1, true
 	}
 	raw := l.get(fTurn)
 	if raw.absent() {
@@ -214,12 +211,12 @@ func (b *builder) place(key string, l *line, n int) (int, bool) {
 // carried forward, as a tracker would see it.
 func (b *builder) fill(t int) {
 	s := b.cur
-	for len(s.turns) < t-1 {
+	for s.turns.Len() < t-1 {
 		prev := episode.Turn{}
-		if k := len(s.turns); k > 0 {
-			prev = s.turns[k-1]
+		if s.turns.Len() > 0 {
+			prev = s.turns.Last()
 		}
-		s.turns = append(s.turns, episode.Turn{Score: prev.Score, RoomID: prev.RoomID, Location: prev.Location, Missing: true})
+		s.turns.Add(episode.Turn{Score: prev.Score, RoomID: prev.RoomID, Location: prev.Location, Missing: true})
 		s.ep.MissingTurns++
 	}
 }
@@ -242,15 +239,15 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 		return value{}, false
 	}
 	if v, ok := get(fAction, f.Action); ok {
-		a, ok := v.text()
+		a, ok := v.view()
 		if !ok {
 			a = source.CanonicalJSON(v.raw)
 		}
-		tu.Action = b.strs.Intern(a)
+		tu.Action = b.cur.texts.Text(a)
 	}
 	if v, ok := get(fRoom, f.Room); ok {
-		if name, ok := v.text(); ok {
-			tu.Location = b.strs.Intern(name)
+		if name, ok := v.view(); ok {
+			tu.Location = b.cur.texts.Text(name)
 		} else if id, why := v.whole(); why == "" && id > 0 && id <= 1<<31 {
 			tu.RoomID = int(id)
 		} else {
@@ -261,7 +258,7 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 		tu.ResponseHash = v.hash()
 		tu.Response = b.response(v, tu.ResponseHash)
 		if b.death != nil && b.death.in(v) {
-			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: len(b.cur.turns) + 1, Reason: "died"})
+			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: b.cur.turns.Len() + 1, Reason: "died"})
 		}
 	}
 	if v := l.get(fError); f.Error != nil && !v.absent() {
@@ -363,11 +360,11 @@ func (b *builder) restarted(v value, n int) bool {
 
 // close hands over a segment once its run is over.
 func (b *builder) close(s *segment) {
-	if len(s.turns) == 0 && s.problems.Count == 0 {
+	if s.turns.Len() == 0 && s.problems.Count == 0 {
 		return // nothing at all: no segment
 	}
 	b.res.Segments++
-	if len(s.turns) == 0 {
+	if s.turns.Len() == 0 {
 		b.reject(s)
 		return
 	}
@@ -412,7 +409,7 @@ func (b *builder) build(s *segment) *episode.Episode {
 	if !s.named {
 		ep.ID, ep.IDFromPath = cmp.Or(b.opt.PathID, defaultID(b.name)), true
 	}
-	ep.Turns, ep.Scoring = s.turns, f.Scoring
+	ep.Turns, ep.Scoring = s.turns.Slice(), f.Scoring
 	ep.End = episode.End{Reason: episode.EndNone}
 	for _, m := range signalOf {
 		if f.paths()[m.field] != nil {
@@ -441,7 +438,7 @@ func (b *builder) facts(s *segment) []episode.Fact {
 		fs = append(fs, episode.Fact{Key: key, Value: &val, Text: fmt.Sprintf(words, val)})
 	}
 	if s.ep.Scoring == episode.ScoredBest {
-		num("best_score", s.ep.Credited(len(s.turns)).String(), "best score %s")
+		num("best_score", s.ep.Credited(s.ep.N()).String(), "best score %s")
 	}
 	if s.maxScore != nil {
 		num("max_score", s.maxScore.String(), "max score %s")
@@ -467,9 +464,12 @@ func (b *builder) notes(s *segment) {
 	if k := s.problems.Skipped; k > 0 && b.src.Fields.Reward != nil {
 		ep.Notes = append(ep.Notes, fmt.Sprintf("the score is the sum of the rewards read, without those of the %d skipped lines", k))
 	}
+	if note := s.texts.Note(); note != "" {
+		ep.Notes = append(ep.Notes, note)
+	}
 	for fd, k := range s.lacking {
 		if k > 0 {
-			ep.Notes = append(ep.Notes, fmt.Sprintf("%d of %d steps have no usable %s", k, len(s.turns), b.member(field(fd))))
+			ep.Notes = append(ep.Notes, fmt.Sprintf("%d of %d steps have no usable %s", k, s.ep.N(), b.member(field(fd))))
 		}
 	}
 }
@@ -493,23 +493,14 @@ func (b *builder) finish() *source.Result {
 	return res
 }
 
-// response is the text of a response as the episode keeps it (source.Text),
-// one copy for every step of the episode whose response hashes alike.
+// response is the text of a response as the episode keeps it (source.Texts),
+// "" when it has none.
 func (b *builder) response(v value, hash uint64) string {
 	if hash == 0 {
 		return ""
 	}
-	s := b.cur
-	if kept, ok := s.responses[hash]; ok {
-		return kept
-	}
-	if s.responses == nil {
-		s.responses = map[uint64]string{}
-	}
-	text, _ := v.text()
-	kept := source.Text(text)
-	s.responses[hash] = kept
-	return kept
+	text, _ := v.view()
+	return b.cur.texts.Text(text)
 }
 
 // failed reads an error member that is there (docs/sources.md, "Any

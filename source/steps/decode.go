@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -294,6 +295,20 @@ func (v value) text() (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// view is text, without a copy where it needs no unescaping: it points into
+// the line being read, for a caller that keeps a copy of what it keeps
+// (source.Texts), so that reading a text costs no garbage.
+func (v value) view() (string, bool) {
+	raw := v.raw
+	switch {
+	case v.cell && len(raw) > 0:
+		return unsafe.String(&raw[0], len(raw)), true
+	case len(raw) > 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0:
+		return unsafe.String(&raw[1], len(raw)-2), true
+	}
+	return v.text()
 }
 
 // flag reads a boolean: JSON's true or false, a cell's True, False (as

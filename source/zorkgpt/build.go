@@ -15,8 +15,7 @@ type builder struct {
 	res    *source.Result
 	emit   func(*episode.Episode)
 	cur    *segment
-	strs   source.Interner // names and actions
-	lineNo int             // the line being handled
+	lineNo int // the line being handled
 
 	// fabricated counts the turns made up for gaps in the turn numbers, over
 	// all segments, and turnLines the turns the file completes: the one is
@@ -52,10 +51,13 @@ type segment struct {
 	lines    int   // non-blank lines attributed to this segment
 	inits    int   // of which init events
 	first    int   // the line of its first init event
+	// texts are the names and actions the episode keeps, one copy for
+	// alike ones.
+	texts source.Texts
 }
 
 func newBuilder(name string, opt source.Options, emit func(*episode.Episode)) *builder {
-	b := &builder{opt: opt.WithDefaults(), name: name, res: &source.Result{}, emit: emit, strs: source.Interner{}}
+	b := &builder{opt: opt.WithDefaults(), name: name, res: &source.Result{}, emit: emit}
 	b.rejectedProblems.Max = b.opt.MaxProblems
 	b.cur = b.newSegment()
 	return b
@@ -432,6 +434,9 @@ func (b *builder) notes(s *segment) {
 	if era := *ep.Facts[0].Value; era != "E3c" {
 		ep.Notes = append(ep.Notes, eraNote[era])
 	}
+	if note := s.texts.Note(); note != "" {
+		ep.Notes = append(ep.Notes, note)
+	}
 }
 
 // eraNote is the caveat of each era before Jericho, made once.
@@ -516,6 +521,3 @@ func (b *builder) noTurns(s *segment) string {
 	}
 	return "empty file"
 }
-
-// intern shares the strings that repeat turn after turn.
-func (b *builder) intern(s string) string { return b.strs.Intern(s) }

@@ -135,10 +135,10 @@ func (b *builder) turnCompleted(r *record, n int) {
 		s.problem(n, false, "turn_completed for turn %d has no score: the previous score is carried forward", turn)
 	}
 	if r.Action != nil {
-		t.Action = b.intern(*r.Action)
+		t.Action = s.texts.Text(*r.Action)
 	}
 	if r.Location != nil && *r.Location != "" {
-		t.Location = b.intern(*r.Location)
+		t.Location = s.texts.Text(*r.Location)
 	}
 	b.reach(turn)
 	s.last = max(s.last, turn)
@@ -194,7 +194,7 @@ func (b *builder) mapMovement(r *record, n int) {
 		s.e3c = true
 	}
 	if t.Location == "" && r.ToRoom != nil {
-		t.Location = b.intern(*r.ToRoom)
+		t.Location = s.texts.Text(*r.ToRoom)
 	}
 }
 
@@ -205,7 +205,7 @@ func (b *builder) initialRoom(r *record, n int) {
 		s.ep.InitialRoomID = int(*r.RoomID)
 	}
 	if r.RoomName != nil {
-		s.ep.InitialRoom = b.intern(*r.RoomName)
+		s.ep.InitialRoom = s.texts.Text(*r.RoomName)
 	}
 }
 
@@ -383,7 +383,7 @@ func (b *builder) criticOverride(r *record, n int) {
 	if r.Reason != nil {
 		reason = *r.Reason
 	}
-	s.ep.Recorded.CriticOverrides = append(s.ep.Recorded.CriticOverrides, episode.CriticOverride{Turn: turn, Reason: b.intern(reason)})
+	s.ep.Recorded.CriticOverrides = append(s.ep.Recorded.CriticOverrides, episode.CriticOverride{Turn: turn, Reason: s.texts.Text(reason)})
 }
 
 func (b *builder) stateLoop(r *record, n int) {

@@ -134,7 +134,7 @@ func (rl *runLog) turnLine(line string, n int) {
 	if room == "unknown" {
 		room = ""
 	}
-	*tu = turn{score: s, room: rl.rooms.Intern(room), action: rl.rooms.Intern(val[4]), critic: float32(c), rejections: int32(k)}
+	*tu = turn{score: s, room: r.texts.Text(room), action: r.texts.Text(val[4]), critic: float32(c), rejections: int32(k)}
 }
 
 // endLine reads EPISODE_END | turns=… | score=…/… | … | reason=…

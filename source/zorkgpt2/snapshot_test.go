@@ -62,7 +62,7 @@ func TestSnapshot(t *testing.T) {
 		t.Errorf("%+v", ep)
 	}
 	var north turn
-	north.setResponse("North of House")
+	north.setResponse("North of House", &source.Texts{})
 	if ep.Turns[0].ResponseHash != north.response || ep.Turns[0].ResponseHash == 0 || ep.Turns[0].Response != "North of House" {
 		t.Error("response hash and text")
 	}
@@ -129,9 +129,9 @@ func TestSnapshotEntriesSkipped(t *testing.T) {
 func TestResponseHash(t *testing.T) {
 	long := strings.Repeat("é", 600)
 	var whole, cut, shorter turn
-	whole.setResponse(long)
-	cut.setResponse(long[:1000])
-	shorter.setResponse(long[:998])
+	whole.setResponse(long, &source.Texts{})
+	cut.setResponse(long[:1000], &source.Texts{})
+	shorter.setResponse(long[:998], &source.Texts{})
 	if whole.response != cut.response || whole.response == shorter.response || whole.text != cut.text || whole.text == shorter.text {
 		t.Error("the first 500 characters (runes, not bytes) identify a response")
 	}

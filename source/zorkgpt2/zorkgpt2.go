@@ -40,7 +40,7 @@ type turn struct {
 	room       string // Jericho's name, as it is ("Living " cut short included)
 	action     string
 	response   uint64
-	text       string // the response as kept (source.Text of its first 500 characters)
+	text       string // the response as kept (source.Texts of its first 500 characters)
 	critic     float32
 	rejections int32
 	// proposals is how many actions the agent proposed (the Burr log counts
@@ -68,8 +68,8 @@ func (t *turn) calls() int32 {
 // setResponse gives tu a game response by its first 500 characters, as
 // ZorkGPT2's action history keeps it (response[:500]), so that the Burr log's
 // full response and the snapshot's cut one hash alike: its hash (0 is
-// "none") and its text as kept.
-func (tu *turn) setResponse(text string) {
+// "none") and its text as the run keeps it.
+func (tu *turn) setResponse(text string, texts *source.Texts) {
 	n := 0
 	for i := range text {
 		if n == 500 {
@@ -79,7 +79,7 @@ func (tu *turn) setResponse(text string) {
 		n++
 	}
 	tu.response = max(xxhash.Sum64String(text), 1)
-	tu.text = source.Text(text)
+	tu.text = texts.Text(text)
 }
 
 // run is an episode being read, whichever the form.
@@ -88,6 +88,9 @@ type run struct {
 	turns    []turn
 	problems source.Problems
 	ended    bool // the log recorded the run's end (the run log's EPISODE_END)
+	// texts are the rooms, actions and responses the episode keeps, one
+	// copy for alike ones.
+	texts source.Texts
 }
 
 func newRun(name, format string, opt source.Options) *run {
@@ -141,6 +144,9 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 	if ep.MissingTurns > 0 {
 		ep.Notes = append(ep.Notes, fmt.Sprintf("%d turns are missing from the log: the score and room are carried forward", ep.MissingTurns))
 	}
+	if note := r.texts.Note(); note != "" {
+		ep.Notes = append(ep.Notes, note)
+	}
 	r.problems.Set(ep)
 	return ep
 }
@@ -153,14 +159,13 @@ type logRead struct {
 	opt        source.Options
 	res        *source.Result
 	emit       func(*episode.Episode)
-	rooms      source.Interner // rooms and actions
 	rejections source.Rejections
 	left       source.Leftovers // problems of the runs without a turn
 }
 
 func newLogRead(name string, opt source.Options, emit func(*episode.Episode)) logRead {
 	opt = opt.WithDefaults()
-	return logRead{name: name, opt: opt, res: &source.Result{}, emit: emit, rooms: source.Interner{},
+	return logRead{name: name, opt: opt, res: &source.Result{}, emit: emit,
 		left: source.Leftovers{Max: opt.MaxProblems}}
 }
 
