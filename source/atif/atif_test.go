@@ -1,7 +1,6 @@
 package atif
 
 import (
-	"bytes"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,19 +8,12 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
 func readFile(t *testing.T, path string) ([]*episode.Episode, *source.Result) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !(Source{}).Claims(data[:min(len(data), source.HeadSize)]) {
-		t.Fatalf("%s is not claimed", path)
-	}
-	return source.ReadAll(Source{}, bytes.NewReader(data), path, source.Options{})
+	return testlogs.ReadFile(t, Source{}, path)
 }
 
 // TestVersions reads the samples of each schema version
@@ -139,12 +131,6 @@ func FuzzRead(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_ = (Source{}).Claims(data[:min(len(data), source.HeadSize)])
-		eps, _ := source.ReadAll(Source{}, bytes.NewReader(data), "-", source.Options{})
-		for _, ep := range eps {
-			if ep.N() == 0 || ep.ID == "" {
-				t.Fatalf("episode %q of %d turns", ep.ID, ep.N())
-			}
-		}
+		testlogs.Fuzzed(t, Source{}, data, "-")
 	})
 }

@@ -1,7 +1,6 @@
 package tau2
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -13,21 +12,14 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/realdata"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
 func readFile(t *testing.T, path string) ([]*episode.Episode, *source.Result) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !(Source{}).Claims(data[:min(len(data), source.HeadSize)]) {
-		t.Fatalf("%s is not claimed", path)
-	}
-	return source.ReadAll(Source{}, bytes.NewReader(data), path, source.Options{})
+	return testlogs.ReadFile(t, Source{}, path)
 }
 
 // TestSample reads the hand-written sample (testdata/tau2/airline.json),

@@ -215,12 +215,8 @@ func (b *builder) objectiveCompleted(r *record, n int) {
 	if !ok {
 		return
 	}
-	text := ""
-	if r.Objective != nil {
-		text = source.Text(*r.Objective)
-	}
 	s := b.cur
-	s.ep.Objectives = append(s.ep.Objectives, episode.Completion{Turn: turn, Objective: text})
+	s.ep.Objectives = append(s.ep.Objectives, episode.Completion{Turn: turn, Objective: textOr(r.Objective, "")})
 	s.content = true
 }
 
@@ -239,11 +235,15 @@ func (b *builder) gameOver(r *record, n int) {
 	if !ok {
 		return
 	}
-	reason := "game over"
-	if r.Reason != nil {
-		reason = source.Text(*r.Reason)
+	b.cur.death(turn, textOr(r.Reason, "game over"))
+}
+
+// textOr is the event's text p, or otherwise where it has none.
+func textOr(p *string, otherwise string) string {
+	if p == nil {
+		return otherwise
 	}
-	b.cur.death(turn, reason)
+	return source.Text(*p)
 }
 
 func (b *builder) zorkResponse(r *record, n int) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source"
 )
@@ -37,16 +38,7 @@ func Read(r io.Reader, name string, opt Options) *Log {
 }
 
 // write renders episodes one after another, as one file.
-func write(t testing.TB, eps ...*synth.Episode) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	for _, e := range eps {
-		if _, err := synth.Write(&buf, e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return buf.Bytes()
-}
+var write = testlogs.Write
 
 func read(t testing.TB, data []byte) *Log {
 	t.Helper()
