@@ -7,7 +7,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
-	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
@@ -20,9 +19,6 @@ var (
 
 // plan is a test episode: see synth.Steps.
 type plan = synth.Steps
-
-// write renders episodes one after another, as one file.
-var write = testlogs.Write
 
 // one reads a ZorkGPT log that must hold exactly one episode.
 func one(t testing.TB, data []byte) *episode.Episode {

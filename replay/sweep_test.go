@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -150,7 +151,7 @@ func TestSweepByHand(t *testing.T) {
 			{pol(policy.ScoreOrObjective, 80, 10, 20), Outcome{Length: 120, WarningStartTurn: 20}},
 		}},
 	} {
-		ep := one(t, write(t, tc.plan.Episode()))
+		ep := one(t, testlogs.Write(t, tc.plan.Episode()))
 		ps := make([]policy.Policy, len(tc.cases))
 		for i, c := range tc.cases {
 			ps[i] = c.p
@@ -233,7 +234,7 @@ func TestSweepMatchesRunOnRandomEpisodes(t *testing.T) {
 
 // A window subslice of ep.Objectives is capped: appending to it copies.
 func TestSweepWindowIsCapped(t *testing.T) {
-	ep := one(t, write(t, plan{N: 100, Objectives: map[int][]string{20: {"a"}, 30: {"b"}, 60: {"c"}}}.Episode()))
+	ep := one(t, testlogs.Write(t, plan{N: 100, Objectives: map[int][]string{20: {"a"}, 30: {"b"}, 60: {"c"}}}.Episode()))
 	out := make([]Outcome, 1)
 	NewSweeper(ep).Outcomes([]policy.Policy{v1}, out)
 	w := out[0].WindowObjectives

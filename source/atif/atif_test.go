@@ -12,10 +12,6 @@ import (
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
-func readFile(t *testing.T, path string) ([]*episode.Episode, *source.Result) {
-	return testlogs.ReadFile(t, Source{}, path)
-}
-
 // TestVersions reads the samples of each schema version
 // (testdata/atif/<version>/trial), the same run worked out by hand: its
 // agent steps, the 3rd to 5th, call bash with the same arguments twice
@@ -44,7 +40,7 @@ func TestVersions(t *testing.T) {
 	costs := []float64{0.001, 0.002, 0.0005}
 	elapsed := []float64{2, 5, 6}
 	for _, c := range cases {
-		eps, res := readFile(t, filepath.Join("..", "..", "testdata", "atif", c.version, "trial", "agent", "trajectory.json"))
+		eps, res := testlogs.ReadFile(t, Source{}, filepath.Join("..", "..", "testdata", "atif", c.version, "trial", "agent", "trajectory.json"))
 		if len(eps) != 1 || res.Cut != nil || len(res.Rejected) > 0 {
 			t.Fatalf("%s: %d episodes, %+v", c.version, len(eps), res)
 		}
@@ -102,7 +98,7 @@ func TestPublic(t *testing.T) {
 		if err != nil || e.Name() != "trajectory.json" {
 			return err
 		}
-		eps, res := readFile(t, p)
+		eps, res := testlogs.ReadFile(t, Source{}, p)
 		if res.Cut != nil || len(eps) == 1 && eps[0].ProblemCount > 0 {
 			t.Errorf("%s: cut %+v, %d problems", p, res.Cut, eps[0].ProblemCount)
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
-	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source"
 )
@@ -36,9 +35,6 @@ func Read(r io.Reader, name string, opt Options) *Log {
 	eps, res := source.ReadAll(Source{}, r, name, opt)
 	return &Log{Result: res, Episodes: eps}
 }
-
-// write renders episodes one after another, as one file.
-var write = testlogs.Write
 
 func read(t testing.TB, data []byte) *Log {
 	t.Helper()
