@@ -88,12 +88,7 @@ func TestOutcomeClasses(t *testing.T) {
 		if ep.End.Reason != tc.end || LogCut(ep) != tc.cut {
 			t.Fatalf("%s: end %s, cut %v; want %s, %v", tc.name, ep.End.Reason, LogCut(ep), tc.end, tc.cut)
 		}
-		ps := make([]policy.Policy, len(tc.cases))
-		for i, c := range tc.cases {
-			ps[i] = c.p
-		}
-		fast := make([]Outcome, len(ps))
-		NewSweeper(ep).Outcomes(ps, fast)
+		fast := swept(ep, tc.cases, func(c want) policy.Policy { return c.p })
 		for i, c := range tc.cases {
 			for _, o := range []Outcome{Run(ep, c.p), fast[i]} {
 				o.GainHorizon = c.horizon

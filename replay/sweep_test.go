@@ -44,6 +44,17 @@ func defaultGrid() []policy.Policy {
 	return grid(policy.Names(), values(10, 150, 5), []int{1, 5, 10}, []int{20, 5})
 }
 
+// swept is the fast path's outcomes on ep of the policy of each case.
+func swept[C any](ep *episode.Episode, cases []C, policyOf func(C) policy.Policy) []Outcome {
+	ps := make([]policy.Policy, len(cases))
+	for i, c := range cases {
+		ps[i] = policyOf(c)
+	}
+	out := make([]Outcome, len(ps))
+	NewSweeper(ep).Outcomes(ps, out)
+	return out
+}
+
 // sweepMatchesRun requires the fast path to equal Run on every policy.
 func sweepMatchesRun(t *testing.T, what string, ep *episode.Episode, ps []policy.Policy) {
 	t.Helper()
@@ -152,12 +163,7 @@ func TestSweepByHand(t *testing.T) {
 		}},
 	} {
 		ep := one(t, testlogs.Write(t, tc.plan.Episode()))
-		ps := make([]policy.Policy, len(tc.cases))
-		for i, c := range tc.cases {
-			ps[i] = c.p
-		}
-		out := make([]Outcome, len(ps))
-		NewSweeper(ep).Outcomes(ps, out)
+		out := swept(ep, tc.cases, func(x c) policy.Policy { return x.p })
 		for i, c := range tc.cases {
 			// Every plan here is a log that just stops (a killed run): cut, so
 			// that a config that does not stop is censored.
