@@ -1,6 +1,7 @@
 // Package testlogs holds what the tests of several packages do alike with
 // logs: render synthetic ZorkGPT logs, read a sample a source must claim,
-// and read fuzzed bytes holding every episode to a step and an id. It
+// read fuzzed bytes holding every episode to a step and an id, and name
+// the two rules ZorkGPT shipped. It
 // imports only the packages a source's own tests may (no corpus, no
 // source of its own), so that every source can use it.
 package testlogs
@@ -12,7 +13,14 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source"
+)
+
+// The two rules ZorkGPT shipped (v1's and v2's), at their default settings.
+var (
+	Score            = policy.Policy{Name: policy.Score}
+	ScoreOrObjective = policy.Policy{Name: policy.ScoreOrObjective}
 )
 
 // Write renders episodes one after another, as one ZorkGPT log.

@@ -9,14 +9,11 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
-	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
-var (
-	v1 = policy.Policy{Name: policy.Score}
-	v2 = policy.Policy{Name: policy.ScoreOrObjective}
-)
+var v1, v2 = testlogs.Score, testlogs.ScoreOrObjective
 
 // plan is a test episode: see synth.Steps.
 type plan = synth.Steps
