@@ -22,26 +22,33 @@ func TestSVGForbiddenCharacters(t *testing.T) {
 	if err := Timeline(&e).Write(&buf, SVG); err != nil {
 		t.Fatal(err)
 	}
-	dec := xml.NewDecoder(&buf)
-	var texts strings.Builder
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				t.Fatalf("the SVG is not valid XML: %v", err)
-			}
-			break
-		}
-		if cd, ok := tok.(xml.CharData); ok {
-			texts.Write(cd)
-		}
-	}
-	if !strings.Contains(texts.String(), "ep") || strings.ContainsAny(texts.String(), "\uFFFE\uFFFF\x1b\x0b") {
-		t.Errorf("the SVG's text is %q", texts.String())
+	texts := svgText(t, &buf)
+	if !strings.Contains(texts, "ep") || strings.ContainsAny(texts, "\uFFFE\uFFFF\x1b\x0b") {
+		t.Errorf("the SVG's text is %q", texts)
 	}
 	for in, want := range map[string]string{"x\uFFFEy\uFFFFz": "x\uFFFDy\uFFFDz", "\xed\xa0\x80": "\uFFFD", "\x1b[1m": " [1m", "\u202egpj\u2028": " gpj "} {
 		if got := printable(in, 40); got != want {
 			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// svgText is all the character data of an SVG, which must be well-formed
+// XML.
+func svgText(t *testing.T, r io.Reader) string {
+	t.Helper()
+	var texts strings.Builder
+	dec := xml.NewDecoder(r)
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return texts.String()
+		}
+		if err != nil {
+			t.Fatalf("the SVG is not well-formed XML: %v", err)
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			texts.Write(cd)
 		}
 	}
 }
