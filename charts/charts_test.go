@@ -291,12 +291,7 @@ func TestEscaping(t *testing.T) {
 	e := p.analyse(scorePolicy, v2Policy)
 	e.Ep.Turns[10].Action = hostile
 	e.Ep.Turns[10].Location = hostile
-	var buf bytes.Buffer
-	if err := Timeline(&e).Write(&buf, SVG); err != nil {
-		t.Fatal(err)
-	}
-	svg := buf.String()
-	texts := svgText(t, strings.NewReader(svg))
+	svg, texts := timelineSVG(t, &e)
 	// The control character became a space: XML does not allow it.
 	for _, want := range []string{hostile + "  — final score 5", "<b>bold</b> & <script>"} {
 		if !strings.Contains(texts, want) {

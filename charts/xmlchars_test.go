@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // TestSVGForbiddenCharacters: a standalone SVG stays valid XML whatever a
@@ -18,11 +20,7 @@ func TestSVGForbiddenCharacters(t *testing.T) {
 	e := p.analyse(scorePolicy, v2Policy)
 	e.Ep.Turns[10].Action = bad
 	e.Ep.Turns[10].Location = bad
-	var buf bytes.Buffer
-	if err := Timeline(&e).Write(&buf, SVG); err != nil {
-		t.Fatal(err)
-	}
-	texts := svgText(t, &buf)
+	_, texts := timelineSVG(t, &e)
 	if !strings.Contains(texts, "ep") || strings.ContainsAny(texts, "\uFFFE\uFFFF\x1b\x0b") {
 		t.Errorf("the SVG's text is %q", texts)
 	}
@@ -33,16 +31,20 @@ func TestSVGForbiddenCharacters(t *testing.T) {
 	}
 }
 
-// svgText is all the character data of an SVG, which must be well-formed
-// XML.
-func svgText(t *testing.T, r io.Reader) string {
+// timelineSVG is e's timeline as SVG, and its text: all its character
+// data, the SVG being well-formed XML.
+func timelineSVG(t *testing.T, e *report.Episode) (svg, text string) {
 	t.Helper()
+	var buf bytes.Buffer
+	if err := Timeline(e).Write(&buf, SVG); err != nil {
+		t.Fatal(err)
+	}
 	var texts strings.Builder
-	dec := xml.NewDecoder(r)
+	dec := xml.NewDecoder(bytes.NewReader(buf.Bytes()))
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
-			return texts.String()
+			return buf.String(), texts.String()
 		}
 		if err != nil {
 			t.Fatalf("the SVG is not well-formed XML: %v", err)
