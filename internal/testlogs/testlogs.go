@@ -1,7 +1,7 @@
 // Package testlogs holds what the tests of several packages do alike with
 // logs: render synthetic ZorkGPT logs, read a sample a source must claim,
-// read fuzzed bytes holding every episode to a step and an id, and name
-// the two rules ZorkGPT shipped. It
+// read fuzzed bytes holding every episode to a step and an id, write a
+// test's file, and name the two rules ZorkGPT shipped. It
 // imports only the packages a source's own tests may (no corpus, no
 // source of its own), so that every source can use it.
 package testlogs
@@ -9,6 +9,7 @@ package testlogs
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -22,6 +23,16 @@ var (
 	Score            = policy.Policy{Name: policy.Score}
 	ScoreOrObjective = policy.Policy{Name: policy.ScoreOrObjective}
 )
+
+// WriteFile writes body to the file name in dir, and is its path.
+func WriteFile(t testing.TB, dir, name, body string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
 
 // Write renders episodes one after another, as one ZorkGPT log.
 func Write(t testing.TB, eps ...*synth.Episode) []byte {
