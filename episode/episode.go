@@ -68,14 +68,31 @@ type Episode struct {
 }
 
 // Turn is the end-of-turn state of one turn.
+//
+// What a step did, as every source fills it (docs/sources.md, "What a step
+// did"), so that the repetition rules compare alike whatever the log:
+//   - Action is the action as the log writes it, kept as source.Text keeps a
+//     text (whole up to source.MaxText bytes, else its first bytes with the
+//     length and hash of the whole); rules compare it with its surrounding
+//     whitespace trimmed. A tool call is its tool's name, a space and its
+//     arguments as canonical JSON (source.ToolCall); several in one step, one
+//     a line, in the log's order. The agent's thoughts are never the action.
+//   - ResponseHash is a 64-bit hash of the text the action produced (the
+//     game's response, the observation, a tool's result), equal for equal
+//     texts within a source; 0 when the log has none (Signals.Has(Responses)).
+//   - Response is that text as source.Text keeps it, where the source keeps
+//     it (Signals.Has(ResponseTexts)), for rules that remove parts of it
+//     before comparing.
+//   - Errored: the log marks the step's action as failed (Signals.Has(Errors)).
 type Turn struct {
 	Score    Score
 	RoomID   int    // the room after the action; 0 when unknown
 	Location string // the room's name after the action; "" unknown
 	Action   string
 	// ResponseHash identifies the game's response to the action (a 64-bit
-	// hash of its text, never the text); 0 when the log has none.
+	// hash of its text); 0 when the log has none.
 	ResponseHash uint64
+	Response     string
 	Tokens       int64   // LLM tokens the turn spent (Signals.Has(Tokens))
 	Critic       float32 // the critic's score of the action taken (Signals.Has(Critic))
 	Rejections   int32   // proposals rejected before the action (Signals.Has(Rejections))
@@ -116,7 +133,14 @@ const (
 	Steps                         // the agent's own steps, not ticks of a clock (Episode.Have)
 )
 
-var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties", "errors", "recorded costs", "step times", "response texts", "the agent's steps"}
+// ResponseTexts: the text of each step's response, as kept (Turn.Response);
+// Actions: each step's action (Turn.Action).
+const (
+	ResponseTexts = Times << 1
+	Actions       = Steps << 1
+)
+
+var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties", "errors", "recorded costs", "step times", "response texts", "the agent's steps", "actions"}
 
 func (s Signal) String() string {
 	for i, n := range signalNames {

@@ -14,8 +14,23 @@ import (
 // Setting's JSON key or flag name (room_patience or room-patience); an
 // enumeration takes its value's name (score_mode=increase). The colon form
 // survives flags that split on commas (--policy). Settings it does not give
-// come from the values given, else their defaults.
+// come from the values given, else their defaults. Rules joined by + are
+// one policy that stops at the first of them (any: "score:40/10+repeat").
 func Parse(s string, given Values) (Policy, error) {
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(s), string(Any)+":"); ok {
+		s = rest // any:RULE+RULE, as output names it and its rules
+	}
+	if rules := splitRules(s); len(rules) > 1 {
+		parts := make([]Policy, len(rules))
+		for i, r := range rules {
+			p, err := Parse(r, given)
+			if err != nil {
+				return p, err
+			}
+			parts[i] = p
+		}
+		return Combine(parts...)
+	}
 	fields := strings.FieldsFunc(strings.TrimSpace(s), func(r rune) bool { return r == ':' || r == ',' })
 	if len(fields) == 0 {
 		fields = []string{""}
@@ -83,4 +98,27 @@ func (p Policy) set(key, value string) (Policy, error) {
 		return p, fmt.Errorf("policy %s has no %s", p.Name, key)
 	}
 	return p, fmt.Errorf("unknown setting %q", key)
+}
+
+// splitRules cuts s at each + that a policy's name follows (then a colon, a
+// comma, a + or the end), so that a + within a setting (ignore=[0-9]+) is
+// not taken for one.
+func splitRules(s string) []string {
+	var rules []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '+' {
+			continue
+		}
+		rest := strings.TrimSpace(s[i+1:])
+		end := strings.IndexAny(rest, ":,+")
+		if end < 0 {
+			end = len(rest)
+		}
+		if _, ok := registry[Name(strings.TrimSpace(rest[:end]))]; ok {
+			rules = append(rules, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(rules, s[start:])
 }

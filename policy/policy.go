@@ -80,6 +80,15 @@ type Kind struct {
 	// objective completed within them makes the stop a candidate false
 	// termination); nil: max_turns_stuck.
 	Window func(Policy) int
+	// Parts, for a policy made of others (any, a preset: docs/policies.md,
+	// "Rules combined", "Presets"), are its rules: it stops at the first
+	// that stops, and needs what they need — but for a Preset, whose rules
+	// a log cannot feed are left out, as its settings that read their
+	// signals say. Text, where set, is how it is written, in place of its
+	// name and settings.
+	Parts  func(Policy) []Policy
+	Preset bool
+	Text   func(Policy) string
 
 	slots []*Setting // its settings by their place in a Policy's values
 }
@@ -240,6 +249,9 @@ func (p Policy) String() string {
 	if k == nil {
 		return s
 	}
+	if k.Text != nil {
+		return k.Text(p)
+	}
 	for _, x := range k.Settings {
 		switch v := p.Get(x); x {
 		case MaxTurnsStuck:
@@ -287,6 +299,9 @@ func (p Policy) Kind() *Kind { return registry[p.Name] }
 // Usable reports a setting that cannot be replayed at all, the first in
 // the order of its Kind.
 func (p Policy) Usable() error {
+	if k := p.Kind(); k != nil && k.Parts != nil && !k.Preset && len(k.Parts(p)) == 0 {
+		return fmt.Errorf("%s: no rules: write them joined by +", p.Name)
+	}
 	if k := p.Kind(); k != nil {
 		for _, s := range k.Settings {
 			if err := s.usable(p.Get(s)); err != nil {
@@ -324,6 +339,9 @@ func (p Policy) Needs() episode.Signals {
 		return 0
 	}
 	need := k.Needs
+	if k.Parts != nil && !k.Preset {
+		need |= partsNeed(k.Parts(p))
+	}
 	for _, s := range k.Settings {
 		if s.Needs != 0 && !s.isOff(p.Get(s)) {
 			need = need.With(s.Needs)

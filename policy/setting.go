@@ -38,6 +38,10 @@ type Setting struct {
 	Scale int
 	// Names, for an enumeration (score_mode), spell its values from 0.
 	Names []string
+	// Patterns, for a setting of text (ignore=REGEX), hold its values: a
+	// value is a pattern's index. Its flag takes one pattern, commas and
+	// colons included.
+	Patterns *Patterns
 	// Reads is the signal it reads where a log records it (0: none): on a
 	// log that lacks it the setting is off, never read as zero (the
 	// supervisor's triggers; Policy.Off).
@@ -77,6 +81,10 @@ func (s *Setting) called() string { return cmp.Or(s.Called, s.Key) }
 // usable reports a value that cannot be replayed at all.
 func (s *Setting) usable(v int) error {
 	switch {
+	case s.Patterns != nil && !s.Patterns.known(v):
+		return fmt.Errorf("%s: no pattern %d", s.called(), v)
+	case s.Patterns != nil:
+		return nil
 	case s.Names != nil && (v < 0 || v >= len(s.Names)):
 		return fmt.Errorf("%s must be one of %s, not %d", s.called(), strings.Join(s.Names, ", "), v)
 	case v >= s.Min || s.special(v) != "":
@@ -99,6 +107,9 @@ func (s *Setting) usable(v int) error {
 // Parse reads a value as users write it: a name of an enumeration, a whole
 // number, or a decimal with at most the places Scale allows ("0.45").
 func (s *Setting) Parse(text string) (int, error) {
+	if s.Patterns != nil {
+		return s.Patterns.Intern(text)
+	}
 	text = strings.TrimSpace(text)
 	if i := slices.Index(s.Names, text); i >= 0 {
 		return i, nil
@@ -148,6 +159,9 @@ func decimal(s string, scale int) (int, bool) {
 // Format writes a value as users give it: a name, a whole number, or a
 // decimal without trailing zeros (50 hundredths: "0.5").
 func (s *Setting) Format(v int) string {
+	if s.Patterns != nil {
+		return s.Patterns.Text(v)
+	}
 	if v >= 0 && v < len(s.Names) {
 		return s.Names[v]
 	}
@@ -161,6 +175,8 @@ func (s *Setting) Format(v int) string {
 // scaled setting), in users' units.
 func (s *Setting) Value(v int) any {
 	switch {
+	case s.Patterns != nil:
+		return s.Patterns.Text(v)
 	case s.Names != nil && v >= 0 && v < len(s.Names):
 		return s.Names[v]
 	case s.Scale > 1:
@@ -176,10 +192,10 @@ func (s *Setting) shown(v int) string {
 	switch means := s.special(v); {
 	case v == s.Default:
 		return ""
-	case means != "":
-		return " " + s.Label + " " + means
 	case s.Label == "":
 		return " " + s.Format(v)
+	case means != "":
+		return " " + s.Label + " " + means
 	}
 	return " " + s.Label + " " + s.Format(v)
 }

@@ -54,6 +54,13 @@ type Observation struct {
 	// Signals are the optional signals the log records: a signal it lacks
 	// reads as zero here, and a tracker that needs it must know.
 	Signals episode.Signals
+	// What the step did (docs/sources.md, "What a step did"): its action
+	// as the log writes it, the hash of its response (0: none) and the
+	// response's text as kept, and whether it errored.
+	Action       string
+	Response     uint64
+	ResponseText string
+	Errored      bool
 	// Tokens and Cost are what the step spent, Elapsed the seconds from the
 	// run's start to its end, where the log records them (the caps).
 	Tokens  int64
@@ -74,8 +81,13 @@ type Step struct {
 	Checked    bool // Turn is a check turn (Turn % CheckInterval == 0)
 	Terminate  bool // the stuck check stops the episode at Turn
 	// Reason says why it stops, for a policy with several triggers (the
-	// supervisor: which fired); "" otherwise.
+	// supervisor: which fired) or a repetition rule (what repeated); ""
+	// otherwise.
 	Reason string
+	// Nudged: a repetition rule that nudges before it stops nudged the
+	// agent at Turn; Heeded: the logged agent broke the repetition at Turn,
+	// after a nudge (docs/policies.md, "Nudge, then stop").
+	Nudged, Heeded bool
 }
 
 // Tracker is the loop-break state of one episode under one policy. Call Step

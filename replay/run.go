@@ -5,7 +5,10 @@
 package replay
 
 import (
+	"fmt"
 	"hash/fnv"
+	"iter"
+	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
@@ -52,6 +55,12 @@ type Outcome struct {
 	// spent of them: 0 unless logged.
 	Logged                  episode.Signals
 	TokensSaved, CallsSaved int64
+	// NudgeTurn, for a rule that nudges before it stops (then=M), is the
+	// turn of the nudge its stop followed, else of its last nudge; 0 none.
+	// NudgesHeeded counts the nudges after which the logged agent broke
+	// the repetition (docs/policies.md, "Nudge, then stop"). What the agent
+	// would have done after a nudge it never saw is not in the log.
+	NudgeTurn, NudgesHeeded int
 	// DollarsSaved is the dollars the log records the turns after T spent
 	// (episode.Costs), SecondsSaved the time from the end of T to the end of
 	// the last turn (episode.Times): 0 unless logged.
@@ -78,6 +87,7 @@ func SameResult(a, b *Outcome) bool {
 		(a.LaterGain == nil || *a.LaterGain == *b.LaterGain) && sameCompletions(a.WindowObjectives, b.WindowObjectives) &&
 		a.Cut == b.Cut && a.Censored == b.Censored && a.WarningStartTurn == b.WarningStartTurn && a.GainHorizon == b.GainHorizon &&
 		a.Logged == b.Logged && a.TokensSaved == b.TokensSaved && a.CallsSaved == b.CallsSaved && a.StopReason == b.StopReason &&
+		a.NudgeTurn == b.NudgeTurn && a.NudgesHeeded == b.NudgesHeeded &&
 		a.DollarsSaved == b.DollarsSaved && a.SecondsSaved == b.SecondsSaved && a.Judged == b.Judged
 }
 
@@ -204,6 +214,12 @@ func Run(ep *episode.Episode, p policy.Policy) Outcome {
 		if s.Terminate {
 			o.TerminationTurn, o.TurnsStuck, o.StopReason = s.Turn, s.TurnsStuck, s.Reason
 		}
+		if s.Nudged {
+			o.NudgeTurn = s.Turn
+		}
+		if s.Heeded {
+			o.NudgesHeeded++
+		}
 	})
 	n := ep.N()
 	o.Cut = LogCut(ep)
@@ -266,4 +282,28 @@ func roomKey(id int, name string) int {
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	return -int(h.Sum32()&0x7fffffff) - 1
+}
+
+// NudgeNotes say, once a policy name, of the policies that nudge before they
+// stop (then=M), what a replay cannot show: the logged agent never saw the
+// nudge (docs/policies.md, "Nudge, then stop").
+func NudgeNotes(policies iter.Seq[policy.Policy]) []string {
+	var notes []string
+	var named []policy.Name
+	for p := range policies {
+		if p.Nudges() && !slices.Contains(named, p.Name) {
+			named = append(named, p.Name)
+			notes = append(notes, fmt.Sprintf("%s nudges before it stops: the replay shows where each nudge would come and whether "+
+				"the logged agent broke off after it of its own accord, not what it would have done after a nudge it never saw", p))
+		}
+	}
+	return notes
+}
+
+// Notes are what limits the replay of ep under policies: the policies its
+// log cannot replay or replays with settings off (Unreplayable), and of
+// those that nudge, what the replay cannot show (NudgeNotes). policies is
+// read three times.
+func Notes(ep *episode.Episode, policies iter.Seq[policy.Policy]) []string {
+	return append(Unreplayable(ep, policies), NudgeNotes(Replayable(ep, policies))...)
 }

@@ -281,6 +281,8 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 		at = chk.stop(p.MaxTurnsStuck(), at)
 		o := &out[i]
 		o.Policy, o.Logged, o.TokensSaved, o.CallsSaved, o.Cut = *p, s.ep.Signals&costs, 0, 0, s.cut
+		// out may hold a Run's outcome of another policy: no reason, no nudge.
+		o.StopReason, o.NudgeTurn, o.NudgesHeeded = "", 0, 0
 		o.DollarsSaved, o.SecondsSaved, o.Judged = 0, 0, s.ep.Judged
 		if at == len(chk.turn) { // never stops within the log
 			o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = 0, 0, 0, 0

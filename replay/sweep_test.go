@@ -286,7 +286,7 @@ func TestSweepParallel(t *testing.T) {
 					}
 					next[j]++
 					if !reflect.DeepEqual(out[k], Run(eps[i], p)) {
-						t.Fatalf("workers %d: episode %d, %s differs", workers, i, p)
+						t.Fatalf("workers %d: episode %d, %s differs:\n%+v\n%+v", workers, i, p, out[k], Run(eps[i], p))
 					}
 				}
 			})

@@ -13,6 +13,7 @@ func observe(ep *episode.Episode, t, start int, cut bool) policy.Observation {
 	tu := &ep.Turns[t-1]
 	return policy.Observation{Score: tu.Score, Objectives: int(tu.Objectives), Room: roomKey(tu.RoomID, tu.Location), Start: start,
 		Critic: float64(tu.Critic), Rejections: int(tu.Rejections), Restart: tu.Restart, Location: tu.Location, Signals: ep.Signals,
+		Action: tu.Action, Response: tu.ResponseHash, ResponseText: tu.Response, Errored: tu.Errored,
 		Tokens: tu.Tokens, Cost: tu.Cost, Elapsed: tu.Elapsed, Last: t == ep.N() && !cut}
 }
 

@@ -31,8 +31,8 @@ type Episode struct {
 	Patterns *patterns.Analysis
 	digest   *patterns.Digest // what a dataset's summary reads of Patterns
 	// Unreplayed say which policies asked for were not replayed, as the log
-	// lacks a signal they need, and which settings are off
-	// (replay.Unreplayable).
+	// lacks a signal they need, and which settings are off; and, of those
+	// that nudge, what the replay cannot show (replay.Notes).
 	Unreplayed []string
 
 	grid    *policy.Grid // AnalyseGrid's policies, those the log can replay
@@ -90,7 +90,7 @@ func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Timer, op
 	for range kept {
 		e.results++
 	}
-	e.Unreplayed = replay.Unreplayable(ep, g.All())
+	e.Unreplayed = replay.Notes(ep, g.All())
 	return e
 }
 
@@ -206,9 +206,9 @@ const sweepFrom = 16
 // word for word and the rest counted.
 func (e *Episode) Problems() []string { return e.Ep.ProblemMessages() }
 
-// Notes say what limits the replay of this log: its source's caveats, and
-// the policies it cannot replay or replays with settings off
-// (replay.Unreplayable).
+// Notes say what limits the replay of this log: its source's caveats, the
+// policies it cannot replay or replays with settings off
+// (replay.Unreplayable), and what a nudge's replay cannot show.
 func (e *Episode) Notes() []string { return append(slices.Clip(e.Ep.Notes), e.Unreplayed...) }
 
 // Warnings are the problems, then the notes.

@@ -141,6 +141,10 @@ type ResultJSON struct {
 	TokensSaved               *int64               `json:"tokens_saved"` // null: the log records no tokens
 	CostSaved                 *float64             `json:"cost_saved"`
 	SecondsSaved              *float64             `json:"seconds_saved"` // null: the log records no step times
+	// NudgeTurn and NudgesHeeded, for a rule that nudges (then=M): left out
+	// for the others (docs/output.md, "The JSON of episode").
+	NudgeTurn    *int `json:"nudge_turn,omitempty"`
+	NudgesHeeded *int `json:"nudges_heeded,omitempty"`
 }
 
 // GainJSON is the first later gain, whether or not within the gain horizon:
@@ -202,6 +206,9 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 	}
 	if o.StopReason != "" {
 		r.StopReason = &o.StopReason
+	}
+	if o.Policy.Nudges() {
+		r.NudgeTurn, r.NudgesHeeded = ptr(o.NudgeTurn), ptr(o.NudgesHeeded)
 	}
 	if g := o.LaterGain; g != nil {
 		r.LaterGain = &GainJSON{g.Turn, g.Points, o.GainDistance()}

@@ -86,6 +86,9 @@ func increases(p policy.Policy) bool {
 // another signal (as patience does with objectives or rooms on), or has no
 // rule in its words.
 func harnessBlock(p policy.Policy, logs logsOf) (string, error) {
+	if block, ok := repetitionBlock(p, logs); ok {
+		return block, nil
+	}
 	rule := harnessRules[p.Name]
 	switch {
 	case p.Needs() != 0 || rule == nil && readsMore(p):
@@ -93,18 +96,25 @@ func harnessBlock(p policy.Policy, logs logsOf) (string, error) {
 	case rule == nil:
 		return "", fmt.Errorf("lbanalyze writes no step loop for %s: its rule, to write into the harness's loop, is %s", p, p.Kind().Description)
 	}
+	return pythonBlock(p, rule(p, logs.real), usage, logs, python(p, logs.real)), nil
+}
+
+// pythonBlock is a harness's block: the rule in a sentence, as comments;
+// how to call the class in any step loop (use), and where in TALES's or
+// BALROG's; then the class.
+func pythonBlock(p policy.Policy, rule, use string, logs logsOf, class string) string {
 	var b strings.Builder
-	for _, l := range textout.WrapWords(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, rule(p, logs.real)), blockWidth-len("# ")) {
+	for _, l := range textout.WrapWords(fmt.Sprintf("Stop rule (lbanalyze: %s): %s", p, rule), blockWidth-len("# ")) {
 		b.WriteString("# " + l + "\n")
 	}
-	b.WriteString(usage)
+	b.WriteString(use)
 	if logs.balrog {
 		b.WriteString(inBALROG)
 	} else {
 		b.WriteString(inTALES)
 	}
-	b.WriteString(python(p, logs.real))
-	return b.String(), nil
+	b.WriteString(class)
+	return b.String()
 }
 
 // blockWidth bounds the lines of a harness's block: they fit a terminal of

@@ -69,7 +69,11 @@ func TestRunsOrChange(t *testing.T) {
 	runs := map[*System][]policy.Name{
 		ZorkGPT:  {policy.Score, policy.ScoreOrObjective},
 		ZorkGPT2: {policy.Zorkburr},
-		Harness:  {policy.Score, policy.Zorkburr, policy.Increase, policy.None}, // patience's defaults count objectives
+		// patience's defaults count objectives; textquests counts the score
+		// too; the repetition rules and the presets made of them need what
+		// each step did, which a harness's logs record.
+		Harness: {policy.Score, policy.GeminiCLI, policy.OpenClaw, policy.OpenCode, policy.OpenHands, policy.Zorkburr,
+			policy.Alternate, policy.Errored, policy.Increase, policy.None, policy.Repeat, policy.RepeatObserved},
 		// The caps, at their default (off): a harness that can switch its
 		// caps off runs them and none.
 		MiniSweAgent:  {policy.Cost, policy.None, policy.Steps, policy.Time},

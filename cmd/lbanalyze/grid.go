@@ -76,6 +76,8 @@ func (l *intList) Type() string {
 	switch {
 	case !l.one:
 		return "list"
+	case l.setting.Patterns != nil:
+		return "regex"
 	case l.setting.Names != nil:
 		return "name"
 	case l.setting.Scale > 1:
@@ -90,6 +92,13 @@ func (l *intList) Type() string {
 func (l *intList) String() string {
 	if l.one {
 		return l.setting.Format(l.vals[0])
+	}
+	if l.setting.Patterns != nil { // a pattern is its text, never a range
+		var s []string
+		for _, v := range l.vals {
+			s = append(s, l.setting.Format(v))
+		}
+		return strings.Join(s, ",")
 	}
 	show := strconv.Itoa
 	if l.setting != nil && l.setting.Scale > 1 {
@@ -119,7 +128,7 @@ func (l *intList) String() string {
 func (l *intList) Set(s string) error {
 	if l.one {
 		v, err := l.setting.Parse(s)
-		if err != nil && (strings.ContainsAny(s, ":,") || rangeWritten.MatchString(s)) {
+		if err != nil && l.setting.Patterns == nil && (strings.ContainsAny(s, ":,") || rangeWritten.MatchString(s)) {
 			return fmt.Errorf("%w: batch compares two policies at one value of each setting (sweep searches lists and ranges)", err)
 		}
 		if err == nil {
@@ -129,6 +138,11 @@ func (l *intList) Set(s string) error {
 	}
 	if !l.set {
 		l.vals, l.set = nil, true
+	}
+	if l.setting.Patterns != nil { // a pattern holds commas and colons of its own: one value a flag
+		v, err := l.setting.Parse(s)
+		l.vals = append(l.vals, v)
+		return err
 	}
 	for item := range strings.SplitSeq(s, ",") {
 		item = strings.TrimSpace(item)

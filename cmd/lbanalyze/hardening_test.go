@@ -295,7 +295,7 @@ func TestFlagSuggestions(t *testing.T) {
 		want string
 	}{
 		{[]string{"sweep", "--polcy", "score"}, "Did you mean this?\n\t--policy\n"},
-		{[]string{"batch", "--polcy", "score"}, "Did you mean --policy? It is a flag of lbanalyze episode and lbanalyze sweep, not of batch ('lbanalyze batch --help' lists its flags)\n"},
+		{[]string{"batch", "--polcy", "score"}, "Did you mean --policy? It is a flag of lbanalyze check and lbanalyze episode and lbanalyze sweep, not of batch ('lbanalyze batch --help' lists its flags)\n"},
 		{[]string{"batch", "--window"}, "window is a policy, not a flag: give it as --after window or --baseline window\n"},
 		{[]string{"episode", "--window=3"}, "window is a policy, not a flag: give it as --policy window\n"},
 		{[]string{"episode", "--top", "3"}, "--top is a flag of lbanalyze sweep, not of episode ('lbanalyze episode --help' lists its flags)\n"},

@@ -62,6 +62,9 @@ type exitError struct {
 	// laidOut: its newlines and tabs are its own layout (a list of flags
 	// meant), not text of a file or a log, which is shown on one line.
 	laidOut bool
+	// said: what went wrong is already written to stdout (check's line):
+	// the exit code alone is left to give.
+	said bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -119,6 +122,9 @@ func runOn(args []string, stdin io.Reader, stdout, stderr io.Writer, width, errW
 	var ex *exitError
 	if errors.As(err, &ex) {
 		code = ex.code
+	}
+	if ex != nil && ex.said {
+		return code
 	}
 	// Shown escaped, but for its tabs: cobra indents its "Did you mean this?"
 	// suggestions with one.

@@ -43,6 +43,9 @@ func (f *policyFlags) register(fs *pflag.FlagSet, policies []policy.Name, grid m
 	})+")")
 	fs.Lookup("policy").DefValue = "[]" // each system's, said in the usage
 	f.settings.register(fs, false, grid, func(s *policy.Setting) string {
+		if s.Patterns != nil {
+			return s.Usage + "; one pattern a flag, repeated for more"
+		}
 		return s.Usage + "; values and ranges FROM:TO[:STEP], comma-separated"
 	})
 	configUsage := "a pyproject.toml whose " + system.Tables() + " sets the policy and its settings (flags override it)"

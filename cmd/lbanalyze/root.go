@@ -38,6 +38,7 @@ it would have lost, which stops look premature, and over a grid which setting to
 	root.AddCommand(newSynthCmd(e))
 	root.AddCommand(newBatchCmd(e))
 	root.AddCommand(newSweepCmd(e))
+	root.AddCommand(newCheckCmd(e))
 	// cobra's completion command (bash, zsh, fish, powershell), made now
 	// rather than when the command line is run, so that it is listed like the
 	// others; flags that take names complete them.

@@ -16,7 +16,7 @@ type fieldsFlags struct{ fields, file, outcomes string }
 
 func (f *fieldsFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.fields, "fields", "", "read JSONL of one object per step, or CSV or TSV of one row per step, through this field map, asked before the known formats: "+
-		"score=KEY (the score after the step) or reward=KEY (what the step adds to it), and any of turn, action, room, response, tokens, calls, restart, restart_marker, death_marker, episode, max_score, scored=last|best "+
+		"score=KEY (the score after the step) or reward=KEY (what the step adds to it), and any of turn, action, room, response, error, tokens, calls, restart, restart_marker, death_marker, episode, max_score, scored=last|best "+
 		"(e.g. turn=Step,score=Score,tokens=Token Usage; info.score for a nested key, or a column of that name; tokens=a+b adds two members)")
 	fs.StringVar(&f.file, "fields-file", "", "a TOML file of the same keys (score = \"Score\"), for a field map used again and again")
 	fs.StringVar(&f.outcomes, "outcomes", "", "a SWE-bench evaluation report (resolved_ids, unresolved_ids): the results of mini-swe-agent's runs, by instance (without it their results are unknown)")

@@ -53,7 +53,7 @@ func streamInputs(t *testing.T) []string {
 func held(policies []policy.Policy, opts report.Options) func(*episode.Episode) report.Episode {
 	return func(ep *episode.Episode) report.Episode {
 		e := report.Analyse(ep, slices.Collect(replay.Replayable(ep, slices.Values(policies))), policy.DefaultTimer(), opts)
-		e.Unreplayed = replay.Unreplayable(ep, slices.Values(policies))
+		e.Unreplayed = replay.Notes(ep, slices.Values(policies))
 		return e
 	}
 }

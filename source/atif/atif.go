@@ -276,7 +276,7 @@ func content(v jsontext.Value) string {
 // signals says which signals every agent step records.
 func (rd *reading) signals() {
 	ep := rd.ep
-	ep.Signals = ep.Signals.With(episode.Responses)
+	ep.Signals = ep.Signals.With(episode.Actions, episode.Responses)
 	for _, s := range []struct {
 		lacking int
 		signal  episode.Signal

@@ -131,6 +131,11 @@ func TestTextWorldRun(t *testing.T) {
 	if ep.End.Reason != episode.EndGameOver || ep.End.Turn != 4 || ep.Fact("env") != "textworld" || ep.Fact("model") != "m-1" || ep.Fact("tokens") != "1003" {
 		t.Errorf("end %+v, facts %+v", ep.End, ep.Facts)
 	}
+	// What a step did: its Action, and its Observation as the response
+	// (docs/sources.md, "What a step did").
+	if ep.Turns[2].Response != "Opened, at last." || !ep.Signals.Has(episode.ResponseTexts) || ep.Turns[1].ResponseHash == ep.Turns[2].ResponseHash {
+		t.Errorf("responses %q %q", ep.Turns[1].Response, ep.Turns[2].Response)
+	}
 	if ep.Turns[0].Action != "look" || ep.Turns[2].Action != "open door" || ep.ProblemCount != 0 {
 		t.Errorf("actions %q %q, problems %q", ep.Turns[0].Action, ep.Turns[2].Action, ep.ProblemMessages())
 	}

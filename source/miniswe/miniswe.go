@@ -261,7 +261,7 @@ func (rn *run) finish(name string, opt source.Options, outcomes Outcomes) {
 		v := source.Text(*c.Model.ModelName)
 		ep.Facts = append(ep.Facts, episode.Fact{Key: "model", Value: &v, Text: "model " + v})
 	}
-	ep.Signals = ep.Signals.With(episode.Responses)
+	ep.Signals = ep.Signals.With(episode.Actions, episode.Responses)
 	if rn.coded {
 		ep.Signals = ep.Signals.With(episode.Errors)
 	}

@@ -50,6 +50,10 @@ type segment struct {
 	member   *string // the value of source.Options.Member on the first step that has it
 	problems source.Problems
 	lacking  [nFields]int // steps without an optional member
+	// responses are the response texts the episode keeps, by hash: one
+	// copy for the steps whose responses are alike, let go with the
+	// episode.
+	responses map[uint64]string
 }
 
 func newBuilder(s Source, name string, opt source.Options, emit func(*episode.Episode)) *builder {
@@ -240,7 +244,7 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 	if v, ok := get(fAction, f.Action); ok {
 		a, ok := v.text()
 		if !ok {
-			a = string(v.raw)
+			a = source.CanonicalJSON(v.raw)
 		}
 		tu.Action = b.strs.Intern(a)
 	}
@@ -255,9 +259,13 @@ func (b *builder) optional(l *line, n int, tu *episode.Turn) {
 	}
 	if v, ok := get(fResponse, f.Response); ok {
 		tu.ResponseHash = v.hash()
+		tu.Response = b.response(v, tu.ResponseHash)
 		if b.death != nil && b.death.in(v) {
 			b.cur.ep.Deaths = append(b.cur.ep.Deaths, episode.Death{Turn: len(b.cur.turns) + 1, Reason: "died"})
 		}
+	}
+	if v := l.get(fError); f.Error != nil && !v.absent() {
+		tu.Errored = failed(v)
 	}
 	if v, ok := get(fTokens, f.Tokens); ok {
 		tu.Tokens = b.sum(l, v, fTokens, n)
@@ -422,7 +430,8 @@ func (b *builder) build(s *segment) *episode.Episode {
 var signalOf = []struct {
 	field  field
 	signal episode.Signal
-}{{fRoom, episode.Rooms}, {fResponse, episode.Responses}, {fTokens, episode.Tokens}, {fCalls, episode.Calls}, {fRestart, episode.Restarts}}
+}{{fAction, episode.Actions}, {fRoom, episode.Rooms}, {fResponse, episode.Responses}, {fTokens, episode.Tokens}, {fCalls, episode.Calls}, {fRestart, episode.Restarts},
+	{fResponse, episode.ResponseTexts}, {fError, episode.Errors}}
 
 // facts are what the steps say of the run: its best score when it is scored
 // by its best, the game's highest score, the restarts.
@@ -482,4 +491,40 @@ func (b *builder) finish() *source.Result {
 	b.rejections.AddTo(res)
 	b.rejected.AddTo(res)
 	return res
+}
+
+// response is the text of a response as the episode keeps it (source.Text),
+// one copy for every step of the episode whose response hashes alike.
+func (b *builder) response(v value, hash uint64) string {
+	if hash == 0 {
+		return ""
+	}
+	s := b.cur
+	if kept, ok := s.responses[hash]; ok {
+		return kept
+	}
+	if s.responses == nil {
+		s.responses = map[uint64]string{}
+	}
+	text, _ := v.text()
+	kept := source.Text(text)
+	s.responses[hash] = kept
+	return kept
+}
+
+// failed reads an error member that is there (docs/sources.md, "Any
+// per-step JSONL"): false, "", 0 and an empty object or list say the step
+// did not fail; anything else, that it did.
+func failed(v value) bool {
+	if set, ok := v.flag(); ok {
+		return set
+	}
+	if x, why := v.number(); why == "" {
+		return x != 0
+	}
+	if t, ok := v.text(); ok {
+		return strings.TrimSpace(t) != ""
+	}
+	raw := strings.Join(strings.Fields(string(v.raw)), "")
+	return raw != "{}" && raw != "[]"
 }

@@ -36,13 +36,14 @@ const (
 	fEpisode
 	fRestart
 	fReward
+	fError
 	fMember // source.Options.Member
 	nFields
 )
 
 // paths are the field map's paths by field.
 func (f *Fields) paths() [nFields]Path {
-	return [nFields]Path{f.Score, f.Turn, f.Action, f.Room, f.Response, f.Tokens, f.Calls, f.MaxScore, f.Episode, f.Restart, f.Reward, f.member}
+	return [nFields]Path{f.Score, f.Turn, f.Action, f.Room, f.Response, f.Tokens, f.Calls, f.MaxScore, f.Episode, f.Restart, f.Reward, f.Error, f.member}
 }
 
 // key is how the field map names fd's member: its path, or the paths a
@@ -57,7 +58,7 @@ func (f *Fields) key(fd field) string {
 }
 
 // names are the field map's keys by field, for messages.
-var names = [nFields]string{"score", "turn", "action", "room", "response", "tokens", "calls", "max_score", "episode", "restart", "reward", "member asked for"}
+var names = [nFields]string{"score", "turn", "action", "room", "response", "tokens", "calls", "max_score", "episode", "restart", "reward", "error", "member asked for"}
 
 // matcher is the tree of the mapped keys: the fields whose path ends at a
 // key, and the keys inside the object under it. A member added to a count

@@ -22,10 +22,14 @@ type Fields struct {
 	Turn     Path // the step's number; nil: the lines are the steps, in order
 	Action   Path
 	Room     Path // a room's name (a string) or id (a number)
-	Response Path // the game's response to the action (hashed, never kept)
+	Response Path // the game's response to the action (docs/sources.md, "What a step did")
 	Tokens   Path // the LLM tokens the step spent
 	Calls    Path // the LLM calls the step made
 	MaxScore Path // the game's highest possible score (a fact)
+	// Error marks a step whose action failed: true, a text, a number other
+	// than 0, a non-empty object or list; false, null, "", 0, {}, [] or no
+	// member: it did not (a log writes an error only where there is one).
+	Error Path
 	// Episode tells episodes apart in a file that holds several: a line
 	// whose value differs from the line before begins a new one.
 	Episode Path
@@ -86,6 +90,7 @@ var fieldKeys = []fieldKey{
 	{"max_score", func(f *Fields) *Path { return &f.MaxScore }, nil},
 	{"episode", func(f *Fields) *Path { return &f.Episode }, nil},
 	{"restart", func(f *Fields) *Path { return &f.Restart }, nil},
+	{"error", func(f *Fields) *Path { return &f.Error }, nil},
 	{"restart_marker", nil, nil},
 	{"death_marker", nil, nil},
 	{"scored", nil, nil},

@@ -32,7 +32,11 @@ func FuzzRead(f *testing.F) {
 		`{"episode": "b", "step": 2, "score": 1}` + "\n" + `{"episode": "b", "step": 1, "score": 1}` + "\n" +
 		`{"episode": "a", "step": 0, "score": 9}` + "\n" + `{"episode": "a", "step": 1, "score": 9}` + "\n" +
 		`{"episode": "b", "step": 0, "score": 1}` + "\n" + `{"episode": "b", "step": 3, "score": 1}` + "\n"))
-	fields, err := ParseFields("turn=step,score=score,action=act,room=obs.room,tokens=usage.tokens,restart=obs.text,episode=episode")
+	// What a step did (docs/sources.md, "What a step did"): a tool call as
+	// an object, a response, errors of every kind.
+	f.Add([]byte(`{"step": 0, "score": 0, "act": {"b": [1, 2.0], "a": "ls"}, "out": "pid 4", "err": "boom"}` + "\n" +
+		`{"step": 1, "score": 0, "act": "ls", "out": 7, "err": {}}` + "\n" + `{"step": 2, "score": 0, "act": null, "err": 0}` + "\n"))
+	fields, err := ParseFields("turn=step,score=score,action=act,room=obs.room,tokens=usage.tokens,restart=obs.text,episode=episode,response=out,error=err")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -45,6 +49,11 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("episode %d of %d, of %d turns, %d skipped of %d lines", ep.Segment, res.Segments, ep.N(), ep.SkippedLines, res.Lines)
 			}
 			read += ep.N() - ep.MissingTurns
+			for _, tu := range ep.Turns {
+				if len(tu.Action) > source.MaxText || len(tu.Response) > source.MaxText || tu.Response != "" && tu.ResponseHash == 0 {
+					t.Fatalf("a step keeps %d bytes of action, %d of response (hash %x)", len(tu.Action), len(tu.Response), tu.ResponseHash)
+				}
+			}
 		}
 		if read > res.Lines {
 			t.Fatalf("%d turns read from %d lines", read, res.Lines)

@@ -118,7 +118,10 @@ func TestRead(t *testing.T) {
 	if ep.Fact("best_score") != "15" || ep.Fact("restarts") != "1" {
 		t.Errorf("facts %+v", ep.Facts)
 	}
-	if want := episode.Signals(0).With(episode.Responses, episode.Tokens, episode.Restarts); ep.Signals != want {
+	if ep.Turns[1].Response != "You have died." {
+		t.Errorf("response text %q", ep.Turns[1].Response)
+	}
+	if want := episode.Signals(0).With(episode.Actions, episode.Responses, episode.ResponseTexts, episode.Tokens, episode.Restarts); ep.Signals != want {
 		t.Errorf("signals %b, want %b", ep.Signals, want)
 	}
 }

@@ -168,6 +168,12 @@ func TestBothVersions(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("later %v:\n got %v\nwant %v", later, got, want)
 		}
+		// What a step did: the action, and its Feedback as the response
+		// (docs/sources.md, "What a step did"); TALES marks no errors.
+		if tu := ep.Turns[1]; tu.Action != "look" || tu.Response != "*** You have died ***" || ep.Turns[0].ResponseHash != ep.Turns[2].ResponseHash ||
+			!ep.Signals.Has(episode.Responses, episode.ResponseTexts) || ep.Signals.Has(episode.Errors) {
+			t.Errorf("later %v: step 2 did %q, responded %q; signals %v", later, tu.Action, tu.Response, ep.Signals.List())
+		}
 	}
 }
 

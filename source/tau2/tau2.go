@@ -333,7 +333,7 @@ func steps(ep *episode.Episode, s *sim) {
 		}
 		ep.Turns = append(ep.Turns, t)
 	}
-	ep.Signals = ep.Signals.With(episode.Responses, episode.Errors)
+	ep.Signals = ep.Signals.With(episode.Actions, episode.Responses, episode.Errors)
 	if costs && costless <= 1 { // the fixed greeting may have none
 		ep.Signals = ep.Signals.With(episode.Costs)
 	}

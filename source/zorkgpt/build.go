@@ -392,7 +392,7 @@ func (b *builder) describe(s *segment) {
 	}
 	ep.Recorded.Rules = recordedRules[version]
 	ep.Facts = factsOf[[2]string{era, version}]
-	ep.Signals = episode.Signals(0).With(episode.Objectives, episode.Rooms)
+	ep.Signals = episode.Signals(0).With(episode.Objectives, episode.Rooms, episode.Actions)
 	if era != "E3a" {
 		ep.Signals = ep.Signals.With(episode.Responses)
 	}

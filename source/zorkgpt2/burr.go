@@ -440,7 +440,7 @@ func (b *burr) execute(s *state, n int) {
 		action: rooms.Intern(deref(s.Action)), critic: float32(deref(s.Critic)), rejections: int32(min(max(deref(s.Rejections), 0), 1<<30)),
 		proposals: b.proposals}
 	if s.Response != nil {
-		tu.response = responseHash(*s.Response)
+		tu.setResponse(*s.Response)
 	}
 	b.proposals = 0
 	b.gameOver = nil
@@ -522,7 +522,7 @@ func (b *burr) finish(dir *appDir) (*episode.Episode, string) {
 		}
 	}
 	b.end(n)
-	out := b.build(episode.Signals(0).With(episode.Rooms, episode.Responses, episode.Critic, episode.Rejections, episode.Objectives))
+	out := b.build(episode.Signals(0).With(episode.Rooms, episode.Responses, episode.ResponseTexts, episode.Critic, episode.Rejections, episode.Objectives))
 	for _, c := range out.Objectives {
 		out.Turns[c.Turn-1].Objectives++
 	}

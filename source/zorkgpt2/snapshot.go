@@ -226,7 +226,7 @@ func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.O
 		tu := r.at(int(*e.Turn))
 		*tu = turn{score: int(*e.ScoreAfter), action: rooms.Intern(deref(e.Action))}
 		if e.Response != nil {
-			tu.response = responseHash(*e.Response)
+			tu.setResponse(*e.Response)
 		}
 		if e.Critic != nil {
 			tu.critic = float32(*e.Critic)
@@ -266,7 +266,7 @@ func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.O
 	}
 	ep.End = episode.End{Reason: episode.EndNone, Truncated: true}
 	ep.Notes = append(ep.Notes, "a state snapshot "+at+": the run went on after it, so its end is not known")
-	signals := episode.Signals(0).With(episode.Rooms, episode.Responses)
+	signals := episode.Signals(0).With(episode.Rooms, episode.Responses, episode.ResponseTexts)
 	if critic {
 		signals = signals.With(episode.Critic)
 	}

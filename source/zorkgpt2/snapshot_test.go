@@ -61,8 +61,10 @@ func TestSnapshot(t *testing.T) {
 		ep.Fact("app_id") != "8e76" || ep.End.Reason != episode.EndNone || !ep.Signals.Has(episode.Critic, episode.Rejections, episode.Calls) {
 		t.Errorf("%+v", ep)
 	}
-	if ep.Turns[0].ResponseHash != responseHash("North of House") || ep.Turns[0].ResponseHash == 0 {
-		t.Error("response hash")
+	var north turn
+	north.setResponse("North of House")
+	if ep.Turns[0].ResponseHash != north.response || ep.Turns[0].ResponseHash == 0 || ep.Turns[0].Response != "North of House" {
+		t.Error("response hash and text")
 	}
 	// An older snapshot without critic scores records neither critic nor calls.
 	old := strings.NewReplacer(`"critic_score": 0.7, `, "", `"critic_score": 0.2, `, "", `"critic_score": 0.9, `, "").Replace(snapshotDoc)
@@ -126,7 +128,11 @@ func TestSnapshotEntriesSkipped(t *testing.T) {
 // hash alike.
 func TestResponseHash(t *testing.T) {
 	long := strings.Repeat("é", 600)
-	if responseHash(long) != responseHash(long[:1000]) || responseHash(long) == responseHash(long[:998]) {
+	var whole, cut, shorter turn
+	whole.setResponse(long)
+	cut.setResponse(long[:1000])
+	shorter.setResponse(long[:998])
+	if whole.response != cut.response || whole.response == shorter.response || whole.text != cut.text || whole.text == shorter.text {
 		t.Error("the first 500 characters (runes, not bytes) identify a response")
 	}
 }

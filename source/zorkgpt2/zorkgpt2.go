@@ -40,6 +40,7 @@ type turn struct {
 	room       string // Jericho's name, as it is ("Living " cut short included)
 	action     string
 	response   uint64
+	text       string // the response as kept (source.Text of its first 500 characters)
 	critic     float32
 	rejections int32
 	// proposals is how many actions the agent proposed (the Burr log counts
@@ -64,10 +65,11 @@ func (t *turn) calls() int32 {
 	return int32(2*p + 1)
 }
 
-// responseHash identifies a game response by its first 500 characters, as
+// setResponse gives tu a game response by its first 500 characters, as
 // ZorkGPT2's action history keeps it (response[:500]), so that the Burr log's
-// full response and the snapshot's cut one hash alike; 0 is "none".
-func responseHash(text string) uint64 {
+// full response and the snapshot's cut one hash alike: its hash (0 is
+// "none") and its text as kept.
+func (tu *turn) setResponse(text string) {
 	n := 0
 	for i := range text {
 		if n == 500 {
@@ -76,11 +78,8 @@ func responseHash(text string) uint64 {
 		}
 		n++
 	}
-	h := xxhash.Sum64String(text)
-	if h == 0 {
-		h = 1
-	}
-	return h
+	tu.response = max(xxhash.Sum64String(text), 1)
+	tu.text = source.Text(text)
 }
 
 // run is an episode being read, whichever the form.
@@ -119,7 +118,7 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 	// Every ZorkGPT2 run kept the rule's counter and showed its countdown in
 	// the prompt, whichever form records it (the Burr log also the counter).
 	ep.Recorded.Rules = []string{Rule}
-	ep.Signals = signals
+	ep.Signals = signals.With(episode.Actions)
 	if signals.Has(episode.Critic, episode.Rejections) {
 		ep.Signals = ep.Signals.With(episode.Calls)
 	}
@@ -132,7 +131,7 @@ func (r *run) build(signals episode.Signals) *episode.Episode {
 			*tu = episode.Turn{Score: score, RoomID: roomID, Location: room, Missing: true}
 			continue
 		}
-		*tu = episode.Turn{Score: episode.Score(t.score), RoomID: t.roomID, Location: t.room, Action: t.action, ResponseHash: t.response,
+		*tu = episode.Turn{Score: episode.Score(t.score), RoomID: t.roomID, Location: t.room, Action: t.action, ResponseHash: t.response, Response: t.text,
 			Critic: t.critic, Rejections: t.rejections}
 		if ep.Signals.Has(episode.Calls) {
 			tu.Calls = t.calls()

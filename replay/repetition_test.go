@@ -1,0 +1,82 @@
+package replay
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/policy"
+)
+
+// A repetition rule over an Episode, worked by hand: the actions
+// a b b b c b b b b (a harness's log, never cut). repeat:times=3:then=1
+// nudges at 4 (b at 2–4), the agent breaks off at 5 (c), nudges again at 8
+// (b at 6–8) and stops at 9: length 9 of 9, one nudge heeded, the stop's
+// nudge at 8. Without then, repeat stops at 4: length 4, 5 steps saved.
+func TestRunRepetition(t *testing.T) {
+	ep := &episode.Episode{ID: "r", Format: "jsonl", Signals: episode.Signals(episode.Actions), End: episode.End{Reason: episode.EndMaxTurns}}
+	for _, a := range strings.Fields("a b b b c b b b b") {
+		ep.Turns = append(ep.Turns, episode.Turn{Action: a})
+	}
+	ep.Turns[8].Score = 1 // a point at 9: the stop at 4 forgoes it
+	for _, c := range []struct {
+		rule                string
+		stop, length, saved int
+		nudge, heeded       int
+		laterGain           bool
+		reason              string
+	}{
+		{"repeat:times=3:then=1", 9, 9, 0, 8, 1, false, `"b" 4 times in a row (steps 6–9); nudged at step 8`},
+		{"repeat:times=3", 4, 4, 5, 0, 0, true, `"b" 3 times in a row (steps 2–4)`},
+	} {
+		p, err := policy.Parse(c.rule, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Run(ep, p)
+		if o.TerminationTurn != c.stop || o.Length != c.length || o.TurnsSaved != c.saved || o.NudgeTurn != c.nudge ||
+			o.NudgesHeeded != c.heeded || o.LaterScoreGain() != c.laterGain || o.StopReason != c.reason {
+			t.Errorf("%s: %+v", c.rule, o)
+		}
+	}
+}
+
+// BenchmarkRunRepetition replays repetition rules over 3,000 steps of 40
+// actions and 3 responses, so that runs form and break: the cost a step of
+// keying, keeping the last steps and counting on them.
+func BenchmarkRunRepetition(b *testing.B) {
+	ep := &episode.Episode{ID: "b", Format: "jsonl", End: episode.End{Reason: episode.EndMaxTurns},
+		Signals: episode.Signals(0).With(episode.Actions, episode.Responses, episode.ResponseTexts)}
+	for t := range 3000 {
+		a := t * 7919 % 40
+		ep.Turns = append(ep.Turns, episode.Turn{Action: "go " + strings.Repeat("n", a%5+1), ResponseHash: uint64(a%3 + 1), Response: "ok"})
+	}
+	for _, rule := range []string{"repeat:times=20", "repeat-observed:times=20:within=30", "alternate:times=20", "openhands:action_observation=10"} {
+		p, err := policy.Parse(rule, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(rule, func(b *testing.B) {
+			for b.Loop() {
+				Run(ep, p)
+			}
+		})
+	}
+}
+
+// A note a nudging policy name, said once; none for the others.
+func TestNudgeNotes(t *testing.T) {
+	var ps []policy.Policy
+	for _, s := range []string{"repeat:then=1", "repeat:times=4:then=2", "repeat", "score", "gemini-cli", "opencode"} {
+		p, err := policy.Parse(s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	notes := NudgeNotes(slices.Values(ps))
+	if len(notes) != 2 || !strings.HasPrefix(notes[0], "repeat then 1 nudges") || !strings.HasPrefix(notes[1], "gemini-cli nudges") {
+		t.Errorf("%q", notes)
+	}
+}
