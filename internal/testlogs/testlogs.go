@@ -1,9 +1,9 @@
 // Package testlogs holds what the tests of several packages do alike with
 // logs: render synthetic ZorkGPT logs, read a sample a source must claim,
 // read fuzzed bytes holding every episode to a step and an id, write a
-// test's file, and name the two rules ZorkGPT shipped. It
-// imports only the packages a source's own tests may (no corpus, no
-// source of its own), so that every source can use it.
+// test's file, and name the two rules ZorkGPT shipped. It imports no
+// source of its own (nor corpus, which imports them all), so that every
+// source's tests can use it.
 package testlogs
 
 import (

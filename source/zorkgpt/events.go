@@ -265,10 +265,7 @@ func (b *builder) episodeCompleted(r *record, n int) {
 	b.takeID(r)
 	s := b.cur
 	turn := turnField(r)
-	reason := ""
-	if r.Reason != nil {
-		reason = source.Text(*r.Reason)
-	}
+	reason := textOr(r.Reason, "")
 	s.end = episode.End{Reason: episode.EndReason(reason), Turn: max(turn, 0)}
 	if reason != string(episode.EndGameOver) && reason != string(episode.EndMaxTurns) {
 		s.problem(n, false, "episode_completed with an unknown reason %q", reason)
@@ -285,11 +282,7 @@ func (b *builder) episodeFinalized(r *record, n int) {
 
 func (b *builder) episodeException(r *record, n int) {
 	b.takeID(r)
-	detail := ""
-	if r.Error != nil {
-		detail = source.Text(*r.Error)
-	}
-	b.cur.end = episode.End{Reason: episode.EndException, Turn: max(turnField(r), 0), Detail: detail}
+	b.cur.end = episode.End{Reason: episode.EndException, Turn: max(turnField(r), 0), Detail: textOr(r.Error, "")}
 }
 
 func (b *builder) stuckTermination(r *record, n int) {
