@@ -3,6 +3,7 @@ package sweep
 import (
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -75,4 +76,19 @@ func BenchmarkEvaluate100k(b *testing.B) {
 		cs := r.evaluate(eps, grid)
 		front(cs, all(len(cs)), r.saved)
 	}
+}
+
+// BenchmarkStability is the rule chosen again on StabilityResamples
+// bootstrap resamples of the bundled episodes, among the default grid's
+// configs: the tallies along the chain (chain.go).
+func BenchmarkStability(b *testing.B) {
+	eps := bundled(b)
+	r := Run(eps, defaultGrid(), current, opts())
+	f := r.figures(eps, all(len(r.Configs)))
+	pools := [][]int{all(len(f.cells) - 1)}
+	stop := benchdata.CPU(b)
+	for b.Loop() {
+		r.resample(f, pools)
+	}
+	stop()
 }

@@ -783,15 +783,13 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 		}
 		close(draws)
 	}()
+	links := f.chain()
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Go(func() {
 			tallies, ws := make([]Tally, len(f.cells)), &weights{}
 			for d := range draws {
-				ws.of(d.w)
-				for c := range tallies {
-					tallies[c] = f.tally(c, ws)
-				}
+				f.talliesInto(tallies, links, d.w, ws.of(d.w))
 				for p, pool := range pools {
 					picks[p][d.b] = f.choose(r, pool, tallies, f.n)
 				}
