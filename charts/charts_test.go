@@ -2,13 +2,10 @@ package charts
 
 import (
 	"bytes"
-	"encoding/xml"
-	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"maps"
 	"math"
 	"os"
@@ -294,28 +291,10 @@ func TestEscaping(t *testing.T) {
 	e := p.analyse(scorePolicy, v2Policy)
 	e.Ep.Turns[10].Action = hostile
 	e.Ep.Turns[10].Location = hostile
-	var buf bytes.Buffer
-	if err := Timeline(&e).Write(&buf, SVG); err != nil {
-		t.Fatal(err)
-	}
-	svg := buf.String()
-	var texts strings.Builder
-	dec := xml.NewDecoder(strings.NewReader(svg))
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				t.Fatalf("the SVG is not well-formed XML: %v", err)
-			}
-			break
-		}
-		if cd, ok := tok.(xml.CharData); ok {
-			texts.Write(cd)
-		}
-	}
+	svg, texts := timelineSVG(t, &e)
 	// The control character became a space: XML does not allow it.
 	for _, want := range []string{hostile + "  — final score 5", "<b>bold</b> & <script>"} {
-		if !strings.Contains(texts.String(), want) {
+		if !strings.Contains(texts, want) {
 			t.Errorf("the SVG's text lacks %q", want)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 // TestSVGForbiddenCharacters: a standalone SVG stays valid XML whatever a
@@ -18,30 +20,37 @@ func TestSVGForbiddenCharacters(t *testing.T) {
 	e := p.analyse(scorePolicy, v2Policy)
 	e.Ep.Turns[10].Action = bad
 	e.Ep.Turns[10].Location = bad
-	var buf bytes.Buffer
-	if err := Timeline(&e).Write(&buf, SVG); err != nil {
-		t.Fatal(err)
-	}
-	dec := xml.NewDecoder(&buf)
-	var texts strings.Builder
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				t.Fatalf("the SVG is not valid XML: %v", err)
-			}
-			break
-		}
-		if cd, ok := tok.(xml.CharData); ok {
-			texts.Write(cd)
-		}
-	}
-	if !strings.Contains(texts.String(), "ep") || strings.ContainsAny(texts.String(), "\uFFFE\uFFFF\x1b\x0b") {
-		t.Errorf("the SVG's text is %q", texts.String())
+	_, texts := timelineSVG(t, &e)
+	if !strings.Contains(texts, "ep") || strings.ContainsAny(texts, "\uFFFE\uFFFF\x1b\x0b") {
+		t.Errorf("the SVG's text is %q", texts)
 	}
 	for in, want := range map[string]string{"x\uFFFEy\uFFFFz": "x\uFFFDy\uFFFDz", "\xed\xa0\x80": "\uFFFD", "\x1b[1m": " [1m", "\u202egpj\u2028": " gpj "} {
 		if got := printable(in, 40); got != want {
 			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// timelineSVG is e's timeline as SVG, and its text: all its character
+// data, the SVG being well-formed XML.
+func timelineSVG(t *testing.T, e *report.Episode) (svg, text string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Timeline(e).Write(&buf, SVG); err != nil {
+		t.Fatal(err)
+	}
+	var texts strings.Builder
+	dec := xml.NewDecoder(bytes.NewReader(buf.Bytes()))
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return buf.String(), texts.String()
+		}
+		if err != nil {
+			t.Fatalf("the SVG is not well-formed XML: %v", err)
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			texts.Write(cd)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package policy
 
 import (
-	"fmt"
-	"github.com/lbanalyze/lbanalyze/episode"
 	"slices"
 	"testing"
 )
@@ -20,28 +18,9 @@ type result struct {
 	resets      []string // "score_change@2", "objective_progress_reset@35", up to termination
 }
 
+// replay is the walk of sc, in one room.
 func replay(p Policy, sc scenario) result {
-	n := sc.turns
-	if n == 0 {
-		n = 200
-	}
-	tr := p.NewTracker()
-	score := 0
-	var r result
-	for t := 1; t <= n; t++ {
-		if v, ok := sc.changes[t]; ok {
-			score = v
-		}
-		s := tr.Step(t, Observation{Score: episode.Score(score), Objectives: count(sc.objectives, t)})
-		if s.Reset != NoReset {
-			r.resets = append(r.resets, fmt.Sprintf("%s@%d", s.Reset, t))
-		}
-		if s.Terminate {
-			r.turn, r.stuck = t, s.TurnsStuck
-			break
-		}
-	}
-	return r
+	return walk{changes: sc.changes, objectives: sc.objectives, turns: sc.turns}.run(p)
 }
 
 func pol(name Name, w, interval int) Policy {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -83,16 +84,11 @@ func TestOutcomeClasses(t *testing.T) {
 		{"exception", plan{N: 100, Ending: synth.EndException}, false, episode.EndException, []want{{score40, 0, 40, "truly stuck"}}},
 		{"interrupted", plan{N: 100, Ending: synth.EndInterrupted}, false, episode.EndInterrupted, []want{{score40, 0, 40, "truly stuck"}}},
 	} {
-		ep := one(t, write(t, tc.plan.Episode()))
+		ep := one(t, testlogs.Write(t, tc.plan.Episode()))
 		if ep.End.Reason != tc.end || LogCut(ep) != tc.cut {
 			t.Fatalf("%s: end %s, cut %v; want %s, %v", tc.name, ep.End.Reason, LogCut(ep), tc.end, tc.cut)
 		}
-		ps := make([]policy.Policy, len(tc.cases))
-		for i, c := range tc.cases {
-			ps[i] = c.p
-		}
-		fast := make([]Outcome, len(ps))
-		NewSweeper(ep).Outcomes(ps, fast)
+		fast := swept(ep, tc.cases, func(c want) policy.Policy { return c.p })
 		for i, c := range tc.cases {
 			for _, o := range []Outcome{Run(ep, c.p), fast[i]} {
 				o.GainHorizon = c.horizon

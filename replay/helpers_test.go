@@ -7,30 +7,15 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
-	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
 )
 
-var (
-	v1 = policy.Policy{Name: policy.Score}
-	v2 = policy.Policy{Name: policy.ScoreOrObjective}
-)
+var v1, v2 = testlogs.Score, testlogs.ScoreOrObjective
 
 // plan is a test episode: see synth.Steps.
 type plan = synth.Steps
-
-// write renders episodes one after another, as one file.
-func write(t testing.TB, eps ...*synth.Episode) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	for _, e := range eps {
-		if _, err := synth.Write(&buf, e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return buf.Bytes()
-}
 
 // one reads a ZorkGPT log that must hold exactly one episode.
 func one(t testing.TB, data []byte) *episode.Episode {

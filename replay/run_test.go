@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt"
@@ -15,7 +16,7 @@ import (
 func TestOutcomeFields(t *testing.T) {
 	// Flat to 74, +10 at 75, an objective at 30, 100 turns to the turn
 	// budget, no recorded loop break.
-	ep := one(t, write(t, plan{N: 100, MaxTurns: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}}.Episode()))
+	ep := one(t, testlogs.Write(t, plan{N: 100, MaxTurns: 100, Changes: map[int]int{75: 10}, Objectives: map[int][]string{30: {"Open the window"}}}.Episode()))
 
 	o := Run(ep, v1) // score-only ignores the objective: stops at 40 with 40 stuck
 	want := Outcome{Policy: v1, TerminationTurn: 40, TurnsStuck: 40, ScoreAtTermination: 0, TurnsSaved: 60, Length: 40,
@@ -45,18 +46,18 @@ func TestOutcomeFields(t *testing.T) {
 }
 
 func TestOutcomeTrulyStuckAndForgone(t *testing.T) {
-	ep := one(t, write(t, plan{N: 100, MaxTurns: 100}.Episode()))
+	ep := one(t, testlogs.Write(t, plan{N: 100, MaxTurns: 100}.Episode()))
 	o := Run(ep, v1)
 	if o.TerminationTurn != 40 || !o.TrulyStuck() || o.ScoreForgone != 0 || o.LaterGain != nil {
 		t.Errorf("flat: %+v", o)
 	}
 	// +5 at 50, then a death penalty to -5 at 60: forgone is the best later score, 5.
-	ep = one(t, write(t, plan{N: 100, Changes: map[int]int{50: 5, 60: -5}}.Episode()))
+	ep = one(t, testlogs.Write(t, plan{N: 100, Changes: map[int]int{50: 5, 60: -5}}.Episode()))
 	if o = Run(ep, v1); o.ScoreForgone != 5 || *o.LaterGain != (Gain{50, 5}) {
 		t.Errorf("later gain then loss: forgone %v, gain %+v", o.ScoreForgone, o.LaterGain)
 	}
 	// A later loss only is no gain and nothing forgone.
-	ep = one(t, write(t, plan{N: 100, MaxTurns: 100, Changes: map[int]int{60: -10}}.Episode()))
+	ep = one(t, testlogs.Write(t, plan{N: 100, MaxTurns: 100, Changes: map[int]int{60: -10}}.Episode()))
 	if o = Run(ep, v1); o.ScoreForgone != 0 || o.LaterGain != nil || !o.TrulyStuck() {
 		t.Errorf("later loss: %+v", o)
 	}
@@ -66,7 +67,7 @@ func TestOutcomeTrulyStuckAndForgone(t *testing.T) {
 // its distance is given either way.
 func TestOutcomeGainHorizon(t *testing.T) {
 	// Flat: score stops at 40; +5 at 75, 35 turns later; no objective.
-	ep := one(t, write(t, plan{N: 100, Changes: map[int]int{75: 5}}.Episode()))
+	ep := one(t, testlogs.Write(t, plan{N: 100, Changes: map[int]int{75: 5}}.Episode()))
 	o := Run(ep, v1)
 	for _, c := range []struct {
 		horizon   int
@@ -79,7 +80,7 @@ func TestOutcomeGainHorizon(t *testing.T) {
 		}
 	}
 	// An objective in the window is evidence whatever the horizon.
-	ep = one(t, write(t, plan{N: 100, Changes: map[int]int{75: 5}, Objectives: map[int][]string{30: {"Open the window"}}}.Episode()))
+	ep = one(t, testlogs.Write(t, plan{N: 100, Changes: map[int]int{75: 5}, Objectives: map[int][]string{30: {"Open the window"}}}.Episode()))
 	o = Run(ep, v1)
 	o.GainHorizon = 10
 	if !o.FalseTerminationCandidate() || o.LaterScoreGain() {
@@ -99,7 +100,7 @@ func check(t *testing.T, name string, got, want Outcome) {
 func TestQuirkTurnExceptionStillCounts(t *testing.T) { // docs/semantics.md, "5.5.10 Turns without turn_completed still count", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 13
 	// A turn_exception turn consumes its number and runs the tracker with the
 	// unchanged score: +5 at 20, exceptions at 25 and 50.
-	ep := one(t, write(t, plan{N: 70, Changes: map[int]int{20: 5}, Exceptions: []int{25, 50}}.Episode()))
+	ep := one(t, testlogs.Write(t, plan{N: 70, Changes: map[int]int{20: 5}, Exceptions: []int{25, 50}}.Episode()))
 	if ep.N() != 70 || ep.MissingTurns != 2 || ep.ExceptionTurns != 2 || !ep.Turns[49].Missing || !ep.Turns[49].Exception || ep.Score(50) != 5 {
 		t.Fatalf("%d turns, %d missing, turn 50 %+v", ep.N(), ep.MissingTurns, ep.Turns[49])
 	}
@@ -112,7 +113,7 @@ func TestQuirkTurnExceptionStillCounts(t *testing.T) { // docs/semantics.md, "5.
 // A score update inside a failed turn is attributed to that turn: the
 // recording's score_change for it tells the score the tracker saw.
 func TestQuirkScoreChangeInsideFailedTurn(t *testing.T) {
-	data := write(t, plan{N: 90, Changes: map[int]int{31: 5}, LoopBreak: &v1}.Episode())
+	data := testlogs.Write(t, plan{N: 90, Changes: map[int]int{31: 5}, LoopBreak: &v1}.Episode())
 	// Drop turn 31's turn_completed, as when the turn fails after the game moved.
 	var out [][]byte
 	for _, l := range bytes.SplitAfter(data, []byte("\n")) {
@@ -131,13 +132,13 @@ func TestQuirkScoreChangeInsideFailedTurn(t *testing.T) {
 
 func TestQuirkGameOverTurnIsChecked(t *testing.T) { // docs/semantics.md, "5.5.11 The last turn is checked too", docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 11
 	// A game over on check turn 40 of a flat run: terminated there, 0 turns saved.
-	ep := one(t, write(t, plan{N: 60, GameOver: 40}.Episode()))
+	ep := one(t, testlogs.Write(t, plan{N: 60, GameOver: 40}.Episode()))
 	o := Run(ep, v1)
 	if ep.End.Reason != episode.EndGameOver || o.TerminationTurn != 40 || o.TurnsSaved != 0 || o.Length != 40 {
 		t.Errorf("end %s, %+v", ep.End.Reason, o)
 	}
 	// The recording's own loop break replaces episode_completed on that turn.
-	ep = one(t, write(t, plan{N: 60, GameOver: 40, LoopBreak: &v1}.Episode()))
+	ep = one(t, testlogs.Write(t, plan{N: 60, GameOver: 40, LoopBreak: &v1}.Episode()))
 	if ep.End.Reason != episode.EndStuckTermination || ep.N() != 40 {
 		t.Errorf("recorded: end %s at %d", ep.End.Reason, ep.N())
 	}
@@ -147,7 +148,7 @@ func TestQuirkObjectiveLoggedBeforeTurnCompleted(t *testing.T) { // docs/semanti
 	// objective_completed(35) comes before turn_completed(35), after a
 	// progress line with the same "Objective completed" message: the turn
 	// field places it, and only the event counts.
-	data := write(t, plan{N: 100, Objectives: map[int][]string{35: {"Open the window"}}}.Episode())
+	data := testlogs.Write(t, plan{N: 100, Objectives: map[int][]string{35: {"Open the window"}}}.Episode())
 	oc := bytes.Index(data, []byte(`"event_type": "objective_completed"`))
 	tc := bytes.Index(data, []byte(`"message": "Turn 35 completed"`))
 	if oc < 0 || tc < oc || bytes.Count(data, []byte(`"message": "Objective completed: Open the window"`)) != 2 {
@@ -165,7 +166,7 @@ func TestQuirkObjectiveLoggedBeforeTurnCompleted(t *testing.T) { // docs/semanti
 func TestQuirkNeverCopyRecordedTermination(t *testing.T) { // docs/semantics.md, "5.9 Cases that a careful reimplementation still gets wrong", item 12
 	// Recorded by the score-only build, cut at 40; an objective at 35 keeps
 	// score-or-objective going past the end of the log: censored.
-	ep := one(t, write(t, plan{N: 100, Objectives: map[int][]string{35: {"Open the window"}}, LoopBreak: &v1}.Episode()))
+	ep := one(t, testlogs.Write(t, plan{N: 100, Objectives: map[int][]string{35: {"Open the window"}}, LoopBreak: &v1}.Episode()))
 	if ep.N() != 40 || ep.End.Reason != episode.EndStuckTermination {
 		t.Fatalf("%d turns, end %s", ep.N(), ep.End.Reason)
 	}
@@ -185,7 +186,7 @@ func TestQuirkStateIsPerEpisode(t *testing.T) { // docs/semantics.md, "5.5.2 The
 	// Two episodes in one file: the second starts with a fresh tracker.
 	a := plan{N: 38, Changes: map[int]int{35: 5}}.Episode()
 	b := plan{N: 60, ID: "2025-11-12T11:00:00"}.Episode()
-	eps, _ := source.ReadAll(zorkgpt.Source{}, bytes.NewReader(write(t, a, b)), "test.jsonl", source.Options{})
+	eps, _ := source.ReadAll(zorkgpt.Source{}, bytes.NewReader(testlogs.Write(t, a, b)), "test.jsonl", source.Options{})
 	if o := Run(eps[1], v1); o.TerminationTurn != 40 {
 		t.Errorf("second episode stops at %d, want 40", o.TerminationTurn)
 	}

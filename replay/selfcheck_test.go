@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -18,7 +19,7 @@ import (
 func recorded(t *testing.T, p plan, events func(l *synth.Log)) *episode.Episode {
 	t.Helper()
 	var buf bytes.Buffer
-	buf.Write(write(t, p.Episode()))
+	buf.Write(testlogs.Write(t, p.Episode()))
 	l := synth.NewLog(&buf, time.Date(2025, 11, 12, 12, 0, 0, 0, time.UTC))
 	events(l)
 	l.Flush()
@@ -101,7 +102,7 @@ func TestSelfCheckMismatch(t *testing.T) {
 }
 
 func TestSelfCheckNoEvents(t *testing.T) {
-	if sc := Check(one(t, write(t, plan{N: 30}.Episode())), policy.DefaultTimer(), zorkGPT); sc != nil {
+	if sc := Check(one(t, testlogs.Write(t, plan{N: 30}.Episode())), policy.DefaultTimer(), zorkGPT); sc != nil {
 		t.Errorf("a log without loop-break events has a self-check: %+v", sc)
 	}
 }
@@ -127,7 +128,7 @@ func TestSelfCheckOnRecordings(t *testing.T) {
 				p.Objectives[turn] = []string{fmt.Sprintf("Objective %d", turn)}
 			}
 		}
-		ep := one(t, write(t, p.Episode()))
+		ep := one(t, testlogs.Write(t, p.Episode()))
 		sc := Check(ep, policy.DefaultTimer(), zorkGPT)
 		want := p.LoopBreak.Name
 		if sc == nil || sc.Policy != want && !(len(ep.Recorded.Turns(episode.ObjectiveReset)) == 0 && sc.Policy != "") ||

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -41,6 +42,17 @@ func values(from, to, by int) []int {
 // defaultGrid is the sweep's default grid, with warnings from 20 and from 5.
 func defaultGrid() []policy.Policy {
 	return grid(policy.Names(), values(10, 150, 5), []int{1, 5, 10}, []int{20, 5})
+}
+
+// swept is the fast path's outcomes on ep of the policy of each case.
+func swept[C any](ep *episode.Episode, cases []C, policyOf func(C) policy.Policy) []Outcome {
+	ps := make([]policy.Policy, len(cases))
+	for i, c := range cases {
+		ps[i] = policyOf(c)
+	}
+	out := make([]Outcome, len(ps))
+	NewSweeper(ep).Outcomes(ps, out)
+	return out
 }
 
 // sweepMatchesRun requires the fast path to equal Run on every policy.
@@ -150,13 +162,8 @@ func TestSweepByHand(t *testing.T) {
 			{pol(policy.ScoreOrObjective, 80, 10, 20), Outcome{Length: 120, WarningStartTurn: 20}},
 		}},
 	} {
-		ep := one(t, write(t, tc.plan.Episode()))
-		ps := make([]policy.Policy, len(tc.cases))
-		for i, c := range tc.cases {
-			ps[i] = c.p
-		}
-		out := make([]Outcome, len(ps))
-		NewSweeper(ep).Outcomes(ps, out)
+		ep := one(t, testlogs.Write(t, tc.plan.Episode()))
+		out := swept(ep, tc.cases, func(x c) policy.Policy { return x.p })
 		for i, c := range tc.cases {
 			// Every plan here is a log that just stops (a killed run): cut, so
 			// that a config that does not stop is censored.
@@ -233,7 +240,7 @@ func TestSweepMatchesRunOnRandomEpisodes(t *testing.T) {
 
 // A window subslice of ep.Objectives is capped: appending to it copies.
 func TestSweepWindowIsCapped(t *testing.T) {
-	ep := one(t, write(t, plan{N: 100, Objectives: map[int][]string{20: {"a"}, 30: {"b"}, 60: {"c"}}}.Episode()))
+	ep := one(t, testlogs.Write(t, plan{N: 100, Objectives: map[int][]string{20: {"a"}, 30: {"b"}, 60: {"c"}}}.Episode()))
 	out := make([]Outcome, 1)
 	NewSweeper(ep).Outcomes([]policy.Policy{v1}, out)
 	w := out[0].WindowObjectives

@@ -11,15 +11,13 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
 
-var (
-	score = policy.Policy{Name: policy.Score}
-	sor   = policy.Policy{Name: policy.ScoreOrObjective}
-)
+var score, sor = testlogs.Score, testlogs.ScoreOrObjective
 
 // bundledEpisodes are the episodes of the bundled dataset.
 func bundledEpisodes(t testing.TB) []*episode.Episode {

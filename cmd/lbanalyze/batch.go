@@ -60,12 +60,7 @@ line on whether the after policy serves every group.`,
   lbanalyze batch --config pyproject.toml --format json game_files/episodes
   lbanalyze batch --plots plots --html report.html testdata/episodes
   lbanalyze batch --by dir:1 submissions/LLM`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageError("batch needs at least one directory or log file")
-			}
-			return nil
-		},
+		Args: needsArgs("batch needs at least one directory or log file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			baseline, after, recording, err := f.resolve(cmd, e)
 			if err != nil {

@@ -35,12 +35,7 @@ zorkburr and increase.`,
   lbanalyze episode --policy score,window --plot timeline.png log.jsonl
   lbanalyze episode --fields turn=step,score=info.score,tokens=usage.n run.jsonl
   lbanalyze episode --fields turn=Step,reward=Reward --policy increase --min-delta 0.25 run.csv`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageError("episode needs at least one log file (or - for stdin)")
-			}
-			return nil
-		},
+		Args: needsArgs("episode needs at least one log file (or - for stdin)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.resolve(cmd, e, false)
 			if err != nil {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 )
 
 // runCLI runs the command line in-process, as TestCLI does.
@@ -24,13 +26,7 @@ const usageHint = "Run 'lbanalyze --help' for usage.\n"
 // are refused, before any log is read, with the reason.
 func TestHostileConfig(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(name, content string) string { return testlogs.WriteFile(t, dir, name, content) }
 	const table = "[tool.zorkgpt.loop_break]\n"
 	var unknown strings.Builder
 	unknown.WriteString(table)

@@ -231,14 +231,8 @@ func (e *env) writePlots(dir string, d *report.Dataset, jobs int, which string) 
 
 // writeHTML writes the HTML report of d to path.
 func (e *env) writeHTML(path string, d *report.Dataset) error {
-	_, end := e.progress("writing the HTML report", 0)
-	err := createHTML(path, func(w io.Writer) error { return charts.WriteHTML(w, d) })
-	end()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stderr, "lbanalyze: wrote the HTML report (%s) to %s\n", textout.Count(len(d.Episodes), "episode"), path)
-	return nil
+	return e.writeHTMLPage(path, "the HTML report ("+textout.Count(len(d.Episodes), "episode")+")",
+		func(w io.Writer) error { return charts.WriteHTML(w, d) })
 }
 
 // Names of the sweep charts in a --plots directory, each as PNG and SVG.
@@ -271,13 +265,20 @@ func (e *env) writeSweepPlots(dir string, r *sweep.Result) error {
 
 // writeSweepHTML writes the HTML report of a sweep to path.
 func (e *env) writeSweepHTML(path string, r *sweep.Result) error {
+	return e.writeHTMLPage(path, "the sweep's HTML report ("+textout.Count(len(r.Configs), "config")+")",
+		func(w io.Writer) error { return charts.WriteSweepHTML(w, r) })
+}
+
+// writeHTMLPage writes the page what names to path with write, under a
+// progress line, and says so when done.
+func (e *env) writeHTMLPage(path, what string, write func(io.Writer) error) error {
 	_, end := e.progress("writing the HTML report", 0)
-	err := createHTML(path, func(w io.Writer) error { return charts.WriteSweepHTML(w, r) })
+	err := createHTML(path, write)
 	end()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "lbanalyze: wrote the sweep's HTML report (%s) to %s\n", textout.Count(len(r.Configs), "config"), path)
+	fmt.Fprintf(e.stderr, "lbanalyze: wrote %s to %s\n", what, path)
 	return nil
 }
 

@@ -161,3 +161,14 @@ func reflow(text string, width int) string {
 	}
 	return strings.Join(out, "\n\n")
 }
+
+// needsArgs refuses a command line without an argument, in a usage error
+// that says what the command needs.
+func needsArgs(need string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageError("%s", need)
+		}
+		return nil
+	}
+}

@@ -85,12 +85,7 @@ setting serves every group.
   lbanalyze sweep --format csv testdata/episodes > sweep.csv
   lbanalyze sweep --plots plots --html sweep.html testdata/episodes
   lbanalyze sweep --by game testdata/tales/logs`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageError("sweep needs at least one directory or log file")
-			}
-			return nil
-		},
+		Args: needsArgs("sweep needs at least one directory or log file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.resolve(cmd, e, true)
 			if err != nil {

@@ -7,13 +7,11 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
-var (
-	scoreP = policy.Policy{Name: policy.Score}
-	sooP   = policy.Policy{Name: policy.ScoreOrObjective}
-)
+var scoreP, sooP = testlogs.Score, testlogs.ScoreOrObjective
 
 // handBuilt is an 80-turn episode worked out by hand in the tests below:
 //   - score 0 up to turn 24, 5 from turn 25 on (one change, at 25);

@@ -90,6 +90,9 @@ type answerJSON struct {
 	Settle    *settleJSON    `json:"episodes_to_settle"`
 	BreakEven *breakEvenJSON `json:"break_even"`
 	Limits    *limitsJSON    `json:"limits"`
+	// P75Cap: over runs judged by their result, the cap at the 75th
+	// percentile of steps (quartileJSON); absent otherwise.
+	P75Cap *quartileJSON `json:"p75_cap,omitempty"`
 }
 
 // settleJSON is how many episodes in all would settle the comparison of the
@@ -327,7 +330,7 @@ func (r *Result) answerJSON() *answerJSON {
 	}
 	j := &answerJSON{Verdict: a.Verdict.String(), choiceJSON: r.choiceJSON(c, f, &a.Choice), KeepCurrent: a.Verdict == Keep, Why: nilIfEmpty(a.Why),
 		Chosen: r.name(a.Config), ChosenIndex: index(a.Config), Block: nilIfEmpty(a.Block), Lang: r.System.Lang, File: r.System.File,
-		Note: nilIfEmpty(r.System.Note), Versus: metricsJSON(a.Versus), FTMargin: r6(100 * r.FTMargin)}
+		Note: nilIfEmpty(r.System.Note), Versus: metricsJSON(a.Versus), FTMargin: r6(100 * r.FTMargin), P75Cap: r.quartileJSON()}
 	if a.Verdict != NoClearWinner {
 		name := c.Policy.String()
 		j.Config, j.Index = &name, index(i)

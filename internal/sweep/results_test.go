@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -65,8 +66,17 @@ func TestQuartileCap(t *testing.T) {
 	if l := r.quartileLine(); len(l) != 1 || l[0].Text != want {
 		t.Errorf("line %+v\nwant %q", l, want)
 	}
+	// The answer's p75_cap gives the same figures.
+	if j := r.quartileJSON(); j == nil || j.Config != "steps max 15" || j.MaxSteps != 15 || j.Index == nil || *j.Index != 1 || j.Figures == nil ||
+		j.Figures.ScoreForgone != 3 || j.Figures.FalseTerminations != 3 || j.Figures.N != 20 || math.Abs(j.Figures.TurnsSavedPct-100*15.0/210) > 1e-6 ||
+		j.StoppedCI == nil || math.Abs(j.StoppedCI[0]-5.2) > 0.05 || math.Abs(j.StoppedCI[1]-36.0) > 0.05 {
+		t.Errorf("p75_cap %+v", j)
+	}
 	r = Run(eps, grid("steps:max=10"), policy.Policy{Name: policy.None}, opts())
 	if l := r.quartileLine(); len(l) != 1 || l[0].Text != "steps max 15, the 75th percentile of these runs' steps, is not in the grid: add 15 to --max-steps to see it" {
 		t.Errorf("line %+v", l)
+	}
+	if j := r.quartileJSON(); j == nil || j.Index != nil || j.Figures != nil || j.StoppedCI != nil || j.MaxSteps != 15 {
+		t.Errorf("p75_cap not in the grid %+v", j)
 	}
 }

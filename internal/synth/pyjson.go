@@ -38,23 +38,9 @@ func appendPy(b []byte, v any) []byte {
 	case string:
 		return appendPyString(b, v)
 	case []string:
-		b = append(b, '[')
-		for i, s := range v {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = appendPyString(b, s)
-		}
-		return append(b, ']')
+		return appendPyList(b, v, appendPyString)
 	case []any:
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = appendPy(b, x)
-		}
-		return append(b, ']')
+		return appendPyList(b, v, appendPy)
 	case Obj:
 		b = append(b, '{')
 		for i, kv := range v {
@@ -70,6 +56,18 @@ func appendPy(b []byte, v any) []byte {
 		return append(b, v...)
 	}
 	panic(fmt.Sprintf("synth: cannot encode a %T", v))
+}
+
+// appendPyList appends xs as a JSON list, each element by each.
+func appendPyList[T any](b []byte, xs []T, each func([]byte, T) []byte) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = each(b, x)
+	}
+	return append(b, ']')
 }
 
 // raw is text written as it is (used by tests to write broken lines).

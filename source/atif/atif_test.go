@@ -1,7 +1,6 @@
 package atif
 
 import (
-	"bytes"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,20 +8,9 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/source"
 )
-
-func readFile(t *testing.T, path string) ([]*episode.Episode, *source.Result) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !(Source{}).Claims(data[:min(len(data), source.HeadSize)]) {
-		t.Fatalf("%s is not claimed", path)
-	}
-	return source.ReadAll(Source{}, bytes.NewReader(data), path, source.Options{})
-}
 
 // TestVersions reads the samples of each schema version
 // (testdata/atif/<version>/trial), the same run worked out by hand: its
@@ -52,7 +40,7 @@ func TestVersions(t *testing.T) {
 	costs := []float64{0.001, 0.002, 0.0005}
 	elapsed := []float64{2, 5, 6}
 	for _, c := range cases {
-		eps, res := readFile(t, filepath.Join("..", "..", "testdata", "atif", c.version, "trial", "agent", "trajectory.json"))
+		eps, res := testlogs.ReadFile(t, Source{}, filepath.Join("..", "..", "testdata", "atif", c.version, "trial", "agent", "trajectory.json"))
 		if len(eps) != 1 || res.Cut != nil || len(res.Rejected) > 0 {
 			t.Fatalf("%s: %d episodes, %+v", c.version, len(eps), res)
 		}
@@ -110,7 +98,7 @@ func TestPublic(t *testing.T) {
 		if err != nil || e.Name() != "trajectory.json" {
 			return err
 		}
-		eps, res := readFile(t, p)
+		eps, res := testlogs.ReadFile(t, Source{}, p)
 		if res.Cut != nil || len(eps) == 1 && eps[0].ProblemCount > 0 {
 			t.Errorf("%s: cut %+v, %d problems", p, res.Cut, eps[0].ProblemCount)
 		}
@@ -139,12 +127,6 @@ func FuzzRead(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_ = (Source{}).Claims(data[:min(len(data), source.HeadSize)])
-		eps, _ := source.ReadAll(Source{}, bytes.NewReader(data), "-", source.Options{})
-		for _, ep := range eps {
-			if ep.N() == 0 || ep.ID == "" {
-				t.Fatalf("episode %q of %d turns", ep.ID, ep.N())
-			}
-		}
+		testlogs.Fuzzed(t, Source{}, data, "-")
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
@@ -92,12 +93,6 @@ func FuzzRead(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_ = (Source{}).Claims(data[:min(len(data), source.HeadSize)])
-		eps, _ := source.ReadAll(Source{}, bytes.NewReader(data), "x.traj.json", source.Options{})
-		for _, ep := range eps {
-			if ep.N() == 0 || ep.ID == "" {
-				t.Fatalf("episode %q of %d turns", ep.ID, ep.N())
-			}
-		}
+		testlogs.Fuzzed(t, Source{}, data, "x.traj.json")
 	})
 }

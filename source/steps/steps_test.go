@@ -2,13 +2,12 @@ package steps
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
@@ -72,13 +71,7 @@ func TestParseFields(t *testing.T) {
 
 func TestLoadFields(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return testlogs.WriteFile(t, dir, name, body) }
 	good := write("tales.toml", "turn = \"Step\"\nscore = \"Score\"\ntokens = \"Token Usage\"\nrestart = \"Observation\"\nrestart_marker = \"-= Restarting =-\"\nscored = \"best\"\n")
 	f, err := LoadFields(good)
 	want := Fields{Turn: Path{"Step"}, Score: Path{"Score"}, Tokens: Path{"Token Usage"}, Restart: Path{"Observation"},

@@ -1,12 +1,11 @@
 package tau2
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/lbanalyze/lbanalyze/source"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 )
 
 // FuzzRead: whatever the bytes, reading never panics, every episode has a
@@ -21,15 +20,9 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`[{"id": "a", "task_id": "0", "reward_info": {"reward": 0.25}, "messages": [{"role": "assistant", "tool_calls": [{"name": "x", "arguments": {"b": 1, "a": [2]}}]}]}]`))
 	f.Add([]byte(`{"simulations": [{"id": "a", "messages": [{"role": "assistant", "cost": NaN}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_ = (Source{}).Claims(data[:min(len(data), source.HeadSize)])
-		eps, res := source.ReadAll(Source{}, bytes.NewReader(data), "fuzz.json", source.Options{})
+		eps, res := testlogs.Fuzzed(t, Source{}, data, "fuzz.json")
 		if len(eps)+len(res.Rejected) > res.Segments {
 			t.Fatalf("%d episodes and %d rejected of %d simulations", len(eps), len(res.Rejected), res.Segments)
-		}
-		for _, ep := range eps {
-			if ep.N() == 0 || ep.ID == "" {
-				t.Fatalf("episode %q of %d turns", ep.ID, ep.N())
-			}
 		}
 	})
 }

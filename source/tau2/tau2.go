@@ -5,6 +5,8 @@ package tau2
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -305,10 +307,15 @@ func steps(ep *episode.Episode, s *sim) {
 		}
 		t := episode.Turn{Action: action(m)}
 		reply := xxhash.New()
+		var sum [8]byte
+		line := make([]byte, 0, 17)
 		for j := i + 1; j < len(s.Messages) && s.Messages[j].Role != "assistant"; j++ {
 			r := &s.Messages[j]
 			if r.Role == "tool" || j == i+1 {
-				fmt.Fprintf(reply, "%016x\n", r.Content.hash)
+				// each hash a line, as %016x writes it
+				binary.BigEndian.PutUint64(sum[:], r.Content.hash)
+				line = append(hex.AppendEncode(line[:0], sum[:]), '\n')
+				reply.Write(line)
 				t.Errored = t.Errored || r.Error != nil && *r.Error
 			}
 			if r.Role != "tool" {

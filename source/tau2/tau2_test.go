@@ -1,7 +1,6 @@
 package tau2
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -13,22 +12,11 @@ import (
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/realdata"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
 )
-
-func readFile(t *testing.T, path string) ([]*episode.Episode, *source.Result) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !(Source{}).Claims(data[:min(len(data), source.HeadSize)]) {
-		t.Fatalf("%s is not claimed", path)
-	}
-	return source.ReadAll(Source{}, bytes.NewReader(data), path, source.Options{})
-}
 
 // TestSample reads the hand-written sample (testdata/tau2/airline.json),
 // every figure worked out from the file by hand:
@@ -43,7 +31,7 @@ func readFile(t *testing.T, path string) ([]*episode.Episode, *source.Result) {
 //     0, 0.01, 0.01, 0.01 dollars), ended by tau2's max_steps: a cap, reward 0.
 //   - sim-broken: no message (infrastructure_error): nothing to replay.
 func TestSample(t *testing.T) {
-	eps, res := readFile(t, filepath.Join("..", "..", "testdata", "tau2", "airline.json"))
+	eps, res := testlogs.ReadFile(t, Source{}, filepath.Join("..", "..", "testdata", "tau2", "airline.json"))
 	if res.Cut != nil || len(res.Rejected) != 1 || !strings.Contains(res.Rejected[0].Reason, "sim-broken has no agent step") || res.Segments != 3 {
 		t.Fatalf("result %+v, cut %v", res, res.Cut)
 	}
@@ -189,7 +177,7 @@ func TestReal(t *testing.T) {
 		if strings.Contains(f, ".earlier-") {
 			continue
 		}
-		eps, res := readFile(t, f)
+		eps, res := testlogs.ReadFile(t, Source{}, f)
 		if res.Cut != nil {
 			t.Errorf("%s: %s", f, res.Cut.Msg)
 		}
@@ -302,7 +290,7 @@ func simulations(t *testing.T, path string) []realSim {
 //     the run's own cap did, saving nothing; max=5 would have let it go on
 //     past the log: censored.
 func TestStepCap(t *testing.T) {
-	eps, _ := readFile(t, filepath.Join("..", "..", "testdata", "tau2", "airline.json"))
+	eps, _ := testlogs.ReadFile(t, Source{}, filepath.Join("..", "..", "testdata", "tau2", "airline.json"))
 	cases := []struct {
 		ep                     int
 		max                    int
@@ -344,7 +332,7 @@ func TestStepCapReal(t *testing.T) {
 	p, _ := policy.Parse(fmt.Sprintf("steps:max=%d", n), nil)
 	checked := 0
 	for _, f := range files {
-		eps, _ := readFile(t, f)
+		eps, _ := testlogs.ReadFile(t, Source{}, f)
 		for _, ep := range eps {
 			o := replay.Run(ep, p)
 			r, known := ep.Result()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -31,7 +32,7 @@ func largeLog(b *testing.B) []byte {
 		e.Turns[i].Reasoning = strings.Repeat(para, n)
 		e.Turns[i].Response = "Cellar\nYou are in a dark and damp cellar with a narrow passageway leading north, and a crawlway to the south. On the west is the bottom of a steep metal ramp which is unclimbable."
 	}
-	return write(b, e)
+	return testlogs.Write(b, e)
 }
 
 // BenchmarkRead is the reader's throughput on a large realistic log; compare

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 )
@@ -71,7 +72,7 @@ func TestEndReasons(t *testing.T) {
 		{"truncated", plan{N: 12}, episode.EndNone, 12},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ep := one(t, write(t, c.p.Episode()))
+			ep := one(t, testlogs.Write(t, c.p.Episode()))
 			if ep.End.Reason != c.want || ep.N() != c.n {
 				t.Errorf("end %s after %d turns, want %s after %d", ep.End.Reason, ep.N(), c.want, c.n)
 			}
@@ -81,7 +82,7 @@ func TestEndReasons(t *testing.T) {
 
 func TestRecordedEvents(t *testing.T) {
 	p := plan{N: 100, Changes: map[int]int{12: 5, 30: 15}, Objectives: map[int][]string{50: {"Open the trap door"}}, LoopBreak: &v2}
-	ep := one(t, write(t, p.Episode()))
+	ep := one(t, testlogs.Write(t, p.Episode()))
 	r := ep.Recorded
 	// By hand: changes at 12 and 30 (anchor 30), the objective at 50 resets at 50 and 51,
 	// the check at 90 sees 90-51 = 39, at 100 sees 49.
@@ -99,7 +100,7 @@ func TestRecordedEvents(t *testing.T) {
 
 func TestRoomsAndObjectives(t *testing.T) {
 	p := plan{N: 20, Objectives: map[int][]string{3: {"Open the mailbox", "Read the leaflet"}, 7: {"Go north"}}}
-	ep := one(t, write(t, p.Episode()))
+	ep := one(t, testlogs.Write(t, p.Episode()))
 	if ep.InitialRoomID != 180 || ep.Turns[0].RoomID != 81 || ep.Turns[1].RoomID != 180 || ep.Turns[0].Location != "North of House" {
 		t.Errorf("rooms: initial %d, turn 1 %d %q, turn 2 %d", ep.InitialRoomID, ep.Turns[0].RoomID, ep.Turns[0].Location, ep.Turns[1].RoomID)
 	}
@@ -112,7 +113,7 @@ func TestSegments(t *testing.T) {
 	// Monolithic file: two episodes one after the other.
 	a := plan{N: 30, Changes: map[int]int{25: 5}}.Episode()
 	b := plan{N: 45, ID: "2025-11-12T11:00:00"}.Episode()
-	lg := read(t, write(t, a, b))
+	lg := read(t, testlogs.Write(t, a, b))
 	if len(lg.Episodes) != 2 || lg.Episodes[0].ID != a.ID || lg.Episodes[1].ID != b.ID ||
 		lg.Episodes[0].N() != 30 || lg.Episodes[1].N() != 45 || lg.Episodes[1].Segment != 2 {
 		t.Fatalf("got %d episodes: %+v", len(lg.Episodes), lg.Episodes)
@@ -122,16 +123,16 @@ func TestSegments(t *testing.T) {
 	}
 
 	// Restore path: the same id again, a new orchestrator_init, turns restarting at 1.
-	lg = read(t, write(t, a, plan{N: 10, ID: a.ID}.Episode()))
+	lg = read(t, testlogs.Write(t, a, plan{N: 10, ID: a.ID}.Episode()))
 	if len(lg.Episodes) != 2 || lg.Episodes[1].ID != a.ID || lg.Episodes[1].N() != 10 {
 		t.Fatalf("restore: got %d episodes", len(lg.Episodes))
 	}
 
 	// Turns restarting at 1 with no init line at all still start a new segment, with a warning.
-	second := write(t, plan{N: 10, ID: a.ID}.Episode())
+	second := testlogs.Write(t, plan{N: 10, ID: a.ID}.Episode())
 	second = second[bytes.Index(second, []byte(`"turn_1_objective_generation_skipped"`)):]
 	second = second[bytes.IndexByte(second, '\n')+1:]
-	lg = read(t, append(write(t, a), second...))
+	lg = read(t, append(testlogs.Write(t, a), second...))
 	if len(lg.Episodes) != 2 || lg.Episodes[1].N() != 10 || !strings.Contains(problems(lg.Episodes[1]), "restart at 1") {
 		t.Errorf("restart without init: %d episodes", len(lg.Episodes))
 	}
@@ -146,7 +147,7 @@ func TestRejectedSegments(t *testing.T) {
 		name, data, reason string
 	}{
 		{"E2", e2, "unsupported era"},
-		{"no turns", string(write(t, plan{N: 0}.Episode())), "no turns"},
+		{"no turns", string(testlogs.Write(t, plan{N: 0}.Episode())), "no turns"},
 		{"empty file", "", "empty file"},
 		{"blank lines only", "\n\n  \n", "only blank lines (3)"},
 	} {
@@ -162,7 +163,7 @@ func TestRejectedSegments(t *testing.T) {
 // Every bad line of the issue yields a message naming its line, and the rest
 // of the file is analysed.
 func TestBadLines(t *testing.T) {
-	good := write(t, plan{N: 45, Changes: map[int]int{20: 5}}.Episode())
+	good := testlogs.Write(t, plan{N: 45, Changes: map[int]int{20: 5}}.Episode())
 	lines := bytes.SplitAfter(good, []byte("\n"))
 	lineOf := func(sub string) int {
 		for i, l := range lines {
@@ -229,7 +230,7 @@ func TestBadLines(t *testing.T) {
 // Lines written by an old-style caller nest the event under "extras"
 // (docs/log-format.md, "1.1 Lines"): their fields are read all the same.
 func TestNestedExtras(t *testing.T) {
-	data := write(t, plan{N: 12}.Episode())
+	data := testlogs.Write(t, plan{N: 12}.Episode())
 	nested := `{"timestamp": "2025-11-12T10:05:00.000001", "level": "INFO", "message": "Objective completed", "extras": {"event_type": "objective_completed", "episode_id": "2025-11-12T10:00:00", "turn": 5, "objective": "Open the window", "completion_action": "open window", "completion_signals": [], "completion_score": 0}}
 {"timestamp": "2025-11-12T10:05:00.000002", "level": "INFO", "message": "Reasoning model response", "extras": {"event_type": "reasoning_model_response", "model": "x", "content_length": 10}}
 `
@@ -243,7 +244,7 @@ func TestNestedExtras(t *testing.T) {
 func TestTaskName(t *testing.T) {
 	e := plan{N: 50, Changes: map[int]int{7: 10}}.Episode()
 	e.TaskName = true
-	data := write(t, e)
+	data := testlogs.Write(t, e)
 	if !bytes.Contains(data, []byte(`"message": "Turn 7 completed", "taskName": null, "event_type"`)) {
 		t.Fatal("no taskName in the lines")
 	}
@@ -283,7 +284,7 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 func TestOnEpisodeHandsOverEachSegment(t *testing.T) {
 	var parts [][]byte
 	for _, e := range []*synth.Episode{plan{N: 30}.Episode(), plan{N: 45, ID: "2025-11-12T11:00:00"}.Episode(), plan{N: 20, ID: "2025-11-12T12:00:00"}.Episode()} {
-		parts = append(parts, write(t, e))
+		parts = append(parts, testlogs.Write(t, e))
 	}
 	data := bytes.Join(parts, nil)
 	var got []*episode.Episode

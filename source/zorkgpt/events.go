@@ -215,12 +215,8 @@ func (b *builder) objectiveCompleted(r *record, n int) {
 	if !ok {
 		return
 	}
-	text := ""
-	if r.Objective != nil {
-		text = source.Text(*r.Objective)
-	}
 	s := b.cur
-	s.ep.Objectives = append(s.ep.Objectives, episode.Completion{Turn: turn, Objective: text})
+	s.ep.Objectives = append(s.ep.Objectives, episode.Completion{Turn: turn, Objective: textOr(r.Objective, "")})
 	s.content = true
 }
 
@@ -239,11 +235,15 @@ func (b *builder) gameOver(r *record, n int) {
 	if !ok {
 		return
 	}
-	reason := "game over"
-	if r.Reason != nil {
-		reason = source.Text(*r.Reason)
+	b.cur.death(turn, textOr(r.Reason, "game over"))
+}
+
+// textOr is the event's text p, or otherwise where it has none.
+func textOr(p *string, otherwise string) string {
+	if p == nil {
+		return otherwise
 	}
-	b.cur.death(turn, reason)
+	return source.Text(*p)
 }
 
 func (b *builder) zorkResponse(r *record, n int) {
@@ -265,10 +265,7 @@ func (b *builder) episodeCompleted(r *record, n int) {
 	b.takeID(r)
 	s := b.cur
 	turn := turnField(r)
-	reason := ""
-	if r.Reason != nil {
-		reason = source.Text(*r.Reason)
-	}
+	reason := textOr(r.Reason, "")
 	s.end = episode.End{Reason: episode.EndReason(reason), Turn: max(turn, 0)}
 	if reason != string(episode.EndGameOver) && reason != string(episode.EndMaxTurns) {
 		s.problem(n, false, "episode_completed with an unknown reason %q", reason)
@@ -285,11 +282,7 @@ func (b *builder) episodeFinalized(r *record, n int) {
 
 func (b *builder) episodeException(r *record, n int) {
 	b.takeID(r)
-	detail := ""
-	if r.Error != nil {
-		detail = source.Text(*r.Error)
-	}
-	b.cur.end = episode.End{Reason: episode.EndException, Turn: max(turnField(r), 0), Detail: detail}
+	b.cur.end = episode.End{Reason: episode.EndException, Turn: max(turnField(r), 0), Detail: textOr(r.Error, "")}
 }
 
 func (b *builder) stuckTermination(r *record, n int) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -18,7 +19,7 @@ func FuzzRead(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(sample)
-	small := write(f, plan{N: 12, Changes: map[int]int{3: 5}, Objectives: map[int][]string{4: {"x"}}, Exceptions: []int{6}, LoopBreak: &v2}.Episode())
+	small := testlogs.Write(f, plan{N: 12, Changes: map[int]int{3: 5}, Objectives: map[int][]string{4: {"x"}}, Exceptions: []int{6}, LoopBreak: &v2}.Episode())
 	f.Add(small)
 	f.Add(small[:len(small)/2])
 	f.Add(bytes.ReplaceAll(small, []byte(`"turn": `), []byte(`"turn": -`)))

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
 )
@@ -243,7 +244,7 @@ func TestLongValuesNotKept(t *testing.T) {
 func TestOneBadLineChangesNothingElse(t *testing.T) {
 	// Worked by hand: 120 turns, one score change at 30; score 40/10 stops
 	// at 70 (the first check turn 40 after 30), saving 50.
-	clean := write(t, plan{N: 120, Changes: map[int]int{30: 5}}.Episode())
+	clean := testlogs.Write(t, plan{N: 120, Changes: map[int]int{30: 5}}.Episode())
 	for _, c := range []struct {
 		name string
 		bad  func(string) string
@@ -308,8 +309,8 @@ func TestEscapedKeyIsTheField(t *testing.T) {
 // segment began with is read as it would be alone, the other run's lines are
 // skipped with a word each (counted past the first few), never merged.
 func TestInterleavedRunsNeverMerge(t *testing.T) {
-	a := write(t, plan{N: 60, Changes: map[int]int{20: 5}}.Episode())
-	b := strings.ReplaceAll(string(write(t, plan{N: 60, Changes: map[int]int{10: 50}}.Episode())), "2025-11-12T10:00:00", "2025-11-12T11:00:00")
+	a := testlogs.Write(t, plan{N: 60, Changes: map[int]int{20: 5}}.Episode())
+	b := strings.ReplaceAll(string(testlogs.Write(t, plan{N: 60, Changes: map[int]int{10: 50}}.Episode())), "2025-11-12T10:00:00", "2025-11-12T11:00:00")
 	var turnsB []string
 	for _, l := range strings.SplitAfter(b, "\n") {
 		if strings.Contains(l, `"event_type": "turn_completed"`) {

@@ -1,0 +1,75 @@
+// Package testlogs holds what the tests of several packages do alike with
+// logs: render synthetic ZorkGPT logs, read a sample a source must claim,
+// read fuzzed bytes holding every episode to a step and an id, write a
+// test's file, and name the two rules ZorkGPT shipped. It imports no
+// source of its own (nor corpus, which imports them all), so that every
+// source's tests can use it.
+package testlogs
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+// The two rules ZorkGPT shipped (v1's and v2's), at their default settings.
+var (
+	Score            = policy.Policy{Name: policy.Score}
+	ScoreOrObjective = policy.Policy{Name: policy.ScoreOrObjective}
+)
+
+// WriteFile writes body to the file name in dir, and is its path.
+func WriteFile(t testing.TB, dir, name, body string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Write renders episodes one after another, as one ZorkGPT log.
+func Write(t testing.TB, eps ...*synth.Episode) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	for _, e := range eps {
+		if _, err := synth.Write(&buf, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+// ReadFile reads the log at path with src, which must claim it.
+func ReadFile(t testing.TB, src source.Source, path string) ([]*episode.Episode, *source.Result) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !src.Claims(data[:min(len(data), source.HeadSize)]) {
+		t.Fatalf("%s is not claimed", path)
+	}
+	return source.ReadAll(src, bytes.NewReader(data), path, source.Options{})
+}
+
+// Fuzzed reads data, whatever the bytes, as src would a file of that name:
+// it never panics, and every episode read has a step and an id. It returns
+// what it read for a source's own checks.
+func Fuzzed(t testing.TB, src source.Source, data []byte, name string) ([]*episode.Episode, *source.Result) {
+	t.Helper()
+	_ = src.Claims(data[:min(len(data), source.HeadSize)])
+	eps, res := source.ReadAll(src, bytes.NewReader(data), name, source.Options{})
+	for _, ep := range eps {
+		if ep.N() == 0 || ep.ID == "" {
+			t.Fatalf("episode %q of %d turns", ep.ID, ep.N())
+		}
+	}
+	return eps, res
+}
