@@ -32,8 +32,8 @@ func TestCappedLogReadPeak(t *testing.T) {
 
 // `episode` over a log of 200,000 numbered steps, the turn cap, read and
 // analysed, peaks within 64 MiB of RSS, the test process's 16 MiB included
-// (docs/PERFORMANCE.md, "Memory"; 57–58 MiB measured of the built command,
-// where the analysis kept a 64-byte policy.Step a turn of each trace: 78–89).
+// (docs/PERFORMANCE.md, "Memory"; 60–61 measured, 90 where the analysis kept
+// a 64-byte policy.Step a turn of each trace).
 func TestCappedStepsPeak(t *testing.T) {
 	if os.Getenv("LBANALYZE_MEMORY_CHILD") == "" && testing.Short() {
 		t.Skip("analyses 200,000 steps")
