@@ -74,9 +74,8 @@ type message struct {
 		Actions []struct {
 			Command *string `json:"command"`
 		} `json:"actions"`
-		Returncode    *int64  `json:"returncode"`
-		ExceptionInfo any     `json:"exception_info"`
-		ExitStatus    *string `json:"exit_status"`
+		Returncode    *int64 `json:"returncode"`
+		ExceptionInfo any    `json:"exception_info"`
 	} `json:"extra"`
 }
 
@@ -95,7 +94,6 @@ type run struct {
 	ep       *episode.Episode
 	instance string
 	info     info
-	format   string
 	costless int
 	coded    bool // some observation shows its return code
 	problems source.Problems
@@ -126,17 +124,13 @@ func (s Source) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 				jsonl.Decode(raw, &rn.info)
 			}
 			return err
-		case "instance_id", "trajectory_format":
+		case "instance_id":
 			raw, err := d.Value()
 			var v string
 			if err == nil {
 				jsonl.Decode(raw, &v)
 			}
-			if key == "instance_id" {
-				rn.instance = v
-			} else {
-				rn.format = v
-			}
+			rn.instance = v
 			return err
 		}
 		return d.Skip()

@@ -168,12 +168,11 @@ func (run *results) readText(d *source.Document, key string) error {
 
 // sim is what lbanalyze reads of a simulation.
 type sim struct {
-	ID                *string  `json:"id"`
-	TaskID            any      `json:"task_id"`
-	Trial             *int64   `json:"trial"`
-	StartTime         *string  `json:"start_time"`
-	TerminationReason *string  `json:"termination_reason"`
-	AgentCost         *float64 `json:"agent_cost"`
+	ID                *string `json:"id"`
+	TaskID            any     `json:"task_id"`
+	Trial             *int64  `json:"trial"`
+	StartTime         *string `json:"start_time"`
+	TerminationReason *string `json:"termination_reason"`
 	RewardInfo        *struct {
 		Reward *float64 `json:"reward"`
 	} `json:"reward_info"`
