@@ -172,11 +172,23 @@ func (rn *run) message(raw []byte, line int) {
 	case ep.N() > 0 && (m.Role == "user" || m.Role == "tool"):
 		t := &ep.Turns[ep.N()-1]
 		c := text(m.Content)
-		t.ResponseHash = xxhash.Sum64String(fmt.Sprintf("%x\n%s", t.ResponseHash, c))
+		t.ResponseHash = chain(t.ResponseHash, c)
 		code, known := returncode(&m, c)
 		rn.coded = rn.coded || known
 		t.Errored = t.Errored || known && code != 0 || m.Extra != nil && m.Extra.ExceptionInfo != nil
 	}
+}
+
+// chain is the hash of the observations of a step so far, h, followed by
+// one more, c: the hash of h in hexadecimal, a newline and c, hashed as
+// they stream, never copied.
+func chain(h uint64, c string) uint64 {
+	d := xxhash.New()
+	var hex [16]byte
+	d.Write(strconv.AppendUint(hex[:0], h, 16))
+	d.WriteString("\n")
+	d.WriteString(c)
+	return d.Sum64()
 }
 
 // codeTag is the return code an observation's text shows (mini-swe-agent's
