@@ -201,3 +201,11 @@ func ReadAll(src Source, r io.Reader, name string, opt Options) ([]*episode.Epis
 	res := src.Read(r, name, opt, func(ep *episode.Episode) { eps = append(eps, ep) })
 	return eps, res
 }
+
+// AddFact adds to ep the fact that its key is val, written "key val"; none
+// when val is "".
+func AddFact(ep *episode.Episode, key, val string) {
+	if val != "" {
+		ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: key + " " + val})
+	}
+}

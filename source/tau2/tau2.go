@@ -253,17 +253,11 @@ func read(s *sim, run results, name string) (*episode.Episode, string) {
 		return nil, "a simulation without an id"
 	}
 	ep := &episode.Episode{ID: source.Text(*s.ID), Source: name, Format: Format}
-	fact := func(key, val, text string) {
-		if val != "" {
-			ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: text})
-		}
-	}
-	fact("model", run.model, "model "+run.model)
-	fact("domain", run.domain, "domain "+run.domain)
-	task := taskID(s.TaskID)
-	fact("task", task, "task "+task)
+	source.AddFact(ep, "model", run.model)
+	source.AddFact(ep, "domain", run.domain)
+	source.AddFact(ep, "task", taskID(s.TaskID))
 	if s.Trial != nil {
-		fact("trial", strconv.FormatInt(*s.Trial, 10), fmt.Sprintf("trial %d", *s.Trial))
+		source.AddFact(ep, "trial", strconv.FormatInt(*s.Trial, 10))
 	}
 	steps(ep, s)
 	if ep.N() == 0 {

@@ -202,15 +202,10 @@ func read(raw []byte, path string, meta metadata) (*episode.Episode, string) {
 		return nil, "a trial without an id, uuid or trial_name"
 	}
 	ep := &episode.Episode{ID: source.Text(id), Source: path, Format: Format}
-	fact := func(key, val string) {
-		if val = source.Text(val); val != "" {
-			ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: key + " " + val})
-		}
-	}
-	fact("model", first(meta.ModelName))
-	fact("agent", first(meta.AgentName))
-	fact("task", first(tr.TaskID))
-	fact("trial", first(tr.TrialName))
+	source.AddFact(ep, "model", source.Text(first(meta.ModelName)))
+	source.AddFact(ep, "agent", source.Text(first(meta.AgentName)))
+	source.AddFact(ep, "task", source.Text(first(tr.TaskID)))
+	source.AddFact(ep, "trial", source.Text(first(tr.TrialName)))
 	if tr.AgentStartedAt == nil {
 		timesBeside(&tr, path)
 	}
