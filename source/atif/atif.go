@@ -211,7 +211,7 @@ func (rd *reading) step(raw []byte, line int) {
 		}
 	}
 	t.ResponseHash = xxhash.Sum64String(out.String())
-	if timed && rd.started {
+	if timed {
 		t.Elapsed = at.Sub(rd.start).Seconds()
 	} else {
 		rd.untimed++

@@ -210,10 +210,12 @@ func read(raw []byte, path string, meta metadata) (*episode.Episode, string) {
 		timesBeside(&tr, path)
 	}
 	duration, why := agentTime(&tr)
-	ticks(ep, duration, why == "" || tr.AgentStartedAt == nil && tr.TrialStartedAt != nil)
-	if why != "" && tr.AgentStartedAt == nil && tr.TrialStartedAt != nil {
+	neverRan := tr.AgentStartedAt == nil && tr.TrialStartedAt != nil // the trial began, its agent never did
+	ticks(ep, duration, why == "" || neverRan)
+	switch {
+	case neverRan:
 		ep.Notes = append(ep.Notes, "the trial began but its agent never did (no agent_started_at): it ran 0 s")
-	} else if why != "" {
+	case why != "":
 		ep.Notes = append(ep.Notes, "the agent's time is not known ("+why+"): the trial is one tick, and no time cap replays on it")
 	}
 	if in, out := deref(tr.InputTokens), deref(tr.OutputTokens); in > 0 || out > 0 {
