@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/goccy/go-json/jsontext"
 	jsonv2 "github.com/goccy/go-json/v2"
@@ -212,19 +211,6 @@ func (d *Document) Close(err error, res *Result, file string) {
 	if err != nil {
 		res.Cut = &episode.Problem{Msg: err.Error(), File: file}
 	}
-}
-
-// RunID is the id of a run whose log names it id: id, else the path's
-// (Options.PathID), else the file's name without its extensions; and
-// whether it is made from the path.
-func RunID(id string, opt Options, name string) (string, bool) {
-	if id = Text(id); id != "" {
-		return id, false
-	}
-	if opt.PathID != "" {
-		return opt.PathID, true
-	}
-	return Stem(filepath.Base(name)), true
 }
 
 // wrap says where err happened: the line, and the byte of a syntax error.
