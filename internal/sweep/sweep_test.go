@@ -197,9 +197,9 @@ func TestAnswerBundled(t *testing.T) {
 	if a == nil || a.Config < 0 || r.Configs[a.Config].Policy != lead.p {
 		t.Fatalf("answer %s (%s); a plain scan of score and score-or-objective picks %v", answerOf(r), r.NoAnswer, lead.p)
 	}
-	// The named config's own comparison (issue 37's audit, and plain
-	// replays here): it differs from now on no episode's false termination
-	// and saves 80 turns more; Tango's interval of 0 of 75 is
+	// The named config's own comparison, checked by plain replays here: it
+	// differs from now on no episode's false termination and saves 80
+	// turns more; Tango's interval of 0 of 75 is
 	// ±z²/(75+z²) = ±4.87 pp, so at least 189 episodes would settle it
 	// (z²/(n+z²) ≤ 2% from n = 189), no upper estimate. The held-out pairs
 	// are the rule's, another config chosen on one fold: 1 episode worse.
