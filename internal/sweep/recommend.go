@@ -149,6 +149,12 @@ func (a *Answer) decisive() []metrics.Metric {
 	return a.Versus
 }
 
+// HeldOutIsOwn says whether the held-out comparison is the named config's
+// own: every fold chose it, and HeldOut is Versus, the same pairs.
+func (a *Answer) HeldOutIsOwn() bool {
+	return len(a.HeldOut) > 0 && len(a.Versus) > 0 && &a.HeldOut[0] == &a.Versus[0]
+}
+
 // Config is the config the answer tells to run: the choice when shipped,
 // else the current setting.
 func (a *Answer) config(r *Result) *Config {
