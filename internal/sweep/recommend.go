@@ -465,12 +465,14 @@ func (r *Result) decide(a *Answer) {
 // one config's name; in sample, the named config.
 type decider struct{ change, safer, rate string }
 
+// byTheRule names the held-out figures: the rule's, on new episodes.
+const byTheRule = "held out, choosing by this rule on new episodes"
+
 // The answer's first sentence names the config that leads; held out, the
 // figures are the rule's, so a reason does not name it again.
 func whoDecides(heldOut bool, name string) decider {
 	if heldOut {
-		const rule = "held out, choosing by this rule on new episodes"
-		return decider{change: rule, safer: rule, rate: rule + ", the false-termination rate"}
+		return decider{change: byTheRule, safer: byTheRule, rate: byTheRule + ", the false-termination rate"}
 	}
 	return decider{
 		change: name + ", the change that leads, on the episodes that chose it,",

@@ -118,7 +118,7 @@ func (r *Result) answerSection() Section {
 // shipWhy is why a change ships, in the words of its direction, and which
 // comparison showed it.
 func (r *Result) shipWhy(a *Answer) string {
-	who := "held out, choosing by this rule on new episodes"
+	who := byTheRule
 	if a.HeldOut == nil {
 		who = "on the episodes that chose it (--folds 0: in sample, optimistic), it"
 	}
