@@ -199,7 +199,7 @@ type CV struct {
 	HeldOutFalseRate, HeldOutFalseRateLow float64
 	HeldOutFalseCI                        [2]float64
 	HeldOutSavedShare                     float64     // turns saved on held-out episodes ÷ their logged turns
-	HeldOutSavedCI                        *[2]float64 // its paired-bootstrap interval, for the answer's rule
+	HeldOutSavedCI                        *[2]float64 // its 95% interval (metrics.Compare's), for the answer's rule
 	// HeldOutTokensSaved is the tokens saved on held-out episodes, summed
 	// over the folds (when they rank the configs).
 	HeldOutTokensSaved int64
