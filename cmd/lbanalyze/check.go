@@ -48,8 +48,9 @@ the false-termination rate (high bound) is within --ft-margin. One line says why
 		Example: `  lbanalyze check --policy repeat:times=4 --max-premature 0 runs/
   lbanalyze check --policy openhands --max-premature 2 --format json runs/
   lbanalyze check --from score:40/10 --to score:40/10+repeat:times=4 runs/`,
+		Args: needsArgs("check needs at least one log file or directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.usable(cmd, args); err != nil {
+			if err := f.usable(cmd); err != nil {
 				return err
 			}
 			srcs, err := f.fields.sources()
@@ -94,10 +95,8 @@ the false-termination rate (high bound) is within --ft-margin. One line says why
 var errCheckFailed = &exitError{code: exitFailure, err: errors.New("check failed"), said: true}
 
 // usable refuses what check cannot run (exit 2).
-func (f *checkFlags) usable(cmd *cobra.Command, args []string) error {
+func (f *checkFlags) usable(cmd *cobra.Command) error {
 	switch {
-	case len(args) == 0:
-		return usageError("check needs at least one log file or directory")
 	case f.rule != "" && (f.from != "" || f.to != ""):
 		return usageError("give --policy, or --from and --to, not both")
 	case f.rule == "" && (f.from == "" || f.to == ""):
