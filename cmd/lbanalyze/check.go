@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -168,7 +167,7 @@ func (v checkVerdict) write(w io.Writer, format string) error {
 	if v.Premature != nil && v.PrematureIDs == nil {
 		v.PrematureIDs = []string{}
 	}
-	b, err := json.MarshalIndentWithOption(v, "", "  ", json.DisableHTMLEscape())
+	b, err := textout.IndentedJSON(v, "")
 	if err != nil {
 		return err
 	}
