@@ -8,6 +8,7 @@ package source
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -200,4 +201,35 @@ func ReadAll(src Source, r io.Reader, name string, opt Options) ([]*episode.Epis
 	var eps []*episode.Episode
 	res := src.Read(r, name, opt, func(ep *episode.Episode) { eps = append(eps, ep) })
 	return eps, res
+}
+
+// AddFact adds to ep the fact that its key is val, written "key val"; none
+// when val is "".
+func AddFact(ep *episode.Episode, key, val string) {
+	if val != "" {
+		ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: key + " " + val})
+	}
+}
+
+// RunID is the id of a run whose log names it id: id, else the path's
+// (Options.PathID), else the file's name without its extensions; and
+// whether it is made from the path.
+func RunID(id string, opt Options, name string) (string, bool) {
+	if id = Text(id); id != "" {
+		return id, false
+	}
+	if opt.PathID != "" {
+		return opt.PathID, true
+	}
+	return Stem(filepath.Base(name)), true
+}
+
+// TokenSum is a step's tokens given as two counts (prompt and completion,
+// input and output), false when either is negative or past MaxTokens: such a
+// count is no count, and their sum could wrap.
+func TokenSum(a, b int64) (int64, bool) {
+	if a < 0 || b < 0 || a > MaxTokens || b > MaxTokens {
+		return 0, false
+	}
+	return a + b, true
 }

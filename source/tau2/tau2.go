@@ -168,12 +168,11 @@ func (run *results) readText(d *source.Document, key string) error {
 
 // sim is what lbanalyze reads of a simulation.
 type sim struct {
-	ID                *string  `json:"id"`
-	TaskID            any      `json:"task_id"`
-	Trial             *int64   `json:"trial"`
-	StartTime         *string  `json:"start_time"`
-	TerminationReason *string  `json:"termination_reason"`
-	AgentCost         *float64 `json:"agent_cost"`
+	ID                *string `json:"id"`
+	TaskID            any     `json:"task_id"`
+	Trial             *int64  `json:"trial"`
+	StartTime         *string `json:"start_time"`
+	TerminationReason *string `json:"termination_reason"`
 	RewardInfo        *struct {
 		Reward *float64 `json:"reward"`
 	} `json:"reward_info"`
@@ -254,17 +253,11 @@ func read(s *sim, run results, name string) (*episode.Episode, string) {
 		return nil, "a simulation without an id"
 	}
 	ep := &episode.Episode{ID: source.Text(*s.ID), Source: name, Format: Format}
-	fact := func(key, val, text string) {
-		if val != "" {
-			ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: text})
-		}
-	}
-	fact("model", run.model, "model "+run.model)
-	fact("domain", run.domain, "domain "+run.domain)
-	task := taskID(s.TaskID)
-	fact("task", task, "task "+task)
+	source.AddFact(ep, "model", run.model)
+	source.AddFact(ep, "domain", run.domain)
+	source.AddFact(ep, "task", taskID(s.TaskID))
 	if s.Trial != nil {
-		fact("trial", strconv.FormatInt(*s.Trial, 10), fmt.Sprintf("trial %d", *s.Trial))
+		source.AddFact(ep, "trial", strconv.FormatInt(*s.Trial, 10))
 	}
 	steps(ep, s)
 	if ep.N() == 0 {
@@ -299,11 +292,15 @@ func taskID(v any) string {
 func steps(ep *episode.Episode, s *sim) {
 	start, startErr := time.Parse(stampLayout, deref(s.StartTime))
 	costs, tokens, times := false, false, startErr == nil
-	var costless, untimed int
+	var costless, untimed, badTokens int
 	for i := range s.Messages {
 		m := &s.Messages[i]
 		if m.Role != "assistant" {
 			continue
+		}
+		if ep.N() == source.MaxTurn {
+			ep.Notes = append(ep.Notes, fmt.Sprintf("agent steps past the %d-th are not read", source.MaxTurn))
+			break
 		}
 		t := episode.Turn{Action: action(m)}
 		reply := xxhash.New()
@@ -330,8 +327,11 @@ func steps(ep *episode.Episode, s *sim) {
 			costless++
 		}
 		if u := m.Usage; u != nil && u.PromptTokens != nil && u.CompletionTokens != nil {
-			t.Tokens = *u.PromptTokens + *u.CompletionTokens
-			tokens = true
+			if n, ok := source.TokenSum(*u.PromptTokens, *u.CompletionTokens); ok {
+				t.Tokens, tokens = n, true
+			} else {
+				badTokens++
+			}
 		}
 		if at, err := time.Parse(stampLayout, deref(m.Timestamp)); err == nil && times {
 			t.Elapsed = at.Sub(start).Seconds()
@@ -346,6 +346,9 @@ func steps(ep *episode.Episode, s *sim) {
 	}
 	if tokens {
 		ep.Signals = ep.Signals.With(episode.Tokens)
+	}
+	if badTokens > 0 {
+		ep.Notes = append(ep.Notes, fmt.Sprintf("%d messages give a negative token count or one past %d: their tokens are not counted", badTokens, int64(source.MaxTokens)))
 	}
 	if times && untimed == 0 && ep.N() > 0 {
 		ep.Signals = ep.Signals.With(episode.Times)
