@@ -263,10 +263,10 @@ func inlineSVG(ch *Chart) (template.HTML, error) {
 	return template.HTML(mergeStrokes(compactStyles(compactSpace(s[strings.Index(s, "<svg"):])))), nil
 }
 
-// compactSVG drops from an SVG to be inlined what the page's style gives
-// every chart anyway (the font family; normal variant, weight and style) and
-// the layout whitespace inside tags: a timeline shrinks by about a third.
-// Only what vgsvg writes is replaced; texts are untouched.
+// compactStyles drops from an SVG to be inlined what the page's style gives
+// every chart anyway (the font family; normal variant, weight and style), and
+// compactSpace the layout whitespace inside tags: a timeline shrinks by about
+// a third. Only what vgsvg writes is replaced; texts are untouched.
 var compactStyles = strings.NewReplacer(
 	`style="font-family:'Liberation Sans',Arial,Helvetica,sans-serif;font-variant:normal;font-weight:normal;font-style:normal;`, `style="`,
 	`style="font-family:'Liberation Sans',Arial,Helvetica,sans-serif;font-variant:normal;font-weight:bold;font-style:normal;`, `style="font-weight:bold;`,

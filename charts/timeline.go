@@ -283,7 +283,7 @@ func outcomeText(o *replay.Outcome) string {
 	return s + " — truly stuck"
 }
 
-// endText1 says in a few words how the log ends.
+// endWords says in a few words how the log ends.
 func endWords(ep *episode.Episode) string {
 	switch ep.End.Reason {
 	case episode.EndMaxTurns:

@@ -3,6 +3,7 @@ package system
 import (
 	"encoding/json"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,15 +26,17 @@ for a, o, e in steps:
 print(json.dumps(out))
 `
 
-// Each repetition rule's Python block, run on a run, nudges and stops where
-// the replay of the rule does (the verdicts worked by hand in
-// policy/repetition_rules_test.go).
+// Each repetition rule's Python block, run on a run where the rule stops,
+// nudges and stops where the replay of the rule does (the verdicts worked
+// by hand in policy/repetition_rules_test.go).
 func TestRepetitionPython(t *testing.T) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3 on PATH: the blocks cannot be run")
 	}
-	run := "ls=a ls=a ls=b! ls=b! cd=c ls=b! ls=b! ls=b! x=pid1 x=pid2 x=pid3 n=1 s=2 n=1 s=2 n=1 s=2 n=1"
+	// The run ends in 21 steps alternating, so that the presets' long
+	// alternations (openclaw's 20, gemini-cli's 10 then 1) stop on it too.
+	run := "ls=a ls=a ls=b! ls=b! cd=c ls=b! ls=b! ls=b! x=pid1 x=pid2 x=pid3" + strings.Repeat(" n=1 s=2", 10) + " n=1"
 	for _, rule := range []string{"repeat", "repeat:times=2:then=1", "repeat:times=3:within=5", "repeat-observed:times=2",
 		"repeat-observed:ignore=pid[0-9]+", "alternate:times=4", "alternate:times=5:compare=action", "errors:times=2",
 		"errors:times=2:action=same:then=1", "errors:times=3:within=-1", "repeat:times=4+alternate:times=6", "openclaw", "gemini-cli"} {
@@ -61,6 +64,9 @@ func TestRepetitionPython(t *testing.T) {
 			default:
 				want = append(want, "")
 			}
+		}
+		if !slices.Contains(want, "stop") {
+			t.Fatalf("%s: the replay stops nowhere on the run: the block's verdicts are compared on nothing", rule)
 		}
 		arg, _ := json.Marshal([]any{block, steps})
 		out, err := exec.Command(python, "-c", runBlock, string(arg)).CombinedOutput()

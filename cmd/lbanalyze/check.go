@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 
-	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -47,8 +47,9 @@ the false-termination rate (high bound) is within --ft-margin. One line says why
 		Example: `  lbanalyze check --policy repeat:times=4 --max-premature 0 runs/
   lbanalyze check --policy openhands --max-premature 2 --format json runs/
   lbanalyze check --from score:40/10 --to score:40/10+repeat:times=4 runs/`,
+		Args: needsArgs("check needs at least one log file or directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.usable(cmd, args); err != nil {
+			if err := f.usable(cmd); err != nil {
 				return err
 			}
 			srcs, err := f.fields.sources()
@@ -93,10 +94,8 @@ the false-termination rate (high bound) is within --ft-margin. One line says why
 var errCheckFailed = &exitError{code: exitFailure, err: errors.New("check failed"), said: true}
 
 // usable refuses what check cannot run (exit 2).
-func (f *checkFlags) usable(cmd *cobra.Command, args []string) error {
+func (f *checkFlags) usable(cmd *cobra.Command) error {
 	switch {
-	case len(args) == 0:
-		return usageError("check needs at least one log file or directory")
 	case f.rule != "" && (f.from != "" || f.to != ""):
 		return usageError("give --policy, or --from and --to, not both")
 	case f.rule == "" && (f.from == "" || f.to == ""):
@@ -168,7 +167,7 @@ func (v checkVerdict) write(w io.Writer, format string) error {
 	if v.Premature != nil && v.PrematureIDs == nil {
 		v.PrematureIDs = []string{}
 	}
-	b, err := json.MarshalIndentWithOption(v, "", "  ", json.DisableHTMLEscape())
+	b, err := textout.IndentedJSON(v, "")
 	if err != nil {
 		return err
 	}
@@ -208,12 +207,8 @@ func (f *checkFlags) premature(eps []*episode.Episode) (checkVerdict, error) {
 	}
 	v.Stops, v.Premature, v.Unknown, v.Censored = &stops, &premature, &unknown, &censored
 	v.Pass = premature <= f.maxPremature
-	verdict := "passed"
-	if !v.Pass {
-		verdict = "failed"
-	}
-	v.Why = fmt.Sprintf("check %s: %s stops %d of %s prematurely, %s --max-premature %d", verdict, p, premature, textout.Count(v.Runs, "run"),
-		map[bool]string{true: "within", false: "more than"}[v.Pass], f.maxPremature)
+	v.Why = fmt.Sprintf("check %s: %s stops %d of %s prematurely, %s --max-premature %d", verdictWord(v.Pass), p, premature,
+		textout.Count(v.Runs, "run"), pick(v.Pass, "within", "more than"), f.maxPremature)
 	if premature > 0 {
 		v.Why += " (" + listSome(v.PrematureIDs, 3) + ")"
 	}
@@ -247,25 +242,16 @@ func (f *checkFlags) change(eps []*episode.Episode) (checkVerdict, error) {
 	if v.Runs == 0 {
 		return v, failure("%s and %s could be replayed together on none of the %s", from, to, textout.Count(len(eps), "run"))
 	}
-	var ft *metrics.Metric
-	for _, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 1}, system.OfAll(eps).Shows.Applies) {
-		if m.Name == "false_termination_rate" {
-			ft = &m
-			break
-		}
-	}
+	ms := metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 1}, system.OfAll(eps).Shows.Applies)
+	ft := &ms[slices.IndexFunc(ms, func(m metrics.Metric) bool { return m.Name == "false_termination_rate" })] // always computed
 	v.Change = &ft.Change
 	v.CI = ft.CI
 	v.Pass = ft.CI != nil && ft.CI[1] <= f.margin+1e-9
-	switch {
-	case ft.CI == nil:
+	if ft.CI == nil {
 		v.Why = fmt.Sprintf("check failed: %s → %s over %s: too few runs for an interval of the change of false terminations", from, to, textout.Count(v.Runs, "run"))
-	case v.Pass:
-		v.Why = fmt.Sprintf("check passed: %s → %s changes the false-termination rate (high bound) by %+.1f pp over %s, 95%% CI %+.1f … %+.1f pp, its upper bound within --ft-margin %.1f pp",
-			from, to, ft.Change, textout.Count(v.Runs, "run"), ft.CI[0], ft.CI[1], f.margin)
-	default:
-		v.Why = fmt.Sprintf("check failed: %s → %s changes the false-termination rate (high bound) by %+.1f pp over %s, 95%% CI %+.1f … %+.1f pp, its upper bound above --ft-margin %.1f pp",
-			from, to, ft.Change, textout.Count(v.Runs, "run"), ft.CI[0], ft.CI[1], f.margin)
+	} else {
+		v.Why = fmt.Sprintf("check %s: %s → %s changes the false-termination rate (high bound) by %+.1f pp over %s, 95%% CI %+.1f … %+.1f pp, its upper bound %s --ft-margin %.1f pp",
+			verdictWord(v.Pass), from, to, ft.Change, textout.Count(v.Runs, "run"), ft.CI[0], ft.CI[1], pick(v.Pass, "within", "above"), f.margin)
 	}
 	if v.NotReplayed > 0 {
 		v.Why += fmt.Sprintf("; %s not replayed, their logs lacking a signal a rule needs", textout.Count(v.NotReplayed, "run"))
@@ -286,4 +272,15 @@ func lackingWords(eps []*episode.Episode, p policy.Policy) string {
 		names = append(names, s.String())
 	}
 	return "their logs record no " + strings.Join(names, ", ")
+}
+
+// verdictWord is the gate's verdict, as check's line begins with it.
+func verdictWord(pass bool) string { return pick(pass, "passed", "failed") }
+
+// pick is yes when cond holds, no otherwise.
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
 }

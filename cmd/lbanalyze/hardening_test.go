@@ -12,8 +12,8 @@ import (
 	"testing"
 )
 
-// The fourth hardening round (issue 38), each case run as a user would: the
-// exit code, the message, and the good run's numbers.
+// Hostile inputs beside good ones, each case run as a user would: the exit
+// code, the message, and the good run's numbers.
 
 // allocatedBy is what f allocates on the heap, in bytes.
 func allocatedBy(f func()) uint64 {
@@ -25,10 +25,10 @@ func allocatedBy(f func()) uint64 {
 	return m.TotalAlloc - before
 }
 
-// Item 1: a header whose last name opens a quote that closes on line 2, then
-// 4 million commas, is refused by name, without holding a cell of them (held
-// cell by cell, 16 million take 2 GB of RSS); beside it a good table
-// is read, 3 steps scoring 0, 1, 1.
+// A header whose last name opens a quote that closes on line 2, then 4
+// million commas, is refused by name, without holding a cell of them (held
+// cell by cell, 16 million take 2 GB); beside it a good table is read, 3
+// steps scoring 0, 1, 1.
 func TestHeaderQuotedAcrossANewline(t *testing.T) {
 	bad := writeLines(t, filepath.Join(t.TempDir(), "b.csv"), []string{`Step,Score,"X`, `"` + strings.Repeat(",", 4<<20), "0,1"})
 	good := filepath.Join(filepath.Dir(bad), "good.csv")
@@ -51,9 +51,9 @@ func TestHeaderQuotedAcrossANewline(t *testing.T) {
 	}
 }
 
-// Item 2: a log of 3 million rows that numbers no step stops at 200,000
-// turns, as a numbered one does, said in one line with the count of rows
-// past the bound (it took 1.2 GB).
+// A log of 3 million rows that numbers no step stops at 200,000 turns, as a
+// numbered one does, said in one line with the count of rows past the bound
+// (read whole, it would take 1.2 GB).
 func TestUnnumberedStepsCapped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 3 million rows")
@@ -109,9 +109,9 @@ func column(t *testing.T, out, name string) []string {
 	return cells
 }
 
-// Item 3: a table of a header and no row is a counted, named skip (1,990
-// such BALROG runs vanished, batch saying "10 episodes analysed" and no
-// more); the good run beside it is read, 60 turns.
+// A table of a header and no row is a counted, named skip, never a run that
+// vanishes unsaid (BALROG has 1,990 such runs); the good run beside it is
+// read, 60 turns.
 func TestHeaderOnlyTableSkipped(t *testing.T) {
 	root := t.TempDir()
 	good := balrogRun(t, root, "th_run_00", 60, 1, "")
@@ -140,11 +140,10 @@ func TestHeaderOnlyTableSkipped(t *testing.T) {
 	}
 }
 
-// Item 4: a BALROG run whose steps start again is two episodes, and the
-// summary beside it, the whole file's 600 tokens, is credited to neither
-// (crediting each all 600 would say 200 saved each, 400 of a run that spent
-// 600), said; a run alone gets its 600, 10 a step, 200 saved by a stop at 40
-// of 60.
+// A BALROG run whose steps start again is two episodes, and the summary
+// beside it, the whole file's 600 tokens, is credited to neither (credited
+// to each, it would make 400 saved of a run that spent 600), said; a run
+// alone gets its 600, 10 a step, 200 saved by a stop at 40 of 60.
 func TestBalrogRestartSummaryOnce(t *testing.T) {
 	root := t.TempDir()
 	summary := `{"task": "th", "input_tokens": 500, "output_tokens": 100, "done": false, "num_steps": 120, "client": {"model_id": "m"}}`
@@ -168,8 +167,8 @@ func TestBalrogRestartSummaryOnce(t *testing.T) {
 	}
 }
 
-// Item 6: a BALROG summary whose input and output tokens add up past int64
-// gives no tokens, said (they wrapped to negative tokens saved); a field
+// A BALROG summary whose input and output tokens add up past int64 gives
+// no tokens, said (added, they would wrap to negative tokens saved); a field
 // map's columns added up past source.MaxTokens likewise, so that no sum
 // over a run's turns can wrap.
 func TestTokenSumsRefused(t *testing.T) {
@@ -191,11 +190,11 @@ func TestTokenSumsRefused(t *testing.T) {
 	}
 }
 
-// Item 5: a newline in a group's value (here a column given to --by) forges
-// no line in the table output of batch and sweep, the title escaped as
-// every other format does it; the two groups are each of their one
-// episode, of 2 turns. Item 7: --by with a key no episode has is a usage
-// error naming the keys they have (it gave one silent "(none)" group).
+// A newline in a group's value (here a column given to --by) forges no line
+// in the table output of batch and sweep, the title escaped as every other
+// format does it; the two groups are each of their one episode, of 2 turns.
+// --by with a key no episode has is a usage error naming the keys they have,
+// never one silent "(none)" group.
 func TestGroupValuesEscaped(t *testing.T) {
 	dir := t.TempDir()
 	writeLines(t, filepath.Join(dir, "r1.csv"), []string{"Step,Score,Model", `0,0,"a`, `forged line"`, "1,1,x"})
@@ -214,11 +213,11 @@ func TestGroupValuesEscaped(t *testing.T) {
 	}
 }
 
-// Items 7 and 9: a table or JSON Lines file that a field map does not claim
-// for a column or key it lacks is answered with that column and the
-// header's nearest names (not told to give a field map, as if none were
-// given); a table no source claims, without a map, gets one suggested, as
-// JSON Lines does; the map suggested reads it: 2 turns, to a score of 1.
+// A table or JSON Lines file that a field map does not claim for a column or
+// key it lacks is answered with that column and the header's nearest names,
+// not told to give a field map as if none was given; a table no source
+// claims, without a map, gets one suggested, as JSON Lines does; the map
+// suggested reads it: 2 turns, to a score of 1.
 func TestFieldMapMissesNamed(t *testing.T) {
 	table := writeLines(t, filepath.Join(t.TempDir(), "m.csv"), []string{"Step,Score,Action", "0,0,look", "1,1,go"})
 	jsonLog := writeLines(t, filepath.Join(t.TempDir(), "m.jsonl"), []string{`{"step": 0, "score": 0}`, `{"step": 1, "score": 1}`})
@@ -244,9 +243,9 @@ func TestFieldMapMissesNamed(t *testing.T) {
 	}
 }
 
-// Item 8: an --ft-margin below 0.01 pp is refused (below the comparisons'
-// tolerance it would act as another margin, said as "0.0 pp"); one of
-// 0.01 pp is said as given.
+// An --ft-margin below 0.01 pp is refused (below the comparisons' tolerance
+// it would act as another margin, and be said as "0.0 pp"); one of 0.01 pp
+// is said as given.
 func TestFTMarginBounded(t *testing.T) {
 	code, stdout, stderr := runCLI(nil, "sweep", "--ft-margin", "1e-11", "../../testdata/episodes")
 	if want := "lbanalyze: --ft-margin is a number of percentage points, from 0.01 to 100, not 1e-11\n" + usageHint; code != 2 || stdout != "" || stderr != want {
@@ -258,10 +257,10 @@ func TestFTMarginBounded(t *testing.T) {
 	}
 }
 
-// Item 9: one mistake over 40 files is told for the first 3 word for word,
-// then in one line with the count and the first of the rest, on stderr and
-// in what batch says was left out (not a line a file, twice: 202 lines
-// over 40 files); the good log beside them is analysed, 2 turns.
+// One mistake over 40 files is told for the first 3 word for word, then in
+// one line with the count and the first of the rest, on stderr and in what
+// batch says was left out, not a line a file; the good log beside them is
+// analysed, 2 turns.
 func TestOneLinePerCause(t *testing.T) {
 	dir := t.TempDir()
 	for i := range 40 {
@@ -285,10 +284,10 @@ func TestOneLinePerCause(t *testing.T) {
 	}
 }
 
-// Item 9: every command suggests a flag for one it does not know: its own
-// nearest, a flag of another command (saying whose), or, for a policy's
-// name given as a flag, the flag that takes it (batch said nothing for
-// --polcy, nor any command for --window).
+// Every command suggests a flag for one it does not know: its own nearest
+// (sweep's --policy for --polcy), a flag of another command, saying whose
+// (batch's --polcy, episode's --top), or, for a policy's name given as a
+// flag (--window), the flag that takes it.
 func TestFlagSuggestions(t *testing.T) {
 	for _, c := range []struct {
 		args []string
