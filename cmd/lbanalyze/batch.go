@@ -135,6 +135,7 @@ line on whether the after policy serves every group.`,
 	f.calls.register(fs)
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(textout.Formats, ", "))
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (and charts to draw) at once; at most 4 a core")
+	coresDefault(fs.Lookup("jobs"))
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the dataset charts and score timelines (timeline-ID.png; --timelines says whose)")
 	fs.StringVar(&f.timelines, "timelines", "auto", "whose timelines --plots draws: all, review (the episodes of the review list), none, or auto: all up to 100 episodes, none past that (the HTML report holds them)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (tables, review list, charts, timelines) to this file")

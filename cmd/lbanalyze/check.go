@@ -104,8 +104,8 @@ func (f *checkFlags) usable(cmd *cobra.Command) error {
 		return usageError("--max-premature goes with --policy")
 	case f.maxPremature < 0:
 		return usageError("--max-premature must not be negative, not %d", f.maxPremature)
-	case f.margin < 0 || f.margin > 100:
-		return usageError("--ft-margin is percentage points from 0 to 100, not %g", f.margin)
+	case ftMarginError(f.margin) != nil:
+		return ftMarginError(f.margin)
 	case f.gainHorizon < 0:
 		return usageError("--gain-horizon must not be negative, not %d", f.gainHorizon)
 	case f.format != "table" && f.format != "json":

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/system"
 )
@@ -106,3 +108,7 @@ func refusalWarnings(sys *system.System, policies iter.Seq[policy.Policy]) []str
 	}
 	return lines
 }
+
+// coresDefault has --help say a default of one a core in words, not this
+// machine's count, so that help reads the same wherever it runs.
+func coresDefault(f *pflag.Flag) { f.DefValue = "one a core" }

@@ -149,6 +149,7 @@ setting serves every group.
 	fs.IntVar(&f.top, "top", sweep.DefaultRows, "rows of the Pareto front the table and markdown show, best first (the answer's and now are always shown)")
 	fs.BoolVar(&f.all, "all", false, "show every row of the Pareto front")
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "how many files to read (at most 4 a core) and episodes to replay (at most 1 a core) at once")
+	coresDefault(fs.Lookup("jobs"))
 	fs.StringVar(&f.plots, "plots", "", "write into this directory the trade-off chart (tradeoff.png, .svg) and the heat map of the recommended policy (heatmap.png, .svg)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report (recommendation, TOML block, charts, Pareto front) to this file")
 	f.analysis.register(fs)
@@ -241,6 +242,15 @@ func (f *sweepFlags) grid(s settings, sys *system.System, several bool) (configs
 // which a margin would act as that tolerance and be said as another.
 const minFTMargin = 0.01
 
+// ftMarginError refuses an --ft-margin no answer can be judged by (sweep's
+// and check's alike): NaN, below minFTMargin, above 100.
+func ftMarginError(pp float64) error {
+	if !inRange(pp, minFTMargin, 100) {
+		return usageError("--ft-margin is a number of percentage points, from %g to 100, not %g", minFTMargin, pp)
+	}
+	return nil
+}
+
 // check refuses settings that cannot give an answer, before any work.
 func (f *sweepFlags) check() error {
 	switch {
@@ -248,8 +258,8 @@ func (f *sweepFlags) check() error {
 		return usageError("--max-false-rate is a percentage, from 0 to 100, not %g", f.maxFalse)
 	case !inRange(f.maxCensored, 0, 100):
 		return usageError("--max-censored is a percentage, from 0 to 100, not %g", f.maxCensored)
-	case !inRange(f.ftMargin, minFTMargin, 100):
-		return usageError("--ft-margin is a number of percentage points, from %g to 100, not %g", minFTMargin, f.ftMargin)
+	case ftMarginError(f.ftMargin) != nil:
+		return ftMarginError(f.ftMargin)
 	case !(f.valuePerPoint >= 0) || math.IsInf(f.valuePerPoint, 0):
 		return usageError("--value-per-point is a number of turns, 0 (none) or above, not %g", f.valuePerPoint)
 	case f.folds < 0 || f.folds == 1 || f.folds > 100:
