@@ -74,6 +74,10 @@ func anyText(p Policy) string {
 	return "any(" + strings.Join(s, ", ") + ")"
 }
 
+// combines reports whether k is a combination of rules its user gives
+// (any), not a preset, whose rules are its own and written by its settings.
+func (k *Kind) combines() bool { return k != nil && k.Parts != nil && !k.Preset }
+
 // partsWindow is the longest Window of a combination's rules.
 func partsWindow(p Policy) int {
 	w := 0
