@@ -22,9 +22,9 @@ func init() {
 // is no list.
 var combos = newInterned[[]Policy]()
 
-// Combine is the policy that stops at the first of parts that stops; an
+// combine is the policy that stops at the first of parts that stops; an
 // error for fewer than two, or one that is itself a combination.
-func Combine(parts ...Policy) (Policy, error) {
+func combine(parts ...Policy) (Policy, error) {
 	if len(parts) < 2 {
 		return Policy{}, fmt.Errorf("any needs at least two rules, joined by +")
 	}
