@@ -282,7 +282,8 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 		// The whole outcome is written, as Run writes it: out may hold
 		// another policy's.
 		o := &out[i]
-		*o = Outcome{Policy: *p, Logged: s.ep.Signals & costs, Cut: s.cut, Judged: s.ep.Judged}
+		*o = Outcome{}
+		o.Policy, o.Logged, o.Cut, o.Judged = *p, s.ep.Signals&costs, s.cut, s.ep.Judged
 		if at == len(chk.turn) { // never stops within the log
 			o.Length, o.Censored, o.WarningStartTurn = s.n, s.cut, warn
 			continue
