@@ -307,7 +307,7 @@ func TestSweepParallel(t *testing.T) {
 // with 1 (within a tenth), and within 40 KB an episode (19 measured: a
 // Sweeper holds a few tables of the episode's turns for each policy name,
 // and the bundled episodes average 116 turns). With a Sweeper a worker for
-// every episode, 4 workers held 79 KB an episode.
+// every episode, 4 workers would hold 79 KB an episode.
 func TestSweepersSharedByWorkers(t *testing.T) {
 	var eps []*episode.Episode
 	paths, _ := filepath.Glob("../testdata/episodes/2025-*/episode_log.jsonl")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/goccy/go-json/jsontext"
 	jsonv2 "github.com/goccy/go-json/v2"
@@ -40,12 +39,12 @@ type guarded struct {
 	max        int64
 }
 
-// ErrTooLong is the read error of a value longer than a Document's bound.
-var ErrTooLong = errors.New("a value longer than the bound on one record")
+// errTooLong is the read error of a value longer than a Document's bound.
+var errTooLong = errors.New("a value longer than the bound on one record")
 
 func (g *guarded) Read(p []byte) (int, error) {
 	if g.max > 0 && g.read-g.from > g.max {
-		return 0, ErrTooLong
+		return 0, errTooLong
 	}
 	n, err := g.r.Read(p)
 	g.read += int64(n)
@@ -76,9 +75,6 @@ func leadingLines(b []byte) int {
 	}
 	return n
 }
-
-// Offset is the offset in bytes of the end of the last token read.
-func (d *Document) Offset() int64 { return d.dec.InputOffset() }
 
 // Object reads an object, calling member with each key (escapes undone),
 // which must read or skip its value.
@@ -214,26 +210,13 @@ func (d *Document) Close(err error, res *Result, file string) {
 	}
 }
 
-// RunID is the id of a run whose log names it id: id, else the path's
-// (Options.PathID), else the file's name without its extensions; and
-// whether it is made from the path.
-func RunID(id string, opt Options, name string) (string, bool) {
-	if id = Text(id); id != "" {
-		return id, false
-	}
-	if opt.PathID != "" {
-		return opt.PathID, true
-	}
-	return Stem(filepath.Base(name)), true
-}
-
 // wrap says where err happened: the line, and the byte of a syntax error.
 func (d *Document) wrap(err error) error {
 	var se *jsontext.SyntacticError
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, ErrTooLong):
+	case errors.Is(err, errTooLong):
 		return fmt.Errorf("line %d: a value longer than %s: not read", d.Line(), size(d.in.max))
 	case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF:
 		return fmt.Errorf("line %d: the document is cut (it ends inside a value)", d.Line())

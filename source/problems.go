@@ -197,7 +197,7 @@ const (
 // Turns collects the turns of an episode being read, bounding the memory a
 // long log takes while it grows (docs/PERFORMANCE.md, "Memory"). A slice
 // grown by copying holds the old turns and the new at once, and the garbage
-// of the copies before: a log at MaxTurn peaked at 104-127 MiB. Past
+// of the copies before: at MaxTurn, several times the turns' own 23 MiB. Past
 // turnBlock turns they are held in blocks, each filled before the next is
 // made, and copied once into a slice of their number; past reserveAt, in a
 // slice made for MaxTurn turns, whose pages no turn is written to take no

@@ -8,6 +8,7 @@ package source
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -200,4 +201,25 @@ func ReadAll(src Source, r io.Reader, name string, opt Options) ([]*episode.Epis
 	var eps []*episode.Episode
 	res := src.Read(r, name, opt, func(ep *episode.Episode) { eps = append(eps, ep) })
 	return eps, res
+}
+
+// AddFact adds to ep the fact that its key is val, written "key val"; none
+// when val is "".
+func AddFact(ep *episode.Episode, key, val string) {
+	if val != "" {
+		ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: key + " " + val})
+	}
+}
+
+// RunID is the id of a run whose log names it id: id, else the path's
+// (Options.PathID), else the file's name without its extensions; and
+// whether it is made from the path.
+func RunID(id string, opt Options, name string) (string, bool) {
+	if id = Text(id); id != "" {
+		return id, false
+	}
+	if opt.PathID != "" {
+		return opt.PathID, true
+	}
+	return Stem(filepath.Base(name)), true
 }

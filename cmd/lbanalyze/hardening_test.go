@@ -26,8 +26,8 @@ func allocatedBy(f func()) uint64 {
 }
 
 // Item 1: a header whose last name opens a quote that closes on line 2, then
-// 4 million commas, is refused by name, without holding a cell of them (it
-// was held cell by cell: 2 GB of RSS for 16 million); beside it a good table
+// 4 million commas, is refused by name, without holding a cell of them (held
+// cell by cell, 16 million take 2 GB of RSS); beside it a good table
 // is read, 3 steps scoring 0, 1, 1.
 func TestHeaderQuotedAcrossANewline(t *testing.T) {
 	bad := writeLines(t, filepath.Join(t.TempDir(), "b.csv"), []string{`Step,Score,"X`, `"` + strings.Repeat(",", 4<<20), "0,1"})
@@ -142,7 +142,7 @@ func TestHeaderOnlyTableSkipped(t *testing.T) {
 
 // Item 4: a BALROG run whose steps start again is two episodes, and the
 // summary beside it, the whole file's 600 tokens, is credited to neither
-// (each was credited all 600: 200 saved each, 400 of a run that spent
+// (crediting each all 600 would say 200 saved each, 400 of a run that spent
 // 600), said; a run alone gets its 600, 10 a step, 200 saved by a stop at 40
 // of 60.
 func TestBalrogRestartSummaryOnce(t *testing.T) {
@@ -216,7 +216,7 @@ func TestGroupValuesEscaped(t *testing.T) {
 
 // Items 7 and 9: a table or JSON Lines file that a field map does not claim
 // for a column or key it lacks is answered with that column and the
-// header's nearest names (it was told to give a field map, as if none was
+// header's nearest names (not told to give a field map, as if none were
 // given); a table no source claims, without a map, gets one suggested, as
 // JSON Lines does; the map suggested reads it: 2 turns, to a score of 1.
 func TestFieldMapMissesNamed(t *testing.T) {
@@ -245,7 +245,7 @@ func TestFieldMapMissesNamed(t *testing.T) {
 }
 
 // Item 8: an --ft-margin below 0.01 pp is refused (below the comparisons'
-// tolerance it acted as another margin, and was said as "0.0 pp"); one of
+// tolerance it would act as another margin, said as "0.0 pp"); one of
 // 0.01 pp is said as given.
 func TestFTMarginBounded(t *testing.T) {
 	code, stdout, stderr := runCLI(nil, "sweep", "--ft-margin", "1e-11", "../../testdata/episodes")
@@ -260,7 +260,7 @@ func TestFTMarginBounded(t *testing.T) {
 
 // Item 9: one mistake over 40 files is told for the first 3 word for word,
 // then in one line with the count and the first of the rest, on stderr and
-// in what batch says was left out (it was a line a file, twice: 202 lines
+// in what batch says was left out (not a line a file, twice: 202 lines
 // over 40 files); the good log beside them is analysed, 2 turns.
 func TestOneLinePerCause(t *testing.T) {
 	dir := t.TempDir()

@@ -16,8 +16,8 @@ import (
 
 // Reading a log at the turn cap of distinct texts of source.MaxText bytes
 // peaks within 76 MiB of RSS, the test process's 16 MiB included
-// (docs/PERFORMANCE.md, "Memory"; 70 measured, where it held every text
-// whole: 354 MiB): the reading is run in a process of its own, which tells
+// (docs/PERFORMANCE.md, "Memory"; 70 measured; holding every text whole
+// would take 354 MiB): the reading is run in a process of its own, which tells
 // its peak as the kernel counts it (VmHWM; the exit's maxrss would count
 // the test process it was started from). What the episode holds once read
 // is 43 MiB of it (TestCappedLogOfDistinctTexts).
@@ -32,7 +32,7 @@ func TestCappedLogReadPeak(t *testing.T) {
 
 // `episode` over a log of 200,000 numbered steps, the turn cap, read and
 // analysed, peaks within 64 MiB of RSS, the test process's 16 MiB included
-// (docs/PERFORMANCE.md, "Memory"; 60–61 measured, 90 where the analysis kept
+// (docs/PERFORMANCE.md, "Memory"; 60–61 measured, 90 if the analysis kept
 // a 64-byte policy.Step a turn of each trace).
 func TestCappedStepsPeak(t *testing.T) {
 	if os.Getenv("LBANALYZE_MEMORY_CHILD") == "" && testing.Short() {

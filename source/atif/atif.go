@@ -170,9 +170,8 @@ func (rd *reading) agent(d *source.Document) error {
 			key string
 			v   *string
 		}{{"model", a.ModelName}, {"agent", a.Name}} {
-			if f.v != nil && *f.v != "" {
-				v := source.Text(*f.v)
-				rd.ep.Facts = append(rd.ep.Facts, episode.Fact{Key: f.key, Value: &v, Text: f.key + " " + v})
+			if f.v != nil {
+				source.AddFact(rd.ep, f.key, source.Text(*f.v))
 			}
 		}
 	}
@@ -212,7 +211,7 @@ func (rd *reading) step(raw []byte, line int) {
 		}
 	}
 	t.ResponseHash = xxhash.Sum64String(out.String())
-	if timed && rd.started {
+	if timed {
 		t.Elapsed = at.Sub(rd.start).Seconds()
 	} else {
 		rd.untimed++

@@ -74,9 +74,8 @@ type message struct {
 		Actions []struct {
 			Command *string `json:"command"`
 		} `json:"actions"`
-		Returncode    *int64  `json:"returncode"`
-		ExceptionInfo any     `json:"exception_info"`
-		ExitStatus    *string `json:"exit_status"`
+		Returncode    *int64 `json:"returncode"`
+		ExceptionInfo any    `json:"exception_info"`
 	} `json:"extra"`
 }
 
@@ -95,7 +94,6 @@ type run struct {
 	ep       *episode.Episode
 	instance string
 	info     info
-	format   string
 	costless int
 	coded    bool // some observation shows its return code
 	problems source.Problems
@@ -126,17 +124,13 @@ func (s Source) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 				jsonl.Decode(raw, &rn.info)
 			}
 			return err
-		case "instance_id", "trajectory_format":
+		case "instance_id":
 			raw, err := d.Value()
 			var v string
 			if err == nil {
 				jsonl.Decode(raw, &v)
 			}
-			if key == "instance_id" {
-				rn.instance = v
-			} else {
-				rn.format = v
-			}
+			rn.instance = v
 			return err
 		}
 		return d.Skip()
@@ -178,11 +172,23 @@ func (rn *run) message(raw []byte, line int) {
 	case ep.N() > 0 && (m.Role == "user" || m.Role == "tool"):
 		t := &ep.Turns[ep.N()-1]
 		c := text(m.Content)
-		t.ResponseHash = xxhash.Sum64String(fmt.Sprintf("%x\n%s", t.ResponseHash, c))
+		t.ResponseHash = chain(t.ResponseHash, c)
 		code, known := returncode(&m, c)
 		rn.coded = rn.coded || known
 		t.Errored = t.Errored || known && code != 0 || m.Extra != nil && m.Extra.ExceptionInfo != nil
 	}
+}
+
+// chain is the hash of the observations of a step so far, h, followed by
+// one more, c: the hash of h in hexadecimal, a newline and c, hashed as
+// they stream, never copied.
+func chain(h uint64, c string) uint64 {
+	d := xxhash.New()
+	var hex [16]byte
+	d.Write(strconv.AppendUint(hex[:0], h, 16))
+	d.WriteString("\n")
+	d.WriteString(c)
+	return d.Sum64()
 }
 
 // codeTag is the return code an observation's text shows (mini-swe-agent's

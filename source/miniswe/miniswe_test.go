@@ -2,11 +2,14 @@ package miniswe
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/testlogs"
@@ -95,4 +98,17 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testlogs.Fuzzed(t, Source{}, data, "x.traj.json")
 	})
+}
+
+// TestChain checks chain against its definition: the observations' hash is
+// that of the hash so far as %x writes it, a newline and the observation.
+func TestChain(t *testing.T) {
+	for _, c := range []struct {
+		h   uint64
+		obs string
+	}{{0, ""}, {0, "ok"}, {0xf, "<returncode>1</returncode>\n"}, {1<<64 - 1, "é\x00"}, {0x0123456789abcdef, strings.Repeat("x", 5000)}} {
+		if got, want := chain(c.h, c.obs), xxhash.Sum64String(fmt.Sprintf("%x\n%s", c.h, c.obs)); got != want {
+			t.Errorf("chain(%x, %.20q) = %x, want %x", c.h, c.obs, got, want)
+		}
+	}
 }

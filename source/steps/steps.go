@@ -91,7 +91,8 @@ func (s Source) Unclaimed(head []byte) string {
 	}
 	first, _ := jsonl.FirstLine(head)
 	var l line
-	newMatcher(&s.Fields).scanHead(first, &l)
+	m := newMatcher(&s.Fields)
+	m.scanHead(first, &l)
 	for _, f := range []field{fScore, fReward, fTurn} {
 		if p := s.Fields.paths()[f]; l.dotted[f] && l.raw[f] == nil {
 			return "its first object's " + dotHint(p)
@@ -107,7 +108,7 @@ func (s Source) Unclaimed(head []byte) string {
 		f := field(k)
 		return f != fScore && f != fReward && f != fTurn || l.raw[f] != nil
 	}
-	if why := lacking(newMatcher(&s.Fields), "key", have, needed); why != "" {
+	if why := lacking(m, "key", have, needed); why != "" {
 		return "its first object has " + why
 	}
 	return ""

@@ -168,12 +168,11 @@ func (run *results) readText(d *source.Document, key string) error {
 
 // sim is what lbanalyze reads of a simulation.
 type sim struct {
-	ID                *string  `json:"id"`
-	TaskID            any      `json:"task_id"`
-	Trial             *int64   `json:"trial"`
-	StartTime         *string  `json:"start_time"`
-	TerminationReason *string  `json:"termination_reason"`
-	AgentCost         *float64 `json:"agent_cost"`
+	ID                *string `json:"id"`
+	TaskID            any     `json:"task_id"`
+	Trial             *int64  `json:"trial"`
+	StartTime         *string `json:"start_time"`
+	TerminationReason *string `json:"termination_reason"`
 	RewardInfo        *struct {
 		Reward *float64 `json:"reward"`
 	} `json:"reward_info"`
@@ -254,17 +253,11 @@ func read(s *sim, run results, name string) (*episode.Episode, string) {
 		return nil, "a simulation without an id"
 	}
 	ep := &episode.Episode{ID: source.Text(*s.ID), Source: name, Format: Format}
-	fact := func(key, val, text string) {
-		if val != "" {
-			ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: text})
-		}
-	}
-	fact("model", run.model, "model "+run.model)
-	fact("domain", run.domain, "domain "+run.domain)
-	task := taskID(s.TaskID)
-	fact("task", task, "task "+task)
+	source.AddFact(ep, "model", run.model)
+	source.AddFact(ep, "domain", run.domain)
+	source.AddFact(ep, "task", taskID(s.TaskID))
 	if s.Trial != nil {
-		fact("trial", strconv.FormatInt(*s.Trial, 10), fmt.Sprintf("trial %d", *s.Trial))
+		source.AddFact(ep, "trial", strconv.FormatInt(*s.Trial, 10))
 	}
 	steps(ep, s)
 	if ep.N() == 0 {

@@ -202,23 +202,20 @@ func read(raw []byte, path string, meta metadata) (*episode.Episode, string) {
 		return nil, "a trial without an id, uuid or trial_name"
 	}
 	ep := &episode.Episode{ID: source.Text(id), Source: path, Format: Format}
-	fact := func(key, val string) {
-		if val = source.Text(val); val != "" {
-			ep.Facts = append(ep.Facts, episode.Fact{Key: key, Value: &val, Text: key + " " + val})
-		}
-	}
-	fact("model", first(meta.ModelName))
-	fact("agent", first(meta.AgentName))
-	fact("task", first(tr.TaskID))
-	fact("trial", first(tr.TrialName))
+	source.AddFact(ep, "model", source.Text(first(meta.ModelName)))
+	source.AddFact(ep, "agent", source.Text(first(meta.AgentName)))
+	source.AddFact(ep, "task", source.Text(first(tr.TaskID)))
+	source.AddFact(ep, "trial", source.Text(first(tr.TrialName)))
 	if tr.AgentStartedAt == nil {
 		timesBeside(&tr, path)
 	}
 	duration, why := agentTime(&tr)
-	ticks(ep, duration, why == "" || tr.AgentStartedAt == nil && tr.TrialStartedAt != nil)
-	if why != "" && tr.AgentStartedAt == nil && tr.TrialStartedAt != nil {
+	neverRan := tr.AgentStartedAt == nil && tr.TrialStartedAt != nil // the trial began, its agent never did
+	ticks(ep, duration, why == "" || neverRan)
+	switch {
+	case neverRan:
 		ep.Notes = append(ep.Notes, "the trial began but its agent never did (no agent_started_at): it ran 0 s")
-	} else if why != "" {
+	case why != "":
 		ep.Notes = append(ep.Notes, "the agent's time is not known ("+why+"): the trial is one tick, and no time cap replays on it")
 	}
 	if in, out := deref(tr.InputTokens), deref(tr.OutputTokens); in > 0 || out > 0 {

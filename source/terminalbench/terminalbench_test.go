@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -201,5 +202,37 @@ func TestTimeCap(t *testing.T) {
 	steps, _ := policy.Parse("steps:max=2", nil)
 	if lack := replay.Lacking(eps[0], steps); len(lack) != 1 || lack[0] != episode.Steps {
 		t.Errorf("steps on ticks lacks %v", lack)
+	}
+}
+
+// TestAgentTime: a trial's ticks by its agent's times. By hand: 70 s of
+// agent are ceil(70/30) = 3 ticks ending at 30, 60 and 70 s; a trial that
+// began with no agent_started_at ran 0 s, one tick at 0 s, timed; a record
+// of no times is one tick without Times.
+func TestAgentTime(t *testing.T) {
+	for _, c := range []struct {
+		name, times string
+		elapsed     []float64
+		timed       bool
+		note        string
+	}{
+		{"ran", `"agent_started_at": "2026-01-01T00:00:00Z", "agent_ended_at": "2026-01-01T00:01:10Z"`, []float64{30, 60, 70}, true, ""},
+		{"never ran", `"trial_started_at": "2026-01-01T00:00:00Z"`, []float64{0}, true, "its agent never did"},
+		{"no times", `"trial_name": "t"`, []float64{0}, false, "the agent's time is not known"},
+	} {
+		doc := `{"results": [{"id": "a", "is_resolved": true, "failure_mode": "unset", ` + c.times + `}]}`
+		eps, _ := source.ReadAll(Source{}, strings.NewReader(doc), "r.json", source.Options{})
+		if len(eps) != 1 {
+			t.Fatalf("%s: %d episodes", c.name, len(eps))
+		}
+		ep := eps[0]
+		var elapsed []float64
+		for _, tu := range ep.Turns {
+			elapsed = append(elapsed, tu.Elapsed)
+		}
+		notes := strings.Join(ep.Notes, "; ")
+		if !slices.Equal(elapsed, c.elapsed) || ep.Signals.Has(episode.Times) != c.timed || (c.note == "") != (notes == "") || !strings.Contains(notes, c.note) {
+			t.Errorf("%s: ticks ending %v, Times %v, notes %q; want %v, %v, %q", c.name, elapsed, ep.Signals.Has(episode.Times), notes, c.elapsed, c.timed, c.note)
+		}
 	}
 }

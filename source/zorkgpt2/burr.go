@@ -429,18 +429,18 @@ func (b *burr) execute(s *state, n int) {
 		b.problem(n, false, "execute_action of turn %d after turn %d", t, last)
 	}
 	tu := b.at(t)
-	rooms := &b.texts
+	texts := &b.texts
 	if t == 1 && b.ep.InitialRoom == "" {
-		b.ep.InitialRoomID, b.ep.InitialRoom = int(deref(s.PreLocationID)), rooms.Text(deref(s.PreLocationName))
+		b.ep.InitialRoomID, b.ep.InitialRoom = int(deref(s.PreLocationID)), texts.Text(deref(s.PreLocationName))
 	}
 	if b.ep.ID == "" && s.EpisodeID != nil {
 		b.ep.ID = source.Text(*s.EpisodeID)
 	}
-	*tu = turn{score: int(*s.Score), roomID: int(deref(s.LocationID)), room: rooms.Text(deref(s.LocationName)),
-		action: rooms.Text(deref(s.Action)), critic: float32(deref(s.Critic)), rejections: int32(min(max(deref(s.Rejections), 0), 1<<30)),
+	*tu = turn{score: int(*s.Score), roomID: int(deref(s.LocationID)), room: texts.Text(deref(s.LocationName)),
+		action: texts.Text(deref(s.Action)), critic: float32(deref(s.Critic)), rejections: int32(min(max(deref(s.Rejections), 0), 1<<30)),
 		proposals: b.proposals}
 	if s.Response != nil {
-		tu.setResponse(*s.Response, rooms)
+		tu.setResponse(*s.Response, texts)
 	}
 	b.proposals = 0
 	b.gameOver = nil

@@ -181,7 +181,7 @@ func where(doc []byte, err error) string {
 func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.Options) *episode.Episode {
 	r := newRun(name, SnapshotFormat, opt)
 	ep := &r.ep
-	rooms := &r.texts
+	texts := &r.texts
 	turns := source.NewSequence(1, "entry of turn")
 	critic, rejections := true, true
 	ids := map[string]int{} // the id the history gives each room name, -1 for several
@@ -198,12 +198,12 @@ func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.O
 			return
 		}
 		if waiting != nil { // the room after a turn is the one the next action was taken in
-			waiting.roomID, waiting.room = int(deref(e.LocationID)), rooms.Text(deref(e.LocationName))
+			waiting.roomID, waiting.room = int(deref(e.LocationID)), texts.Text(deref(e.LocationName))
 			waiting = nil
 		}
 		if e.LocationID != nil && e.LocationName != nil {
 			if id, ok := ids[*e.LocationName]; !ok || id == int(*e.LocationID) {
-				ids[rooms.Text(*e.LocationName)] = int(*e.LocationID)
+				ids[texts.Text(*e.LocationName)] = int(*e.LocationID)
 			} else {
 				ids[*e.LocationName] = -1
 			}
@@ -221,12 +221,12 @@ func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.O
 			return
 		}
 		if i == 0 {
-			ep.InitialRoomID, ep.InitialRoom = int(deref(e.LocationID)), rooms.Text(deref(e.LocationName))
+			ep.InitialRoomID, ep.InitialRoom = int(deref(e.LocationID)), texts.Text(deref(e.LocationName))
 		}
 		tu := r.at(int(*e.Turn))
-		*tu = turn{score: int(*e.ScoreAfter), action: rooms.Text(deref(e.Action))}
+		*tu = turn{score: int(*e.ScoreAfter), action: texts.Text(deref(e.Action))}
 		if e.Response != nil {
-			tu.setResponse(*e.Response, rooms)
+			tu.setResponse(*e.Response, texts)
 		}
 		if e.Critic != nil {
 			tu.critic = float32(*e.Critic)
@@ -239,7 +239,7 @@ func snapshotEpisode(s *snapshot, doc, history []byte, name string, opt source.O
 		waiting = tu
 	})
 	if waiting != nil { // after the last turn, the state's own room
-		waiting.roomID, waiting.room = int(deref(s.State.LocationID)), rooms.Text(deref(s.State.LocationName))
+		waiting.roomID, waiting.room = int(deref(s.State.LocationID)), texts.Text(deref(s.State.LocationName))
 		if waiting.roomID == 0 && waiting.room != "" {
 			waiting.roomID = max(ids[waiting.room], 0) // the state names the last room, by name only
 		}
