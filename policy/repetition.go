@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -156,10 +157,10 @@ type repeating struct {
 }
 
 func (r *repeating) Step(t int, o Observation) Step {
-	r.keys, r.actions = append(r.keys, r.key(o)), append(r.actions, strings.TrimSpace(o.Action))
-	if len(r.keys) > r.keep {
-		r.keys, r.actions = r.keys[1:], r.actions[1:]
+	if len(r.keys) == r.keep { // the oldest step leaves, in place: no allocation a step
+		r.keys, r.actions = slices.Delete(r.keys, 0, 1), slices.Delete(r.actions, 0, 1)
 	}
+	r.keys, r.actions = append(r.keys, r.key(o)), append(r.actions, strings.TrimSpace(o.Action))
 	n := r.count(r.keys)
 	found := n >= r.times
 	s := Step{Turn: t, Anchor: t - n, TurnsStuck: n, Checked: true}
