@@ -26,8 +26,7 @@ all: build test
 build:
 	$(GO) build -tags $(TAGS) -o $(BIN) ./cmd/lbanalyze
 
-# Into $(go env GOBIN), else $(go env GOPATH)/bin: put that directory on PATH.
-## lbanalyze into $(go env GOBIN), else $(go env GOPATH)/bin
+## lbanalyze into $(go env GOBIN), else $(go env GOPATH)/bin: put it on PATH
 install:
 	$(GO) install -tags $(TAGS) ./cmd/lbanalyze
 
@@ -67,17 +66,19 @@ fuzz:
 	$(GO) test ./source/zorkgpt2 -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/steps -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/steps -run '^$$' -fuzz '^FuzzTable$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./source/atif -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./source/miniswe -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./source/tau2 -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./source/terminalbench -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./cmd/lbanalyze -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./cmd/lbanalyze -run '^$$' -fuzz '^FuzzBy$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 
-# The bundled dataset, byte for byte (a test in synth/dataset checks it).
-## the bundled dataset again, byte for byte
+## the bundled dataset again, byte for byte (a test in synth/dataset checks it)
 testdata:
 	rm -rf testdata/episodes
 	$(GO) run ./cmd/lbanalyze synth --seed 1 --out testdata/episodes
 
-# The same 75 episodes at 10-20 MB each, for benchmarks; never commit it.
-## the 75 episodes at 10-20 MB each, for benchmarks, into LARGE
+## the 75 episodes at 10-20 MB each, for benchmarks, into LARGE; never commit it
 testdata-large:
 	rm -rf $(LARGE)
 	$(GO) run ./cmd/lbanalyze synth --seed 1 --large --out $(LARGE)

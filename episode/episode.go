@@ -117,27 +117,21 @@ type Signal uint16
 type Signals uint16
 
 const (
-	Objectives Signal = 1 << iota // objective completions
-	Rooms                         // the room after each turn
-	Responses                     // the game's response
-	Critic                        // the critic's score of the action taken
-	Rejections                    // proposals rejected before the action
-	Tokens                        // LLM tokens spent
-	Calls                         // LLM calls made
-	Restarts                      // the game beginning again within the run
-	Penalties                     // ZorkGPT's location revisit penalty, where it applied (Recorded.Penalties)
-	Errors                        // whether each step's action failed
-	Costs                         // dollars each step spent, as recorded
-	Times                         // when each step ended, from the run's start
-	_                             // the text of each step's response (ResponseTexts, as the rules work numbers it)
-	Steps                         // the agent's own steps, not ticks of a clock (Episode.Have)
-)
-
-// ResponseTexts: the text of each step's response, as kept (Turn.Response);
-// Actions: each step's action (Turn.Action).
-const (
-	ResponseTexts = Times << 1
-	Actions       = Steps << 1
+	Objectives    Signal = 1 << iota // objective completions
+	Rooms                            // the room after each turn
+	Responses                        // the game's response
+	Critic                           // the critic's score of the action taken
+	Rejections                       // proposals rejected before the action
+	Tokens                           // LLM tokens spent
+	Calls                            // LLM calls made
+	Restarts                         // the game beginning again within the run
+	Penalties                        // ZorkGPT's location revisit penalty, where it applied (Recorded.Penalties)
+	Errors                           // whether each step's action failed
+	Costs                            // dollars each step spent, as recorded
+	Times                            // when each step ended, from the run's start
+	ResponseTexts                    // the text of each step's response, as kept (Turn.Response)
+	Steps                            // the agent's own steps, not ticks of a clock (Episode.Have)
+	Actions                          // each step's action (Turn.Action)
 )
 
 var signalNames = []string{"objectives", "rooms", "game responses", "critic scores", "rejections", "tokens", "LLM calls", "restarts", "revisit penalties", "errors", "recorded costs", "step times", "response texts", "the agent's steps", "actions"}

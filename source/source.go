@@ -223,3 +223,13 @@ func RunID(id string, opt Options, name string) (string, bool) {
 	}
 	return Stem(filepath.Base(name)), true
 }
+
+// TokenSum is a step's tokens given as two counts (prompt and completion,
+// input and output), false when either is negative or past MaxTokens: such a
+// count is no count, and their sum could wrap.
+func TokenSum(a, b int64) (int64, bool) {
+	if a < 0 || b < 0 || a > MaxTokens || b > MaxTokens {
+		return 0, false
+	}
+	return a + b, true
+}

@@ -96,7 +96,7 @@ func readCapped(t *testing.T) *episode.Episode {
 // of source.MaxText bytes (docs/PERFORMANCE.md, "Memory"): its episode,
 // once read, holds its 200,000 turns of 120 bytes (23 MiB), the first 8 MiB
 // of its texts whole and the rest short in 32 bytes each (400,000 less the
-// 14,000 or so whole, 12 MiB): within 48 MiB (it held every text whole, 228
+// 14,000 or so whole, 12 MiB): within 48 MiB (every text whole would be 228
 // MiB). Equal texts stay equal: the first turn's action is whole, the last's
 // short, and the note says so.
 func TestCappedLogOfDistinctTexts(t *testing.T) {

@@ -1,7 +1,8 @@
-// Package benchdata writes the inputs of the benchmarks that synth does not:
-// a log with one runaway reasoning line, a file of short turn lines, and a
-// file of very many two-step episodes (scripts/benchgen writes them to files
-// for scripts/bench-compare.sh).
+// Package benchdata writes the inputs of the benchmarks and memory tests that
+// synth does not: a log with one runaway reasoning line, a file of short turn
+// lines, a file of very many two-step episodes, tables of steps at the turn
+// cap (steps.go) and a τ²-bench results file (tau2.go); scripts/benchgen
+// writes them to files for scripts/bench-compare.sh.
 package benchdata
 
 import (

@@ -131,7 +131,7 @@ func read(r *sweep.Result) Answer {
 	verdict := map[sweep.Verdict]string{sweep.Ship: "ship", sweep.Keep: "keep", sweep.NoClearWinner: "withhold"}[a.Verdict]
 	comparisons := func() {
 		out.versus(verdict+" · versus now", a.Versus, own, now, r.N)
-		if a.HeldOut != nil && (len(a.Versus) == 0 || &a.HeldOut[0] != &a.Versus[0]) {
+		if a.HeldOut != nil && !a.HeldOutIsOwn() {
 			out.versus(verdict+" · held out", a.HeldOut, mixture(r, &a.CV), now, r.N)
 		}
 	}
@@ -206,10 +206,6 @@ var versusFigures = map[string]struct {
 	"censored":               {CensoredShare, true},
 }
 
-// oneSided are the metrics a comparison with now prints as "at least" the
-// lower bound of their interval (sweep's versusWords).
-var oneSided = map[string]bool{"turns_saved": true, "tokens_saved": true, "cost_saved": true}
-
 // versus are the intervals of the changes from base to mix that a
 // comparison prints.
 func (a *Answer) versus(where string, ms []metrics.Metric, mix []Part, base policy.Policy, n int) {
@@ -227,7 +223,7 @@ func (a *Answer) versus(where string, ms []metrics.Metric, mix []Part, base poli
 			scale = float64(n)
 		}
 		hi := m.CI[1] / scale
-		if oneSided[m.Name] {
+		if sweep.AtLeast[m.Name] {
 			hi = math.Inf(1) // printed as "at least" its lower bound
 		}
 		a.add(where+": "+m.Label, m.CI[0]/scale, hi, Quantity{Figure: f.figure, Mix: mix, Base: base, Versus: true})

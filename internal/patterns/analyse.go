@@ -99,7 +99,7 @@ func Analyse(ep *episode.Episode, opt Options, policies ...policy.Policy) *Analy
 		rv, penalised := revisit(ep, r, opt)
 		a.Revisit, a.penalised = &rv, penalised
 	}
-	steps := trace(ep, ref, true)
+	steps := trace(ep, ref)
 	if opt.Warnings {
 		w, warned := warnings(steps, ref, a.WarningsShown)
 		a.Warnings, a.warned = &w, warned
@@ -135,17 +135,12 @@ type step struct {
 	reset, warned, terminate bool  // Reset != NoReset, Warned, Terminate
 }
 
-// trace collects the steps of p over ep (index t−1), past the stop when on.
-func trace(ep *episode.Episode, p policy.Policy, on bool) []step {
+// trace collects the steps of p over ep (index t−1), past the stop.
+func trace(ep *episode.Episode, p policy.Policy) []step {
 	steps := make([]step, 0, ep.N())
-	visit := func(s policy.Step) {
+	replay.TraceOn(ep, p, func(s policy.Step) {
 		steps = append(steps, step{anchor: int32(s.Anchor), reset: s.Reset != policy.NoReset, warned: s.Warned, terminate: s.Terminate})
-	}
-	if on {
-		replay.TraceOn(ep, p, visit)
-	} else {
-		replay.Trace(ep, p, visit)
-	}
+	})
 	return steps
 }
 

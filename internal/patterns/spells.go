@@ -61,7 +61,7 @@ type Lead struct {
 }
 
 func (a *Analysis) policyPatterns(ep *episode.Episode, r *rooms, p policy.Policy, opt Options) PolicyPatterns {
-	steps := trace(ep, p, true)
+	steps := trace(ep, p)
 	pp := PolicyPatterns{Policy: p.String(), Spells: []Spell{}}
 	for i, s := range steps {
 		if s.terminate {

@@ -1,6 +1,6 @@
 // Package realdata finds the real runs some tests read, of other projects:
-// in ../shared/real beside the repository, never in it, and the tests skip,
-// saying so, when it is not there (docs/sources.md, "Testing on real runs").
+// in ../shared/real and ../shared/external beside the repository, never in
+// it, and the tests skip, saying so, when they are not there (docs/sources.md, "Testing on real runs").
 package realdata
 
 import (
@@ -31,30 +31,33 @@ func root(tb testing.TB) string {
 	}
 }
 
-// Dir is the directory sub of the real runs beside the repository; the test
-// skips, saying so, when it is absent.
+// Dir is the directory sub of the real runs beside the repository
+// (../shared/real); the test skips, saying so, when it is absent.
 func Dir(tb testing.TB, sub string) string {
 	tb.Helper()
-	real := filepath.Join(root(tb), "..", "shared", "real", sub)
-	if _, err := os.Stat(real); err != nil {
-		tb.Skipf("the real runs are not here (%v): skipped", err)
-	}
-	return real
+	return beside(tb, "real", sub)
 }
 
 // External is the directory sub of the runs of other projects beside the
-// repository (../shared/external, evaluation only: never copied into it),
-// or beside the directory of worktrees the repository is checked out in;
+// repository (../shared/external, evaluation only: never copied into it);
 // the test skips, saying so, when it is absent.
 func External(tb testing.TB, sub string) string {
 	tb.Helper()
+	return beside(tb, "external", sub)
+}
+
+// beside is the directory shared/kind/sub beside the repository, or beside
+// the directory of worktrees it is checked out in; the test skips, saying
+// so, when it is in neither.
+func beside(tb testing.TB, kind, sub string) string {
+	tb.Helper()
 	for _, up := range []string{"..", filepath.Join("..", "..")} {
-		dir := filepath.Join(root(tb), up, "shared", "external", sub)
+		dir := filepath.Join(root(tb), up, "shared", kind, sub)
 		if _, err := os.Stat(dir); err == nil {
 			return dir
 		}
 	}
-	tb.Skipf("the external runs (shared/external/%s) are not here: skipped", sub)
+	tb.Skipf("the %s runs (shared/%s/%s) are not here: skipped", kind, kind, sub)
 	return ""
 }
 

@@ -116,8 +116,8 @@ func Select(x []float64, k int) float64 {
 // Normal is the 95% normal interval of a statistic of n episodes whose value
 // is t and whose linearisation at episode i is l[i] (its influence: how
 // much the statistic moves per unit of weight on that episode): t ± z·se,
-// se² = n/(n−1)·Σ(l[i] − mean)², the variance the bootstrap estimates for
-// it. ok is false when Cochran's rule n > 25·g₁² (W. G. Cochran, Sampling
+// se² = n/(n−1)·Σ(l[i] − mean)², the bootstrap's variance Σ(l[i] − mean)²
+// with the n/(n−1) of an unbiased one. ok is false when Cochran's rule n > 25·g₁² (W. G. Cochran, Sampling
 // Techniques, 3rd ed., 1977, section 2.15), g₁ the skewness of l, says n is
 // too small for the normal shape. Equal l give t's own point.
 func Normal(t float64, l []float64) (lo, hi float64, ok bool) {

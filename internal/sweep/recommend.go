@@ -149,6 +149,12 @@ func (a *Answer) decisive() []metrics.Metric {
 	return a.Versus
 }
 
+// HeldOutIsOwn says whether the held-out comparison is the named config's
+// own: every fold chose it, and HeldOut is Versus, the same pairs.
+func (a *Answer) HeldOutIsOwn() bool {
+	return len(a.HeldOut) > 0 && len(a.Versus) > 0 && &a.HeldOut[0] == &a.Versus[0]
+}
+
 // Config is the config the answer tells to run: the choice when shipped,
 // else the current setting.
 func (a *Answer) config(r *Result) *Config {
@@ -193,7 +199,7 @@ type CV struct {
 	HeldOutFalseRate, HeldOutFalseRateLow float64
 	HeldOutFalseCI                        [2]float64
 	HeldOutSavedShare                     float64     // turns saved on held-out episodes ÷ their logged turns
-	HeldOutSavedCI                        *[2]float64 // its paired-bootstrap interval, for the answer's rule
+	HeldOutSavedCI                        *[2]float64 // its 95% interval (metrics.Compare's), for the answer's rule
 	// HeldOutTokensSaved is the tokens saved on held-out episodes, summed
 	// over the folds (when they rank the configs).
 	HeldOutTokensSaved int64
@@ -459,12 +465,14 @@ func (r *Result) decide(a *Answer) {
 // one config's name; in sample, the named config.
 type decider struct{ change, safer, rate string }
 
+// byTheRule names the held-out figures: the rule's, on new episodes.
+const byTheRule = "held out, choosing by this rule on new episodes"
+
 // The answer's first sentence names the config that leads; held out, the
 // figures are the rule's, so a reason does not name it again.
 func whoDecides(heldOut bool, name string) decider {
 	if heldOut {
-		const rule = "held out, choosing by this rule on new episodes"
-		return decider{change: rule, safer: rule, rate: rule + ", the false-termination rate"}
+		return decider{change: byTheRule, safer: byTheRule, rate: byTheRule + ", the false-termination rate"}
 	}
 	return decider{
 		change: name + ", the change that leads, on the episodes that chose it,",

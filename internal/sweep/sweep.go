@@ -1,8 +1,9 @@
 // Package sweep searches a grid of loop-break settings over a dataset: every
 // metric of batch for every config, the Pareto front of turns saved against
 // false terminations and score forgone, and a recommendation with its
-// uncertainty — bootstrap intervals, how stable the choice is under
-// resampling, and its error out of sample by k-fold cross-validation.
+// uncertainty — paired intervals against the current setting, how stable
+// the choice is under resampling, and its error out of sample by k-fold
+// cross-validation.
 //
 // Configs are not replayed one by one: replay.Sweeper answers every threshold
 // of a (policy, interval) from one pass over an episode.

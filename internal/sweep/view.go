@@ -118,7 +118,7 @@ func (r *Result) answerSection() Section {
 // shipWhy is why a change ships, in the words of its direction, and which
 // comparison showed it.
 func (r *Result) shipWhy(a *Answer) string {
-	who := "held out, choosing by this rule on new episodes"
+	who := byTheRule
 	if a.HeldOut == nil {
 		who = "on the episodes that chose it (--folds 0: in sample, optimistic), it"
 	}
@@ -162,7 +162,7 @@ func (r *Result) comparisons(a *Answer) []Line {
 		r.versusWords(a.Versus))}}
 	if a.HeldOut != nil {
 		what := "the rule's, each episode under the config chosen on the other folds (the verdict's)"
-		if sameAs(a.HeldOut, a.Versus) {
+		if a.HeldOutIsOwn() {
 			what += ": every fold chose " + name + ", the same pairs as above"
 		} else {
 			what += ": " + r.versusWords(a.HeldOut)
@@ -175,8 +175,9 @@ func (r *Result) comparisons(a *Answer) []Line {
 	return out
 }
 
-// sameAs says whether two comparisons are the same slice.
-func sameAs(a, b []metrics.Metric) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
+// AtLeast are the metrics a comparison with now prints as "at least" the
+// lower bound of their interval (versusWords): what a change saves.
+var AtLeast = map[string]bool{"turns_saved": true, "tokens_saved": true, "cost_saved": true}
 
 // flattered are the figures of a config the rule chose, on the episodes that
 // chose it, without intervals: chosen for looking good on them, it does
@@ -334,7 +335,7 @@ func (r *Result) versusWords(ms []metrics.Metric) string {
 		case m.Name == "false_termination_rate":
 			w = strings.TrimSuffix(w, ")") + fmt.Sprintf("; %s worse under it, %d better)",
 				textout.Count(m.Discordant[0], "episode"), m.Discordant[1])
-		case (m.Name == "turns_saved" || m.Name == "tokens_saved" || m.Name == "cost_saved") && m.CI != nil && m.BaselineOK && m.AfterOK:
+		case AtLeast[m.Name] && m.CI != nil && m.BaselineOK && m.AfterOK:
 			w = fmt.Sprintf("%s %s (at least %s)", m.Label, m.Unit.Signed(m.Change), m.Unit.Interval(m.CI[0]))
 		}
 		parts = append(parts, w)

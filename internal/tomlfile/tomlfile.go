@@ -19,7 +19,7 @@ import (
 // six deep ([tool.poetry.group.dev.dependencies], then an inline table). The
 // parser recurses once per level of arrays and inline tables, and holds every
 // key's whole path, so that what a file costs grows with its size times its
-// depth: a 1 MiB file of keys eight parts long took 230 MB, a 128 KiB file of
+// depth: a 1 MiB file of keys eight parts long takes 230 MB, a 128 KiB file of
 // keys or inline tables 16 deep takes 55-62 MB (peak RSS, the run included).
 const MaxDepth = 16
 

@@ -10,7 +10,7 @@
 //	go run ./scripts/benchgen tiny -n 50000 -out FILE
 //	go run ./scripts/benchgen burr -turns 1000 -out DIR   # DIR/default/<app_id>/
 //	go run ./scripts/benchgen steps -n 200000 [-unnumbered] -out FILE.csv
-//	go run ./scripts/benchgen texts -n 200000 -size 512 -out FILE.csv
+//	go run ./scripts/benchgen texts -n 200000 [-size 512] -out FILE.csv
 package main
 
 import (
@@ -21,6 +21,7 @@ import (
 	"slices"
 
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
+	"github.com/lbanalyze/lbanalyze/source"
 )
 
 func main() {
@@ -35,7 +36,7 @@ func main() {
 	n := fs.Int("n", 2_000_000, "turn lines (tiny: episodes)")
 	turns := fs.Int("turns", 1000, "the turns of the Burr run")
 	unnumbered := fs.Bool("unnumbered", false, "steps: without the Step column")
-	size := fs.Int("size", 512, "texts: the bytes of each action and response")
+	size := fs.Int("size", source.MaxText, "texts: the bytes of each action and response")
 	fs.Parse(os.Args[2:])
 	if os.Args[1] == "burr" {
 		check(burr(*out, *turns))

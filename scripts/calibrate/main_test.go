@@ -8,7 +8,8 @@ import (
 )
 
 // A study that cannot be run, or would judge nothing, is refused before any
-// work (issue 38, item 8: -samples -1 panicked, -margin NaN passed).
+// work: a negative -samples, a -margin of NaN (under which "harmful ships
+// 0%" would hold whatever the answers).
 func TestCheck(t *testing.T) {
 	for _, c := range []struct {
 		set  func(*calibrate.Options)

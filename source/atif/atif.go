@@ -222,8 +222,12 @@ func (rd *reading) step(raw []byte, line int) {
 	} else {
 		rd.uncosted++
 	}
+	n, ok := int64(0), false
 	if m != nil && m.PromptTokens != nil && m.CompletionTokens != nil {
-		t.Tokens = *m.PromptTokens + *m.CompletionTokens // cached tokens are among the prompt's
+		n, ok = source.TokenSum(*m.PromptTokens, *m.CompletionTokens) // cached tokens are among the prompt's
+	}
+	if ok {
+		t.Tokens = n
 	} else {
 		rd.bare++
 	}

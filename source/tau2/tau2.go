@@ -292,11 +292,15 @@ func taskID(v any) string {
 func steps(ep *episode.Episode, s *sim) {
 	start, startErr := time.Parse(stampLayout, deref(s.StartTime))
 	costs, tokens, times := false, false, startErr == nil
-	var costless, untimed int
+	var costless, untimed, badTokens int
 	for i := range s.Messages {
 		m := &s.Messages[i]
 		if m.Role != "assistant" {
 			continue
+		}
+		if ep.N() == source.MaxTurn {
+			ep.Notes = append(ep.Notes, fmt.Sprintf("agent steps past the %d-th are not read", source.MaxTurn))
+			break
 		}
 		t := episode.Turn{Action: action(m)}
 		reply := xxhash.New()
@@ -323,8 +327,11 @@ func steps(ep *episode.Episode, s *sim) {
 			costless++
 		}
 		if u := m.Usage; u != nil && u.PromptTokens != nil && u.CompletionTokens != nil {
-			t.Tokens = *u.PromptTokens + *u.CompletionTokens
-			tokens = true
+			if n, ok := source.TokenSum(*u.PromptTokens, *u.CompletionTokens); ok {
+				t.Tokens, tokens = n, true
+			} else {
+				badTokens++
+			}
 		}
 		if at, err := time.Parse(stampLayout, deref(m.Timestamp)); err == nil && times {
 			t.Elapsed = at.Sub(start).Seconds()
@@ -339,6 +346,9 @@ func steps(ep *episode.Episode, s *sim) {
 	}
 	if tokens {
 		ep.Signals = ep.Signals.With(episode.Tokens)
+	}
+	if badTokens > 0 {
+		ep.Notes = append(ep.Notes, fmt.Sprintf("%d messages give a negative token count or one past %d: their tokens are not counted", badTokens, int64(source.MaxTokens)))
 	}
 	if times && untimed == 0 && ep.N() > 0 {
 		ep.Signals = ep.Signals.With(episode.Times)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -352,4 +353,36 @@ func TestStepCapReal(t *testing.T) {
 		}
 	}
 	t.Logf("%d simulations under %s", checked, p)
+}
+
+// A simulation of more agent steps than a log may have is read to
+// source.MaxTurn, said in a note; token counts that are negative or past
+// source.MaxTokens are not counted, so no sum wraps (docs/bad-input.md).
+func TestBounds(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[{"id":"long","task_id":"1","reward_info":{"reward":1},"termination_reason":"user_stop","messages":[`)
+	for i := range source.MaxTurn + 5 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"role":"assistant","content":"a"}`)
+	}
+	b.WriteString(`]},{"id":"wrap","task_id":"2","reward_info":{"reward":0},"termination_reason":"user_stop","messages":[` +
+		`{"role":"assistant","content":"a","usage":{"prompt_tokens":-5,"completion_tokens":9223372036854775807}},` +
+		`{"role":"assistant","content":"b","usage":{"prompt_tokens":9223372036854775807,"completion_tokens":9223372036854775807}},` +
+		`{"role":"assistant","content":"c","usage":{"prompt_tokens":3,"completion_tokens":4}}]}]`)
+	eps, _ := source.ReadAll(Source{}, strings.NewReader(b.String()), "bounds.json", source.Options{})
+	if len(eps) != 2 {
+		t.Fatalf("%d episodes, want 2", len(eps))
+	}
+	if n := eps[0].N(); n != source.MaxTurn || !slices.ContainsFunc(eps[0].Notes, func(s string) bool { return strings.Contains(s, "not read") }) {
+		t.Errorf("long: %d turns, notes %q; want %d and a note", n, eps[0].Notes, source.MaxTurn)
+	}
+	w := eps[1]
+	if got := []int64{w.Turns[0].Tokens, w.Turns[1].Tokens, w.Turns[2].Tokens}; !slices.Equal(got, []int64{0, 0, 7}) {
+		t.Errorf("wrap: tokens %v, want [0 0 7] (3+4; the others no count)", got)
+	}
+	if !slices.ContainsFunc(w.Notes, func(s string) bool { return strings.HasPrefix(s, "2 messages give") }) {
+		t.Errorf("wrap: notes %q, want one counting the 2 messages", w.Notes)
+	}
 }

@@ -219,10 +219,14 @@ func read(raw []byte, path string, meta metadata) (*episode.Episode, string) {
 		ep.Notes = append(ep.Notes, "the agent's time is not known ("+why+"): the trial is one tick, and no time cap replays on it")
 	}
 	if in, out := deref(tr.InputTokens), deref(tr.OutputTokens); in > 0 || out > 0 {
-		ep.Turns[ep.N()-1].Tokens = in + out
-		ep.Signals = ep.Signals.With(episode.Tokens)
-		ep.Estimated = ep.Estimated.With(episode.Tokens)
-		ep.Notes = append(ep.Notes, fmt.Sprintf("tokens: the trial's %d (input and output) as one count, on its last tick", in+out))
+		if sum, ok := source.TokenSum(in, out); ok {
+			ep.Turns[ep.N()-1].Tokens = sum
+			ep.Signals = ep.Signals.With(episode.Tokens)
+			ep.Estimated = ep.Estimated.With(episode.Tokens)
+			ep.Notes = append(ep.Notes, fmt.Sprintf("tokens: the trial's %d (input and output) as one count, on its last tick", sum))
+		} else {
+			ep.Notes = append(ep.Notes, fmt.Sprintf("tokens: the trial gives %d input and %d output, past the %d a run may have: not counted", in, out, int64(source.MaxTokens)))
+		}
 	}
 	var result *episode.Score
 	if tr.IsResolved != nil {
