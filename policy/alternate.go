@@ -19,7 +19,7 @@ func init() {
 
 // An alternation is consecutive by definition: it has no within.
 func newAlternate(p Policy) Tracker {
-	ignore := p.Get(Ignore)
+	ignore := ignored(p)
 	key := func(o Observation) uint64 { return pairKey(o, ignore) }
 	if p.Get(Compare) == 0 {
 		key = actionKey

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 )
@@ -18,18 +17,14 @@ func init() {
 		Description: "rules joined by +: stop at the first step where one of them stops, its reason naming it"})
 }
 
-// combos are the lists of rules Any policies hold, each once: a Policy
-// holds the index of its list (in its first slot of its own), so that it
-// stays small and comparable. Index 0 is no list.
-var combos = struct {
-	sync.RWMutex
-	lists [][]Policy
-	index map[string]int
-}{lists: [][]Policy{nil}, index: map[string]int{}}
+// combos are the lists of rules Any policies hold, each once (interned): a
+// Policy holds the index of its list in its first slot of its own. Index 0
+// is no list.
+var combos = newInterned[[]Policy]()
 
-// Combine is the policy that stops at the first of parts that stops; an
+// combine is the policy that stops at the first of parts that stops; an
 // error for fewer than two, or one that is itself a combination.
-func Combine(parts ...Policy) (Policy, error) {
+func combine(parts ...Policy) (Policy, error) {
 	if len(parts) < 2 {
 		return Policy{}, fmt.Errorf("any needs at least two rules, joined by +")
 	}
@@ -40,15 +35,7 @@ func Combine(parts ...Policy) (Policy, error) {
 		}
 		names[i] = fmt.Sprintf("%s%v", p.Name, p.values)
 	}
-	key := strings.Join(names, "+")
-	combos.Lock()
-	defer combos.Unlock()
-	i, ok := combos.index[key]
-	if !ok {
-		combos.lists = append(combos.lists, append([]Policy(nil), parts...))
-		i = len(combos.lists) - 1
-		combos.index[key] = i
-	}
+	i, _ := combos.intern(strings.Join(names, "+"), func() ([]Policy, error) { return slices.Clone(parts), nil })
 	p := Policy{Name: Any}
 	p.values[timerSlots] = i
 	return p, nil
@@ -56,12 +43,8 @@ func Combine(parts ...Policy) (Policy, error) {
 
 // combined are the rules of an Any policy.
 func combined(p Policy) []Policy {
-	combos.RLock()
-	defer combos.RUnlock()
-	if i := p.values[timerSlots]; i > 0 && i < len(combos.lists) {
-		return combos.lists[i]
-	}
-	return nil
+	parts, _ := combos.at(p.values[timerSlots])
+	return parts
 }
 
 // anyText writes an Any policy as its rules: "any(score 40/10, repeat)".
@@ -73,6 +56,10 @@ func anyText(p Policy) string {
 	}
 	return "any(" + strings.Join(s, ", ") + ")"
 }
+
+// combines reports whether k is a combination of rules its user gives
+// (any), not a preset, whose rules are its own and written by its settings.
+func (k *Kind) combines() bool { return k != nil && k.Parts != nil && !k.Preset }
 
 // partsWindow is the longest Window of a combination's rules.
 func partsWindow(p Policy) int {

@@ -29,7 +29,7 @@ func Parse(s string, given Values) (Policy, error) {
 			}
 			parts[i] = p
 		}
-		return Combine(parts...)
+		return combine(parts...)
 	}
 	fields := strings.FieldsFunc(strings.TrimSpace(s), func(r rune) bool { return r == ':' || r == ',' })
 	if len(fields) == 0 {

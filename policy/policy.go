@@ -299,7 +299,7 @@ func (p Policy) Kind() *Kind { return registry[p.Name] }
 // Usable reports a setting that cannot be replayed at all, the first in
 // the order of its Kind.
 func (p Policy) Usable() error {
-	if k := p.Kind(); k != nil && k.Parts != nil && !k.Preset && len(k.Parts(p)) == 0 {
+	if k := p.Kind(); k.combines() && len(k.Parts(p)) == 0 {
 		return fmt.Errorf("%s: no rules: write them joined by +", p.Name)
 	}
 	if k := p.Kind(); k != nil {
@@ -339,7 +339,7 @@ func (p Policy) Needs() episode.Signals {
 		return 0
 	}
 	need := k.Needs
-	if k.Parts != nil && !k.Preset {
+	if k.combines() {
 		need |= partsNeed(k.Parts(p))
 	}
 	for _, s := range k.Settings {

@@ -40,10 +40,12 @@ func TestPresets(t *testing.T) {
 		// their results: first strike at 10, second at 11.
 		{"gemini-cli, a cycle of two", "gemini-cli", "a=1 b=2 a=3 b=4 a=5 b=6 a=7 b=8 a=9 b=10 a=11",
 			traced{stop: 11, reason: `alternate times 10 then 1 action: "b" and "a" in alternation over 11 steps (1–11); nudged at step 10`, nudged: []int{10}}},
-		// OpenClaw: the 20th identical call with the same outcome among the
-		// last 30; the others in between do not break it.
+		// OpenClaw: p and q alternate with stable outcomes over steps 1–19,
+		// one short of 20, and p's 11 calls are short of 20 too: no stop.
 		{"openclaw", "openclaw", strings.Repeat("p=x q=y ", 9) + "p=x q=z p=x",
 			traced{}},
+		// The 20th identical call with the same outcome among the last 30;
+		// the other call in between does not break it.
 		{"openclaw, 20 of 30", "openclaw", strings.Repeat("p=x ", 10) + "q=y " + strings.Repeat("p=x ", 10),
 			traced{stop: 21, reason: `repeat-observed times 20 within 30: "p" with the same response 20 times in the last 30 steps`}},
 		// TextQuests: 3 identical actions; A-B-A-B-A.

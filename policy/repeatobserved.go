@@ -18,7 +18,7 @@ func init() {
 }
 
 func newRepeatObserved(p Policy) Tracker {
-	ignore := p.Get(Ignore)
+	ignore := ignored(p)
 	return newRepeating(p, func(o Observation) uint64 { return pairKey(o, ignore) }, func(r *repeating, t, n int) string {
 		return fmt.Sprintf("%s with the same response %d times %s", r.last(0), n, r.counted(t, n))
 	})

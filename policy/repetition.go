@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -54,21 +56,24 @@ func actionKey(o Observation) uint64 {
 }
 
 // responseKey keys a step by its response, the parts ignore matches
-// removed from its text when ignore is set; 0 for a step without one.
-func responseKey(o Observation, ignore int) uint64 {
+// removed from its text when ignore is not nil; 0 for a step without one.
+func responseKey(o Observation, ignore *regexp.Regexp) uint64 {
 	if o.Response == 0 {
 		return 0
 	}
-	re := Ignore.Patterns.Regexp(ignore)
-	if re == nil {
+	if ignore == nil {
 		return o.Response
 	}
-	return max(xxhash.Sum64String(re.ReplaceAllLiteralString(o.ResponseText, "")), 1)
+	return max(xxhash.Sum64String(ignore.ReplaceAllLiteralString(o.ResponseText, "")), 1)
 }
+
+// ignored is the pattern p's ignore removes from responses, nil for none:
+// looked up once a tracker, never a step.
+func ignored(p Policy) *regexp.Regexp { return Ignore.Patterns.Regexp(p.Get(Ignore)) }
 
 // pairKey keys a step by its action and its response together; 0 when it
 // lacks either.
-func pairKey(o Observation, ignore int) uint64 {
+func pairKey(o Observation, ignore *regexp.Regexp) uint64 {
 	a, r := actionKey(o), responseKey(o, ignore)
 	if a == 0 || r == 0 {
 		return 0
@@ -152,10 +157,10 @@ type repeating struct {
 }
 
 func (r *repeating) Step(t int, o Observation) Step {
-	r.keys, r.actions = append(r.keys, r.key(o)), append(r.actions, strings.TrimSpace(o.Action))
-	if len(r.keys) > r.keep {
-		r.keys, r.actions = r.keys[1:], r.actions[1:]
+	if len(r.keys) == r.keep { // the oldest step leaves, in place: no allocation a step
+		r.keys, r.actions = slices.Delete(r.keys, 0, 1), slices.Delete(r.actions, 0, 1)
 	}
+	r.keys, r.actions = append(r.keys, r.key(o)), append(r.actions, strings.TrimSpace(o.Action))
 	n := r.count(r.keys)
 	found := n >= r.times
 	s := Step{Turn: t, Anchor: t - n, TurnsStuck: n, Checked: true}

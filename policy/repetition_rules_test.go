@@ -177,7 +177,7 @@ func TestAny(t *testing.T) {
 		t.Errorf("%+v, want %+v", got, want)
 	}
 	// Alone, neither rule fires on n s n s n s before 6; errors times 2
-	// fires at 2: the first of three.
+	// fires at 3, the second of the errors at 2 and 3: the first of three.
 	got = trace(t, "alternate:times=6+repeat+errors:times=2", "n=a s=b! n=a! s=b n=a s=b")
 	if want := (traced{stop: 3, reason: `errors times 2: 2 errored steps in a row (steps 2–3)`}); !same(got, want) {
 		t.Errorf("%+v, want %+v", got, want)

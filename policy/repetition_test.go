@@ -64,17 +64,18 @@ func TestKeys(t *testing.T) {
 	if actionKey(ls) != actionKey(Observation{Action: "ls -l"}) || actionKey(ls) == actionKey(Observation{Action: "ls"}) {
 		t.Error("actions compare trimmed, and only trimmed")
 	}
-	if actionKey(Observation{Action: " \t"}) != 0 || pairKey(Observation{Action: "ls"}, 0) != 0 {
+	if actionKey(Observation{Action: " \t"}) != 0 || pairKey(Observation{Action: "ls"}, nil) != 0 {
 		t.Error("no action, or no response for a pair: nothing to compare")
 	}
 	other := Observation{Action: "ls -l", Response: 8, ResponseText: "pid 42 done"}
-	if pairKey(ls, 0) == pairKey(other, 0) {
+	if pairKey(ls, nil) == pairKey(other, nil) {
 		t.Error("responses 7 and 8 are different responses")
 	}
-	re, err := Ignore.Parse(`pid [0-9]+`)
+	i, err := Ignore.Parse(`pid [0-9]+`)
 	if err != nil {
 		t.Fatal(err)
 	}
+	re := ignored(Policy{Name: RepeatObserved}.With(Ignore, i))
 	if pairKey(ls, re) != pairKey(other, re) || pairKey(ls, re) == pairKey(Observation{Action: "ls -l", Response: 9, ResponseText: "pid 43 failed"}, re) {
 		t.Error("with ignore=pid [0-9]+, the responses differ only in what it removes")
 	}

@@ -6,67 +6,92 @@ import (
 	"sync"
 )
 
-// Patterns are the texts a setting of text takes (ignore=REGEX), each held
-// once: a Policy stays small and comparable by holding a pattern's index,
-// never the pattern. Index 0 is the empty pattern, the setting's default:
-// nothing removed.
-type Patterns struct {
-	mu    sync.RWMutex
-	texts []string
-	res   []*regexp.Regexp
-	index map[string]int
+// interned holds values each once, by a key: a Policy stays small and
+// comparable by holding a value's index, never the value. Index 0 is the
+// zero value's, keyed "".
+type interned[T any] struct {
+	mu     sync.RWMutex
+	values []T
+	index  map[string]int
 }
 
-func newPatterns() *Patterns {
-	return &Patterns{texts: []string{""}, res: []*regexp.Regexp{nil}, index: map[string]int{"": 0}}
+func newInterned[T any]() *interned[T] {
+	var zero T
+	return &interned[T]{values: []T{zero}, index: map[string]int{"": 0}}
 }
+
+// intern is the index of the value keyed key, made by build when new.
+func (in *interned[T]) intern(key string, build func() (T, error)) (int, error) {
+	in.mu.RLock()
+	i, ok := in.index[key]
+	in.mu.RUnlock()
+	if ok {
+		return i, nil
+	}
+	v, err := build()
+	if err != nil {
+		return 0, err
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if i, ok := in.index[key]; ok {
+		return i, nil
+	}
+	in.values = append(in.values, v)
+	in.index[key] = len(in.values) - 1
+	return len(in.values) - 1, nil
+}
+
+// at is the value at index i, and whether i is one's index.
+func (in *interned[T]) at(i int) (T, bool) {
+	in.mu.RLock()
+	defer in.mu.RUnlock()
+	if i < 0 || i >= len(in.values) {
+		var zero T
+		return zero, false
+	}
+	return in.values[i], true
+}
+
+// Patterns are the texts a setting of text takes (ignore=REGEX), each held
+// once (interned). Index 0 is the empty pattern, the setting's default:
+// nothing removed.
+type Patterns struct{ in *interned[pattern] }
+
+// pattern is a pattern's text and its compiled form, nil for the empty one.
+type pattern struct {
+	text string
+	re   *regexp.Regexp
+}
+
+func newPatterns() *Patterns { return &Patterns{newInterned[pattern]()} }
 
 // Intern is the index of the pattern text, added when new; an error when it
 // is not a regular expression (Go's RE2 syntax).
 func (p *Patterns) Intern(text string) (int, error) {
-	p.mu.RLock()
-	i, ok := p.index[text]
-	p.mu.RUnlock()
-	if ok {
-		return i, nil
-	}
-	re, err := regexp.Compile(text)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a regular expression: %v", text, err)
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if i, ok := p.index[text]; ok {
-		return i, nil
-	}
-	p.texts, p.res = append(p.texts, text), append(p.res, re)
-	p.index[text] = len(p.texts) - 1
-	return len(p.texts) - 1, nil
+	return p.in.intern(text, func() (pattern, error) {
+		re, err := regexp.Compile(text)
+		if err != nil {
+			return pattern{}, fmt.Errorf("%q is not a regular expression: %v", text, err)
+		}
+		return pattern{text, re}, nil
+	})
 }
 
 // Text is the pattern at index i; "" for one never interned.
 func (p *Patterns) Text(i int) string {
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	if i < 0 || i >= len(p.texts) {
-		return ""
-	}
-	return p.texts[i]
+	v, _ := p.in.at(i)
+	return v.text
 }
 
 // Regexp is the compiled pattern at index i; nil for the empty one.
 func (p *Patterns) Regexp(i int) *regexp.Regexp {
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	if i < 0 || i >= len(p.res) {
-		return nil
-	}
-	return p.res[i]
+	v, _ := p.in.at(i)
+	return v.re
 }
 
 // known reports whether i is an index of a pattern.
 func (p *Patterns) known(i int) bool {
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	return i >= 0 && i < len(p.texts)
+	_, ok := p.in.at(i)
+	return ok
 }

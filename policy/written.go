@@ -84,10 +84,9 @@ func (w Written) String() string {
 	return strings.Join(parts, ":")
 }
 
-// parts are the rules of a combination (a Kind with Parts and its own Text:
-// any), nil for any other policy.
+// parts are the rules of a combination (any), nil for any other policy.
 func (w Written) parts() []Policy {
-	if k := w.p.Kind(); k != nil && k.Parts != nil && k.Text != nil {
+	if k := w.p.Kind(); k.combines() {
 		return k.Parts(w.p)
 	}
 	return nil
@@ -98,7 +97,7 @@ func (w Written) parts() []Policy {
 // joined by + ("score:…+repeat:…").
 func (p Policy) Spec() string {
 	cell := p.Written().String()
-	if k := p.Kind(); k != nil && k.Parts != nil && k.Text != nil || cell == "" {
+	if p.Kind().combines() || cell == "" {
 		return cmp.Or(cell, string(p.Name))
 	}
 	return string(p.Name) + ":" + cell

@@ -123,14 +123,15 @@ func Sweepable(eps []*episode.Episode, configs []policy.Policy) ([]policy.Policy
 	var notes []string
 	var named []policy.Name
 	for _, p := range configs {
-		lack, seen := short[needs(p)]
+		need := needs(p)
+		lack, seen := short[need]
 		if !seen {
 			for _, ep := range eps {
-				if len(Lacking(ep, p)) > 0 {
+				if len(ep.Have().Lacking(need)) > 0 {
 					lack = append(lack, ep)
 				}
 			}
-			short[needs(p)] = lack
+			short[need] = lack
 		}
 		switch {
 		case len(lack) == 0:

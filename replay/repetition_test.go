@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -78,5 +79,30 @@ func TestNudgeNotes(t *testing.T) {
 	notes := NudgeNotes(slices.Values(ps))
 	if len(notes) != 2 || !strings.HasPrefix(notes[0], "repeat then 1 nudges") || !strings.HasPrefix(notes[1], "gemini-cli nudges") {
 		t.Errorf("%q", notes)
+	}
+}
+
+// The fast path writes the whole outcome: a slot of out that held a
+// repetition rule's Run outcome (a reason, a nudge, a horizon set by its
+// reader) reads as Run of the score policy after it.
+func TestSweepOverwritesAnotherOutcome(t *testing.T) {
+	ep := &episode.Episode{ID: "r", Format: "jsonl", Signals: episode.Signals(episode.Actions), End: episode.End{Reason: episode.EndMaxTurns}}
+	for _, a := range strings.Fields("a b b b c b b b b") {
+		ep.Turns = append(ep.Turns, episode.Turn{Action: a})
+	}
+	p, err := policy.Parse("repeat:times=3:then=1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := Run(ep, p)
+	prev.GainHorizon = 7
+	if prev.StopReason == "" || prev.NudgeTurn == 0 || prev.NudgesHeeded == 0 {
+		t.Fatalf("the outcome to overwrite holds no reason nor nudge: %+v", prev)
+	}
+	score := policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 4, CheckInterval: 1, WarningThreshold: 2})
+	out := []Outcome{prev}
+	NewSweeper(ep).Outcomes([]policy.Policy{score}, out)
+	if want := Run(ep, score); !reflect.DeepEqual(out[0], want) {
+		t.Errorf("got  %+v\nwant %+v", out[0], want)
 	}
 }

@@ -279,21 +279,18 @@ func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
 			continue
 		}
 		at = chk.stop(p.MaxTurnsStuck(), at)
+		// The whole outcome is written, as Run writes it: out may hold
+		// another policy's.
 		o := &out[i]
-		o.Policy, o.Logged, o.TokensSaved, o.CallsSaved, o.Cut = *p, s.ep.Signals&costs, 0, 0, s.cut
-		// out may hold a Run's outcome of another policy: no reason, no nudge.
-		o.StopReason, o.NudgeTurn, o.NudgesHeeded = "", 0, 0
-		o.DollarsSaved, o.SecondsSaved, o.Judged = 0, 0, s.ep.Judged
+		*o = Outcome{}
+		o.Policy, o.Logged, o.Cut, o.Judged = *p, s.ep.Signals&costs, s.cut, s.ep.Judged
 		if at == len(chk.turn) { // never stops within the log
-			o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = 0, 0, 0, 0
-			o.Length, o.ScoreForgone, o.LaterGain, o.WindowObjectives = s.n, 0, nil, nil
-			o.Censored, o.WarningStartTurn = s.cut, warn
+			o.Length, o.Censored, o.WarningStartTurn = s.n, s.cut, warn
 			continue
 		}
 		t := chk.turn[at]
 		o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = t, chk.stuck[at], s.score[t], s.n-t
-		o.Length, o.ScoreForgone, o.LaterGain, o.WindowObjectives = t, 0, nil, s.window(t, p.Window())
-		o.Censored, o.WarningStartTurn = false, 0
+		o.Length, o.WindowObjectives = t, s.window(t, p.Window())
 		if t < s.n {
 			o.ScoreForgone = max(0, s.sufMax[t+1]-s.score[t])
 		}
