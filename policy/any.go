@@ -128,7 +128,7 @@ func (f *firstOf) Step(t int, o Observation) Step {
 			s.Anchor, s.TurnsStuck = q.Anchor, q.TurnsStuck
 		}
 		if q.Terminate && !s.Terminate {
-			s.Terminate, s.Reason = true, f.parts[i].String()
+			s.Terminate, s.Reason, s.NudgedAt = true, f.parts[i].String(), q.NudgedAt
 			if q.Reason != "" {
 				s.Reason += ": " + q.Reason
 			}

@@ -170,7 +170,7 @@ func (r *repeating) Step(t int, o Observation) Step {
 		r.keys, r.actions = r.keys[len(r.keys)-1:], r.actions[len(r.actions)-1:]
 	case !found:
 	case r.then == 0 || r.nudge > 0 && t-r.nudge >= r.then:
-		s.Terminate, s.Reason = true, r.what(r, t, n)
+		s.Terminate, s.Reason, s.NudgedAt = true, r.what(r, t, n), r.nudge
 		if r.nudge > 0 {
 			s.Reason += fmt.Sprintf("; nudged at step %d", r.nudge)
 		}

@@ -88,6 +88,9 @@ type Step struct {
 	// agent at Turn; Heeded: the logged agent broke the repetition at Turn,
 	// after a nudge (docs/policies.md, "Nudge, then stop").
 	Nudged, Heeded bool
+	// NudgedAt, on a stop that followed a nudge of the rule that stops, is
+	// the turn of that nudge; 0 otherwise.
+	NudgedAt int
 }
 
 // Tracker is the loop-break state of one episode under one policy. Call Step

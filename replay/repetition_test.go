@@ -106,3 +106,24 @@ func TestSweepOverwritesAnotherOutcome(t *testing.T) {
 		t.Errorf("got  %+v\nwant %+v", out[0], want)
 	}
 }
+
+// Rules that nudge, combined: the stop's nudge is the stopping rule's own.
+// Worked by hand on the actions A A A! A! A B (! an errored step):
+// repeat:times=3:then=2 nudges at 3 (A at 1–3) and stops at 5 (A at 1–5,
+// 2 steps after its nudge); errors:times=2:then=5 nudges at 4 (3 and 4
+// errored) and would stop at 9. The outcome: stop 5, its nudge at 3, not the
+// errors rule's at 4.
+func TestCombinedNudgeIsTheStoppingRules(t *testing.T) {
+	ep := &episode.Episode{ID: "n", Format: "jsonl", Signals: episode.Signals(0).With(episode.Actions, episode.Errors),
+		End: episode.End{Reason: episode.EndMaxTurns}}
+	for _, a := range strings.Fields("A A A! A! A B") {
+		ep.Turns = append(ep.Turns, episode.Turn{Action: strings.TrimSuffix(a, "!"), Errored: strings.HasSuffix(a, "!")})
+	}
+	p, err := policy.Parse("repeat:times=3:then=2+errors:times=2:then=5", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := Run(ep, p); o.TerminationTurn != 5 || o.NudgeTurn != 3 || !strings.HasPrefix(o.StopReason, "repeat") {
+		t.Errorf("stop %d, nudge %d, reason %q; want 5, 3, the repeat rule's", o.TerminationTurn, o.NudgeTurn, o.StopReason)
+	}
+}

@@ -211,11 +211,14 @@ func Run(ep *episode.Episode, p policy.Policy) Outcome {
 		if s.Warned && o.WarningStartTurn == 0 {
 			o.WarningStartTurn = s.Turn
 		}
-		if s.Terminate {
-			o.TerminationTurn, o.TurnsStuck, o.StopReason = s.Turn, s.TurnsStuck, s.Reason
-		}
 		if s.Nudged {
 			o.NudgeTurn = s.Turn
+		}
+		if s.Terminate {
+			o.TerminationTurn, o.TurnsStuck, o.StopReason = s.Turn, s.TurnsStuck, s.Reason
+			if s.NudgedAt > 0 {
+				o.NudgeTurn = s.NudgedAt
+			}
 		}
 		if s.Heeded {
 			o.NudgesHeeded++
