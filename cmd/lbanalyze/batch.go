@@ -129,7 +129,7 @@ line on whether the after policy serves every group.`,
 		bySystem(func(s *system.System) string { return string(side(s, policy.ScoreOrObjective, s.Adds)) })+")")
 	fs.Lookup("baseline").DefValue, fs.Lookup("after").DefValue = "", ""
 	f.settings.register(fs, true, nil, func(s *policy.Setting) string {
-		return s.Key + " for both policies where --baseline or --after does not give it"
+		return s.Usage + "; for both policies where --baseline or --after does not give it"
 	})
 	fs.StringVar(&f.config.path, "config", "", "a pyproject.toml whose "+system.Tables()+" sets the after policy (flags override it)")
 	f.calls.register(fs)
