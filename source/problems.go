@@ -99,9 +99,10 @@ func SameText(raw, kept string) bool {
 
 // textBudget is the bytes an episode's distinct texts may take whole, each
 // counted with textEntry for its place in Texts's table: 200,000 turns of
-// distinct actions and responses of MaxText bytes held 200 MB
+// distinct actions and responses of MaxText bytes held 200 MB, and with 8
+// MiB of them whole a log at the turn cap passed 64 MiB of RSS
 // (docs/PERFORMANCE.md, "Memory").
-const textBudget = 8 << 20
+const textBudget = 1 << 20
 
 // textEntry is what a text kept whole costs beside its bytes: its key and
 // value in the table, and the table's slack.
