@@ -112,7 +112,9 @@ func TestCappedLogOfDistinctTexts(t *testing.T) {
 		!strings.HasPrefix(last.Action, "action 0…512:") || !strings.HasPrefix(last.Response, "output 0…512:") || last.Action == ep.Turns[ep.N()-2].Action {
 		t.Errorf("first action %q…, last %q and %q", first.Action[:20], last.Action, last.Response)
 	}
-	if !slices.ContainsFunc(ep.Notes, func(n string) bool { return strings.Contains(n, "398180 texts (actions, rooms, responses) past the first 1 MiB of distinct ones") }) {
+	if !slices.ContainsFunc(ep.Notes, func(n string) bool {
+		return strings.Contains(n, "398180 texts (actions, rooms, responses) past the first 1 MiB of distinct ones")
+	}) {
 		t.Errorf("notes %q", ep.Notes)
 	}
 	if held > 38<<20 {
