@@ -36,10 +36,11 @@ func boundMemory() {
 }
 
 // armLimit sets the limit for the live heap after the next collection, by
-// an object the collector finds unreachable then: its finalizer sets it and
-// arms again.
+// an object the collector finds unreachable then, whose cleanup sets it and
+// arms again. The object is 16 bytes: a smaller one shares its memory with
+// others and may outlive the collection.
 func armLimit() {
-	runtime.SetFinalizer(new([16]byte), func(*[16]byte) {
+	runtime.AddCleanup(new([16]byte), func(struct{}) {
 		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		metrics.Read(live)
 		if live[0].Value.Uint64() < memoryLive {
@@ -48,5 +49,5 @@ func armLimit() {
 			debug.SetMemoryLimit(math.MaxInt64)
 		}
 		armLimit()
-	})
+	}, struct{}{})
 }
