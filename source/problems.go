@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
@@ -210,6 +211,15 @@ type Turns struct {
 	n        int
 }
 
+// longEpisodes counts the episodes this process has read past reserveAt
+// turns.
+var longEpisodes atomic.Int64
+
+// Long says whether this process has read an episode of more than 65,536
+// turns: one whose turns alone take 7.5 MiB or more, for which a command
+// bounds the memory its collector lets grow (docs/PERFORMANCE.md, "Memory").
+func Long() bool { return longEpisodes.Load() > 0 }
+
 // Len is the number of turns.
 func (ts *Turns) Len() int { return ts.n }
 
@@ -221,6 +231,7 @@ func (ts *Turns) Add(tu episode.Turn) {
 		return
 	}
 	if ts.n > reserveAt && reserveAt < MaxTurn {
+		longEpisodes.Add(1)
 		ts.reserved = append(ts.gather(MaxTurn), tu)
 		return
 	}

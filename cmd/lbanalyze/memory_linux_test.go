@@ -3,14 +3,19 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/source"
 )
@@ -97,4 +102,41 @@ func peakOf(t *testing.T, child func()) int {
 	kb, _ := strconv.Atoi(string(m[1]))
 	t.Logf("peak RSS %d MiB", kb>>10)
 	return kb
+}
+
+// The soft memory limit is none until a log of more than 65,536 turns is
+// read, then memoryFloor while the live heap is under memoryLive, and lifted
+// past it, so that a larger live heap is never collected over and over
+// (boundMemory; docs/PERFORMANCE.md, "Memory"). The limit is the process's:
+// the test checks it in a process of its own.
+func TestMemoryLimitFollowsLiveHeap(t *testing.T) {
+	if _, given := os.LookupEnv("GOMEMLIMIT"); given {
+		t.Skip("GOMEMLIMIT is set: boundMemory keeps it")
+	}
+	peakOf(t, func() {
+		boundMemory()
+		limitAfterGC := func(want int64) {
+			t.Helper()
+			runtime.GC()
+			for range 100 { // the limit is set by a cleanup, after the collection
+				if debug.SetMemoryLimit(-1) == want {
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+				runtime.GC()
+			}
+			t.Fatalf("memory limit %d, want %d", debug.SetMemoryLimit(-1), want)
+		}
+		limitAfterGC(math.MaxInt64)
+		var long source.Turns
+		for range 65_537 {
+			long.Add(episode.Turn{})
+		}
+		limitAfterGC(memoryFloor)
+		live := make([]byte, memoryLive+(4<<20))
+		limitAfterGC(math.MaxInt64)
+		runtime.KeepAlive(live)
+		limitAfterGC(memoryFloor)
+		runtime.KeepAlive(&long)
+	})
 }

@@ -3,15 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
@@ -124,31 +121,4 @@ func TestCappedLogOfDistinctTexts(t *testing.T) {
 		t.Errorf("the episode holds %d MiB, want at most 38", held>>20)
 	}
 	runtime.KeepAlive(ep)
-}
-
-// The soft memory limit is memoryFloor while the live heap is under
-// memoryLive, and lifted past it, so that a larger live heap is never
-// collected over and over (boundMemory; docs/PERFORMANCE.md, "Memory").
-func TestMemoryLimitFollowsLiveHeap(t *testing.T) {
-	if _, given := os.LookupEnv("GOMEMLIMIT"); given {
-		t.Skip("GOMEMLIMIT is set: boundMemory keeps it")
-	}
-	boundMemory()
-	limitAfterGC := func(want int64) {
-		t.Helper()
-		runtime.GC()
-		for range 100 { // the limit is set by a cleanup, after the collection
-			if debug.SetMemoryLimit(-1) == want {
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-			runtime.GC()
-		}
-		t.Errorf("memory limit %d, want %d", debug.SetMemoryLimit(-1), want)
-	}
-	limitAfterGC(memoryFloor)
-	live := make([]byte, memoryLive+(4<<20))
-	limitAfterGC(math.MaxInt64)
-	runtime.KeepAlive(live)
-	limitAfterGC(memoryFloor)
 }
