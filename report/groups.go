@@ -83,14 +83,17 @@ type OneSettingJSON struct {
 	Says      string `json:"says"`
 }
 
+// groupsJSON is batch's JSON with --by.
+type groupsJSON struct {
+	By                 string         `json:"by"`
+	Skipped            []Skip         `json:"skipped"`
+	SkippedDirectories []string       `json:"skipped_directories"`
+	Groups             []groupJSON    `json:"groups"`
+	OneSetting         OneSettingJSON `json:"one_setting"`
+}
+
 func writeGroupsJSON(w io.Writer, by string, groups []Group, in Inputs, summary bool) error {
-	out := struct {
-		By                 string         `json:"by"`
-		Skipped            []Skip         `json:"skipped"`
-		SkippedDirectories []string       `json:"skipped_directories"`
-		Groups             []groupJSON    `json:"groups"`
-		OneSetting         OneSettingJSON `json:"one_setting"`
-	}{By: by, Skipped: append([]Skip{}, in.Skipped...), SkippedDirectories: append([]string{}, in.Passed...), Groups: []groupJSON{}}
+	out := groupsJSON{By: by, Skipped: append([]Skip{}, in.Skipped...), SkippedDirectories: append([]string{}, in.Passed...), Groups: []groupJSON{}}
 	out.OneSetting.ServesAll, out.OneSetting.Says = OneSetting(groups)
 	b, err := textout.IndentedJSON(out, "")
 	if err != nil {

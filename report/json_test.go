@@ -151,13 +151,7 @@ func TestDatasetJSONAsWhole(t *testing.T) {
 		if err := WriteGroups(&got, "json", "dir:1", groups, Inputs{}, summary, nil); err != nil {
 			t.Fatal(err)
 		}
-		out := struct {
-			By                 string         `json:"by"`
-			Skipped            []Skip         `json:"skipped"`
-			SkippedDirectories []string       `json:"skipped_directories"`
-			Groups             []groupJSON    `json:"groups"`
-			OneSetting         OneSettingJSON `json:"one_setting"`
-		}{By: "dir:1", Skipped: []Skip{}, SkippedDirectories: []string{}}
+		out := groupsJSON{By: "dir:1", Skipped: []Skip{}, SkippedDirectories: []string{}}
 		for _, g := range groups {
 			out.Groups = append(out.Groups, groupJSON{g.Name, g.System, g.Dataset.Headline(), whole(g.Dataset, summary)})
 		}
