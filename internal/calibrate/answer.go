@@ -34,8 +34,11 @@ type Answer struct {
 	Stability    float64
 	Agree, Folds int
 	// Versus is the printed interval of the change of the false-termination
-	// rate against now, as a share (nil when none is printed).
-	Versus *[2]float64
+	// rate against now, as a share (nil when none is printed); Worse and
+	// Saved the leader's own share of episodes worse than now and turns
+	// saved an episode more than now, on the sample (NaN with no change).
+	Versus       *[2]float64
+	Worse, Saved float64
 	// Intervals are every interval the answer prints.
 	Intervals []Interval
 	// Safer: Leader is a change the other way (sweep.Answer.Safer). Settle
@@ -168,9 +171,14 @@ func read(r *sweep.Result) Answer {
 		out.inSample("withhold · now", &a.Now, now)
 		out.Intervals[len(out.Intervals)-1].Headline = answerRate
 	}
+	out.Worse, out.Saved = math.NaN(), math.NaN()
 	for i := range a.Versus {
-		if m := &a.Versus[i]; m.Name == "false_termination_rate" {
+		switch m := &a.Versus[i]; m.Name {
+		case "false_termination_rate":
 			out.Versus = &[2]float64{m.CI[0] / 100, m.CI[1] / 100}
+			out.Worse = float64(m.Discordant[0]) / float64(r.N)
+		case "turns_saved":
+			out.Saved = m.Change / float64(r.N)
 		}
 	}
 	if o := r.BestOverall; o != nil {

@@ -82,6 +82,10 @@ type Sample struct {
 	// TrueSaved is the population's turns saved per episode of Config
 	// over now's.
 	TrueSaved float64
+	// WorseBias and SavedBias are the leader's share of episodes worse than
+	// now and turns saved an episode over now, on the sample minus in the
+	// population: how the choice biases what it is chosen on.
+	WorseBias, SavedBias float64
 	// TwoSided are the intervals the answer prints one-sided, judged whole.
 	TwoSided []Judged
 	// SettleJudged: the answer printed a low end of how many episodes would
@@ -211,6 +215,8 @@ func judge(a Answer, truth *truthTable) Sample {
 	s.TrueDiffLow, _ = truth.Of(Quantity{Figure: FalseRateLow, Of: a.Config, Base: a.Now, Versus: true})
 	s.LeaderDiff, _ = truth.Of(Quantity{Figure: FalseRate, Of: a.Leader, Base: a.Now, Versus: true})
 	s.LeaderSaved, _ = truth.Of(Quantity{Figure: SavedPerEpisode, Of: a.Leader, Base: a.Now, Versus: true})
+	worse, _ := truth.Of(Quantity{Figure: WorseShare, Of: a.Leader})
+	s.WorseBias, s.SavedBias = a.Worse-worse, a.Saved-s.LeaderSaved
 	if a.Versus != nil {
 		s.VersusCovers = a.Versus[0]-1e-9 <= s.TrueDiff && s.TrueDiff <= a.Versus[1]+1e-9
 	}

@@ -94,6 +94,20 @@ func (st *Study) writeDecisions(w io.Writer) {
 		}
 		return signedPP(sum / float64(k))
 	})
+	row("ships: the shipped config's share of episodes worse than now, then its turns saved an episode over now, "+
+		"mean in sample minus in the population", func(s *Size) string {
+		var worse, saved float64
+		k := s.count(isShip)
+		if k == 0 {
+			return "–"
+		}
+		for i := range s.Samples {
+			if x := &s.Samples[i]; isShip(x) {
+				worse, saved = worse+x.WorseBias, saved+x.SavedBias
+			}
+		}
+		return fmt.Sprintf("%s; %+.2f", signedPP(worse/float64(k)), saved/float64(k))
+	})
 	row("ships whose versus-now interval of the false-termination rate covers the shipped config's own true change", func(s *Size) string {
 		return share(s.count(func(x *Sample) bool { return x.Verdict == sweep.Ship && x.VersusCovers }), s.count(isShip))
 	})

@@ -996,3 +996,28 @@ func TestRunLeavesOutWhatLogsLack(t *testing.T) {
 		t.Errorf("a grid the logs cannot replay: %d configs, answer %s", len(r.Configs), answerOf(r))
 	}
 }
+
+// Stand is where a change stands, on its interval alone: the same for the
+// answer and for check. Margin 2 pp; now a stop rule vetoes a significant
+// rise, now none does not (every stop rule adds false terminations to it).
+func TestStand(t *testing.T) {
+	none := policy.Policy{Name: policy.None}
+	for _, c := range []struct {
+		ci   *[2]float64
+		now  policy.Policy
+		want Standing
+	}{
+		{&[2]float64{-1.5, 1.9}, current, ShownWithin},
+		{&[2]float64{-1.5, 2.0}, current, ShownWithin}, // at the margin, within
+		{&[2]float64{-1.5, 2.1}, current, NotShown},
+		{&[2]float64{0.5, 1.9}, current, SignificantlyWorse}, // within the margin, yet significantly worse
+		{&[2]float64{0.5, 1.9}, none, ShownWithin},
+		{&[2]float64{2.3, 9}, none, BeyondMargin},
+		{&[2]float64{2.3, 9}, current, SignificantlyWorse},
+		{nil, current, NotShown},
+	} {
+		if got := Stand(&metrics.Metric{CI: c.ci}, c.now, 0.02); got != c.want {
+			t.Errorf("%v against %v: %v, want %v", c.ci, c.now, got, c.want)
+		}
+	}
+}
