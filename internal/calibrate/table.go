@@ -83,30 +83,19 @@ func (st *Study) writeDecisions(w io.Writer) {
 		return share(s.count(func(x *Sample) bool { return x.Verdict == sweep.Ship && x.TrueDiff > 1e-12 }), s.count(isShip))
 	})
 	row("mean true change of the shipped configs' false-termination rate", func(s *Size) string {
-		sum, k := 0.0, 0
-		for i := range s.Samples {
-			if x := &s.Samples[i]; x.Verdict == sweep.Ship {
-				sum, k = sum+x.TrueDiff, k+1
-			}
-		}
+		diff, _, k := s.means(isShip, func(x *Sample) float64 { return x.TrueDiff }, func(*Sample) float64 { return 0 })
 		if k == 0 {
 			return "–"
 		}
-		return signedPP(sum / float64(k))
+		return signedPP(diff)
 	})
 	row("ships: the shipped config's share of episodes worse than now, then its turns saved an episode over now, "+
 		"mean in sample minus in the population", func(s *Size) string {
-		var worse, saved float64
-		k := s.count(isShip)
+		worse, saved, k := s.means(isShip, func(x *Sample) float64 { return x.WorseBias }, func(x *Sample) float64 { return x.SavedBias })
 		if k == 0 {
 			return "–"
 		}
-		for i := range s.Samples {
-			if x := &s.Samples[i]; isShip(x) {
-				worse, saved = worse+x.WorseBias, saved+x.SavedBias
-			}
-		}
-		return fmt.Sprintf("%s; %+.2f", signedPP(worse/float64(k)), saved/float64(k))
+		return fmt.Sprintf("%s; %+.2f", signedPP(worse), saved)
 	})
 	row("ships whose versus-now interval of the false-termination rate covers the shipped config's own true change", func(s *Size) string {
 		return share(s.count(func(x *Sample) bool { return x.Verdict == sweep.Ship && x.VersusCovers }), s.count(isShip))
@@ -115,17 +104,11 @@ func (st *Study) writeDecisions(w io.Writer) {
 		return share(s.count(isSaferShip), s.count(isShip))
 	})
 	row("safer ships: mean true change of the false-termination rate; of turns saved an episode", func(s *Size) string {
-		var diff, saved float64
-		k := s.count(isSaferShip)
+		diff, saved, k := s.means(isSaferShip, func(x *Sample) float64 { return x.TrueDiff }, func(x *Sample) float64 { return x.TrueSaved })
 		if k == 0 {
 			return "–"
 		}
-		for i := range s.Samples {
-			if x := &s.Samples[i]; isSaferShip(x) {
-				diff, saved = diff+x.TrueDiff, saved+x.TrueSaved
-			}
-		}
-		return fmt.Sprintf("%s; %+.1f", signedPP(diff/float64(k)), saved/float64(k))
+		return fmt.Sprintf("%s; %+.1f", signedPP(diff), saved)
 	})
 	row(fmt.Sprintf("withholds printing a low end to settle above the floor (%d at the margin): the population's count at least it (goal ≥ %s)",
 		stats.SettleAt(0, 0, st.Margin), pct(coverageGoal)), func(s *Size) string {
@@ -177,6 +160,19 @@ func (st *Study) writeThresholds(w io.Writer) {
 func isShip(x *Sample) bool { return x.Verdict == sweep.Ship }
 
 func isSaferShip(x *Sample) bool { return x.Verdict == sweep.Ship && x.Safer }
+
+// means are the means of f and g over the k samples of s that of passes.
+func (s *Size) means(of func(*Sample) bool, f, g func(*Sample) float64) (mf, mg float64, k int) {
+	for i := range s.Samples {
+		if x := &s.Samples[i]; of(x) {
+			mf, mg, k = mf+f(x), mg+g(x), k+1
+		}
+	}
+	if k > 0 {
+		mf, mg = mf/float64(k), mg/float64(k)
+	}
+	return mf, mg, k
+}
 
 func (s *Size) count(f func(*Sample) bool) int {
 	k := 0
