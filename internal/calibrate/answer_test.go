@@ -15,9 +15,10 @@ import (
 
 // printedCI matches an interval as the answer prints it: "(95% CI 4.0% …
 // 16.0%)", "(95% CI +0.00 pp … +0.00 pp)", "(95% CI +45 … +115)", or one
-// sided, its lower bound alone, "(at least +45)", or a cost's upper bound
-// alone, "(at most 11910)".
-var printedCI = regexp.MustCompile(`95% CI ([-+]?[0-9.]+)(?:%| pp)? … ([-+]?[0-9.]+)(?:%| pp)?|\(at least ([-+]?[0-9.]+)\)|\(at most ([-+]?[0-9.]+)\)`)
+// sided, its lower bound alone, "(at least +45)" (or, of a safer change,
+// "(at least -400; chosen as …)"), or a cost's upper bound alone, "(at most
+// 11910)".
+var printedCI = regexp.MustCompile(`95% CI ([-+]?[0-9.]+)(?:%| pp)? … ([-+]?[0-9.]+)(?:%| pp)?|\(at least ([-+]?[0-9.]+)[;)]|\(at most ([-+]?[0-9.]+)\)`)
 
 // checkAgainstText holds the adapter to the answer as printed: it reads as
 // many intervals as the sections print, in their order, each equal to the

@@ -216,13 +216,13 @@ func (r *Result) comparisons(a *Answer) []Line {
 		decided = ""
 	}
 	out := []Line{{"versus now", fmt.Sprintf("%s on all %s (in sample)%s: %s", name, episodes(r.N), decided,
-		r.versusWords(a.Versus))}}
+		r.versusWords(a.Versus, a.Safer))}}
 	if a.HeldOut != nil {
 		what := "the rule's, each episode under the config chosen on the other folds (the verdict's)"
 		if a.HeldOutIsOwn() {
 			what += ": every fold chose " + name + ", the same pairs as above"
 		} else {
-			what += ": " + r.versusWords(a.HeldOut)
+			what += ": " + r.versusWords(a.HeldOut, a.Safer)
 		}
 		out = append(out, Line{"held out", what})
 	}
@@ -289,7 +289,7 @@ func (r *Result) overallSection(o *Overall) Section {
 		over = r.Configs[a.Config].Policy.String()
 	}
 	s.Lines = []Line{
-		{"adds", fmt.Sprintf("over %s, in sample: %s", over, r.versusWords(o.Over))},
+		{"adds", fmt.Sprintf("over %s, in sample: %s", over, r.versusWords(o.Over, false))},
 		{"needs", o.Change},
 		{"in sample", r.flattered(&o.In) + r.dollarsSaved(c.Policy, false)},
 	}
@@ -379,8 +379,10 @@ func (r *Result) stability(c *Choice) Line {
 // versusWords are the headline changes of a comparison with now, each with
 // its interval: the false-termination rate's with its discordant episodes,
 // the turns and dollars saved as at least their lower bound, which the
-// choice biases (docs/calibration.md).
-func (r *Result) versusWords(ms []metrics.Metric) string {
+// choice biases (docs/calibration.md, "Savings and costs: one-sided"). Of a
+// safer change (safer), a saving below 0 is a cost the rule chose for being
+// the least, and the words say that it may be more.
+func (r *Result) versusWords(ms []metrics.Metric, safer bool) string {
 	var parts []string
 	for i := range ms {
 		m := &ms[i]
@@ -394,6 +396,9 @@ func (r *Result) versusWords(ms []metrics.Metric) string {
 				textout.Count(m.Discordant[0], "episode"), m.Discordant[1])
 		case AtLeast[m.Name] && m.CI != nil && m.BaselineOK && m.AfterOK:
 			w = fmt.Sprintf("%s %s (at least %s)", m.Label, m.Unit.Signed(m.Change), m.Unit.Interval(m.CI[0]))
+			if safer && m.Change < 0 {
+				w = strings.TrimSuffix(w, ")") + "; chosen as the cheapest safer change, its cost may be more)"
+			}
 		}
 		parts = append(parts, w)
 	}
