@@ -447,7 +447,7 @@ func TestDecideOnTheHeldOutPairs(t *testing.T) {
 // margin, no clear winner. Their count, at the favourable end of their
 // interval the floor 189, as observed (1.959964 + 0.841621)²·0.01/(0.02 −
 // 0.01)² = 784.9: 785. 189 ≤ 200 is no count that would settle it: the
-// words say what blocks, the 2 worse held-out episodes, and give 785 as
+// words say what blocks, the held-out discordance observed, and give 785 as
 // observed, never "at least 189". With 1 worse and 1 better of 200 (Δ = 0,
 // 1% discordant: 7.84888·0.01/0.02² = 196.2, 197) and an unstable choice,
 // both ends are within the 200 here: the count is not what withholds it.
@@ -461,7 +461,7 @@ func TestSettleNeverAtMostN(t *testing.T) {
 	}{
 		{2, 0, [2]float64{-0.9, 3.6}, 1, Settle{Low: 189, High: 785, HeldOut: true, Worse: 2},
 			"as observed, about 785 episodes would settle it (200 here; from the held-out pairs: 2 episodes worse under it than " +
-				"under now, 0 better); at the favourable end of its interval these would, so what blocks it is the 2 worse, not the count",
+				"under now, 0 better); at the favourable end of its interval these would, so what blocks it is the discordance observed, not the count",
 			"189"},
 		{1, 1, [2]float64{-1.5, 1.5}, 0.1, Settle{Low: 189, High: 197, HeldOut: true, Worse: 1, Better: 1},
 			"the 200 episodes here are as many as settling it needs (from the held-out pairs: 1 episode worse under it than under " +

@@ -188,10 +188,10 @@ func (r *Result) settleWords(s *Settle) string {
 			"second as observed)", s.Low, textout.Count(s.High, "episode"), r.N, from)
 	case s.High > r.N:
 		return fmt.Sprintf("as observed, about %s would settle it (%d here; %s); at the favourable end of its interval "+
-			"these would, so what blocks it is the %d worse, not the count", textout.Count(s.High, "episode"), r.N, from, s.Worse)
+			"these would, so what blocks it is the discordance observed, not the count", textout.Count(s.High, "episode"), r.N, from)
 	case s.High == 0 && s.Worse+s.Better > 0:
 		return fmt.Sprintf("as observed no count would settle it (%s); at the favourable end of its interval these %d "+
-			"would, so what blocks it is the %d worse, not the count", from, r.N, s.Worse)
+			"would, so what blocks it is the discordance observed, not the count", from, r.N)
 	}
 	return fmt.Sprintf("the %d episodes here are as many as settling it needs (%s), so what withholds it is the "+
 		"rest said here, not the count", r.N, from)
