@@ -227,6 +227,14 @@ func TestAnswerShipsSaferFromAnOverAggressiveNow(t *testing.T) {
 	if h := r.Sections()[0].Headline; !strings.Contains(h, want[0]) || !strings.Contains(h, want[1]) {
 		t.Errorf("the ship says %q; want %q", h, want)
 	}
+	// Priced at $0.01 a call, 4 calls a turn, the same cost in dollars:
+	// 11000·4·0.01 = $440.00, with its bound.
+	o := opts()
+	o.Costs.CostPerCall = 0.01
+	priced := Run(handSet(t, 100, 100), handGrid, sor(10, 10), o)
+	if h := priced.Sections()[0].Headline; !strings.Contains(h, "at a cost of 11000 turns (at most ") || !strings.Contains(h, " and $440.00 (at most $") {
+		t.Errorf("priced, the ship says %q; want its cost in turns and $440.00", h)
+	}
 	// Its turns saved, below 0, are a cost the rule chose for being the
 	// least: the calibration study finds it more in up to 1 sample in 6
 	// (docs/calibration.md), and the words say so.
