@@ -15,6 +15,7 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/policy"
+	"github.com/lbanalyze/lbanalyze/report"
 )
 
 var score30 = policy.Policy{Name: policy.Score}.WithTimer(policy.Timer{MaxTurnsStuck: 30, CheckInterval: 10, WarningThreshold: 20})
@@ -287,7 +288,7 @@ func TestEscaping(t *testing.T) {
 	}
 
 	d := dataset(t, 4)
-	d.Episodes = append(d.Episodes, e)
+	d = report.NewDataset(d.Baseline, d.After, d.Options, append(d.Episodes, e), nil, nil)
 	h := written(t, WriteHTML, d)
 	if n := strings.Count(h, "<script"); n != 1 {
 		t.Errorf("%d <script elements, want 1 (the report's own)", n)

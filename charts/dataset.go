@@ -155,13 +155,18 @@ func Terminations(d *report.Dataset) *Chart {
 		return terminationHistograms(d)
 	}
 	sides := sidesOf(d)
-	eps := make([]*report.Episode, len(d.Episodes))
-	for i := range d.Episodes {
-		eps[i] = &d.Episodes[i]
+	// The rows, by index into d.Episodes, with their outcomes.
+	type episodeRow struct {
+		i        int
+		outcomes []replay.Outcome
 	}
-	slices.SortStableFunc(eps, func(a, b *report.Episode) int {
+	eps := make([]episodeRow, len(d.Episodes))
+	for i := range d.Episodes {
+		eps[i] = episodeRow{i, []replay.Outcome{d.Outcome(i, 0), d.Outcome(i, 1)}}
+	}
+	slices.SortStableFunc(eps, func(a, b episodeRow) int {
 		for s := range sides {
-			if c := cmp.Compare(a.Outcomes[s].Length, b.Outcomes[s].Length); c != 0 {
+			if c := cmp.Compare(a.outcomes[s].Length, b.outcomes[s].Length); c != 0 {
 				return c
 			}
 		}
@@ -176,7 +181,7 @@ func Terminations(d *report.Dataset) *Chart {
 	if rowPx >= minLabelRow {
 		labels := make([]string, n)
 		for i, e := range eps {
-			labels[i] = d.Label(e)
+			labels[i] = d.Label(&d.Episodes[e.i])
 		}
 		for i, l := range rowLabels(labels, maxRowLabel) {
 			ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: l})
@@ -188,12 +193,12 @@ func Terminations(d *report.Dataset) *Chart {
 		y := float64(n - 1 - i) // the first row at the top
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for s := range sides {
-			l := float64(e.Outcomes[s].Length)
+			l := float64(e.outcomes[s].Length)
 			lo, hi = min(lo, l), max(hi, l)
-			longest = max(longest, e.Outcomes[s].Length)
+			longest = max(longest, e.outcomes[s].Length)
 		}
 		for s := range sides {
-			d := outcomeDot(sides, &e.Outcomes[s], s, y)
+			d := outcomeDot(sides, &e.outcomes[s], s, y)
 			if s == 0 {
 				d.line = [2]float64{lo, hi}
 			}
@@ -257,7 +262,7 @@ func TurnsSaved(d *report.Dataset) *Chart {
 	maxSaved := 1
 	for i := range d.Episodes {
 		for s := range sides {
-			maxSaved = max(maxSaved, d.Episodes[i].Outcomes[s].TurnsSaved)
+			maxSaved = max(maxSaved, d.Outcome(i, s).TurnsSaved)
 		}
 	}
 	width := int(niceStep(float64(maxSaved) / 40))
@@ -268,7 +273,7 @@ func TurnsSaved(d *report.Dataset) *Chart {
 		ds.fitRows = true
 		stopped, candidates, saved := 0, 0, 0
 		for i := range d.Episodes {
-			o := &d.Episodes[i].Outcomes[s]
+			o := d.Outcome(i, s)
 			if !o.Terminated() {
 				continue
 			}
@@ -315,7 +320,7 @@ func TurnsSaved(d *report.Dataset) *Chart {
 // that stop none: a panel of turns saved for one of those would be empty.
 func stoppingSides(d *report.Dataset, sides []side) (stopping []int, idle []side) {
 	for s := range sides {
-		if slices.ContainsFunc(d.Episodes, func(e report.Episode) bool { return e.Outcomes[s].Terminated() }) {
+		if slices.ContainsFunc(d.Episodes, func(e report.Episode) bool { o := d.OutcomeOf(&e, s); return o.Terminated() }) {
 			stopping = append(stopping, s)
 		} else {
 			idle = append(idle, sides[s])
@@ -436,7 +441,7 @@ func terminationHistograms(d *report.Dataset) *Chart {
 		var k [4]int
 		tallest := 1
 		for i := range d.Episodes {
-			o := &d.Episodes[i].Outcomes[s]
+			o := d.Outcome(i, s)
 			cat := 2
 			switch {
 			case o.Censored:
@@ -476,7 +481,8 @@ func bins(d *report.Dataset, n int, value func(o *replay.Outcome) int) (width fl
 	top := 1
 	for i := range d.Episodes {
 		for s := range n {
-			top = max(top, value(&d.Episodes[i].Outcomes[s]))
+			o := d.Outcome(i, s)
+			top = max(top, value(&o))
 		}
 	}
 	width = niceStep(float64(top) / 60)
@@ -530,7 +536,7 @@ func turnsSavedHistograms(d *report.Dataset) *Chart {
 		}
 		stopped, candidates, saved := 0, 0, 0
 		for i := range d.Episodes {
-			o := &d.Episodes[i].Outcomes[s]
+			o := d.Outcome(i, s)
 			if !o.Terminated() {
 				continue
 			}

@@ -15,7 +15,7 @@ import (
 // Censored counts the episodes with a censored outcome under either policy.
 func (d *Dataset) Censored() (either, baseline, after int) {
 	for i := range d.Episodes {
-		b, a := d.Episodes[i].Outcomes[0].Censored, d.Episodes[i].Outcomes[1].Censored
+		b, a := d.Outcome(i, 0).Censored, d.Outcome(i, 1).Censored
 		either += b2i(b || a)
 		baseline += b2i(b)
 		after += b2i(a)
@@ -56,7 +56,7 @@ func (d *Dataset) MetricNotes() []string {
 	}
 	k, n := 0, len(d.Episodes)
 	for i := range d.Episodes {
-		k += b2i(d.Episodes[i].Ep.Signals.Has(episode.Tokens))
+		k += b2i(d.Episodes[i].row.signals.Has(episode.Tokens))
 	}
 	if k > 0 && k < n {
 		notes = append(notes, fmt.Sprintf("tokens saved counts the %d of %d episodes whose logs record tokens; the others count none.", k, n))
@@ -77,8 +77,9 @@ func (d *Dataset) MetricNotes() []string {
 // unknown counts the unknown stops under each policy.
 func (d *Dataset) unknown() (baseline, after int) {
 	for i := range d.Episodes {
-		baseline += b2i(d.Episodes[i].Outcomes[0].Unknown())
-		after += b2i(d.Episodes[i].Outcomes[1].Unknown())
+		b, a := d.Outcome(i, 0), d.Outcome(i, 1)
+		baseline += b2i(b.Unknown())
+		after += b2i(a.Unknown())
 	}
 	return baseline, after
 }
@@ -87,7 +88,7 @@ func (d *Dataset) unknown() (baseline, after int) {
 func estimated(eps []Episode) int {
 	k := 0
 	for i := range eps {
-		k += b2i(eps[i].Ep.Estimated.Has(episode.Tokens))
+		k += b2i(eps[i].row.estimated.Has(episode.Tokens))
 	}
 	return k
 }

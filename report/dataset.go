@@ -26,8 +26,10 @@ import (
 type Dataset struct {
 	Baseline, After policy.Policy
 	Options         // calls per turn, cost per call, gain horizon
-	// Episodes have Outcomes[0] under Baseline and Outcomes[1] under After,
-	// sorted by episode id, then source, then segment.
+	// Episodes have their first outcome under Baseline and their second
+	// under After (Outcome), sorted by episode id, then source, then
+	// segment; each holds the row the dataset reads of it, and its episode
+	// and outcomes unless Compacted.
 	Episodes []Episode
 	Skipped  []Skip   // inputs that could not be analysed, left out of n
 	Passed   []string // test_*, test-*, unknown and *_error directories passed over
@@ -51,39 +53,54 @@ type Skip struct {
 // NewDataset sorts the episodes and computes the metrics; the episodes'
 // outcomes are to have been analysed with the same options (Analyse).
 func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skipped []Skip, passed []string) *Dataset {
+	for i := range eps {
+		if eps[i].row == nil {
+			eps[i].row = newRow(&eps[i], eps[i].First(2))
+		}
+	}
 	slices.SortStableFunc(eps, func(a, b Episode) int {
-		return cmp.Or(cmp.Compare(a.Ep.ID, b.Ep.ID), cmp.Compare(a.Ep.Source, b.Ep.Source), cmp.Compare(a.Ep.Segment, b.Ep.Segment))
+		return cmp.Or(cmp.Compare(a.row.id, b.row.id), cmp.Compare(a.row.source, b.row.source), cmp.Compare(a.row.segment, b.row.segment))
 	})
 	slices.SortStableFunc(skipped, func(a, b Skip) int { return cmp.Compare(a.Source, b.Source) })
 	slices.Sort(passed)
 	names := map[string]int{}
 	for i := range eps {
-		names[eps[i].Ep.Name()]++
+		names[eps[i].row.name()]++
 	}
-	shows := systemOf(eps).Shows
+	shows := systemOfRows(eps).Shows
 	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
-		Skipped: skipped, Passed: passed, Metrics: metrics.Compare(pairs(eps), opts.Costs, shows.Applies), names: names, Patterns: summarise(eps),
-		shows: shows}
+		Skipped: skipped, Passed: passed, names: names, Patterns: summarise(eps), shows: shows}
+	d.Metrics = metrics.Compare(pairs{d}, opts.Costs, shows.Applies)
 	d.markCensored()
 	return d
 }
 
-// systemOf is the system that ran the analysed episodes (system.OfAll).
-func systemOf(eps []Episode) *system.System {
-	ps := make([]*episode.Episode, len(eps))
-	for i := range eps {
-		ps[i] = eps[i].Ep
-	}
-	return system.OfAll(ps)
+// pairs are the episodes of a dataset with their two outcomes, compared,
+// each made whole as it is read.
+type pairs struct{ d *Dataset }
+
+func (ps pairs) Len() int { return len(ps.d.Episodes) }
+
+func (ps pairs) Get(i int, p *metrics.Pair) {
+	p.Episode = ps.d.Episodes[i].row.metric()
+	p.Baseline, p.After = ps.d.Outcome(i, 0), ps.d.Outcome(i, 1)
 }
 
-// pairs are the episodes with their first two outcomes, compared.
-func pairs(eps []Episode) []metrics.Pair {
-	ps := make([]metrics.Pair, len(eps))
-	for i := range eps {
-		ps[i] = metrics.Pair{Ep: eps[i].Ep, Baseline: &eps[i].Outcomes[0], After: &eps[i].Outcomes[1]}
+// Outcome is the outcome of the i-th episode under the baseline (s 0) or
+// the after policy (s 1).
+func (d *Dataset) Outcome(i, s int) replay.Outcome { return d.OutcomeOf(&d.Episodes[i], s) }
+
+// OutcomeOf is the outcome of e, an episode of d, under side s (Outcome).
+func (d *Dataset) OutcomeOf(e *Episode, s int) replay.Outcome {
+	return e.row.outcome(s, d.side(s))
+}
+
+// side is the policy of side s: 0 the baseline, 1 the after policy.
+func (d *Dataset) side(s int) policy.Policy {
+	if s == 0 {
+		return d.Baseline
 	}
-	return ps
+	return d.After
 }
 
 // Review sorts out the episodes to review: the baseline's false-termination
@@ -93,7 +110,7 @@ func pairs(eps []Episode) []metrics.Pair {
 func (d *Dataset) Review() (rescued, still, fresh []*Episode) {
 	for i := range d.Episodes {
 		e := &d.Episodes[i]
-		b, a := &e.Outcomes[0], &e.Outcomes[1]
+		b, a := d.OutcomeOf(e, 0), d.OutcomeOf(e, 1)
 		switch {
 		case b.FalseTerminationCandidate() && a.Terminated():
 			still = append(still, e)
@@ -174,7 +191,7 @@ func (d *Dataset) MetricTable() (header []string, rows [][]string) {
 // some log records them) and a compact verdict under each policy; rows[i] is
 // d.Episodes[i]. align aligns its columns.
 func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], align []textout.Align) {
-	tokens := slices.ContainsFunc(d.Episodes, func(e Episode) bool { return e.Ep.Signals.Has(episode.Tokens) })
+	tokens := slices.ContainsFunc(d.Episodes, func(e Episode) bool { return e.row.signals.Has(episode.Tokens) })
 	header = []string{"episode", "turns", "score", "end"}
 	align = []textout.Align{txt, num, num, txt}
 	if d.shows.Objectives {
@@ -192,18 +209,18 @@ func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], alig
 	rows = func(yield func([]string) bool) {
 		for i := range d.Episodes {
 			e := &d.Episodes[i]
-			ep := e.Ep
-			row := []string{d.Label(e), strconv.Itoa(ep.N()), ep.FinalScore().String(), string(ep.End.Reason)}
+			r := e.row
+			row := []string{d.Label(e), strconv.Itoa(int(r.turns)), r.final.String(), string(r.end)}
 			if d.shows.Objectives {
-				row = append(row, strconv.Itoa(len(ep.Objectives)))
+				row = append(row, strconv.Itoa(int(r.objectives)))
 			}
 			for s := range 2 {
-				o := &e.Outcomes[s]
+				o := d.OutcomeOf(e, s)
 				row = append(row, dash(o.TerminationTurn, o.Terminated()), strconv.Itoa(o.TurnsSaved))
 				if tokens {
-					row = append(row, tokensCell(o))
+					row = append(row, tokensCell(&o))
 				}
-				row = append(row, shortVerdict(o))
+				row = append(row, shortVerdict(&o))
 			}
 			if !yield(row) {
 				return
@@ -233,9 +250,9 @@ const txt, num = textout.Left, textout.Right
 // Label names an episode in tables: its name, and its source when another
 // episode of the dataset has the same name.
 func (d *Dataset) Label(e *Episode) string {
-	name := e.Ep.Name()
+	name := e.row.name()
 	if d.names[name] > 1 {
-		name += " [" + e.Ep.Source + "]"
+		name += " [" + e.row.source + "]"
 	}
 	return name
 }
@@ -294,7 +311,7 @@ func (d *Dataset) Summary() []string {
 	out := append([]string{first + "."}, passedLines(d.Passed)...)
 	lines, eps := 0, 0
 	for i := range d.Episodes {
-		if n := d.Episodes[i].Ep.SkippedLines; n > 0 {
+		if n := d.Episodes[i].row.skipped; n > 0 {
 			lines += n
 			eps++
 		}
@@ -401,8 +418,8 @@ func (d *Dataset) ReviewList() Review {
 func (d *Dataset) ReviewRow(e *Episode) []string {
 	row := []string{d.Label(e)}
 	for s := range 2 {
-		o := &e.Outcomes[s]
-		row = append(row, dash(o.TerminationTurn, o.Terminated()), shortVerdict(o))
+		o := d.OutcomeOf(e, s)
+		row = append(row, dash(o.TerminationTurn, o.Terminated()), shortVerdict(&o))
 	}
 	return row
 }
@@ -591,11 +608,9 @@ func (d *Dataset) labels(to []string, eps []*Episode) []string {
 	return to
 }
 
-// episodeJSON is the i-th episode's entry of the JSON's "episodes".
-func (d *Dataset) episodeJSON(i int) BatchEpisodeJSON {
-	e := d.Episodes[i].JSON()
-	e.Timeline = nil // episode's only
-	return BatchEpisodeJSON{EpisodeJSON: e, Baseline: e.Results[0], After: e.Results[1]}
+// episodeJSON is e's entry of the JSON's "episodes".
+func (d *Dataset) episodeJSON(e *Episode) BatchEpisodeJSON {
+	return BatchEpisodeJSON{EpisodeJSON: e.row.fields(), Baseline: e.row.result(0, d.Baseline, e.Options), After: e.row.result(1, d.After, e.Options)}
 }
 
 func writeDatasetJSON(w io.Writer, d *Dataset, summary bool) error {
@@ -629,7 +644,7 @@ func (d *Dataset) writeJSON(w io.Writer, v any, summary bool, prefix string) err
 	bw.Write(b[:at-1]) // up to the comma after "bootstrap"
 	bw.WriteString(",\n" + prefix + `  "episodes": [`)
 	for i := range d.Episodes {
-		e, err := textout.IndentedJSON(d.episodeJSON(i), prefix+"    ")
+		e, err := textout.IndentedJSON(d.episodeJSON(&d.Episodes[i]), prefix+"    ")
 		if err != nil {
 			return err
 		}
@@ -650,7 +665,7 @@ func writeDatasetCSV(w io.Writer, d *Dataset) error {
 	cw := csv.NewWriter(w)
 	cw.Write(datasetCSVHeader())
 	for i := range d.Episodes {
-		cw.Write(datasetCSVRow(&d.Episodes[i]))
+		cw.Write(d.csvRow(&d.Episodes[i]))
 	}
 	cw.Flush()
 	return cw.Error()
@@ -666,9 +681,10 @@ func datasetCSVHeader() []string {
 	return header
 }
 
-func datasetCSVRow(e *Episode) []string {
-	j := e.JSON()
-	row := csvEpisode(&j)
-	row = append(row, csvResult(&j.Results[0])...)
-	return append(row, csvResult(&j.Results[1])...)
+// csvRow is e's row of the CSV.
+func (d *Dataset) csvRow(e *Episode) []string {
+	j := d.episodeJSON(e)
+	row := csvEpisode(&j.EpisodeJSON)
+	row = append(row, csvResult(&j.Baseline)...)
+	return append(row, csvResult(&j.After)...)
 }

@@ -38,6 +38,7 @@ type Episode struct {
 	grid    *policy.Grid // AnalyseGrid's policies, those the log can replay
 	results int          // how many of them
 	fast    bool         // replayed by the sweep's fast path (fastPath)
+	row     *row         // what a dataset reads of it (NewDataset, Compacted)
 }
 
 // Options are what an analysis is asked for besides the policies.
@@ -69,6 +70,14 @@ func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Tim
 func (e Episode) Summarised() Episode {
 	e.Patterns = nil
 	return e
+}
+
+// Compacted is e as a dataset of many episodes holds it: its row, what the
+// dataset reads of it, without its episode, outcomes and patterns, which
+// hold ten times as much (docs/PERFORMANCE.md, "Many episodes"). Charts
+// that draw its turns (timelines) need e Summarised instead.
+func (e Episode) Compacted() Episode {
+	return Episode{Options: e.Options, digest: e.digest, row: newRow(&e, e.First(2))}
 }
 
 // AnalyseGrid is Analyse of the policies of a grid that ep's log can replay,

@@ -127,7 +127,7 @@ func writeGroupsCSV(w io.Writer, groups []Group) error {
 	for _, g := range groups {
 		name := textout.CSVText(g.Name)
 		for i := range g.Dataset.Episodes {
-			cw.Write(append([]string{name}, datasetCSVRow(&g.Dataset.Episodes[i])...))
+			cw.Write(append([]string{name}, g.Dataset.csvRow(&g.Dataset.Episodes[i])...))
 		}
 	}
 	cw.Flush()

@@ -25,7 +25,8 @@ func TestHeadline(t *testing.T) {
 	episodes := func(n, censored int) []Episode {
 		eps := make([]Episode, n)
 		for i := range eps {
-			eps[i].Outcomes = []replay.Outcome{{}, {Censored: i < censored}}
+			b, a := replay.Outcome{}, replay.Outcome{Censored: i < censored}
+			eps[i].row = &row{outcomes: [2]replay.Compact{b.Compact(), a.Compact()}}
 		}
 		return eps
 	}

@@ -195,6 +195,20 @@ func nonEmpty(s string) *string {
 
 // Result is the JSON form of one outcome on ep.
 func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
+	return resultJSON(o, opts, system.Of(ep).Shows.Warnings, locationAt(ep, o))
+}
+
+// locationAt is the location after o's stop on ep, "" for none.
+func locationAt(ep *episode.Episode, o *replay.Outcome) string {
+	if !o.Terminated() {
+		return ""
+	}
+	return ep.Turns[o.TerminationTurn-1].Location
+}
+
+// resultJSON is the JSON form of o: warnings, whether the system shows
+// its warning; location, the location after its stop.
+func resultJSON(o *replay.Outcome, opts Options, warnings bool, location string) ResultJSON {
 	r := ResultJSON{
 		Policy: string(o.Policy.Name), Settings: o.Policy.Written(),
 		TurnsSaved: o.TurnsSaved, Length: o.Length, ScoreForgone: o.ScoreForgone,
@@ -203,7 +217,7 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 		LLMCallsSaved: o.LLMCallsSaved(opts.CallsPerTurn),
 		GainHorizon:   nonZero(o.GainHorizon),
 	}
-	if system.Of(ep).Shows.Warnings {
+	if warnings {
 		r.WarningStartTurn = nonZero(o.WarningStartTurn)
 	}
 	if o.StopReason != "" {
@@ -229,9 +243,7 @@ func Result(ep *episode.Episode, o *replay.Outcome, opts Options) ResultJSON {
 	}
 	if t := o.TerminationTurn; o.Terminated() {
 		r.TerminationTurn, r.TurnsStuck, r.ScoreAtTermination = ptr(t), ptr(o.TurnsStuck), ptr(o.ScoreAtTermination)
-		if loc := ep.Turns[t-1].Location; loc != "" {
-			r.LocationAtTermination = &loc
-		}
+		r.LocationAtTermination = nonEmpty(location)
 	}
 	return r
 }
@@ -254,25 +266,8 @@ func (e *Episode) JSON() EpisodeJSON {
 
 // fields is e's JSON form without its timeline and results.
 func (e *Episode) fields() EpisodeJSON {
-	ep := e.Ep
-	j := EpisodeJSON{
-		EpisodeHead: head(ep),
-		Facts:       ep.Facts,
-		EpisodeBody: EpisodeBody{Turns: ep.N(), MaxTurns: nonZero(ep.MaxTurns), MissingTurns: ep.MissingTurns,
-			FinalScore: finalScore(ep), EndReason: string(ep.End.Reason), EndTurn: nonZero(ep.End.Turn),
-			Deaths: []int{}, SkippedLines: ep.SkippedLines, Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON()},
-		Patterns: e.Patterns,
-	}
-	j.Cost, j.Tokens = spent(ep)
-	if system.Of(ep).Shows.Objectives {
-		j.ObjectiveCompletions, j.ObjectiveUpdates = ptr(len(ep.Objectives)), ptr(ep.ObjectiveUpdates)
-	}
-	for _, d := range ep.Deaths {
-		j.Deaths = append(j.Deaths, d.Turn)
-	}
-	if j.Warnings == nil {
-		j.Warnings = []string{}
-	}
+	j := newRow(e, nil).fields()
+	j.Patterns = e.Patterns
 	return j
 }
 

@@ -124,7 +124,7 @@ func TestDatasetJSONAsWhole(t *testing.T) {
 	whole := func(d *Dataset, summary bool) DatasetJSON {
 		j := d.json()
 		for i := range d.Episodes {
-			j.Episodes = append(j.Episodes, d.episodeJSON(i))
+			j.Episodes = append(j.Episodes, d.episodeJSON(&d.Episodes[i]))
 		}
 		if summary {
 			j.Episodes = nil

@@ -103,7 +103,9 @@ line on whether the after policy serves every group.`,
 				return err
 			}
 			if !grouped {
-				d, err := f.compare(cmd, e, groups[0], side, skips(c.Skipped), c.Passed)
+				g := groups[0]
+				c.Episodes, groups = nil, nil // the analysis drops each once its row is made (compare)
+				d, err := f.compare(cmd, e, g, side, skips(c.Skipped), c.Passed)
 				if err != nil {
 					return err
 				}
@@ -168,10 +170,19 @@ func (f *batchFlags) compare(cmd *cobra.Command, e *env, g group.Group, s sides,
 	if len(kept) == 0 {
 		return nil, failure("no episode can be compared")
 	}
+	g.Episodes = nil
 	step, end := e.progress("replaying", len(kept))
 	pair := []policy.Policy{baseline, after}
-	eps := analyse(kept, func(ep *episode.Episode) report.Episode {
-		return report.Analyse(ep, pair, s.recording, opts).Summarised()
+	// Charts that draw an episode's turns need it whole; else the dataset
+	// holds rows, the episodes dropped as they are analysed
+	// (docs/PERFORMANCE.md, "Many episodes").
+	whole := f.html != "" || f.plots != "" && f.timelines != "none"
+	eps := analyseDropping(kept, func(ep *episode.Episode) report.Episode {
+		a := report.Analyse(ep, pair, s.recording, opts)
+		if whole {
+			return a.Summarised()
+		}
+		return a.Compacted()
 	}, step)
 	end()
 	_, end = e.progress("computing the intervals", 0)

@@ -231,7 +231,7 @@ func (f *checkFlags) premature(eps []*episode.Episode) (checkVerdict, error) {
 func (f *checkFlags) change(eps []*episode.Episode) (checkVerdict, error) {
 	from, to := f.before, f.after
 	v := checkVerdict{From: from.String(), To: to.String(), FTMargin: &f.margin}
-	var pairs []metrics.Pair
+	var pairs metrics.Pairs
 	for _, ep := range eps {
 		if len(replay.Lacking(ep, from)) > 0 || len(replay.Lacking(ep, to)) > 0 {
 			v.NotReplayed++
@@ -239,7 +239,7 @@ func (f *checkFlags) change(eps []*episode.Episode) (checkVerdict, error) {
 		}
 		a, b := replay.Run(ep, from), replay.Run(ep, to)
 		a.GainHorizon, b.GainHorizon = f.gainHorizon, f.gainHorizon
-		pairs = append(pairs, metrics.Pair{Ep: ep, Baseline: &a, After: &b})
+		pairs = append(pairs, metrics.PairOf(ep, a, b))
 	}
 	v.Runs = len(pairs)
 	if v.Runs == 0 {

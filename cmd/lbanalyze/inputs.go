@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -65,6 +66,12 @@ func (e *env) tellOnce(messages ...string) {
 // analyse analyses every episode with analyseOne, on every core; step is
 // told of each.
 func analyse(eps []*episode.Episode, analyseOne func(*episode.Episode) report.Episode, step func()) []report.Episode {
+	return analyseDropping(slices.Clone(eps), analyseOne, step)
+}
+
+// analyseDropping is analyse, which drops each episode of eps once
+// analysed: what analyseOne returns holds what is needed of it.
+func analyseDropping(eps []*episode.Episode, analyseOne func(*episode.Episode) report.Episode, step func()) []report.Episode {
 	out := make([]report.Episode, len(eps))
 	// Episodes in parallel, each into its own place: the same result as in
 	// order. Replaying is most of the work with many configs.
@@ -74,6 +81,7 @@ func analyse(eps []*episode.Episode, analyseOne func(*episode.Episode) report.Ep
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
 				out[i] = analyseOne(eps[i])
+				eps[i] = nil
 				step()
 			}
 		})

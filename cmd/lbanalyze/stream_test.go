@@ -286,8 +286,9 @@ func TestBatchCostAnEpisode(t *testing.T) {
 	c := corpus.Read([]string{dir}, corpus.Options{Jobs: 2})
 	h1 := liveHeap()
 	eps := analyse(c.Episodes, func(ep *episode.Episode) report.Episode {
-		return report.Analyse(ep, pair, policy.DefaultTimer(), opts).Summarised()
+		return report.Analyse(ep, pair, policy.DefaultTimer(), opts).Compacted()
 	}, nop)
+	c.Episodes = nil
 	h2 := liveHeap()
 	d := report.NewDataset(pair[0], pair[1], opts, eps, skips(c.Skipped), c.Passed)
 	h3 := liveHeap()

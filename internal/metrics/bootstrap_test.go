@@ -38,9 +38,9 @@ func TestSumIntervalsDeterministic(t *testing.T) {
 
 // randomPairs are n episodes of 60–259 turns, each stopped at 40 under the
 // baseline half the time and under the after policy a third of the time.
-func randomPairs(n int, seed uint64) []Pair {
+func randomPairs(n int, seed uint64) Pairs {
 	rng := rand.New(rand.NewPCG(seed, seed))
-	pairs := make([]Pair, n)
+	pairs := make(Pairs, n)
 	for i := range pairs {
 		turns := 60 + rng.IntN(200)
 		ep := &episode.Episode{ID: strconv.Itoa(i), Turns: make([]episode.Turn, turns)}
@@ -51,7 +51,7 @@ func randomPairs(n int, seed uint64) []Pair {
 		if rng.IntN(3) == 0 {
 			a.TerminationTurn, a.Length, a.TurnsSaved, a.TurnsStuck = 40, 40, turns-40, 20+rng.IntN(21)
 		}
-		pairs[i] = Pair{Ep: ep, Baseline: &b, After: &a}
+		pairs[i] = PairOf(ep, b, a)
 	}
 	return pairs
 }
@@ -123,11 +123,11 @@ func TestNormalNearBootstrap(t *testing.T) {
 func TestNormalRefusedWhenSkewed(t *testing.T) {
 	pairs := randomPairs(1000, 11)
 	for i := range pairs {
-		turns := pairs[i].Ep.N()
-		*pairs[i].Baseline = replay.Outcome{Length: turns}
-		*pairs[i].After = replay.Outcome{Length: turns}
+		turns := pairs[i].Turns
+		pairs[i].Baseline = replay.Outcome{Length: turns}
+		pairs[i].After = replay.Outcome{Length: turns}
 	}
-	*pairs[0].After = replay.Outcome{TerminationTurn: 40, Length: 40, TurnsSaved: pairs[0].Ep.N() - 40, TurnsStuck: 40}
+	pairs[0].After = replay.Outcome{TerminationTurn: 40, Length: 40, TurnsSaved: pairs[0].Turns - 40, TurnsStuck: 40}
 	for _, m := range Compare(pairs, Costs{CallsPerTurn: 4}, zorkGPT) {
 		if m.Name == "turns_saved" && (m.Method != PairedBootstrap || m.CI == nil) {
 			t.Errorf("%s: %v, interval %v", m.Name, m.Method, m.CI)

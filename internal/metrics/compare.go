@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"math"
-	"slices"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
@@ -46,10 +45,44 @@ type Metric struct {
 	Lengths bool
 }
 
+// Episode is what a metric reads of an episode besides its outcome.
+type Episode struct {
+	Turns      int
+	Objectives []episode.Completion
+	Signals    episode.Signals
+}
+
+// EpisodeOf is what a metric reads of ep.
+func EpisodeOf(ep *episode.Episode) Episode {
+	return Episode{Turns: ep.N(), Objectives: ep.Objectives, Signals: ep.Signals}
+}
+
 // Pair is an episode and its outcomes under the two policies compared.
 type Pair struct {
-	Ep              *episode.Episode
-	Baseline, After *replay.Outcome
+	Episode
+	Baseline, After replay.Outcome
+}
+
+// PairOf is ep with its outcomes under the two policies compared.
+func PairOf(ep *episode.Episode, baseline, after replay.Outcome) Pair {
+	return Pair{EpisodeOf(ep), baseline, after}
+}
+
+// Pairs are the episodes compared, each with its two outcomes.
+type Pairs []Pair
+
+// Len is how many.
+func (ps Pairs) Len() int { return len(ps) }
+
+// Get writes the i-th into p.
+func (ps Pairs) Get(i int, p *Pair) { *p = ps[i] }
+
+// Source gives the episodes compared, one at a time: a dataset of many
+// episodes holds them compacted, and makes each whole as it is read
+// (docs/PERFORMANCE.md, "Many episodes").
+type Source interface {
+	Len() int
+	Get(i int, p *Pair)
 }
 
 // Compare computes every metric over the episodes, the baseline's outcome
@@ -57,36 +90,46 @@ type Pair struct {
 // its entry's method: those that apply to their logs (a), the cost
 // saved as well when c prices it, and the tokens saved when some episode's
 // log records tokens.
-func Compare(pairs []Pair, c Costs, a Applies) []Metric {
-	eps := make([]*episode.Episode, len(pairs))
-	for i := range pairs {
-		eps[i] = pairs[i].Ep
+func Compare(pairs Source, c Costs, a Applies) []Metric {
+	n := pairs.Len()
+	var p Pair
+	costs, tokens := n > 0, false
+	for i := range n {
+		pairs.Get(i, &p)
+		costs = costs && p.Signals.Has(episode.Costs)
+		tokens = tokens || p.Signals.Has(episode.Tokens)
 	}
-	defs := registry(c.For(eps...), slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Signals.Has(episode.Tokens) }), a)
-	n := len(pairs)
-	// side is episode i's numerator and denominator of metric d under one
+	c.Recorded = costs // as Costs.For
+	defs := registry(c, tokens, a)
+	// side is an episode's numerator and denominator of metric d under one
 	// policy (s: 0 baseline, 1 after): computed where read, not held, so
 	// that many episodes cost no column a metric.
-	side := func(d *entry, i, s int) (num, den float64) {
-		p := &pairs[i]
-		o := p.Baseline
+	side := func(d *entry, p *Pair, s int) (num, den float64) {
+		o := &p.Baseline
 		if s == 1 {
-			o = p.After
+			o = &p.After
 		}
-		num, den = d.num(p.Ep, o), 1
+		num, den = d.num(p.Episode, o), 1
 		if d.den != nil {
-			den = d.den(p.Ep, o)
+			den = d.den(p.Episode, o)
 		}
 		return num, den
 	}
-	value := func(d *entry, s int) (float64, bool) {
-		var num, den float64
-		for i := range n {
-			x, y := side(d, i, s)
-			num += x
-			den += y
+	// One pass: each metric's sums under each policy, episode by episode
+	// in order, and the counts of the shares' pairs.
+	sums := make([][4]float64, len(defs)) // baseline num, den, after num, den
+	shares := make([]shareCounts, len(defs))
+	for i := range n {
+		pairs.Get(i, &p)
+		for k := range defs {
+			d, t := &defs[k], &sums[k]
+			bn, bd := side(d, &p, 0)
+			an, ad := side(d, &p, 1)
+			t[0], t[1], t[2], t[3] = t[0]+bn, t[1]+bd, t[2]+an, t[3]+ad
+			if d.interval == PairedProportions {
+				shares[k].add(bn != 0, an != 0)
+			}
 		}
-		return d.value(num, den)
 	}
 	metrics := make([]Metric, len(defs))
 	var boot []int // the sums and means: the paired bootstrap's intervals, or the normal ones
@@ -94,8 +137,8 @@ func Compare(pairs []Pair, c Costs, a Applies) []Metric {
 		d, m := &defs[k], &metrics[k]
 		m.Name, m.Label, m.Unit, m.Expected = d.name, d.label, d.unit, d.expect
 		m.Headline, m.Better, m.Lengths, m.Method = d.headline, d.better, d.lengths, d.interval
-		m.Baseline, m.BaselineOK = value(d, 0)
-		m.After, m.AfterOK = value(d, 1)
+		m.Baseline, m.BaselineOK = d.value(sums[k][0], sums[k][1])
+		m.After, m.AfterOK = d.value(sums[k][2], sums[k][3])
 		if m.BaselineOK && m.AfterOK {
 			m.Change = m.After - m.Baseline
 			if m.Baseline != 0 {
@@ -107,11 +150,7 @@ func Compare(pairs []Pair, c Costs, a Applies) []Metric {
 		case PairedBootstrap:
 			boot = append(boot, k)
 		case PairedProportions:
-			m.proportions(d, n, func(i int) (base, after bool) {
-				b, _ := side(d, i, 0)
-				a, _ := side(d, i, 1)
-				return b != 0, a != 0
-			})
+			m.proportions(d, n, shares[k])
 		}
 	}
 	if n >= MinN && len(boot) > 0 {
@@ -120,9 +159,10 @@ func Compare(pairs []Pair, c Costs, a Applies) []Metric {
 			sub[j] = defs[k]
 		}
 		ci, pct, sides, method := intervals(sub, n, func(i int, row []float64) {
+			pairs.Get(i, &p)
 			for j := range sub {
 				for s := range 2 {
-					row[4*j+2*s], row[4*j+2*s+1] = side(&sub[j], i, s)
+					row[4*j+2*s], row[4*j+2*s+1] = side(&sub[j], &p, s)
 				}
 			}
 		})
@@ -138,27 +178,29 @@ func Compare(pairs []Pair, c Costs, a Applies) []Metric {
 	return metrics
 }
 
-// proportions sets the intervals of a metric of d, PairedProportions: has
-// says whether episode i of n has the property under each policy. The value
-// is scale·k/n (perEpisode) or scale·k, so the intervals of the shares are
-// scaled alike.
-func (m *Metric) proportions(d *entry, n int, has func(i int) (base, after bool)) {
+// shareCounts count the episodes by whether they have a property under
+// each policy.
+type shareCounts struct{ both, afterOnly, baseOnly int }
+
+func (c *shareCounts) add(base, after bool) {
+	switch {
+	case after && base:
+		c.both++
+	case after:
+		c.afterOnly++
+	case base:
+		c.baseOnly++
+	}
+}
+
+// proportions sets the intervals of a metric of d, PairedProportions, over
+// n episodes counted in c. The value is scale·k/n (perEpisode) or scale·k,
+// so the intervals of the shares are scaled alike.
+func (m *Metric) proportions(d *entry, n int, c shareCounts) {
 	if n == 0 {
 		return
 	}
-	var both, afterOnly, baseOnly, neither int
-	for i := range n {
-		switch b, a := has(i); {
-		case a && b:
-			both++
-		case a:
-			afterOnly++
-		case b:
-			baseOnly++
-		default:
-			neither++
-		}
-	}
+	both, afterOnly, baseOnly := c.both, c.afterOnly, c.baseOnly
 	scale := d.scale
 	if !d.perEpisode {
 		scale *= float64(n)

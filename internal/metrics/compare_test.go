@@ -40,11 +40,11 @@ func readEpisode(t testing.TB, s synth.Steps) *episode.Episode {
 
 // compared are the episodes, each with its outcomes under score and
 // score-or-objective (40/10).
-func compared(eps []*episode.Episode) []Pair {
-	pairs := make([]Pair, len(eps))
+func compared(eps []*episode.Episode) Pairs {
+	pairs := make(Pairs, len(eps))
 	for i, ep := range eps {
 		b, a := replay.Run(ep, score), replay.Run(ep, sor)
-		pairs[i] = Pair{Ep: ep, Baseline: &b, After: &a}
+		pairs[i] = PairOf(ep, b, a)
 	}
 	return pairs
 }
@@ -52,7 +52,7 @@ func compared(eps []*episode.Episode) []Pair {
 // handSet is seven episodes whose outcomes under score and
 // score-or-objective (40/10) are worked out by hand in the comments. All but
 // E and G end at their turn budget (a whole log).
-func handSet(t testing.TB) []Pair {
+func handSet(t testing.TB) Pairs {
 	plans := []synth.Steps{
 		// A: flat 100 turns. score: 40 (40), truly stuck, saves 60. sor: same.
 		{ID: "A", N: 100, MaxTurns: 100},
@@ -161,7 +161,7 @@ func TestMetricDefinitions(t *testing.T) {
 // approximation mean(d) ± 1.96·sd(d)/√n of the paired differences d.
 func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	var eps []Pair
+	var eps Pairs
 	var d []float64
 	for i := range 80 {
 		n := 60 + rng.IntN(200)
@@ -171,7 +171,7 @@ func TestBootstrapAgreesWithNormalApproximation(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			b.TerminationTurn, b.Length = 40, 40
 		}
-		eps = append(eps, Pair{Ep: ep, Baseline: &b, After: &a})
+		eps = append(eps, PairOf(ep, b, a))
 		d = append(d, float64(a.Length-b.Length))
 	}
 	var mean, ss float64
@@ -206,11 +206,11 @@ func TestBootstrapInSmallBlocks(t *testing.T) {
 	defer func(v int) { NormalFrom = v }(NormalFrom)
 	NormalFrom = n + 1 // the bootstrap, at n episodes
 	rng := rand.New(rand.NewPCG(3, 3))
-	eps := make([]Pair, n)
+	eps := make(Pairs, n)
 	lb, la := make([]float64, n), make([]float64, n)
 	for i := range eps {
 		b, a := replay.Outcome{Length: 1 + rng.IntN(300)}, replay.Outcome{Length: 1 + rng.IntN(300)}
-		eps[i] = Pair{Ep: &episode.Episode{ID: strconv.Itoa(i)}, Baseline: &b, After: &a}
+		eps[i] = PairOf(&episode.Episode{ID: strconv.Itoa(i)}, b, a)
 		lb[i], la[i] = float64(b.Length), float64(a.Length)
 	}
 	var m Metric

@@ -74,7 +74,7 @@ func (m Method) String() string {
 type entry struct {
 	name, label string
 	unit        Unit
-	num, den    func(ep *episode.Episode, o *replay.Outcome) float64
+	num, den    func(ep Episode, o *replay.Outcome) float64
 	perEpisode  bool    // divide by n
 	scale       float64 // multiplies the value (100 for %, calls per turn)
 	expect      Expectation
@@ -146,11 +146,11 @@ func registry(c Costs, tokens bool, a Applies) []entry {
 	at := slices.IndexFunc(defs, func(d entry) bool { return d.name == "llm_calls_saved" }) + 1
 	if tokens {
 		defs = slices.Insert(defs, at, entry{name: "tokens_saved", lengths: true, label: "tokens saved", unit: Count, scale: 1, better: +1, headline: true,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TokensSaved) }}) // 0 unless logged
+			num: func(ep Episode, o *replay.Outcome) float64 { return float64(o.TokensSaved) }}) // 0 unless logged
 	}
 	if c.Priced() {
 		defs = slices.Insert(defs, at, entry{name: "cost_saved", lengths: true, label: "cost saved", unit: Dollars, scale: 1,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { v, _ := c.CostSaved(o); return v }}) // 0 unless priced
+			num: func(ep Episode, o *replay.Outcome) float64 { v, _ := c.CostSaved(o); return v }}) // 0 unless priced
 	}
 	return defs
 }
@@ -164,57 +164,57 @@ func shipped(callsPerTurn int, realScores bool) []entry {
 	}
 	return []entry{
 		{name: "episodes_terminated", label: "episodes terminated", unit: Count, scale: 1, interval: PairedProportions,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
+			num: func(ep Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
 		{name: "false_termination_candidates", label: "false-termination candidates", unit: Count, scale: 1, interval: PairedProportions,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) }},
+			num: func(ep Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) }},
 		{name: "unknown_stops", label: "unknown stops", unit: Count, scale: 1, interval: PairedProportions,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Unknown()) }},
+			num: func(ep Episode, o *replay.Outcome) float64 { return b2f(o.Unknown()) }},
 		// The rate the targets are judged on: every outcome the log cannot
 		// show fine (replay.Outcome.Unjudged), so that no cut log hides a
 		// premature stop; the low bound counts the evidence alone.
 		{name: "false_termination_rate", label: "false-termination rate, high bound", unit: Percent, perEpisode: true, scale: 100,
 			better: -1, headline: true, interval: PairedProportions,
-			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Unjudged()) },
+			num:    func(ep Episode, o *replay.Outcome) float64 { return b2f(o.Unjudged()) },
 			expect: Expectation{Text: "-30% to -50%", Lo: -50, Hi: -30, Kind: expectRange}},
 		{name: "false_termination_rate_low", label: "false-termination rate, low bound", unit: Percent, perEpisode: true, scale: 100,
 			interval: PairedProportions,
-			num:      func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) },
+			num:      func(ep Episode, o *replay.Outcome) float64 { return b2f(o.FalseTerminationCandidate()) },
 			expect:   Expectation{Text: "-30% to -50%", Lo: -50, Hi: -30, Kind: expectRange}},
 		{name: "avg_turns_per_episode", lengths: true, label: "average turns per episode", unit: Mean, perEpisode: true, scale: 1,
-			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.Length) },
+			num:    func(ep Episode, o *replay.Outcome) float64 { return float64(o.Length) },
 			expect: Expectation{Text: "+10% to +20%", Lo: 10, Hi: 20, Kind: expectRange}},
 		{name: "avg_turns_stuck_at_termination", label: "average turns stuck at termination", unit: Mean, scale: 1,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
+			num: func(ep Episode, o *replay.Outcome) float64 {
 				if o.Terminated() {
 					return float64(o.TurnsStuck)
 				}
 				return 0
 			},
-			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
+			den: func(ep Episode, o *replay.Outcome) float64 { return b2f(o.Terminated()) }},
 		{name: "objective_completions_in_terminated", label: "objective completions in terminated episodes", unit: Count, scale: 1, objectives: true,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
+			num: func(ep Episode, o *replay.Outcome) float64 {
 				return b2f(o.Terminated()) * float64(len(ep.Objectives))
 			}},
 		{name: "episodes_with_objective_completions", label: "episodes with objective completions", unit: Count, scale: 1, objectives: true,
 			interval: PairedProportions,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 {
+			num: func(ep Episode, o *replay.Outcome) float64 {
 				length := o.Length
 				return b2f(slices.ContainsFunc(ep.Objectives, func(c episode.Completion) bool { return c.Turn <= length }))
 			},
 			expect: Expectation{Text: "no change", Kind: expectSame}},
 		{name: "truly_stuck_terminations", label: "truly stuck terminations", unit: Count, scale: 1, interval: PairedProportions,
-			num:    func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.TrulyStuck()) },
+			num:    func(ep Episode, o *replay.Outcome) float64 { return b2f(o.TrulyStuck()) },
 			expect: Expectation{Text: "no change", Kind: expectSame}},
 		{name: "turns_saved", lengths: true, label: "turns saved", unit: Count, scale: 1, better: +1, headline: true,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
+			num: func(ep Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) }},
 		{name: "turns_saved_pct", lengths: true, label: "turns saved, share of logged turns", unit: Percent, scale: 100,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) },
-			den: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(ep.N()) }},
+			num: func(ep Episode, o *replay.Outcome) float64 { return float64(o.TurnsSaved) },
+			den: func(ep Episode, o *replay.Outcome) float64 { return float64(ep.Turns) }},
 		{name: "llm_calls_saved", lengths: true, label: "LLM calls saved", unit: Count, scale: 1, // counted from the log where it records them
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.LLMCallsSaved(callsPerTurn)) }},
+			num: func(ep Episode, o *replay.Outcome) float64 { return float64(o.LLMCallsSaved(callsPerTurn)) }},
 		{name: "score_forgone", label: "score forgone", unit: points, scale: 1, better: -1,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
+			num: func(ep Episode, o *replay.Outcome) float64 { return float64(o.ScoreForgone) }},
 		{name: "censored", label: "censored outcomes", unit: Count, scale: 1, better: -1, headline: true, interval: PairedProportions,
-			num: func(ep *episode.Episode, o *replay.Outcome) float64 { return b2f(o.Censored) }},
+			num: func(ep Episode, o *replay.Outcome) float64 { return b2f(o.Censored) }},
 	}
 }

@@ -50,12 +50,12 @@ func (d Defs) NewContribution() Contribution { return make(Contribution, 2*len(d
 
 // Contribute fills c for episode ep under outcome o.
 func (d Defs) Contribute(c Contribution, ep *episode.Episode, o *replay.Outcome) {
-	k := len(d.defs)
+	k, e := len(d.defs), EpisodeOf(ep)
 	for i := range d.defs {
 		df := &d.defs[i]
-		c[i] = df.num(ep, o)
+		c[i] = df.num(e, o)
 		if df.den != nil {
-			c[k+i] = df.den(ep, o)
+			c[k+i] = df.den(e, o)
 		}
 	}
 }

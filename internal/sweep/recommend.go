@@ -977,11 +977,11 @@ func (r *Result) versus(eps []*episode.Episode, after func(e int) policy.Policy,
 	if len(base) > 0 {
 		b0 = base[0]
 	}
-	pairs := make([]metrics.Pair, len(eps))
+	pairs := make(metrics.Pairs, len(eps))
 	for e, ep := range eps {
 		b, a := replay.Run(ep, b0), replay.Run(ep, after(e))
 		b.GainHorizon, a.GainHorizon = r.GainHorizon, r.GainHorizon
-		pairs[e] = metrics.Pair{Ep: ep, Baseline: &b, After: &a}
+		pairs[e] = metrics.PairOf(ep, b, a)
 	}
 	return metrics.Compare(pairs, r.Costs, r.System.Shows.Applies)
 }

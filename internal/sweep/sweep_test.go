@@ -55,10 +55,10 @@ func TestConfigsEqualBatch(t *testing.T) {
 	grid := defaultGrid()
 	r := Run(eps, grid, current, opts())
 	for i := 0; i < len(grid); i += 7 { // a sample of the grid, every policy and interval
-		pairs := make([]metrics.Pair, len(eps))
+		pairs := make(metrics.Pairs, len(eps))
 		for e, ep := range eps {
 			b, a := replay.Run(ep, current), replay.Run(ep, grid[i])
-			pairs[e] = metrics.Pair{Ep: ep, Baseline: &b, After: &a}
+			pairs[e] = metrics.PairOf(ep, b, a)
 		}
 		for k, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 4}, system.ZorkGPT.Shows.Applies) {
 			got, ok := r.Defs.Value(&r.Configs[i].Sums, k)
