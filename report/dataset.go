@@ -38,7 +38,7 @@ type Dataset struct {
 	// (replay.Comparable).
 	Unreplayed []string
 	Metrics    []metrics.Metric
-	names      map[string]int // how many episodes have each name, for Label
+	names      map[string]int // how many episodes have each name that more than one has, for Label
 	shows      system.Shows   // what applies to the system that ran the episodes
 	// Patterns summarise how the episodes were stuck.
 	Patterns patterns.Summary
@@ -63,16 +63,30 @@ func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skip
 	})
 	slices.SortStableFunc(skipped, func(a, b Skip) int { return cmp.Compare(a.Source, b.Source) })
 	slices.Sort(passed)
-	names := map[string]int{}
-	for i := range eps {
-		names[eps[i].row.name()]++
-	}
+	names := sharedNames(eps)
 	shows := systemOfRows(eps).Shows
 	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
 		Skipped: skipped, Passed: passed, names: names, Patterns: summarise(eps), shows: shows}
 	d.Metrics = metrics.Compare(pairs{d}, opts.Costs, shows.Applies)
 	d.markCensored()
 	return d
+}
+
+// sharedNames counts the episodes of each name that more than one of eps
+// has: of many episodes, a map of every name took 100 bytes an episode.
+func sharedNames(eps []Episode) map[string]int {
+	names := make([]string, len(eps))
+	for i := range eps {
+		names[i] = eps[i].row.name()
+	}
+	slices.Sort(names)
+	shared := map[string]int{}
+	for i := 1; i < len(names); i++ {
+		if names[i] == names[i-1] {
+			shared[names[i]] = max(shared[names[i]], 1) + 1
+		}
+	}
+	return shared
 }
 
 // pairs are the episodes of a dataset with their two outcomes, compared,

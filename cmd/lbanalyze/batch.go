@@ -9,11 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/group"
 	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
-	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/report"
 	"github.com/lbanalyze/lbanalyze/system"
 )
@@ -93,26 +91,25 @@ line on whether the after policy serves every group.`,
 			if err := f.by.parse(); err != nil {
 				return err
 			}
-			c := e.readCorpus(args, f.jobs, false, srcs, f.by.member())
-			if len(c.Episodes) == 0 {
+			b := &batchRead{f: &f, cmd: cmd, sides: sides{baseline, after, recording, opts},
+				whole: f.html != "" || f.plots != "" && f.timelines != "none"}
+			c := b.read(e, args, srcs)
+			if b.n == 0 {
 				return failure("no episode could be analysed")
 			}
-			side := sides{baseline, after, recording, opts}
-			groups, grouped, err := f.by.split(c)
+			groups, grouped, err := b.split()
 			if err != nil {
 				return err
 			}
 			if !grouped {
-				g := groups[0]
-				c.Episodes, groups = nil, nil // the analysis drops each once its row is made (compare)
-				d, err := f.compare(cmd, e, g, side, skips(c.Skipped), c.Passed)
+				d, err := f.compare(e, b, groups[0], skips(c.Skipped), c.Passed)
 				if err != nil {
 					return err
 				}
 				return f.write(e, d)
 			}
 			out, err := eachGroup(e, groups, "no episode can be compared", func(g group.Group) (report.Group, error) {
-				d, err := f.compare(cmd, e, g, side, nil, nil)
+				d, err := f.compare(e, b, g, nil, nil)
 				return report.Group{Name: g.Name, System: g.System.Name, Dataset: d}, err
 			}, func(g report.Group, i int, name string) error { return f.writeCharts(e, g.Dataset, i, name) })
 			if err != nil {
@@ -156,37 +153,22 @@ type sides struct {
 	opts            report.Options
 }
 
-// compare analyses the episodes of one group (of one system): the baseline
-// against the after policy, as the flags and the system's defaults say.
-func (f *batchFlags) compare(cmd *cobra.Command, e *env, g group.Group, s sides, skipped []report.Skip, passed []string) (*report.Dataset, error) {
-	sys, opts := g.System, s.opts
-	opts.CallsPerTurn = f.calls.of(sys)
-	baseline, after := f.sides(cmd, sys, s.baseline, s.after)
-	e.tellOnce(f.config.loaded.mismatch(sys)...)
-	e.tellOnce(refusalWarnings(sys, slices.Values([]policy.Policy{baseline, after}))...)
+// compare compares the episodes of one group (of one system), analysed as
+// they were read (batchRead): the baseline against the after policy, as the
+// flags and the system's defaults say.
+func (f *batchFlags) compare(e *env, b *batchRead, g group.Group, skipped []report.Skip, passed []string) (*report.Dataset, error) {
+	s := b.sidesOf(g.System)
+	baseline, after := s.pair[0], s.pair[1]
+	e.tellOnce(f.config.loaded.mismatch(g.System)...)
+	e.tellOnce(refusalWarnings(g.System, slices.Values(s.pair))...)
 	e.tellOnce(f.noteShared(baseline, after)...)
-	kept, unreplayed := replay.Comparable(g.Episodes, []policy.Policy{baseline, after}, "left out of the comparison")
+	eps, unreplayed := b.episodes(g, "left out of the comparison")
 	e.tell(unreplayed...)
-	if len(kept) == 0 {
+	if len(eps) == 0 {
 		return nil, failure("no episode can be compared")
 	}
-	g.Episodes = nil
-	step, end := e.progress("replaying", len(kept))
-	pair := []policy.Policy{baseline, after}
-	// Charts that draw an episode's turns need it whole; else the dataset
-	// holds rows, the episodes dropped as they are analysed
-	// (docs/PERFORMANCE.md, "Many episodes").
-	whole := f.html != "" || f.plots != "" && f.timelines != "none"
-	eps := analyseDropping(kept, func(ep *episode.Episode) report.Episode {
-		a := report.Analyse(ep, pair, s.recording, opts)
-		if whole {
-			return a.Summarised()
-		}
-		return a.Compacted()
-	}, step)
-	end()
-	_, end = e.progress("computing the intervals", 0)
-	d := report.NewDataset(baseline, after, opts, eps, skipped, passed)
+	_, end := e.progress("computing the intervals", 0)
+	d := report.NewDataset(baseline, after, s.opts, eps, skipped, passed)
 	end()
 	d.Unreplayed = unreplayed
 	return d, nil

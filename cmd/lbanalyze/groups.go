@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/group"
 	"github.com/lbanalyze/lbanalyze/report"
@@ -58,10 +59,16 @@ func (f *byFlag) name() string {
 // several systems (one answer is never one for two systems). A key that no
 // episode has is a usage error, naming the keys they have.
 func (f *byFlag) split(c *corpus.Corpus) (groups []group.Group, grouped bool, err error) {
-	if err := group.Unseen(c.Episodes, f.key, c.Below); err != nil {
+	return f.splitOf(c.Episodes, c.Below)
+}
+
+// splitOf is split of eps, below giving the path of a log below the
+// directory given.
+func (f *byFlag) splitOf(eps []*episode.Episode, below func(string) string) (groups []group.Group, grouped bool, err error) {
+	if err := group.Unseen(eps, f.key, below); err != nil {
 		return nil, false, usageError("--by: %v", err)
 	}
-	groups = group.Split(c.Episodes, f.key, c.Below)
+	groups = group.Split(eps, f.key, below)
 	return groups, f.key != nil || len(groups) > 1, nil
 }
 

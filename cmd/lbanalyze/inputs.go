@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -18,6 +17,19 @@ import (
 // named), each once, jobs at a time, with the sources srcs (the registry's
 // when nil), and tells on stderr what could not be used.
 func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.Sources, member string) *corpus.Corpus {
+	var eps []*episode.Episode
+	c := e.streamCorpus(paths, jobs, explicit, srcs, member, func(*corpus.Corpus) func(*episode.Episode) {
+		return func(ep *episode.Episode) { eps = append(eps, ep) }
+	})
+	c.Episodes = eps
+	return c
+}
+
+// streamCorpus is readCorpus handing each episode, in discovery order, to
+// the sink that sink makes of the corpus found (which says where each log
+// lies below the paths given), holding none.
+func (e *env) streamCorpus(paths []string, jobs int, explicit bool, srcs *corpus.Sources, member string,
+	sink func(*corpus.Corpus) func(*episode.Episode)) *corpus.Corpus {
 	discover := corpus.Discover
 	if explicit {
 		discover = corpus.Files
@@ -27,7 +39,8 @@ func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.S
 	}
 	files, c := discover(paths, srcs)
 	bar, wait := e.progress("reading logs", len(files))
-	c.ReadFiles(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar, Sources: srcs, Read: source.Options{Member: member}})
+	c.Stream(files, corpus.Options{Jobs: jobs, Stdin: e.stdin, Progress: bar, Sources: srcs, Read: source.Options{Member: member}},
+		corpus.Sink{Episode: sink(c)})
 	wait()
 	e.tell(c.Messages...)
 	return c
@@ -66,12 +79,6 @@ func (e *env) tellOnce(messages ...string) {
 // analyse analyses every episode with analyseOne, on every core; step is
 // told of each.
 func analyse(eps []*episode.Episode, analyseOne func(*episode.Episode) report.Episode, step func()) []report.Episode {
-	return analyseDropping(slices.Clone(eps), analyseOne, step)
-}
-
-// analyseDropping is analyse, which drops each episode of eps once
-// analysed: what analyseOne returns holds what is needed of it.
-func analyseDropping(eps []*episode.Episode, analyseOne func(*episode.Episode) report.Episode, step func()) []report.Episode {
 	out := make([]report.Episode, len(eps))
 	// Episodes in parallel, each into its own place: the same result as in
 	// order. Replaying is most of the work with many configs.
@@ -81,7 +88,6 @@ func analyseDropping(eps []*episode.Episode, analyseOne func(*episode.Episode) r
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
 				out[i] = analyseOne(eps[i])
-				eps[i] = nil
 				step()
 			}
 		})

@@ -28,20 +28,26 @@ var NormalFrom = 1000
 // change in % (pct), and each policy's value (sides: baseline, after), and
 // how each metric's were made (method): the normal ones from NormalFrom
 // episodes where they are accurate, else the paired bootstrap's. fill writes
-// episode i's numerators and denominators, 4 a metric: baseline num, den,
-// after num, den.
-func intervals(defs []entry, n int, fill func(i int, row []float64)) (ci, pct []*[2]float64, sides [][2]*[2]float64, method []Method) {
-	full := 4 * len(defs)
-	all := make([]float64, n*full)
-	for i := range n {
-		fill(i, all[i*full:(i+1)*full])
-	}
+// episode i's numerators and denominators of metric k into r: baseline num,
+// den, after num, den. A metric's column is made, and tried for the normal
+// interval, one metric at a time: of many episodes, every metric's at once
+// took a few tens of MiB (docs/PERFORMANCE.md, "Many episodes").
+func intervals(defs []entry, n int, fill func(i, k int, r []float64)) (ci, pct []*[2]float64, sides [][2]*[2]float64, method []Method) {
 	ci, pct, sides = make([]*[2]float64, len(defs)), make([]*[2]float64, len(defs)), make([][2]*[2]float64, len(defs))
 	method = make([]Method, len(defs))
 	var boot []int // the metrics the bootstrap takes
+	var col []float64
+	if n >= NormalFrom {
+		col = make([]float64, 4*n)
+	}
 	for k := range defs {
 		method[k] = PairedNormal
-		if n < NormalFrom || !normal(&defs[k], all, full, 4*k, &ci[k], &pct[k], &sides[k]) {
+		if n >= NormalFrom {
+			for i := range n {
+				fill(i, k, col[4*i:][:4])
+			}
+		}
+		if n < NormalFrom || !normal(&defs[k], col, 4, 0, &ci[k], &pct[k], &sides[k]) {
 			method[k] = PairedBootstrap
 			boot = append(boot, k)
 		}
@@ -49,11 +55,12 @@ func intervals(defs []entry, n int, fill func(i int, row []float64)) (ci, pct []
 	if len(boot) == 0 {
 		return ci, pct, sides, method
 	}
+	col = nil
 	sub, cols := make([]entry, len(boot)), make([]float64, n*4*len(boot))
 	for j, k := range boot {
 		sub[j] = defs[k]
 		for i := range n {
-			copy(cols[i*4*len(boot)+4*j:][:4], all[i*full+4*k:][:4])
+			fill(i, k, cols[i*4*len(boot)+4*j:][:4])
 		}
 	}
 	bci, bpct, bsides := bootstrap(sub, n, cols)
@@ -75,10 +82,8 @@ func SumIntervals(x [][]float64) []*[2]float64 {
 	for c := range defs {
 		defs[c] = entry{scale: 1} // a sum: scale·Σnum
 	}
-	_, _, sides, _ := intervals(defs, len(x[0]), func(i int, row []float64) {
-		for c := range x {
-			row[4*c], row[4*c+2] = x[c][i], x[c][i] // both sides the row: its value's interval
-		}
+	_, _, sides, _ := intervals(defs, len(x[0]), func(i, c int, r []float64) {
+		r[0], r[2] = x[c][i], x[c][i] // both sides the row: its value's interval
 	})
 	for c := range out {
 		out[c] = sides[c][1]

@@ -158,12 +158,14 @@ func Compare(pairs Source, c Costs, a Applies) []Metric {
 		for j, k := range boot {
 			sub[j] = defs[k]
 		}
-		ci, pct, sides, method := intervals(sub, n, func(i int, row []float64) {
-			pairs.Get(i, &p)
-			for j := range sub {
-				for s := range 2 {
-					row[4*j+2*s], row[4*j+2*s+1] = side(&sub[j], &p, s)
-				}
+		got := -1 // the episode in p
+		ci, pct, sides, method := intervals(sub, n, func(i, j int, r []float64) {
+			if i != got {
+				pairs.Get(i, &p)
+				got = i
+			}
+			for s := range 2 {
+				r[2*s], r[2*s+1] = side(&sub[j], &p, s)
 			}
 		})
 		for j, k := range boot {
