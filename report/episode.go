@@ -5,7 +5,9 @@ package report
 
 import (
 	"iter"
+	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
@@ -17,19 +19,26 @@ import (
 
 // Episode is one analysed episode: the episode, its outcomes under each policy
 // asked for, and its self-check. Its JSON form is the `episode` command's
-// documented output.
+// documented output. Once Compacted, a dataset's holds its row and options
+// only.
 type Episode struct {
+	*analysis
+	Options
+	digest *patterns.Digest // what a dataset's summary reads of Patterns
+	row    *row             // what a dataset reads of it (NewDataset, Compacted)
+}
+
+// analysis is an analysed episode whole: what Compacted lets go.
+type analysis struct {
 	Ep *episode.Episode
 	// Outcomes are the outcome of each policy, in order (Analyse); nil for an
 	// episode analysed over a grid (AnalyseGrid), whose outcomes are replayed
 	// a chunk at a time as they are written (each), never all held.
 	Outcomes  []replay.Outcome
 	SelfCheck *replay.SelfCheck
-	Options
 	// Patterns are how the episode was stuck, under its first few policies;
 	// nil once Summarised.
 	Patterns *patterns.Analysis
-	digest   *patterns.Digest // what a dataset's summary reads of Patterns
 	// Unreplayed say which policies asked for were not replayed, as the log
 	// lacks a signal they need, and which settings are off; and, of those
 	// that nudge, what the replay cannot show (replay.Notes).
@@ -38,7 +47,6 @@ type Episode struct {
 	grid    *policy.Grid // AnalyseGrid's policies, those the log can replay
 	results int          // how many of them
 	fast    bool         // replayed by the sweep's fast path (fastPath)
-	row     *row         // what a dataset reads of it (NewDataset, Compacted)
 }
 
 // Options are what an analysis is asked for besides the policies.
@@ -53,7 +61,8 @@ type Options struct {
 // recording is assumed to have run with, for the self-check.
 func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Timer, opts Options) Episode {
 	opts.Costs = opts.Costs.For(ep)
-	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording, system.Of(ep).Recorder), Patterns: analysePatterns(ep, policies)}
+	e := Episode{analysis: &analysis{Ep: ep, SelfCheck: replay.Check(ep, recording, system.Of(ep).Recorder), Patterns: analysePatterns(ep, policies)},
+		Options: opts}
 	d := e.Patterns.Digest()
 	e.digest = &d
 	e.Outcomes = make([]replay.Outcome, len(policies))
@@ -68,7 +77,8 @@ func Analyse(ep *episode.Episode, policies []policy.Policy, recording policy.Tim
 // of them: batch shows no episode's patterns, whose analysis holds a few
 // slices the length of the episode (docs/PERFORMANCE.md, "Memory").
 func (e Episode) Summarised() Episode {
-	e.Patterns = nil
+	a := *e.analysis
+	a.Patterns, e.analysis = nil, &a
 	return e
 }
 
@@ -77,8 +87,42 @@ func (e Episode) Summarised() Episode {
 // hold ten times as much (docs/PERFORMANCE.md, "Many episodes"). Charts
 // that draw its turns (timelines) need e Summarised instead.
 func (e Episode) Compacted() Episode {
-	return Episode{Options: e.Options, digest: e.digest, row: newRow(&e, e.First(2))}
+	return Episode{Options: e.Options, digest: shared(e.digest), row: newRow(&e, e.First(2))}
 }
+
+// shared is d, or when it shows no pattern and no policy of it stops (the
+// digest of most episodes of a large dataset), the one copy of it all such
+// episodes of as many turns share: read, never changed.
+func shared(d *patterns.Digest) *patterns.Digest {
+	var key plainDigest
+	if d == nil || len(d.Leads) > len(key.policies) {
+		return d
+	}
+	for i, l := range d.Leads {
+		if l.Lead != nil || l.Policy == "" {
+			return d
+		}
+		key.policies[i] = l.Policy
+	}
+	rest := *d
+	rest.Turns, rest.Leads = 0, nil
+	if !reflect.DeepEqual(rest, patterns.Digest{}) {
+		return d
+	}
+	key.turns = d.Turns
+	s, _ := plainDigests.LoadOrStore(key, d)
+	return s.(*patterns.Digest)
+}
+
+// plainDigest keys a digest that shows no pattern and no stop: its turns
+// and its policies.
+type plainDigest struct {
+	turns    int
+	policies [maxPatternPolicies]string
+}
+
+// plainDigests are the digests shared (shared), by plainDigest.
+var plainDigests sync.Map
 
 // AnalyseGrid is Analyse of the policies of a grid that ep's log can replay,
 // the others named in its notes (replay.Unreplayable); their outcomes are not
@@ -94,8 +138,8 @@ func AnalyseGrid(ep *episode.Episode, g *policy.Grid, recording policy.Timer, op
 		}
 	}
 	opts.Costs = opts.Costs.For(ep)
-	e := Episode{Ep: ep, Options: opts, SelfCheck: replay.Check(ep, recording, system.Of(ep).Recorder), Patterns: analysePatterns(ep, first), grid: g,
-		fast: fastPath(kept)}
+	e := Episode{analysis: &analysis{Ep: ep, SelfCheck: replay.Check(ep, recording, system.Of(ep).Recorder), Patterns: analysePatterns(ep, first), grid: g,
+		fast: fastPath(kept)}, Options: opts}
 	for range kept {
 		e.results++
 	}

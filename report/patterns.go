@@ -183,13 +183,13 @@ func writePatternsMarkdown(w io.Writer, a *patterns.Analysis) {
 
 // summarise is the patterns over a dataset's episodes.
 func summarise(eps []Episode) patterns.Summary {
-	ds := make([]patterns.Digest, 0, len(eps))
+	ds := make([]*patterns.Digest, 0, len(eps))
 	for i := range eps {
 		if d := eps[i].digest; d != nil {
-			ds = append(ds, *d)
+			ds = append(ds, d)
 		}
 	}
-	return patterns.Summarise(ds)
+	return patterns.SummariseAll(ds)
 }
 
 var summaryHeader = []string{"pattern", "episodes", "of", "median first turn"}

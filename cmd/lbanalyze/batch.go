@@ -92,7 +92,7 @@ line on whether the after policy serves every group.`,
 				return err
 			}
 			b := &batchRead{f: &f, cmd: cmd, sides: sides{baseline, after, recording, opts},
-				whole: f.html != "" || f.plots != "" && f.timelines != "none"}
+				whole: f.html != "" || f.plots != ""}
 			c := b.read(e, args, srcs)
 			if b.n == 0 {
 				return failure("no episode could be analysed")

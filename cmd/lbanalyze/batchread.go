@@ -27,7 +27,7 @@ type batchRead struct {
 	f     *batchFlags
 	cmd   *cobra.Command
 	sides sides
-	whole bool // keep each episode whole (Summarised) for the charts of its turns
+	whole bool // keep each episode whole (Summarised): the charts and the HTML page read its turns
 	below func(string) string
 	n     int // episodes read
 

@@ -150,10 +150,21 @@ func (a *Analysis) Digest() Digest {
 // order; the result does not depend on it except for the order of Leads,
 // which follows the policies' first appearance).
 func Summarise(ds []Digest) Summary {
+	ps := make([]*Digest, len(ds))
+	for i := range ds {
+		ps[i] = &ds[i]
+	}
+	return SummariseAll(ps)
+}
+
+// SummariseAll is Summarise of the digests ds point to: a dataset of many
+// episodes shares the digests that show nothing (docs/PERFORMANCE.md, "Many
+// episodes").
+func SummariseAll(ds []*Digest) Summary {
 	s := Summary{Episodes: len(ds), Patterns: []PatternSummary{}, Leads: []LeadSummary{},
 		Revisit: &RevisitSummary{}, Escape: &EscapeSummary{}}
-	warned := slices.ContainsFunc(ds, func(d Digest) bool { return d.Warned })
-	revisited := slices.ContainsFunc(ds, func(d Digest) bool { return d.Revisited })
+	warned := slices.ContainsFunc(ds, func(d *Digest) bool { return d.Warned })
+	revisited := slices.ContainsFunc(ds, func(d *Digest) bool { return d.Revisited })
 	type col struct {
 		name  string
 		first []float64
@@ -172,8 +183,7 @@ func Summarise(ds []Digest) Summary {
 	}
 	leads := map[string]*leadAcc{}
 	var order []string
-	for i := range ds {
-		a := &ds[i]
+	for _, a := range ds {
 		add(cols[0], a.Turns >= 4, a.Oscillation)
 		add(cols[1], a.Turns > 0, a.Camping)
 		add(cols[2], a.Repeats, a.Repeat)
