@@ -77,10 +77,10 @@ func (ps Pairs) Len() int { return len(ps) }
 // Get writes the i-th into p.
 func (ps Pairs) Get(i int, p *Pair) { *p = ps[i] }
 
-// Source gives the episodes compared, one at a time: a dataset of many
+// Compared gives the episodes compared, one at a time: a dataset of many
 // episodes holds them compacted, and makes each whole as it is read
 // (docs/PERFORMANCE.md, "Many episodes").
-type Source interface {
+type Compared interface {
 	Len() int
 	Get(i int, p *Pair)
 }
@@ -90,7 +90,7 @@ type Source interface {
 // its entry's method: those that apply to their logs (a), the cost
 // saved as well when c prices it, and the tokens saved when some episode's
 // log records tokens.
-func Compare(pairs Source, c Costs, a Applies) []Metric {
+func Compare(pairs Compared, c Costs, a Applies) []Metric {
 	n := pairs.Len()
 	var p Pair
 	costs, tokens := n > 0, false
