@@ -84,7 +84,7 @@ func (e Episode) Summarised() Episode {
 
 // Compacted is e as a dataset of many episodes holds it: its row, what the
 // dataset reads of it, without its episode, outcomes and patterns, which
-// hold ten times as much (docs/PERFORMANCE.md, "Many episodes"). Charts
+// hold several times as much (docs/PERFORMANCE.md, "Many episodes"). Charts
 // that draw its turns (timelines) need e Summarised instead.
 func (e Episode) Compacted() Episode {
 	return Episode{Options: e.Options, digest: shared(e.digest), row: newRow(&e, e.First(2))}

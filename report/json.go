@@ -298,10 +298,6 @@ func spent(ep *episode.Episode) (cost *float64, tokens *int64) {
 	return cost, tokens
 }
 
-func head(ep *episode.Episode) EpisodeHead {
-	return EpisodeHead{EpisodeID: ep.ID, Source: ep.Source, LogFormat: ep.Format, Segment: ep.Segment}
-}
-
 func (e *Episode) selfCheckJSON() *SelfCheckJSON {
 	sc, rec := e.SelfCheck, e.Ep.Recorded
 	if sc == nil {
