@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/goccy/go-json/jsontext"
 	jsonv2 "github.com/goccy/go-json/v2"
@@ -18,8 +19,9 @@ import (
 // holds one record at a time, never the file: a value longer than its bound
 // is an error, never read whole (docs/sources.md, "How a file is read").
 type Document struct {
-	dec *jsontext.Decoder
-	in  *guarded
+	dec   *jsontext.Decoder
+	in    *guarded
+	shift int64 // where in the file the stream's byte 0 is (ResumeDocument)
 }
 
 // NewDocument streams r, no value of it longer than maxValue bytes (a record
@@ -27,6 +29,17 @@ type Document struct {
 func NewDocument(r io.Reader, maxValue int) *Document {
 	in := &guarded{r: r, max: int64(maxValue)}
 	return &Document{dec: jsontext.NewDecoder(in, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)), in: in}
+}
+
+// ResumeDocument streams the rest r of a document another reader began:
+// prefix stands for what that reader read (the openings of the values it was
+// in, "0" for a member or element it read), and r begins at byte at of the
+// file, after lines newlines, so that lines and bytes are said as in the
+// whole file.
+func ResumeDocument(r io.Reader, maxValue int, prefix string, at int64, lines int) *Document {
+	d := NewDocument(io.MultiReader(strings.NewReader(prefix), r), maxValue)
+	d.in.lines, d.shift = lines, at-int64(len(prefix))
+	return d
 }
 
 // guarded counts what is read through it, its lines, and what one value
@@ -221,7 +234,7 @@ func (d *Document) wrap(err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF:
 		return fmt.Errorf("line %d: the document is cut (it ends inside a value)", d.Line())
 	case errors.As(err, &se):
-		return fmt.Errorf("line %d, byte %d: %v", d.Line(), se.ByteOffset, se.Err)
+		return fmt.Errorf("line %d, byte %d: %v", d.Line(), se.ByteOffset+d.shift, se.Err)
 	}
 	return fmt.Errorf("line %d: read error: %v", d.Line(), err)
 }
