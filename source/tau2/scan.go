@@ -90,7 +90,7 @@ func (s *scan) members() *handover {
 	s.c.I++ // '{'
 	seen := map[string]bool{}
 	for first := true; ; first = false {
-		prefix := `{"_":0`
+		prefix := `{"_":""`
 		if first {
 			prefix = "{"
 		}
@@ -186,7 +186,7 @@ func (s *scan) simulations(open string) *handover {
 			if first {
 				return s.handover(fromSimulations, open)
 			}
-			return s.handover(fromPastSimulation, open+"0")
+			return s.handover(fromPastSimulation, open+`""`)
 		}
 		if done {
 			return nil

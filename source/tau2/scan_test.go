@@ -146,9 +146,7 @@ func FuzzScan(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	var gen bytes.Buffer
-	benchdata.Tau2(&gen, 1)
-	for _, s := range [][]byte{sample, gen.Bytes(),
+	for _, s := range [][]byte{sample,
 		[]byte(`[{"id": "a", "task_id": 7, "reward_info": {"reward": 0.25}, "messages": [{"role": "assistant", "content": null, "tool_calls": [{"name": "x", "arguments": {"b": 1, "a": [2]}}]}, {"role": "tool", "content": "\"\\u00e9\\ud83d\\ude00\"", "error": true}]}]`),
 		[]byte(`{"simulations": [{"id": "a", "messages": [{"role": "assistant", "cost": NaN}]}]}`),
 		[]byte(`{"model": "m", "simulations": [{"id": "a", "id": "b", "messages": [{"role": "assistant", "content": "x"}]}], "domain": "d", "model": "n"}`),
