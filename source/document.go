@@ -51,7 +51,11 @@ type guarded struct {
 	read, from int64 // bytes read, and where the value began
 	lines      int   // newlines read
 	max        int64
+	last, prev []byte // the last two reads, up to maxKept of each, for the line of a syntax error
 }
+
+// maxKept bounds what guarded keeps of a read.
+const maxKept = 1 << 20
 
 // errTooLong is the read error of a value longer than a Document's bound.
 var errTooLong = errors.New("a value longer than the bound on one record")
@@ -63,6 +67,9 @@ func (g *guarded) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
 	g.read += int64(n)
 	g.lines += bytes.Count(p[:n], []byte{'\n'})
+	if n > 0 {
+		g.prev, g.last = g.last, append(g.prev[:0], p[max(0, n-maxKept):n]...)
+	}
 	return n, err
 }
 
@@ -73,6 +80,23 @@ func (d *Document) Kind() byte { return byte(d.dec.PeekKind()) }
 // Line is the line of the document the next token is on, counted from 1.
 func (d *Document) Line() int {
 	return d.in.lines - bytes.Count(d.dec.UnreadBuffer(), []byte{'\n'}) + 1 + leadingLines(d.dec.UnreadBuffer())
+}
+
+// lineOf is the line of the byte at offset in the stream, counted back
+// from the end of what was read where the last two reads hold it (the
+// decoder's buffer no longer does after an error); else the line of the
+// next token.
+func (d *Document) lineOf(offset int64) int {
+	g := d.in
+	end, lines := g.read, g.lines
+	for _, b := range [][]byte{g.last, g.prev} {
+		start := end - int64(len(b))
+		if offset >= start && offset <= end {
+			return lines - bytes.Count(b[offset-start:], []byte{'\n'}) + 1
+		}
+		end, lines = start, lines-bytes.Count(b, []byte{'\n'})
+	}
+	return d.Line()
 }
 
 // leadingLines counts the newlines in the space before the next token.
@@ -218,9 +242,11 @@ func (d *Document) Close(err error, res *Result, file string) {
 	if err == nil {
 		err = d.End()
 	}
-	res.Lines += d.Line()
 	if err != nil {
+		res.Lines += d.lineOf(d.dec.InputOffset()) // where the decoder stopped, however much it read
 		res.Cut = &episode.Problem{Msg: err.Error(), File: file}
+	} else {
+		res.Lines += d.Line()
 	}
 }
 
@@ -235,7 +261,7 @@ func (d *Document) wrap(err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF:
 		return fmt.Errorf("line %d: the document is cut (it ends inside a value)", d.Line())
 	case errors.As(err, &se):
-		return fmt.Errorf("line %d, byte %d: %v", d.Line(), se.ByteOffset+d.shift, se.Err)
+		return fmt.Errorf("line %d, byte %d: %v", d.lineOf(se.ByteOffset), se.ByteOffset+d.shift, se.Err)
 	}
 	return fmt.Errorf("line %d: read error: %v", d.Line(), err)
 }

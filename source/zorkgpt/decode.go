@@ -14,7 +14,7 @@ type decoded struct {
 	event *event // the line's event; nil when lbanalyze knows none
 	use   bool   // rec holds the event, to be handled
 	rec   record
-	held  held // what rec points to, when scan read it
+	held  held             // what rec points to, when scan read it
 	long  [2]*responseText // zork_response and raw_zork_response of a long line, hashed where they lie
 	// problems found in the line, in order: a salvaged record, why it could
 	// not be decoded, a repair, a member left out.
