@@ -14,7 +14,6 @@ type decoded struct {
 	event *event // the line's event; nil when lbanalyze knows none
 	use   bool   // rec holds the event, to be handled
 	rec   record
-	held  held             // what rec points to, when scan read it
 	long  [2]*responseText // zork_response and raw_zork_response of a long line, hashed where they lie
 	// problems found in the line, in order: a salvaged record, why it could
 	// not be decoded, a repair, a member left out.
@@ -87,15 +86,12 @@ func (d *decoded) read(line []byte, unterminated bool) error {
 		return nil
 	}
 	d.rec, d.long = record{}, [2]*responseText{}
-	var rep jsonl.Repair
 	if len(line) > maxValue {
 		if line, err = source.Slim(line, d.keep); err != nil {
 			return err
 		}
-		rep, err = jsonl.Decode(line, &d.rec)
-	} else if !scan(line, &d.rec, &d.held) {
-		rep, err = jsonl.Decode(line, &d.rec)
 	}
+	rep, err := jsonl.Decode(line, &d.rec)
 	var se *jsonl.SyntaxError
 	switch {
 	case errors.As(err, &se):
