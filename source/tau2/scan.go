@@ -57,11 +57,9 @@ func newScan(r io.Reader, name string, res *source.Result, emit func(*episode.Ep
 
 // read reads the document, or says where readDocument takes over.
 func (s *scan) read() *handover {
-	var k byte
-	if !s.try(func() error { k = s.c.Peek(); return more(k) }) {
-		return s.handover(fromStart, "")
+	for s.c.Peek() == 0 && s.refill(0) {
 	}
-	switch k {
+	switch s.c.Peek() {
 	case '[':
 		s.c.I++
 		if h := s.simulations("["); h != nil {
@@ -72,6 +70,7 @@ func (s *scan) read() *handover {
 			return h
 		}
 	default:
+		s.c.At(0) // goccy/go-json says what it is, from the start
 		return s.handover(fromStart, "")
 	}
 	return s.end()
