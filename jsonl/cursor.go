@@ -331,14 +331,11 @@ func escape(b []byte) (int, error) {
 	if err != nil || r < 0xd800 || r > 0xdfff {
 		return 6, err
 	}
-	if r >= 0xdc00 {
-		return 0, ErrUnsure
+	if r >= 0xdc00 || len(b) > 6 && b[6] != '\\' || len(b) > 7 && b[7] != 'u' {
+		return 0, ErrUnsure // no pair
 	}
 	if len(b) < 12 {
 		return 0, ErrMore
-	}
-	if b[6] != '\\' || b[7] != 'u' {
-		return 0, ErrUnsure
 	}
 	if low, err := hex4(b[8:]); err != nil || low < 0xdc00 || low > 0xdfff {
 		return 0, errors.Join(ErrUnsure, err)
