@@ -34,7 +34,7 @@ func TestCursorSkip(t *testing.T) {
 		{"\"\\ud83d\\ude00 \xff\"", nil}, // a pair; invalid UTF-8 is allowed
 		{`[]`, nil},
 		{` {"a":{"b":[[]]}} `, nil},
-		{`"\ud800"`, ErrUnsure},  // a lone surrogate: goccy/go-json takes it, the cursor leaves it
+		{`"\ud800"`, ErrUnsure}, // a lone surrogate: goccy/go-json takes it, the cursor leaves it
 		{`"\udc00\ud800"`, ErrUnsure},
 		{"\"a\x01\"", ErrUnsure}, // a control character
 		{`"\x"`, ErrUnsure},
