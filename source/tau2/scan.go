@@ -195,18 +195,22 @@ func (s *scan) simulations(open string) *handover {
 	}
 }
 
-// end reads what follows the document: nothing but space.
+// end reads what follows the document: nothing but space. goccy/go-json
+// says what else, from the document's end.
 func (s *scan) end() *handover {
+	at := s.c.I
 	for s.c.Peek() == 0 {
-		if !s.refill(s.c.I) {
-			if s.readErr != nil {
+		if !s.refill(at) {
+			if !s.eof || s.readErr != nil {
 				break
 			}
 			s.count(s.c.I)
 			s.res.Lines += s.lines + 1
 			return nil
 		}
+		at = 0
 	}
+	s.c.I = at
 	return s.handover(fromEnd, "")
 }
 
