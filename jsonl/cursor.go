@@ -177,9 +177,9 @@ func (c *Cursor) Skip() error {
 	case '"':
 		return c.str()
 	case '{':
-		return c.skipObject()
+		return c.Object(func([]byte) error { return c.Skip() })
 	case '[':
-		return c.skipArray()
+		return c.Array(c.Skip)
 	}
 	_, err := c.scalar()
 	return err
@@ -191,51 +191,6 @@ func (c *Cursor) Value() ([]byte, error) {
 	start := c.I
 	err := c.Skip()
 	return c.B[start:c.I], err
-}
-
-// skipObject and skipArray are Object and Array without a call a member:
-// most of a large value is passed over.
-func (c *Cursor) skipObject() error {
-	if err := c.open('{'); err != nil {
-		return err
-	}
-	if c.Peek() == '}' {
-		return c.close()
-	}
-	for {
-		if c.Peek() != '"' {
-			return c.unsureOrMore()
-		}
-		if err := c.str(); err != nil {
-			return err
-		}
-		if err := c.expect(':'); err != nil {
-			return err
-		}
-		if err := c.Skip(); err != nil {
-			return err
-		}
-		if done, err := c.next('}'); done || err != nil {
-			return err
-		}
-	}
-}
-
-func (c *Cursor) skipArray() error {
-	if err := c.open('['); err != nil {
-		return err
-	}
-	if c.Peek() == ']' {
-		return c.close()
-	}
-	for {
-		if err := c.Skip(); err != nil {
-			return err
-		}
-		if done, err := c.next(']'); done || err != nil {
-			return err
-		}
-	}
 }
 
 // The bytes a string's scan stops at: a quote, a backslash, a control

@@ -22,8 +22,9 @@ const maxDepth = 1000
 // when visit returns false the scan stops there, the rest of the line
 // unchecked. It checks the structure only: string contents and escapes are
 // left to the decoder of the lines that matter, so that most bytes (LLM text)
-// are passed over at memchr speed. It is the one scanner of the readers: for
-// a line's kind, a field map's members, and a file's claim (ScanHead).
+// are passed over at memchr speed. It is the one structural scanner of the
+// readers: for a line's kind, a field map's members, and a file's claim
+// (ScanHead); Cursor checks strictly what a source decodes by hand.
 func ScanObject(line []byte, visit func(key, value []byte) bool) error {
 	s := scanner{b: line}
 	s.space()

@@ -13,7 +13,7 @@ import (
 // scan reads a results file a simulation at a time with a jsonl.Cursor,
 // which checks every byte as goccy/go-json would and decodes only the
 // members sim names into it, passing over the rest (raw_data, the bulk of
-// contents) 8 bytes at a time: three times goccy/go-json's rate
+// contents) 8 bytes at a time: twice goccy/go-json's rate
 // (docs/PERFORMANCE.md, "Runs judged by their result"). At the first value
 // the cursor is not sure of, it hands the rest of the file over to
 // readDocument, so that every fault reads as goccy/go-json says it.
@@ -27,7 +27,6 @@ type scan struct {
 	lines   int // newlines in the file before buf[counted]
 	counted int
 
-	slab slab
 	run  results
 	name string
 	res  *source.Result
@@ -307,52 +306,27 @@ func (s *seen) once(bit seen) error {
 	return nil
 }
 
-// slab holds what a simulation's members point to, made anew for each
-// simulation: an allocation a member was a tenth of reading.
-type slab struct {
-	ints    []int64
-	floats  []float64
-	strs    []string
-	bools   []bool
-	usages  []usage
-	rewards []rewardInfo
-}
-
-// put is a pointer to v, held in *in; nil when null.
-func put[T any](in *[]T, v T, null bool, err error) (*T, error) {
+// put is a pointer to v; nil when null.
+func put[T any](v T, null bool, err error) (*T, error) {
 	if null || err != nil {
 		return nil, err
 	}
-	*in = append(*in, v)
-	return &(*in)[len(*in)-1], nil
+	return &v, nil
 }
 
 func (s *scan) str() (*string, error) {
 	t, null, err := s.c.Text()
-	return put(&s.slab.strs, string(t), null, err)
+	return put(string(t), null, err)
 }
 
-func (s *scan) int() (*int64, error) {
-	n, null, err := s.c.Int()
-	return put(&s.slab.ints, n, null, err)
-}
-
-func (s *scan) float() (*float64, error) {
-	f, null, err := s.c.Float()
-	return put(&s.slab.floats, f, null, err)
-}
-
-func (s *scan) bool() (*bool, error) {
-	b, null, err := s.c.Bool()
-	return put(&s.slab.bools, b, null, err)
-}
+func (s *scan) int() (*int64, error)     { return put(s.c.Int()) }
+func (s *scan) float() (*float64, error) { return put(s.c.Float()) }
+func (s *scan) bool() (*bool, error)     { return put(s.c.Bool()) }
 
 // simulation reads a simulation into sm, which holds contents and
 // arguments where they lie in the buffer, until the next read.
 func (s *scan) simulation(sm *sim) error {
 	*sm = sim{Messages: sm.Messages[:0]}
-	b := &s.slab
-	*b = slab{b.ints[:0], b.floats[:0], b.strs[:0], b.bools[:0], b.usages[:0], b.rewards[:0]}
 	c := &s.c
 	var got seen
 	return c.Object(func(key []byte) error {
@@ -441,7 +415,7 @@ func (s *scan) rewardInfo() (*rewardInfo, error) {
 	if !ok || err != nil {
 		return nil, err
 	}
-	return put(&s.slab.rewards, r, false, nil)
+	return &r, nil
 }
 
 func (s *scan) messages(ms []message) ([]message, error) {
@@ -465,7 +439,7 @@ func (s *scan) message(m *message) error {
 			if err = got.once(1); err == nil {
 				var t []byte
 				t, _, err = c.Text()
-				m.Role = role(t)
+				m.Role = string(t)
 			}
 		case "content":
 			if err = got.once(2); err == nil {
@@ -503,16 +477,6 @@ func (s *scan) message(m *message) error {
 		err = jsonl.ErrUnsure // a null message: goccy/go-json's zero value
 	}
 	return err
-}
-
-// role is a message's role, the usual ones without a copy.
-func role(t []byte) string {
-	for _, r := range [...]string{"assistant", "user", "tool"} {
-		if string(t) == r {
-			return r
-		}
-	}
-	return string(t)
 }
 
 func (s *scan) toolCalls() ([]toolCall, error) {
@@ -575,5 +539,5 @@ func (s *scan) usage() (*usage, error) {
 	if !ok || err != nil {
 		return nil, err
 	}
-	return put(&s.slab.usages, u, false, nil)
+	return &u, nil
 }

@@ -299,34 +299,6 @@ var ends = map[string]episode.End{
 // stampLayout is how tau2 writes a time: local, without a zone.
 const stampLayout = "2006-01-02T15:04:05.999999999"
 
-// stamp is time.Parse(stampLayout, s). The form tau2 writes, with six
-// digits of fraction, is read by hand: time.Parse took a tenth of reading a
-// file (docs/PERFORMANCE.md, "Runs judged by their result").
-func stamp(s string) (time.Time, error) {
-	if len(s) != 26 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' {
-		return time.Parse(stampLayout, s)
-	}
-	y, mo, d := number(s[0:4]), number(s[5:7]), number(s[8:10])
-	h, mi, sec, frac := number(s[11:13]), number(s[14:16]), number(s[17:19]), number(s[20:26])
-	t := time.Date(y, time.Month(mo), d, h, mi, sec, frac*1000, time.UTC)
-	if min(y, mo, d, h, mi, sec, frac) < 0 || h > 23 || mi > 59 || sec > 59 || t.Month() != time.Month(mo) || t.Day() != d {
-		return time.Parse(stampLayout, s) // its error
-	}
-	return t, nil
-}
-
-// number is the decimal digits s, -1 when s holds another byte.
-func number(s string) int {
-	n := 0
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return -1
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
-}
-
 // read is the episode of simulation s, or nil and why it cannot be read.
 func read(s *sim, run results, name string) (*episode.Episode, string) {
 	if s.ID == nil || *s.ID == "" {
@@ -370,7 +342,7 @@ func taskID(v any) string {
 // its cost and usage what it spent; its timestamp, less the simulation's
 // start, when it ended.
 func steps(ep *episode.Episode, s *sim) {
-	start, startErr := stamp(deref(s.StartTime))
+	start, startErr := time.Parse(stampLayout, deref(s.StartTime))
 	costs, tokens, times := false, false, startErr == nil
 	var costless, untimed, badTokens int
 	for i := range s.Messages {
@@ -413,9 +385,7 @@ func steps(ep *episode.Episode, s *sim) {
 				badTokens++
 			}
 		}
-		if !times {
-			untimed++
-		} else if at, err := stamp(deref(m.Timestamp)); err == nil {
+		if at, err := time.Parse(stampLayout, deref(m.Timestamp)); err == nil && times {
 			t.Elapsed = at.Sub(start).Seconds()
 		} else {
 			untimed++
