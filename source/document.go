@@ -34,9 +34,8 @@ func NewDocument(r io.Reader, maxValue int) *Document {
 // ResumeDocument streams the rest r of a document another reader began:
 // prefix stands for what that reader read (the openings of the values it was
 // in, "" for a member or element it read: a value that cannot run into the
-// bytes after it), and r begins at byte at of the
-// file, after lines newlines, so that lines and bytes are said as in the
-// whole file.
+// bytes after it), and r begins at byte at of the file, after lines
+// newlines, so that lines and bytes are said as in the whole file.
 func ResumeDocument(r io.Reader, maxValue int, prefix string, at int64, lines int) *Document {
 	d := NewDocument(io.MultiReader(strings.NewReader(prefix), r), maxValue)
 	d.in.lines, d.shift = lines, at-int64(len(prefix))

@@ -128,7 +128,6 @@ func (s *scan) members() *handover {
 				open = `{"simulations":[`
 			}
 			s.c.I++ // '['
-
 			if h := s.simulations(open); h != nil {
 				return h
 			}
