@@ -248,9 +248,14 @@ func (s *scan) refill(keep int) bool {
 		s.buf = append(s.buf, make([]byte, min(len(s.buf), maxSimulation+chunk-len(s.buf)))...)
 	}
 	m := 0
-	for n+m < len(s.buf) && !s.eof { // the buffer full: a simulation is read again only when the buffer grows
+	for empty := 0; n+m < len(s.buf) && !s.eof; { // the buffer full: a simulation is read again only when the buffer grows
 		k, err := s.r.Read(s.buf[n+m:])
 		m += k
+		if k == 0 && err == nil {
+			if empty++; empty == 100 {
+				err = io.ErrNoProgress // as bufio says it
+			}
+		}
 		if err != nil {
 			s.eof = true
 			if err != io.EOF {
