@@ -22,6 +22,7 @@ type Document struct {
 	dec   *jsontext.Decoder
 	in    *guarded
 	shift int64 // where in the file the stream's byte 0 is (ResumeDocument)
+	fault int   // the line of the fault wrap said, 0 before one
 }
 
 // NewDocument streams r, no value of it longer than maxValue bytes (a record
@@ -187,8 +188,8 @@ func (d *Document) Decode(v any) error {
 	switch {
 	case err == nil:
 		return nil
-	case d.dec.StackDepth() != depth:
-		return d.wrap(err) // the decoder stopped inside the value
+	case d.dec.StackDepth() != depth || errors.Is(err, io.ErrUnexpectedEOF):
+		return d.wrap(err) // the decoder stopped inside the value, or the document ends in it
 	case d.dec.InputOffset() == at: // the value was not read: pass over it
 		if err := d.Skip(); err != nil {
 			return err
@@ -241,11 +242,16 @@ func (d *Document) Close(err error, res *Result, file string) {
 	if err == nil {
 		err = d.End()
 	}
-	if err != nil {
-		res.Lines += d.lineOf(d.dec.InputOffset()) // where the decoder stopped, however much it read
-		res.Cut = &episode.Problem{Msg: err.Error(), File: file}
-	} else {
+	switch {
+	case err == nil:
 		res.Lines += d.Line()
+	case d.fault > 0:
+		res.Lines += d.fault // the line the fault names, however much the decoder read
+	default:
+		res.Lines += d.lineOf(d.dec.InputOffset())
+	}
+	if err != nil {
+		res.Cut = &episode.Problem{Msg: err.Error(), File: file}
 	}
 }
 
@@ -256,13 +262,17 @@ func (d *Document) wrap(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, errTooLong):
-		return fmt.Errorf("line %d: a value longer than %s: not read", d.Line(), size(d.in.max))
+		d.fault = d.Line()
+		return fmt.Errorf("line %d: a value longer than %s: not read", d.fault, size(d.in.max))
 	case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF:
-		return fmt.Errorf("line %d: the document is cut (it ends inside a value)", d.Line())
+		d.fault = d.Line()
+		return fmt.Errorf("line %d: the document is cut (it ends inside a value)", d.fault)
 	case errors.As(err, &se):
-		return fmt.Errorf("line %d, byte %d: %v", d.lineOf(se.ByteOffset), se.ByteOffset+d.shift, se.Err)
+		d.fault = d.lineOf(se.ByteOffset)
+		return fmt.Errorf("line %d, byte %d: %v", d.fault, se.ByteOffset+d.shift, se.Err)
 	}
-	return fmt.Errorf("line %d: read error: %v", d.Line(), err)
+	d.fault = d.Line()
+	return fmt.Errorf("line %d: read error: %v", d.fault, err)
 }
 
 func size(n int64) string {

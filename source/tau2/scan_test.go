@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -157,4 +158,22 @@ func FuzzScan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
 		sameAsDecoded(t, data, int(n)+1)
 	})
+}
+
+// stalled gives its bytes, then nothing, never an error.
+type stalled struct{ r io.Reader }
+
+func (s stalled) Read(p []byte) (int, error) {
+	n, _ := s.r.Read(p)
+	return n, nil
+}
+
+// A reader that stops giving bytes without an error cuts the file there,
+// said, where goccy/go-json alone would wait for ever.
+func TestScanNoProgress(t *testing.T) {
+	data := []byte(`[{"id": "a", "messages": [{"role": "assistant", "content": "x"}]}, {"id": "b", "mess`)
+	eps, res := source.ReadAll(Source{}, stalled{bytes.NewReader(data)}, "f.json", source.Options{})
+	if len(eps) != 1 || res.Cut == nil || !strings.HasPrefix(res.Cut.Msg, "line 1: ") {
+		t.Fatalf("%d episodes, cut %+v", len(eps), res.Cut)
+	}
 }
