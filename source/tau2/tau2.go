@@ -87,10 +87,13 @@ type info struct {
 func (Source) Read(r io.Reader, name string, _ source.Options, emit func(*episode.Episode)) *source.Result {
 	res := &source.Result{}
 	sc := newScan(r, name, res, emit)
-	if h := sc.read(); h != nil {
-		d := source.ResumeDocument(h.rest, maxSimulation, h.prefix, h.at, h.lines)
-		readDocument(d, h.from, &sc.run, res, name, emit)
+	h := sc.read()
+	if h == nil {
+		return res
 	}
+	run := sc.run // the scan's buffer is let go once goccy/go-json has read what it holds
+	d := source.ResumeDocument(h.rest, maxSimulation, h.prefix, h.at, h.lines)
+	readDocument(d, h.from, &run, res, name, emit)
 	return res
 }
 
