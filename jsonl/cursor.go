@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"strconv"
 
-	"github.com/goccy/go-json/jsontext"
 	jsonv2 "github.com/goccy/go-json/v2"
 )
 
@@ -193,8 +192,7 @@ func (c *Cursor) Value() ([]byte, error) {
 	return c.B[start:c.I], err
 }
 
-// The bytes a string's scan stops at: a quote, a backslash, a control
-// character (which JSON forbids in a string).
+// A byte in every byte of a word, and the high bit of every byte.
 const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
@@ -203,7 +201,8 @@ const (
 func zeroByte(x uint64) uint64 { return (x - ones) & ^x & highs }
 
 // special marks, in the high bit of each byte of x, the bytes a string's scan
-// stops at; the lowest mark is exact (a borrow only marks bytes above it).
+// stops at: a quote, a backslash, a control character (which JSON forbids in
+// a string). The lowest mark is exact; a borrow may mark bytes above it.
 // x^0x02 maps the quote to 0x20 and the control characters among themselves,
 // so one test below 0x21 finds both.
 func special(x uint64) uint64 {
@@ -211,7 +210,9 @@ func special(x uint64) uint64 {
 	return (y-0x21*ones)&^y&highs | zeroByte(x^'\\'*ones)
 }
 
-// str v1
+// str passes over a string from its opening quote, a word of 8 bytes at a
+// time: the marks of a word are taken in turn, an escape of two bytes within
+// it without leaving it.
 func (c *Cursor) str() error {
 	b, i := c.B, c.I+1
 	for {
@@ -266,6 +267,7 @@ func (c *Cursor) str() error {
 	}
 }
 
+// plainEscape are the bytes that follow a backslash in an escape of two.
 var plainEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // escape is the length of the escape b begins with. A surrogate's escape
@@ -275,11 +277,9 @@ func escape(b []byte) (int, error) {
 	if len(b) < 2 {
 		return 0, ErrMore
 	}
-	switch b[1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+	if plainEscape[b[1]] {
 		return 2, nil
-	case 'u':
-	default:
+	} else if b[1] != 'u' {
 		return 0, ErrUnsure
 	}
 	r, err := hex4(b[2:])
@@ -293,7 +293,7 @@ func escape(b []byte) (int, error) {
 		return 0, ErrMore
 	}
 	if low, err := hex4(b[8:]); err != nil || low < 0xdc00 || low > 0xdfff {
-		return 0, errors.Join(ErrUnsure, err)
+		return 0, ErrUnsure
 	}
 	return 12, nil
 }
@@ -343,9 +343,6 @@ done:
 	return tok, nil
 }
 
-// The readers' decoding options, Document's and Decode's.
-var cursorOptions = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-
 // Text reads a string, its escapes undone as the decoder undoes them (in
 // the buffer when it has none), or null.
 func (c *Cursor) Text() (t []byte, null bool, err error) {
@@ -361,7 +358,7 @@ func (c *Cursor) Text() (t []byte, null bool, err error) {
 		return raw[1 : len(raw)-1], false, nil
 	}
 	var s string
-	if jsonv2.Unmarshal(raw, &s, cursorOptions) != nil {
+	if jsonv2.Unmarshal(raw, &s, exact) != nil {
 		return nil, false, ErrUnsure
 	}
 	return []byte(s), false, nil
