@@ -45,8 +45,14 @@ type handover struct {
 }
 
 // chunk is the scan's first buffer and how much it reads at a time; a
-// simulation longer than the buffer grows it, to maxSimulation.
-const chunk = 1 << 20
+// simulation longer than the buffer grows it, to maxScanned. A longer one
+// (the largest real one is some 300 KB) goes, with the rest of its file, to
+// goccy/go-json, which holds one of up to maxSimulation, beside no more than
+// maxScanned of the scan's.
+const (
+	chunk      = 1 << 20
+	maxScanned = 8 << 20
+)
 
 func newScan(r io.Reader, name string, res *source.Result, emit func(*episode.Episode)) *scan {
 	s := &scan{r: r, buf: make([]byte, chunk), name: name, res: res, emit: emit}
@@ -232,7 +238,7 @@ func (s *scan) try(parse func() error) bool {
 
 // refill drops the buffer before keep and reads more of the file after what
 // it holds, growing it while what it holds from keep on is within
-// maxSimulation; false when nothing more is read.
+// maxScanned; false when nothing more is read.
 func (s *scan) refill(keep int) bool {
 	if s.eof {
 		return false
@@ -241,11 +247,11 @@ func (s *scan) refill(keep int) bool {
 	n := copy(s.buf, s.buf[keep:len(s.c.B)])
 	s.base += int64(keep)
 	s.counted, s.c.I = 0, s.c.I-keep
-	if n > maxSimulation {
-		return false // readDocument says it is too long
+	if n > maxScanned {
+		return false // for readDocument to read
 	}
 	if n == len(s.buf) {
-		s.buf = append(s.buf, make([]byte, min(len(s.buf), maxSimulation+chunk-len(s.buf)))...)
+		s.buf = append(s.buf, make([]byte, min(len(s.buf), maxScanned+chunk-len(s.buf)))...)
 	}
 	m := 0
 	for empty := 0; n+m < len(s.buf) && !s.eof; { // the buffer full: a simulation is read again only when the buffer grows

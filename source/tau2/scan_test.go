@@ -121,6 +121,16 @@ func TestScanAsDecoded(t *testing.T) {
 			t.Errorf("%d simulations, want 30 or more", n)
 		}
 	})
+	t.Run("long", func(t *testing.T) {
+		long := []byte(`[{"id": "a", "messages": [{"role": "assistant", "content": "hi"}, {"role": "user", "content": "` +
+			strings.Repeat("x", maxScanned+2*chunk) + `"}]}, {"id": "b", "messages": [{"role": "assistant", "content": "bye"}]}]`)
+		if h := newScan(bytes.NewReader(long), "f.json", &source.Result{}, func(*episode.Episode) {}).read(); h == nil || h.from != fromSimulations {
+			t.Fatalf("handed over %+v, want from the first simulation, longer than the scan holds", h)
+		}
+		if n := sameAsDecoded(t, long, 1<<20); n != 2 {
+			t.Errorf("%d simulations, want 2", n)
+		}
+	})
 	t.Run("leaderboard", func(t *testing.T) {
 		dir := realdata.External(t, "tau2")
 		files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
