@@ -377,12 +377,15 @@ func (s *scan) simulation(sm *sim) error {
 	})
 }
 
-// anyValue reads a task id as goccy/go-json reads it into an any, where
-// taskID looks: a string, a number, or else something neither.
+// anyValue reads a task id as goccy/go-json reads it into an any: a
+// string, a number, a boolean or null; an object or a list is left to it.
 func (s *scan) anyValue() (any, error) {
 	if s.c.Peek() == '"' {
 		t, _, err := s.c.Text()
 		return string(t), err
+	}
+	if k := s.c.Peek(); k == '{' || k == '[' {
+		return nil, jsonl.ErrUnsure // goccy/go-json merges an object's repeated members in its own way
 	}
 	v, err := s.c.Value()
 	if err != nil {
@@ -391,8 +394,8 @@ func (s *scan) anyValue() (any, error) {
 	switch v[0] {
 	case 'n':
 		return nil, nil
-	case 't', 'f', '{', '[':
-		return true, nil
+	case 't', 'f':
+		return v[0] == 't', nil
 	}
 	f, err := strconv.ParseFloat(string(v), 64)
 	if err != nil {
