@@ -28,10 +28,16 @@ type capKeys struct {
 	// off is the block of no cap at all ("none"); "" when it has no way
 	// to say it.
 	off string
+	// own is the block of its own default cap as it ran (policy.OwnCap);
+	// "" when it has none.
+	own string
 }
 
 // block is the block that sets p, or why the harness cannot run it.
 func (c capKeys) block(p policy.Policy) (string, error) {
+	if p.Name == policy.OwnCap && c.own != "" {
+		return c.own, nil
+	}
 	key, ok := c.keys[p.Name]
 	if !ok && p.Name != policy.None {
 		return "", cannot(c.harness, p, nil, "its step loop would need %s: %s")
@@ -87,13 +93,20 @@ var Tau2 = capSystem("tau2-bench", []string{tau2.Format}, capKeys{harness: "tau2
 	policy.Steps)
 
 // TerminalBench is Terminal-Bench's harness: tb run's agent timeout, a hard
-// kill at the time given.
-var TerminalBench = capSystem("Terminal-Bench", []string{terminalbench.Format}, capKeys{harness: "Terminal-Bench",
-	keys:  map[policy.Name]string{policy.Time: "--global-agent-timeout-sec"},
-	write: func(k, v string) string { return "tb run … " + k + " " + v + "\n" },
-	off:   ""},
-	"the tb run command line", "sh", "it replaces each task's own max_agent_timeout_sec; the agent is killed mid-command, up to one step (30 s, the replay's tick) sooner than the replay stops it",
-	policy.Time)
+// kill at the time given. What it runs today is each task's own timeout
+// (max_agent_timeout_sec, which the leaderboard's logs do not give), replayed
+// where a trial's log says it fired (policy.OwnCap): a trial it ended is
+// judged by its result, not censored by its own cap.
+var TerminalBench = func() *System {
+	s := capSystem("Terminal-Bench", []string{terminalbench.Format}, capKeys{harness: "Terminal-Bench",
+		keys:  map[policy.Name]string{policy.Time: "--global-agent-timeout-sec"},
+		write: func(k, v string) string { return "tb run … " + k + " " + v + "\n" },
+		own:   "tb run …  # without --global-agent-timeout-sec: each task's own max_agent_timeout_sec\n"},
+		"the tb run command line", "sh", "it replaces each task's own max_agent_timeout_sec; the agent is killed mid-command, up to one step (30 s, the replay's tick) sooner than the replay stops it",
+		policy.Time)
+	s.Now = policy.Policy{Name: policy.OwnCap}
+	return s
+}()
 
 // Agents are the agents that write ATIF trajectories (Harbor's agents,
 // OpenHands, Inspect, mini-swe-agent): the cap in each one's own key.
