@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"bytes"
 	"fmt"
 	"image"
 	"image/color"
@@ -51,13 +50,10 @@ func TestGoldenSVG(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := tc.chart.Write(&buf, SVG); err != nil {
-				t.Fatal(err)
-			}
+			svg := written(t, tc.chart.Write, SVG)
 			path := filepath.Join("testdata", tc.name+".svg")
 			if *update {
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+				if err := os.WriteFile(path, []byte(svg), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
@@ -66,7 +62,7 @@ func TestGoldenSVG(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (go test ./charts -update writes it)", err)
 			}
-			if d := lineDiff(string(want), buf.String()); d != "" {
+			if d := lineDiff(string(want), svg); d != "" {
 				t.Errorf("%s differs (go test ./charts -update rewrites it; read the diff first):\n%s", path, d)
 			}
 		})
@@ -113,14 +109,8 @@ func lineDiff(want, got string) string {
 func TestDeterministic(t *testing.T) {
 	e := threeStops.analyse(scorePolicy, v2Policy, window)
 	for _, f := range []Format{PNG, SVG} {
-		var a, b bytes.Buffer
-		if err := Timeline(&e).Write(&a, f); err != nil {
-			t.Fatal(err)
-		}
-		if err := Timeline(&e).Write(&b, f); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		first := written(t, Timeline(&e).Write, f)
+		if written(t, Timeline(&e).Write, f) != first {
 			t.Errorf("%s: two renderings differ", f)
 		}
 	}
@@ -137,11 +127,7 @@ func TestTimelinePNG(t *testing.T) {
 			t.Fatalf("%s stops at %d, the test expects %d", e.Outcomes[i].Policy, got, want)
 		}
 	}
-	var buf bytes.Buffer
-	if err := Timeline(&e).Write(&buf, PNG); err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(&buf)
+	img, err := png.Decode(strings.NewReader(written(t, Timeline(&e).Write, PNG)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,11 +170,7 @@ func TestDatasetPNG(t *testing.T) {
 		chart *Chart
 		h     int
 	}{{"terminations", Terminations(d), 600}, {"turns saved", TurnsSaved(d), 600}} {
-		var buf bytes.Buffer
-		if err := tc.chart.Write(&buf, PNG); err != nil {
-			t.Fatal(err)
-		}
-		img, err := png.Decode(&buf)
+		img, err := png.Decode(strings.NewReader(written(t, tc.chart.Write, PNG)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -306,11 +288,7 @@ func TestEscaping(t *testing.T) {
 
 	d := dataset(t, 4)
 	d.Episodes = append(d.Episodes, e)
-	var html bytes.Buffer
-	if err := WriteHTML(&html, d); err != nil {
-		t.Fatal(err)
-	}
-	h := html.String()
+	h := written(t, WriteHTML, d)
 	if n := strings.Count(h, "<script"); n != 1 {
 		t.Errorf("%d <script elements, want 1 (the report's own)", n)
 	}

@@ -3,7 +3,9 @@ package charts
 import (
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -120,4 +122,15 @@ func datasetOf(t testing.TB, n int, baseline, after policy.Policy) *report.Datas
 		eps = append(eps, p.analyse(baseline, after))
 	}
 	return report.NewDataset(baseline, after, report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, eps, nil, nil)
+}
+
+// written is what write writes of v: a chart in a format (ch.Write), the
+// HTML report of a dataset (WriteHTML), the sweep's page (WriteSweepHTML).
+func written[V any](t testing.TB, write func(io.Writer, V) error, v V) string {
+	t.Helper()
+	var b strings.Builder
+	if err := write(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

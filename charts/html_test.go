@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"bytes"
 	"html"
 	"regexp"
 	"strings"
@@ -17,17 +16,10 @@ import (
 // and nothing fetched from anywhere.
 func TestHTMLReport(t *testing.T) {
 	d := dataset(t, 12)
-	var a, b bytes.Buffer
-	if err := WriteHTML(&a, d); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteHTML(&b, d); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+	page := written(t, WriteHTML, d)
+	if written(t, WriteHTML, d) != page {
 		t.Error("two renderings differ")
 	}
-	page := a.String()
 
 	rescued, still, fresh := d.Review()
 	for what, want := range map[string]int{
@@ -84,11 +76,7 @@ func TestHTMLShowsLogTextAsText(t *testing.T) {
 		e.Ep.Turns[i].Location = "West\u2029of House\u2066"
 	}
 	d := report.NewDataset(scorePolicy, v2Policy, report.Options{Costs: metrics.Costs{CallsPerTurn: 4}}, []report.Episode{e, premature.analyse(scorePolicy, v2Policy)}, nil, nil)
-	var b bytes.Buffer
-	if err := WriteHTML(&b, d); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
+	page := written(t, WriteHTML, d)
 	for i, r := range page {
 		if textout.Unprintable(r) && r != '\n' {
 			t.Fatalf("the page holds %U: %q", r, page[max(0, i-60):min(len(page), i+60)])
@@ -109,11 +97,7 @@ func TestHTMLShowsLogTextAsText(t *testing.T) {
 // (report.Dataset.Headline), under the title and before the metrics.
 func TestHTMLHeadline(t *testing.T) {
 	d := dataset(t, 12)
-	var b bytes.Buffer
-	if err := WriteHTML(&b, d); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
+	page := written(t, WriteHTML, d)
 	want := `<p class="headline">` + html.EscapeString(d.Headline()) + "</p>"
 	if !strings.HasPrefix(d.Headline(), "Over 12 episodes, after score-or-objective 40/10 against baseline score 40/10: ") {
 		t.Errorf("the headline is %q", d.Headline())

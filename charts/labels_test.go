@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -141,12 +140,8 @@ func TestRowLabelsReal(t *testing.T) {
 // svgTexts are the texts of a chart's SVG, in the order drawn.
 func svgTexts(t *testing.T, ch *Chart) []string {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := ch.Write(&buf, SVG); err != nil {
-		t.Fatal(err)
-	}
 	var texts []string
-	dec := xml.NewDecoder(&buf)
+	dec := xml.NewDecoder(strings.NewReader(written(t, ch.Write, SVG)))
 	inText := false
 	for {
 		tok, err := dec.Token()

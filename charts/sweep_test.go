@@ -64,15 +64,11 @@ func TestSweepPNG(t *testing.T) {
 		name  string
 		chart *Chart
 	}{{"trade-off", TradeOff(r)}, {"heat map", heatMap(t, r)}} {
-		var a, b bytes.Buffer
-		if err := tc.chart.Write(&a, PNG); err != nil {
-			t.Fatal(err)
-		}
-		tc.chart.Write(&b, PNG)
-		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		a := written(t, tc.chart.Write, PNG)
+		if written(t, tc.chart.Write, PNG) != a {
 			t.Errorf("%s: two renderings differ", tc.name)
 		}
-		img, err := png.Decode(&a)
+		img, err := png.Decode(strings.NewReader(a))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,15 +225,10 @@ func TestSweepHTMLShips(t *testing.T) {
 // holds, and gives it.
 func sweepPage(t *testing.T, r *sweep.Result) string {
 	t.Helper()
-	var a, b bytes.Buffer
-	if err := WriteSweepHTML(&a, r); err != nil {
-		t.Fatal(err)
-	}
-	WriteSweepHTML(&b, r)
-	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+	page := written(t, WriteSweepHTML, r)
+	if written(t, WriteSweepHTML, r) != page {
 		t.Error("two renderings differ")
 	}
-	page := a.String()
 	table := page[strings.Index(page, `<table id="front-table">`):]
 	table = table[:strings.Index(table, "</table>")]
 	// A row a class of the front, the rule's choices' classes where the
@@ -313,11 +304,7 @@ func TestSweepHTMLTokens(t *testing.T) {
 	r := sweepOf(t)
 	for _, tokens := range []bool{false, true} {
 		r.Tokens = tokens
-		var b bytes.Buffer
-		if err := WriteSweepHTML(&b, r); err != nil {
-			t.Fatal(err)
-		}
-		page := b.String()
+		page := written(t, WriteSweepHTML, r)
 		table := page[strings.Index(page, `<table id="front-table">`):]
 		table = table[:strings.Index(table, "</table>")]
 		want := len(r.FrontHeader()) - 2
@@ -343,11 +330,7 @@ func TestTimelineCap(t *testing.T) {
 	if h := float64(ch.Height / Px(1)); h > 1200 {
 		t.Errorf("%d results: %v px high", len(ps), h)
 	}
-	var b bytes.Buffer
-	if err := ch.Write(&b, SVG); err != nil {
-		t.Fatal(err)
-	}
-	if want := "376 more results, not drawn"; !strings.Contains(b.String(), want) {
+	if want := "376 more results, not drawn"; !strings.Contains(written(t, ch.Write, SVG), want) {
 		t.Errorf("the legend does not say %q", want)
 	}
 }
@@ -356,11 +339,7 @@ func TestTimelineCap(t *testing.T) {
 // but gzipped in chunks, and each chunk inflates to its timelines' SVG.
 func TestLazyHTML(t *testing.T) {
 	d := dataset(t, MaxEpisodeRows+20)
-	var b bytes.Buffer
-	if err := WriteHTML(&b, d); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
+	page := written(t, WriteHTML, d)
 	if n := strings.Count(page, "<svg"); n != 2 {
 		t.Errorf("%d inline charts, want the 2 dataset charts", n)
 	}
@@ -457,14 +436,11 @@ func TestNoHeatMapSaysWhy(t *testing.T) {
 			if ch != nil || whyNot != tc.want {
 				t.Errorf("got a chart: %v, why not: %q\nwant %q", ch != nil, whyNot, tc.want)
 			}
-			var page bytes.Buffer
-			if err := WriteSweepHTML(&page, r); err != nil {
-				t.Fatal(err)
-			}
-			if want := html.EscapeString("No heat map: " + tc.want + "."); !strings.Contains(page.String(), want) {
+			page := written(t, WriteSweepHTML, r)
+			if want := html.EscapeString("No heat map: " + tc.want + "."); !strings.Contains(page, want) {
 				t.Errorf("the page does not say %q", want)
 			}
-			if n := strings.Count(page.String(), "<svg"); n != 1 {
+			if n := strings.Count(page, "<svg"); n != 1 {
 				t.Errorf("the page holds %d charts, want 1 (the trade-off)", n)
 			}
 		})

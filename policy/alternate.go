@@ -11,7 +11,7 @@ import (
 const Alternate Name = "alternate"
 
 func init() {
-	register(Kind{Name: Alternate, New: newAlternate, Variant: true, Window: repetitionWindow,
+	registerRepetition(Kind{Name: Alternate, New: newAlternate,
 		Settings:    []*Setting{Times, Then, Ignore, Compare},
 		Needs:       episode.Signals(episode.Actions),
 		Description: "stop at the step where the last times steps alternate between two distinct (action, response) pairs, A, B, A, B, …, or with compare=action between two distinct actions"})

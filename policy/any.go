@@ -145,3 +145,11 @@ func partsNeed(parts []Policy) episode.Signals {
 	}
 	return need
 }
+
+// registerPreset adds a preset (docs/policies.md, "Presets"): another
+// system's rules as its code runs them, a run stopping at the first of its
+// Parts that stops.
+func registerPreset(k Kind) {
+	k.New, k.Window, k.Preset, k.Ported = newParts, partsWindow, true, true
+	register(k)
+}

@@ -11,7 +11,7 @@ import (
 const Errored Name = "errors"
 
 func init() {
-	register(Kind{Name: Errored, New: newErrored, Variant: true, Window: repetitionWindow,
+	registerRepetition(Kind{Name: Errored, New: newErrored,
 		Settings:    []*Setting{Times, Then, Within, SameAction},
 		Needs:       episode.Signals(episode.Errors),
 		Description: "stop at the step where the last times steps errored (with action=same, errors of one action), or with within=N at the times-th errored step among the last N"})

@@ -8,8 +8,7 @@ import "github.com/lbanalyze/lbanalyze/episode"
 const GeminiCLI Name = "gemini-cli"
 
 func init() {
-	register(Kind{Name: GeminiCLI, New: newParts, Parts: geminiParts, Preset: true, Ported: true, Window: partsWindow,
-		Needs: episode.Signals(episode.Actions),
+	registerPreset(Kind{Name: GeminiCLI, Parts: geminiParts, Needs: episode.Signals(episode.Actions),
 		Description: "Gemini CLI's tool-call loop check: 5 identical calls in a row (TOOL_CALL_LOOP_THRESHOLD), or two calls alternating over 10, " +
 			"is a first strike that sends the model feedback; the next call that keeps the loop going stops the run"})
 }

@@ -7,8 +7,7 @@ import "github.com/lbanalyze/lbanalyze/episode"
 const MiniSweAgent Name = "mini-swe-agent"
 
 func init() {
-	register(Kind{Name: MiniSweAgent, New: newParts, Parts: miniSweAgentParts, Preset: true, Ported: true, Window: partsWindow,
-		Needs:       episode.Signals(episode.Steps),
+	registerPreset(Kind{Name: MiniSweAgent, Parts: miniSweAgentParts, Needs: episode.Signals(episode.Steps),
 		Description: "mini-swe-agent's limits in its SWE-bench configuration (config/benchmarks/swebench.yaml): 250 steps (step_limit) or $3 (cost_limit)"})
 }
 

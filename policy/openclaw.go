@@ -8,7 +8,7 @@ import "github.com/lbanalyze/lbanalyze/episode"
 const OpenClaw Name = "openclaw"
 
 func init() {
-	register(Kind{Name: OpenClaw, New: newParts, Parts: openClawParts, Preset: true, Ported: true, Window: partsWindow,
+	registerPreset(Kind{Name: OpenClaw, Parts: openClawParts,
 		Needs: episode.Signals(0).With(episode.Actions, episode.Responses), // both its rules compare outcomes
 		Description: "OpenClaw's tool-loop detection: block once 20 of the last 30 calls were one call with one outcome (criticalThreshold, historySize), " +
 			"or 20 calls alternated between two with stable outcomes; its warnings at 10 are not stops"})

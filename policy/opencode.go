@@ -8,8 +8,7 @@ import "github.com/lbanalyze/lbanalyze/episode"
 const OpenCode Name = "opencode"
 
 func init() {
-	register(Kind{Name: OpenCode, New: newParts, Parts: openCodeParts, Preset: true, Ported: true, Window: partsWindow,
-		Needs: episode.Signals(episode.Actions),
+	registerPreset(Kind{Name: OpenCode, Parts: openCodeParts, Needs: episode.Signals(episode.Actions),
 		Description: "opencode's doom_loop: stop at the third identical tool call in a row (its name and input); " +
 			"replayed across steps, as documented, where opencode's code looks within one assistant message (#50073)"})
 }

@@ -23,7 +23,7 @@ var (
 const openHandsWindow = 20 / 2
 
 func init() {
-	register(Kind{Name: OpenHands, New: newParts, Parts: openHandsParts, Preset: true, Ported: true, Window: partsWindow,
+	registerPreset(Kind{Name: OpenHands, Parts: openHandsParts,
 		Settings: []*Setting{ActionObservation, ActionError, AlternatingPattern},
 		Needs:    episode.Signals(episode.Actions),
 		Description: "OpenHands' StuckDetector: stop when the last action_observation steps took the same action and got the same response, " +

@@ -11,7 +11,7 @@ import (
 const Repeat Name = "repeat"
 
 func init() {
-	register(Kind{Name: Repeat, New: newRepeat, Variant: true, Window: repetitionWindow,
+	registerRepetition(Kind{Name: Repeat, New: newRepeat,
 		Settings:    []*Setting{Times, Then, Within},
 		Needs:       episode.Signals(episode.Actions),
 		Description: "stop at the step where the last times actions are the same, or with within=N at the step whose action is the times-th alike among the last N steps"})

@@ -11,7 +11,7 @@ import (
 const RepeatObserved Name = "repeat-observed"
 
 func init() {
-	register(Kind{Name: RepeatObserved, New: newRepeatObserved, Variant: true, Window: repetitionWindow,
+	registerRepetition(Kind{Name: RepeatObserved, New: newRepeatObserved,
 		Settings:    []*Setting{Times, Then, Ignore, Within},
 		Needs:       episode.Signals(0).With(episode.Actions, episode.Responses),
 		Description: "as repeat, for (action, response) pairs, ignore=REGEX removing what it matches from the responses first"})

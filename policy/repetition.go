@@ -262,3 +262,10 @@ func newRepeating(p Policy, key func(Observation) uint64, what func(r *repeating
 // Kind's Window): an objective completed within them makes the stop a
 // candidate false termination.
 func repetitionWindow(p Policy) int { return max(p.Get(Times), p.Get(Within)) + p.Get(Then) }
+
+// registerRepetition adds a repetition rule (docs/policies.md, "Repetition
+// rules"), a variant.
+func registerRepetition(k Kind) {
+	k.Variant, k.Window = true, repetitionWindow
+	register(k)
+}

@@ -7,8 +7,7 @@ import "github.com/lbanalyze/lbanalyze/episode"
 const Tau2 Name = "tau2"
 
 func init() {
-	register(Kind{Name: Tau2, New: newParts, Parts: tau2Parts, Preset: true, Ported: true, Window: partsWindow,
-		Needs: episode.Signals(episode.Steps),
+	registerPreset(Kind{Name: Tau2, Parts: tau2Parts, Needs: episode.Signals(episode.Steps),
 		Description: "τ²-bench's own limits: 200 orchestrator steps (max_steps, about 100 of the agent's) or 10 tool errors " +
 			"in the simulation (max_errors, counted over the whole run)"})
 }

@@ -7,8 +7,7 @@ import "github.com/lbanalyze/lbanalyze/episode"
 const TextQuests Name = "textquests"
 
 func init() {
-	register(Kind{Name: TextQuests, New: newParts, Parts: textQuestsParts, Preset: true, Ported: true, Window: partsWindow,
-		Needs: episode.Signals(episode.Actions),
+	registerPreset(Kind{Name: TextQuests, Parts: textQuestsParts, Needs: episode.Signals(episode.Actions),
 		Description: "the TextQuests agents' loop rules: 3 identical actions in a row, two actions alternating over 5 steps (A-B-A-B-A), " +
 			"or 15 steps without a change of score"})
 }

@@ -110,6 +110,19 @@ func (d *Document) Array(elem func() error) error {
 	return err
 }
 
+// Values reads an array, giving each element raw (valid until elem
+// returns) with the line it begins on to elem.
+func (d *Document) Values(elem func(raw []byte, line int)) error {
+	return d.Array(func() error {
+		line := d.Line()
+		raw, err := d.Value()
+		if err == nil {
+			elem(raw, line)
+		}
+		return err
+	})
+}
+
 func (d *Document) open(kind jsontext.Kind, what string) error {
 	if k := d.dec.PeekKind(); k != kind {
 		if k == 0 {

@@ -71,10 +71,7 @@ print(json.dumps([stops for _, _, stops in episodes]))
 // never stop. Python reads the logs itself, so that neither lbanalyze's
 // reading nor its replay stands on both sides.
 func TestHarnessPython(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed: the harness's Python block is not run")
-	}
+	python := python3(t)
 	type logs struct {
 		name               string
 		paths              func(t *testing.T) []string
@@ -144,27 +141,7 @@ func TestHarnessPython(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &eps); err != nil {
 				t.Fatal(err)
 			}
-			var blocks []string
-			for _, spec := range c.policies {
-				p, err := policy.Parse(spec, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				block, err := harnessOf(c.logs.rewards).Block(p)
-				if err != nil {
-					t.Fatalf("%s: %v", spec, err)
-				}
-				blocks = append(blocks, block)
-			}
-			in, _ := json.Marshal([]any{blocks, paths, c.logs.scoreKey, c.logs.episodes, c.logs.rewards})
-			got, err := exec.Command(python, "-c", stopsInPython, string(in)).CombinedOutput()
-			if err != nil {
-				t.Fatalf("python: %v\n%s", err, got)
-			}
-			var stops [][]int
-			if err := json.Unmarshal(got, &stops); err != nil {
-				t.Fatalf("python printed %q: %v", got, err)
-			}
+			stops := inPython(t, python, stopsInPython, harnessOf(c.logs.rewards), c.policies, paths, c.logs.scoreKey, c.logs.episodes, c.logs.rewards)
 			if len(stops) != len(eps) {
 				t.Fatalf("Python read %d episodes, episode %d", len(stops), len(eps))
 			}
@@ -198,4 +175,164 @@ func harnessOf(real bool) *system.System {
 		return system.Harness
 	}
 	return system.OfAll([]*episode.Episode{{Format: steps.TableFormat, Turns: []episode.Turn{{Score: 0.5}}}})
+}
+
+// python3 is the path of python3; without it the test is skipped.
+func python3(t *testing.T) string {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: the harness's Python block is not run")
+	}
+	return python
+}
+
+// inPython runs script in Python with, as its argument, the JSON of the
+// blocks h gives the policies specs followed by args, and gives the stops
+// it prints: by log or episode, the step each block stops at, 0 for none.
+func inPython(t *testing.T, python, script string, h *system.System, specs []string, args ...any) [][]int {
+	t.Helper()
+	var blocks []string
+	for _, spec := range specs {
+		p, err := policy.Parse(spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		block, err := h.Block(p)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		blocks = append(blocks, block)
+	}
+	arg, _ := json.Marshal(append([]any{blocks}, args...))
+	out, err := exec.Command(python, "-c", script, string(arg)).CombinedOutput()
+	if err != nil {
+		t.Fatalf("python: %v\n%s", err, out)
+	}
+	var stops [][]int
+	if err := json.Unmarshal(out, &stops); err != nil {
+		t.Fatalf("python printed %q: %v", out, err)
+	}
+	return stops
+}
+
+// repetitionInPython runs the blocks of repetition rules on logs Python
+// reads itself (a TALES rollout's lines, gzipped or not; a BALROG table's
+// rows), the action and the observation from the columns named, and gives,
+// by log in order, the step each block's LoopBreak stops at, 0 for none.
+const repetitionInPython = `
+import csv, gzip, json, sys
+blocks, paths, action_key, observation_key = json.loads(sys.argv[1])
+classes = []
+for block in blocks:
+    ns = {}
+    exec(block, ns)
+    classes.append(ns["LoopBreak"])
+
+def rows(path):
+    if path.endswith(".csv"):
+        with open(path, newline="", encoding="utf-8") as f:
+            yield from csv.DictReader(f)
+        return
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for text in f:
+            if text.strip():
+                yield json.loads(text)
+
+out = []
+for path in paths:
+    rules, stops = [c() for c in classes], [0] * len(classes)
+    for step, row in enumerate(rows(path), 1):
+        for i, rule in enumerate(rules):
+            if not stops[i] and rule.stop(row[action_key], row[observation_key]) is True:
+                stops[i] = step
+    out.append(stops)
+print(json.dumps(out))
+`
+
+// TestRepetitionPythonOnRealRuns runs the Python a harness is given for
+// repetition rules and presets on real runs and checks that it stops each
+// where episode says the rule stops: TALES rollouts (Action, Feedback) and
+// BALROG's TextWorld runs (Action, Observation), beside the repository,
+// each skipped when absent. Python reads the logs itself,
+// so that neither lbanalyze's reading nor its replay stands on both sides.
+func TestRepetitionPythonOnRealRuns(t *testing.T) {
+	python := python3(t)
+	rules := []string{"repeat", "repeat:times=4:then=1", "repeat:times=5:within=20", "repeat-observed:times=3", "alternate:times=4",
+		"alternate:times=5:compare=action", "repeat-observed:times=3:ignore=[0-9]+", "gemini-cli", "openclaw", "repeat:times=6+alternate:times=6"}
+	for _, c := range []struct {
+		name                string
+		paths               func(t *testing.T) []string
+		action, observation string
+	}{
+		{"TALES rollouts", func(t *testing.T) []string {
+			paths, _ := filepath.Glob(filepath.Join(realdata.Dir(t, "tales/logs"), "*", "*", "*.jsonl*"))
+			return paths
+		}, "Action", "Feedback"},
+		{"BALROG TextWorld", func(t *testing.T) []string {
+			paths, _ := filepath.Glob(filepath.Join(realdata.External(t, "balrog/textworld/submissions/LLM"), "*", "textworld", "*", "*_run_0[0-2].csv"))
+			return paths
+		}, "Action", "Observation"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			paths := c.paths(t)
+			if len(paths) < 5 {
+				t.Fatalf("%d logs", len(paths))
+			}
+			blockStops := inPython(t, python, repetitionInPython, system.Harness, rules, paths, c.action, c.observation)
+			stops := 0
+			for i, path := range paths {
+				code, stdout, stderr := runCLI(nil, "episode", "--format", "json", "--policy", strings.Join(rules, ","), path)
+				if code != exitOK {
+					t.Fatalf("%s: exit %d: %s", path, code, stderr)
+				}
+				var eps []struct {
+					Results []struct {
+						TerminationTurn *int `json:"termination_turn"`
+					} `json:"results"`
+				}
+				if err := json.Unmarshal([]byte(stdout), &eps); err != nil || len(eps) != 1 || len(eps[0].Results) != len(rules) {
+					t.Fatalf("%s: %v %s", path, err, stdout)
+				}
+				for k, r := range eps[0].Results {
+					replayed := 0
+					if r.TerminationTurn != nil {
+						replayed, stops = *r.TerminationTurn, stops+1
+					}
+					if blockStops[i][k] != replayed {
+						t.Errorf("%s: %s stops at %d in Python, %d in the replay", path, rules[k], blockStops[i][k], replayed)
+					}
+				}
+			}
+			if stops == 0 {
+				t.Error("no rule stops any run: nothing is compared")
+			}
+			t.Logf("%d logs, %d rules, %d stops alike", len(paths), len(rules), stops)
+		})
+	}
+}
+
+// TestRepeatOnRealTALES: on gpt-4o's real TALES rollout of Detective,
+// repeat:times=3 stops at step 21 and names the steps and the action: the
+// rollout's actions at 19, 20 and 21 are "north" (read by hand), and its
+// score goes 60 → 70 at 25; in JSON the result's length is 21 of 200.
+func TestRepeatOnRealTALES(t *testing.T) {
+	path := filepath.Join(realdata.Dir(t, "tales/logs"), "tw-bench_LLMAgent_gpt-4o_s20241001_c10_t0.0_convFalse", "JerichoEnvDetective", "a0_s20241001.jsonl")
+	code, stdout, stderr := runCLI(nil, "episode", "--policy", "repeat:times=3", path)
+	if code != exitOK || !strings.Contains(stdout, `premature? +10 at 25 (4 turns later) — "north" 3 times in a row (steps 19–21)`) {
+		t.Errorf("exit %d: %s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runCLI(nil, "episode", "--policy", "repeat:times=3", "--format", "json", path)
+	var eps []struct {
+		Turns   int `json:"turns"`
+		Results []struct {
+			TerminationTurn int `json:"termination_turn"`
+			Length          int `json:"length"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &eps); err != nil || code != exitOK || len(eps) != 1 || eps[0].Turns != 200 ||
+		eps[0].Results[0].TerminationTurn != 21 || eps[0].Results[0].Length != 21 {
+		t.Errorf("exit %d, %v: %+v", code, err, eps)
+	}
 }

@@ -1,9 +1,9 @@
 // Package testlogs holds what the tests of several packages do alike with
 // logs: render synthetic ZorkGPT logs, read a sample a source must claim,
-// read fuzzed bytes holding every episode to a step and an id, write a
-// test's file, and name the two rules ZorkGPT shipped. It imports no
-// source of its own (nor corpus, which imports them all), so that every
-// source's tests can use it.
+// seed a fuzz test with files, read fuzzed bytes holding every episode to a
+// step and an id, write a test's file, and name the two rules ZorkGPT
+// shipped. It imports no source of its own (nor corpus, which imports them
+// all), so that every source's tests can use it.
 package testlogs
 
 import (
@@ -57,6 +57,18 @@ func ReadFile(t testing.TB, src source.Source, path string) ([]*episode.Episode,
 		t.Fatalf("%s is not claimed", path)
 	}
 	return source.ReadAll(src, bytes.NewReader(data), path, source.Options{})
+}
+
+// Seed adds the bytes of each file at paths to f's seed corpus.
+func Seed(f *testing.F, paths ...string) {
+	f.Helper()
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 }
 
 // Fuzzed reads data, whatever the bytes, as src would a file of that name:

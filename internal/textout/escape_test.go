@@ -2,8 +2,19 @@ package textout
 
 import "testing"
 
+// checkEscapes checks that escape, named name, writes each text in cases as
+// its value.
+func checkEscapes(t *testing.T, name string, escape func(string) string, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
+		if got := escape(in); got != want {
+			t.Errorf("%s(%q) = %q, want %q", name, in, got, want)
+		}
+	}
+}
+
 func TestPrintable(t *testing.T) {
-	for in, want := range map[string]string{
+	checkEscapes(t, "Printable", Printable, map[string]string{
 		"West of House": "West of House",
 		"é → ✓ 漢字 👨‍👩‍👧 e\u0301": "é → ✓ 漢字 👨‍👩‍👧 e\u0301", // joiners and combining marks kept
 		"\x1b[31mred\x1b[0m":     `\x1b[31mred\x1b[0m`,
@@ -19,18 +30,14 @@ func TestPrintable(t *testing.T) {
 		"\u2066a\u2069\u2067b\u2069\u2068c\u061c": `\u2066a\u2069\u2067b\u2069\u2068c\u061c`,
 		// Line and paragraph separators.
 		"a\u2028b\u2029c": `a\u2028b\u2029c`,
-	} {
-		if got := Printable(in); got != want {
-			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }
 
 // TestMarkdownText: each construct that markdown (CommonMark, GitHub's
 // tables, strikethrough and math) would act on is escaped; what cannot act
 // is left as it is, so that ordinary text reads as it did.
 func TestMarkdownText(t *testing.T) {
-	for in, want := range map[string]string{
+	checkEscapes(t, "MarkdownText", MarkdownText, map[string]string{
 		"plain":                        "plain",
 		`<img src=x onerror=alert(1)>`: `&lt;img src=x onerror=alert(1)&gt;`,
 		"a & b | c `code`":             "a &amp; b \\| c \\`code\\`",
@@ -52,26 +59,18 @@ func TestMarkdownText(t *testing.T) {
 		"*_error":                            `\*\_error`,
 		// Printable first: a bidi override is shown, not obeyed.
 		"\u202e[i](x)": `\u202e[i\](x)`,
-	} {
-		if got := MarkdownText(in); got != want {
-			t.Errorf("MarkdownText(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{
+	})
+	checkEscapes(t, "CodeSpan", CodeSpan, map[string]string{
 		"plain.jsonl": "`plain.jsonl`",
 		"a`b.jsonl":   "`` a`b.jsonl ``",
 		"a``b\n":      "``` a``b\\n ```",
-	} {
-		if got := CodeSpan(in); got != want {
-			t.Errorf("codeSpan(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }
 
 // TestMarkdownLine: a text that begins a line (a heading, a list item)
 // cannot begin another block, nor lose a final # to a heading.
 func TestMarkdownLine(t *testing.T) {
-	for in, want := range map[string]string{
+	checkEscapes(t, "MarkdownLine", MarkdownLine, map[string]string{
 		"2025-11-04T09:35:24":  "2025-11-04T09:35:24",
 		"# title":              `\# title`,
 		"- item":               `\- item`,
@@ -92,18 +91,14 @@ func TestMarkdownLine(t *testing.T) {
 		"episode #":            `episode \#`,
 		"75 episodes analysed": "75 episodes analysed",
 		"":                     "",
-	} {
-		if got := MarkdownLine(in); got != want {
-			t.Errorf("markdownLine(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }
 
 // TestCSVText: text cells are printable (one line each, nothing a terminal
 // acts on), and those a spreadsheet would run as a formula get a leading
 // quote; numbers (in number columns) and ordinary text do not.
 func TestCSVText(t *testing.T) {
-	for in, want := range map[string]string{
+	checkEscapes(t, "CSVText", CSVText, map[string]string{
 		"=HYPERLINK(\"http://x\")": "'=HYPERLINK(\"http://x\")",
 		"+1+2":                     "'+1+2",
 		"-2+3":                     "'-2+3",
@@ -116,9 +111,5 @@ func TestCSVText(t *testing.T) {
 		"-":                        "-", // standard input's name
 		"":                         "",
 		"2025-11-04T09:35:24":      "2025-11-04T09:35:24",
-	} {
-		if got := CSVText(in); got != want {
-			t.Errorf("CSVText(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }

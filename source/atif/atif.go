@@ -118,15 +118,7 @@ func (Source) Read(r io.Reader, name string, opt source.Options, emit func(*epis
 		case "agent":
 			return rd.agent(d)
 		case "steps":
-			return d.Array(func() error {
-				line := d.Line()
-				raw, err := d.Value()
-				if err != nil {
-					return err
-				}
-				rd.step(raw, line)
-				return nil
-			})
+			return d.Values(rd.step)
 		}
 		return d.Skip()
 	})

@@ -148,11 +148,7 @@ func TestPublic(t *testing.T) {
 // has an agent step and an id.
 func FuzzRead(f *testing.F) {
 	for _, v := range []string{"v1.2", "v1.6", "v1.7"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "atif", v, "trial", "agent", "trajectory.json"))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
+		testlogs.Seed(f, filepath.Join("..", "..", "testdata", "atif", v, "trial", "agent", "trajectory.json"))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testlogs.Fuzzed(t, Source{}, data, "-")

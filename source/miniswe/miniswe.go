@@ -109,15 +109,7 @@ func (s Source) Read(r io.Reader, name string, opt source.Options, emit func(*ep
 	err := d.Object(func(key string) error {
 		switch key {
 		case "messages":
-			return d.Array(func() error {
-				line := d.Line()
-				raw, err := d.Value()
-				if err != nil {
-					return err
-				}
-				rn.message(raw, line)
-				return nil
-			})
+			return d.Values(rn.message)
 		case "info":
 			raw, err := d.Value()
 			if err == nil {

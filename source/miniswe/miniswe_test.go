@@ -88,13 +88,7 @@ func TestBadReport(t *testing.T) {
 // FuzzRead: whatever the bytes, reading never panics and an episode read
 // has a step and an id.
 func FuzzRead(f *testing.F) {
-	for _, n := range []string{"example__repo-1.traj.json", "example__repo-2.traj.json"} {
-		data, err := os.ReadFile(sample(n))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	testlogs.Seed(f, sample("example__repo-1.traj.json"), sample("example__repo-2.traj.json"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testlogs.Fuzzed(t, Source{}, data, "x.traj.json")
 	})

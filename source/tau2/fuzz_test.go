@@ -1,7 +1,6 @@
 package tau2
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -12,11 +11,7 @@ import (
 // step and an id, and the episodes and rejections are no more than the
 // simulations counted.
 func FuzzRead(f *testing.F) {
-	sample, err := os.ReadFile(filepath.Join("..", "..", "testdata", "tau2", "airline.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(sample)
+	testlogs.Seed(f, filepath.Join("..", "..", "testdata", "tau2", "airline.json"))
 	f.Add([]byte(`[{"id": "a", "task_id": "0", "reward_info": {"reward": 0.25}, "messages": [{"role": "assistant", "tool_calls": [{"name": "x", "arguments": {"b": 1, "a": [2]}}]}]}]`))
 	f.Add([]byte(`{"simulations": [{"id": "a", "messages": [{"role": "assistant", "cost": NaN}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

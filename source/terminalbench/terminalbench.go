@@ -145,21 +145,15 @@ func readRun(r io.Reader, path string, opt source.Options, res *source.Result, e
 		if key != "results" {
 			return d.Skip()
 		}
-		return d.Array(func() error {
+		return d.Values(func(raw []byte, line int) {
 			res.Segments++
-			line := d.Line()
-			raw, err := d.Value()
-			if err != nil {
-				return err
-			}
 			ep, why := read(raw, path, meta)
 			if ep == nil {
 				res.Rejected = append(res.Rejected, source.Rejected{Segment: res.Segments, Reason: fmt.Sprintf("%s:%d: %s", path, line, why)})
-				return nil
+				return
 			}
 			ep.Segment = res.Segments
 			emit(ep)
-			return nil
 		})
 	})
 	d.Close(err, res, path)

@@ -148,11 +148,7 @@ func b2i(b bool) int {
 // FuzzRead: whatever the bytes, reading never panics and every episode has
 // a tick and an id.
 func FuzzRead(f *testing.F) {
-	sample, err := os.ReadFile(filepath.Join("..", "..", "testdata", "terminal-bench", "example-run", "results.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(sample)
+	testlogs.Seed(f, filepath.Join("..", "..", "testdata", "terminal-bench", "example-run", "results.json"))
 	f.Add([]byte(`{"results": [{"id": "x", "agent_started_at": "2026-01-01T00:00:00Z", "agent_ended_at": "2026-01-01T23:59:59Z"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		eps, res := testlogs.Fuzzed(t, Source{}, data, "-")

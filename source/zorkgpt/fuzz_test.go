@@ -2,7 +2,6 @@ package zorkgpt
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/internal/testlogs"
@@ -14,11 +13,7 @@ import (
 // FuzzRead feeds the episode builder arbitrary bytes: it must never panic,
 // and what it returns must hold together.
 func FuzzRead(f *testing.F) {
-	sample, err := os.ReadFile("../../testdata/samples/episode-e3a.jsonl")
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(sample)
+	testlogs.Seed(f, "../../testdata/samples/episode-e3a.jsonl")
 	small := testlogs.Write(f, plan{N: 12, Changes: map[int]int{3: 5}, Objectives: map[int][]string{4: {"x"}}, Exceptions: []int{6}, LoopBreak: &v2}.Episode())
 	f.Add(small)
 	f.Add(small[:len(small)/2])

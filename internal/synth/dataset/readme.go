@@ -105,10 +105,30 @@ type counts struct {
 	recorded                                          map[string]int
 	turns, minTurns, maxTurns                         int
 	objectives, updates, spells, longest              int
-	sTerm, sCand, sGain, sObj, sBoth, sStuck          int
-	sUnknown, sCensored                               int
-	oTerm, oCand, oStuck, oUnknown, oCensored         int
+	s, o                                              tally // under score, score-or-objective
+	sGain, sObj, sBoth                                int   // score's candidates by their evidence
 	rescuedNoStop, rescuedLater, stillSame, stillLate int
+}
+
+// tally counts one policy's outcomes by what they are.
+type tally struct{ term, cand, stuck, unknown, censored int }
+
+func (v *tally) add(o replay.Outcome) {
+	if o.Terminated() {
+		v.term++
+	}
+	if o.FalseTerminationCandidate() {
+		v.cand++
+	}
+	if o.TrulyStuck() {
+		v.stuck++
+	}
+	if o.Unknown() {
+		v.unknown++
+	}
+	if o.Censored {
+		v.censored++
+	}
 }
 
 func (set *Set) count() counts {
@@ -125,11 +145,9 @@ func (set *Set) count() counts {
 		for _, sp := range s.Spells {
 			c.longest = max(c.longest, sp.End-sp.Start+1)
 		}
-		if s.S.Terminated() {
-			c.sTerm++
-		}
+		c.s.add(s.S)
+		c.o.add(s.O)
 		if s.S.FalseTerminationCandidate() {
-			c.sCand++
 			switch {
 			case s.S.LaterScoreGain() && s.S.ObjectiveProgress():
 				c.sBoth++
@@ -138,32 +156,6 @@ func (set *Set) count() counts {
 			default:
 				c.sObj++
 			}
-		}
-		if s.S.TrulyStuck() {
-			c.sStuck++
-		}
-		if s.S.Unknown() {
-			c.sUnknown++
-		}
-		if s.S.Censored {
-			c.sCensored++
-		}
-		if s.O.Terminated() {
-			c.oTerm++
-		}
-		if s.O.FalseTerminationCandidate() {
-			c.oCand++
-		}
-		if s.O.TrulyStuck() {
-			c.oStuck++
-		}
-		if s.O.Unknown() {
-			c.oUnknown++
-		}
-		if s.O.Censored {
-			c.oCensored++
-		}
-		if s.S.FalseTerminationCandidate() {
 			switch {
 			case !s.O.Terminated():
 				c.rescuedNoStop++
@@ -195,16 +187,16 @@ func (set *Set) makeup(p printer) {
 	p("Stuck spells: %d, the longest %d turns.\n\n", c.spells, c.longest)
 	p("What the two shipped policies do at 40/10 (`lbanalyze episode`, docs/semantics.md §6.2):\n\n")
 	p("| | score | score-or-objective |\n|---|---:|---:|\n")
-	p("| terminated | %d | %d |\n", c.sTerm, c.oTerm)
-	p("| false-termination candidates | %d | %d |\n", c.sCand, c.oCand)
+	p("| terminated | %d | %d |\n", c.s.term, c.o.term)
+	p("| false-termination candidates | %d | %d |\n", c.s.cand, c.o.cand)
 	p("| … by a later score gain only | %d | |\n", c.sGain)
 	p("| … by objective progress only | %d | |\n", c.sObj)
 	p("| … by both | %d | |\n", c.sBoth)
-	p("| truly stuck | %d | %d |\n", c.sStuck, c.oStuck)
-	p("| unknown (a stop on a cut log: no follow-up to judge it by) | %d | %d |\n", c.sUnknown, c.oUnknown)
-	p("| not terminated | %d | %d |\n", n-c.sTerm, n-c.oTerm)
-	p("| censored (the log is cut, by the recording's own stop or the kill, before the policy would stop) | %d | %d |\n\n", c.sCensored, c.oCensored)
-	p("Of the %d candidates under score, score-or-objective does not stop %d (%d of them censored: the v1 recording cut\n", c.sCand, c.rescuedNoStop, c.oCensored-c.sCensored)
+	p("| truly stuck | %d | %d |\n", c.s.stuck, c.o.stuck)
+	p("| unknown (a stop on a cut log: no follow-up to judge it by) | %d | %d |\n", c.s.unknown, c.o.unknown)
+	p("| not terminated | %d | %d |\n", n-c.s.term, n-c.o.term)
+	p("| censored (the log is cut, by the recording's own stop or the kill, before the policy would stop) | %d | %d |\n\n", c.s.censored, c.o.censored)
+	p("Of the %d candidates under score, score-or-objective does not stop %d (%d of them censored: the v1 recording cut\n", c.s.cand, c.rescuedNoStop, c.o.censored-c.s.censored)
 	p("them), stops %d later and without the candidate evidence, and still stops %d at the same turn and %d later with the evidence.\n\n",
 		c.rescuedLater, c.stillSame, c.stillLate)
 }
