@@ -65,9 +65,14 @@ func capValue(p policy.Policy) string {
 
 // capSystem is the entry of a harness whose caps are keys: its logs'
 // formats, the caps offered when none is asked for (steps and cost, or
-// time alone), and what else must hold.
+// time alone), and what else must hold. What it runs now is its own cap as
+// it ran where it has a block for it, else no cap.
 func capSystem(name string, formats []string, keys capKeys, file, lang, note string, offered ...policy.Name) *System {
-	return &System{Name: name, Formats: formats, File: file, Lang: lang, Block: keys.block, Note: note, Now: none,
+	now := none
+	if keys.own != "" {
+		now = policy.Policy{Name: policy.OwnCap}
+	}
+	return &System{Name: name, Formats: formats, File: file, Lang: lang, Block: keys.block, Note: note, Now: now,
 		Adds: offered[0], CallsPerTurn: 1, Offered: offered, Shows: Shows{Applies: metrics.Applies{RealScores: true}}}
 }
 
@@ -97,16 +102,12 @@ var Tau2 = capSystem("tau2-bench", []string{tau2.Format}, capKeys{harness: "tau2
 // (max_agent_timeout_sec, which the leaderboard's logs do not give), replayed
 // where a trial's log says it fired (policy.OwnCap): a trial it ended is
 // judged by its result, not censored by its own cap.
-var TerminalBench = func() *System {
-	s := capSystem("Terminal-Bench", []string{terminalbench.Format}, capKeys{harness: "Terminal-Bench",
-		keys:  map[policy.Name]string{policy.Time: "--global-agent-timeout-sec"},
-		write: func(k, v string) string { return "tb run … " + k + " " + v + "\n" },
-		own:   "tb run …  # without --global-agent-timeout-sec: each task's own max_agent_timeout_sec\n"},
-		"the tb run command line", "sh", "it replaces each task's own max_agent_timeout_sec; the agent is killed mid-command, up to one step (30 s, the replay's tick) sooner than the replay stops it",
-		policy.Time)
-	s.Now = policy.Policy{Name: policy.OwnCap}
-	return s
-}()
+var TerminalBench = capSystem("Terminal-Bench", []string{terminalbench.Format}, capKeys{harness: "Terminal-Bench",
+	keys:  map[policy.Name]string{policy.Time: "--global-agent-timeout-sec"},
+	write: func(k, v string) string { return "tb run … " + k + " " + v + "\n" },
+	own:   "tb run …  # without --global-agent-timeout-sec: each task's own max_agent_timeout_sec\n"},
+	"the tb run command line", "sh", "it replaces each task's own max_agent_timeout_sec; the agent is killed mid-command, up to one step (30 s, the replay's tick) sooner than the replay stops it",
+	policy.Time)
 
 // Agents are the agents that write ATIF trajectories (Harbor's agents,
 // OpenHands, Inspect, mini-swe-agent): the cap in each one's own key.
