@@ -53,7 +53,7 @@ type Sweeper struct {
 // tracked is one policy name's pass over the episode with W = ∞.
 type tracked struct {
 	name   policy.Name
-	stuck  []int         // stuck[t]: TurnsStuck after the tracking of turn t
+	stuck  []int32       // stuck[t]: TurnsStuck after the tracking of turn t; turns fit an int32, 4 bytes a turn of a long log
 	warn   []warnStart   // the first warned turn, by stuck_warning_threshold
 	checks []*checkTable // by check interval, built on first use; as long as the largest used
 }
@@ -115,11 +115,11 @@ func NewSweeper(ep *episode.Episode) *Sweeper {
 // the whole episode (W = ∞, so it never stops) with warnings from threshold,
 // sets stuck[t] to TurnsStuck after turn t unless stuck is nil, and returns
 // the first warned turn (0 none).
-func (s *Sweeper) pass(name policy.Name, threshold int, stuck []int) (warned int) {
+func (s *Sweeper) pass(name policy.Name, threshold int, stuck []int32) (warned int) {
 	p := policy.Policy{Name: name}.WithTimer(policy.Timer{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: threshold})
 	Trace(s.ep, p, func(st policy.Step) {
 		if stuck != nil {
-			stuck[st.Turn] = st.TurnsStuck
+			stuck[st.Turn] = int32(st.TurnsStuck)
 		}
 		if st.Warned && warned == 0 {
 			warned = st.Turn
@@ -147,9 +147,9 @@ func (tr *tracked) warnStart(s *Sweeper, threshold int) int {
 			return w.turn
 		}
 	}
-	var stuck []int
+	var stuck []int32
 	if tr.stuck == nil {
-		stuck = make([]int, s.n+1)
+		stuck = make([]int32, s.n+1)
 		tr.stuck = stuck
 	}
 	turn := s.pass(tr.name, threshold, stuck)
@@ -173,8 +173,8 @@ func (tr *tracked) checkTable(interval int) *checkTable {
 	c := &checkTable{}
 	top := math.MinInt
 	for t := interval; t < len(tr.stuck); t += interval {
-		if tr.stuck[t] > top {
-			top = tr.stuck[t]
+		if int(tr.stuck[t]) > top {
+			top = int(tr.stuck[t])
 			c.turn = append(c.turn, t)
 			c.stuck = append(c.stuck, top)
 		}

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/csv"
 	"fmt"
@@ -557,27 +559,19 @@ type ReviewJSON struct {
 	NewCandidates   []string `json:"new_candidates"`
 }
 
-// json is d's JSON form, without the episodes for a summary.
-func (d *Dataset) json(summary bool) DatasetJSON {
+// json is d's JSON form without its episodes, which writeJSON writes as
+// they are made.
+func (d *Dataset) json() DatasetJSON {
 	j := DatasetJSON{N: len(d.Episodes), Skipped: append([]Skip{}, d.Skipped...), SkippedDirectories: append([]string{}, d.Passed...), NotReplayed: d.Unreplayed,
 		Baseline: policyJSON(d.Baseline), After: policyJSON(d.After),
 		CallsPerTurn: d.CallsPerTurn, Bootstrap: BootstrapJSON{metrics.Resamples, metrics.BootstrapSeed, metrics.MinN},
-		Episodes: []BatchEpisodeJSON{}, Metrics: []metrics.JSON{}, GainHorizon: nonZero(d.GainHorizon),
+		Metrics: []metrics.JSON{}, GainHorizon: nonZero(d.GainHorizon),
 		Review: ReviewJSON{Rescued: []string{}, StillTerminated: []string{}, NewCandidates: []string{}}}
 	if d.CostPerCall > 0 {
 		j.CostPerCall = &d.CostPerCall
 	}
 	if d.CostPerMTok > 0 {
 		j.CostPerMTok = &d.CostPerMTok
-	}
-	for i := range d.Episodes {
-		if summary {
-			j.Episodes = nil
-			break
-		}
-		e := d.Episodes[i].JSON()
-		e.Timeline = nil // episode's only
-		j.Episodes = append(j.Episodes, BatchEpisodeJSON{EpisodeJSON: e, Baseline: e.Results[0], After: e.Results[1]})
 	}
 	for i := range d.Metrics {
 		j.Metrics = append(j.Metrics, d.Metrics[i].JSON())
@@ -597,13 +591,57 @@ func (d *Dataset) labels(to []string, eps []*Episode) []string {
 	return to
 }
 
+// episodeJSON is the i-th episode's entry of the JSON's "episodes".
+func (d *Dataset) episodeJSON(i int) BatchEpisodeJSON {
+	e := d.Episodes[i].JSON()
+	e.Timeline = nil // episode's only
+	return BatchEpisodeJSON{EpisodeJSON: e, Baseline: e.Results[0], After: e.Results[1]}
+}
+
 func writeDatasetJSON(w io.Writer, d *Dataset, summary bool) error {
-	b, err := textout.IndentedJSON(d.json(summary), "")
+	if err := d.writeJSON(w, d.json(), summary, ""); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// writeJSON writes v, d's JSON object made without its episodes (json), as
+// an element indented at prefix, its "episodes" (unless summary) written
+// one at a time as they are made, in the place the object's fields give them
+// (before "metrics"): the bytes of the object made whole, without holding
+// them (docs/PERFORMANCE.md, "Many episodes").
+func (d *Dataset) writeJSON(w io.Writer, v any, summary bool, prefix string) error {
+	b, err := textout.IndentedJSON(v, prefix)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	if summary || len(d.Episodes) == 0 { // "episodes" is omitted when empty
+		_, err = w.Write(b)
+		return err
+	}
+	// A newline within the object is its layout's: one in a string is escaped.
+	at := bytes.Index(b, []byte("\n"+prefix+`  "metrics": `))
+	if at < 0 {
+		return fmt.Errorf("the dataset's JSON has no metrics")
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(b[:at-1]) // up to the comma after "bootstrap"
+	bw.WriteString(",\n" + prefix + `  "episodes": [`)
+	for i := range d.Episodes {
+		e, err := textout.IndentedJSON(d.episodeJSON(i), prefix+"    ")
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n" + prefix + "    ")
+		bw.Write(e)
+	}
+	bw.WriteString("\n" + prefix + "  ]")
+	bw.Write(b[at-1:]) // the comma and what follows
+	return bw.Flush()
 }
 
 // writeDatasetCSV writes one row per episode: its fields, then the baseline's

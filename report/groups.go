@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/csv"
 	"fmt"
@@ -82,23 +83,41 @@ type OneSettingJSON struct {
 	Says      string `json:"says"`
 }
 
+// groupsJSON is batch's JSON with --by.
+type groupsJSON struct {
+	By                 string         `json:"by"`
+	Skipped            []Skip         `json:"skipped"`
+	SkippedDirectories []string       `json:"skipped_directories"`
+	Groups             []groupJSON    `json:"groups"`
+	OneSetting         OneSettingJSON `json:"one_setting"`
+}
+
 func writeGroupsJSON(w io.Writer, by string, groups []Group, in Inputs, summary bool) error {
-	out := struct {
-		By                 string         `json:"by"`
-		Skipped            []Skip         `json:"skipped"`
-		SkippedDirectories []string       `json:"skipped_directories"`
-		Groups             []groupJSON    `json:"groups"`
-		OneSetting         OneSettingJSON `json:"one_setting"`
-	}{By: by, Skipped: append([]Skip{}, in.Skipped...), SkippedDirectories: append([]string{}, in.Passed...), Groups: []groupJSON{}}
-	for _, g := range groups {
-		out.Groups = append(out.Groups, groupJSON{g.Name, g.System, g.Dataset.Headline(), g.Dataset.json(summary)})
-	}
+	out := groupsJSON{By: by, Skipped: append([]Skip{}, in.Skipped...), SkippedDirectories: append([]string{}, in.Passed...), Groups: []groupJSON{}}
 	out.OneSetting.ServesAll, out.OneSetting.Says = OneSetting(groups)
 	b, err := textout.IndentedJSON(out, "")
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	// The groups are written one at a time, each as Dataset.writeJSON
+	// writes a dataset, in the place of the empty list.
+	at := bytes.Index(b, []byte("\n  \"groups\": []"))
+	if at < 0 || len(groups) == 0 {
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}
+	io.WriteString(w, string(b[:at])+"\n  \"groups\": [")
+	for i, g := range groups {
+		sep := "\n    "
+		if i > 0 {
+			sep = "," + sep
+		}
+		io.WriteString(w, sep)
+		if err := g.Dataset.writeJSON(w, groupJSON{g.Name, g.System, g.Dataset.Headline(), g.Dataset.json()}, summary, "    "); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "\n  ]"+string(b[at+len("\n  \"groups\": []"):])+"\n")
 	return err
 }
 

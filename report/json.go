@@ -1,7 +1,9 @@
 package report
 
 import (
+	"fmt"
 	"io"
+	"math"
 
 	json "github.com/goccy/go-json"
 
@@ -240,6 +242,7 @@ func ptr[T any](v T) *T { return &v }
 // JSON is the documented JSON form of e.
 func (e *Episode) JSON() EpisodeJSON {
 	j := e.fields()
+	j.Timeline = timeline(e.Ep)
 	e.each(func(_ int, out []replay.Outcome) error {
 		for k := range out {
 			j.Results = append(j.Results, Result(e.Ep, &out[k], e.Options))
@@ -249,7 +252,7 @@ func (e *Episode) JSON() EpisodeJSON {
 	return j
 }
 
-// fields is e's JSON form without its results.
+// fields is e's JSON form without its timeline and results.
 func (e *Episode) fields() EpisodeJSON {
 	ep := e.Ep
 	j := EpisodeJSON{
@@ -257,7 +260,7 @@ func (e *Episode) fields() EpisodeJSON {
 		Facts:       ep.Facts,
 		EpisodeBody: EpisodeBody{Turns: ep.N(), MaxTurns: nonZero(ep.MaxTurns), MissingTurns: ep.MissingTurns,
 			FinalScore: finalScore(ep), EndReason: string(ep.End.Reason), EndTurn: nonZero(ep.End.Turn),
-			Deaths: []int{}, SkippedLines: ep.SkippedLines, Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON(), Timeline: timeline(ep)},
+			Deaths: []int{}, SkippedLines: ep.SkippedLines, Warnings: e.Warnings(), SelfCheck: e.selfCheckJSON()},
 		Patterns: e.Patterns,
 	}
 	j.Cost, j.Tokens = spent(ep)
@@ -333,18 +336,39 @@ func jsonHead(b []byte, n episodeName) []byte {
 	return append(b, h[:len(h)-len("\n  }")]...)
 }
 
-// jsonBody writes the body of e's object to w: what follows its head.
+// jsonBody writes the body of e's object to w: what follows its head. Its
+// timeline, a number a turn, is written a turn at a time (writeTimeline):
+// encoded with the rest, a log at the turn cap held 12 MiB more
+// (docs/PERFORMANCE.md, "Memory").
 func jsonBody(w io.Writer, e *Episode) error {
 	j := e.fields()
-	b, err := textout.IndentedJSON(merged{facts(j.Facts), j.EpisodeBody, struct {
-		Patterns *patterns.Analysis `json:"patterns,omitempty"`
-	}{j.Patterns}}, "  ")
+	// The members, at their place in the object after the head's: each
+	// part's but its braces.
+	members := func(v any) ([]byte, error) {
+		b, err := textout.IndentedJSON(v, "  ")
+		if err != nil || len(b) <= len("{\n  }") {
+			return nil, err
+		}
+		b[0] = ','
+		return b[:len(b)-len("\n  }")], nil
+	}
+	body, err := members(merged{facts(j.Facts), j.EpisodeBody})
 	if err != nil {
 		return err
 	}
-	// The members, at their place in the object after the head's.
-	b = append([]byte{','}, b[1:len(b)-len("\n  }")]...)
-	b = append(b, ",\n    \"results\": "...)
+	if _, err := w.Write(body); err != nil {
+		return err
+	}
+	if err := writeTimeline(w, e.Ep); err != nil {
+		return err
+	}
+	pats, err := members(struct {
+		Patterns *patterns.Analysis `json:"patterns,omitempty"`
+	}{j.Patterns})
+	if err != nil {
+		return err
+	}
+	b := append(pats, ",\n    \"results\": "...)
 	if e.Results() == 0 {
 		b = append(b, "null"...)
 	} else if b, err = appendResults(w, b, e); err != nil {
@@ -352,6 +376,35 @@ func jsonBody(w io.Writer, e *Episode) error {
 	}
 	b = append(b, "\n  }"...)
 	_, err = w.Write(b)
+	return err
+}
+
+// writeTimeline writes the member "timeline" of ep's object, the score after
+// each turn as Score's MarshalJSON writes it, indented as the encoder
+// indents it, jsonFlushAt bytes at a time; none when ep has no turn
+// (omitempty).
+func writeTimeline(w io.Writer, ep *episode.Episode) error {
+	if ep.N() == 0 {
+		return nil
+	}
+	b := []byte(",\n    \"timeline\": [")
+	for i := range ep.Turns {
+		s := ep.Turns[i].Score
+		if math.IsNaN(float64(s)) || math.IsInf(float64(s), 0) {
+			return fmt.Errorf("turn %d: the score %v is no number", i+1, s)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(b, "\n      "...), s.String()...)
+		if len(b) >= jsonFlushAt {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	_, err := w.Write(append(b, "\n    ]"...))
 	return err
 }
 

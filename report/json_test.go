@@ -11,6 +11,7 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/patterns"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
+	"github.com/lbanalyze/lbanalyze/internal/textout"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -108,5 +109,59 @@ func TestDatasetIndependentOfOrder(t *testing.T) {
 	WriteDataset(&b, "json", NewDataset(score, sor, Options{Costs: metrics.Costs{CallsPerTurn: 4}}, rev, nil, nil), false, nil)
 	if a.Len() == 0 || !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Errorf("the order of the episodes changes the dataset (%d bytes, %d reversed)", a.Len(), b.Len())
+	}
+}
+
+// Batch's JSON, its episodes written one at a time in their place, is the
+// bytes of the object encoded whole: of a dataset of many episodes, of one,
+// as a summary, and of groups.
+func TestDatasetJSONAsWhole(t *testing.T) {
+	opts := Options{Costs: metrics.Costs{CallsPerTurn: 4}}
+	var eps []Episode
+	for _, ep := range bundledEpisodes(t)[:6] {
+		eps = append(eps, Analyse(ep, []policy.Policy{score, sor}, policy.DefaultTimer(), opts).Summarised())
+	}
+	whole := func(d *Dataset, summary bool) DatasetJSON {
+		j := d.json()
+		for i := range d.Episodes {
+			j.Episodes = append(j.Episodes, d.episodeJSON(i))
+		}
+		if summary {
+			j.Episodes = nil
+		}
+		return j
+	}
+	many, one := NewDataset(score, sor, opts, eps[:5], nil, nil), NewDataset(score, sor, opts, eps[5:], nil, nil)
+	groups := []Group{{"first", "ZorkGPT", many}, {"second", "ZorkGPT", one}}
+	for _, summary := range []bool{false, true} {
+		for _, d := range []*Dataset{many, one} {
+			var got bytes.Buffer
+			if err := WriteDataset(&got, "json", d, summary, nil); err != nil {
+				t.Fatal(err)
+			}
+			want, err := textout.IndentedJSON(whole(d, summary), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), append(want, '\n')) {
+				t.Errorf("%d episodes, summary %v: the JSON differs from the object encoded whole:\n%s", len(d.Episodes), summary, got.Bytes())
+			}
+		}
+		var got bytes.Buffer
+		if err := WriteGroups(&got, "json", "dir:1", groups, Inputs{}, summary, nil); err != nil {
+			t.Fatal(err)
+		}
+		out := groupsJSON{By: "dir:1", Skipped: []Skip{}, SkippedDirectories: []string{}}
+		for _, g := range groups {
+			out.Groups = append(out.Groups, groupJSON{g.Name, g.System, g.Dataset.Headline(), whole(g.Dataset, summary)})
+		}
+		out.OneSetting.ServesAll, out.OneSetting.Says = OneSetting(groups)
+		want, err := textout.IndentedJSON(out, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), append(want, '\n')) {
+			t.Errorf("groups, summary %v: the JSON differs from the object encoded whole:\n%s", summary, got.Bytes())
+		}
 	}
 }

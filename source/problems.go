@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
@@ -99,9 +100,10 @@ func SameText(raw, kept string) bool {
 
 // textBudget is the bytes an episode's distinct texts may take whole, each
 // counted with textEntry for its place in Texts's table: 200,000 turns of
-// distinct actions and responses of MaxText bytes held 200 MB
+// distinct actions and responses of MaxText bytes held 200 MB, and with 8
+// MiB of them whole a log at the turn cap passed 64 MiB of RSS
 // (docs/PERFORMANCE.md, "Memory").
-const textBudget = 8 << 20
+const textBudget = 1 << 20
 
 // textEntry is what a text kept whole costs beside its bytes: its key and
 // value in the table, and the table's slack.
@@ -209,6 +211,15 @@ type Turns struct {
 	n        int
 }
 
+// longEpisodes counts the episodes this process has read past reserveAt
+// turns.
+var longEpisodes atomic.Int64
+
+// Long says whether this process has read an episode of more than 65,536
+// turns: one whose turns alone take 7.5 MiB or more, for which a command
+// bounds the memory its collector lets grow (docs/PERFORMANCE.md, "Memory").
+func Long() bool { return longEpisodes.Load() > 0 }
+
 // Len is the number of turns.
 func (ts *Turns) Len() int { return ts.n }
 
@@ -220,6 +231,7 @@ func (ts *Turns) Add(tu episode.Turn) {
 		return
 	}
 	if ts.n > reserveAt && reserveAt < MaxTurn {
+		longEpisodes.Add(1)
 		ts.reserved = append(ts.gather(MaxTurn), tu)
 		return
 	}

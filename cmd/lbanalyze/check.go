@@ -42,7 +42,8 @@ func newCheckCmd(e *env) *cobra.Command {
 score gain, or an objective just completed: the episode report's "premature?") than
 --max-premature allows, 0 otherwise; or judge a change of rule, --from A --to B, as sweep judges
 the change it would ship: exit 1 unless the upper bound of the 95% interval of the change of
-the false-termination rate (high bound) is within --ft-margin. One line says why, or JSON with
+the false-termination rate (high bound) is within --ft-margin and, unless A is none, its lower
+bound is at most 0 (not significantly worse). One line says why, or JSON with
 --format json. Exit 2 on a usage error (docs/commands.md, "check: a gate for CI").`,
 		Example: `  lbanalyze check --policy repeat:times=4 --max-premature 0 runs/
   lbanalyze check --policy openhands --max-premature 2 --format json runs/
@@ -223,8 +224,10 @@ func (f *checkFlags) premature(eps []*episode.Episode) (checkVerdict, error) {
 }
 
 // change judges --from A --to B as sweep judges the change it would ship
-// (docs/commands.md, "sweep: which setting to ship"): the upper bound of
-// the change of the false-termination rate, high bound, within the margin.
+// (sweep.Stand; docs/commands.md, "sweep: which setting to ship"): the
+// upper bound of the change of the false-termination rate, high bound,
+// within the margin and, unless A is no stop rule, its lower bound at most
+// 0, not significantly worse.
 func (f *checkFlags) change(eps []*episode.Episode) (checkVerdict, error) {
 	from, to := f.before, f.after
 	v := checkVerdict{From: from.String(), To: to.String(), FTMargin: &f.margin}
@@ -246,12 +249,18 @@ func (f *checkFlags) change(eps []*episode.Episode) (checkVerdict, error) {
 	ft := &ms[slices.IndexFunc(ms, func(m metrics.Metric) bool { return m.Name == "false_termination_rate" })] // always computed
 	v.Change = &ft.Change
 	v.CI = ft.CI
-	v.Pass = ft.CI != nil && ft.CI[1] <= f.margin+1e-9
+	st := sweep.Stand(ft, from, f.margin/100)
+	v.Pass = st == sweep.ShownWithin
 	if ft.CI == nil {
 		v.Why = fmt.Sprintf("check failed: %s → %s over %s: too few runs for an interval of the change of false terminations", from, to, textout.Count(v.Runs, "run"))
 	} else {
-		v.Why = fmt.Sprintf("check %s: %s → %s changes the false-termination rate (high bound) by %+.1f pp over %s, 95%% CI %+.1f … %+.1f pp, its upper bound %s --ft-margin %.1f pp",
-			verdictWord(v.Pass), from, to, ft.Change, textout.Count(v.Runs, "run"), ft.CI[0], ft.CI[1], pick(v.Pass, "within", "above"), f.margin)
+		v.Why = fmt.Sprintf("check %s: %s → %s changes the false-termination rate (high bound) by %+.1f pp over %s, 95%% CI %+.1f … %+.1f pp, ",
+			verdictWord(v.Pass), from, to, ft.Change, textout.Count(v.Runs, "run"), ft.CI[0], ft.CI[1])
+		if st == sweep.SignificantlyWorse {
+			v.Why += fmt.Sprintf("significantly worse (its lower bound above 0), whatever --ft-margin %.1f pp allows", f.margin)
+		} else {
+			v.Why += fmt.Sprintf("its upper bound %s --ft-margin %.1f pp", pick(v.Pass, "within", "above"), f.margin)
+		}
 	}
 	if v.NotReplayed > 0 {
 		v.Why += fmt.Sprintf("; %s not replayed, their logs lacking a signal a rule needs", textout.Count(v.NotReplayed, "run"))

@@ -92,6 +92,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runOn is run with the columns of the terminals stdout and stderr are (0:
 // none), which tests give.
 func runOn(args []string, stdin io.Reader, stdout, stderr io.Writer, width, errWidth int) int {
+	boundMemory()
 	// Output is buffered (a table is written a cell at a time: one write
 	// system call a line otherwise); whatever goes to stderr first flushes
 	// it, so that a terminal shows both in the order they were written.

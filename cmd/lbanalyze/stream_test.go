@@ -322,11 +322,11 @@ func readCapped(t *testing.T) *episode.Episode {
 
 // A log at the turn cap whose every action and response is a distinct text
 // of source.MaxText bytes (docs/PERFORMANCE.md, "Memory"): its episode,
-// once read, holds its 200,000 turns of 120 bytes (23 MiB), the first 8 MiB
+// once read, holds its 200,000 turns of 120 bytes (23 MiB), the first 1 MiB
 // of its texts whole and the rest short in 32 bytes each (400,000 less the
-// 14,000 or so whole, 12 MiB): within 48 MiB (every text whole would be 228
-// MiB). Equal texts stay equal: the first turn's action is whole, the last's
-// short, and the note says so.
+// 1,800 or so whole, 12 MiB): within 38 MiB (36 measured; every text whole
+// would be 228 MiB). Equal texts stay equal: the first turn's action is
+// whole, the last's short, and the note says so.
 func TestCappedLogOfDistinctTexts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 200,000 steps of 1 KB")
@@ -340,11 +340,13 @@ func TestCappedLogOfDistinctTexts(t *testing.T) {
 		!strings.HasPrefix(last.Action, "action 0…512:") || !strings.HasPrefix(last.Response, "output 0…512:") || last.Action == ep.Turns[ep.N()-2].Action {
 		t.Errorf("first action %q…, last %q and %q", first.Action[:20], last.Action, last.Response)
 	}
-	if !slices.ContainsFunc(ep.Notes, func(n string) bool { return strings.Contains(n, "past the first 8 MiB of distinct ones") }) {
+	if !slices.ContainsFunc(ep.Notes, func(n string) bool {
+		return strings.Contains(n, "398180 texts (actions, rooms, responses) past the first 1 MiB of distinct ones")
+	}) {
 		t.Errorf("notes %q", ep.Notes)
 	}
-	if held > 48<<20 {
-		t.Errorf("the episode holds %d MiB, want at most 48", held>>20)
+	if held > 38<<20 {
+		t.Errorf("the episode holds %d MiB, want at most 38", held>>20)
 	}
 	runtime.KeepAlive(ep)
 }

@@ -34,15 +34,26 @@ type Answer struct {
 	Stability    float64
 	Agree, Folds int
 	// Versus is the printed interval of the change of the false-termination
-	// rate against now, as a share (nil when none is printed).
-	Versus *[2]float64
+	// rate against now, as a share (nil when none is printed); Worse and
+	// Saved the leader's own share of episodes worse than now and turns
+	// saved an episode more than now, on the sample (NaN with no change).
+	Versus       *[2]float64
+	Worse, Saved float64
 	// Intervals are every interval the answer prints.
 	Intervals []Interval
 	// Safer: Leader is a change the other way (sweep.Answer.Safer). Settle
-	// and BreakEven are the answer's, of Leader (nil when not printed).
+	// and BreakEven are the answer's (nil when not printed): BreakEven of
+	// Leader, Settle of the pairs the verdict was taken on, SettleOf (the
+	// leader's own, or the folds' choices held out); N the episodes.
 	Safer     bool
 	Settle    *sweep.Settle
+	SettleOf  []Part
 	BreakEven *sweep.BreakEven
+	N         int
+	// TwoSided are the 95% intervals whose lower (cost: upper) bound the
+	// answer prints alone, "at least" ("at most"), as computed: judged
+	// beside them, to show what the one-sided wording leaves out.
+	TwoSided []Interval
 	// Margin is the answer's --ft-margin, a share.
 	Margin float64
 }
@@ -127,7 +138,11 @@ func read(r *sweep.Result) Answer {
 	// the episodes; held out, of the rule as a procedure: each fold's
 	// episodes under the config chosen on the others.
 	own := []Part{{out.Leader, 1}}
-	out.Safer, out.Settle, out.BreakEven, out.Margin = a.Safer, a.Settle, a.BreakEven, r.FTMargin
+	out.Safer, out.Settle, out.BreakEven, out.Margin, out.N = a.Safer, a.Settle, a.BreakEven, r.FTMargin, r.N
+	out.SettleOf = own
+	if a.Settle != nil && a.Settle.HeldOut && !a.HeldOutIsOwn() {
+		out.SettleOf = mixture(r, &a.CV)
+	}
 	verdict := map[sweep.Verdict]string{sweep.Ship: "ship", sweep.Keep: "keep", sweep.NoClearWinner: "withhold"}[a.Verdict]
 	comparisons := func() {
 		out.versus(verdict+" · versus now", a.Versus, own, now, r.N)
@@ -139,6 +154,9 @@ func read(r *sweep.Result) Answer {
 	switch a.Verdict {
 	case sweep.Ship:
 		out.Config = out.Leader
+		if a.Safer {
+			out.cost(r, a, own, now)
+		}
 		comparisons()
 		out.inSample("ship · in sample", &a.In, out.Leader)
 		out.Intervals[len(out.Intervals)-1].Headline = answerRate
@@ -153,9 +171,14 @@ func read(r *sweep.Result) Answer {
 		out.inSample("withhold · now", &a.Now, now)
 		out.Intervals[len(out.Intervals)-1].Headline = answerRate
 	}
+	out.Worse, out.Saved = math.NaN(), math.NaN()
 	for i := range a.Versus {
-		if m := &a.Versus[i]; m.Name == "false_termination_rate" {
+		switch m := &a.Versus[i]; m.Name {
+		case "false_termination_rate":
 			out.Versus = &[2]float64{m.CI[0] / 100, m.CI[1] / 100}
+			out.Worse = float64(m.Discordant[0]) / float64(r.N)
+		case "turns_saved":
+			out.Saved = m.Change / float64(r.N)
 		}
 	}
 	if o := r.BestOverall; o != nil {
@@ -222,13 +245,32 @@ func (a *Answer) versus(where string, ms []metrics.Metric, mix []Part, base poli
 		if f.sum {
 			scale = float64(n)
 		}
-		hi := m.CI[1] / scale
+		hi, q := m.CI[1]/scale, Quantity{Figure: f.figure, Mix: mix, Base: base, Versus: true}
 		if sweep.AtLeast[m.Name] {
+			a.TwoSided = append(a.TwoSided, Interval{Label: where + ": " + m.Label, Lo: m.CI[0] / scale, Hi: hi, Of: q})
 			hi = math.Inf(1) // printed as "at least" its lower bound
 		}
-		a.add(where+": "+m.Label, m.CI[0]/scale, hi, Quantity{Figure: f.figure, Mix: mix, Base: base, Versus: true})
+		a.add(where+": "+m.Label, m.CI[0]/scale, hi, q)
 		if m.Name == "false_termination_rate" && strings.HasSuffix(where, "versus now") && !strings.HasPrefix(where, "best overall") {
 			a.Intervals[len(a.Intervals)-1].Headline = versusRate
+		}
+	}
+}
+
+// cost is the cost of a safer ship its headline states, in turns: at most
+// minus the lower bound of the turns saved of the pairs the verdict was
+// taken on (sweep's shipWhy), of the leader's own or the folds' choices.
+func (a *Answer) cost(r *sweep.Result, s *sweep.Answer, own []Part, now policy.Policy) {
+	ms, mix := s.HeldOut, mixture(r, &s.CV)
+	if ms == nil || s.HeldOutIsOwn() {
+		ms, mix = s.Versus, own
+	}
+	for i := range ms {
+		if m := &ms[i]; m.Name == "turns_saved" && m.CI != nil {
+			q := Quantity{Figure: SavedPerEpisode, Mix: mix, Base: now, Versus: true, Negated: true}
+			n := float64(r.N)
+			a.TwoSided = append(a.TwoSided, Interval{Label: "ship · its cost in turns", Lo: -m.CI[1] / n, Hi: -m.CI[0] / n, Of: q})
+			a.add("ship · its cost in turns", math.Inf(-1), -m.CI[0]/n, q)
 		}
 	}
 }

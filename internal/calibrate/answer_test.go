@@ -15,8 +15,10 @@ import (
 
 // printedCI matches an interval as the answer prints it: "(95% CI 4.0% …
 // 16.0%)", "(95% CI +0.00 pp … +0.00 pp)", "(95% CI +45 … +115)", or one
-// sided, its lower bound alone: "(at least +45)".
-var printedCI = regexp.MustCompile(`95% CI ([-+]?[0-9.]+)(?:%| pp)? … ([-+]?[0-9.]+)(?:%| pp)?|\(at least ([-+]?[0-9.]+)\)`)
+// sided, its lower bound alone, "(at least +45)" (or, of a safer change,
+// "(at least -400; chosen as …)"), or a cost's upper bound alone, "(at most
+// 11910)".
+var printedCI = regexp.MustCompile(`95% CI ([-+]?[0-9.]+)(?:%| pp)? … ([-+]?[0-9.]+)(?:%| pp)?|\(at least ([-+]?[0-9.]+)[;)]|\(at most ([-+]?[0-9.]+)\)`)
 
 // checkAgainstText holds the adapter to the answer as printed: it reads as
 // many intervals as the sections print, in their order, each equal to the
@@ -42,15 +44,21 @@ func checkAgainstText(t *testing.T, r *sweep.Result, what string) Answer {
 		if iv.Of.Versus && iv.Of.Figure != FalseRate {
 			scale = float64(r.N)
 		}
-		bounds := []string{p[1], p[2]}
-		if p[3] != "" {
-			bounds = []string{p[3]}
+		bounds, ends := []string{p[1], p[2]}, []float64{iv.Lo, iv.Hi}
+		switch {
+		case p[3] != "":
+			bounds, ends = []string{p[3]}, ends[:1]
 			if !math.IsInf(iv.Hi, 1) {
 				t.Errorf("%s: %s is printed one-sided, read with an upper bound %v", what, iv.Label, iv.Hi)
 			}
+		case p[4] != "":
+			bounds, ends = []string{p[4]}, ends[1:]
+			if !math.IsInf(iv.Lo, -1) {
+				t.Errorf("%s: %s is printed as at most, read with a lower bound %v", what, iv.Label, iv.Lo)
+			}
 		}
 		for k, printed := range bounds {
-			got := []float64{iv.Lo, iv.Hi}[k]
+			got := ends[k]
 			want, err := strconv.ParseFloat(printed, 64)
 			if err != nil {
 				t.Fatal(err)
@@ -133,16 +141,19 @@ func isMixture(mix []Part, leader policy.Policy) bool {
 // ZorkGPT's defaults small samples keep or withhold, and against score 60/10
 // (which the population's score-or-objective configs beat on both counts)
 // a sample of 20 keeps it beside a change that saves no more, and samples of
-// 200 ship (each with the best overall, a window config); on each
-// the adapter reads every interval printed.
+// 200 ship (each with the best overall, a window config); against an
+// over-aggressive score-or-objective 25/5 a sample of 200 ships a safer
+// change, its cost printed "at most"; on each the adapter reads every
+// interval printed.
 func TestAdapterReadsEveryInterval(t *testing.T) {
 	pop := testPopulation(t)
 	seen := map[string]bool{}
 	score60 := policy.Policy{Name: policy.Score}.With(policy.MaxTurnsStuck, 60).With(policy.CheckInterval, 10)
+	sor25 := policy.Policy{Name: policy.ScoreOrObjective}.With(policy.MaxTurnsStuck, 25).With(policy.CheckInterval, 5)
 	for _, c := range []struct {
 		now     policy.Policy
 		n, runs int
-	}{{DefaultNow(), 20, 4}, {DefaultNow(), 30, 4}, {DefaultNow(), 60, 4}, {score60, 20, 2}, {score60, 200, 3}} {
+	}{{DefaultNow(), 20, 4}, {DefaultNow(), 30, 4}, {DefaultNow(), 60, 4}, {score60, 20, 2}, {score60, 200, 3}, {sor25, 200, 1}} {
 		for r := range c.runs {
 			n := c.n
 			res := Sweep(draw(pop, n, 3, r), c.now)
@@ -151,6 +162,9 @@ func TestAdapterReadsEveryInterval(t *testing.T) {
 			if res.BestOverall != nil {
 				kind += " with the best overall"
 			}
+			if a.Safer && a.Verdict == sweep.Ship {
+				seen["ship of a safer change"] = true
+			}
 			seen[kind] = true
 			if a.Verdict == sweep.Keep && slices.ContainsFunc(a.Intervals, func(iv Interval) bool { return strings.HasPrefix(iv.Label, "keep · versus now") }) {
 				seen["keep with a change from now"] = true
@@ -158,7 +172,7 @@ func TestAdapterReadsEveryInterval(t *testing.T) {
 		}
 	}
 	for _, k := range []string{"keep", "no_clear_winner", "ship with the best overall", "keep with the best overall",
-		"no_clear_winner with the best overall", "keep with a change from now"} {
+		"no_clear_winner with the best overall", "keep with a change from now", "ship of a safer change"} {
 		if !seen[k] {
 			t.Errorf("no sample gave an answer of kind %q (seen: %v): the test no longer covers it", k, seen)
 		}

@@ -71,19 +71,30 @@ type Sample struct {
 	VersusCovers bool
 	// The evidence of the leader (Answer): whether its comparison alone
 	// would ship it, its true change, its stability and folds agreeing.
-	Shown        bool
-	LeaderDiff   float64
-	Stability    float64
-	Agree, Folds int
-	Intervals    []Judged
+	Shown                   bool
+	LeaderDiff, LeaderSaved float64
+	Stability               float64
+	Agree, Folds            int
+	Intervals               []Judged
 	// Safer: the leader is a change the other way (fewer false
 	// terminations at a cost).
 	Safer bool
-	// SettleJudged: the answer printed how many episodes would settle it;
-	// SettleAtLeast, the count the population's discordance gives is at
-	// least its low end; SettleWithin, within its range too (a range with
-	// no high end reaching any count).
-	SettleJudged, SettleAtLeast, SettleWithin bool
+	// TrueSaved is the population's turns saved per episode of Config
+	// over now's.
+	TrueSaved float64
+	// WorseBias and SavedBias are the leader's share of episodes worse than
+	// now and turns saved an episode over now, on the sample minus in the
+	// population: how the choice biases what it is chosen on.
+	WorseBias, SavedBias float64
+	// TwoSided are the intervals the answer prints one-sided, judged whole.
+	TwoSided []Judged
+	// SettleJudged: the answer printed a low end of how many episodes would
+	// settle it (more than the n at hand) above the floor every low end has
+	// at a margin above 0 (z²(1 − m)/m: 189 at 2 pp), and SettleAtLeast,
+	// the count the population's discordance gives is at least that low
+	// end. RangeJudged: the answer gave a high end too, and SettleWithin,
+	// the population's count lies between the two.
+	SettleJudged, SettleAtLeast, RangeJudged, SettleWithin bool
 	// BreakEvenJudged: the answer printed a break-even; BreakEvenSafe, it
 	// is on the safe side of the population's (no higher, for a change
 	// that saves more; no lower, for a safer one).
@@ -98,15 +109,24 @@ type Judged struct {
 	Covered bool
 }
 
-// harmful says whether the sample shipped a change worse than now, in the
-// population, by more than margin (on the high bound of the
-// false-termination rate, or with low on the low bound).
+// harmful says whether the sample shipped a harmful change (harmfulChange):
+// on the high bound of the false-termination rate, or with low on the low
+// bound.
 func (s *Sample) harmful(margin float64, low bool) bool {
 	d := s.TrueDiff
 	if low {
 		d = s.TrueDiffLow
 	}
-	return s.Verdict == sweep.Ship && d > margin+1e-12
+	return s.Verdict == sweep.Ship && harmfulChange(d, s.TrueSaved, margin, s.Safer)
+}
+
+// harmfulChange says whether a change whose true change of the
+// false-termination rate against now is diff (a share), saving saved turns
+// an episode more than now, harms: worse than now by more than margin; or,
+// a safer change, one that avoids no false termination in truth and saves
+// no more: it costs turns for nothing.
+func harmfulChange(diff, saved, margin float64, safer bool) bool {
+	return diff > margin+1e-12 || safer && diff > -1e-12 && saved <= 1e-12
 }
 
 // Run builds the population, its truth, and sweeps every sample. progress,
@@ -194,31 +214,45 @@ func judge(a Answer, truth *truthTable) Sample {
 	s.TrueDiff, _ = truth.Of(Quantity{Figure: FalseRate, Of: a.Config, Base: a.Now, Versus: true})
 	s.TrueDiffLow, _ = truth.Of(Quantity{Figure: FalseRateLow, Of: a.Config, Base: a.Now, Versus: true})
 	s.LeaderDiff, _ = truth.Of(Quantity{Figure: FalseRate, Of: a.Leader, Base: a.Now, Versus: true})
+	s.LeaderSaved, _ = truth.Of(Quantity{Figure: SavedPerEpisode, Of: a.Leader, Base: a.Now, Versus: true})
+	worse, _ := truth.Of(Quantity{Figure: WorseShare, Of: a.Leader})
+	s.WorseBias, s.SavedBias = a.Worse-worse, a.Saved-s.LeaderSaved
 	if a.Versus != nil {
 		s.VersusCovers = a.Versus[0]-1e-9 <= s.TrueDiff && s.TrueDiff <= a.Versus[1]+1e-9
 	}
+	s.TrueSaved, _ = truth.Of(Quantity{Figure: SavedPerEpisode, Of: a.Config, Base: a.Now, Versus: true})
 	s.Safer = a.Safer
 	s.judgeSettle(a, truth)
 	s.judgeBreakEven(a, truth)
-	for _, iv := range a.Intervals {
+	s.Intervals, s.TwoSided = judgeAll(a.Intervals, truth), judgeAll(a.TwoSided, truth)
+	return s
+}
+
+// judgeAll judges each interval against the population's value.
+func judgeAll(ivs []Interval, truth *truthTable) []Judged {
+	var out []Judged
+	for _, iv := range ivs {
 		v, ok := truth.Of(iv.Of)
 		if !ok {
 			panic(fmt.Sprintf("calibrate: %s speaks of a config the population was not replayed under", iv.Label))
 		}
-		s.Intervals = append(s.Intervals, Judged{Interval: iv, Truth: v, Covered: iv.Lo-1e-9 <= v && v <= iv.Hi+1e-9})
+		out = append(out, Judged{Interval: iv, Truth: v, Covered: iv.Lo-1e-9 <= v && v <= iv.Hi+1e-9})
 	}
-	return s
+	return out
 }
 
 // judgeSettle judges the printed count of episodes that would settle the
 // comparison against the count the population's own discordance of the
-// leader with now gives (stats.SettleAt: infinite when none would).
+// pairs it rests on (the leader's, or the folds' choices held out) gives
+// (stats.SettleAt: infinite when none would). A low end the answer does not
+// print (no more than n: sweep.Settle.Reached), or at the floor every low
+// end has, which any population's count meets, is not judged.
 func (s *Sample) judgeSettle(a Answer, truth *truthTable) {
 	if a.Settle == nil || a.Verdict != sweep.NoClearWinner {
 		return
 	}
-	worse, _ := truth.Of(Quantity{Figure: WorseShare, Of: a.Leader})
-	better, _ := truth.Of(Quantity{Figure: BetterShare, Of: a.Leader})
+	worse, _ := truth.Of(Quantity{Figure: WorseShare, Mix: a.SettleOf})
+	better, _ := truth.Of(Quantity{Figure: BetterShare, Mix: a.SettleOf})
 	margin := a.Margin
 	if a.Safer {
 		margin = 0
@@ -229,9 +263,11 @@ func (s *Sample) judgeSettle(a Answer, truth *truthTable) {
 	if n > 0 {
 		n = max(n, a.Settle.Saved)
 	}
-	s.SettleJudged = true
-	s.SettleAtLeast = n == 0 || n >= a.Settle.Low
-	s.SettleWithin = s.SettleAtLeast && (a.Settle.High == 0 || n != 0 && n <= a.Settle.High)
+	floor := stats.SettleAt(0, 0, margin)
+	s.SettleJudged = !a.Settle.Reached(a.N) && a.Settle.Low > floor
+	s.SettleAtLeast = s.SettleJudged && (n == 0 || n >= a.Settle.Low)
+	s.RangeJudged = a.Settle.High > 0
+	s.SettleWithin = s.RangeJudged && n != 0 && a.Settle.Low <= n && n <= a.Settle.High
 }
 
 // judgeBreakEven judges the printed break-even against the population's:

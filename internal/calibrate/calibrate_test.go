@@ -138,6 +138,59 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// A safer ship is harmful when, in the population, it avoids no false
+// termination and saves no more turns than now: it costs turns for nothing;
+// beyond the margin worse, whatever its direction.
+func TestHarmfulSaferShip(t *testing.T) {
+	for _, c := range []struct {
+		diff, saved float64
+		safer, want bool
+	}{
+		{0, -3, true, true},       // no gain, 3 turns an episode lost
+		{0.001, -3, true, true},   // worse, within the margin, at a cost
+		{-0.001, -3, true, false}, // some gain, at a cost: the break-even weighs it
+		{0, 2, true, false},       // no gain, but saves more: no cost
+		{0.03, 2, true, true},     // beyond the margin
+		{0.001, -3, false, false}, // a change that saves more: the margin alone
+		{0.0201, 5, false, true},
+	} {
+		if got := (&Sample{Verdict: sweep.Ship, TrueDiff: c.diff, TrueSaved: c.saved, Safer: c.safer}).harmful(0.02, false); got != c.want {
+			t.Errorf("%+v: harmful %v", c, got)
+		}
+	}
+}
+
+// The count to settle is judged only where it says something: a low end
+// printed (above the n at hand) and above the floor every low end has at a
+// margin of 2 pp, ⌈1.959964²·0.98/0.02⌉ = ⌈188.2⌉ = 189; a range only with
+// a high end. At the population's discordance of 1% worse, none better,
+// Δ = 1%: 7.84888·0.01/0.01² = 784.9, 785.
+func TestJudgeSettle(t *testing.T) {
+	configs, now := grid(), DefaultNow()
+	p := configs[3]
+	truth := &truthTable{N: 100, index: map[policy.Policy]int{p: 0, now: 1}, values: make([][figures]float64, 2)}
+	truth.values[0][WorseShare] = 0.01
+	for _, c := range []struct {
+		settle                       sweep.Settle
+		n                            int
+		judged, atLeast, rng, within bool
+	}{
+		{sweep.Settle{Low: 189}, 75, false, false, false, false},           // the floor: holds by construction
+		{sweep.Settle{Low: 300, High: 2000}, 75, true, true, true, true},   // 785 ≥ 300, within 300–2000
+		{sweep.Settle{Low: 800, High: 2000}, 75, true, false, true, false}, // 785 < 800: the low end fails
+		{sweep.Settle{Low: 300, High: 700}, 200, true, true, true, false},  // 785 above the range
+		{sweep.Settle{Low: 189, High: 785}, 200, false, false, true, true}, // low end reached: not printed
+	} {
+		a := Answer{Verdict: sweep.NoClearWinner, Now: now, Leader: p, Settle: &c.settle, SettleOf: []Part{{p, 1}}, Margin: 0.02, N: c.n}
+		var s Sample
+		s.judgeSettle(a, truth)
+		if s.SettleJudged != c.judged || s.SettleAtLeast != c.atLeast || s.RangeJudged != c.rng || s.SettleWithin != c.within {
+			t.Errorf("%+v at n = %d: judged %v, at least %v, range %v, within %v; want %v, %v, %v, %v", c.settle, c.n,
+				s.SettleJudged, s.SettleAtLeast, s.RangeJudged, s.SettleWithin, c.judged, c.atLeast, c.rng, c.within)
+		}
+	}
+}
+
 // The small study: 6 samples of 30 and of 60 from a population of 300. Its
 // tables are the same on one worker and on two; every answer has its
 // intervals judged; the decisions add up.

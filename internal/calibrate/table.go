@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbanalyze/lbanalyze/internal/stats"
 	"github.com/lbanalyze/lbanalyze/internal/sweep"
 )
 
@@ -15,9 +16,13 @@ const (
 	// coverageGoal is the least share of samples a 95% interval should
 	// cover the population's value in.
 	coverageGoal = 0.93
-	// harmGoal is the most share of samples that may ship a change worse
-	// than now by more than the margin.
+	// harmGoal is the most share of samples that may ship a harmful
+	// change (harmfulChange).
 	harmGoal = 0.05
+	// tellFrom is the coverage a cell must be shown above (the low end of
+	// its Wilson interval) to hold: with fewer samples than that takes, a
+	// cell cannot tell the goal from a coverage this short of it.
+	tellFrom = 0.85
 )
 
 // Write writes the study's tables in markdown: its decisions, then the
@@ -26,8 +31,12 @@ func (st *Study) Write(w io.Writer) {
 	fmt.Fprintf(w, "Population: N = %d synthetic episodes (`synth --seed %d`); R = %d samples of each size without replacement "+
 		"(sample seed %d); the grid of `lbanalyze sweep` with no flags (%d configs) against now, %s, whose false-termination "+
 		"rate in the population is %s. Harmful: a shipped config worse than now in the population by more than %s "+
-		"of false-termination rate. ✗: short of its goal (before rounding).\n\n",
-		st.Population, st.Seed, st.Samples, st.SampleSeed, st.Configs, st.Now, pct(st.NowFalseRate), pp(st.Margin))
+		"of false-termination rate, or a safer one that avoids no false termination in the population and saves no "+
+		"more turns (it costs turns for nothing). Each share with its 95%% Wilson interval. A coverage holds when it "+
+		"is at least its goal and the low end of its interval above %s; ✗: short of its goal, the high end of its "+
+		"interval below it; ?: too few samples to tell the goal from %s. A harmful share is marked ✗ above its goal.\n\n",
+		st.Population, st.Seed, st.Samples, st.SampleSeed, st.Configs, st.Now, pct(st.NowFalseRate), pp(st.Margin),
+		pct(tellFrom), pct(tellFrom))
 	st.writeDecisions(w)
 	fmt.Fprintln(w)
 	st.writeThresholds(w)
@@ -64,6 +73,9 @@ func (st *Study) writeDecisions(w io.Writer) {
 		k := s.count(func(x *Sample) bool { return x.harmful(st.Margin, false) })
 		return share(k, len(s.Samples)) + mark(float64(k) <= harmGoal*float64(len(s.Samples)))
 	})
+	row("harmful ships of a safer change: no fewer false terminations in the population, no more turns saved", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return isSaferShip(x) && x.harmful(st.Margin, false) }), len(s.Samples))
+	})
 	row("harmful ships judged on the low bound (premature stops alone)", func(s *Size) string {
 		return share(s.count(func(x *Sample) bool { return x.harmful(st.Margin, true) }), len(s.Samples))
 	})
@@ -71,28 +83,40 @@ func (st *Study) writeDecisions(w io.Writer) {
 		return share(s.count(func(x *Sample) bool { return x.Verdict == sweep.Ship && x.TrueDiff > 1e-12 }), s.count(isShip))
 	})
 	row("mean true change of the shipped configs' false-termination rate", func(s *Size) string {
-		sum, k := 0.0, 0
-		for i := range s.Samples {
-			if x := &s.Samples[i]; x.Verdict == sweep.Ship {
-				sum, k = sum+x.TrueDiff, k+1
-			}
-		}
+		diff, _, k := s.means(isShip, func(x *Sample) float64 { return x.TrueDiff }, func(*Sample) float64 { return 0 })
 		if k == 0 {
 			return "–"
 		}
-		return signedPP(sum / float64(k))
+		return signedPP(diff)
+	})
+	row("ships: the shipped config's share of episodes worse than now, then its turns saved an episode over now, "+
+		"mean in sample minus in the population", func(s *Size) string {
+		worse, saved, k := s.means(isShip, func(x *Sample) float64 { return x.WorseBias }, func(x *Sample) float64 { return x.SavedBias })
+		if k == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%s; %+.2f", signedPP(worse), saved)
 	})
 	row("ships whose versus-now interval of the false-termination rate covers the shipped config's own true change", func(s *Size) string {
 		return share(s.count(func(x *Sample) bool { return x.Verdict == sweep.Ship && x.VersusCovers }), s.count(isShip))
 	})
 	row("ships of a safer change (fewer false terminations at a cost), of ships", func(s *Size) string {
-		return share(s.count(func(x *Sample) bool { return x.Verdict == sweep.Ship && x.Safer }), s.count(isShip))
+		return share(s.count(isSaferShip), s.count(isShip))
 	})
-	row("withholds whose count to settle is at most the population's (its \"at least\")", func(s *Size) string {
-		return share(s.count(func(x *Sample) bool { return x.SettleJudged && x.SettleAtLeast }), s.count(func(x *Sample) bool { return x.SettleJudged }))
+	row("safer ships: mean true change of the false-termination rate; of turns saved an episode", func(s *Size) string {
+		diff, saved, k := s.means(isSaferShip, func(x *Sample) float64 { return x.TrueDiff }, func(x *Sample) float64 { return x.TrueSaved })
+		if k == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%s; %+.1f", signedPP(diff), saved)
 	})
-	row("withholds whose range to settle holds the population's count", func(s *Size) string {
-		return share(s.count(func(x *Sample) bool { return x.SettleJudged && x.SettleWithin }), s.count(func(x *Sample) bool { return x.SettleJudged }))
+	row(fmt.Sprintf("withholds printing a low end to settle above the floor (%d at the margin): the population's count at least it (goal ≥ %s)",
+		stats.SettleAt(0, 0, st.Margin), pct(coverageGoal)), func(s *Size) string {
+		k, n := s.count(func(x *Sample) bool { return x.SettleAtLeast }), s.count(func(x *Sample) bool { return x.SettleJudged })
+		return share(k, n) + coverageMark(k, n)
+	})
+	row("withholds printing a range to settle: the population's count within it (a point estimate's, no goal)", func(s *Size) string {
+		return share(s.count(func(x *Sample) bool { return x.SettleWithin }), s.count(func(x *Sample) bool { return x.RangeJudged }))
 	})
 	row("break-evens on the safe side of the population's (of answers printing one)", func(s *Size) string {
 		return share(s.count(func(x *Sample) bool { return x.BreakEvenJudged && x.BreakEvenSafe }), s.count(func(x *Sample) bool { return x.BreakEvenJudged }))
@@ -123,7 +147,7 @@ func (st *Study) writeThresholds(w io.Writer) {
 					continue
 				}
 				ships++
-				harmful += int(b2i(x.LeaderDiff > st.Margin+1e-12))
+				harmful += int(b2i(harmfulChange(x.LeaderDiff, x.LeaderSaved, st.Margin, x.Safer)))
 				worse += int(b2i(x.LeaderDiff > 1e-12))
 			}
 			r = append(r, fmt.Sprintf("%d / %d / %d", ships, harmful, worse))
@@ -134,6 +158,21 @@ func (st *Study) writeThresholds(w io.Writer) {
 }
 
 func isShip(x *Sample) bool { return x.Verdict == sweep.Ship }
+
+func isSaferShip(x *Sample) bool { return x.Verdict == sweep.Ship && x.Safer }
+
+// means are the means of f and g over the k samples of s that of passes.
+func (s *Size) means(of func(*Sample) bool, f, g func(*Sample) float64) (mf, mg float64, k int) {
+	for i := range s.Samples {
+		if x := &s.Samples[i]; of(x) {
+			mf, mg, k = mf+f(x), mg+g(x), k+1
+		}
+	}
+	if k > 0 {
+		mf, mg = mf/float64(k), mg/float64(k)
+	}
+	return mf, mg, k
+}
 
 func (s *Size) count(f func(*Sample) bool) int {
 	k := 0
@@ -157,7 +196,7 @@ func (st *Study) writeCoverage(w io.Writer) {
 	for i := range st.Sizes {
 		tallies[i] = map[string]*tally{}
 		for _, x := range st.Sizes[i].Samples {
-			for _, j := range x.Intervals {
+			for _, j := range append(slices.Clone(x.Intervals), twoSided(x.TwoSided)...) {
 				keys := []string{j.Label}
 				if j.Headline != "" {
 					keys = append(keys, "any verdict · "+j.Headline)
@@ -189,7 +228,7 @@ func (st *Study) writeCoverage(w io.Writer) {
 				c, p, a = append(c, "–"), append(p, "–"), append(a, "–")
 				continue
 			}
-			c = append(c, share(t.covered, t.printed)+mark(float64(t.covered) >= coverageGoal*float64(t.printed)))
+			c = append(c, share(t.covered, t.printed)+coverageMark(t.covered, t.printed))
 			p = append(p, share(t.point, t.printed))
 			a = append(a, share(t.above, t.printed-t.covered))
 			anyPoint = anyPoint || t.point > 0
@@ -214,6 +253,33 @@ func (st *Study) writeCoverage(w io.Writer) {
 	}
 }
 
+// twoSided relabels the two-sided intervals of one-sided figures, to be
+// judged beside them.
+func twoSided(js []Judged) []Judged {
+	out := slices.Clone(js)
+	for i := range out {
+		out[i].Label += " — its two-sided 95% interval, not printed"
+		out[i].Headline = ""
+	}
+	return out
+}
+
+// coverageMark says whether a coverage of k in n holds (""), is short of
+// its goal (✗: its Wilson interval below the goal) or cannot be told (?:
+// below the goal, or too few samples to tell it from tellFrom).
+func coverageMark(k, n int) string {
+	lo, hi := stats.Wilson(k, n)
+	switch {
+	case n == 0:
+		return ""
+	case hi < coverageGoal:
+		return " ✗"
+	case float64(k) < coverageGoal*float64(n) || lo <= tellFrom:
+		return " ?"
+	}
+	return ""
+}
+
 // table writes a markdown table.
 func table(w io.Writer, header []string, rows [][]string) {
 	line := func(cells []string) { fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | ")) }
@@ -229,12 +295,14 @@ func table(w io.Writer, header []string, rows [][]string) {
 	}
 }
 
-// share is "93.5% (187/200)"; "–" of none.
+// share is k of n with its 95% Wilson interval, "93.5% (187/200; 89.2–96.2%)";
+// "–" of none.
 func share(k, n int) string {
 	if n == 0 {
 		return "–"
 	}
-	return fmt.Sprintf("%s (%d/%d)", pct(float64(k)/float64(n)), k, n)
+	lo, hi := stats.Wilson(k, n)
+	return fmt.Sprintf("%s (%d/%d; %s–%s)", pct(float64(k)/float64(n)), k, n, strconv.FormatFloat(100*lo, 'f', 1, 64), pct(hi))
 }
 
 // mark flags a figure that misses its goal.

@@ -52,6 +52,8 @@ type Quantity struct {
 	Of, Base policy.Policy
 	Mix      []Part
 	Versus   bool
+	// Negated: minus the figure (a cost, of turns saved).
+	Negated bool
 }
 
 // Part is a config in a mixture, with its weight (the weights sum to 1).
@@ -149,14 +151,18 @@ func (t *truthTable) Of(q Quantity) (float64, bool) {
 		}
 		v += p.Weight * t.values[a][q.Figure]
 	}
+	sign := 1.0
+	if q.Negated {
+		sign = -1
+	}
 	if !q.Versus {
-		return v, true
+		return sign * v, true
 	}
 	b, ok := t.index[q.Base]
 	if !ok {
 		return 0, false
 	}
-	return v - t.values[b][q.Figure], true
+	return sign * (v - t.values[b][q.Figure]), true
 }
 
 func b2i(b bool) int64 {

@@ -146,7 +146,7 @@ func trace(ep *episode.Episode, p policy.Policy) []step {
 
 func (a *Analysis) oscillation(ep *episode.Episode, r *rooms) {
 	n := ep.N()
-	hits := make([]hit, n+1)
+	hits := r.hits()
 	a.osc = make([]bool, n+1)
 	for t := 1; t <= n && !r.none; t++ {
 		if x, y, ok := oscillationAt(r.at, t); ok {
@@ -168,7 +168,7 @@ func (a *Analysis) oscillation(ep *episode.Episode, r *rooms) {
 
 func (a *Analysis) camping(r *rooms, opt Options) {
 	n := len(r.at) - 1
-	hits := make([]hit, n+1)
+	hits := r.hits()
 	a.camp = make([]bool, n+1)
 	for t := 1; t <= n && !r.none; t++ {
 		if room, _, ok := campingAt(r.at, t, opt.CampingWindow, opt.CampingThreshold); ok {

@@ -49,6 +49,7 @@ func repeats(ep *episode.Episode, steps []step, p policy.Policy) (Repeats, []boo
 	for t := 1; t <= n; t++ {
 		if t <= len(steps) && steps[t-1].reset {
 			resets++
+			clear(last) // a pair seen before this reset repeats no more
 		}
 		tu := &ep.Turns[t-1]
 		if tu.ResponseHash == 0 || tu.Action == "" {
@@ -108,7 +109,14 @@ type Novelty struct {
 
 func novelty(ep *episode.Episode, window int) Novelty {
 	nv := Novelty{Window: window}
-	seen := map[uint64]int{} // actionHash → last turn
+	// recent holds the actions of the last turns, turn t's at t mod its
+	// length: an action is novel when none of the previous window turns
+	// took it, so those are all that is held, not every action of a long log.
+	type taken struct {
+		turn int
+		hash uint64
+	}
+	recent := make([]taken, max(min(window, ep.N()), 0)+1)
 	for t := 1; t <= ep.N(); t++ {
 		a := ep.Turns[t-1].Action
 		if a == "" {
@@ -116,10 +124,17 @@ func novelty(ep *episode.Episode, window int) Novelty {
 		}
 		h := actionHash(normAction(a))
 		nv.Turns++
-		if u, ok := seen[h]; !ok || t-u > window {
+		novel := true
+		for _, r := range recent {
+			if r.turn > 0 && r.turn >= t-window && r.hash == h {
+				novel = false
+				break
+			}
+		}
+		if novel {
 			nv.Novel++
 		}
-		seen[h] = t
+		recent[t%len(recent)] = taken{t, h}
 	}
 	if nv.Turns > 0 {
 		nv.Share = float64(nv.Novel) / float64(nv.Turns)

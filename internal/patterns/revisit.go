@@ -51,9 +51,10 @@ func revisit(ep *episode.Episode, r *rooms, opt Options) (Revisit, []bool) {
 	n := ep.N()
 	rv := Revisit{Replayed: r.byID, Recorded: ep.Signals.Has(episode.Penalties), ByVisits: make([]int, max(opt.RevisitWindow, 0)),
 		LoggedEvents: len(ep.Recorded.Penalties), Disagreements: []RevisitDisagreement{}}
-	visits := make([]int, n+1)
+	var visits []int // replayed only
 	pen := make([]bool, n+1)
 	if rv.Replayed {
+		visits = make([]int, n+1)
 		rv.Turns = n
 		for t := 1; t <= n; t++ {
 			visits[t] = revisitsAt(r.at, t, opt.RevisitWindow)

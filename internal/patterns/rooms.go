@@ -10,6 +10,8 @@
 package patterns
 
 import (
+	"slices"
+
 	"github.com/lbanalyze/lbanalyze/episode"
 )
 
@@ -35,14 +37,16 @@ type rooms struct {
 
 func roomsOf(ep *episode.Episode) *rooms {
 	n := ep.N()
-	r := &rooms{at: make([]int, n+1), after: make([]int, n+1), names: map[int]string{}}
-	r.byID = ep.InitialRoomID != 0
-	for i := range ep.Turns {
-		if ep.Turns[i].RoomID != 0 {
-			r.byID = true
-			break
-		}
+	r := &rooms{names: map[int]string{}}
+	r.byID = ep.InitialRoomID != 0 || slices.ContainsFunc(ep.Turns, func(tu episode.Turn) bool { return tu.RoomID != 0 })
+	if !r.byID && ep.InitialRoom == "" && !slices.ContainsFunc(ep.Turns, func(tu episode.Turn) bool { return tu.Location != "" }) {
+		// Every room is 0: one slice serves for both (a log at the turn cap
+		// of a harness's, docs/PERFORMANCE.md, "Memory").
+		r.at, r.none = make([]int, n+1), true
+		r.after = r.at
+		return r
 	}
+	r.at, r.after = make([]int, n+1), make([]int, n+1)
 	index := map[string]int{}
 	key := func(id int, name string) int {
 		if r.byID {
@@ -91,4 +95,14 @@ func (r *rooms) keyName() string {
 		return "id"
 	}
 	return "name"
+}
+
+// hits is a room detector's hits a turn (index t, 1..N), none when the log
+// names no room: a detector fires on none of its turns, and a log at the turn
+// cap would hold 24 bytes a turn for it (docs/PERFORMANCE.md, "Memory").
+func (r *rooms) hits() []hit {
+	if r.none {
+		return nil
+	}
+	return make([]hit, len(r.at))
 }

@@ -95,12 +95,18 @@ type answerJSON struct {
 	P75Cap *quartileJSON `json:"p75_cap,omitempty"`
 }
 
-// settleJSON is how many episodes in all would settle the comparison of the
-// named config with now: low at the favourable end of its discordance's
-// interval, high at the discordance observed (null: no upper estimate).
+// settleJSON is how many episodes in all would settle the comparison the
+// verdict was taken on: low at the favourable end of its discordance's
+// interval, high at the discordance observed (null: no upper estimate);
+// from which pairs (held_out or versus_current) and their discordant
+// episodes; reached when low is no more than n, the count then not what
+// blocks the verdict (Settle.Reached).
 type settleJSON struct {
-	Low  int  `json:"low"`
-	High *int `json:"high"`
+	Low        int    `json:"low"`
+	High       *int   `json:"high"`
+	From       string `json:"from"`
+	Discordant [2]int `json:"discordant"`
+	Reached    bool   `json:"reached"`
 }
 
 // breakEvenJSON is the exchange rate at which the named change breaks even
@@ -347,7 +353,10 @@ func (r *Result) answerJSON() *answerJSON {
 		j.DecidedOn, j.Direction = &d, &dir
 	}
 	if s := a.Settle; s != nil {
-		j.Settle = &settleJSON{Low: s.Low}
+		j.Settle = &settleJSON{Low: s.Low, From: "versus_current", Discordant: [2]int{s.Worse, s.Better}, Reached: s.Reached(r.N)}
+		if s.HeldOut {
+			j.Settle.From = "held_out"
+		}
 		if s.High > 0 {
 			j.Settle.High = &s.High
 		}

@@ -118,9 +118,9 @@ type Answer struct {
 	// terminations than now at a cost in what it saves (docs/commands.md,
 	// "sweep: which setting to ship").
 	Safer bool
-	// Settle is how many episodes in all would settle the comparison of the
-	// named config with now, from its discordance (stats.PairedSettle); nil
-	// when no change leads or no count would.
+	// Settle is how many episodes in all would settle the comparison the
+	// verdict was taken on (decisive), from its discordance
+	// (stats.PairedSettle); nil when no change leads or no count would.
 	Settle *Settle
 	// BreakEven is the trade-off of the named config in the user's units;
 	// nil when no change leads.
@@ -137,8 +137,22 @@ type Answer struct {
 // Settle is a range of episodes in all: Low at the favourable end of the
 // discordance's interval, High at the discordance observed (0: no upper
 // estimate), each at least Saved, the count that would show what the change
-// saves (0 when that is shown).
-type Settle struct{ Low, High, Saved int }
+// saves (0 when that is shown). They rest on the discordance of the
+// comparison the verdict was taken on: Worse episodes worse under the change
+// than under now, Better the other way, of the held-out pairs when HeldOut.
+// A count no more than the episodes at hand is not what would settle it
+// (Reached): what blocks the verdict is then the discordance observed, or
+// the evidence (docs/commands.md, "sweep: which setting to ship").
+type Settle struct {
+	Low, High, Saved int
+	HeldOut          bool
+	Worse, Better    int
+}
+
+// Reached says whether the episodes at hand, n, are already as many as the
+// count at the discordance's favourable end: more of them is then not what
+// the verdict waits for.
+func (s *Settle) Reached(n int) bool { return s.Low <= n }
 
 // decisive is the comparison the verdict is taken on: held out, else (--folds
 // 0) the named config's own.
@@ -403,14 +417,15 @@ func classOf(r *Result, i int) int {
 // vetoWorse), the upper bound of the change of their rate is within the
 // margin, what it saves is significantly more, and the choice is stable; a
 // safer change (Answer.Safer) ships when its rate is significantly lower
-// and the choice is stable, whatever it costs (the break-even says it).
+// and the choice is stable, the ship stating what it costs and the
+// break-even (shipWhy).
 // Keep when the change is significantly worse, saves no more, or is shown
 // beyond the margin (the lower bound of its change above it: no count of
 // episodes would show it within); else no clear winner, with how many
 // episodes would settle it.
 func (r *Result) decide(a *Answer) {
 	ft, sv := metricNamed(a.decisive(), "false_termination_rate"), metricNamed(a.decisive(), r.savedMetric())
-	name, margin := r.Configs[a.Config].Policy.String(), 100*r.FTMargin
+	name := r.Configs[a.Config].Policy.String()
 	who := whoDecides(a.HeldOut != nil, name)
 	stableDraws := a.Stability >= MinStability-1e-9
 	stableFolds := a.CV.Folds == 0 || float64(a.CV.Agree) >= MinFoldsAgreeing*float64(a.CV.Folds)-1e-9
@@ -427,16 +442,16 @@ func (r *Result) decide(a *Answer) {
 		r.decideSafer(a, ft, who, short)
 		return
 	}
-	veto := r.vetoWorse() && ft.CI[0] > 0
-	a.Shown = !veto && ft.CI[1] <= margin+1e-9 && sv.CI != nil && sv.CI[0] > 0
+	st := Stand(ft, r.Current.Policy, r.FTMargin)
+	a.Shown = st == ShownWithin && sv.CI != nil && sv.CI[0] > 0
 	switch {
-	case veto:
+	case st == SignificantlyWorse:
 		a.Verdict, a.Why = Keep, fmt.Sprintf("%s has significantly more false terminations than now", who.change)
 		return
 	case sv.CI == nil || sv.Change <= 0:
 		a.Verdict, a.Why = Keep, fmt.Sprintf("%s saves no more %s than now", who.change, r.rank())
 		return
-	case ft.CI[0] > margin+1e-9:
+	case st == BeyondMargin:
 		a.Verdict, a.Why = Keep, fmt.Sprintf("%s has %s more false terminations than now, the lower "+
 			"bound of its interval %s above --ft-margin %s: no count of episodes would show it within the margin",
 			who.change, pp(ft.Change/100), pp(ft.CI[0]/100), ppMargin(r.FTMargin))
@@ -446,7 +461,7 @@ func (r *Result) decide(a *Answer) {
 		return
 	}
 	a.Verdict = NoClearWinner
-	if ft.CI[1] > margin+1e-9 {
+	if st == NotShown {
 		short = append([]string{fmt.Sprintf("%s may rise by %s, above --ft-margin %s (the upper "+
 			"bound of its change)", who.rate, pp(ft.CI[1]/100), ppMargin(r.FTMargin))}, short...)
 	}
@@ -501,17 +516,18 @@ func (r *Result) decideSafer(a *Answer, ft *metrics.Metric, who decider, short [
 	a.Settle = r.settle(a, 0, 0)
 }
 
-// settle is how many episodes in all would settle the comparison of the
-// named config with now against margin (0: shown fewer false
-// terminations), from its own discordant episodes, and at least nSaved
+// settle is how many episodes in all would settle the comparison the
+// verdict was taken on (Answer.decisive) against margin (0: shown fewer
+// false terminations), from its discordant episodes, and at least nSaved
 // (what would show its saving); nil when no count would.
 func (r *Result) settle(a *Answer, margin float64, nSaved int) *Settle {
-	ft := metricNamed(a.Versus, "false_termination_rate")
-	low, high, never := stats.PairedSettle(ft.Discordant[0], ft.Discordant[1], r.N, margin)
+	ft := metricNamed(a.decisive(), "false_termination_rate")
+	b, c := ft.Discordant[0], ft.Discordant[1]
+	low, high, never := stats.PairedSettle(b, c, r.N, margin)
 	if never {
 		return nil
 	}
-	s := &Settle{Low: max(low, nSaved), High: high, Saved: nSaved}
+	s := &Settle{Low: max(low, nSaved), High: high, Saved: nSaved, HeldOut: a.HeldOut != nil, Worse: b, Better: c}
 	if high > 0 {
 		s.High = max(high, s.Low)
 	}

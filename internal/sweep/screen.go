@@ -3,9 +3,9 @@ package sweep
 import (
 	"sync"
 
-	"github.com/lbanalyze/lbanalyze/policy"
-
+	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/internal/stats"
+	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // screen tells whether a config's tally against now, over n episodes, shows
@@ -79,8 +79,50 @@ func shownWithin(x *Tally, t []int32) bool {
 }
 
 // vetoWorse says whether a change significantly worse than now on false
-// terminations is kept from shipping: always, unless now is no stop rule.
-// Now then stops no episode, so every stop rule has more false terminations
-// than it, significantly so on enough episodes; what bounds them is the
-// margin (docs/commands.md, "sweep: which setting to ship").
-func (r *Result) vetoWorse() bool { return r.Current.Policy.Name != policy.None }
+// terminations is kept from shipping (VetoesWorse).
+func (r *Result) vetoWorse() bool { return VetoesWorse(r.Current.Policy) }
+
+// VetoesWorse says whether a change from now significantly worse on false
+// terminations fails: always, unless now is no stop rule. Now then stops no
+// episode, so every stop rule has more false terminations than it,
+// significantly so on enough episodes; what bounds them is the margin
+// (docs/commands.md, "sweep: which setting to ship").
+func VetoesWorse(now policy.Policy) bool { return now.Name != policy.None }
+
+// Standing is where a change's false-termination rate (its high bound)
+// stands against now's, as the answer judges a change that saves more and
+// `check --from --to` judges a change of rule (docs/commands.md, "sweep:
+// which setting to ship").
+type Standing int
+
+const (
+	// ShownWithin: the upper bound of the change's 95% interval within the
+	// margin, and, where now is a stop rule (VetoesWorse), its lower bound
+	// at most 0.
+	ShownWithin Standing = iota
+	// SignificantlyWorse: the lower bound above 0, where now is a stop rule.
+	SignificantlyWorse
+	// BeyondMargin: the lower bound above the margin: no count of episodes
+	// would show the change within it.
+	BeyondMargin
+	// NotShown: the upper bound above the margin, or no interval.
+	NotShown
+)
+
+// Stand judges ft, the change from now of the false-termination rate in
+// percentage points with its interval (metrics.Compare's
+// false_termination_rate), against margin (a share).
+func Stand(ft *metrics.Metric, now policy.Policy, margin float64) Standing {
+	m := 100 * margin
+	switch {
+	case ft.CI == nil:
+		return NotShown
+	case VetoesWorse(now) && ft.CI[0] > 0:
+		return SignificantlyWorse
+	case ft.CI[0] > m+1e-9:
+		return BeyondMargin
+	case ft.CI[1] > m+1e-9:
+		return NotShown
+	}
+	return ShownWithin
+}

@@ -3,6 +3,7 @@ package sweep
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -123,9 +124,9 @@ func (r *Result) shipWhy(a *Answer) string {
 		who = "on the episodes that chose it (--folds 0: in sample, optimistic), it"
 	}
 	if a.Safer {
-		ft, sv := metricNamed(a.decisive(), "false_termination_rate"), metricNamed(a.decisive(), r.savedMetric())
-		return fmt.Sprintf("%s has significantly fewer false terminations than now (%s), at a cost of %.0f %s (the break-even "+
-			"weighs them)", who, ft.Unit.Signed(ft.Change), -sv.Change, r.rank())
+		ft := metricNamed(a.decisive(), "false_termination_rate")
+		return fmt.Sprintf("%s has significantly fewer false terminations than now (%s), at a cost of %s%s",
+			who, ft.Unit.Signed(ft.Change), r.cost(a), r.saferBreakEven(a))
 	}
 	rate := "not significantly higher, at most"
 	if !r.vetoWorse() {
@@ -135,17 +136,73 @@ func (r *Result) shipWhy(a *Answer) string {
 		who, r.rank(), rate, ppMargin(r.FTMargin))
 }
 
-// settleWords says how many episodes in all would settle the comparison, and
-// on what assumption.
-func (r *Result) settleWords(s *Settle) string {
-	switch {
-	case s == nil:
-		return "no count of episodes alone would settle it"
-	case s.High == 0 || s.High == s.Low:
-		return fmt.Sprintf("at least %s would settle it (%d here; from those that differ, below)", textout.Count(s.Low, "episode"), r.N)
+// cost is what a safer change costs against now in the comparison the
+// verdict was taken on, in turns (tokens) and in dollars when priced, with
+// the upper bound of its 95% interval, "at most": one-sided as the savings
+// are (versusWords), for the choice biases it (docs/calibration.md,
+// "Savings and costs: one-sided").
+func (r *Result) cost(a *Answer) string {
+	ms := a.decisive()
+	costOf := func(m *metrics.Metric, unit string) string {
+		s := m.Unit.Format(-m.Change) + unit
+		if m.CI != nil {
+			s += fmt.Sprintf(" (at most %s)", m.Unit.Format(-m.CI[0]))
+		}
+		return s
 	}
-	return fmt.Sprintf("%d to %s would settle it (%d here; from those that differ, below: the first at the favourable end "+
-		"of its interval, the second as observed)", s.Low, textout.Count(s.High, "episode"), r.N)
+	s := costOf(metricNamed(ms, r.savedMetric()), " "+r.rank())
+	if i := slices.IndexFunc(ms, func(m metrics.Metric) bool { return m.Name == "cost_saved" }); i >= 0 {
+		s += " and " + costOf(&ms[i], "")
+	}
+	return s
+}
+
+// saferBreakEven is, for a safer change, the break-even in the words of its
+// ship: worth it to a user who values a lost solve above the rate.
+func (r *Result) saferBreakEven(a *Answer) string {
+	b := a.BreakEven
+	if b == nil || math.IsInf(b.Rate, 1) {
+		return ""
+	}
+	if b.Rate == 0 {
+		return "; worth it at any value of a lost solve (it costs nothing at the bound of its interval)"
+	}
+	return fmt.Sprintf(": ship if a lost solve (an episode stopped before a later gain) is worth more than %s %s%s to you "+
+		"(the break-even, below)", num(b.Rate), r.rank(), b.dollars())
+}
+
+// settleWords says how many episodes in all would settle the comparison the
+// verdict was taken on, and on what assumption; a count no more than the n
+// at hand is never given as what would settle it: what blocks is then said
+// (Settle.Reached).
+func (r *Result) settleWords(s *Settle) string {
+	if s == nil {
+		return "no count of episodes alone would settle it"
+	}
+	from := fmt.Sprintf("from %s: %s worse under it than under now, %d better", s.pairs(), textout.Count(s.Worse, "episode"), s.Better)
+	switch {
+	case !s.Reached(r.N) && (s.High == 0 || s.High == s.Low):
+		return fmt.Sprintf("at least %s would settle it (%d here; %s)", textout.Count(s.Low, "episode"), r.N, from)
+	case !s.Reached(r.N):
+		return fmt.Sprintf("%d to %s would settle it (%d here; %s: the first at the favourable end of its interval, the "+
+			"second as observed)", s.Low, textout.Count(s.High, "episode"), r.N, from)
+	case s.High > r.N:
+		return fmt.Sprintf("as observed, about %s would settle it (%d here; %s); at the favourable end of its interval "+
+			"these would, so what blocks it is the discordance observed, not the count", textout.Count(s.High, "episode"), r.N, from)
+	case s.High == 0 && s.Worse+s.Better > 0:
+		return fmt.Sprintf("as observed no count would settle it (%s); at the favourable end of its interval these %d "+
+			"would, so what blocks it is the discordance observed, not the count", from, r.N)
+	}
+	return fmt.Sprintf("the %d episodes here are as many as settling it needs (%s), so what withholds it is the "+
+		"rest said here, not the count", r.N, from)
+}
+
+// pairs names the comparison a count to settle rests on.
+func (s *Settle) pairs() string {
+	if s.HeldOut {
+		return "the held-out pairs"
+	}
+	return "the named config's own pairs"
 }
 
 // comparisons are the named config's own comparison with now, the rule's
@@ -159,13 +216,13 @@ func (r *Result) comparisons(a *Answer) []Line {
 		decided = ""
 	}
 	out := []Line{{"versus now", fmt.Sprintf("%s on all %s (in sample)%s: %s", name, episodes(r.N), decided,
-		r.versusWords(a.Versus))}}
+		r.versusWords(a.Versus, a.Safer))}}
 	if a.HeldOut != nil {
 		what := "the rule's, each episode under the config chosen on the other folds (the verdict's)"
 		if a.HeldOutIsOwn() {
 			what += ": every fold chose " + name + ", the same pairs as above"
 		} else {
-			what += ": " + r.versusWords(a.HeldOut)
+			what += ": " + r.versusWords(a.HeldOut, a.Safer)
 		}
 		out = append(out, Line{"held out", what})
 	}
@@ -232,7 +289,7 @@ func (r *Result) overallSection(o *Overall) Section {
 		over = r.Configs[a.Config].Policy.String()
 	}
 	s.Lines = []Line{
-		{"adds", fmt.Sprintf("over %s, in sample: %s", over, r.versusWords(o.Over))},
+		{"adds", fmt.Sprintf("over %s, in sample: %s", over, r.versusWords(o.Over, false))},
 		{"needs", o.Change},
 		{"in sample", r.flattered(&o.In) + r.dollarsSaved(c.Policy, false)},
 	}
@@ -322,8 +379,10 @@ func (r *Result) stability(c *Choice) Line {
 // versusWords are the headline changes of a comparison with now, each with
 // its interval: the false-termination rate's with its discordant episodes,
 // the turns and dollars saved as at least their lower bound, which the
-// choice biases (docs/calibration.md).
-func (r *Result) versusWords(ms []metrics.Metric) string {
+// choice biases (docs/calibration.md, "Savings and costs: one-sided"). Of a
+// safer change (safer), a saving below 0 is a cost the rule chose for being
+// the least, and the words say that it may be more.
+func (r *Result) versusWords(ms []metrics.Metric, safer bool) string {
 	var parts []string
 	for i := range ms {
 		m := &ms[i]
@@ -337,6 +396,9 @@ func (r *Result) versusWords(ms []metrics.Metric) string {
 				textout.Count(m.Discordant[0], "episode"), m.Discordant[1])
 		case AtLeast[m.Name] && m.CI != nil && m.BaselineOK && m.AfterOK:
 			w = fmt.Sprintf("%s %s (at least %s)", m.Label, m.Unit.Signed(m.Change), m.Unit.Interval(m.CI[0]))
+			if safer && m.Change < 0 {
+				w = strings.TrimSuffix(w, ")") + "; chosen as the cheapest safer change, its cost may be more)"
+			}
 		}
 		parts = append(parts, w)
 	}
