@@ -348,6 +348,8 @@ func steps(ep *episode.Episode, s *sim) {
 	start, startErr := time.Parse(stampLayout, deref(s.StartTime))
 	costs, tokens, times := false, false, startErr == nil
 	var costless, untimed, badTokens int
+	var early int         // agent steps timed before start_time
+	var firstEarly string // where the first is
 	for i := range s.Messages {
 		m := &s.Messages[i]
 		if m.Role != "assistant" {
@@ -388,10 +390,17 @@ func steps(ep *episode.Episode, s *sim) {
 				badTokens++
 			}
 		}
-		if at, err := time.Parse(stampLayout, deref(m.Timestamp)); err == nil && times {
-			t.Elapsed = at.Sub(start).Seconds()
-		} else {
+		at, err := time.Parse(stampLayout, deref(m.Timestamp))
+		switch {
+		case err != nil || !times:
 			untimed++
+		case at.Before(start): // a bad value: said, not used (docs/bad-input.md, "Every case")
+			untimed, early = untimed+1, early+1
+			if early == 1 {
+				firstEarly = fmt.Sprintf("step %d (messages[%d], at %s)", ep.N()+1, i, source.Text(*m.Timestamp))
+			}
+		default:
+			t.Elapsed = at.Sub(start).Seconds()
 		}
 		ep.Turns = append(ep.Turns, t)
 	}
@@ -404,6 +413,10 @@ func steps(ep *episode.Episode, s *sim) {
 	}
 	if badTokens > 0 {
 		ep.Notes = append(ep.Notes, fmt.Sprintf("%d messages give a negative token count or one past %d: their tokens are not counted", badTokens, int64(source.MaxTokens)))
+	}
+	if early > 0 {
+		ep.Notes = append(ep.Notes, fmt.Sprintf("agent steps timed before the simulation's start_time %s: %d, the first %s; their times are not used, so the simulation's step times are not known",
+			source.Text(*s.StartTime), early, firstEarly))
 	}
 	if times && untimed == 0 && ep.N() > 0 {
 		ep.Signals = ep.Signals.With(episode.Times)
