@@ -6,11 +6,11 @@ import (
 	"strconv"
 
 	"github.com/lbanalyze/lbanalyze/episode"
-	"github.com/lbanalyze/lbanalyze/jsonl"
+	"github.com/lbanalyze/lbanalyze/internal/jsonscan"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
-// scan reads a results file a simulation at a time with a jsonl.Cursor,
+// scan reads a results file a simulation at a time with a jsonscan.Cursor,
 // which checks every byte as goccy/go-json would and decodes only the
 // members sim names into it, passing over the rest (raw_data, the bulk of
 // contents) 8 bytes at a time: twice goccy/go-json's rate
@@ -23,7 +23,7 @@ type scan struct {
 	readErr error
 	buf     []byte // buf[:c.B's length] is the file from byte base
 	base    int64
-	c       jsonl.Cursor
+	c       jsonscan.Cursor
 	lines   int // newlines in the file before buf[counted]
 	counted int
 
@@ -84,7 +84,7 @@ func (s *scan) read() *handover {
 // more is ErrMore at the buffer's end (k 0).
 func more(k byte) error {
 	if k == 0 {
-		return jsonl.ErrMore
+		return jsonscan.ErrMore
 	}
 	return nil
 }
@@ -108,12 +108,12 @@ func (s *scan) members() *handover {
 			}
 			k, err := s.c.Key()
 			if key = string(k); err != nil || seen[key] {
-				return ifNil(err, jsonl.ErrUnsure) // a repeat merges as goccy/go-json merges it
+				return ifNil(err, jsonscan.ErrUnsure) // a repeat merges as goccy/go-json merges it
 			}
 			switch key {
 			case "simulations":
 				if k := s.c.Peek(); k != '[' {
-					return ifNil(more(k), jsonl.ErrUnsure) // goccy/go-json says what it is
+					return ifNil(more(k), jsonscan.ErrUnsure) // goccy/go-json says what it is
 				}
 				return nil
 			case "info", "model", "domain":
@@ -166,7 +166,7 @@ func (s *scan) next(first bool, closing byte) (done bool, err error) {
 		s.c.I++
 		return false, nil
 	default:
-		return false, ifNil(more(k), jsonl.ErrUnsure)
+		return false, ifNil(more(k), jsonscan.ErrUnsure)
 	}
 }
 
@@ -230,7 +230,7 @@ func (s *scan) try(parse func() error) bool {
 			return true
 		}
 		s.c.At(at)
-		if err != jsonl.ErrMore || !s.refill(at) {
+		if err != jsonscan.ErrMore || !s.refill(at) {
 			return false
 		}
 	}
@@ -310,7 +310,7 @@ type seen uint16
 
 func (s *seen) once(bit seen) error {
 	if *s&bit != 0 {
-		return jsonl.ErrUnsure
+		return jsonscan.ErrUnsure
 	}
 	*s |= bit
 	return nil
@@ -385,7 +385,7 @@ func (s *scan) anyValue() (any, error) {
 		return string(t), err
 	}
 	if k := s.c.Peek(); k == '{' || k == '[' {
-		return nil, jsonl.ErrUnsure // goccy/go-json merges an object's repeated members in its own way
+		return nil, jsonscan.ErrUnsure // goccy/go-json merges an object's repeated members in its own way
 	}
 	v, err := s.c.Value()
 	if err != nil {
@@ -399,7 +399,7 @@ func (s *scan) anyValue() (any, error) {
 	}
 	f, err := strconv.ParseFloat(string(v), 64)
 	if err != nil {
-		return nil, jsonl.ErrUnsure
+		return nil, jsonscan.ErrUnsure
 	}
 	return f, nil
 }
@@ -487,7 +487,7 @@ func (s *scan) message(m *message) error {
 		return err
 	})
 	if err == nil && !ok {
-		err = jsonl.ErrUnsure // a null message: goccy/go-json's zero value
+		err = jsonscan.ErrUnsure // a null message: goccy/go-json's zero value
 	}
 	return err
 }
@@ -522,7 +522,7 @@ func (s *scan) toolCalls() ([]toolCall, error) {
 			return err
 		})
 		if err == nil && !ok {
-			err = jsonl.ErrUnsure
+			err = jsonscan.ErrUnsure
 		}
 		calls = append(calls, t)
 		return err

@@ -1,4 +1,6 @@
-package jsonl
+// Package jsonscan walks a JSON document in place, checking it as the
+// decoder would, so that a source decodes only the members it reads.
+package jsonscan
 
 import (
 	"encoding/binary"
@@ -7,6 +9,8 @@ import (
 	"strconv"
 
 	jsonv2 "github.com/goccy/go-json/v2"
+
+	"github.com/lbanalyze/lbanalyze/jsonl"
 )
 
 // Cursor walks JSON values in a buffer, checking them as strictly as
@@ -26,9 +30,9 @@ type Cursor struct {
 
 var (
 	// ErrUnsure: the value is one the cursor leaves to the decoder.
-	ErrUnsure = errors.New("jsonl: a value for the decoder to judge")
+	ErrUnsure = errors.New("jsonscan: a value for the decoder to judge")
 	// ErrMore: the buffer ends inside the value.
-	ErrMore = errors.New("jsonl: the buffer ends inside a value")
+	ErrMore = errors.New("jsonscan: the buffer ends inside a value")
 )
 
 // maxCursorDepth bounds nesting well within the decoder's own bound.
@@ -337,7 +341,7 @@ done:
 	case "true", "false", "null":
 		return tok, nil
 	}
-	if !validNumber(tok) {
+	if !jsonl.ValidNumber(tok) {
 		return nil, ErrUnsure
 	}
 	return tok, nil
@@ -358,7 +362,7 @@ func (c *Cursor) Text() (t []byte, null bool, err error) {
 		return raw[1 : len(raw)-1], false, nil
 	}
 	var s string
-	if jsonv2.Unmarshal(raw, &s, exact) != nil {
+	if jsonv2.Unmarshal(raw, &s, jsonl.Exact) != nil {
 		return nil, false, ErrUnsure
 	}
 	return []byte(s), false, nil
