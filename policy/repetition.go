@@ -154,6 +154,11 @@ type repeating struct {
 	keys    []uint64
 	actions []string // the trimmed actions of the steps kept
 	nudge   int      // the turn of the nudge not yet spent; 0 none
+	// seen counts, within the whole run, how often each key has come
+	// since the count began (the run's start, or the step that heeded a
+	// nudge), so that a step costs the same on the 200,000th step as on
+	// the first; nil for a count over the keys kept.
+	seen map[uint64]int
 }
 
 func (r *repeating) Step(t int, o Observation) Step {
@@ -161,13 +166,13 @@ func (r *repeating) Step(t int, o Observation) Step {
 		r.keys, r.actions = slices.Delete(r.keys, 0, 1), slices.Delete(r.actions, 0, 1)
 	}
 	r.keys, r.actions = append(r.keys, r.key(o)), append(r.actions, strings.TrimSpace(o.Action))
-	n := r.count(r.keys)
+	n := r.tally()
 	found := n >= r.times
 	s := Step{Turn: t, Anchor: t - n, TurnsStuck: n, Checked: true}
 	switch {
 	case !found && r.nudge > 0:
 		s.Heeded, r.nudge = true, 0
-		r.keys, r.actions = r.keys[len(r.keys)-1:], r.actions[len(r.actions)-1:]
+		r.forget()
 	case !found:
 	case r.then == 0 || r.nudge > 0 && t-r.nudge >= r.then:
 		s.Terminate, s.Reason, s.NudgedAt = true, r.what(r, t, n), r.nudge
@@ -178,6 +183,28 @@ func (r *repeating) Step(t int, o Observation) Step {
 		r.nudge, s.Nudged = t, true
 	}
 	return s
+}
+
+// tally is the count at the step just kept.
+func (r *repeating) tally() int {
+	if r.seen == nil {
+		return r.count(r.keys)
+	}
+	k := r.keys[len(r.keys)-1]
+	if k == 0 {
+		return 0
+	}
+	r.seen[k]++
+	return r.seen[k]
+}
+
+// forget forgets the steps before the last: the count begins again at it.
+func (r *repeating) forget() {
+	r.keys, r.actions = r.keys[len(r.keys)-1:], r.actions[len(r.actions)-1:]
+	if r.seen != nil {
+		clear(r.seen)
+		r.tally()
+	}
 }
 
 // last is the action of the step k before the last kept (0: the last),
@@ -215,14 +242,17 @@ func newRepeating(p Policy, key func(Observation) uint64, what func(r *repeating
 	times, within := p.Get(Times), p.Get(Within)
 	switch {
 	case within == wholeRun:
-		within = math.MaxInt32 // the keys kept grow with the run, never past it
+		within = math.MaxInt32
 	case within > 0:
 		within = max(within, times)
 	}
 	then := p.Get(Then)
 	r := &repeating{times: times, within: within, then: then, keep: max(times, within) + then, key: key, what: what}
 	r.count = inARow
-	if within > 0 {
+	switch {
+	case within == math.MaxInt32: // counted by key as the run goes; only the last step is kept, for its action
+		r.seen, r.keep = map[uint64]int{}, 1
+	case within > 0:
 		r.count = func(k []uint64) int { return among(k, within) }
 	}
 	return r

@@ -69,6 +69,9 @@ type Observation struct {
 	// Last: the step is the log's last, and the run ended there by itself
 	// (the log is not cut): it asks for no more, so no cap stops it.
 	Last bool
+	// Capped: the step is the log's last, and the run's own cap ended it
+	// there (episode.EndCap).
+	Capped bool
 }
 
 // Step is what the loop break did on one turn.

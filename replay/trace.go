@@ -14,7 +14,8 @@ func observe(ep *episode.Episode, t, start int, cut bool) policy.Observation {
 	return policy.Observation{Score: tu.Score, Objectives: int(tu.Objectives), Room: roomKey(tu.RoomID, tu.Location), Start: start,
 		Critic: float64(tu.Critic), Rejections: int(tu.Rejections), Restart: tu.Restart, Location: tu.Location, Signals: ep.Signals,
 		Action: tu.Action, Response: tu.ResponseHash, ResponseText: tu.Response, Errored: tu.Errored,
-		Tokens: tu.Tokens, Cost: tu.Cost, Elapsed: tu.Elapsed, Last: t == ep.N() && !cut}
+		Tokens: tu.Tokens, Cost: tu.Cost, Elapsed: tu.Elapsed, Last: t == ep.N() && !cut,
+		Capped: t == ep.N() && ep.End.Reason == episode.EndCap}
 }
 
 // Trace steps p through every turn of ep, from 1 to N, calling visit after each

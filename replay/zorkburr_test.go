@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/realdata"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/zorkgpt2"
@@ -54,10 +56,10 @@ func TestZorkburrFastPathEqualsRun(t *testing.T) {
 // The same on the real episode ep96, read from its run log (it skips when
 // the real runs are absent).
 func TestZorkburrFastPathOnRealEpisode(t *testing.T) {
-	path := "../../shared/real/zorkgpt2/ep96/run_log_ep96.txt"
+	path := filepath.Join(realdata.Dir(t, "zorkgpt2"), "ep96", "run_log_ep96.txt")
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("the real ZorkGPT2 runs are not here: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	eps, _ := source.ReadAll(zorkgpt2.RunLog{}, f, path, source.Options{})

@@ -134,14 +134,32 @@ func spellHeader(a *patterns.Analysis) []string {
 	if a.Warnings == nil {
 		leads = "spell, oscillation, camping, repeat"
 	}
-	return []string{"policy", "stuck spells ≥ 10 turns", "longest", "stop", "lead over the stop: " + leads}
+	return []string{"policy", fmt.Sprintf("stuck spells ≥ %d turns", minSpell), "longest", "stop", "lead over the stop: " + leads}
+}
+
+// minSpell is the length from which a stuck spell is listed
+// (docs/patterns.md, "One episode").
+var minSpell = patterns.DefaultOptions().MinSpell
+
+// longSpells counts the spells of at least minSpell turns: the stop's
+// spell is listed whatever its length, for its lead, and counted only
+// when as long.
+func longSpells(p *patterns.PolicyPatterns) int {
+	n := 0
+	for _, s := range p.Spells {
+		if s.Length >= minSpell {
+			n++
+		}
+	}
+	return n
 }
 
 // spellRows are, per policy, its stuck spells and how long before its stop
 // each pattern began.
 func spellRows(a *patterns.Analysis) [][]string {
 	var rows [][]string
-	for _, p := range a.Policies {
+	for i := range a.Policies {
+		p := &a.Policies[i]
 		l := p.Lead
 		lead := "—"
 		if l != nil {
@@ -151,7 +169,7 @@ func spellRows(a *patterns.Analysis) [][]string {
 			}
 			lead = strings.Join(leads, ", ")
 		}
-		rows = append(rows, []string{p.Policy, strconv.Itoa(len(p.Spells)), strconv.Itoa(p.Longest), dash(p.StopTurn, p.StopTurn > 0), lead})
+		rows = append(rows, []string{p.Policy, strconv.Itoa(longSpells(p)), strconv.Itoa(p.Longest), dash(p.StopTurn, p.StopTurn > 0), lead})
 	}
 	return rows
 }

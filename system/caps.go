@@ -28,10 +28,16 @@ type capKeys struct {
 	// off is the block of no cap at all ("none"); "" when it has no way
 	// to say it.
 	off string
+	// own is the block of its own default cap as it ran (policy.OwnCap);
+	// "" when it has none.
+	own string
 }
 
 // block is the block that sets p, or why the harness cannot run it.
 func (c capKeys) block(p policy.Policy) (string, error) {
+	if p.Name == policy.OwnCap && c.own != "" {
+		return c.own, nil
+	}
 	key, ok := c.keys[p.Name]
 	if !ok && p.Name != policy.None {
 		return "", cannot(c.harness, p, nil, "its step loop would need %s: %s")
@@ -59,9 +65,14 @@ func capValue(p policy.Policy) string {
 
 // capSystem is the entry of a harness whose caps are keys: its logs'
 // formats, the caps offered when none is asked for (steps and cost, or
-// time alone), and what else must hold.
+// time alone), and what else must hold. What it runs now is its own cap as
+// it ran where it has a block for it, else no cap.
 func capSystem(name string, formats []string, keys capKeys, file, lang, note string, offered ...policy.Name) *System {
-	return &System{Name: name, Formats: formats, File: file, Lang: lang, Block: keys.block, Note: note, Now: none,
+	now := none
+	if keys.own != "" {
+		now = policy.Policy{Name: policy.OwnCap}
+	}
+	return &System{Name: name, Formats: formats, File: file, Lang: lang, Block: keys.block, Note: note, Now: now,
 		Adds: offered[0], CallsPerTurn: 1, Offered: offered, Shows: Shows{Applies: metrics.Applies{RealScores: true}}}
 }
 
@@ -87,11 +98,14 @@ var Tau2 = capSystem("tau2-bench", []string{tau2.Format}, capKeys{harness: "tau2
 	policy.Steps)
 
 // TerminalBench is Terminal-Bench's harness: tb run's agent timeout, a hard
-// kill at the time given.
+// kill at the time given. What it runs today is each task's own timeout
+// (max_agent_timeout_sec, which the leaderboard's logs do not give), replayed
+// where a trial's log says it fired (policy.OwnCap): a trial it ended is
+// judged by its result, not censored by its own cap.
 var TerminalBench = capSystem("Terminal-Bench", []string{terminalbench.Format}, capKeys{harness: "Terminal-Bench",
 	keys:  map[policy.Name]string{policy.Time: "--global-agent-timeout-sec"},
 	write: func(k, v string) string { return "tb run … " + k + " " + v + "\n" },
-	off:   ""},
+	own:   "tb run …  # without --global-agent-timeout-sec: each task's own max_agent_timeout_sec\n"},
 	"the tb run command line", "sh", "it replaces each task's own max_agent_timeout_sec; the agent is killed mid-command, up to one step (30 s, the replay's tick) sooner than the replay stops it",
 	policy.Time)
 

@@ -41,11 +41,13 @@ type System struct {
 	// Note is what else must hold for the block to take effect; "" if nothing.
 	Note string
 	// Now is what runs today when --config names nothing: the rule it stops
-	// its runs on by default (ZorkGPT's loop break at its defaults), or no
-	// stop at all (policy.None) for a system that stops no run itself (Stops).
+	// its runs on by default (ZorkGPT's loop break at its defaults), no
+	// stop at all (policy.None) for a system that stops no run itself
+	// (Stops), or its own cap as it ran (policy.OwnCap: Terminal-Bench's
+	// timeout, whose value its logs do not give).
 	Now policy.Policy
 	// Adds is, for a system that stops no run itself, the rule batch
-	// compares with no stop at all when --after does not name one.
+	// compares with what runs now when --after does not name one.
 	Adds policy.Name
 	// Offered are the policies its logs are replayed under when none is
 	// asked for, in the order of policy.Names; nil: the command's defaults
@@ -84,8 +86,10 @@ type Shows struct {
 // none is what runs now on a system that stops no run on a rule of its own.
 var none = policy.Policy{Name: policy.None}
 
-// Stops reports whether the system stops its runs on a rule of its own today.
-func (s *System) Stops() bool { return s.Now.Name != policy.None }
+// Stops reports whether the system stops its runs on a rule of its own
+// today, one a change replaces (ZorkGPT's loop break); a system whose runs
+// go on to their end, or to their own cap, has a rule to add (Adds).
+func (s *System) Stops() bool { return s.Adds == "" }
 
 // Runs reports whether the system runs p as it is.
 func (s *System) Runs(p policy.Policy) bool {

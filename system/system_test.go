@@ -76,9 +76,10 @@ func TestRunsOrChange(t *testing.T) {
 			policy.Alternate, policy.Errored, policy.Increase, policy.None, policy.Repeat, policy.RepeatObserved},
 		// The caps, at their default (off): a harness that can switch its
 		// caps off runs them and none.
-		MiniSweAgent:  {policy.Cost, policy.None, policy.Steps, policy.Time},
-		Tau2:          nil,
-		TerminalBench: nil,
+		MiniSweAgent: {policy.Cost, policy.None, policy.Steps, policy.Time},
+		Tau2:         nil,
+		// Terminal-Bench runs its own timeout: tb run without the flag.
+		TerminalBench: {policy.OwnCap},
 		Agents:        nil,
 	}
 	for _, s := range All() {
@@ -251,5 +252,22 @@ func TestAccepts(t *testing.T) {
 				t.Errorf("%d/%d: accepted %v, but refused %v with the lowest threshold", c.w, c.i, c.want, refused)
 			}
 		}
+	}
+}
+
+// What Terminal-Bench runs today is each task's own timeout (own-cap), in
+// its block tb run without --global-agent-timeout-sec; a batch compares it
+// with the time cap it would add, as a system that stops no run on a rule of
+// its own.
+func TestTerminalBenchNow(t *testing.T) {
+	s := TerminalBench
+	if s.Now.Name != policy.OwnCap || s.Stops() || s.Adds != policy.Time {
+		t.Errorf("now %s, stops %v, adds %s; want own-cap, false, time", s.Now, s.Stops(), s.Adds)
+	}
+	if block, err := s.Block(s.Now); err != nil || !strings.Contains(block, "without --global-agent-timeout-sec") {
+		t.Errorf("own-cap: %q, %v", block, err)
+	}
+	if _, err := Tau2.Block(policy.Policy{Name: policy.OwnCap}); err == nil {
+		t.Error("tau2-bench has no own-cap block")
 	}
 }

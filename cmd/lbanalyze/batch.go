@@ -123,7 +123,7 @@ line on whether the after policy serves every group.`,
 	fs := cmd.Flags()
 	// Their defaults are the system's (sides), said in the usage.
 	fs.StringVar(&f.baseline, "baseline", string(policy.Score), "the baseline policy, NAME[:W[/I[/T]]], W max_turns_stuck, I check_interval, T the warning threshold (default: "+
-		bySystem(func(s *system.System) string { return string(side(s, policy.Score, noStop.Name)) })+")")
+		bySystem(func(s *system.System) string { return string(side(s, policy.Score, s.Now.Name)) })+")")
 	fs.StringVar(&f.after, "after", string(policy.ScoreOrObjective), "the after policy, in the same form (default: "+
 		bySystem(func(s *system.System) string { return string(side(s, policy.ScoreOrObjective, s.Adds)) })+")")
 	fs.Lookup("baseline").DefValue, fs.Lookup("after").DefValue = "", ""
@@ -198,14 +198,15 @@ func (f *batchFlags) writeCharts(e *env, d *report.Dataset, i int, name string) 
 
 // sides gives the sides a dataset is compared on where no flag sets them,
 // when the system sys that ran it stops no run on a rule of its own: the run
-// as logged (none) against the rule it would add (system.System.Adds;
-// docs/sources.md, "Which system ran a log").
+// as logged (none, or its own cap as it ran: system.System.Now) against the
+// rule it would add (system.System.Adds; docs/sources.md, "Which system ran
+// a log").
 func (f *batchFlags) sides(cmd *cobra.Command, sys *system.System, baseline, after policy.Policy) (policy.Policy, policy.Policy) {
 	if sys.Stops() {
 		return baseline, after
 	}
 	if !cmd.Flags().Changed("baseline") {
-		baseline = noStop
+		baseline = sys.Now
 	}
 	if !cmd.Flags().Changed("after") && (f.config.loaded == nil || f.config.loaded.System != sys) {
 		after = policy.New(sys.Adds, f.settings.given()) // as --after NAME would

@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
-	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/miniswe"
 	"github.com/lbanalyze/lbanalyze/source/steps"
@@ -56,7 +55,3 @@ func (f *fieldsFlags) sources() (*corpus.Sources, error) {
 	srcs.Files = append([]source.Source{steps.Source{Fields: fields}, steps.Table{Fields: fields}}, srcs.Files...)
 	return srcs, nil
 }
-
-// noStop is the setting as it is of a system that stops no run on a rule of
-// its own (a harness, ZorkGPT2): no stop rule.
-var noStop = policy.Policy{Name: policy.None}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -200,10 +201,14 @@ func (f *sweepFlags) run(e *env, s settings, g group.Group, opts report.Options,
 		MaxCensored: f.maxCensored / 100, FTMargin: f.ftMargin / 100, GainHorizon: opts.GainHorizon, Folds: f.folds,
 		Jobs: replayers(f.jobs), Costs: costs, ByTokens: f.rank == "tokens",
 		ValuePerPoint: f.valuePerPoint, System: system.OfAll(g.Episodes) /* as its block words it for these logs: real scores */, Progress: e.progress})
-	e.tellOnce(r.LeftOut...)
-	if len(r.Configs) == 0 {
-		return nil, failure("no config of the grid can be replayed on these logs")
+	if len(r.Configs) == 0 { // said with why, so that a group left out says it too (time caps on untimed trials)
+		why := ""
+		if len(r.LeftOut) > 0 {
+			why = " (" + strings.Join(r.LeftOut, "; ") + ")"
+		}
+		return nil, failure("no config of the grid can be replayed on these logs%s", why)
 	}
+	e.tellOnce(r.LeftOut...)
 	return r, nil
 }
 

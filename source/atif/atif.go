@@ -203,6 +203,11 @@ func (rd *reading) step(raw []byte, line int) {
 		}
 	}
 	t.ResponseHash = xxhash.Sum64String(out.String())
+	if timed && at.Before(rd.start) { // a bad value: said, not used (docs/bad-input.md, "Every case")
+		rd.problems.Add(line, false, "step timed %s, before the first step (%s): its time is not used",
+			at.Format(time.RFC3339Nano), rd.start.Format(time.RFC3339Nano))
+		timed = false
+	}
 	if timed {
 		t.Elapsed = at.Sub(rd.start).Seconds()
 	} else {
@@ -276,7 +281,7 @@ func (rd *reading) signals() {
 		lacking int
 		signal  episode.Signal
 		what    string
-	}{{rd.untimed, episode.Times, "a timestamp"}, {rd.uncosted, episode.Costs, "metrics.cost_usd"}, {rd.bare, episode.Tokens, "metrics.prompt_tokens and completion_tokens"}} {
+	}{{rd.untimed, episode.Times, "timestamp at or after the first step's"}, {rd.uncosted, episode.Costs, "metrics.cost_usd"}, {rd.bare, episode.Tokens, "metrics.prompt_tokens and completion_tokens"}} {
 		switch {
 		case s.lacking == 0:
 			ep.Signals = ep.Signals.With(s.signal)

@@ -386,3 +386,28 @@ func TestBounds(t *testing.T) {
 		t.Errorf("wrap: notes %q, want one counting the 2 messages", w.Notes)
 	}
 }
+
+// A step timed before the simulation's start_time is bad input
+// (docs/bad-input.md): said in a note naming the step, its time not used,
+// the rest read. Worked by hand: start_time 10:00:05; the agent's greeting
+// (messages[0]) at 10:00:03 would be at −2 s: no time; its reply
+// (messages[2]) at 10:00:09 is at 4 s. One of the two steps is untimed, so
+// the simulation's times are not known.
+func TestStepBeforeTheStart(t *testing.T) {
+	doc := `[{"id": "s", "task_id": "0", "start_time": "2025-01-01T10:00:05", "reward_info": {"reward": 1}, "messages": [` +
+		`{"role": "assistant", "content": "hi", "timestamp": "2025-01-01T10:00:03"},` +
+		`{"role": "user", "content": "help", "timestamp": "2025-01-01T10:00:06"},` +
+		`{"role": "assistant", "content": "done", "timestamp": "2025-01-01T10:00:09"}]}]`
+	eps, _ := source.ReadAll(Source{}, strings.NewReader(doc), "early.json", source.Options{})
+	if len(eps) != 1 || eps[0].N() != 2 {
+		t.Fatalf("%d episodes, %+v", len(eps), eps)
+	}
+	ep := eps[0]
+	if ep.Turns[0].Elapsed != 0 || ep.Turns[1].Elapsed != 4 {
+		t.Errorf("times %v and %v s, want 0 (not used) and 4", ep.Turns[0].Elapsed, ep.Turns[1].Elapsed)
+	}
+	want := "agent steps timed before the simulation's start_time 2025-01-01T10:00:05: 1, the first step 1 (messages[0], at 2025-01-01T10:00:03)"
+	if ep.Signals.Has(episode.Times) || !slices.ContainsFunc(ep.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+		t.Errorf("signals %v, notes %q; want no times and a note beginning %q", ep.Signals.List(), ep.Notes, want)
+	}
+}

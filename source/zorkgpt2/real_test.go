@@ -7,22 +7,18 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/realdata"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
 	"github.com/lbanalyze/lbanalyze/source"
 )
 
-// realDir is where the real runs lie: beside the repository, in
-// ../shared/real (its README says what each is).
-const realDir = "../../../shared/real/zorkgpt2"
-
 // ep96 reads the real episode ep96 in its three forms: snapshot, Burr
-// directory, run log. It skips, saying so, when the real runs are absent.
+// directory, run log, from the real runs beside the repository (their
+// README says what each is). It skips, saying so, when they are absent.
 func ep96(t *testing.T) (snap, burr, runLog *episode.Episode) {
 	t.Helper()
-	if _, err := os.Stat(realDir); err != nil {
-		t.Skipf("the real ZorkGPT2 runs are not here (%s): %v", realDir, err)
-	}
+	realDir := realdata.Dir(t, "zorkgpt2")
 	apps, err := filepath.Glob(filepath.Join(realDir, "ep96/burr/default/*"))
 	if err != nil || len(apps) != 1 {
 		t.Fatalf("ep96's Burr application directory: %v, %v", apps, err)
