@@ -69,6 +69,8 @@ fuzz:
 	$(GO) test ./source/atif -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/miniswe -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/tau2 -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./source/tau2 -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
+	$(GO) test ./internal/jsonscan -run '^$$' -fuzz '^FuzzCursor$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./source/terminalbench -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./cmd/lbanalyze -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)
 	$(GO) test ./cmd/lbanalyze -run '^$$' -fuzz '^FuzzBy$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $(FUZZFLAGS)

@@ -23,19 +23,19 @@ const (
 	RepairedNaN
 )
 
-// exact are goccy/go-json's v2 semantics as Python's json.loads reads an
+// Exact are goccy/go-json's v2 semantics as Python's json.loads reads an
 // object: keys match a struct's fields exactly, case and all, once their
 // escapes are undone (its v1, like encoding/json, folds case and reads
 // "SCORE" as score); the last of a repeated key wins; an escaped lone
 // surrogate reads as U+FFFD.
-var exact = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+var Exact = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 
 // explained adds goccy/go-json's v1 errors, which name a member of the wrong
 // type by its path.
-var explained = jsonv2.JoinOptions(exact, gojson.ReportErrorsWithLegacySemantics(true))
+var explained = jsonv2.JoinOptions(Exact, gojson.ReportErrorsWithLegacySemantics(true))
 
 // Decode decodes data, one JSON value, into v as Python's json.loads reads it
-// (exact): bare NaN, Infinity and -Infinity outside strings read as null (a
+// (Exact): bare NaN, Infinity and -Infinity outside strings read as null (a
 // missing value), and invalid UTF-8 is replaced with U+FFFD, as Repair says.
 // Data that is not one JSON object gives ScanObject's SyntaxError (its column
 // and why), or goccy's error as a SyntaxError where only goccy finds one (a
@@ -57,7 +57,7 @@ func Decode(data []byte, v any) (rep Repair, err error) {
 			err = fmt.Errorf("decoder panic: %v", p)
 		}
 	}()
-	if err = jsonv2.Unmarshal(data, v, exact); err == nil {
+	if err = jsonv2.Unmarshal(data, v, Exact); err == nil {
 		return rep, nil
 	}
 	return rep, explain(data, v)
@@ -83,7 +83,7 @@ func Unescape(s []byte) []byte {
 		return s
 	}
 	var v string
-	if jsonv2.Unmarshal(append(append([]byte{'"'}, s...), '"'), &v, exact) != nil {
+	if jsonv2.Unmarshal(append(append([]byte{'"'}, s...), '"'), &v, Exact) != nil {
 		return nil
 	}
 	return []byte(v)

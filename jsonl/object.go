@@ -22,8 +22,8 @@ const maxDepth = 1000
 // when visit returns false the scan stops there, the rest of the line
 // unchecked. It checks the structure only: string contents and escapes are
 // left to the decoder of the lines that matter, so that most bytes (LLM text)
-// are passed over at memchr speed. It is the one scanner of the readers: for
-// a line's kind, a field map's members, and a file's claim (ScanHead).
+// are passed over at memchr speed. It is the one scanner of the lines: for a
+// line's kind, a field map's members, and a file's claim (ScanHead).
 func ScanObject(line []byte, visit func(key, value []byte) bool) error {
 	s := scanner{b: line}
 	s.space()
@@ -242,7 +242,7 @@ done:
 	case "true", "false", "null", "NaN", "Infinity", "-Infinity":
 		return nil
 	}
-	if validNumber(tok) {
+	if ValidNumber(tok) {
 		return nil
 	}
 	if s.i >= len(s.b) {
@@ -255,8 +255,8 @@ done:
 	return s.fail(fmt.Sprintf("invalid value %q", clip(tok, 20)))
 }
 
-// validNumber reports whether tok is a JSON number.
-func validNumber(tok []byte) bool {
+// ValidNumber reports whether tok is a JSON number.
+func ValidNumber(tok []byte) bool {
 	i := 0
 	if i < len(tok) && tok[i] == '-' {
 		i++

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/goccy/go-json/jsontext"
 	jsonv2 "github.com/goccy/go-json/v2"
@@ -18,8 +19,10 @@ import (
 // holds one record at a time, never the file: a value longer than its bound
 // is an error, never read whole (docs/sources.md, "How a file is read").
 type Document struct {
-	dec *jsontext.Decoder
-	in  *guarded
+	dec   *jsontext.Decoder
+	in    *guarded
+	shift int64 // where in the file the stream's byte 0 is (ResumeDocument)
+	fault int   // the line of the fault wrap said, 0 before one
 }
 
 // NewDocument streams r, no value of it longer than maxValue bytes (a record
@@ -27,6 +30,17 @@ type Document struct {
 func NewDocument(r io.Reader, maxValue int) *Document {
 	in := &guarded{r: r, max: int64(maxValue)}
 	return &Document{dec: jsontext.NewDecoder(in, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)), in: in}
+}
+
+// ResumeDocument streams the rest r of a document another reader began:
+// prefix stands for what that reader read (the openings of the values it was
+// in, "" for a member or element it read: a value that cannot run into the
+// bytes after it), and r begins at byte at of the file, after lines
+// newlines, so that lines and bytes are said as in the whole file.
+func ResumeDocument(r io.Reader, maxValue int, prefix string, at int64, lines int) *Document {
+	d := NewDocument(io.MultiReader(strings.NewReader(prefix), r), maxValue)
+	d.in.lines, d.shift = lines, at-int64(len(prefix))
+	return d
 }
 
 // guarded counts what is read through it, its lines, and what one value
@@ -37,7 +51,11 @@ type guarded struct {
 	read, from int64 // bytes read, and where the value began
 	lines      int   // newlines read
 	max        int64
+	last, prev []byte // the last two reads, up to maxKept of each, for the line of a syntax error
 }
+
+// maxKept bounds what guarded keeps of a read.
+const maxKept = 1 << 20
 
 // errTooLong is the read error of a value longer than a Document's bound.
 var errTooLong = errors.New("a value longer than the bound on one record")
@@ -49,6 +67,9 @@ func (g *guarded) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
 	g.read += int64(n)
 	g.lines += bytes.Count(p[:n], []byte{'\n'})
+	if n > 0 {
+		g.prev, g.last = g.last, append(g.prev[:0], p[max(0, n-maxKept):n]...)
+	}
 	return n, err
 }
 
@@ -59,6 +80,23 @@ func (d *Document) Kind() byte { return byte(d.dec.PeekKind()) }
 // Line is the line of the document the next token is on, counted from 1.
 func (d *Document) Line() int {
 	return d.in.lines - bytes.Count(d.dec.UnreadBuffer(), []byte{'\n'}) + 1 + leadingLines(d.dec.UnreadBuffer())
+}
+
+// lineOf is the line of the byte at offset in the stream, counted back
+// from the end of what was read where the last two reads hold it (the
+// decoder's buffer no longer does after an error); else the line of the
+// next token.
+func (d *Document) lineOf(offset int64) int {
+	g := d.in
+	end, lines := g.read, g.lines
+	for _, b := range [][]byte{g.last, g.prev} {
+		start := end - int64(len(b))
+		if offset >= start && offset <= end {
+			return lines - bytes.Count(b[offset-start:], []byte{'\n'}) + 1
+		}
+		end, lines = start, lines-bytes.Count(b, []byte{'\n'})
+	}
+	return d.Line()
 }
 
 // leadingLines counts the newlines in the space before the next token.
@@ -163,8 +201,8 @@ func (d *Document) Decode(v any) error {
 	switch {
 	case err == nil:
 		return nil
-	case d.dec.StackDepth() != depth:
-		return d.wrap(err) // the decoder stopped inside the value
+	case d.dec.StackDepth() != depth || errors.Is(err, io.ErrUnexpectedEOF):
+		return d.wrap(err) // the decoder stopped inside the value, or the document ends in it
 	case d.dec.InputOffset() == at: // the value was not read: pass over it
 		if err := d.Skip(); err != nil {
 			return err
@@ -217,7 +255,14 @@ func (d *Document) Close(err error, res *Result, file string) {
 	if err == nil {
 		err = d.End()
 	}
-	res.Lines += d.Line()
+	switch {
+	case err == nil:
+		res.Lines += d.Line()
+	case d.fault > 0:
+		res.Lines += d.fault // the line the fault names, however much the decoder read
+	default:
+		res.Lines += d.lineOf(d.dec.InputOffset())
+	}
 	if err != nil {
 		res.Cut = &episode.Problem{Msg: err.Error(), File: file}
 	}
@@ -230,13 +275,17 @@ func (d *Document) wrap(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, errTooLong):
-		return fmt.Errorf("line %d: a value longer than %s: not read", d.Line(), size(d.in.max))
+		d.fault = d.Line()
+		return fmt.Errorf("line %d: a value longer than %s: not read", d.fault, size(d.in.max))
 	case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF:
-		return fmt.Errorf("line %d: the document is cut (it ends inside a value)", d.Line())
+		d.fault = d.Line()
+		return fmt.Errorf("line %d: the document is cut (it ends inside a value)", d.fault)
 	case errors.As(err, &se):
-		return fmt.Errorf("line %d, byte %d: %v", d.Line(), se.ByteOffset, se.Err)
+		d.fault = d.lineOf(se.ByteOffset)
+		return fmt.Errorf("line %d, byte %d: %v", d.fault, se.ByteOffset+d.shift, se.Err)
 	}
-	return fmt.Errorf("line %d: read error: %v", d.Line(), err)
+	d.fault = d.Line()
+	return fmt.Errorf("line %d: read error: %v", d.fault, err)
 }
 
 func size(n int64) string {

@@ -91,7 +91,8 @@ func TangoPaired(b, c, n int) (diff, lo, hi float64) {
 //
 // never less, for a margin above 0, than the size at which no discordant
 // subject bounds Δ within the margin (z²/(n+z²) ≤ margin: 189 at 2%). low
-// is the count at the favourable end of Tango's interval of Δ (TangoPaired);
+// is the count at the favourable end of Tango's interval of Δ (TangoPaired)
+// and the low end of Wilson's interval of the discordance;
 // high the count at the discordance observed, 0 when there is no such
 // estimate (none observed, or Δ observed at or above the margin: more, or
 // no count, would do). never is true only when the data show that no count
@@ -101,11 +102,13 @@ func PairedSettle(b, c, n int, margin float64) (low, high int, never bool) {
 	if lo > margin+1e-12 {
 		return 0, 0, true
 	}
-	d := float64(b+c) / float64(max(n, 1))
-	at := func(delta float64) int { return SettleAt(delta, max(d, math.Abs(delta)), margin) }
-	low = at(lo)
+	// The low end takes the discordance at its Wilson lower bound too: fewer
+	// discordant subjects need fewer of them in all.
+	dLow, _ := Wilson(b+c, n)
+	low = SettleAt(lo, max(dLow, math.Abs(lo)), margin)
 	if b+c > 0 {
-		high = at(float64(b-c) / float64(n))
+		delta := float64(b-c) / float64(n)
+		high = SettleAt(delta, max(float64(b+c)/float64(n), math.Abs(delta)), margin)
 	}
 	if high > 0 && high < low {
 		high = low

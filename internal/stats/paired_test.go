@@ -298,6 +298,12 @@ func TestPairedSettle(t *testing.T) {
 		// Δ = −6%, 7.84888·0.06/0.0036 = 130.8: 131; the favourable end
 		// only lowers it (under the observed, high is raised to low).
 		{0, 6, 100, 0, 0, 131, false},
+		// 20 worse and 18 better of 500: Δ = 0.4 pp, discordance 7.6%; high
+		// 7.84888·0.076/0.016² = 2330.1: 2331. The favourable end takes
+		// Tango's lower bound, −2.102 pp, and Wilson's lower bound of 38/500,
+		// 5.587%: 7.84888·0.05587/0.041021² = 260.6: 261 (at the discordance
+		// observed it would be 354.5, past what fewer discordant runs need).
+		{20, 18, 500, 0.02, 261, 2331, false},
 	} {
 		low, high, never := PairedSettle(c.b, c.c, c.n, c.margin)
 		if never != c.never || high != c.high || (c.low > 0 && low != c.low) {

@@ -81,14 +81,44 @@ type info struct {
 	} `json:"environment_info"`
 }
 
-// Read streams the results file r: each simulation is decoded alone and
-// handed over as one episode.
+// Read streams the results file r: each simulation is read alone and handed
+// over as one episode. A scan reads what it is sure of (scan.go); from the
+// first value it is not, goccy/go-json reads the rest (readDocument).
 func (Source) Read(r io.Reader, name string, _ source.Options, emit func(*episode.Episode)) *source.Result {
 	res := &source.Result{}
-	d := source.NewDocument(r, maxSimulation)
-	var run results
+	sc := newScan(r, name, res, emit)
+	h := sc.read()
+	if h == nil {
+		return res
+	}
+	run := sc.run // the scan's buffer is let go once goccy/go-json has read what it holds
+	d := source.ResumeDocument(h.rest, maxSimulation, h.prefix, h.at, h.lines)
+	readDocument(d, h.from, &run, res, name, emit)
+	return res
+}
+
+// resume is where in a document goccy/go-json takes over: the start, the
+// outer object's members, the simulations (past a stand-in first element:
+// a simulation the scan read), or what follows the document.
+type resume uint8
+
+const (
+	fromStart resume = iota
+	fromMembers
+	fromSimulations
+	fromPastSimulation
+	fromEnd
+)
+
+// readDocument reads the document d with goccy/go-json from where from
+// says, each simulation decoded alone.
+func readDocument(d *source.Document, from resume, run *results, res *source.Result, name string, emit func(*episode.Episode)) {
 	sims := func() error {
 		return d.Array(func() error {
+			if from == fromPastSimulation {
+				from = fromSimulations
+				return d.Skip()
+			}
 			res.Segments++
 			line := d.Line()
 			var s sim
@@ -100,21 +130,16 @@ func (Source) Read(r io.Reader, name string, _ source.Options, emit func(*episod
 			} else if err != nil {
 				return err
 			}
-			ep, why := read(&s, run, name)
-			if ep == nil {
-				res.Rejected = append(res.Rejected, source.Rejected{Segment: res.Segments, Reason: fmt.Sprintf("line %d: %s", line, why)})
-				return nil
-			}
-			ep.Segment = res.Segments
-			emit(ep)
+			hand(&s, *run, name, res, line, emit)
 			return nil
 		})
 	}
 	var err error
-	switch d.Kind() {
-	case '[':
+	switch k := d.Kind(); {
+	case from == fromEnd:
+	case k == '[':
 		err = sims()
-	case '{':
+	case k == '{':
 		err = d.Object(func(key string) error {
 			switch key {
 			case "simulations":
@@ -130,14 +155,30 @@ func (Source) Read(r io.Reader, name string, _ source.Options, emit func(*episod
 		err = fmt.Errorf("line 1: not a JSON object or array")
 	}
 	d.Close(err, res, "")
-	return res
+}
+
+// hand hands over the episode of simulation s, which begins on line
+// line, or says why there is none.
+func hand(s *sim, run results, name string, res *source.Result, line int, emit func(*episode.Episode)) {
+	ep, why := read(s, run, name)
+	if ep == nil {
+		res.Rejected = append(res.Rejected, source.Rejected{Segment: res.Segments, Reason: fmt.Sprintf("line %d: %s", line, why)})
+		return
+	}
+	ep.Segment = res.Segments
+	emit(ep)
 }
 
 func (run *results) readInfo(d *source.Document) error {
 	raw, err := d.Value()
-	if err != nil {
-		return err
+	if err == nil {
+		run.info(raw)
 	}
+	return err
+}
+
+// info takes the model and domain from a results file's info, raw.
+func (run *results) info(raw []byte) {
 	var in info
 	if _, err := jsonl.Decode(raw, &in); err == nil {
 		if in.AgentInfo != nil && in.AgentInfo.LLM != nil {
@@ -147,14 +188,18 @@ func (run *results) readInfo(d *source.Document) error {
 			run.domain = source.Text(*in.EnvironmentInfo.DomainName)
 		}
 	}
-	return nil
 }
 
 func (run *results) readText(d *source.Document, key string) error {
 	raw, err := d.Value()
-	if err != nil {
-		return err
+	if err == nil {
+		run.text(raw, key)
 	}
+	return err
+}
+
+// text takes the model or domain (key) a results file gives at its top, raw.
+func (run *results) text(raw []byte, key string) {
 	var s *string
 	if _, err := jsonl.Decode(raw, &s); err == nil && s != nil {
 		if key == "model" {
@@ -163,36 +208,41 @@ func (run *results) readText(d *source.Document, key string) error {
 			run.domain = source.Text(*s)
 		}
 	}
-	return nil
 }
 
 // sim is what lbanalyze reads of a simulation.
 type sim struct {
-	ID                *string `json:"id"`
-	TaskID            any     `json:"task_id"`
-	Trial             *int64  `json:"trial"`
-	StartTime         *string `json:"start_time"`
-	TerminationReason *string `json:"termination_reason"`
-	RewardInfo        *struct {
-		Reward *float64 `json:"reward"`
-	} `json:"reward_info"`
-	Messages []message `json:"messages"`
+	ID                *string     `json:"id"`
+	TaskID            any         `json:"task_id"`
+	Trial             *int64      `json:"trial"`
+	StartTime         *string     `json:"start_time"`
+	TerminationReason *string     `json:"termination_reason"`
+	RewardInfo        *rewardInfo `json:"reward_info"`
+	Messages          []message   `json:"messages"`
+}
+
+type rewardInfo struct {
+	Reward *float64 `json:"reward"`
 }
 
 type message struct {
-	Role      string  `json:"role"`
-	Content   content `json:"content"`
-	ToolCalls []struct {
-		Name      string         `json:"name"`
-		Arguments jsontext.Value `json:"arguments"`
-	} `json:"tool_calls"`
-	Cost  *float64 `json:"cost"`
-	Usage *struct {
-		PromptTokens     *int64 `json:"prompt_tokens"`
-		CompletionTokens *int64 `json:"completion_tokens"`
-	} `json:"usage"`
-	Timestamp *string `json:"timestamp"`
-	Error     *bool   `json:"error"`
+	Role      string     `json:"role"`
+	Content   content    `json:"content"`
+	ToolCalls []toolCall `json:"tool_calls"`
+	Cost      *float64   `json:"cost"`
+	Usage     *usage     `json:"usage"`
+	Timestamp *string    `json:"timestamp"`
+	Error     *bool      `json:"error"`
+}
+
+type toolCall struct {
+	Name      string         `json:"name"`
+	Arguments jsontext.Value `json:"arguments"`
+}
+
+type usage struct {
+	PromptTokens     *int64 `json:"prompt_tokens"`
+	CompletionTokens *int64 `json:"completion_tokens"`
 }
 
 // content is a message's content as the decoder passes it: the hash of its
@@ -211,14 +261,19 @@ const maxKept = 16 << 10
 
 func (c *content) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 	v, err := d.ReadValue()
-	if err != nil {
-		return err
+	if err == nil {
+		c.hold(v)
+		c.raw = bytes.Clone(c.raw)
 	}
-	c.hash, c.size = xxhash.Sum64(v), len(v)
+	return err
+}
+
+// hold takes the content v, as written, holding v where it is kept.
+func (c *content) hold(v []byte) {
+	*c = content{hash: xxhash.Sum64(v), size: len(v)}
 	if len(v) <= maxKept {
-		c.raw = bytes.Clone(v)
+		c.raw = v
 	}
-	return nil
 }
 
 // text is the content unescaped, where kept; else a text that stands for it,

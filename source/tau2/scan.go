@@ -1,0 +1,556 @@
+package tau2
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+
+	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/jsonscan"
+	"github.com/lbanalyze/lbanalyze/source"
+)
+
+// scan reads a results file a simulation at a time with a jsonscan.Cursor,
+// which checks every byte as goccy/go-json would and decodes only the
+// members sim names into it, passing over the rest (raw_data, the bulk of
+// contents) 8 bytes at a time: twice goccy/go-json's rate
+// (docs/PERFORMANCE.md, "Runs judged by their result"). At the first value
+// the cursor is not sure of, it hands the rest of the file over to
+// readDocument, so that every fault reads as goccy/go-json says it.
+type scan struct {
+	r       io.Reader
+	eof     bool
+	readErr error
+	buf     []byte // buf[:c.B's length] is the file from byte base
+	base    int64
+	c       jsonscan.Cursor
+	lines   int // newlines in the file before buf[counted]
+	counted int
+
+	run  results
+	name string
+	res  *source.Result
+	emit func(*episode.Episode)
+}
+
+// handover is where readDocument goes on: rest from byte at of the file,
+// after lines newlines, prefix standing for what the scan read of the
+// values it is in.
+type handover struct {
+	rest   io.Reader
+	prefix string
+	at     int64
+	lines  int
+	from   resume
+}
+
+// chunk is the scan's first buffer and how much it reads at a time; a
+// simulation longer than the buffer grows it, to maxScanned. A longer one
+// (the largest real one is some 300 KB) goes, with the rest of its file, to
+// goccy/go-json, which holds one of up to maxSimulation, beside no more than
+// maxScanned of the scan's.
+const (
+	chunk      = 1 << 20
+	maxScanned = 8 << 20
+)
+
+func newScan(r io.Reader, name string, res *source.Result, emit func(*episode.Episode)) *scan {
+	s := &scan{r: r, buf: make([]byte, chunk), name: name, res: res, emit: emit}
+	s.c.B = s.buf[:0]
+	return s
+}
+
+// read reads the document, or says where readDocument takes over.
+func (s *scan) read() *handover {
+	for s.c.Peek() == 0 && s.refill(0) {
+	}
+	switch s.c.Peek() {
+	case '[':
+		s.c.I++
+		if h := s.simulations("["); h != nil {
+			return h
+		}
+	case '{':
+		if h := s.members(); h != nil {
+			return h
+		}
+	default:
+		s.c.At(0) // goccy/go-json says what it is, from the start
+		return s.handover(fromStart, "")
+	}
+	return s.end()
+}
+
+// more is ErrMore at the buffer's end (k 0).
+func more(k byte) error {
+	if k == 0 {
+		return jsonscan.ErrMore
+	}
+	return nil
+}
+
+// members reads the outer object's members.
+func (s *scan) members() *handover {
+	s.c.I++ // '{'
+	seen := map[string]bool{}
+	for first := true; ; first = false {
+		prefix := `{"_":""`
+		if first {
+			prefix = "{"
+		}
+		var key string
+		var raw []byte
+		done := false
+		if !s.try(func() error {
+			var err error
+			if done, err = s.next(first, '}'); done || err != nil {
+				return err
+			}
+			k, err := s.c.Key()
+			if key = string(k); err != nil || seen[key] {
+				return ifNil(err, jsonscan.ErrUnsure) // a repeat merges as goccy/go-json merges it
+			}
+			switch key {
+			case "simulations":
+				if k := s.c.Peek(); k != '[' {
+					return ifNil(more(k), jsonscan.ErrUnsure) // goccy/go-json says what it is
+				}
+				return nil
+			case "info", "model", "domain":
+				raw, err = s.c.Value()
+				return err
+			}
+			return s.c.Skip()
+		}) {
+			return s.handover(fromMembers, prefix)
+		}
+		if done {
+			return nil
+		}
+		switch key {
+		case "simulations":
+			open := prefix + `,"simulations":[`
+			if first {
+				open = `{"simulations":[`
+			}
+			s.c.I++ // '['
+			if h := s.simulations(open); h != nil {
+				return h
+			}
+		case "info":
+			s.run.info(raw)
+		case "model", "domain":
+			s.run.text(raw, key)
+		}
+		seen[key] = true
+	}
+}
+
+func ifNil(err, or error) error {
+	if err == nil {
+		return or
+	}
+	return err
+}
+
+// next passes the comma before a member or element (none before the first),
+// or the closing byte, done.
+func (s *scan) next(first bool, closing byte) (done bool, err error) {
+	switch k := s.c.Peek(); {
+	case k == closing:
+		s.c.I++
+		return true, nil
+	case first:
+		return false, nil
+	case k == ',':
+		s.c.I++
+		return false, nil
+	default:
+		return false, ifNil(more(k), jsonscan.ErrUnsure)
+	}
+}
+
+// simulations reads the simulations, each handed over as it is read; open
+// stands for the document up to the list's '['.
+func (s *scan) simulations(open string) *handover {
+	var sm sim
+	for first := true; ; first = false {
+		line := 0
+		done := false
+		if !s.try(func() error {
+			var err error
+			if done, err = s.next(first, ']'); done || err != nil {
+				return err
+			}
+			s.c.Space()
+			line = s.lineAt(s.c.I)
+			return s.simulation(&sm)
+		}) {
+			if first {
+				return s.handover(fromSimulations, open)
+			}
+			return s.handover(fromPastSimulation, open+`""`)
+		}
+		if done {
+			return nil
+		}
+		s.res.Segments++
+		hand(&sm, s.run, s.name, s.res, line, s.emit)
+	}
+}
+
+// end reads what follows the document: nothing but space. goccy/go-json
+// says what else, from the document's end.
+func (s *scan) end() *handover {
+	at := s.c.I
+	for s.c.Peek() == 0 {
+		if !s.refill(at) {
+			if !s.eof || s.readErr != nil {
+				break
+			}
+			s.count(s.c.I)
+			s.res.Lines += s.lines + 1
+			return nil
+		}
+		at = 0
+	}
+	s.c.I = at
+	return s.handover(fromEnd, "")
+}
+
+// try runs parse from the cursor's place; where the buffer ends inside what
+// it reads, it reads on and runs it again. False: the cursor is back at its
+// place, for readDocument to go on from.
+func (s *scan) try(parse func() error) bool {
+	for {
+		at := s.c.I
+		err := parse()
+		if err == nil {
+			s.count(s.c.I)
+			return true
+		}
+		s.c.At(at)
+		if err != jsonscan.ErrMore || !s.refill(at) {
+			return false
+		}
+	}
+}
+
+// refill drops the buffer before keep and reads more of the file after what
+// it holds, growing it while what it holds from keep on is within
+// maxScanned; false when nothing more is read.
+func (s *scan) refill(keep int) bool {
+	if s.eof {
+		return false
+	}
+	s.count(keep)
+	n := copy(s.buf, s.buf[keep:len(s.c.B)])
+	s.base += int64(keep)
+	s.counted, s.c.I = 0, s.c.I-keep
+	if n > maxScanned {
+		return false // for readDocument to read
+	}
+	if n == len(s.buf) {
+		s.buf = append(s.buf, make([]byte, min(len(s.buf), maxScanned+chunk-len(s.buf)))...)
+	}
+	m := 0
+	for empty := 0; n+m < len(s.buf) && !s.eof; { // the buffer full: a simulation is read again only when the buffer grows
+		k, err := s.r.Read(s.buf[n+m:])
+		m += k
+		if k == 0 && err == nil {
+			if empty++; empty == 100 {
+				err = io.ErrNoProgress // as bufio says it
+			}
+		}
+		if err != nil {
+			s.eof = true
+			if err != io.EOF {
+				s.readErr = err
+			}
+		}
+	}
+	s.c.B = s.buf[:n+m]
+	return m > 0
+}
+
+// count counts the newlines before buf[i].
+func (s *scan) count(i int) {
+	s.lines += bytes.Count(s.c.B[s.counted:i], []byte{'\n'})
+	s.counted = i
+}
+
+// lineAt is the line of buf[i], counted from 1.
+func (s *scan) lineAt(i int) int {
+	return s.lines + bytes.Count(s.c.B[s.counted:i], []byte{'\n'}) + 1
+}
+
+// handover hands the rest of the file, from the cursor's place, to
+// readDocument.
+func (s *scan) handover(from resume, prefix string) *handover {
+	i := s.c.I
+	s.count(i)
+	rest := io.Reader(bytes.NewReader(s.c.B[i:]))
+	switch {
+	case s.readErr != nil:
+		rest = io.MultiReader(rest, failing{s.readErr})
+	case !s.eof:
+		rest = io.MultiReader(rest, s.r)
+	}
+	return &handover{rest: rest, prefix: prefix, at: s.base + int64(i), lines: s.lines, from: from}
+}
+
+// failing gives the read error the scan met.
+type failing struct{ err error }
+
+func (f failing) Read([]byte) (int, error) { return 0, f.err }
+
+// The members sim and message name, each read once: a repeated one is left
+// to goccy/go-json, which merges repeats its own way.
+type seen uint16
+
+func (s *seen) once(bit seen) error {
+	if *s&bit != 0 {
+		return jsonscan.ErrUnsure
+	}
+	*s |= bit
+	return nil
+}
+
+// put is a pointer to v; nil when null.
+func put[T any](v T, null bool, err error) (*T, error) {
+	if null || err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+func (s *scan) str() (*string, error) {
+	t, null, err := s.c.Text()
+	return put(string(t), null, err)
+}
+
+func (s *scan) int() (*int64, error)     { return put(s.c.Int()) }
+func (s *scan) float() (*float64, error) { return put(s.c.Float()) }
+func (s *scan) bool() (*bool, error)     { return put(s.c.Bool()) }
+
+// simulation reads a simulation into sm, which holds contents and
+// arguments where they lie in the buffer, until the next read.
+func (s *scan) simulation(sm *sim) error {
+	*sm = sim{Messages: sm.Messages[:0]}
+	c := &s.c
+	var got seen
+	return c.Object(func(key []byte) error {
+		var err error
+		switch string(key) {
+		case "id":
+			if err = got.once(1); err == nil {
+				sm.ID, err = s.str()
+			}
+		case "task_id":
+			if err = got.once(2); err == nil {
+				sm.TaskID, err = s.anyValue()
+			}
+		case "trial":
+			if err = got.once(4); err == nil {
+				sm.Trial, err = s.int()
+			}
+		case "start_time":
+			if err = got.once(8); err == nil {
+				sm.StartTime, err = s.str()
+			}
+		case "termination_reason":
+			if err = got.once(16); err == nil {
+				sm.TerminationReason, err = s.str()
+			}
+		case "reward_info":
+			if err = got.once(32); err == nil {
+				sm.RewardInfo, err = s.rewardInfo()
+			}
+		case "messages":
+			if err = got.once(64); err == nil {
+				sm.Messages, err = s.messages(sm.Messages)
+			}
+		default:
+			err = c.Skip()
+		}
+		return err
+	})
+}
+
+// anyValue reads a task id as goccy/go-json reads it into an any: a
+// string, a number, a boolean or null; an object or a list is left to it.
+func (s *scan) anyValue() (any, error) {
+	if s.c.Peek() == '"' {
+		t, _, err := s.c.Text()
+		return string(t), err
+	}
+	if k := s.c.Peek(); k == '{' || k == '[' {
+		return nil, jsonscan.ErrUnsure // goccy/go-json merges an object's repeated members in its own way
+	}
+	v, err := s.c.Value()
+	if err != nil {
+		return nil, err
+	}
+	switch v[0] {
+	case 'n':
+		return nil, nil
+	case 't', 'f':
+		return v[0] == 't', nil
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil {
+		return nil, jsonscan.ErrUnsure
+	}
+	return f, nil
+}
+
+// object reads null (false) or an object, each member of which member reads.
+func (s *scan) object(member func(key []byte) error) (bool, error) {
+	if s.c.Peek() != '{' {
+		return false, s.c.Null()
+	}
+	return true, s.c.Object(member)
+}
+
+func (s *scan) rewardInfo() (*rewardInfo, error) {
+	var r rewardInfo
+	var got seen
+	ok, err := s.object(func(key []byte) error {
+		if string(key) != "reward" {
+			return s.c.Skip()
+		}
+		err := got.once(1)
+		if err == nil {
+			r.Reward, err = s.float()
+		}
+		return err
+	})
+	if !ok || err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (s *scan) messages(ms []message) ([]message, error) {
+	if s.c.Peek() != '[' {
+		return nil, s.c.Null()
+	}
+	err := s.c.Array(func() error {
+		ms = append(ms, message{})
+		return s.message(&ms[len(ms)-1])
+	})
+	return ms, err
+}
+
+func (s *scan) message(m *message) error {
+	c := &s.c
+	var got seen
+	ok, err := s.object(func(key []byte) error {
+		var err error
+		switch string(key) {
+		case "role":
+			if err = got.once(1); err == nil {
+				var t []byte
+				t, _, err = c.Text()
+				m.Role = string(t)
+			}
+		case "content":
+			if err = got.once(2); err == nil {
+				var v []byte
+				if v, err = c.Value(); err == nil {
+					m.Content.hold(v)
+				}
+			}
+		case "tool_calls":
+			if err = got.once(4); err == nil {
+				m.ToolCalls, err = s.toolCalls()
+			}
+		case "cost":
+			if err = got.once(8); err == nil {
+				m.Cost, err = s.float()
+			}
+		case "usage":
+			if err = got.once(16); err == nil {
+				m.Usage, err = s.usage()
+			}
+		case "timestamp":
+			if err = got.once(32); err == nil {
+				m.Timestamp, err = s.str()
+			}
+		case "error":
+			if err = got.once(64); err == nil {
+				m.Error, err = s.bool()
+			}
+		default:
+			err = c.Skip()
+		}
+		return err
+	})
+	if err == nil && !ok {
+		err = jsonscan.ErrUnsure // a null message: goccy/go-json's zero value
+	}
+	return err
+}
+
+func (s *scan) toolCalls() ([]toolCall, error) {
+	if s.c.Peek() != '[' {
+		return nil, s.c.Null()
+	}
+	var calls []toolCall
+	err := s.c.Array(func() error {
+		var t toolCall
+		var got seen
+		ok, err := s.object(func(key []byte) error {
+			var err error
+			switch string(key) {
+			case "name":
+				if err = got.once(1); err == nil {
+					var name []byte
+					name, _, err = s.c.Text()
+					t.Name = string(name)
+				}
+			case "arguments":
+				if err = got.once(2); err == nil {
+					var v []byte
+					if v, err = s.c.Value(); err == nil {
+						t.Arguments = v
+					}
+				}
+			default:
+				err = s.c.Skip()
+			}
+			return err
+		})
+		if err == nil && !ok {
+			err = jsonscan.ErrUnsure
+		}
+		calls = append(calls, t)
+		return err
+	})
+	return calls, err
+}
+
+func (s *scan) usage() (*usage, error) {
+	var u usage
+	var got seen
+	ok, err := s.object(func(key []byte) error {
+		var err error
+		switch string(key) {
+		case "prompt_tokens":
+			if err = got.once(1); err == nil {
+				u.PromptTokens, err = s.int()
+			}
+		case "completion_tokens":
+			if err = got.once(2); err == nil {
+				u.CompletionTokens, err = s.int()
+			}
+		default:
+			err = s.c.Skip()
+		}
+		return err
+	})
+	if !ok || err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
