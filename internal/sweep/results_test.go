@@ -35,6 +35,16 @@ func TestSolvesLost(t *testing.T) {
 	}
 }
 
+// grid is the policies of specs.
+func grid(specs ...string) []policy.Policy {
+	var ps []policy.Policy
+	for _, s := range specs {
+		p, _ := policy.Parse(s, nil)
+		ps = append(ps, p)
+	}
+	return ps
+}
+
 // trial is a Terminal-Bench-like trial of d seconds, ticks of 30 s as the
 // source makes them (the last at d), ending as end says, solved when
 // solved; untimed, one tick without a time.
@@ -78,14 +88,6 @@ func TestQuartileTimeCap(t *testing.T) {
 		}
 		eps = append(eps, trial(fmt.Sprint(i), d, end, d == 40 || d == 120 || d == 300 || d == 610, false))
 	}
-	grid := func(specs ...string) []policy.Policy {
-		var ps []policy.Policy
-		for _, s := range specs {
-			p, _ := policy.Parse(s, nil)
-			ps = append(ps, p)
-		}
-		return ps
-	}
 	own := policy.Policy{Name: policy.OwnCap}
 	r := Run(eps, grid("time:max=120", "time:max=300"), own, opts())
 	want := "time max 300, the 75th percentile of these runs' durations in seconds: 1 solves lost, 1 of 8 runs stopped before their solve (12.5%, 95% CI 2.2% … 47.1%), turns saved 37.8%"
@@ -124,14 +126,6 @@ func TestQuartileCap(t *testing.T) {
 	}
 	if q := quartileSteps.quartile(eps); q != 15 {
 		t.Fatalf("75th percentile %d, want 15", q)
-	}
-	grid := func(specs ...string) []policy.Policy {
-		var ps []policy.Policy
-		for _, s := range specs {
-			p, _ := policy.Parse(s, nil)
-			ps = append(ps, p)
-		}
-		return ps
 	}
 	r := Run(eps, grid("steps:max=10", "steps:max=15"), policy.Policy{Name: policy.None}, opts())
 	want := "steps max 15, the 75th percentile of these runs' steps: 3 solves lost, 3 of 20 runs stopped before their solve (15.0%, 95% CI 5.2% … 36.0%), turns saved 7.1%"
