@@ -77,23 +77,30 @@ func capSystem(name string, formats []string, keys capKeys, file, lang, note str
 }
 
 // MiniSweAgent is mini-swe-agent: its agent config's step_limit, cost_limit
-// and wall_time_limit_seconds, checked before each model call.
+// and wall_time_limit_seconds, checked before each model call. What it runs
+// today is its config as it ran (policy.OwnCap): a run whose limits ended it
+// (LimitsExceeded, TimeExceeded) is judged by its result, not censored.
 var MiniSweAgent = capSystem("mini-swe-agent", []string{miniswe.Format}, capKeys{harness: "mini-swe-agent",
 	keys:  map[policy.Name]string{policy.Steps: "step_limit", policy.Cost: "cost_limit", policy.Time: "wall_time_limit_seconds"},
 	write: func(k, v string) string { return "agent:\n  " + k + ": " + v + "\n" },
-	off:   "agent:\n  step_limit: 0\n  cost_limit: 0\n"},
+	off:   "agent:\n  step_limit: 0\n  cost_limit: 0\n",
+	own:   "# keep your config as it is: its step_limit, cost_limit and wall_time_limit_seconds as they ran (swebench.yaml: 250 steps, $3)\n"},
 	"your mini-swe-agent config (YAML)", "yaml", "mini-swe-agent checks it before each model call, as the replay does; a run it stops ends LimitsExceeded, with nothing submitted",
 	policy.Cost, policy.Steps)
 
 // Tau2 is τ²-bench's runner: tau2 run --max-steps, which counts the
 // orchestrator's steps (the agent's, the user's and each batch of tool
-// results alike), so that the agent's N steps are about 2N of its own.
+// results alike), so that the agent's N steps are about 2N of its own. What
+// it runs today is its defaults, --max-steps 200 and --max-errors 10
+// (policy.OwnCap): a simulation they ended (max_steps, too_many_errors) is
+// judged by its result, not censored.
 var Tau2 = capSystem("tau2-bench", []string{tau2.Format}, capKeys{harness: "tau2-bench",
 	keys: map[policy.Name]string{policy.Steps: "--max-steps"},
 	write: func(k, v string) string {
 		n, _ := strconv.Atoi(v)
 		return fmt.Sprintf("# %s agent steps: tau2 counts the user's and the tools' steps too, about one each an agent step\ntau2 run … %s %d\n", v, k, 2*n)
-	}},
+	},
+	own: "# tau2's own caps at their defaults (src/tau2/config.py)\ntau2 run … --max-steps 200 --max-errors 10\n"},
 	"the tau2 run command line", "sh", "tau2's cap counts every step of the conversation, so twice the agent's steps is the nearest; the replay counts the agent's",
 	policy.Steps)
 

@@ -114,15 +114,23 @@ func repetitionPython(rules []policy.Policy) string {
 
 
 class Rule:
+    # within: the last steps a count is taken over; 0 in a row; -1 the
+    # whole run, counted by key as it goes (seen), only the last key kept,
+    # so that a step costs the same however long the run.
     def __init__(self, times, within, then, key, alternate=False):
-        self.times, self.within, self.then = times, max(within, times) if within else 0, then
+        self.times, self.within, self.then = times, max(within, times) if within > 0 else 0, then
         self.key, self.alternate = key, alternate
+        self.seen = {} if within < 0 else None
+        self.keep = 1 if within < 0 else max(times, self.within) + then
         self.keys, self.nudged = [], 0
 
-    def count(self):
+    def count(self):  # once a step: it counts the step's key in seen
         k = self.keys
         if not k or k[-1] is None:
             return 0
+        if self.seen is not None:
+            self.seen[k[-1]] = self.seen.get(k[-1], 0) + 1
+            return self.seen[k[-1]]
         if self.alternate:
             if len(k) < 2 or k[-2] is None or k[-1] == k[-2]:
                 return 0
@@ -139,10 +147,14 @@ class Rule:
 
     def stop(self, step, action, observation, errored):
         self.keys.append(self.key(action.strip(), observation, errored))
-        self.keys = self.keys[-(max(self.times, self.within) + self.then):]
+        if len(self.keys) > self.keep:
+            del self.keys[0]
         found = self.count() >= self.times
         if not found and self.nudged:  # the agent broke off: start afresh
             self.nudged, self.keys = 0, self.keys[-1:]
+            if self.seen is not None:
+                self.seen = {}
+                self.count()
         elif found and (not self.then or self.nudged and step - self.nudged >= self.then):
             return True
         elif found and not self.nudged:
@@ -196,10 +208,7 @@ func ruleCall(q policy.Policy) string {
 	}
 	within := 0
 	if q.Has(policy.Within) {
-		within = q.Get(policy.Within)
-	}
-	if within < 0 { // the whole run
-		within = 1 << 30
+		within = q.Get(policy.Within) // -1: the whole run
 	}
 	call := fmt.Sprintf("Rule(%d, %d, %d, %s", q.Get(policy.Times), within, q.Get(policy.Then), key)
 	if alternate {

@@ -39,7 +39,8 @@ func TestRepetitionPython(t *testing.T) {
 	run := "ls=a ls=a ls=b! ls=b! cd=c ls=b! ls=b! ls=b! x=pid1 x=pid2 x=pid3" + strings.Repeat(" n=1 s=2", 10) + " n=1"
 	for _, rule := range []string{"repeat", "repeat:times=2:then=1", "repeat:times=3:within=5", "repeat-observed:times=2",
 		"repeat-observed:ignore=pid[0-9]+", "alternate:times=4", "alternate:times=5:compare=action", "errors:times=2",
-		"errors:times=2:action=same:then=1", "errors:times=3:within=-1", "repeat:times=4+alternate:times=6", "openclaw", "gemini-cli"} {
+		"errors:times=2:action=same:then=1", "errors:times=3:within=-1", "errors:times=2:within=-1:then=1",
+		"repeat:times=3:within=-1:then=2", "repeat:times=4+alternate:times=6", "openclaw", "gemini-cli"} {
 		p, err := policy.Parse(rule, nil)
 		if err != nil {
 			t.Fatal(err)

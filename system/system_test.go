@@ -76,9 +76,10 @@ func TestRunsOrChange(t *testing.T) {
 			policy.Alternate, policy.Errored, policy.Increase, policy.None, policy.Repeat, policy.RepeatObserved},
 		// The caps, at their default (off): a harness that can switch its
 		// caps off runs them and none.
-		MiniSweAgent: {policy.Cost, policy.None, policy.Steps, policy.Time},
-		Tau2:         nil,
-		// Terminal-Bench runs its own timeout: tb run without the flag.
+		// Each runs its own caps as they ran (own-cap): its block is the
+		// run as it is.
+		MiniSweAgent:  {policy.Cost, policy.None, policy.OwnCap, policy.Steps, policy.Time},
+		Tau2:          {policy.OwnCap},
 		TerminalBench: {policy.OwnCap},
 		Agents:        nil,
 	}
@@ -267,7 +268,7 @@ func TestTerminalBenchNow(t *testing.T) {
 	if block, err := s.Block(s.Now); err != nil || !strings.Contains(block, "without --global-agent-timeout-sec") {
 		t.Errorf("own-cap: %q, %v", block, err)
 	}
-	if _, err := Tau2.Block(policy.Policy{Name: policy.OwnCap}); err == nil {
-		t.Error("tau2-bench has no own-cap block")
+	if _, err := Agents.Block(policy.Policy{Name: policy.OwnCap}); err == nil {
+		t.Error("the agents writing ATIF have no own-cap block")
 	}
 }

@@ -260,7 +260,8 @@ print(json.dumps(out))
 func TestRepetitionPythonOnRealRuns(t *testing.T) {
 	python := python3(t)
 	rules := []string{"repeat", "repeat:times=4:then=1", "repeat:times=5:within=20", "repeat-observed:times=3", "alternate:times=4",
-		"alternate:times=5:compare=action", "repeat-observed:times=3:ignore=[0-9]+", "gemini-cli", "openclaw", "repeat:times=6+alternate:times=6"}
+		"alternate:times=5:compare=action", "repeat-observed:times=3:ignore=[0-9]+", "gemini-cli", "openclaw", "repeat:times=6+alternate:times=6",
+		"repeat:times=8:within=-1:then=2", "repeat-observed:times=5:within=-1"}
 	for _, c := range []struct {
 		name                string
 		paths               func(t *testing.T) []string

@@ -91,7 +91,8 @@ type answerJSON struct {
 	BreakEven *breakEvenJSON `json:"break_even"`
 	Limits    *limitsJSON    `json:"limits"`
 	// P75Cap: over runs judged by their result, the cap at the 75th
-	// percentile of steps (quartileJSON); absent otherwise.
+	// percentile of steps, or of durations where steps cannot be replayed
+	// (quartileJSON); absent otherwise.
 	P75Cap *quartileJSON `json:"p75_cap,omitempty"`
 }
 

@@ -35,6 +35,80 @@ func TestSolvesLost(t *testing.T) {
 	}
 }
 
+// grid is the policies of specs.
+func grid(specs ...string) []policy.Policy {
+	var ps []policy.Policy
+	for _, s := range specs {
+		p, _ := policy.Parse(s, nil)
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// trial is a Terminal-Bench-like trial of d seconds, ticks of 30 s as the
+// source makes them (the last at d), ending as end says, solved when
+// solved; untimed, one tick without a time.
+func trial(id string, d float64, end episode.EndReason, solved, untimed bool) *episode.Episode {
+	n := max(1, int(math.Ceil(d/30)))
+	ep := &episode.Episode{ID: id, Format: "terminal-bench", Tick: 30, Signals: episode.Signals(episode.Times),
+		Turns: make([]episode.Turn, n), End: episode.End{Reason: end, Turn: n}}
+	for i := range ep.Turns {
+		ep.Turns[i].Elapsed = min(float64(30*(i+1)), d)
+	}
+	if untimed {
+		ep.Signals, ep.Turns = 0, ep.Turns[:1]
+		ep.Turns[0].Elapsed = 0
+	}
+	r := episode.Score(0)
+	if solved {
+		r = 1
+	}
+	ep.SetResult(&r)
+	return ep
+}
+
+// TestQuartileTimeCap: trials whose steps cannot be replayed (ticks of
+// their agent's time) get the cap at the 75th percentile of their
+// durations, a time cap. Worked by hand: 8 trials of 40, 90, 120, 150, 200,
+// 300, 610 and 900 s (the last ended by its own timeout), those of 40, 120,
+// 300 and 610 s solved. The 75th percentile by nearest rank is the 6th of
+// 8, 300 s. time:max=300 stops the trial of 610 s at its 10th tick (300 s),
+// losing its solve, and the one of 900 s at its 10th of 30, failed; the
+// one of 300 s ends at its 10th tick, its last, and is not stopped. Ticks:
+// 2+3+4+5+7+10+21+30 = 82, saved 11 + 20 = 31 (37.8%); 1 of 8 runs
+// stopped before its solve (12.5%), Wilson's 95% interval
+// (0.125 + 0.2401 ± 1.96·√(0.125·0.875/8 + 0.015006)) / 1.4802 = 2.2% …
+// 47.1%. An untimed trial among them leaves no cap to give.
+func TestQuartileTimeCap(t *testing.T) {
+	var eps []*episode.Episode
+	for i, d := range []float64{40, 90, 120, 150, 200, 300, 610, 900} {
+		end := episode.EndGameOver
+		if d == 900 {
+			end = episode.EndCap
+		}
+		eps = append(eps, trial(fmt.Sprint(i), d, end, d == 40 || d == 120 || d == 300 || d == 610, false))
+	}
+	own := policy.Policy{Name: policy.OwnCap}
+	r := Run(eps, grid("time:max=120", "time:max=300"), own, opts())
+	want := "time max 300, the 75th percentile of these runs' durations in seconds: 1 solves lost, 1 of 8 runs stopped before their solve (12.5%, 95% CI 2.2% … 47.1%), turns saved 37.8%"
+	if l := r.quartileLine(); len(l) != 1 || l[0].Text != want {
+		t.Errorf("line %+v\nwant %q", l, want)
+	}
+	if j := r.quartileJSON(); j == nil || j.Config != "time max 300" || j.MaxSteps != nil || j.MaxSeconds == nil || *j.MaxSeconds != 300 ||
+		j.Index == nil || *j.Index != 1 || j.Figures == nil || j.Figures.ScoreForgone != 1 || j.Figures.FalseTerminations != 1 ||
+		math.Abs(j.Figures.TurnsSavedPct-100*31.0/82) > 1e-6 || j.StoppedCI == nil || math.Abs(j.StoppedCI[0]-2.2) > 0.05 || math.Abs(j.StoppedCI[1]-47.1) > 0.05 {
+		t.Errorf("p75_cap %+v", j)
+	}
+	r = Run(eps, grid("time:max=120"), own, opts())
+	if l := r.quartileLine(); len(l) != 1 || l[0].Text != "time max 300, the 75th percentile of these runs' durations in seconds, is not in the grid: add 300 to --max-seconds to see it" {
+		t.Errorf("line %+v", l)
+	}
+	r = Run(append(eps, trial("untimed", 0, episode.EndGameOver, false, true)), grid("time:max=300"), own, opts())
+	if l, j := r.quartileLine(), r.quartileJSON(); l != nil || j != nil {
+		t.Errorf("with an untimed trial: line %+v, p75_cap %+v; want none", l, j)
+	}
+}
+
 // TestQuartileCap: runs of 1 to 20 steps, those of an even length solved;
 // the 75th percentile of their steps is 15 (the 15th of 20 by nearest
 // rank), and steps:max=15 stops the runs of 16 to 20 steps, losing the
@@ -50,16 +124,8 @@ func TestQuartileCap(t *testing.T) {
 		ep.SetResult(&r)
 		eps = append(eps, ep)
 	}
-	if q := quartileSteps(eps); q != 15 {
+	if q := quartileSteps.quartile(eps); q != 15 {
 		t.Fatalf("75th percentile %d, want 15", q)
-	}
-	grid := func(specs ...string) []policy.Policy {
-		var ps []policy.Policy
-		for _, s := range specs {
-			p, _ := policy.Parse(s, nil)
-			ps = append(ps, p)
-		}
-		return ps
 	}
 	r := Run(eps, grid("steps:max=10", "steps:max=15"), policy.Policy{Name: policy.None}, opts())
 	want := "steps max 15, the 75th percentile of these runs' steps: 3 solves lost, 3 of 20 runs stopped before their solve (15.0%, 95% CI 5.2% … 36.0%), turns saved 7.1%"
@@ -67,7 +133,7 @@ func TestQuartileCap(t *testing.T) {
 		t.Errorf("line %+v\nwant %q", l, want)
 	}
 	// The answer's p75_cap gives the same figures.
-	if j := r.quartileJSON(); j == nil || j.Config != "steps max 15" || j.MaxSteps != 15 || j.Index == nil || *j.Index != 1 || j.Figures == nil ||
+	if j := r.quartileJSON(); j == nil || j.Config != "steps max 15" || j.MaxSteps == nil || *j.MaxSteps != 15 || j.MaxSeconds != nil || j.Index == nil || *j.Index != 1 || j.Figures == nil ||
 		j.Figures.ScoreForgone != 3 || j.Figures.FalseTerminations != 3 || j.Figures.N != 20 || math.Abs(j.Figures.TurnsSavedPct-100*15.0/210) > 1e-6 ||
 		j.StoppedCI == nil || math.Abs(j.StoppedCI[0]-5.2) > 0.05 || math.Abs(j.StoppedCI[1]-36.0) > 0.05 {
 		t.Errorf("p75_cap %+v", j)
@@ -76,7 +142,7 @@ func TestQuartileCap(t *testing.T) {
 	if l := r.quartileLine(); len(l) != 1 || l[0].Text != "steps max 15, the 75th percentile of these runs' steps, is not in the grid: add 15 to --max-steps to see it" {
 		t.Errorf("line %+v", l)
 	}
-	if j := r.quartileJSON(); j == nil || j.Index != nil || j.Figures != nil || j.StoppedCI != nil || j.MaxSteps != 15 {
+	if j := r.quartileJSON(); j == nil || j.Index != nil || j.Figures != nil || j.StoppedCI != nil || j.MaxSteps == nil || *j.MaxSteps != 15 {
 		t.Errorf("p75_cap not in the grid %+v", j)
 	}
 }

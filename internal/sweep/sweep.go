@@ -181,9 +181,11 @@ type Result struct {
 	// Results: every run is judged by its result (docs/semantics.md, "6.4
 	// Runs judged by their result"), so that the score a config forgoes is
 	// the solves it loses, and the front says so; Quartile is then the 75th
-	// percentile of their steps, whose cap the answer shows beside it.
-	Results  bool
-	Quartile int
+	// percentile of their lengths in QuartileUnit (steps, or seconds where
+	// their steps cannot be replayed), whose cap the answer shows beside it.
+	Results      bool
+	Quartile     int
+	QuartileUnit quartileUnit
 	// Dollars are what the configs of the front, the answer and the best
 	// overall, and the current setting, save in dollars, when the sweep is
 	// priced (nil otherwise).
@@ -224,8 +226,8 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	unpriced := unpricedTokens(eps, &opt.Costs)
 	r := &Result{Options: opt, N: len(eps), Defs: metrics.NewDefs(opt.Costs, tokens, opt.System.Shows.Applies), Tokens: tokens,
 		Results: len(eps) > 0 && !slices.ContainsFunc(eps, func(ep *episode.Episode) bool { return ep.Judged == episode.ByScore })}
-	if r.Results {
-		r.Quartile = quartileSteps(eps)
+	if u, ok := quartileOf(eps); r.Results && ok {
+		r.Quartile, r.QuartileUnit = u.quartile(eps), u
 	}
 	configs, r.LeftOut = replay.Sweepable(eps, configs)
 	r.LeftOut = append(r.LeftOut, unpriced...)
