@@ -304,16 +304,28 @@ type failing struct{ err error }
 
 func (f failing) Read([]byte) (int, error) { return 0, f.err }
 
-// The members sim and message name, each read once: a repeated one is left
-// to goccy/go-json, which merges repeats its own way.
-type seen uint16
+// member is how one member an object's type T names is read into it.
+type member[T any] struct {
+	name string
+	read func(s *scan, v *T) error
+}
 
-func (s *seen) once(bit seen) error {
-	if *s&bit != 0 {
-		return jsonscan.ErrUnsure
+// field reads the member key of an object into v by its entry in members,
+// and passes over one members does not name. Each member is read once: a
+// repeated one, marked in got by its place in members, is left to
+// goccy/go-json, which merges repeats its own way.
+func field[T any](s *scan, v *T, got *uint16, members []member[T], key []byte) error {
+	for i := range members {
+		if string(key) != members[i].name {
+			continue
+		}
+		if *got&(1<<i) != 0 {
+			return jsonscan.ErrUnsure
+		}
+		*got |= 1 << i
+		return members[i].read(s, v)
 	}
-	*s |= bit
-	return nil
+	return s.c.Skip()
 }
 
 // put is a pointer to v; nil when null.
@@ -333,48 +345,28 @@ func (s *scan) int() (*int64, error)     { return put(s.c.Int()) }
 func (s *scan) float() (*float64, error) { return put(s.c.Float()) }
 func (s *scan) bool() (*bool, error)     { return put(s.c.Bool()) }
 
+// text reads a string, "" when null.
+func (s *scan) text() (string, error) {
+	t, _, err := s.c.Text()
+	return string(t), err
+}
+
+var simMembers = []member[sim]{
+	{"id", func(s *scan, sm *sim) (err error) { sm.ID, err = s.str(); return }},
+	{"task_id", func(s *scan, sm *sim) (err error) { sm.TaskID, err = s.anyValue(); return }},
+	{"trial", func(s *scan, sm *sim) (err error) { sm.Trial, err = s.int(); return }},
+	{"start_time", func(s *scan, sm *sim) (err error) { sm.StartTime, err = s.str(); return }},
+	{"termination_reason", func(s *scan, sm *sim) (err error) { sm.TerminationReason, err = s.str(); return }},
+	{"reward_info", func(s *scan, sm *sim) (err error) { sm.RewardInfo, err = s.rewardInfo(); return }},
+	{"messages", func(s *scan, sm *sim) (err error) { sm.Messages, err = s.messages(sm.Messages); return }},
+}
+
 // simulation reads a simulation into sm, which holds contents and
 // arguments where they lie in the buffer, until the next read.
 func (s *scan) simulation(sm *sim) error {
 	*sm = sim{Messages: sm.Messages[:0]}
-	c := &s.c
-	var got seen
-	return c.Object(func(key []byte) error {
-		var err error
-		switch string(key) {
-		case "id":
-			if err = got.once(1); err == nil {
-				sm.ID, err = s.str()
-			}
-		case "task_id":
-			if err = got.once(2); err == nil {
-				sm.TaskID, err = s.anyValue()
-			}
-		case "trial":
-			if err = got.once(4); err == nil {
-				sm.Trial, err = s.int()
-			}
-		case "start_time":
-			if err = got.once(8); err == nil {
-				sm.StartTime, err = s.str()
-			}
-		case "termination_reason":
-			if err = got.once(16); err == nil {
-				sm.TerminationReason, err = s.str()
-			}
-		case "reward_info":
-			if err = got.once(32); err == nil {
-				sm.RewardInfo, err = s.rewardInfo()
-			}
-		case "messages":
-			if err = got.once(64); err == nil {
-				sm.Messages, err = s.messages(sm.Messages)
-			}
-		default:
-			err = c.Skip()
-		}
-		return err
-	})
+	var got uint16
+	return s.c.Object(func(key []byte) error { return field(s, sm, &got, simMembers, key) })
 }
 
 // anyValue reads a task id as goccy/go-json reads it into an any: a
@@ -404,32 +396,30 @@ func (s *scan) anyValue() (any, error) {
 	return f, nil
 }
 
-// object reads null (false) or an object, each member of which member reads.
-func (s *scan) object(member func(key []byte) error) (bool, error) {
+// object reads null (false) or an object into v, each member by members.
+func object[T any](s *scan, v *T, members []member[T]) (bool, error) {
 	if s.c.Peek() != '{' {
 		return false, s.c.Null()
 	}
-	return true, s.c.Object(member)
+	var got uint16
+	return true, s.c.Object(func(key []byte) error { return field(s, v, &got, members, key) })
 }
 
-func (s *scan) rewardInfo() (*rewardInfo, error) {
-	var r rewardInfo
-	var got seen
-	ok, err := s.object(func(key []byte) error {
-		if string(key) != "reward" {
-			return s.c.Skip()
-		}
-		err := got.once(1)
-		if err == nil {
-			r.Reward, err = s.float()
-		}
-		return err
-	})
+// optional reads null (nil) or an object of type T by members.
+func optional[T any](s *scan, members []member[T]) (*T, error) {
+	var v T
+	ok, err := object(s, &v, members)
 	if !ok || err != nil {
 		return nil, err
 	}
-	return &r, nil
+	return &v, nil
 }
+
+var rewardInfoMembers = []member[rewardInfo]{
+	{"reward", func(s *scan, r *rewardInfo) (err error) { r.Reward, err = s.float(); return }},
+}
+
+func (s *scan) rewardInfo() (*rewardInfo, error) { return optional(s, rewardInfoMembers) }
 
 func (s *scan) messages(ms []message) ([]message, error) {
 	if s.c.Peek() != '[' {
@@ -442,54 +432,39 @@ func (s *scan) messages(ms []message) ([]message, error) {
 	return ms, err
 }
 
-func (s *scan) message(m *message) error {
-	c := &s.c
-	var got seen
-	ok, err := s.object(func(key []byte) error {
-		var err error
-		switch string(key) {
-		case "role":
-			if err = got.once(1); err == nil {
-				var t []byte
-				t, _, err = c.Text()
-				m.Role = string(t)
-			}
-		case "content":
-			if err = got.once(2); err == nil {
-				var v []byte
-				if v, err = c.Value(); err == nil {
-					m.Content.hold(v)
-				}
-			}
-		case "tool_calls":
-			if err = got.once(4); err == nil {
-				m.ToolCalls, err = s.toolCalls()
-			}
-		case "cost":
-			if err = got.once(8); err == nil {
-				m.Cost, err = s.float()
-			}
-		case "usage":
-			if err = got.once(16); err == nil {
-				m.Usage, err = s.usage()
-			}
-		case "timestamp":
-			if err = got.once(32); err == nil {
-				m.Timestamp, err = s.str()
-			}
-		case "error":
-			if err = got.once(64); err == nil {
-				m.Error, err = s.bool()
-			}
-		default:
-			err = c.Skip()
+var messageMembers = []member[message]{
+	{"role", func(s *scan, m *message) (err error) { m.Role, err = s.text(); return }},
+	{"content", func(s *scan, m *message) error {
+		v, err := s.c.Value()
+		if err == nil {
+			m.Content.hold(v)
 		}
 		return err
-	})
+	}},
+	{"tool_calls", func(s *scan, m *message) (err error) { m.ToolCalls, err = s.toolCalls(); return }},
+	{"cost", func(s *scan, m *message) (err error) { m.Cost, err = s.float(); return }},
+	{"usage", func(s *scan, m *message) (err error) { m.Usage, err = s.usage(); return }},
+	{"timestamp", func(s *scan, m *message) (err error) { m.Timestamp, err = s.str(); return }},
+	{"error", func(s *scan, m *message) (err error) { m.Error, err = s.bool(); return }},
+}
+
+func (s *scan) message(m *message) error {
+	ok, err := object(s, m, messageMembers)
 	if err == nil && !ok {
 		err = jsonscan.ErrUnsure // a null message: goccy/go-json's zero value
 	}
 	return err
+}
+
+var toolCallMembers = []member[toolCall]{
+	{"name", func(s *scan, t *toolCall) (err error) { t.Name, err = s.text(); return }},
+	{"arguments", func(s *scan, t *toolCall) error {
+		v, err := s.c.Value()
+		if err == nil {
+			t.Arguments = v
+		}
+		return err
+	}},
 }
 
 func (s *scan) toolCalls() ([]toolCall, error) {
@@ -498,59 +473,19 @@ func (s *scan) toolCalls() ([]toolCall, error) {
 	}
 	var calls []toolCall
 	err := s.c.Array(func() error {
-		var t toolCall
-		var got seen
-		ok, err := s.object(func(key []byte) error {
-			var err error
-			switch string(key) {
-			case "name":
-				if err = got.once(1); err == nil {
-					var name []byte
-					name, _, err = s.c.Text()
-					t.Name = string(name)
-				}
-			case "arguments":
-				if err = got.once(2); err == nil {
-					var v []byte
-					if v, err = s.c.Value(); err == nil {
-						t.Arguments = v
-					}
-				}
-			default:
-				err = s.c.Skip()
-			}
-			return err
-		})
+		calls = append(calls, toolCall{})
+		ok, err := object(s, &calls[len(calls)-1], toolCallMembers)
 		if err == nil && !ok {
 			err = jsonscan.ErrUnsure
 		}
-		calls = append(calls, t)
 		return err
 	})
 	return calls, err
 }
 
-func (s *scan) usage() (*usage, error) {
-	var u usage
-	var got seen
-	ok, err := s.object(func(key []byte) error {
-		var err error
-		switch string(key) {
-		case "prompt_tokens":
-			if err = got.once(1); err == nil {
-				u.PromptTokens, err = s.int()
-			}
-		case "completion_tokens":
-			if err = got.once(2); err == nil {
-				u.CompletionTokens, err = s.int()
-			}
-		default:
-			err = s.c.Skip()
-		}
-		return err
-	})
-	if !ok || err != nil {
-		return nil, err
-	}
-	return &u, nil
+var usageMembers = []member[usage]{
+	{"prompt_tokens", func(s *scan, u *usage) (err error) { u.PromptTokens, err = s.int(); return }},
+	{"completion_tokens", func(s *scan, u *usage) (err error) { u.CompletionTokens, err = s.int(); return }},
 }
+
+func (s *scan) usage() (*usage, error) { return optional(s, usageMembers) }
