@@ -1,9 +1,7 @@
 package system
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -166,27 +164,11 @@ func TestOwnCapOnTau2(t *testing.T) {
 // terminationReasons are the termination_reason of each simulation of a
 // tau2 results file, by id, read whole by encoding/json.
 func terminationReasons(t *testing.T, path string) map[string]string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	type sim struct {
 		ID     string `json:"id"`
 		Reason string `json:"termination_reason"`
 	}
-	var list []sim
-	if data[0] == '[' {
-		err = json.Unmarshal(data, &list)
-	} else {
-		var doc struct {
-			Simulations []sim `json:"simulations"`
-		}
-		err = json.Unmarshal(data, &doc)
-		list = doc.Simulations
-	}
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
+	list := testlogs.Tau2Simulations[sim](t, path)
 	reasons := map[string]string{}
 	for _, s := range list {
 		reasons[s.ID] = s.Reason

@@ -1,13 +1,14 @@
 // Package testlogs holds what the tests of several packages do alike with
 // logs: render synthetic ZorkGPT logs, read a sample a source must claim,
 // seed a fuzz test with files, read fuzzed bytes holding every episode to a
-// step and an id, write a test's file, and name the two rules ZorkGPT
-// shipped. It imports no source of its own (nor corpus, which imports them
+// step and an id, write a test's file, read a tau2 results file whole, and
+// name the two rules ZorkGPT shipped. It imports no source of its own (nor corpus, which imports them
 // all), so that every source's tests can use it.
 package testlogs
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -84,4 +85,29 @@ func Fuzzed(t testing.TB, src source.Source, data []byte, name string) ([]*episo
 		}
 	}
 	return eps, res
+}
+
+// Tau2Simulations are the simulations of a tau2 results file, the bare list
+// or the summary object's, each read into a T whole by encoding/json: a
+// reading independent of the source's own.
+func Tau2Simulations[T any](t testing.TB, path string) []T {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []T
+	if len(data) > 0 && data[0] == '[' {
+		err = json.Unmarshal(data, &list)
+	} else {
+		var doc struct {
+			Simulations []T `json:"simulations"`
+		}
+		err = json.Unmarshal(data, &doc)
+		list = doc.Simulations
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return list
 }

@@ -1,10 +1,8 @@
 package tau2
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -235,10 +233,6 @@ type realSim struct {
 
 // simulations reads a results file with encoding/json, whole.
 func simulations(t *testing.T, path string) []realSim {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	type sim struct {
 		ID         string   `json:"id"`
 		AgentCost  *float64 `json:"agent_cost"`
@@ -249,19 +243,7 @@ func simulations(t *testing.T, path string) []realSim {
 			Role string `json:"role"`
 		} `json:"messages"`
 	}
-	var list []sim
-	if data[0] == '[' {
-		err = json.Unmarshal(data, &list)
-	} else {
-		var doc struct {
-			Simulations []sim `json:"simulations"`
-		}
-		err = json.Unmarshal(data, &doc)
-		list = doc.Simulations
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := testlogs.Tau2Simulations[sim](t, path)
 	var out []realSim
 	for _, s := range list {
 		r := realSim{ID: s.ID, agentCost: s.AgentCost}
