@@ -7,26 +7,11 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/realdata"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source"
 	"github.com/lbanalyze/lbanalyze/source/terminalbench"
 )
-
-// ticked is a run judged by its result of n ticks of 30 s, ending as end
-// says, solved when solved.
-func ticked(n int, end episode.EndReason, solved bool) *episode.Episode {
-	ep := &episode.Episode{ID: "t", Format: terminalbench.Format, Tick: 30, Signals: episode.Signals(episode.Times),
-		Turns: make([]episode.Turn, n), End: episode.End{Reason: end, Turn: n}}
-	for i := range ep.Turns {
-		ep.Turns[i].Elapsed = float64(30 * (i + 1))
-	}
-	r := episode.Score(0)
-	if solved {
-		r = 1
-	}
-	ep.SetResult(&r)
-	return ep
-}
 
 // own-cap against no cap and a tighter one, worked by hand on 4 ticks
 // (120 s). A run its own cap ended: own-cap stops at 4, its last step,
@@ -43,11 +28,11 @@ func TestOwnCap(t *testing.T) {
 		stop                       int
 		censored, premature, stuck bool
 	}{
-		{"capped, solved", ticked(4, episode.EndCap, true), "own-cap", 4, false, false, true},
-		{"capped, failed", ticked(4, episode.EndCap, false), "own-cap", 4, false, false, true},
-		{"capped, no cap", ticked(4, episode.EndCap, true), "none", 0, true, false, false},
-		{"capped, tighter", ticked(4, episode.EndCap, true), "time:max=60", 2, false, true, false},
-		{"ended by itself", ticked(4, episode.EndGameOver, true), "own-cap", 0, false, false, false},
+		{"capped, solved", testlogs.Trial("t", 120, episode.EndCap, true), "own-cap", 4, false, false, true},
+		{"capped, failed", testlogs.Trial("t", 120, episode.EndCap, false), "own-cap", 4, false, false, true},
+		{"capped, no cap", testlogs.Trial("t", 120, episode.EndCap, true), "none", 0, true, false, false},
+		{"capped, tighter", testlogs.Trial("t", 120, episode.EndCap, true), "time:max=60", 2, false, true, false},
+		{"ended by itself", testlogs.Trial("t", 120, episode.EndGameOver, true), "own-cap", 0, false, false, false},
 	} {
 		p, err := policy.Parse(c.rule, nil)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 )
 
@@ -45,28 +46,6 @@ func grid(specs ...string) []policy.Policy {
 	return ps
 }
 
-// trial is a Terminal-Bench-like trial of d seconds, ticks of 30 s as the
-// source makes them (the last at d), ending as end says, solved when
-// solved; untimed, one tick without a time.
-func trial(id string, d float64, end episode.EndReason, solved, untimed bool) *episode.Episode {
-	n := max(1, int(math.Ceil(d/30)))
-	ep := &episode.Episode{ID: id, Format: "terminal-bench", Tick: 30, Signals: episode.Signals(episode.Times),
-		Turns: make([]episode.Turn, n), End: episode.End{Reason: end, Turn: n}}
-	for i := range ep.Turns {
-		ep.Turns[i].Elapsed = min(float64(30*(i+1)), d)
-	}
-	if untimed {
-		ep.Signals, ep.Turns = 0, ep.Turns[:1]
-		ep.Turns[0].Elapsed = 0
-	}
-	r := episode.Score(0)
-	if solved {
-		r = 1
-	}
-	ep.SetResult(&r)
-	return ep
-}
-
 // TestQuartileTimeCap: trials whose steps cannot be replayed (ticks of
 // their agent's time) get the cap at the 75th percentile of their
 // durations, a time cap. Worked by hand: 8 trials of 40, 90, 120, 150, 200,
@@ -86,7 +65,7 @@ func TestQuartileTimeCap(t *testing.T) {
 		if d == 900 {
 			end = episode.EndCap
 		}
-		eps = append(eps, trial(fmt.Sprint(i), d, end, d == 40 || d == 120 || d == 300 || d == 610, false))
+		eps = append(eps, testlogs.Trial(fmt.Sprint(i), d, end, d == 40 || d == 120 || d == 300 || d == 610))
 	}
 	own := policy.Policy{Name: policy.OwnCap}
 	r := Run(eps, grid("time:max=120", "time:max=300"), own, opts())
@@ -103,7 +82,9 @@ func TestQuartileTimeCap(t *testing.T) {
 	if l := r.quartileLine(); len(l) != 1 || l[0].Text != "time max 300, the 75th percentile of these runs' durations in seconds, is not in the grid: add 300 to --max-seconds to see it" {
 		t.Errorf("line %+v", l)
 	}
-	r = Run(append(eps, trial("untimed", 0, episode.EndGameOver, false, true)), grid("time:max=300"), own, opts())
+	untimed := testlogs.Trial("untimed", 0, episode.EndGameOver, false)
+	untimed.Signals = 0 // one tick without a time
+	r = Run(append(eps, untimed), grid("time:max=300"), own, opts())
 	if l, j := r.quartileLine(), r.quartileJSON(); l != nil || j != nil {
 		t.Errorf("with an untimed trial: line %+v, p75_cap %+v; want none", l, j)
 	}

@@ -1,14 +1,15 @@
 // Package testlogs holds what the tests of several packages do alike with
 // logs: render synthetic ZorkGPT logs, read a sample a source must claim,
 // seed a fuzz test with files, read fuzzed bytes holding every episode to a
-// step and an id, write a test's file, read a tau2 results file whole, and
-// name the two rules ZorkGPT shipped. It imports no source of its own (nor corpus, which imports them
+// step and an id, write a test's file, read a tau2 results file whole, build
+// a ticked trial, and name the two rules ZorkGPT shipped. It imports no source of its own (nor corpus, which imports them
 // all), so that every source's tests can use it.
 package testlogs
 
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -110,4 +111,23 @@ func Tau2Simulations[T any](t testing.TB, path string) []T {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return list
+}
+
+// Trial is a terminal-bench run judged by its result (the format is
+// terminalbench.Format, which testlogs does not import): ticks of 30 s
+// until d seconds, the last one shorter, at least one; ending as end says,
+// solved when solved.
+func Trial(id string, d float64, end episode.EndReason, solved bool) *episode.Episode {
+	n := max(1, int(math.Ceil(d/30)))
+	ep := &episode.Episode{ID: id, Format: "terminal-bench", Tick: 30, Signals: episode.Signals(episode.Times),
+		Turns: make([]episode.Turn, n), End: episode.End{Reason: end, Turn: n}}
+	for i := range ep.Turns {
+		ep.Turns[i].Elapsed = min(float64(30*(i+1)), d)
+	}
+	r := episode.Score(0)
+	if solved {
+		r = 1
+	}
+	ep.SetResult(&r)
+	return ep
 }
