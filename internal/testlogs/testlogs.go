@@ -1,8 +1,9 @@
 // Package testlogs holds what the tests of several packages do alike with
 // logs: render synthetic ZorkGPT logs, read a sample a source must claim,
 // seed a fuzz test with files, read fuzzed bytes holding every episode to a
-// step and an id, write a test's file, read a tau2 results file whole, build
-// a ticked trial, and name the two rules ZorkGPT shipped. It imports no source of its own (nor corpus, which imports them
+// step and an id, write a test's file, hold a step timed before the start,
+// read a tau2 results file whole, build a ticked trial, and name the two
+// rules ZorkGPT shipped. It imports no source of its own (nor corpus, which imports them
 // all), so that every source's tests can use it.
 package testlogs
 
@@ -12,6 +13,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -129,5 +132,25 @@ func Trial(id string, d float64, end episode.EndReason, solved bool) *episode.Ep
 		r = 1
 	}
 	ep.SetResult(&r)
+	return ep
+}
+
+// EarlyStep reads doc, named name, with src: one run whose two agent steps
+// are timed at −2 s and 4 s from its start. The first's time is not used,
+// so the run's times are unknown, with a note beginning note
+// (docs/bad-input.md, "Every case"). It is the run.
+func EarlyStep(t testing.TB, src source.Source, doc, name, note string) *episode.Episode {
+	t.Helper()
+	eps, _ := source.ReadAll(src, strings.NewReader(doc), name, source.Options{})
+	if len(eps) != 1 || eps[0].N() != 2 {
+		t.Fatalf("%d episodes, %+v", len(eps), eps)
+	}
+	ep := eps[0]
+	if ep.Turns[0].Elapsed != 0 || ep.Turns[1].Elapsed != 4 {
+		t.Errorf("times %v and %v s, want 0 (not used) and 4", ep.Turns[0].Elapsed, ep.Turns[1].Elapsed)
+	}
+	if ep.Signals.Has(episode.Times) || !slices.ContainsFunc(ep.Notes, func(n string) bool { return strings.HasPrefix(n, note) }) {
+		t.Errorf("signals %v, notes %q; want no times and a note beginning %q", ep.Signals.List(), ep.Notes, note)
+	}
 	return ep
 }

@@ -4,7 +4,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -94,20 +93,10 @@ func TestStepBeforeTheStart(t *testing.T) {
 		"{\"source\": \"user\", \"message\": \"go\", \"timestamp\": \"2025-01-01T10:00:05Z\"},\n" +
 		"{\"source\": \"agent\", \"message\": \"a\", \"timestamp\": \"2025-01-01T10:00:03Z\"},\n" +
 		"{\"source\": \"agent\", \"message\": \"b\", \"timestamp\": \"2025-01-01T10:00:09Z\"}]}"
-	eps, _ := source.ReadAll(Source{}, strings.NewReader(doc), "t.json", source.Options{})
-	if len(eps) != 1 || eps[0].N() != 2 {
-		t.Fatalf("%d episodes, %+v", len(eps), eps)
-	}
-	ep := eps[0]
-	if ep.Turns[0].Elapsed != 0 || ep.Turns[1].Elapsed != 4 {
-		t.Errorf("times %v and %v s, want 0 (not used) and 4", ep.Turns[0].Elapsed, ep.Turns[1].Elapsed)
-	}
+	ep := testlogs.EarlyStep(t, Source{}, doc, "t.json", "1 of the 2 agent steps")
 	if len(ep.Problems) != 1 || ep.Problems[0].Line != 3 || ep.Problems[0].Skipped || ep.SkippedLines != 0 ||
 		!strings.Contains(ep.Problems[0].Msg, "before the first step") {
 		t.Errorf("problems %+v, %d lines skipped; want one at line 3, nothing skipped", ep.Problems, ep.SkippedLines)
-	}
-	if ep.Signals.Has(episode.Times) || !slices.ContainsFunc(ep.Notes, func(n string) bool { return strings.HasPrefix(n, "1 of the 2 agent steps") }) {
-		t.Errorf("signals %v, notes %q; want no times and a note", ep.Signals.List(), ep.Notes)
 	}
 }
 

@@ -380,16 +380,6 @@ func TestStepBeforeTheStart(t *testing.T) {
 		`{"role": "assistant", "content": "hi", "timestamp": "2025-01-01T10:00:03"},` +
 		`{"role": "user", "content": "help", "timestamp": "2025-01-01T10:00:06"},` +
 		`{"role": "assistant", "content": "done", "timestamp": "2025-01-01T10:00:09"}]}]`
-	eps, _ := source.ReadAll(Source{}, strings.NewReader(doc), "early.json", source.Options{})
-	if len(eps) != 1 || eps[0].N() != 2 {
-		t.Fatalf("%d episodes, %+v", len(eps), eps)
-	}
-	ep := eps[0]
-	if ep.Turns[0].Elapsed != 0 || ep.Turns[1].Elapsed != 4 {
-		t.Errorf("times %v and %v s, want 0 (not used) and 4", ep.Turns[0].Elapsed, ep.Turns[1].Elapsed)
-	}
-	want := "agent steps timed before the simulation's start_time 2025-01-01T10:00:05: 1, the first step 1 (messages[0], at 2025-01-01T10:00:03)"
-	if ep.Signals.Has(episode.Times) || !slices.ContainsFunc(ep.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
-		t.Errorf("signals %v, notes %q; want no times and a note beginning %q", ep.Signals.List(), ep.Notes, want)
-	}
+	testlogs.EarlyStep(t, Source{}, doc, "early.json",
+		"agent steps timed before the simulation's start_time 2025-01-01T10:00:05: 1, the first step 1 (messages[0], at 2025-01-01T10:00:03)")
 }
