@@ -2,11 +2,9 @@ package system
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/lbanalyze/lbanalyze/internal/realdata"
 	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -133,13 +131,8 @@ func TestOwnCapBlocks(t *testing.T) {
 // encoding/json, is max_steps or too_many_errors, each on its last step,
 // and leaves none censored.
 func TestOwnCapOnTau2(t *testing.T) {
-	dir := realdata.External(t, "tau2")
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	runs, stops := 0, 0
-	for _, f := range files {
-		if strings.Contains(f, ".earlier-") {
-			continue
-		}
+	for _, f := range testlogs.Tau2Runs(t) {
 		reasons := terminationReasons(t, f)
 		eps, _ := testlogs.ReadFile(t, tau2.Source{}, f)
 		for _, ep := range eps {

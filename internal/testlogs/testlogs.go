@@ -2,9 +2,9 @@
 // logs: render synthetic ZorkGPT logs, read a sample a source must claim,
 // seed a fuzz test with files, read fuzzed bytes holding every episode to a
 // step and an id, write a test's file, hold a step timed before the start,
-// read a tau2 results file whole, build a ticked trial, and name the two
-// rules ZorkGPT shipped. It imports no source of its own (nor corpus, which imports them
-// all), so that every source's tests can use it.
+// list and read tau2 results files, build a ticked trial, and name the two
+// rules ZorkGPT shipped. It imports no source of its own (nor corpus, which
+// imports them all), so that every source's tests can use it.
 package testlogs
 
 import (
@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/internal/realdata"
 	"github.com/lbanalyze/lbanalyze/internal/synth"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -89,6 +90,16 @@ func Fuzzed(t testing.TB, src source.Source, data []byte, name string) ([]*episo
 		}
 	}
 	return eps, res
+}
+
+// Tau2Runs are the results files of τ²-bench's leaderboard runs
+// (shared/external/tau2), its .earlier- versions of a run left out; the
+// test skips, saying so, when they are absent.
+func Tau2Runs(t testing.TB) []string {
+	t.Helper()
+	dir := realdata.External(t, "tau2")
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	return slices.DeleteFunc(files, func(f string) bool { return strings.Contains(f, ".earlier-") })
 }
 
 // Tau2Simulations are the simulations of a tau2 results file, the bare list

@@ -169,13 +169,9 @@ func TestLongValue(t *testing.T) {
 // result (reward_info.reward), and its recorded dollars, which sum to its
 // agent_cost to 1e-6.
 func TestReal(t *testing.T) {
-	dir := realdata.External(t, "tau2")
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	files := testlogs.Tau2Runs(t)
 	total, costed := 0, 0
 	for _, f := range files {
-		if strings.Contains(f, ".earlier-") {
-			continue
-		}
 		eps, res := testlogs.ReadFile(t, Source{}, f)
 		if res.Cut != nil {
 			t.Errorf("%s: %s", f, res.Cut.Msg)
