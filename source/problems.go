@@ -100,8 +100,8 @@ func SameText(raw, kept string) bool {
 
 // textBudget is the bytes an episode's distinct texts may take whole, each
 // counted with textEntry for its place in Texts's table: 200,000 turns of
-// distinct actions and responses of MaxText bytes held 200 MB, and with 8
-// MiB of them whole a log at the turn cap passed 64 MiB of RSS
+// distinct actions and responses of MaxText bytes take 200 MB whole, and 8
+// MiB of them whole take a log at the turn cap past 64 MiB of RSS
 // (docs/PERFORMANCE.md, "Memory").
 const textBudget = 1 << 20
 
@@ -211,14 +211,13 @@ type Turns struct {
 	n        int
 }
 
-// longEpisodes counts the episodes this process has read past reserveAt
-// turns.
-var longEpisodes atomic.Int64
+// longRead says whether this process has read an episode past reserveAt turns.
+var longRead atomic.Bool
 
 // Long says whether this process has read an episode of more than 65,536
 // turns: one whose turns alone take 7.5 MiB or more, for which a command
 // bounds the memory its collector lets grow (docs/PERFORMANCE.md, "Memory").
-func Long() bool { return longEpisodes.Load() > 0 }
+func Long() bool { return longRead.Load() }
 
 // Len is the number of turns.
 func (ts *Turns) Len() int { return ts.n }
@@ -231,7 +230,7 @@ func (ts *Turns) Add(tu episode.Turn) {
 		return
 	}
 	if ts.n > reserveAt && reserveAt < MaxTurn {
-		longEpisodes.Add(1)
+		longRead.Store(true)
 		ts.reserved = append(ts.gather(MaxTurn), tu)
 		return
 	}
