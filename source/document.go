@@ -237,8 +237,8 @@ func (d *Document) Skip() error {
 	}
 }
 
-// End reports what follows the document, nil when nothing but space does.
-func (d *Document) End() error {
+// end reports what follows the document, nil when nothing but space does.
+func (d *Document) end() error {
 	if _, err := d.dec.ReadToken(); err != io.EOF {
 		if err == nil {
 			return fmt.Errorf("line %d: data after the end of the document", d.Line())
@@ -253,7 +253,7 @@ func (d *Document) End() error {
 // the fault named in file ("" the log's own).
 func (d *Document) Close(err error, res *Result, file string) {
 	if err == nil {
-		err = d.End()
+		err = d.end()
 	}
 	switch {
 	case err == nil:
