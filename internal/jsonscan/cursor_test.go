@@ -86,6 +86,7 @@ func TestCursorValues(t *testing.T) {
 		{in: `9223372036854775808`, f: 9223372036854775808},
 		{in: `1e400`, fail: true},
 		{in: `true`, b: true},
+		{in: `false`},
 	} {
 		c := Cursor{B: []byte(tc.in)}
 		if text, null, err := c.Text(); tc.in[0] == '"' && (string(text) != tc.text || null || err != nil) || tc.null && !null {
@@ -99,9 +100,15 @@ func TestCursorValues(t *testing.T) {
 		}
 		c = Cursor{B: []byte(tc.in + ",")}
 		f, _, err := c.Float()
-		isNum := tc.in[0] != '"' && tc.in != "null" && tc.in != "true"
+		isNum := tc.in[0] != '"' && tc.in != "null" && tc.in != "true" && tc.in != "false"
 		if isNum && !tc.fail && (err != nil || f != tc.f || math.Signbit(f) != math.Signbit(tc.f)) || tc.fail && err != ErrUnsure {
 			t.Errorf("%s: float %v, %v", tc.in, f, err)
+		}
+		c = Cursor{B: []byte(tc.in + ",")}
+		b, null, err := c.Bool()
+		isBool := tc.in == "true" || tc.in == "false" || tc.in == "null"
+		if isBool && (err != nil || b != tc.b || null != tc.null) || !isBool && err != ErrUnsure {
+			t.Errorf("%s: bool %v %v, %v", tc.in, b, null, err)
 		}
 	}
 }
