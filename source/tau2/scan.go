@@ -138,10 +138,8 @@ func (s *scan) members() *handover {
 			if h := s.simulations(open); h != nil {
 				return h
 			}
-		case "info":
-			s.run.info(raw)
-		case "model", "domain":
-			s.run.text(raw, key)
+		case "info", "model", "domain":
+			s.run.member(key, raw)
 		}
 		seen[key] = true
 	}

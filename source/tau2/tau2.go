@@ -144,10 +144,12 @@ func readDocument(d *source.Document, from resume, run *results, res *source.Res
 			switch key {
 			case "simulations":
 				return sims()
-			case "info":
-				return run.readInfo(d)
-			case "model", "domain":
-				return run.readText(d, key)
+			case "info", "model", "domain":
+				raw, err := d.Value()
+				if err == nil {
+					run.member(key, raw)
+				}
+				return err
 			}
 			return d.Skip()
 		})
@@ -169,12 +171,14 @@ func hand(s *sim, run results, name string, res *source.Result, line int, emit f
 	emit(ep)
 }
 
-func (run *results) readInfo(d *source.Document) error {
-	raw, err := d.Value()
-	if err == nil {
+// member takes what the results file's member key (info, model or domain),
+// raw, says of all its simulations.
+func (run *results) member(key string, raw []byte) {
+	if key == "info" {
 		run.info(raw)
+	} else {
+		run.text(raw, key)
 	}
-	return err
 }
 
 // info takes the model and domain from a results file's info, raw.
@@ -188,14 +192,6 @@ func (run *results) info(raw []byte) {
 			run.domain = source.Text(*in.EnvironmentInfo.DomainName)
 		}
 	}
-}
-
-func (run *results) readText(d *source.Document, key string) error {
-	raw, err := d.Value()
-	if err == nil {
-		run.text(raw, key)
-	}
-	return err
 }
 
 // text takes the model or domain (key) a results file gives at its top, raw.
