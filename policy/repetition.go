@@ -68,7 +68,7 @@ func responseKey(o Observation, ignore *regexp.Regexp) uint64 {
 
 // ignored is the pattern p's ignore removes from responses, nil for none:
 // looked up once a tracker, never a step.
-func ignored(p Policy) *regexp.Regexp { return Ignore.Patterns.Regexp(p.Get(Ignore)) }
+func ignored(p Policy) *regexp.Regexp { return Ignore.Patterns.compiled(p.Get(Ignore)) }
 
 // pairKey keys a step by its action and its response together; 0 when it
 // lacks either.

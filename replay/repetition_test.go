@@ -76,7 +76,7 @@ func TestNudgeNotes(t *testing.T) {
 		}
 		ps = append(ps, p)
 	}
-	notes := NudgeNotes(slices.Values(ps))
+	notes := nudgeNotes(slices.Values(ps))
 	if len(notes) != 2 || !strings.HasPrefix(notes[0], "repeat then 1 nudges") || !strings.HasPrefix(notes[1], "gemini-cli nudges") {
 		t.Errorf("%q", notes)
 	}
