@@ -134,10 +134,11 @@ type Answer struct {
 	Limits *Limits
 }
 
-// Settle is a range of episodes in all: Low at the favourable end of the
-// discordance's interval, High at the discordance observed (0: no upper
-// estimate), each at least Saved, the count that would show what the change
-// saves (0 when that is shown). They rest on the discordance of the
+// Settle is a range of episodes in all: Low at the favourable ends of the
+// intervals of the difference (Tango's) and of the discordance (Wilson's),
+// High at both as observed (0: no upper estimate) (stats.PairedSettle), each
+// at least Saved, the count that would show what the change saves at the
+// saving observed (0 when that is shown). They rest on the discordance of the
 // comparison the verdict was taken on: Worse episodes worse under the change
 // than under now, Better the other way, of the held-out pairs when HeldOut.
 // A count no more than the episodes at hand is not what would settle it
