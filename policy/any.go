@@ -124,7 +124,7 @@ func (f *firstOf) Step(t int, o Observation) Step {
 		if s.Reset == NoReset {
 			s.Reset = q.Reset
 		}
-		if q.TurnsStuck > s.TurnsStuck && !s.Terminate || q.Terminate && !s.Terminate {
+		if !s.Terminate && (q.Terminate || q.TurnsStuck > s.TurnsStuck) {
 			s.Anchor, s.TurnsStuck = q.Anchor, q.TurnsStuck
 		}
 		if q.Terminate && !s.Terminate {

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -69,7 +68,7 @@ func responseKey(o Observation, ignore *regexp.Regexp) uint64 {
 
 // ignored is the pattern p's ignore removes from responses, nil for none:
 // looked up once a tracker, never a step.
-func ignored(p Policy) *regexp.Regexp { return Ignore.Patterns.Regexp(p.Get(Ignore)) }
+func ignored(p Policy) *regexp.Regexp { return Ignore.Patterns.compiled(p.Get(Ignore)) }
 
 // pairKey keys a step by its action and its response together; 0 when it
 // lacks either.
@@ -142,8 +141,8 @@ func alternating(keys []uint64) int {
 // much happened between).
 type repeating struct {
 	// within is the steps a count is taken over, at least times; 0: in a
-	// row. keep is how many steps' keys are kept: enough for the count to
-	// reach times + then.
+	// row; wholeRun: the whole run (seen). keep is how many steps' keys are
+	// kept: enough for the count to reach times + then.
 	times, within, then, keep int
 	key                       func(Observation) uint64
 	count                     func([]uint64) int
@@ -228,7 +227,7 @@ const maxReasonText = 60
 // 10–12)", or "in the last 20 steps".
 func (r *repeating) counted(t, n int) string {
 	switch {
-	case r.within == math.MaxInt32:
+	case r.within == wholeRun:
 		return "in the whole run"
 	case r.within > 0:
 		return fmt.Sprintf("in the last %d steps", r.within)
@@ -236,25 +235,20 @@ func (r *repeating) counted(t, n int) string {
 	return fmt.Sprintf("in a row (steps %d–%d)", t-n+1, t)
 }
 
-// newRepeating is the tracker of a rule that counts one key: in a row, or
-// among the last within steps (at least times).
+// newRepeating is the tracker of a rule that counts one key: in a row,
+// among the last within steps (at least times), or in the whole run.
 func newRepeating(p Policy, key func(Observation) uint64, what func(r *repeating, t, n int) string) *repeating {
-	times, within := p.Get(Times), p.Get(Within)
+	times, within, then := p.Get(Times), p.Get(Within), p.Get(Then)
+	r := &repeating{times: times, within: within, then: then, key: key, what: what, count: inARow}
 	switch {
-	case within == wholeRun:
-		within = math.MaxInt32
-	case within > 0:
-		within = max(within, times)
-	}
-	then := p.Get(Then)
-	r := &repeating{times: times, within: within, then: then, keep: max(times, within) + then, key: key, what: what}
-	r.count = inARow
-	switch {
-	case within == math.MaxInt32: // counted by key as the run goes; only the last step is kept, for its action
+	case within == wholeRun: // counted by key as the run goes; only the last step is kept, for its action
 		r.seen, r.keep = map[uint64]int{}, 1
+		return r
 	case within > 0:
-		r.count = func(k []uint64) int { return among(k, within) }
+		r.within = max(within, times)
+		r.count = func(k []uint64) int { return among(k, r.within) }
 	}
+	r.keep = max(times, r.within) + then
 	return r
 }
 

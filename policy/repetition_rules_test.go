@@ -70,8 +70,9 @@ func TestRepetitionRules(t *testing.T) {
 	}{
 		// look ×3: the last 3 actions are one: stop at 3.
 		{"three in a row", "repeat", "look look look", traced{stop: 3, reason: `"look" 3 times in a row (steps 1–3)`}},
-		// Surrounding whitespace is not part of the action.
-		{"trimmed", "repeat:times=3", "n look look look", traced{stop: 4, reason: `"look" 3 times in a row (steps 2–4)`}},
+		// n look look look: the run is the last 3 steps, 2–4 (actions
+		// compare trimmed: TestKeys).
+		{"after another step", "repeat:times=3", "n look look look", traced{stop: 4, reason: `"look" 3 times in a row (steps 2–4)`}},
 		// look n look look: the run at the end is 2 long: no stop.
 		{"broken run", "repeat", "look n look look", traced{}},
 		// within 5: look at 1, 3, 5 is 3 among steps 1–5: stop at 5.

@@ -108,7 +108,7 @@ func (s *Setting) usable(v int) error {
 // number, or a decimal with at most the places Scale allows ("0.45").
 func (s *Setting) Parse(text string) (int, error) {
 	if s.Patterns != nil {
-		return s.Patterns.Intern(text)
+		return s.Patterns.intern(text)
 	}
 	text = strings.TrimSpace(text)
 	if i := slices.Index(s.Names, text); i >= 0 {
@@ -160,7 +160,7 @@ func decimal(s string, scale int) (int, bool) {
 // decimal without trailing zeros (50 hundredths: "0.5").
 func (s *Setting) Format(v int) string {
 	if s.Patterns != nil {
-		return s.Patterns.Text(v)
+		return s.Patterns.text(v)
 	}
 	if v >= 0 && v < len(s.Names) {
 		return s.Names[v]
@@ -176,7 +176,7 @@ func (s *Setting) Format(v int) string {
 func (s *Setting) Value(v int) any {
 	switch {
 	case s.Patterns != nil:
-		return s.Patterns.Text(v)
+		return s.Patterns.text(v)
 	case s.Names != nil && v >= 0 && v < len(s.Names):
 		return s.Names[v]
 	case s.Scale > 1:

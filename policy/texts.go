@@ -66,9 +66,9 @@ type pattern struct {
 
 func newPatterns() *Patterns { return &Patterns{newInterned[pattern]()} }
 
-// Intern is the index of the pattern text, added when new; an error when it
+// intern is the index of the pattern text, added when new; an error when it
 // is not a regular expression (Go's RE2 syntax).
-func (p *Patterns) Intern(text string) (int, error) {
+func (p *Patterns) intern(text string) (int, error) {
 	return p.in.intern(text, func() (pattern, error) {
 		re, err := regexp.Compile(text)
 		if err != nil {
@@ -78,14 +78,14 @@ func (p *Patterns) Intern(text string) (int, error) {
 	})
 }
 
-// Text is the pattern at index i; "" for one never interned.
-func (p *Patterns) Text(i int) string {
+// text is the pattern at index i; "" for one never interned.
+func (p *Patterns) text(i int) string {
 	v, _ := p.in.at(i)
 	return v.text
 }
 
-// Regexp is the compiled pattern at index i; nil for the empty one.
-func (p *Patterns) Regexp(i int) *regexp.Regexp {
+// compiled is the compiled pattern at index i; nil for the empty one.
+func (p *Patterns) compiled(i int) *regexp.Regexp {
 	v, _ := p.in.at(i)
 	return v.re
 }

@@ -44,7 +44,7 @@ func (w Written) MarshalJSON() ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, q.Spec())
+			b = appendJSONString(b, q.spec())
 		}
 		return append(b, "]}"...), nil
 	}
@@ -73,7 +73,7 @@ func (w Written) String() string {
 	if rules := w.parts(); rules != nil {
 		specs := make([]string, len(rules))
 		for i, q := range rules {
-			specs[i] = q.Spec()
+			specs[i] = q.spec()
 		}
 		return strings.Join(specs, "+")
 	}
@@ -92,10 +92,10 @@ func (w Written) parts() []Policy {
 	return nil
 }
 
-// Spec is p as --policy writes it, every setting given: its name, a colon and
+// spec is p as --policy writes it, every setting given: its name, a colon and
 // its Written cell ("repeat:times=4:then=0:within=0"); a combination's rules
 // joined by + ("score:…+repeat:…").
-func (p Policy) Spec() string {
+func (p Policy) spec() string {
 	cell := p.Written().String()
 	if p.Kind().combines() || cell == "" {
 		return cmp.Or(cell, string(p.Name))

@@ -76,7 +76,7 @@ func TestNudgeNotes(t *testing.T) {
 		}
 		ps = append(ps, p)
 	}
-	notes := NudgeNotes(slices.Values(ps))
+	notes := nudgeNotes(slices.Values(ps))
 	if len(notes) != 2 || !strings.HasPrefix(notes[0], "repeat then 1 nudges") || !strings.HasPrefix(notes[1], "gemini-cli nudges") {
 		t.Errorf("%q", notes)
 	}
@@ -111,8 +111,8 @@ func TestSweepOverwritesAnotherOutcome(t *testing.T) {
 // Worked by hand on the actions A A A! A! A B (! an errored step):
 // repeat:times=3:then=2 nudges at 3 (A at 1–3) and stops at 5 (A at 1–5,
 // 2 steps after its nudge); errors:times=2:then=5 nudges at 4 (3 and 4
-// errored) and would stop at 9. The outcome: stop 5, its nudge at 3, not the
-// errors rule's at 4.
+// errored), heeded at 5 (no error). The outcome: stop 5, its nudge at 3, not
+// the errors rule's at 4.
 func TestCombinedNudgeIsTheStoppingRules(t *testing.T) {
 	ep := &episode.Episode{ID: "n", Format: "jsonl", Signals: episode.Signals(0).With(episode.Actions, episode.Errors),
 		End: episode.End{Reason: episode.EndMaxTurns}}

@@ -287,10 +287,10 @@ func roomKey(id int, name string) int {
 	return -int(h.Sum32()&0x7fffffff) - 1
 }
 
-// NudgeNotes say, once a policy name, of the policies that nudge before they
+// nudgeNotes say, once a policy name, of the policies that nudge before they
 // stop (then=M), what a replay cannot show: the logged agent never saw the
 // nudge (docs/policies.md, "Nudge, then stop").
-func NudgeNotes(policies iter.Seq[policy.Policy]) []string {
+func nudgeNotes(policies iter.Seq[policy.Policy]) []string {
 	var notes []string
 	var named []policy.Name
 	for p := range policies {
@@ -305,8 +305,8 @@ func NudgeNotes(policies iter.Seq[policy.Policy]) []string {
 
 // Notes are what limits the replay of ep under policies: the policies its
 // log cannot replay or replays with settings off (Unreplayable), and of
-// those that nudge, what the replay cannot show (NudgeNotes). policies is
+// those that nudge, what the replay cannot show (nudgeNotes). policies is
 // read three times.
 func Notes(ep *episode.Episode, policies iter.Seq[policy.Policy]) []string {
-	return append(Unreplayable(ep, policies), NudgeNotes(Replayable(ep, policies))...)
+	return append(Unreplayable(ep, policies), nudgeNotes(Replayable(ep, policies))...)
 }

@@ -72,7 +72,7 @@ func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skip
 }
 
 // sharedNames counts the episodes of each name that more than one of eps
-// has: of many episodes, a map of every name took 100 bytes an episode.
+// has: of many episodes, a map of every name would take 100 bytes an episode.
 func sharedNames(eps []Episode) map[string]int {
 	names := make([]string, len(eps))
 	for i := range eps {

@@ -124,10 +124,10 @@ var Agents = capSystem("your agent", []string{atif.Format}, capKeys{harness: "yo
 	"your agent's config", "text", "each line is one harness's key for the cap: keep the one of the harness that ran the trajectories",
 	policy.Cost, policy.Steps)
 
-// agentKeys is a cap of value v in the keys of the harnesses that write
-// ATIF. Inspect's message_limit counts messages, the agent's and the
-// tools', about two a step.
-func agentKeys(cap, v string) string {
+// agentKeys is the cap keyed key (Agents' keys) of value v in the keys of
+// the harnesses that write ATIF. Inspect's message_limit counts messages,
+// the agent's and the tools', about two a step.
+func agentKeys(key, v string) string {
 	n, _ := strconv.Atoi(v)
 	lines := map[string][]string{
 		"steps": {"mini-swe-agent (YAML): agent: {step_limit: " + v + "}", "OpenHands (config.toml, [core]): max_iterations = " + v,
@@ -136,5 +136,5 @@ func agentKeys(cap, v string) string {
 		"cost":   {"mini-swe-agent (YAML): agent: {cost_limit: " + v + "}", "OpenHands (config.toml, [core]): max_budget_per_task = " + v, "Inspect (eval): cost_limit=" + v},
 		"time":   {"mini-swe-agent (YAML): agent: {wall_time_limit_seconds: " + v + "}", "Inspect (eval): time_limit=" + v},
 	}
-	return strings.Join(lines[cap], "\n") + "\n"
+	return strings.Join(lines[key], "\n") + "\n"
 }

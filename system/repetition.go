@@ -48,10 +48,7 @@ func repetitionBlock(p policy.Policy, logs logsOf) (string, bool) {
 
 // ruleWords says when q detects a repetition, and what it does then.
 func ruleWords(q policy.Policy) string {
-	k, within := q.Get(policy.Times), 0
-	if q.Has(policy.Within) && q.Get(policy.Within) != 0 {
-		within = max(q.Get(policy.Within), k)
-	}
+	k, within := q.Get(policy.Times), q.Get(policy.Within) // a setting q lacks reads as its default, 0
 	what := map[policy.Name]string{policy.Repeat: "action", policy.RepeatObserved: "(action, observation)", policy.Errored: "failed step"}[q.Name]
 	if q.Name == policy.Errored && q.Get(policy.SameAction) == 1 {
 		what = "failure of one action"
@@ -62,14 +59,14 @@ func ruleWords(q policy.Policy) string {
 		w = fmt.Sprintf("steps t-%d+1 to t alternate between two actions", k)
 	case q.Name == policy.Alternate:
 		w = fmt.Sprintf("steps t-%d+1 to t alternate between two (action, observation) pairs", k)
-	case q.Get(policy.Within) < 0:
+	case within < 0:
 		w = fmt.Sprintf("step t's %s is the %d-th alike in steps 1 to t", what, k)
 	case within > 0:
-		w = fmt.Sprintf("step t's %s is the %d-th alike in steps t-%d+1 to t", what, k, within)
+		w = fmt.Sprintf("step t's %s is the %d-th alike in steps t-%d+1 to t", what, k, max(within, k))
 	default:
 		w = fmt.Sprintf("steps t-%d+1 to t are each the same %s", k, what)
 	}
-	if q.Has(policy.Ignore) && q.Get(policy.Ignore) > 0 {
+	if q.Get(policy.Ignore) > 0 {
 		w += fmt.Sprintf(" (observations compared without what %s matches)", policy.Ignore.Format(q.Get(policy.Ignore)))
 	}
 	if m := q.Get(policy.Then); m > 0 {
@@ -184,7 +181,7 @@ class LoopBreak:
 // ruleCall is the Rule(...) that runs q.
 func ruleCall(q policy.Policy) string {
 	obs := "o"
-	if re := q.Get(policy.Ignore); re > 0 && q.Has(policy.Ignore) {
+	if re := q.Get(policy.Ignore); re > 0 {
 		obs = fmt.Sprintf("re.sub(%s, \"\", o)", pyRaw(policy.Ignore.Format(re)))
 	}
 	var key string
@@ -206,11 +203,8 @@ func ruleCall(q policy.Policy) string {
 			key = "lambda a, o, e: a if e else None"
 		}
 	}
-	within := 0
-	if q.Has(policy.Within) {
-		within = q.Get(policy.Within) // -1: the whole run
-	}
-	call := fmt.Sprintf("Rule(%d, %d, %d, %s", q.Get(policy.Times), within, q.Get(policy.Then), key)
+	// within -1: the whole run; 0 for alternate, which has none.
+	call := fmt.Sprintf("Rule(%d, %d, %d, %s", q.Get(policy.Times), q.Get(policy.Within), q.Get(policy.Then), key)
 	if alternate {
 		call += ", alternate=True"
 	}

@@ -15,10 +15,10 @@ import (
 // than 65,536 turns is read (source.Long), while the live heap is under
 // memoryLive of it: with the program's own pages (about 11 MiB), a log at
 // the turn cap peaks within 64 MiB of RSS where the collector's default,
-// twice the live heap, took 70 (docs/PERFORMANCE.md, "Memory"). Past
+// twice the live heap, takes 70 (docs/PERFORMANCE.md, "Memory"). Past
 // memoryLive, and before such a log, the collector keeps its default: a live
 // heap close to the floor would have it collect after every few MiB, which
-// made 50,000 two-step episodes take 4–14 % more CPU.
+// would make 50,000 two-step episodes take 4–14 % more CPU.
 const (
 	memoryFloor = 50 << 20
 	memoryLive  = memoryFloor / 8 * 7

@@ -245,8 +245,9 @@ func judgeAll(ivs []Interval, truth *truthTable) []Judged {
 // comparison against the count the population's own discordance of the
 // pairs it rests on (the leader's, or the folds' choices held out) gives
 // (stats.SettleAt: infinite when none would). A low end the answer does not
-// print (no more than n: sweep.Settle.Reached), or at the floor every low
-// end has, which any population's count meets, is not judged.
+// print (no more than n: sweep.Settle.Reached), at the floor every low end
+// has, which any population's count meets, or set by the saving (taken as
+// printed), is not judged.
 func (s *Sample) judgeSettle(a Answer, truth *truthTable) {
 	if a.Settle == nil || a.Verdict != sweep.NoClearWinner {
 		return
@@ -264,7 +265,7 @@ func (s *Sample) judgeSettle(a Answer, truth *truthTable) {
 		n = max(n, a.Settle.Saved)
 	}
 	floor := stats.SettleAt(0, 0, margin)
-	s.SettleJudged = !a.Settle.Reached(a.N) && a.Settle.Low > floor
+	s.SettleJudged = !a.Settle.Reached(a.N) && a.Settle.Low > floor && a.Settle.Low > a.Settle.Saved
 	s.SettleAtLeast = s.SettleJudged && (n == 0 || n >= a.Settle.Low)
 	s.RangeJudged = a.Settle.High > 0
 	s.SettleWithin = s.RangeJudged && n != 0 && a.Settle.Low <= n && n <= a.Settle.High

@@ -35,13 +35,9 @@ func TestTruth(t *testing.T) {
 	configs, now := grid(), DefaultNow()
 	ps := []policy.Policy{now, configs[0], configs[40], configs[100], configs[len(configs)-1]}
 	truth := newTruth(eps, ps, 2)
-	var turns int
-	for _, ep := range eps {
-		turns += ep.N()
-	}
 	n := float64(len(eps))
 	for _, p := range ps {
-		var ft, pre, cens, saved, forgone int
+		var ft, pre, cens, saved int
 		for _, ep := range eps {
 			o := replay.Run(ep, p)
 			if o.FalseTerminationCandidate() || o.Unknown() || o.Censored { // the high bound
@@ -54,10 +50,9 @@ func TestTruth(t *testing.T) {
 				cens++
 			}
 			saved += o.TurnsSaved
-			forgone += int(o.ScoreForgone)
 		}
 		want := map[Figure]float64{FalseRate: float64(ft) / n, CensoredShare: float64(cens) / n,
-			SavedShare: float64(saved) / float64(turns), SavedPerEpisode: float64(saved) / n, ForgonePerEpisode: float64(forgone) / n, FalseRateLow: float64(pre) / n}
+			SavedPerEpisode: float64(saved) / n, FalseRateLow: float64(pre) / n}
 		for f, w := range want {
 			if got, ok := truth.Of(Quantity{Figure: f, Of: p}); !ok || got != w {
 				t.Errorf("%v: %v = %v, want %v", p, f, got, w)

@@ -20,13 +20,9 @@ const (
 	FalseRate Figure = iota
 	// CensoredShare is the censored outcomes ÷ the episodes.
 	CensoredShare
-	// SavedShare is the turns saved ÷ the logged turns.
-	SavedShare
 	// SavedPerEpisode is the turns saved ÷ the episodes (a sum over n
 	// episodes is n times it).
 	SavedPerEpisode
-	// ForgonePerEpisode is the score forgone ÷ the episodes.
-	ForgonePerEpisode
 	// FalseRateLow is the low bound of the false-termination rate: the
 	// premature stops alone ÷ the episodes.
 	FalseRateLow
@@ -39,8 +35,7 @@ const (
 )
 
 func (f Figure) String() string {
-	return [...]string{"false-termination rate", "censored share", "share of turns saved", "turns saved per episode",
-		"score forgone per episode", "false-termination rate, low bound",
+	return [...]string{"false-termination rate", "censored share", "turns saved per episode", "false-termination rate, low bound",
 		"share worse than now", "share better than now"}[f]
 }
 
@@ -72,7 +67,7 @@ type truthTable struct {
 }
 
 // tally are the whole numbers the figures are made of.
-type tally struct{ ft, premature, censored, saved, forgone, worse, better int64 }
+type tally struct{ ft, premature, censored, saved, worse, better int64 }
 
 // newTruth replays every policy over every episode of the population (the
 // sweep's fast path, which tests hold to the plain replay) and keeps their
@@ -80,7 +75,6 @@ type tally struct{ ft, premature, censored, saved, forgone, worse, better int64 
 func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *truthTable {
 	workers = max(1, min(workers, runtime.GOMAXPROCS(0)))
 	sums := make([][]tally, workers)
-	turns := make([]int64, workers)
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -89,7 +83,6 @@ func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *tr
 			out := make([]replay.Outcome, len(policies))
 			for i := range next {
 				ep := pop[i]
-				turns[w] += int64(ep.N())
 				replay.NewSweeper(ep).Outcomes(policies, out)
 				nowU := b2i(out[len(out)-1].Unjudged())
 				for c := range out {
@@ -101,7 +94,6 @@ func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *tr
 					s.premature += b2i(o.FalseTerminationCandidate())
 					s.censored += b2i(o.Censored)
 					s.saved += int64(o.TurnsSaved)
-					s.forgone += int64(o.ScoreForgone)
 				}
 			}
 		})
@@ -112,10 +104,6 @@ func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *tr
 	close(next)
 	wg.Wait()
 	t := &truthTable{N: len(pop), index: map[policy.Policy]int{}, values: make([][figures]float64, len(policies))}
-	var total int64
-	for w := range workers {
-		total += turns[w]
-	}
 	n := float64(len(pop))
 	for c, p := range policies {
 		var s tally // integers: the same sums whatever the workers
@@ -124,14 +112,12 @@ func newTruth(pop []*episode.Episode, policies []policy.Policy, workers int) *tr
 			s.premature += sums[w][c].premature
 			s.censored += sums[w][c].censored
 			s.saved += sums[w][c].saved
-			s.forgone += sums[w][c].forgone
 			s.worse += sums[w][c].worse
 			s.better += sums[w][c].better
 		}
 		t.index[p] = c
-		t.values[c] = [figures]float64{float64(s.ft) / n, float64(s.censored) / n, float64(s.saved) / float64(total),
-			float64(s.saved) / n, float64(s.forgone) / n, float64(s.premature) / n,
-			float64(s.worse) / n, float64(s.better) / n}
+		t.values[c] = [figures]float64{float64(s.ft) / n, float64(s.censored) / n, float64(s.saved) / n,
+			float64(s.premature) / n, float64(s.worse) / n, float64(s.better) / n}
 	}
 	return t
 }

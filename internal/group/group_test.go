@@ -113,7 +113,7 @@ func TestSplit(t *testing.T) {
 }
 
 // A value spelled as none's name, "(none)", is a group of its own, named
-// quoted, so that it reads apart from none's; a key no episode has is an
+// quoted, "\"(none)\"", so as not to read as none's; a key no episode has is an
 // error naming the keys they have, sorted after system and dir:N (issue 38,
 // item 7).
 func TestNoneAndUnseen(t *testing.T) {

@@ -386,9 +386,14 @@ func TestDecide(t *testing.T) {
 		{"folds disagree", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{10, 50}, 30, 1, 2, NoClearWinner, &Settle{Low: 189, High: 197}, "only 2 of the 5 folds choose it"},
 		// 2 worse of 200, none better: 7.84888·0.01/(0.02 − 0.01)² = 784.9.
 		{"rate not shown within", false, [2]float64{-1, 3}, 2, 0, [2]float64{5, 40}, 20, 1, 5, NoClearWinner, &Settle{Low: 189, High: 785}, "above --ft-margin"},
-		// 200·((z + z_β)·(50/2z)/20)² = 638.5: 639 at both ends (197 and 189
-		// from the rate).
-		{"savings within chance", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{-5, 45}, 20, 1, 5, NoClearWinner, &Settle{Low: 639, High: 639}, "within chance"},
+		// The saving's count: at the saving observed, 200·((z + z_β)·(50/2z)/20)²
+		// = 638.5: 639, the high end (the rate's is 197); at its interval's
+		// upper bound, 45, 200·((z + z_β)·(50/2z)/45)² = 126.1: 127, under the
+		// rate's floor, 189, the low end.
+		{"savings within chance", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{-5, 45}, 20, 1, 5, NoClearWinner, &Settle{Low: 189, High: 639}, "within chance"},
+		// Savings of 5 in [−20, 30]: at 30, 200·((z + z_β)·(50/2z)/30)² =
+		// 283.8: 284, above the rate's 189, the low end; at 5, 10216.01: 10217.
+		{"savings set the low end", false, [2]float64{-1.5, 1.9}, 1, 1, [2]float64{-20, 30}, 5, 1, 5, NoClearWinner, &Settle{Low: 284, High: 10217}, "within chance"},
 		// The other direction: 8 better of 200, none worse, significantly
 		// (its upper bound −2 pp < 0), at a cost of 200 turns: ship.
 		{"safer, shown", true, [2]float64{-9, -2}, 0, 8, [2]float64{-300, -100}, -200, 1, 5, Ship, nil, ""},

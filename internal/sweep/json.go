@@ -97,8 +97,9 @@ type answerJSON struct {
 }
 
 // settleJSON is how many episodes in all would settle the comparison the
-// verdict was taken on: low at the favourable end of its discordance's
-// interval, high at the discordance observed (null: no upper estimate);
+// verdict was taken on: low at the favourable ends of the intervals of its
+// difference and discordance, high at both as observed (null: no upper
+// estimate) (Settle);
 // from which pairs (held_out or versus_current) and their discordant
 // episodes; reached when low is no more than n, the count then not what
 // blocks the verdict (Settle.Reached).

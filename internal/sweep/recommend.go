@@ -134,10 +134,12 @@ type Answer struct {
 	Limits *Limits
 }
 
-// Settle is a range of episodes in all: Low at the favourable end of the
-// discordance's interval, High at the discordance observed (0: no upper
-// estimate), each at least Saved, the count that would show what the change
-// saves (0 when that is shown). They rest on the discordance of the
+// Settle is a range of episodes in all: Low at the favourable ends of the
+// intervals of the difference (Tango's) and of the discordance (Wilson's),
+// High at both as observed (0: no upper estimate) (stats.PairedSettle). Low
+// is at least Saved, the count that would show what the change saves at the
+// upper bound of the saving's interval, and High at least that count at the
+// saving observed (0 when the saving is shown). They rest on the discordance of the
 // comparison the verdict was taken on: Worse episodes worse under the change
 // than under now, Better the other way, of the held-out pairs when HeldOut.
 // A count no more than the episodes at hand is not what would settle it
@@ -465,13 +467,15 @@ func (r *Result) decide(a *Answer) {
 		short = append([]string{fmt.Sprintf("%s may rise by %s, above --ft-margin %s (the upper "+
 			"bound of its change)", who.rate, pp(ft.CI[1]/100), ppMargin(r.FTMargin))}, short...)
 	}
-	nSaved := 0
+	var saved [2]int
 	if sv.CI[0] <= 0 {
 		short = append(short, fmt.Sprintf("the %s it saves over now are within chance", r.rank()))
-		nSaved, _ = stats.PairedMeanN(r.N, sv.CI[0], sv.CI[1], sv.Change)
+		// At the interval's upper bound, the favourable end, and as observed.
+		saved[0], _ = stats.PairedMeanN(r.N, sv.CI[0], sv.CI[1], sv.CI[1])
+		saved[1], _ = stats.PairedMeanN(r.N, sv.CI[0], sv.CI[1], sv.Change)
 	}
 	a.Why = strings.Join(short, "; ")
-	a.Settle = r.settle(a, r.FTMargin, nSaved)
+	a.Settle = r.settle(a, r.FTMargin, saved)
 }
 
 // decider is how the answer's reasons name what their figures measured
@@ -513,23 +517,24 @@ func (r *Result) decideSafer(a *Answer, ft *metrics.Metric, who decider, short [
 			"within chance (the upper bound of the change, %s, is above 0)", who.safer, pp(ft.CI[1]/100))}, short...)
 	}
 	a.Verdict, a.Why = NoClearWinner, strings.Join(short, "; ")
-	a.Settle = r.settle(a, 0, 0)
+	a.Settle = r.settle(a, 0, [2]int{})
 }
 
 // settle is how many episodes in all would settle the comparison the
 // verdict was taken on (Answer.decisive) against margin (0: shown fewer
-// false terminations), from its discordant episodes, and at least nSaved
-// (what would show its saving); nil when no count would.
-func (r *Result) settle(a *Answer, margin float64, nSaved int) *Settle {
+// false terminations), from its discordant episodes, and at least saved
+// (what would show its saving: at its interval's upper bound, as observed);
+// nil when no count would.
+func (r *Result) settle(a *Answer, margin float64, saved [2]int) *Settle {
 	ft := metricNamed(a.decisive(), "false_termination_rate")
 	b, c := ft.Discordant[0], ft.Discordant[1]
 	low, high, never := stats.PairedSettle(b, c, r.N, margin)
 	if never {
 		return nil
 	}
-	s := &Settle{Low: max(low, nSaved), High: high, Saved: nSaved, HeldOut: a.HeldOut != nil, Worse: b, Better: c}
+	s := &Settle{Low: max(low, saved[0]), High: high, Saved: saved[0], HeldOut: a.HeldOut != nil, Worse: b, Better: c}
 	if high > 0 {
-		s.High = max(high, s.Low)
+		s.High = max(high, saved[1], s.Low)
 	}
 	return s
 }

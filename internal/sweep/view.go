@@ -180,6 +180,9 @@ func (r *Result) settleWords(s *Settle) string {
 		return "no count of episodes alone would settle it"
 	}
 	from := fmt.Sprintf("from %s: %s worse under it than under now, %d better", s.pairs(), textout.Count(s.Worse, "episode"), s.Better)
+	if s.Saved > 0 && s.Low == s.Saved {
+		from += fmt.Sprintf("; the low end is what would show the %s it saves, at the upper bound of their interval", r.rank())
+	}
 	switch {
 	case !s.Reached(r.N) && (s.High == 0 || s.High == s.Low):
 		return fmt.Sprintf("at least %s would settle it (%d here; %s)", textout.Count(s.Low, "episode"), r.N, from)

@@ -392,7 +392,7 @@ func TestTableRowBoundedTogether(t *testing.T) {
 }
 
 // A key with a dot escaped, info\.score, names the column info.score as the
-// nested key info.score does (issue 38, item 7: it claimed no table).
+// nested key info.score does (issue 38, item 7): the table is claimed.
 func TestTableEscapedDot(t *testing.T) {
 	for _, m := range []string{`turn=Step,score=info\.score`, "turn=Step,score=info.score"} {
 		eps, res := source.ReadAll(Table{Fields: mustFields(t, m)}, strings.NewReader("Step,info.score\n0,1\n1,3\n"), "dots.csv", source.Options{})
