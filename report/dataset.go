@@ -61,12 +61,11 @@ func NewDataset(baseline, after policy.Policy, opts Options, eps []Episode, skip
 	slices.SortStableFunc(eps, func(a, b Episode) int {
 		return cmp.Or(cmp.Compare(a.row.id, b.row.id), cmp.Compare(a.row.source, b.row.source), cmp.Compare(a.row.segment, b.row.segment))
 	})
-	slices.SortStableFunc(skipped, func(a, b Skip) int { return cmp.Compare(a.Source, b.Source) })
-	slices.Sort(passed)
+	in := NewInputs(skipped, passed)
 	names := sharedNames(eps)
 	shows := systemOfRows(eps).Shows
 	d := &Dataset{Baseline: baseline, After: after, Options: opts, Episodes: eps,
-		Skipped: skipped, Passed: passed, names: names, Patterns: summarise(eps), shows: shows}
+		Skipped: in.Skipped, Passed: in.Passed, names: names, Patterns: summarise(eps), shows: shows}
 	d.Metrics = metrics.Compare(pairs{d}, opts.Costs, shows.Applies)
 	d.markCensored()
 	return d

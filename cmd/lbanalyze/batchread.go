@@ -131,7 +131,7 @@ func (b *batchRead) groupOf(ep *episode.Episode, sys *system.System) *readGroup 
 	key := b.f.by.key
 	id := groupID{sys: sys}
 	if key != nil {
-		id.value = group.Split([]*episode.Episode{ep}, key, b.below)[0].Value
+		id.value = key.Value(ep, b.below)
 	}
 	g := b.groups[id]
 	if g == nil {

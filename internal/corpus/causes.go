@@ -21,11 +21,10 @@ type causes struct {
 
 // cause is the files of one cause: the first told, the rest counted.
 type cause struct {
-	files     int    // the files met with it
-	last      string // the file met last
-	held      int    // its messages held back
-	heldFiles int    // and their files
-	first     string // the first file held
+	files int    // the files met with it
+	last  string // the file met last
+	held  int    // its messages held back, of its files past maxSameFiles
+	first string // the first file held
 }
 
 // tell says whether message m about the file at path is told now: false
@@ -47,11 +46,8 @@ func (cs *causes) tell(path, m string) bool {
 	if c.last != path {
 		c.last = path
 		c.files++
-		if c.files > maxSameFiles {
-			c.heldFiles++
-			if c.first == "" {
-				c.first = path
-			}
+		if c.files == maxSameFiles+1 {
+			c.first = path
 		}
 	}
 	if c.files <= maxSameFiles {
@@ -70,8 +66,9 @@ func (cs *causes) held() []string {
 		if c.held == 0 {
 			continue
 		}
-		what := plural(c.heldFiles, "more file")
-		if c.held > c.heldFiles {
+		heldFiles := c.files - maxSameFiles
+		what := plural(heldFiles, "more file")
+		if c.held > heldFiles {
 			what += fmt.Sprintf(" (%s)", plural(c.held, "time"))
 		}
 		out = append(out, fmt.Sprintf("the same in %s, %s first: %s", what, c.first, key))

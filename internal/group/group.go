@@ -83,7 +83,7 @@ func Split(eps []*episode.Episode, key *Key, below func(source string) string) [
 	for _, ep := range eps {
 		g := id{system.Of(ep), ""}
 		if key != nil {
-			g.value = key.value(ep, below)
+			g.value = key.Value(ep, below)
 		}
 		i, ok := index[g]
 		if !ok {
@@ -136,7 +136,7 @@ func Unseen(eps []*episode.Episode, key *Key, below func(source string) string) 
 	}
 	var keys []string
 	for _, ep := range eps {
-		if key.value(ep, below) != "" {
+		if key.Value(ep, below) != "" {
 			return nil
 		}
 		for _, f := range ep.Facts {
@@ -149,8 +149,9 @@ func Unseen(eps []*episode.Episode, key *Key, below func(source string) string) 
 	return fmt.Errorf("no episode has %s: the keys they have are %s, or a member of their steps (a column of a table)", key.Name, strings.Join(append([]string{bySystem, "dir:N"}, keys...), ", "))
 }
 
-// value is the key's value for ep: "" when it has none.
-func (k Key) value(ep *episode.Episode, below func(string) string) string {
+// Value is the key's value for ep, which Split groups it by: "" when it
+// has none; below is as Split's.
+func (k Key) Value(ep *episode.Episode, below func(string) string) string {
 	switch {
 	case k.Name == bySystem:
 		return ""

@@ -158,12 +158,8 @@ func Compare(pairs Compared, c Costs, a Applies) []Metric {
 		for j, k := range boot {
 			sub[j] = defs[k]
 		}
-		got := -1 // the episode in p
 		ci, pct, sides, method := intervals(sub, n, func(i, j int, r []float64) {
-			if i != got {
-				pairs.Get(i, &p)
-				got = i
-			}
+			pairs.Get(i, &p) // intervals reads a metric's column at a time: i changes at every call
 			for s := range 2 {
 				r[2*s], r[2*s+1] = side(&sub[j], &p, s)
 			}

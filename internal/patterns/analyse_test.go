@@ -329,7 +329,7 @@ func TestSectionsOff(t *testing.T) {
 	if d.Warned || d.Revisited || d.Warning != 0 || d.Spells != 0 {
 		t.Errorf("digest %+v", d)
 	}
-	s := Summarise([]Digest{d})
+	s := summarise([]Digest{d})
 	var names []string
 	for _, p := range s.Patterns {
 		names = append(names, p.Pattern)
@@ -340,7 +340,7 @@ func TestSectionsOff(t *testing.T) {
 	}
 	// With one episode analysed for both: each is counted over it alone.
 	on := Analyse(handBuilt(false), DefaultOptions(), scoreP).Digest()
-	s = Summarise([]Digest{on, d})
+	s = summarise([]Digest{on, d})
 	of := map[string]int{}
 	for _, p := range s.Patterns {
 		of[p.Pattern] = p.Of

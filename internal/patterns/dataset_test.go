@@ -95,8 +95,8 @@ func TestSummaryBundled(t *testing.T) {
 	for i := len(as) - 1; i >= 0; i-- {
 		rev = append(rev, as[i])
 	}
-	s := Summarise(digests(as))
-	if !reflect.DeepEqual(s, Summarise(digests(rev))) {
+	s := summarise(digests(as))
+	if !reflect.DeepEqual(s, summarise(digests(rev))) {
 		t.Error("the summary depends on the order of the episodes")
 	}
 	for _, r := range []Rate{s.Escape.WithWarnings, s.Escape.WithoutWarnings} {
@@ -120,4 +120,13 @@ func TestSummaryBundled(t *testing.T) {
 	if want := []int{18, 7, 25, 57, 51, 74, 1380, 6480, 8714}; !reflect.DeepEqual(got, want) {
 		t.Errorf("pinned figures %v, want %v", got, want)
 	}
+}
+
+// summarise is SummariseAll of ds.
+func summarise(ds []Digest) Summary {
+	ps := make([]*Digest, len(ds))
+	for i := range ds {
+		ps[i] = &ds[i]
+	}
+	return SummariseAll(ps)
 }

@@ -39,17 +39,14 @@ func repeats(ep *episode.Episode, steps []step, p policy.Policy) (Repeats, []boo
 	n := ep.N()
 	rp := Repeats{Policy: p.String(), Top: []RepeatedAction{}}
 	rep := make([]bool, n+1)
-	// last holds, for each (action, response) pair, the count of progress
-	// turns up to its last occurrence: a repeat is the pair again with none
-	// since. Pairs are keyed by pairHash.
-	last := map[uint64]int32{}
+	// seen holds the (action, response) pairs, by pairHash, met since the
+	// last progress turn: a repeat is a pair met again with no progress since.
+	seen := map[uint64]struct{}{}
 	byAction := map[uint64]*RepeatedAction{}
-	var resets int32
 	run := 0
 	for t := 1; t <= n; t++ {
 		if t <= len(steps) && steps[t-1].reset {
-			resets++
-			clear(last) // a pair seen before this reset repeats no more
+			clear(seen) // a pair seen before this reset repeats no more
 		}
 		tu := &ep.Turns[t-1]
 		if tu.ResponseHash == 0 || tu.Action == "" {
@@ -60,7 +57,7 @@ func repeats(ep *episode.Episode, steps []step, p policy.Policy) (Repeats, []boo
 		action := normAction(tu.Action)
 		ah := actionHash(action)
 		k := pairHash(ah, tu.ResponseHash)
-		if u, ok := last[k]; ok && resets == u {
+		if _, ok := seen[k]; ok {
 			rep[t] = true
 			rp.Turns++
 			if rp.FirstTurn == 0 {
@@ -77,7 +74,7 @@ func repeats(ep *episode.Episode, steps []step, p policy.Policy) (Repeats, []boo
 		} else {
 			run = 0
 		}
-		last[k] = resets
+		seen[k] = struct{}{}
 	}
 	if rp.TurnsWithResponse > 0 {
 		rp.Share = float64(rp.Turns) / float64(rp.TurnsWithResponse)

@@ -95,7 +95,7 @@ type Interval struct {
 	Method   string  `json:"method"`
 }
 
-// Digest is what Summarise reads of an episode's Analysis: a dataset keeps
+// Digest is what SummariseAll reads of an episode's Analysis: a dataset keeps
 // its episodes' digests, not their analyses, which hold a few slices the
 // length of the episode (docs/PERFORMANCE.md, "Memory").
 type Digest struct {
@@ -146,19 +146,10 @@ func (a *Analysis) Digest() Digest {
 	return d
 }
 
-// Summarise builds the dataset summary of the episodes' digests (any
+// SummariseAll builds the dataset summary of the digests ds point to (any
 // order; the result does not depend on it except for the order of Leads,
-// which follows the policies' first appearance).
-func Summarise(ds []Digest) Summary {
-	ps := make([]*Digest, len(ds))
-	for i := range ds {
-		ps[i] = &ds[i]
-	}
-	return SummariseAll(ps)
-}
-
-// SummariseAll is Summarise of the digests ds point to: a dataset of many
-// episodes shares the digests that show nothing (docs/PERFORMANCE.md, "Many
+// which follows the policies' first appearance): a dataset of many episodes
+// shares the digests that show nothing (docs/PERFORMANCE.md, "Many
 // episodes").
 func SummariseAll(ds []*Digest) Summary {
 	s := Summary{Episodes: len(ds), Patterns: []PatternSummary{}, Leads: []LeadSummary{},
