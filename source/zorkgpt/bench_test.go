@@ -79,3 +79,61 @@ func BenchmarkReadTurns(b *testing.B) {
 	}
 	stop()
 }
+
+// shapes are a turn's lines as synth writes them (synth --seed 1): the three
+// decoded ones and the longest one, which is not.
+var shapes = []struct{ name, line string }{
+	{"zork_response", `{"timestamp": "2025-11-13T08:33:15.671825", "level": "INFO", "message": "ZORK RESPONSE for 'south':\nSouth of House\nYou are facing the south side of a white house. There is no door here, and all the windows are boarded.\n", "event_type": "zork_response", "episode_id": "2025-11-13T08:32:52", "turn": 1, "action": "south", "zork_response": "South of House\nYou are facing the south side of a white house. There is no door here, and all the windows are boarded.", "raw_zork_response": "South of House\nYou are facing the south side of a white house. There is no door here, and all the windows are boarded.\n\n>"}`},
+	{"turn_completed", `{"timestamp": "2025-11-13T08:33:25.358228", "level": "INFO", "message": "Turn 1 completed", "event_type": "turn_completed", "episode_id": "2025-11-13T08:32:52", "turn": 1, "action": "south", "score": 0, "location": "South of House", "confidence": 0.8}`},
+	{"map_movement_update", `{"timestamp": "2025-11-13T08:33:18.900626", "level": "INFO", "message": "Map updated from movement", "event_type": "map_movement_update", "episode_id": "2025-11-13T08:32:52", "turn": 1, "action": "south", "from_room_id": 180, "from_room": "West of House", "to_room_id": 80, "to_room": "South of House"}`},
+	{"final_action_selection", `{"timestamp": "2025-11-13T08:35:24.121917", "level": "INFO", "message": "SELECTED ACTION: east (Score: 0.75, Confidence: 0.60, Override: False, Critic: enabled)", "event_type": "final_action_selection", "episode_id": "2025-11-13T08:32:52", "turn": 5, "agent_action": "east", "agent_reasoning": "Current location: Behind House. The last command ('examine window') gave: \"The window is slightly ajar, but not enough to allow entry.\". Heading east toward the Clearing. The critic tends to reject repeated actions, so I should not loop on the same command. Repeating a failed command verbatim never helps in Zork; vary the verb or the object. Action: east", "critic_score": 0.75, "critic_confidence": 0.6000000000000001, "was_overridden": false, "critic_enabled": true}`},
+}
+
+// BenchmarkDecodeLine reads each shape of line the general way (readAny:
+// its event type, then goccy/go-json) and quickly.
+func BenchmarkDecodeLine(b *testing.B) {
+	for _, s := range shapes {
+		line := []byte(s.line)
+		for _, way := range []struct {
+			name string
+			read func(d *decoded) bool
+		}{
+			{"general", func(d *decoded) bool { return d.readAny(line, false) == nil }},
+			{"quick", func(d *decoded) bool { return d.quick(line) }},
+		} {
+			b.Run(s.name+"/"+way.name, func(b *testing.B) {
+				var d decoded
+				b.ReportAllocs()
+				stop := benchdata.CPU(b)
+				for b.Loop() {
+					if !way.read(&d) {
+						b.Fatal("not read")
+					}
+				}
+				stop()
+			})
+		}
+	}
+}
+
+// BenchmarkEventTypeTwice is eventTypeTwice beside bytes.Count on each
+// shape.
+func BenchmarkEventTypeTwice(b *testing.B) {
+	for _, s := range shapes {
+		line := []byte(s.line)
+		b.Run(s.name+"/count", func(b *testing.B) {
+			stop := benchdata.CPU(b)
+			for b.Loop() {
+				_ = bytes.Count(line, eventTypeKey) > 1
+			}
+			stop()
+		})
+		b.Run(s.name+"/twice", func(b *testing.B) {
+			stop := benchdata.CPU(b)
+			for b.Loop() {
+				eventTypeTwice(line)
+			}
+			stop()
+		})
+	}
+}

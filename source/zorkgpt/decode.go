@@ -18,6 +18,7 @@ type decoded struct {
 	// problems found in the line, in order: a salvaged record, why it could
 	// not be decoded, a repair, a member left out.
 	problems []lineProblem
+	vals     values
 }
 
 type lineProblem struct {
@@ -58,8 +59,17 @@ func (d *decoded) decode(line []byte, unterminated bool) {
 	}
 }
 
-// read reads a line, or says why it is not one JSON object.
+// read reads a line, or says why it is not one JSON object: a plain line
+// in one pass (quick), any other by readAny.
 func (d *decoded) read(line []byte, unterminated bool) error {
+	if !unterminated && d.quick(line) {
+		return nil
+	}
+	return d.readAny(line, unterminated)
+}
+
+// readAny reads any line, or says why it is not one JSON object.
+func (d *decoded) readAny(line []byte, unterminated bool) error {
 	if unterminated { // a killed run's cut record: checked whole
 		if err := jsonl.ScanObject(line, nil); err != nil {
 			return err
@@ -70,7 +80,7 @@ func (d *decoded) read(line []byte, unterminated bool) error {
 		return err
 	}
 	d.event = events[string(et)]
-	if !d.event.decoded(line) && bytes.Count(line, eventTypeKey) > 1 {
+	if !d.event.decoded(line) && eventTypeTwice(line) {
 		// The key twice (under extras too, or repeated): the one that
 		// holds, as Python reads it.
 		et, err := kindOf(line)
@@ -254,4 +264,26 @@ func notRecord(line []byte) string {
 		return err.Error()
 	}
 	return "a JSON object without timestamp, level or event_type"
+}
+
+// eventTypeTwice says whether line holds eventTypeKey twice, as
+// bytes.Count counts it (leftmost first, not overlapping). It looks for the
+// key's underscore, which lines hold far fewer of than the quote it starts
+// with (LLM text quotes, every key and text has two).
+func eventTypeTwice(line []byte) bool {
+	const under = 6 // the underscore's place in eventTypeKey
+	n, from := 0, 0
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(line[i:], '_')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if p := i - under; p >= from && p+len(eventTypeKey) <= len(line) && bytes.Equal(line[p:p+len(eventTypeKey)], eventTypeKey) {
+			if n++; n == 2 {
+				return true
+			}
+			from = p + len(eventTypeKey)
+		}
+	}
 }

@@ -120,7 +120,7 @@ func (b *builder) reject(lines int, reason string) *source.Result {
 func (b *builder) skip(head []byte) bool {
 	et, err := firstEventType(head)
 	e := events[string(et)]
-	if err != nil || len(et) == 0 || e != nil && e.handle != nil || bytes.Count(head, eventTypeKey) > 1 {
+	if err != nil || len(et) == 0 || e != nil && e.handle != nil || eventTypeTwice(head) {
 		return false
 	}
 	b.cur.lines++

@@ -1,0 +1,267 @@
+package zorkgpt
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/lbanalyze/lbanalyze/internal/jsonscan"
+)
+
+// quick reads a plain line in one pass, as read's general path does, and
+// says whether it could: a line whose event is decoded is decoded into rec
+// by a jsonscan.Cursor, members of record's kinds read in place, the rest
+// checked as goccy/go-json checks it (docs/PERFORMANCE.md, "Many
+// episodes"). It is not sure of a long line, a key written twice or escaped,
+// a member of another kind than record's, extras, invalid UTF-8 or anything
+// the cursor is not sure of: the general path reads those, and a test holds
+// both paths to the same result (TestQuickAsGeneral, FuzzQuick). A line
+// whose event is not decoded is read to its event type and checked as the
+// general path checks it.
+func (d *decoded) quick(line []byte) bool {
+	if len(line) > maxValue {
+		return false
+	}
+	d.rec = record{}
+	q := quickLine{c: jsonscan.Cursor{B: line}, d: d}
+	if q.c.Peek() != '{' {
+		return false
+	}
+	q.c.I++
+	if q.c.Peek() == '}' {
+		return false
+	}
+	for more := true; more; {
+		key, err := q.c.Key()
+		if err != nil {
+			return false
+		}
+		m, ok := memberOf(key)
+		switch {
+		case !ok:
+			ok = q.c.Skip() == nil
+		case m.kind == mEventType && q.seen&m.bit == 0:
+			var e *event
+			if e, ok = q.eventType(m); ok && !e.decoded(line) {
+				return d.passOver(line, e)
+			}
+			ok = ok && utf8.Valid(line)
+		default:
+			ok = q.member(m)
+		}
+		if !ok {
+			return false
+		}
+		switch q.c.Peek() {
+		case ',':
+			q.c.I++
+		case '}':
+			q.c.I++
+			more = false
+		default:
+			return false
+		}
+	}
+	if q.c.Space(); q.c.I != len(line) {
+		return false
+	}
+	if q.seen&eventTypeBit == 0 {
+		return d.passOver(line, nil) // no event type
+	}
+	d.event, d.use = events[d.rec.EventType], true
+	return true
+}
+
+// passOver takes a line of event e, which is not decoded, unless the
+// general path would judge it further: it holds the key event_type again,
+// or a record start after its first byte.
+func (d *decoded) passOver(line []byte, e *event) bool {
+	if eventTypeTwice(line) || bytes.Contains(line[1:], recordStart) {
+		return false
+	}
+	d.event = e
+	return true
+}
+
+// quickLine is a line being read by quick.
+type quickLine struct {
+	c    jsonscan.Cursor
+	d    *decoded
+	seen uint32 // the members of record read
+}
+
+// eventType reads the line's event type and the event it names.
+func (q *quickLine) eventType(m member) (*event, bool) {
+	t, null, err := q.c.Text()
+	if err != nil || null || len(t) == 0 {
+		return nil, false
+	}
+	q.seen |= m.bit
+	q.d.rec.EventType = view(t)
+	return events[q.d.rec.EventType], true
+}
+
+// member reads the value of member m into rec: what a pointer of rec points
+// to is held in vals, a text in the line itself.
+func (q *quickLine) member(m member) bool {
+	if q.seen&m.bit != 0 {
+		return false // a key twice: the decoder's
+	}
+	q.seen |= m.bit
+	c, v := &q.c, &q.d.vals
+	field := unsafe.Add(unsafe.Pointer(&q.d.rec), m.offset)
+	var null bool
+	var err error
+	switch m.kind {
+	case mText:
+		var t []byte
+		if t, null, err = c.Text(); err == nil && !null {
+			v.texts[m.slot] = view(t)
+			*(**string)(field) = &v.texts[m.slot]
+		}
+	case mNumber:
+		var n int64
+		if n, null, err = c.Int(); err == nil && !null {
+			v.numbers[m.slot] = n
+			*(**int64)(field) = &v.numbers[m.slot]
+		}
+	case mFraction:
+		var f float64
+		if f, null, err = c.Float(); err == nil && !null {
+			v.fractions[m.slot] = f
+			*(**float64)(field) = &v.fractions[m.slot]
+		}
+	case mFlag:
+		var b bool
+		if b, null, err = c.Bool(); err == nil && !null {
+			v.flags[m.slot] = b
+			*(**bool)(field) = &v.flags[m.slot]
+		}
+	case mResponse:
+		if c.Peek() != '"' {
+			return false
+		}
+		var raw []byte
+		if raw, err = c.Value(); err == nil {
+			t := &v.responses[m.slot]
+			*t = responseText{}
+			t.UnmarshalJSON(raw)
+			*(**responseText)(field) = t
+		}
+	default:
+		return false
+	}
+	return err == nil
+}
+
+// view is b as a string, without a copy: valid while the line is. A handler
+// keeps a copy of any text it keeps (source.Text, source.Texts).
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// memberKind is how quick reads a member of record: by the type of its
+// field.
+type memberKind uint8
+
+const (
+	mOther memberKind = iota // extras, and any other: the decoder's
+	mEventType
+	mText
+	mNumber
+	mFraction
+	mFlag
+	mResponse
+)
+
+var kinds = map[reflect.Type]memberKind{
+	reflect.TypeFor[string]():        mEventType,
+	reflect.TypeFor[*string]():       mText,
+	reflect.TypeFor[*int64]():        mNumber,
+	reflect.TypeFor[*float64]():      mFraction,
+	reflect.TypeFor[*bool]():         mFlag,
+	reflect.TypeFor[*responseText](): mResponse,
+}
+
+// member is a field of record, as quick reads it.
+type member struct {
+	kind   memberKind
+	offset uintptr // of the field in record
+	bit    uint32  // of the field among record's, for a key twice
+	slot   int     // of its value in values
+}
+
+// values hold what the pointers of a record read by quick point to, a slot
+// a member.
+type values struct {
+	texts     [32]string
+	numbers   [32]int64
+	fractions [32]float64
+	flags     [32]bool
+	responses [32]responseText
+}
+
+// members are record's fields by their keys.
+var members = func() map[string]member {
+	m := map[string]member{}
+	t := reflect.TypeFor[record]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		m[key] = member{kind: kinds[f.Type], offset: f.Offset, bit: 1 << i, slot: i}
+	}
+	return m
+}()
+
+var eventTypeBit = members["event_type"].bit
+
+// memberOf is the member of record a key names. A map hashes the whole key:
+// byKey places record's keys by a hash of their length and three of their
+// bytes, with a multiplier under which no two share a place, and compares
+// one.
+func memberOf(key []byte) (member, bool) {
+	e := &byKey.places[byKey.place(key)]
+	return e.member, e.key == string(key) && e.key != ""
+}
+
+type keyTable struct {
+	mul    uint32
+	places [128]struct {
+		key string
+		member
+	}
+}
+
+func (t *keyTable) place(key []byte) uint32 {
+	if len(key) == 0 {
+		return 0
+	}
+	x := uint32(len(key)) | uint32(key[0])<<8 | uint32(key[len(key)/2])<<16 | uint32(key[len(key)-1])<<24
+	return x * t.mul >> 25
+}
+
+var byKey = func() *keyTable {
+	t := &keyTable{}
+	for t.mul = 0x9e3779b1; ; t.mul += 2 {
+		t.places = [128]struct {
+			key string
+			member
+		}{}
+		free := true
+		for key, m := range members {
+			e := &t.places[t.place([]byte(key))]
+			if free = e.key == ""; !free {
+				break
+			}
+			e.key, e.member = key, m
+		}
+		if free {
+			return t
+		}
+	}
+}()
