@@ -34,8 +34,8 @@ func (d *decoded) quick(line []byte) bool {
 		return false
 	}
 	for more := true; more; {
-		key, err := q.c.Key()
-		if err != nil {
+		key, ok := q.key()
+		if !ok {
 			return false
 		}
 		m, ok := memberOf(key)
@@ -54,13 +54,7 @@ func (d *decoded) quick(line []byte) bool {
 		if !ok {
 			return false
 		}
-		switch q.c.Peek() {
-		case ',':
-			q.c.I++
-		case '}':
-			q.c.I++
-			more = false
-		default:
+		if more, ok = q.next(); !ok {
 			return false
 		}
 	}
@@ -122,8 +116,11 @@ func (q *quickLine) member(m member) bool {
 			*(**string)(field) = &v.texts[m.slot]
 		}
 	case mNumber:
-		var n int64
-		if n, null, err = c.Int(); err == nil && !null {
+		n, null, ok := q.number()
+		if !ok {
+			return false
+		}
+		if !null {
 			v.numbers[m.slot] = n
 			*(**int64)(field) = &v.numbers[m.slot]
 		}
@@ -155,6 +152,84 @@ func (q *quickLine) member(m member) bool {
 	}
 	return err == nil
 }
+
+// key reads a key without escapes and the colon after it.
+func (q *quickLine) key() ([]byte, bool) {
+	b, i := q.c.B, q.c.I
+	if i >= len(b) || b[i] != '"' {
+		return nil, false
+	}
+	start := i + 1
+	for i = start; i < len(b) && b[i] != '"'; i++ {
+		if b[i] == '\\' || b[i] < 0x20 {
+			return nil, false
+		}
+	}
+	key := b[start:min(i, len(b))]
+	if i+2 < len(b) && b[i+1] == ':' && b[i+2] == ' ' { // as json.dumps writes it
+		q.c.I = i + 3
+		return key, true
+	}
+	q.c.I = i + 1
+	if q.c.Peek() != ':' {
+		return nil, false
+	}
+	q.c.I++
+	return key, true
+}
+
+// next passes the comma after a member, or the closing brace (more false).
+func (q *quickLine) next() (more, ok bool) {
+	b, i := q.c.B, q.c.I
+	if i+2 < len(b) && b[i] == ',' && b[i+1] == ' ' && b[i+2] == '"' { // as json.dumps writes it
+		q.c.I = i + 2
+		return true, true
+	}
+	switch q.c.Peek() {
+	case ',':
+		q.c.I++
+		q.c.Space()
+		return true, true
+	case '}':
+		q.c.I++
+		return false, true
+	}
+	return false, false
+}
+
+// number reads a whole number that fits 18 digits, or null; ok false for
+// any other value.
+func (q *quickLine) number() (n int64, null, ok bool) {
+	b, i := q.c.B, q.c.I
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	if i+4 <= len(b) && string(b[i:i+4]) == "null" {
+		q.c.I = i
+		return 0, true, q.c.Null() == nil
+	}
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	for ; i < len(b) && b[i]-'0' <= 9; i++ {
+		n = n*10 + int64(b[i]-'0')
+	}
+	digits := i - start
+	if digits == 0 || digits > 18 || digits > 1 && b[start] == '0' || i >= len(b) || !ends[b[i]] {
+		return 0, false, false
+	}
+	if neg {
+		n = -n
+	}
+	q.c.I = i
+	return n, false, true
+}
+
+// ends are the bytes that may end a number in quick: others (a fraction, an
+// exponent) are left to the general path.
+var ends = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
 
 // view is b as a string, without a copy: valid while the line is. A handler
 // keeps a copy of any text it keeps (source.Text, source.Texts).
