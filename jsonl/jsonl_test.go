@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -114,6 +116,44 @@ func TestOpenDetectsCompressionByMagic(t *testing.T) {
 		t.Error("a missing file opened")
 	}
 }
+
+// A plain stream's first read gives the bytes looked at for its magic with
+// those after them, and a read error after them comes next.
+func TestPlainFirstRead(t *testing.T) {
+	content := `{"event_type": "turn_completed"}` + "\n"
+	for _, tc := range []struct {
+		name string
+		r    io.Reader
+		want []string // what each read gives, then the error
+		err  error
+	}{
+		{"whole", strings.NewReader(content), []string{content}, io.EOF},
+		{"short", strings.NewReader("{}\n"), []string{"{}\n"}, io.EOF},
+		{"data with its end", iotest.DataErrReader(strings.NewReader(content)), []string{content}, io.EOF},
+		{"failing", io.MultiReader(strings.NewReader(content[:10]), iotest.ErrReader(errBroken)), []string{content[:10]}, errBroken},
+	} {
+		rc, err := decompress(io.NopCloser(tc.r), Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 1024)
+		var got []string
+		for {
+			n, err := rc.Read(buf)
+			if n > 0 {
+				got = append(got, string(buf[:n]))
+			}
+			if err != nil {
+				if !errors.Is(err, tc.err) || !slices.Equal(got, tc.want) {
+					t.Errorf("%s: reads %q then %v, want %q then %v", tc.name, got, err, tc.want, tc.err)
+				}
+				break
+			}
+		}
+	}
+}
+
+var errBroken = errors.New("broken")
 
 // A gzip stream cut short yields the lines before the cut and then an error.
 func TestReaderCorruptGzip(t *testing.T) {

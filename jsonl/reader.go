@@ -104,7 +104,7 @@ func decompress(rc io.ReadCloser, lim Limits) (io.ReadCloser, error) {
 		return struct {
 			io.Reader
 			io.Closer
-		}{io.MultiReader(bytes.NewReader(head), rc), rc}, nil
+		}{&prefixed{head: head, r: rc}, rc}, nil
 	}
 	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head), rc), 64<<10)
 	lim = lim.withDefaults()
@@ -162,6 +162,35 @@ func pastSkippable(head []byte) []byte {
 		return nil // cut inside a skippable frame's header
 	}
 	return head
+}
+
+// prefixed reads head, the bytes looked at, then r: its first read gives
+// head with what a read of r gives after it, so that a reader's first bytes
+// are the file's first read, not the four looked at (a source is asked to
+// claim a file from what it holds, corpus.Sources.claim, and four bytes
+// claim none).
+type prefixed struct {
+	head []byte
+	r    io.Reader
+	err  error // of the first read of r, given on the next
+}
+
+func (p *prefixed) Read(b []byte) (int, error) {
+	switch {
+	case p.err != nil:
+		err := p.err
+		p.err = nil
+		return 0, err
+	case len(p.head) == 0:
+		return p.r.Read(b)
+	}
+	n := copy(b, p.head)
+	if p.head = p.head[n:]; len(p.head) > 0 || n == len(b) {
+		return n, nil
+	}
+	m, err := p.r.Read(b[n:])
+	p.err = err
+	return n + m, nil
 }
 
 // counter counts the bytes read through it.
