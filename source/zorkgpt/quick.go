@@ -75,7 +75,7 @@ func (d *decoded) passOver(line []byte, e *event) bool {
 	if eventTypeTwice(line) || bytes.Contains(line[1:], recordStart) {
 		return false
 	}
-	d.event = e
+	d.event, d.use = e, false
 	return true
 }
 

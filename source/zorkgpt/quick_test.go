@@ -16,8 +16,16 @@ import (
 // readAny does, and says whether it was sure.
 func asGeneral(t testing.TB, line []byte) bool {
 	t.Helper()
-	var q, g decoded
+	return asGeneralAfter(t, new(decoded), line)
+}
+
+// asGeneralAfter is asGeneral with q, which may have read other lines
+// before: nothing of theirs is left in what it reads.
+func asGeneralAfter(t testing.TB, q *decoded, line []byte) bool {
+	t.Helper()
+	var g decoded
 	if !q.quick(line) {
+		q.read(line, false) // as Read goes on
 		return false
 	}
 	if err := g.readAny(line, false); err != nil || len(g.problems) > 0 {
@@ -73,10 +81,12 @@ var quickCases = []struct {
 }
 
 func TestQuickAsGeneral(t *testing.T) {
+	var after decoded // every case after the one before: nothing of it is left
 	for _, tc := range quickCases {
 		if sure := asGeneral(t, []byte(tc.line)); sure != tc.sure {
 			t.Errorf("%s: sure %v, want %v", tc.line, sure, tc.sure)
 		}
+		asGeneralAfter(t, &after, []byte(tc.line))
 	}
 	long := strings.Replace(plainTurn, "south", strings.Repeat("s", maxValue), 1)
 	if asGeneral(t, []byte(long)) {
@@ -93,8 +103,9 @@ func TestQuickBundled(t *testing.T) {
 		t.Fatal("no bundled episodes")
 	}
 	for _, f := range files {
+		var q decoded
 		eachLine(t, f, func(line []byte) {
-			if !asGeneral(t, line) && !bytes.Contains(line, []byte("NaN")) && len(line) <= maxValue {
+			if !asGeneralAfter(t, &q, line) && !bytes.Contains(line, []byte("NaN")) && len(line) <= maxValue {
 				t.Errorf("%s: not read quickly: %.200s", f, line)
 			}
 		})
@@ -107,7 +118,8 @@ func TestQuickReal(t *testing.T) {
 	for _, dir := range []string{realdata.Dir(t, ""), realdata.External(t, "")} {
 		filepath.WalkDir(dir, func(path string, e os.DirEntry, err error) error {
 			if err == nil && strings.HasSuffix(path, ".jsonl") {
-				eachLine(t, path, func(line []byte) { asGeneral(t, line) })
+				var q decoded
+				eachLine(t, path, func(line []byte) { asGeneralAfter(t, &q, line) })
 			}
 			return nil
 		})
@@ -152,18 +164,22 @@ func TestEventTypeTwice(t *testing.T) {
 	}
 }
 
-// FuzzQuick holds quick to readAny's reading of any line, and
-// eventTypeTwice to bytes.Count.
+// FuzzQuick holds quick to readAny's reading of any line, after the line
+// before, and eventTypeTwice to bytes.Count.
 func FuzzQuick(f *testing.F) {
-	for _, tc := range quickCases {
+	for i, tc := range quickCases {
 		f.Add([]byte(tc.line))
+		f.Add([]byte(quickCases[(i+1)%len(quickCases)].line + "\n" + tc.line))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if eventTypeTwice(line) != (bytes.Count(line, eventTypeKey) > 1) {
 			t.Fatalf("%q: eventTypeTwice %v", line, eventTypeTwice(line))
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			asGeneral(t, line)
+		var q decoded
+		for l := range bytes.SplitSeq(line, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) > 0 {
+				asGeneralAfter(t, &q, l)
+			}
 		}
 	})
 }
