@@ -10,54 +10,168 @@ import (
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/internal/realdata"
 	"github.com/lbanalyze/lbanalyze/source"
+	perstep "github.com/lbanalyze/lbanalyze/source/steps"
 )
 
-// BenchmarkRead reads a generated results file of 30 MB (benchdata.Tau2),
-// for its rate per byte beside the JSONL sources' (TALES's BenchmarkRead;
-// docs/PERFORMANCE.md, "Runs judged by their result").
-func BenchmarkRead(b *testing.B) {
+// generated is benchdata.Tau2's file of 30 MB and its simulations.
+func generated(tb testing.TB) ([]byte, int) {
 	var buf bytes.Buffer
 	if err := benchdata.Tau2(&buf, 30<<20); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	data := buf.Bytes()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	stop := benchdata.CPU(b)
-	for b.Loop() {
-		n := 0
-		res := (Source{}).Read(bytes.NewReader(data), "bench.json", source.Options{}, func(ep *episode.Episode) { n++ })
-		if res.Cut != nil || n == 0 {
-			b.Fatalf("%d simulations, %v", n, res.Cut)
-		}
-	}
-	stop()
+	n := 0
+	(Source{}).Read(bytes.NewReader(buf.Bytes()), "bench.json", source.Options{}, func(*episode.Episode) { n++ })
+	return buf.Bytes(), n
 }
 
-// BenchmarkReadLeaderboard reads every leaderboard run
-// (shared/external/tau2, 29 MB; skipped when absent): the rate on real
-// files beside the generated one's.
-func BenchmarkReadLeaderboard(b *testing.B) {
-	dir := realdata.External(b, "tau2")
+// leaderboard is every leaderboard run (shared/external/tau2, 29 MB; skipped
+// when absent).
+func leaderboard(tb testing.TB) ([][]byte, int) {
+	dir := realdata.External(tb, "tau2")
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	var data [][]byte
 	size := 0
 	for _, f := range files {
 		d, err := os.ReadFile(f)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		data, size = append(data, d), size+len(d)
+	}
+	return data, size
+}
+
+// benchRead reads each of files by read, which gives its simulations, n in
+// all, per iteration, reporting CPU time and the rate per byte.
+func benchRead(b *testing.B, files [][]byte, n int, read func([]byte) (int, *episode.Problem)) {
+	size := 0
+	for _, f := range files {
+		size += len(f)
 	}
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	stop := benchdata.CPU(b)
 	for b.Loop() {
-		for _, d := range data {
-			if res := (Source{}).Read(bytes.NewReader(d), "bench.json", source.Options{}, func(*episode.Episode) {}); res.Cut != nil {
-				b.Fatal(res.Cut)
+		got := 0
+		for _, f := range files {
+			k, cut := read(f)
+			if cut != nil {
+				b.Fatal(cut)
 			}
+			got += k
+		}
+		if got != n {
+			b.Fatalf("%d simulations, want %d", got, n)
 		}
 	}
 	stop()
+}
+
+// scanRead reads a results file as Read does.
+func scanRead(data []byte) (int, *episode.Problem) {
+	n := 0
+	res := (Source{}).Read(bytes.NewReader(data), "bench.json", source.Options{}, func(*episode.Episode) { n++ })
+	return n, res.Cut
+}
+
+// decodedRead reads it with goccy/go-json alone (readDocument from the
+// start): the path the scan stands in for.
+func decodedRead(data []byte) (int, *episode.Problem) {
+	eps, res := decoded(data)
+	return len(eps), res.Cut
+}
+
+// BenchmarkRead reads a generated results file of 30 MB (benchdata.Tau2),
+// for its rate per byte beside the per-step JSONL of the same simulations
+// (BenchmarkReadSteps; docs/PERFORMANCE.md, "Runs judged by their result").
+func BenchmarkRead(b *testing.B) {
+	data, n := generated(b)
+	benchRead(b, [][]byte{data}, n, scanRead)
+}
+
+// BenchmarkReadDecoded reads it with goccy/go-json alone.
+func BenchmarkReadDecoded(b *testing.B) {
+	data, n := generated(b)
+	benchRead(b, [][]byte{data}, n, decodedRead)
+}
+
+// tau2Steps is the simulations of BenchmarkRead's file as per-step JSONL
+// (benchdata.Tau2Steps), and the field map that reads them.
+func tau2Steps(tb testing.TB) ([]byte, int, perstep.Source) {
+	_, n := generated(tb)
+	var buf bytes.Buffer
+	if err := benchdata.Tau2Steps(&buf, n); err != nil {
+		tb.Fatal(err)
+	}
+	f, err := perstep.ParseFields(benchdata.Tau2StepsFields)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes(), n, perstep.Source{Fields: f}
+}
+
+// BenchmarkReadSteps reads the same simulations written as per-step JSONL,
+// a line an agent step (benchdata.Tau2Steps), through the per-step reader
+// with a field map: the yardstick of BenchmarkRead's rate, on the same
+// content.
+func BenchmarkReadSteps(b *testing.B) {
+	data, n, src := tau2Steps(b)
+	benchRead(b, [][]byte{data}, n, func(d []byte) (int, *episode.Problem) {
+		k := 0
+		res := src.Read(bytes.NewReader(d), "bench.jsonl", source.Options{}, func(*episode.Episode) { k++ })
+		return k, res.Cut
+	})
+}
+
+// BenchmarkReadLeaderboard reads every leaderboard run: the rate on real
+// files beside the generated one's.
+func BenchmarkReadLeaderboard(b *testing.B) {
+	files, _ := leaderboard(b)
+	n := 0
+	for _, f := range files {
+		k, _ := scanRead(f)
+		n += k
+	}
+	benchRead(b, files, n, scanRead)
+}
+
+// BenchmarkReadLeaderboardDecoded reads them with goccy/go-json alone.
+func BenchmarkReadLeaderboardDecoded(b *testing.B) {
+	files, _ := leaderboard(b)
+	n := 0
+	for _, f := range files {
+		k, _ := scanRead(f)
+		n += k
+	}
+	benchRead(b, files, n, decodedRead)
+}
+
+// TestStepsAreTheSimulations: BenchmarkReadSteps's lines are the
+// simulations of BenchmarkRead's file, step for step: the same ids, agent
+// steps, actions, tokens, errors and results, so that the two rates are of
+// the same content.
+func TestStepsAreTheSimulations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 30 MB")
+	}
+	file, _ := generated(t)
+	data, n, src := tau2Steps(t)
+	tau, res := source.ReadAll(Source{}, bytes.NewReader(file), "bench.json", source.Options{})
+	lines, lres := source.ReadAll(src, bytes.NewReader(data), "bench.jsonl", source.Options{})
+	if res.Cut != nil || lres.Cut != nil || len(tau) != n || len(lines) != n || n < 400 {
+		t.Fatalf("%d and %d episodes of %d, cuts %v %v", len(tau), len(lines), n, res.Cut, lres.Cut)
+	}
+	for i := range tau {
+		a, b := tau[i], lines[i]
+		ra, _ := a.Result()
+		if a.ID != b.ID || a.N() != 11 || b.N() != 11 || ra != b.FinalScore() {
+			t.Fatalf("simulation %d: %s, %d steps, result %v; its lines %s, %d steps, %v", i, a.ID, a.N(), ra, b.ID, b.N(), b.FinalScore())
+		}
+		for j := range a.Turns {
+			x, y := a.Turns[j], b.Turns[j]
+			if x.Action != y.Action || x.Tokens != y.Tokens || x.Errored != y.Errored {
+				t.Fatalf("%s step %d: %q %d %v; its line: %q %d %v", a.ID, j+1, x.Action, x.Tokens, x.Errored, y.Action, y.Tokens, y.Errored)
+			}
+		}
+	}
 }
