@@ -2,13 +2,15 @@ package tau2
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/goccy/go-json/jsontext"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
-	"github.com/lbanalyze/lbanalyze/internal/realdata"
+	"github.com/lbanalyze/lbanalyze/internal/testlogs"
 	"github.com/lbanalyze/lbanalyze/source"
 	perstep "github.com/lbanalyze/lbanalyze/source/steps"
 )
@@ -27,8 +29,7 @@ func generated(tb testing.TB) ([]byte, int) {
 // leaderboard is every leaderboard run (shared/external/tau2, 29 MB; skipped
 // when absent).
 func leaderboard(tb testing.TB) ([][]byte, int) {
-	dir := realdata.External(tb, "tau2")
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	files := testlogs.Tau2Runs(tb)
 	var data [][]byte
 	size := 0
 	for _, f := range files {
@@ -174,4 +175,115 @@ func TestStepsAreTheSimulations(t *testing.T) {
 			}
 		}
 	}
+}
+
+// leaderboardSteps is every leaderboard run written as per-step JSONL, as
+// benchdata.Tau2Steps writes the generated ones: a line an agent step with
+// the simulation's id, the step's number, time, cost and usage as written,
+// its action as Read makes it, what answered it (the content of the tool
+// results after it, else of the user's reply, as written: one, or a list of
+// several) and the reward on the last step. Made in memory for the
+// benchmark, never kept.
+func leaderboardSteps(b *testing.B) []byte {
+	type msg struct {
+		Role      string          `json:"role"`
+		Content   json.RawMessage `json:"content"`
+		ToolCalls []struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"tool_calls"`
+		Cost      json.RawMessage `json:"cost"`
+		Usage     json.RawMessage `json:"usage"`
+		Timestamp json.RawMessage `json:"timestamp"`
+		Error     *bool           `json:"error"`
+	}
+	type simulation struct {
+		ID         string `json:"id"`
+		RewardInfo *struct {
+			Reward *float64 `json:"reward"`
+		} `json:"reward_info"`
+		Messages []msg `json:"messages"`
+	}
+	orNull := func(v json.RawMessage) json.RawMessage {
+		if len(v) == 0 {
+			return json.RawMessage("null")
+		}
+		return v
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	for _, f := range testlogs.Tau2Runs(b) {
+		for _, s := range testlogs.Tau2Simulations[simulation](b, f) {
+			var agent []int
+			for i, m := range s.Messages {
+				if m.Role == "assistant" {
+					agent = append(agent, i)
+				}
+			}
+			for k, i := range agent {
+				m := s.Messages[i]
+				var act message
+				act.Content.hold(orNull(m.Content))
+				for _, c := range m.ToolCalls {
+					act.ToolCalls = append(act.ToolCalls, toolCall{Name: c.Name, Arguments: jsontext.Value(c.Arguments)})
+				}
+				var answers []json.RawMessage
+				errored := false
+				for j := i + 1; j < len(s.Messages) && s.Messages[j].Role != "assistant"; j++ {
+					if r := s.Messages[j]; r.Role == "tool" || j == i+1 {
+						answers = append(answers, orNull(r.Content))
+						errored = errored || r.Error != nil && *r.Error
+					}
+					if s.Messages[j].Role != "tool" {
+						break
+					}
+				}
+				result := json.RawMessage("null")
+				if len(answers) == 1 {
+					result = answers[0]
+				} else if len(answers) > 1 {
+					result, _ = json.Marshal(answers)
+				}
+				reward := 0.0
+				if k == len(agent)-1 && s.RewardInfo != nil && s.RewardInfo.Reward != nil {
+					reward = *s.RewardInfo.Reward
+				}
+				err := enc.Encode(struct {
+					Episode   string          `json:"episode_id"`
+					Step      int             `json:"step"`
+					Timestamp json.RawMessage `json:"timestamp"`
+					Action    string          `json:"action"`
+					Result    json.RawMessage `json:"result"`
+					Error     bool            `json:"error"`
+					Cost      json.RawMessage `json:"cost"`
+					Usage     json.RawMessage `json:"usage"`
+					Reward    float64         `json:"reward"`
+				}{s.ID, k, orNull(m.Timestamp), action(&act), result, errored, orNull(m.Cost), orNull(m.Usage), reward})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	return out.Bytes()
+}
+
+// BenchmarkReadLeaderboardSteps reads the leaderboard's simulations as
+// per-step JSONL through the field map's reader: BenchmarkReadLeaderboard's
+// yardstick on the same content.
+func BenchmarkReadLeaderboardSteps(b *testing.B) {
+	data := leaderboardSteps(b)
+	f, err := perstep.ParseFields(benchdata.Tau2StepsFields)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := perstep.Source{Fields: f}
+	read := func(d []byte) (int, *episode.Problem) {
+		k := 0
+		res := src.Read(bytes.NewReader(d), "bench.jsonl", source.Options{}, func(*episode.Episode) { k++ })
+		return k, res.Cut
+	}
+	n, _ := read(data)
+	benchRead(b, [][]byte{data}, n, read)
 }
