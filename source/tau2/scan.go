@@ -101,7 +101,7 @@ func newScan(r io.Reader, name string, res *source.Result, emit func(*episode.Ep
 
 // read reads the document, or says where readDocument takes over.
 func (s *scan) read() *handover {
-	for s.c.Peek() == 0 && s.refill(0) {
+	for s.c.End() && s.refill(0) {
 	}
 	switch s.c.Peek() {
 	case '[':
@@ -120,12 +120,12 @@ func (s *scan) read() *handover {
 	return s.end()
 }
 
-// more is ErrMore at the buffer's end (k 0).
-func more(k byte) error {
-	if k == 0 {
+// unsureOrMore is ErrMore at the buffer's end, else ErrUnsure.
+func (s *scan) unsureOrMore() error {
+	if s.c.End() {
 		return jsonscan.ErrMore
 	}
-	return nil
+	return jsonscan.ErrUnsure
 }
 
 // members reads the outer object's members.
@@ -151,8 +151,8 @@ func (s *scan) members() *handover {
 			}
 			switch key {
 			case "simulations":
-				if k := s.c.Peek(); k != '[' {
-					return ifNil(more(k), jsonscan.ErrUnsure) // goccy/go-json says what it is
+				if s.c.Peek() != '[' {
+					return s.unsureOrMore() // goccy/go-json says what it is
 				}
 				return nil
 			case "info", "model", "domain":
@@ -203,7 +203,7 @@ func (s *scan) next(first bool, closing byte) (done bool, err error) {
 		s.c.I++
 		return false, nil
 	default:
-		return false, ifNil(more(k), jsonscan.ErrUnsure)
+		return false, s.unsureOrMore()
 	}
 }
 
@@ -240,7 +240,7 @@ func (s *scan) simulations(open string) *handover {
 // says what else, from the document's end.
 func (s *scan) end() *handover {
 	at := s.c.I
-	for s.c.Peek() == 0 {
+	for s.c.End() {
 		if !s.refill(at) {
 			if !s.eof || s.readErr != nil {
 				break
