@@ -27,19 +27,19 @@ func generated(tb testing.TB) ([]byte, int) {
 }
 
 // leaderboard is every leaderboard run (shared/external/tau2, 29 MB; skipped
-// when absent).
+// when absent) and their simulations.
 func leaderboard(tb testing.TB) ([][]byte, int) {
-	files := testlogs.Tau2Runs(tb)
 	var data [][]byte
-	size := 0
-	for _, f := range files {
+	n := 0
+	for _, f := range testlogs.Tau2Runs(tb) {
 		d, err := os.ReadFile(f)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		data, size = append(data, d), size+len(d)
+		k, _ := scanRead(d)
+		data, n = append(data, d), n+k
 	}
-	return data, size
+	return data, n
 }
 
 // benchRead reads each of files by read, which gives its simulations, n in
@@ -127,23 +127,13 @@ func BenchmarkReadSteps(b *testing.B) {
 // BenchmarkReadLeaderboard reads every leaderboard run: the rate on real
 // files beside the generated one's.
 func BenchmarkReadLeaderboard(b *testing.B) {
-	files, _ := leaderboard(b)
-	n := 0
-	for _, f := range files {
-		k, _ := scanRead(f)
-		n += k
-	}
+	files, n := leaderboard(b)
 	benchRead(b, files, n, scanRead)
 }
 
 // BenchmarkReadLeaderboardDecoded reads them with goccy/go-json alone.
 func BenchmarkReadLeaderboardDecoded(b *testing.B) {
-	files, _ := leaderboard(b)
-	n := 0
-	for _, f := range files {
-		k, _ := scanRead(f)
-		n += k
-	}
+	files, n := leaderboard(b)
 	benchRead(b, files, n, decodedRead)
 }
 
