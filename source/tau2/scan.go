@@ -14,8 +14,8 @@ import (
 // scan reads a results file a simulation at a time with a jsonscan.Cursor,
 // which checks every byte as goccy/go-json would and decodes only the
 // members sim names into it, passing over the rest (raw_data, the bulk of
-// contents) 8 bytes at a time: 1.9 times goccy/go-json's rate on a
-// generated file, 1.5 times on the leaderboard's (docs/PERFORMANCE.md, "Runs
+// contents) 8 bytes at a time: 2.1 times goccy/go-json's rate on a
+// generated file, 1.6 times on the leaderboard's (docs/PERFORMANCE.md, "Runs
 // judged by their result"). At the first value
 // the cursor is not sure of, it hands the rest of the file over to
 // readDocument, so that every fault reads as goccy/go-json says it.
@@ -40,7 +40,8 @@ type scan struct {
 // held holds what the members of the simulation being read point to, for
 // the next simulation to reuse, so that reading a member costs no garbage:
 // a simulation's episode is made (hand) before the next is read, and keeps
-// a copy of what it keeps.
+// a copy of what it keeps. It holds no more values than the simulation has
+// members, within the buffer's bound.
 type held struct {
 	floats  slab[float64]
 	ints    slab[int64]
