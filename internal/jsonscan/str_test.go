@@ -48,13 +48,7 @@ func TestStrAsByByte(t *testing.T) {
 			for _, q := range pieces {
 				s := `"` + strings.Repeat("a", pad) + p + strings.Repeat("b", pad%5) + q + `xyz" tail`
 				for end := 1; end <= len(s); end++ {
-					b := []byte(s[:end])
-					c := Cursor{B: b}
-					err := c.str()
-					want, wantErr := strByByte(b, 0)
-					if err != wantErr || err == nil && c.I != want {
-						t.Fatalf("%q: str at %d, %v; byte by byte %d, %v", b, c.I, err, want, wantErr)
-					}
+					asByByte(t, []byte(s[:end]))
 				}
 			}
 		}
@@ -64,18 +58,24 @@ func TestStrAsByByte(t *testing.T) {
 // FuzzStr: on any bytes after a quote, str is strByByte.
 func FuzzStr(f *testing.F) {
 	for _, s := range benchStrings {
-		f.Add([]byte(s))
+		f.Add([]byte(s[1:]))
 	}
-	f.Add([]byte(`"\\\\\"\\\\\\\\\\\\\\\\\\\"\u00e9 x" `))
+	f.Add([]byte(`\\\\\"\\\\\\\\\\\\\\\\\\\"\u00e9 x" `))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b := append([]byte{'"'}, data...)
-		c := Cursor{B: b}
-		err := c.str()
-		want, wantErr := strByByte(b, 0)
-		if err != wantErr || err == nil && c.I != want {
-			t.Fatalf("%q: str at %d, %v; byte by byte %d, %v", b, c.I, err, want, wantErr)
-		}
+		asByByte(t, append([]byte{'"'}, data...))
 	})
+}
+
+// asByByte fails unless str, from the quote b begins with, ends where, and
+// fails as, strByByte does.
+func asByByte(t *testing.T, b []byte) {
+	t.Helper()
+	c := Cursor{B: b}
+	err := c.str()
+	want, wantErr := strByByte(b, 0)
+	if err != wantErr || err == nil && c.I != want {
+		t.Fatalf("%q: str at %d, %v; byte by byte %d, %v", b, c.I, err, want, wantErr)
+	}
 }
 
 // BenchmarkStr passes over each kind of string.
