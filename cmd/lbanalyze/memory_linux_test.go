@@ -37,7 +37,7 @@ func TestCappedLogReadPeak(t *testing.T) {
 	}
 }
 
-// `episode` and `batch` over a log at the turn cap of 200,000 steps, read and
+// `episode`, `batch` and `sweep` over a log at the turn cap of 200,000 steps, read and
 // analysed, peak within 64 MiB of RSS, the test process's 16 MiB included
 // (docs/PERFORMANCE.md, "Memory"): numbered steps (60–61 measured, 90 if
 // the analysis kept a 64-byte policy.Step a turn of each trace), and steps
@@ -45,7 +45,7 @@ func TestCappedLogReadPeak(t *testing.T) {
 // (59–61 measured; 87–94 with the first 8 MiB of distinct texts whole and the
 // collector's default of twice the live heap, boundMemory). `sweep` over the
 // texts keeps none of them, as no policy of its grid reads them (readForSweep;
-// 69–70 keeping them).
+// 61–63 measured, 72–73 keeping them).
 func TestCappedStepsPeak(t *testing.T) {
 	if os.Getenv("LBANALYZE_MEMORY_CHILD") == "" && testing.Short() {
 		t.Skip("analyses 200,000 steps")
