@@ -10,7 +10,7 @@ import (
 // readForSweep is readCorpus keeping of each episode's texts only those a
 // config of its system's grid or the current setting reads
 // (episode.Episode.DropTexts): a log at the turn cap of distinct actions and
-// responses holds 13 MB fewer (docs/PERFORMANCE.md, "Memory").
+// responses holds 13 MB less (docs/PERFORMANCE.md, "Memory").
 func (e *env) readForSweep(paths []string, f *sweepFlags, s settings) *corpus.Corpus {
 	read := map[*system.System]episode.Signals{}
 	return e.holdCorpus(paths, f.jobs, false, s.sources, f.by.member(), func(ep *episode.Episode) {
