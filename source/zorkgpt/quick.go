@@ -285,6 +285,9 @@ type values struct {
 var members = func() map[string]member {
 	m := map[string]member{}
 	t := reflect.TypeFor[record]()
+	if t.NumField() > 32 {
+		panic("zorkgpt: record has more fields than quick has bits")
+	}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -322,7 +325,7 @@ func (t *keyTable) place(key []byte) uint32 {
 
 var byKey = func() *keyTable {
 	t := &keyTable{}
-	for t.mul = 0x9e3779b1; ; t.mul += 2 {
+	for t.mul = 0x9e3779b1; t.mul != 0x9e3779b1+2<<20; t.mul += 2 {
 		t.places = [128]struct {
 			key string
 			member
@@ -339,4 +342,5 @@ var byKey = func() *keyTable {
 			return t
 		}
 	}
+	panic("zorkgpt: two of record's keys alike in their length and three bytes: quick's keyTable cannot place them")
 }()

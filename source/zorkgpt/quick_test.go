@@ -183,3 +183,17 @@ func FuzzQuick(f *testing.F) {
 		}
 	})
 }
+
+// memberOf finds each of record's keys, and no other.
+func TestMemberOf(t *testing.T) {
+	for key, want := range members {
+		if got, ok := memberOf([]byte(key)); !ok || got != want {
+			t.Errorf("%s: %+v, %v; want %+v", key, got, ok, want)
+		}
+	}
+	for _, key := range []string{"", "timestamp", "level", "message", "turns", "Turn", "turn_numbe", "extras2"} {
+		if _, ok := memberOf([]byte(key)); ok {
+			t.Errorf("%q found", key)
+		}
+	}
+}
