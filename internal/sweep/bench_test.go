@@ -1,9 +1,11 @@
 package sweep
 
 import (
+	"os"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -89,6 +91,24 @@ func BenchmarkStability(b *testing.B) {
 	stop := benchdata.CPU(b)
 	for b.Loop() {
 		r.resample(f, pools)
+	}
+	stop()
+}
+
+// BenchmarkRunSet1000 is `lbanalyze sweep` over the 1,000 synthetic episodes
+// less the reading, when LBANALYZE_SET1000 names their directory
+// (docs/PERFORMANCE.md, "Many episodes"): what the sweep does once the
+// episodes are read.
+func BenchmarkRunSet1000(b *testing.B) {
+	dir := os.Getenv("LBANALYZE_SET1000")
+	if dir == "" {
+		b.Skip("set LBANALYZE_SET1000 to the directory of synth --seed 1 --episodes 1000")
+	}
+	eps := corpus.Read([]string{dir}, corpus.Options{Jobs: 2}).Episodes
+	grid, o := defaultGrid(), opts()
+	stop := benchdata.CPU(b)
+	for b.Loop() {
+		Run(eps, grid, current, o)
 	}
 	stop()
 }
