@@ -23,8 +23,8 @@ func TestChainTallies(t *testing.T) {
 	r := Run(eps, defaultGrid(), current, opts())
 	cases := map[string]*figures{"hand-made": hand, "bundled": r.figures(eps, all(len(r.Configs)))}
 	for name, f := range cases {
-		links := f.chain()
-		if links == nil {
+		ch := f.chain()
+		if ch == nil {
 			t.Fatalf("%s: no chain, though every score forgone is whole", name)
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
@@ -39,7 +39,7 @@ func TestChainTallies(t *testing.T) {
 				resample(rng, w)
 			}
 			ws.of(w)
-			f.talliesInto(got, links, w, ws)
+			f.talliesInto(got, ch, w, ws)
 			for c := range want {
 				want[c] = f.tally(c, ws)
 			}

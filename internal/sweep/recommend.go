@@ -812,13 +812,13 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 		}
 		close(draws)
 	}()
-	links := f.chain()
+	ch := f.chain()
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Go(func() {
 			tallies, ws := make([]Tally, len(f.cells)), &weights{}
 			for d := range draws {
-				f.talliesInto(tallies, links, d.w, ws.of(d.w))
+				f.talliesInto(tallies, ch, d.w, ws.of(d.w))
 				for p, pool := range pools {
 					picks[p][d.b] = f.choose(r, pool, tallies, f.n)
 				}
