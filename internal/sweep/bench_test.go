@@ -75,7 +75,7 @@ func BenchmarkEvaluate100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
 	r := &Result{Options: opts(), N: len(eps), Defs: metrics.NewDefs(metrics.Costs{CallsPerTurn: opts().CallsPerTurn}, false, system.ZorkGPT.Shows.Applies)}
 	for b.Loop() {
-		cs := r.evaluate(eps, grid)
+		cs := r.evaluate(eps, grid, nil)
 		front(cs, all(len(cs)), r.saved)
 	}
 }

@@ -231,11 +231,12 @@ type CV struct {
 // current setting: what a choice needs, for any subset or resample of the
 // episodes.
 type figures struct {
-	n       int
-	turns   []int     // logged turns of episode i
-	cells   [][]cell  // [column][episode]
-	tokens  [][]int64 // when ranked by tokens
-	changed []int     // [column]: settings changed from now (now: -1)
+	n        int
+	turns    []int     // logged turns of episode i
+	cells    [][]cell  // [column][episode]
+	tokens   [][]int64 // when ranked by tokens
+	byTokens bool
+	changed  []int // [column]: settings changed from now (now: -1)
 }
 
 // now is the current setting's column.
@@ -670,46 +671,78 @@ func (f *figures) policy(r *Result, cands []int, c int) policy.Policy {
 	return r.Configs[cands[c]].Policy
 }
 
-// figures replays the candidates and the current setting over every episode
-// (the fast path again); the current setting's column is the last.
+// figures are the candidates' and the current setting's cells over every
+// episode, the current setting's column the last: taken from those the
+// replay of every config kept, or replayed again (the fast path).
 func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 	ps := make([]policy.Policy, 0, len(cands)+1)
 	for _, i := range cands {
 		ps = append(ps, r.Configs[i].Policy)
 	}
 	ps = append(ps, r.Current.Policy)
-	f := &figures{n: len(eps), turns: make([]int, len(eps)), cells: make([][]cell, len(ps)), changed: make([]int, len(ps))}
+	f := r.newFigures(eps, 0)
+	f.changed = make([]int, len(ps))
 	for c := range ps {
-		f.cells[c] = make([]cell, len(eps))
 		f.changed[c] = Changed(ps[c], r.Current.Policy)
 	}
-	f.changed[f.now()] = -1
-	if r.ByTokens {
-		f.tokens = make([][]int64, len(ps))
+	f.changed[len(ps)-1] = -1
+	if kept := r.kept; kept != nil {
+		r.kept = nil
 		for c := range ps {
-			f.tokens[c] = make([]int64, len(eps))
-		}
-	}
-	out := make([]replay.Outcome, len(ps))
-	for e, ep := range eps {
-		f.turns[e] = ep.N()
-		replay.NewSweeper(ep).Outcomes(ps, out)
-		for c := range out {
-			o := &out[c]
-			o.GainHorizon = r.GainHorizon
-			cls := uint8(b2i(o.FalseTerminationCandidate())*premature | b2i(o.Unknown())*unknown | b2i(o.Censored)*censored)
-			f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: o.ScoreForgone, class: cls}
-			if f.tokens != nil {
-				f.tokens[c][e] = o.TokensSaved
+			i := kept.now()
+			if c < len(cands) {
+				i = cands[c]
+			}
+			f.cells = append(f.cells, kept.cells[i])
+			if kept.tokens != nil {
+				f.tokens = append(f.tokens, kept.tokens[i])
 			}
 		}
-		nowU := f.cells[f.now()][e].unjudged()
+		return f
+	}
+	f.grow(len(ps))
+	out := make([]replay.Outcome, len(ps))
+	for e, ep := range eps {
+		replay.NewSweeper(ep).Outcomes(ps, out)
 		for c := range out {
-			x := &f.cells[c][e]
-			x.class |= uint8(b2i(x.unjudged() > nowU)*worse | b2i(x.unjudged() < nowU)*better)
+			out[c].GainHorizon = r.GainHorizon
+			f.set(c, e, &out[c], r.nowUnjudged[e])
 		}
 	}
 	return f
+}
+
+// newFigures are figures over eps with cols columns of cells (and of
+// tokens, when ranked by tokens).
+func (r *Result) newFigures(eps []*episode.Episode, cols int) *figures {
+	f := &figures{n: len(eps), turns: make([]int, len(eps)), byTokens: r.ByTokens}
+	for e, ep := range eps {
+		f.turns[e] = ep.N()
+	}
+	f.grow(cols)
+	return f
+}
+
+// grow adds cols columns.
+func (f *figures) grow(cols int) {
+	for range cols {
+		f.cells = append(f.cells, make([]cell, f.n))
+		if f.byTokens {
+			f.tokens = append(f.tokens, make([]int64, f.n))
+		}
+	}
+}
+
+// set sets column c's cell on episode e to outcome o's, whose episode's
+// outcome under now is unjudged or not.
+func (f *figures) set(c, e int, o *replay.Outcome, nowUnjudged bool) {
+	u := o.Unjudged()
+	cls := b2i(o.FalseTerminationCandidate())*premature | b2i(o.Unknown())*unknown | b2i(o.Censored)*censored |
+		b2i(u && !nowUnjudged)*worse | b2i(!u && nowUnjudged)*better
+	f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: o.ScoreForgone, class: uint8(cls)}
+	if f.tokens != nil {
+		f.tokens[c][e] = o.TokensSaved
+	}
 }
 
 // telling counts the episodes on which the columns' outcomes (now's
