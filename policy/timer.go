@@ -75,6 +75,14 @@ func (p *Policy) Timer() Timer {
 	return Timer{MaxTurnsStuck: p.MaxTurnsStuck(), CheckInterval: p.CheckInterval(), WarningThreshold: p.WarningThreshold()}
 }
 
+// Untimed is p with the timer's settings at their defaults: all of p a
+// threshold-free policy's tracking reads (Kind.ThresholdFree).
+func (p *Policy) Untimed() Policy {
+	q := *p
+	clear(q.values[:timerSlots])
+	return q
+}
+
 // WithTimer is p with t's settings, those its policy has.
 func (p Policy) WithTimer(t Timer) Policy {
 	return p.With(MaxTurnsStuck, t.MaxTurnsStuck).With(CheckInterval, t.CheckInterval).With(WarningThreshold, t.WarningThreshold)
