@@ -131,14 +131,14 @@ func (s *Sweeper) pass(untimed policy.Policy, threshold int, stuck []int32) (war
 	return warned
 }
 
-// tracked is the pass of untimed, a policy with its timer at the defaults.
-func (s *Sweeper) tracked(untimed policy.Policy) *tracked {
+// tracked is the pass of p, whatever its timer.
+func (s *Sweeper) tracked(p *policy.Policy) *tracked {
 	for _, tr := range s.tables {
-		if tr.policy == untimed {
+		if tr.policy.SameUntimed(p) {
 			return tr
 		}
 	}
-	tr := &tracked{policy: untimed, warmUp: untimed.WarmUp()}
+	tr := &tracked{policy: p.Untimed(), warmUp: p.WarmUp()}
 	s.tables = append(s.tables, tr)
 	return tr
 }
@@ -266,59 +266,79 @@ func (s *Sweeper) window(t, w int) []episode.Completion {
 // (O(N) each, the first time they are met); it is O(1) amortised for
 // consecutive policies that share all three, in increasing max_turns_stuck.
 func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
-	out = out[:len(policies)]
-	var (
-		fast               bool
-		chk                *checkTable
-		at                 int // chk's entry for the previous policy
-		warn               int
-		untimed            policy.Policy
-		interval, warnFrom = -1, -1
-	)
+	s.outcomes(policies, groupsOf(policies), out)
+}
+
+// group is a run of consecutive policies the fast path serves from the same
+// tables (the same policy but for max_turns_stuck: policy.Policy.Untimed,
+// the check interval and warning threshold), or that Run replays.
+type group struct {
+	end  int // one past its last policy
+	fast bool
+}
+
+// groupsOf cuts policies into groups, once for every episode they replay on.
+func groupsOf(policies []policy.Policy) []group {
+	var gs []group
 	for i := range policies {
 		p := &policies[i]
-		if u := p.Untimed(); u != untimed || p.CheckInterval() != interval || p.WarningThreshold() != warnFrom {
-			untimed, interval, warnFrom = u, p.CheckInterval(), p.WarningThreshold()
-			if fast = ThresholdFree(p.Name) && interval >= 1; fast {
-				tr := s.tracked(untimed)
-				warn = tr.warnStart(s, warnFrom)
-				chk, at = tr.checkTable(interval), 0
+		if q := &policies[max(0, i-1)]; i == 0 || p.CheckInterval() != q.CheckInterval() || p.WarningThreshold() != q.WarningThreshold() ||
+			!p.SameUntimed(q) {
+			gs = append(gs, group{fast: ThresholdFree(p.Name) && p.CheckInterval() >= 1})
+		}
+		gs[len(gs)-1].end = i + 1
+	}
+	return gs
+}
+
+// outcomes is Outcomes of policies cut into groups gs (groupsOf).
+func (s *Sweeper) outcomes(policies []policy.Policy, gs []group, out []Outcome) {
+	from := 0
+	for _, g := range gs {
+		ps, os := policies[from:g.end], out[from:g.end]
+		from = g.end
+		if !g.fast {
+			for i := range ps {
+				os[i] = Run(s.ep, ps[i])
 			}
-		}
-		if !fast {
-			out[i] = Run(s.ep, *p)
 			continue
 		}
-		at = chk.stop(p.MaxTurnsStuck(), at)
-		// The whole outcome is written, as Run writes it: out may hold
-		// another policy's.
-		o := &out[i]
-		*o = Outcome{}
-		o.Policy, o.Logged, o.Cut, o.Judged = *p, s.ep.Signals&costs, s.cut, s.ep.Judged
-		if at == len(chk.turn) { // never stops within the log
-			o.Length, o.Censored, o.WarningStartTurn = s.n, s.cut, warn
-			continue
-		}
-		t := chk.turn[at]
-		o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = t, chk.stuck[at], s.score[t], s.n-t
-		o.Length, o.WindowObjectives = t, s.window(t, p.Window())
-		if t < s.n {
-			o.ScoreForgone = max(0, s.sufMax[t+1]-s.score[t])
-		}
-		if s.tokens != nil {
-			o.TokensSaved, o.CallsSaved = s.tokens[t+1], s.calls[t+1]
-		}
-		if s.dollars != nil {
-			o.DollarsSaved = s.dollars[t+1]
-		}
-		if o.Logged.Has(episode.Times) {
-			o.SecondsSaved = secondsAfter(s.ep, t)
-		}
-		if s.gain[t].Turn > 0 {
-			o.LaterGain = &s.gain[t]
-		}
-		if warn <= t {
-			o.WarningStartTurn = warn
+		tr := s.tracked(&ps[0])
+		warn := tr.warnStart(s, ps[0].WarningThreshold())
+		chk, at := tr.checkTable(ps[0].CheckInterval()), 0 // at: chk's entry for the previous policy
+		for i := range ps {
+			p := &ps[i]
+			at = chk.stop(p.MaxTurnsStuck(), at)
+			// The whole outcome is written, as Run writes it: out may hold
+			// another policy's.
+			o := &os[i]
+			*o = Outcome{}
+			o.Policy, o.Logged, o.Cut, o.Judged = *p, s.ep.Signals&costs, s.cut, s.ep.Judged
+			if at == len(chk.turn) { // never stops within the log
+				o.Length, o.Censored, o.WarningStartTurn = s.n, s.cut, warn
+				continue
+			}
+			t := chk.turn[at]
+			o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = t, chk.stuck[at], s.score[t], s.n-t
+			o.Length, o.WindowObjectives = t, s.window(t, p.Window())
+			if t < s.n {
+				o.ScoreForgone = max(0, s.sufMax[t+1]-s.score[t])
+			}
+			if s.tokens != nil {
+				o.TokensSaved, o.CallsSaved = s.tokens[t+1], s.calls[t+1]
+			}
+			if s.dollars != nil {
+				o.DollarsSaved = s.dollars[t+1]
+			}
+			if o.Logged.Has(episode.Times) {
+				o.SecondsSaved = secondsAfter(s.ep, t)
+			}
+			if s.gain[t].Turn > 0 {
+				o.LaterGain = &s.gain[t]
+			}
+			if warn <= t {
+				o.WarningStartTurn = warn
+			}
 		}
 	}
 }
@@ -357,9 +377,9 @@ func Sweep(eps []*episode.Episode, policies []policy.Policy, workers int, visit 
 			buf := make([]Outcome, chunk)
 			for from := w * chunk; from < len(policies); from += workers * chunk {
 				ps := policies[from:min(from+chunk, len(policies))]
-				out := buf[:len(ps)]
+				out, gs := buf[:len(ps)], groupsOf(ps)
 				for i := range eps {
-					sw[i].Outcomes(ps, out)
+					sw[i].outcomes(ps, gs, out)
 					visit(w, i, from, out)
 				}
 			}
@@ -374,7 +394,7 @@ func Sweep(eps []*episode.Episode, policies []policy.Policy, workers int, visit 
 // Outcomes of those policies then only read them.
 func prepared(eps []*episode.Episode, policies []policy.Policy, workers int) []*Sweeper {
 	type table struct {
-		untimed        policy.Policy
+		policy         policy.Policy // its timer at the defaults
 		warn, interval int
 	}
 	var tables []table
@@ -400,12 +420,12 @@ func prepared(eps []*episode.Episode, policies []policy.Policy, workers int) []*
 				s := NewSweeper(eps[i])
 				for _, t := range tables { // the warnings first: they trace the name
 					if t.interval == 0 {
-						s.tracked(t.untimed).warnStart(s, t.warn)
+						s.tracked(&t.policy).warnStart(s, t.warn)
 					}
 				}
 				for _, t := range tables {
 					if t.interval > 0 {
-						s.tracked(t.untimed).checkTable(t.interval)
+						s.tracked(&t.policy).checkTable(t.interval)
 					}
 				}
 				sw[i] = s
