@@ -1016,11 +1016,11 @@ func (r *Result) versus(eps []*episode.Episode, after func(e int) policy.Policy,
 		b0 = base[0]
 	}
 	pairs := make(metrics.Pairs, len(eps))
-	for e, ep := range eps {
-		b, a := replay.Run(ep, b0), replay.Run(ep, after(e))
+	r.eachEpisode(len(eps), func(e int) {
+		b, a := replay.Run(eps[e], b0), replay.Run(eps[e], after(e))
 		b.GainHorizon, a.GainHorizon = r.GainHorizon, r.GainHorizon
-		pairs[e] = metrics.PairOf(ep, b, a)
-	}
+		pairs[e] = metrics.PairOf(eps[e], b, a)
+	})
 	return metrics.Compare(pairs, r.Costs, r.System.Shows.Applies)
 }
 

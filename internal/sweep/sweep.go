@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
@@ -240,11 +242,11 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	}
 	end := r.phase("replaying every config", 0)
 	r.nowUnjudged = make([]bool, len(eps))
-	for i, ep := range eps {
-		o := replay.Run(ep, current)
+	r.eachEpisode(len(eps), func(e int) {
+		o := replay.Run(eps[e], current)
 		o.GainHorizon = r.GainHorizon
-		r.nowUnjudged[i] = o.Unjudged()
-	}
+		r.nowUnjudged[e] = o.Unjudged()
+	})
 	var nowCol, cols *figures
 	if (len(configs)+1)*len(eps) <= maxCandidateCells {
 		nowCol, cols = r.newFigures(eps, 1), r.newFigures(eps, len(configs))
@@ -418,6 +420,21 @@ func (r *Result) steps(name string, steps int) (step, end func()) {
 		return func() {}, func() {}
 	}
 	return r.Progress(name, steps)
+}
+
+// eachEpisode calls do(e) for every episode e < n, on r.jobs() workers:
+// do must write only what is episode e's.
+func (r *Result) eachEpisode(n int, do func(e int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range r.jobs() {
+		wg.Go(func() {
+			for e := int(next.Add(1) - 1); e < n; e = int(next.Add(1) - 1) {
+				do(e)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func (r *Result) jobs() int {
