@@ -27,6 +27,11 @@ const (
 	// maxCandidateCells bounds configs × episodes held per episode for the
 	// stability and cross-validation: above it, they choose among the front.
 	maxCandidateCells = 4_000_000
+	// maxKeptCells bounds the configs × episodes whose cells the replay of
+	// every config keeps for the answer (16 bytes each), held beside the
+	// replay's own tables: above it, the answer replays its candidates
+	// again.
+	maxKeptCells = 1_000_000
 )
 
 // Below these the sweep describes the episodes and answers nothing.

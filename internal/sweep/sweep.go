@@ -196,7 +196,7 @@ type Result struct {
 	nowUnjudged []bool
 	// kept are every config's cells, now's the last column, as the replay
 	// of every config gave them, for the answer's figures to take rather
-	// than replay again; nil past maxCandidateCells, and once taken.
+	// than replay again; nil past maxKeptCells, and once taken.
 	kept *figures
 	// shown tells which tallies show a change non-inferior to now.
 	shown *screen
@@ -248,7 +248,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		r.nowUnjudged[e] = o.Unjudged()
 	})
 	var nowCol, cols *figures
-	if (len(configs)+1)*len(eps) <= maxCandidateCells {
+	if (len(configs)+1)*len(eps) <= maxKeptCells {
 		nowCol, cols = r.newFigures(eps, 1), r.newFigures(eps, len(configs))
 	}
 	cur := r.evaluate(eps, []policy.Policy{current}, nowCol)
