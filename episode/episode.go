@@ -65,6 +65,11 @@ type Episode struct {
 	SkippedLines   int // lines of this episode that could not be used
 	Problems       []Problem
 	ProblemCount   int // all problems; Problems holds the first few
+
+	// identity is Identity, held once the turns' actions are let go
+	// (DropTexts).
+	identity   uint64
+	identified bool
 }
 
 // Turn is the end-of-turn state of one turn.

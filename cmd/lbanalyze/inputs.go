@@ -17,9 +17,17 @@ import (
 // named), each once, jobs at a time, with the sources srcs (the registry's
 // when nil), and tells on stderr what could not be used.
 func (e *env) readCorpus(paths []string, jobs int, explicit bool, srcs *corpus.Sources, member string) *corpus.Corpus {
+	return e.holdCorpus(paths, jobs, explicit, srcs, member, func(*episode.Episode) {})
+}
+
+// holdCorpus is readCorpus handing each episode to slim before it is held.
+func (e *env) holdCorpus(paths []string, jobs int, explicit bool, srcs *corpus.Sources, member string, slim func(*episode.Episode)) *corpus.Corpus {
 	var eps []*episode.Episode
 	c := e.streamCorpus(paths, jobs, explicit, srcs, member, func(*corpus.Corpus) func(*episode.Episode) {
-		return func(ep *episode.Episode) { eps = append(eps, ep) }
+		return func(ep *episode.Episode) {
+			slim(ep)
+			eps = append(eps, ep)
+		}
 	})
 	c.Episodes = eps
 	return c

@@ -37,13 +37,15 @@ func TestCappedLogReadPeak(t *testing.T) {
 	}
 }
 
-// `episode` and `batch` over a log at the turn cap of 200,000 steps, read and
+// `episode`, `batch` and `sweep` over a log at the turn cap of 200,000 steps, read and
 // analysed, peak within 64 MiB of RSS, the test process's 16 MiB included
 // (docs/PERFORMANCE.md, "Memory"): numbered steps (60–61 measured, 90 if
 // the analysis kept a 64-byte policy.Step a turn of each trace), and steps
 // whose every action and response is a distinct text of source.MaxText bytes
 // (59–61 measured; 87–94 with the first 8 MiB of distinct texts whole and the
-// collector's default of twice the live heap, boundMemory).
+// collector's default of twice the live heap, boundMemory). `sweep` over the
+// texts keeps none of them, as no policy of its grid reads them (readForSweep;
+// 61–63 measured, 72–73 keeping them).
 func TestCappedStepsPeak(t *testing.T) {
 	if os.Getenv("LBANALYZE_MEMORY_CHILD") == "" && testing.Short() {
 		t.Skip("analyses 200,000 steps")
@@ -55,6 +57,7 @@ func TestCappedStepsPeak(t *testing.T) {
 		{"numbered", "episode", "turn=Step,score=Score", func(w io.Writer) error { return benchdata.Steps(w, source.MaxTurn, true) }},
 		{"texts-episode", "episode", benchdata.TextFields, func(w io.Writer) error { return benchdata.DistinctTexts(w, source.MaxTurn, source.MaxText) }},
 		{"texts-batch", "batch", benchdata.TextFields, func(w io.Writer) error { return benchdata.DistinctTexts(w, source.MaxTurn, source.MaxText) }},
+		{"texts-sweep", "sweep", benchdata.TextFields, func(w io.Writer) error { return benchdata.DistinctTexts(w, source.MaxTurn, source.MaxText) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

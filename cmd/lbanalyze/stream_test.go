@@ -282,7 +282,7 @@ func tinyDataset(t *testing.T, n int) string {
 // --fields), within 500 (424: its digest, which shows nothing, shared).
 // In the dataset, within 100 more. With each episode held whole as well
 // (its Episode, 480 bytes, its two turns, 176, its outcomes, 544, the
-// analysis of its patterns), they measure 2,640 and 3,577.
+// analysis of its patterns), each would take 2,640 and 3,577.
 func TestBatchCostAnEpisode(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the readers' buffers grow with the cores
 	const n = 5000

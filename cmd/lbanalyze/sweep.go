@@ -103,7 +103,7 @@ setting serves every group.
 			if err := f.by.parse(); err != nil {
 				return err
 			}
-			c := e.readCorpus(args, f.jobs, false, s.sources, f.by.member())
+			c := e.readForSweep(args, &f, s)
 			if len(c.Episodes) == 0 {
 				return failure("no episode could be analysed")
 			}

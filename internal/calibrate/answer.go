@@ -106,10 +106,14 @@ func grid() []policy.Policy {
 // logs and no --config: ZorkGPT's defaults.
 func DefaultNow() policy.Policy { return system.ZorkGPT.Now }
 
+// answerMargin is sweep's default --ft-margin (2 pp), what every answer the
+// study judges is decided by; Options.Margin is the judge's, and may differ.
+const answerMargin = 0.02
+
 // Sweep runs the sweep over eps as `lbanalyze sweep` does with no flag but
 // --config now (on one worker: its result does not depend on the workers).
 func Sweep(eps []*episode.Episode, now policy.Policy) *sweep.Result {
-	return sweep.Run(eps, grid(), now, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, FTMargin: 0.02, Folds: 5,
+	return sweep.Run(eps, grid(), now, sweep.Options{MaxFalseRate: 0.05, MaxCensored: 0.10, FTMargin: answerMargin, Folds: 5,
 		Costs: metrics.Costs{CallsPerTurn: 4}, Jobs: 1})
 }
 

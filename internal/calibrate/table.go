@@ -111,7 +111,7 @@ func (st *Study) writeDecisions(w io.Writer) {
 		return fmt.Sprintf("%s; %+.1f", signedPP(diff), saved)
 	})
 	row(fmt.Sprintf("withholds printing a low end to settle above the floor (%d at the margin): the population's count at least it (goal ≥ %s)",
-		stats.SettleAt(0, 0, st.Margin), pct(coverageGoal)), func(s *Size) string {
+		stats.SettleAt(0, 0, answerMargin), pct(coverageGoal)), func(s *Size) string {
 		k, n := s.count(func(x *Sample) bool { return x.SettleAtLeast }), s.count(func(x *Sample) bool { return x.SettleJudged })
 		return share(k, n) + coverageMark(k, n)
 	})

@@ -53,6 +53,13 @@ func (c *Cursor) Space() {
 	}
 }
 
+// End reports whether the buffer ends before the next value: a 0 byte
+// Peek gives may be one in the buffer.
+func (c *Cursor) End() bool {
+	c.Space()
+	return c.I >= len(c.B)
+}
+
 // Peek is the first byte of the next value (after white space), 0 at the
 // buffer's end.
 func (c *Cursor) Peek() byte {

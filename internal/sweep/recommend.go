@@ -2,10 +2,7 @@ package sweep
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
-	"hash/fnv"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -898,7 +895,7 @@ func summarise(picks, cands []int, col, now int) (float64, []Rival) {
 // setting to ship").
 // An episode's identity is its id where the log records one; else, as the
 // id is then made from the path below the directory given, its content
-// (identity). fold[i] is episode i's.
+// (episode.Episode.Identity). fold[i] is episode i's.
 func Folds(eps []*episode.Episode, k int) []int {
 	type key struct {
 		h   uint64
@@ -907,7 +904,7 @@ func Folds(eps []*episode.Episode, k int) []int {
 	}
 	keys := make([]key, len(eps))
 	for i, ep := range eps {
-		keys[i] = key{identity(ep), ep, i}
+		keys[i] = key{ep.Identity(), ep, i}
 	}
 	slices.SortStableFunc(keys, func(a, b key) int {
 		return cmp.Or(cmp.Compare(a.h, b.h), cmp.Compare(a.ep.ID, b.ep.ID), cmp.Compare(a.ep.Segment, b.ep.Segment),
@@ -918,32 +915,6 @@ func Folds(eps []*episode.Episode, k int) []int {
 		fold[kk.pos] = j % k
 	}
 	return fold
-}
-
-// identity is a 64-bit hash of an episode's recorded id; of an episode whose
-// log records none, of what it holds, turn by turn: its score, action,
-// response, room and objectives, which no path changes.
-func identity(ep *episode.Episode) uint64 {
-	h := fnv.New64a()
-	if !ep.IDFromPath {
-		h.Write([]byte(ep.ID))
-		return h.Sum64()
-	}
-	var b [8]byte
-	put := func(v uint64) {
-		binary.LittleEndian.PutUint64(b[:], v)
-		h.Write(b[:])
-	}
-	put(uint64(len(ep.Turns)))
-	for i := range ep.Turns {
-		t := &ep.Turns[i]
-		put(math.Float64bits(float64(t.Score)))
-		put(t.ResponseHash)
-		put(uint64(t.RoomID)<<32 | uint64(uint32(t.Objectives)))
-		h.Write([]byte(t.Action))
-		h.Write([]byte{0})
-	}
-	return h.Sum64()
 }
 
 // crossValidate chooses by the rule over each pool on k−1 folds and measures

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"unsafe"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/jsonscan"
@@ -13,8 +14,8 @@ import (
 // scan reads a results file a simulation at a time with a jsonscan.Cursor,
 // which checks every byte as goccy/go-json would and decodes only the
 // members sim names into it, passing over the rest (raw_data, the bulk of
-// contents) 8 bytes at a time: 1.9 times goccy/go-json's rate on a
-// generated file, 1.5 times on the leaderboard's (docs/PERFORMANCE.md, "Runs
+// contents) 8 bytes at a time: 2.1 times goccy/go-json's rate on a
+// generated file, 1.6 times on the leaderboard's (docs/PERFORMANCE.md, "Runs
 // judged by their result"). At the first value
 // the cursor is not sure of, it hands the rest of the file over to
 // readDocument, so that every fault reads as goccy/go-json says it.
@@ -32,7 +33,45 @@ type scan struct {
 	name string
 	res  *source.Result
 	emit func(*episode.Episode)
+
+	held held
 }
+
+// held holds what the members of the simulation being read point to, for
+// the next simulation to reuse, so that reading a member costs no garbage:
+// a simulation's episode is made (hand) before the next is read, and keeps
+// a copy of what it keeps. It holds no more values than the simulation has
+// members, within the buffer's bound.
+type held struct {
+	floats  slab[float64]
+	ints    slab[int64]
+	bools   slab[bool]
+	strs    slab[string]
+	usages  slab[usage]
+	rewards slab[rewardInfo]
+	calls   slab[toolCall]
+}
+
+func (h *held) reset() {
+	h.floats.reset()
+	h.ints.reset()
+	h.bools.reset()
+	h.strs.reset()
+	h.usages.reset()
+	h.rewards.reset()
+	h.calls.reset()
+}
+
+// slab is values of one type held for a simulation. A pointer to one stays
+// good when the slab grows: it points into the array the slab left.
+type slab[T any] struct{ v []T }
+
+func (b *slab[T]) put(x T) *T {
+	b.v = append(b.v, x)
+	return &b.v[len(b.v)-1]
+}
+
+func (b *slab[T]) reset() { b.v = b.v[:0] }
 
 // handover is where readDocument goes on: rest from byte at of the file,
 // after lines newlines, prefix standing for what the scan read of the
@@ -63,7 +102,7 @@ func newScan(r io.Reader, name string, res *source.Result, emit func(*episode.Ep
 
 // read reads the document, or says where readDocument takes over.
 func (s *scan) read() *handover {
-	for s.c.Peek() == 0 && s.refill(0) {
+	for s.c.End() && s.refill(0) {
 	}
 	switch s.c.Peek() {
 	case '[':
@@ -82,12 +121,12 @@ func (s *scan) read() *handover {
 	return s.end()
 }
 
-// more is ErrMore at the buffer's end (k 0).
-func more(k byte) error {
-	if k == 0 {
+// unsureOrMore is ErrMore at the buffer's end, else ErrUnsure.
+func (s *scan) unsureOrMore() error {
+	if s.c.End() {
 		return jsonscan.ErrMore
 	}
-	return nil
+	return jsonscan.ErrUnsure
 }
 
 // members reads the outer object's members.
@@ -113,8 +152,8 @@ func (s *scan) members() *handover {
 			}
 			switch key {
 			case "simulations":
-				if k := s.c.Peek(); k != '[' {
-					return ifNil(more(k), jsonscan.ErrUnsure) // goccy/go-json says what it is
+				if s.c.Peek() != '[' {
+					return s.unsureOrMore() // goccy/go-json says what it is
 				}
 				return nil
 			case "info", "model", "domain":
@@ -165,7 +204,7 @@ func (s *scan) next(first bool, closing byte) (done bool, err error) {
 		s.c.I++
 		return false, nil
 	default:
-		return false, ifNil(more(k), jsonscan.ErrUnsure)
+		return false, s.unsureOrMore()
 	}
 }
 
@@ -202,7 +241,7 @@ func (s *scan) simulations(open string) *handover {
 // says what else, from the document's end.
 func (s *scan) end() *handover {
 	at := s.c.I
-	for s.c.Peek() == 0 {
+	for s.c.End() {
 		if !s.refill(at) {
 			if !s.eof || s.readErr != nil {
 				break
@@ -327,27 +366,48 @@ func field[T any](s *scan, v *T, got *uint16, members []member[T], key []byte) e
 	return s.c.Skip()
 }
 
-// put is a pointer to v; nil when null.
-func put[T any](v T, null bool, err error) (*T, error) {
+// put is a pointer to v, held in b; nil when null.
+func put[T any](b *slab[T], v T, null bool, err error) (*T, error) {
 	if null || err != nil {
 		return nil, err
 	}
-	return &v, nil
+	return b.put(v), nil
 }
 
 func (s *scan) str() (*string, error) {
 	t, null, err := s.c.Text()
-	return put(string(t), null, err)
+	return put(&s.held.strs, view(t), null, err)
 }
 
-func (s *scan) int() (*int64, error)     { return put(s.c.Int()) }
-func (s *scan) float() (*float64, error) { return put(s.c.Float()) }
-func (s *scan) bool() (*bool, error)     { return put(s.c.Bool()) }
+func (s *scan) int() (*int64, error) {
+	n, null, err := s.c.Int()
+	return put(&s.held.ints, n, null, err)
+}
+
+func (s *scan) float() (*float64, error) {
+	f, null, err := s.c.Float()
+	return put(&s.held.floats, f, null, err)
+}
+
+func (s *scan) bool() (*bool, error) {
+	b, null, err := s.c.Bool()
+	return put(&s.held.bools, b, null, err)
+}
 
 // text reads a string, "" when null.
 func (s *scan) text() (string, error) {
 	t, _, err := s.c.Text()
-	return string(t), err
+	return view(t), err
+}
+
+// view is t as a string without a copy: it lies in the buffer, or in what
+// the cursor unescaped, until the next read, by when the simulation's
+// episode is made, keeping copies (source.Text) of the texts it keeps.
+func view(t []byte) string {
+	if len(t) == 0 {
+		return ""
+	}
+	return unsafe.String(&t[0], len(t))
 }
 
 var simMembers = []member[sim]{
@@ -364,6 +424,7 @@ var simMembers = []member[sim]{
 // arguments where they lie in the buffer, until the next read.
 func (s *scan) simulation(sm *sim) error {
 	*sm = sim{Messages: sm.Messages[:0]}
+	s.held.reset()
 	var got uint16
 	return s.c.Object(func(key []byte) error { return field(s, sm, &got, simMembers, key) })
 }
@@ -373,7 +434,7 @@ func (s *scan) simulation(sm *sim) error {
 func (s *scan) anyValue() (any, error) {
 	if s.c.Peek() == '"' {
 		t, _, err := s.c.Text()
-		return string(t), err
+		return view(t), err
 	}
 	if k := s.c.Peek(); k == '{' || k == '[' {
 		return nil, jsonscan.ErrUnsure // goccy/go-json merges an object's repeated members in its own way
@@ -404,21 +465,24 @@ func object[T any](s *scan, v *T, members []member[T]) (bool, error) {
 	return true, s.c.Object(func(key []byte) error { return field(s, v, &got, members, key) })
 }
 
-// optional reads null (nil) or an object of type T by members.
-func optional[T any](s *scan, members []member[T]) (*T, error) {
-	var v T
-	ok, err := object(s, &v, members)
+// optional reads null (nil) or an object of type T by members, held in b.
+func optional[T any](s *scan, b *slab[T], members []member[T]) (*T, error) {
+	var zero T
+	v := b.put(zero)
+	ok, err := object(s, v, members)
 	if !ok || err != nil {
 		return nil, err
 	}
-	return &v, nil
+	return v, nil
 }
 
 var rewardInfoMembers = []member[rewardInfo]{
 	{"reward", func(s *scan, r *rewardInfo) (err error) { r.Reward, err = s.float(); return }},
 }
 
-func (s *scan) rewardInfo() (*rewardInfo, error) { return optional(s, rewardInfoMembers) }
+func (s *scan) rewardInfo() (*rewardInfo, error) {
+	return optional(s, &s.held.rewards, rewardInfoMembers)
+}
 
 func (s *scan) messages(ms []message) ([]message, error) {
 	if s.c.Peek() != '[' {
@@ -470,16 +534,19 @@ func (s *scan) toolCalls() ([]toolCall, error) {
 	if s.c.Peek() != '[' {
 		return nil, s.c.Null()
 	}
-	var calls []toolCall
+	held := &s.held.calls
+	start := len(held.v)
 	err := s.c.Array(func() error {
-		calls = append(calls, toolCall{})
-		ok, err := object(s, &calls[len(calls)-1], toolCallMembers)
+		ok, err := object(s, held.put(toolCall{}), toolCallMembers)
 		if err == nil && !ok {
 			err = jsonscan.ErrUnsure
 		}
 		return err
 	})
-	return calls, err
+	if len(held.v) == start {
+		return nil, err
+	}
+	return held.v[start:len(held.v):len(held.v)], err
 }
 
 var usageMembers = []member[usage]{
@@ -487,4 +554,4 @@ var usageMembers = []member[usage]{
 	{"completion_tokens", func(s *scan, u *usage) (err error) { u.CompletionTokens, err = s.int(); return }},
 }
 
-func (s *scan) usage() (*usage, error) { return optional(s, usageMembers) }
+func (s *scan) usage() (*usage, error) { return optional(s, &s.held.usages, usageMembers) }

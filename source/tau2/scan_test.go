@@ -162,6 +162,7 @@ func FuzzScan(f *testing.F) {
 		[]byte(`{"simulations": [{"id": "a", "messages": [{"role": "assistant", "cost": NaN}]}]}`),
 		[]byte(`{"model": "m", "simulations": [{"id": "a", "id": "b", "messages": [{"role": "assistant", "content": "x"}]}], "domain": "d", "model": "n"}`),
 		[]byte(`[{"id": "a", "messages": [{"role": "assistant", "usage": {"prompt_tokens": 1.5}}]}, {"id": "b", "messages": [{"role": "assistant", "content": "\x01"}]}] x`),
+		[]byte("{}\x00"), // a 0 byte after the document: not the buffer's end
 	} {
 		f.Add(s, uint8(3))
 	}
