@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -31,19 +30,11 @@ func increaseGrid() []policy.Policy {
 // too, in grid order and shuffled), over random episodes and the bundled
 // logs; so ThresholdFree holds for it.
 func TestIncreaseFastPathEqualsRun(t *testing.T) {
-	if k, _ := policy.Lookup(policy.Increase); !k.ThresholdFree {
-		t.Fatal("increase is not marked ThresholdFree")
-	}
 	rng := rand.New(rand.NewPCG(23, 5))
 	ps := increaseGrid()
 	shuffled := slices.Clone(ps)
 	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	for i := range 12 {
-		ep := decayingEpisode(rng, 20+rng.IntN(400))
-		sweepMatchesRun(t, fmt.Sprintf("decaying episode %d (%d turns)", i, ep.N()), ep, ps)
-		ep = randomEpisode(rng) // real-valued scores, objectives, a recorded stop
-		sweepMatchesRun(t, fmt.Sprintf("random episode %d (%d turns)", i, ep.N()), ep, shuffled)
-	}
+	fastPathOnRandom(t, policy.Increase, rng, 12, ps, shuffled)
 	for _, path := range datasetLogs(t)[:8] {
 		for _, ep := range readFile(t, path) {
 			sweepMatchesRun(t, path, ep, ps)

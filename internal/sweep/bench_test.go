@@ -84,7 +84,7 @@ func BenchmarkEvaluate100k(b *testing.B) {
 // bootstrap resamples of the bundled episodes, among the default grid's
 // configs: the tallies along the chain (chain.go).
 func BenchmarkStability(b *testing.B) {
-	eps := bundled(b)
+	eps := ordered(bundled(b))
 	r := Run(eps, defaultGrid(), current, opts())
 	f := r.figures(eps, all(len(r.Configs)))
 	pools := [][]int{all(len(f.cells) - 1)}

@@ -21,7 +21,7 @@ func TestChainTallies(t *testing.T) {
 		{{saved: 5}, {forgo: 7, saved: 2, class: better}, {}, {class: unknown | worse}},
 		{{saved: 5}, {forgo: -1, class: premature}, {saved: 9}, {class: censored}},
 	}, tokens: [][]int64{{10, 0, 0, 4}, {0, 30, 0, 4}, {0, 30, 7, 0}}}
-	eps := bundled(t)
+	eps := ordered(bundled(t))
 	r := Run(eps, defaultGrid(), current, opts())
 	cases := map[string]*figures{"hand-made": hand, "bundled": r.figures(eps, all(len(r.Configs)))}
 	for name, f := range cases {

@@ -237,8 +237,8 @@ type figures struct {
 	turns    []int     // logged turns of episode i
 	cells    [][]cell  // [column][episode]
 	tokens   [][]int64 // when ranked by tokens
-	byTokens bool
-	changed  []int // [column]: settings changed from now (now: -1)
+	byTokens bool      // ranked by tokens: grow adds tokens' columns too
+	changed  []int     // [column]: settings changed from now (now: -1)
 }
 
 // now is the current setting's column.
