@@ -25,6 +25,10 @@ var (
 		Usage: "min_turns M (increase, patience): warm-up, no stop before turn M"}
 )
 
+// WarmUp is p's min_turns: no stop before that turn; 0 for a policy
+// without it.
+func (p Policy) WarmUp() int { return p.Get(MinTurns) }
+
 // The values of score_mode: which score moves are progress.
 const (
 	// ScoreChanges: any change of the tracked score, up or down, as shipped.

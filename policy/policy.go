@@ -50,9 +50,10 @@ type Kind struct {
 	// window (docs/semantics.md, "6.1 Policies").
 	Variant bool
 	// ThresholdFree: its tracking depends on neither max_turns_stuck nor
-	// stuck_check_interval, and it stops at the first check turn whose
+	// stuck_check_interval (on its own settings it may), and it stops at
+	// the first check turn from its warm-up (Policy.WarmUp) whose
 	// TurnsStuck reaches max_turns_stuck, so a sweep may replay it once for
-	// every setting (replay.Sweeper).
+	// every timer of the same own settings (replay.Sweeper).
 	ThresholdFree bool
 	// Settings are its settings, in the order tables show them: the timer's
 	// it has (TimerSettings, in their order) first, then its own, of which a

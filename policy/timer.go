@@ -75,6 +75,21 @@ func (p *Policy) Timer() Timer {
 	return Timer{MaxTurnsStuck: p.MaxTurnsStuck(), CheckInterval: p.CheckInterval(), WarningThreshold: p.WarningThreshold()}
 }
 
+// Untimed is p with the timer's settings at their defaults: all of p a
+// threshold-free policy's tracking reads (Kind.ThresholdFree).
+func (p *Policy) Untimed() Policy {
+	q := *p
+	clear(q.values[:timerSlots])
+	return q
+}
+
+// SameUntimed reports whether p.Untimed() == q.Untimed(): their own
+// settings first, as the sweep compares policies of one name by the
+// million.
+func (p *Policy) SameUntimed(q *Policy) bool {
+	return [maxOwn]int(p.values[timerSlots:]) == [maxOwn]int(q.values[timerSlots:]) && p.Name == q.Name
+}
+
 // WithTimer is p with t's settings, those its policy has.
 func (p Policy) WithTimer(t Timer) Policy {
 	return p.With(MaxTurnsStuck, t.MaxTurnsStuck).With(CheckInterval, t.CheckInterval).With(WarningThreshold, t.WarningThreshold)

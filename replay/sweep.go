@@ -16,15 +16,17 @@ import (
 // For a threshold-free policy the tracker's state (reset and anchor on each
 // turn) depends on neither max_turns_stuck W nor stuck_check_interval I. So one
 // pass over the episode with W = ∞ gives TurnsStuck at every turn, and the stop
-// under (I, W) is the first multiple of I whose TurnsStuck ≥ W: the first check
-// turn where the running maximum of TurnsStuck over the check turns of I
-// reaches W. The rest of the Outcome comes from per-turn tables (suffix maximum
-// of the score, next turn with a higher score, objective turns), each read in
-// O(1) or O(log) per (episode, config).
+// under (I, W) is the first multiple of I, from the policy's warm-up, whose
+// TurnsStuck ≥ W: the first such check turn where the running maximum of
+// TurnsStuck over them reaches W. A pass serves the policies of the same own
+// settings (policy.Policy.Untimed). The rest of the Outcome comes from
+// per-turn tables (suffix maximum of the score, next turn with a higher
+// score, objective turns), each read in O(1) or O(log) per (episode, config).
 
 // ThresholdFree reports whether the fast path may replay policies called name:
 // its tracking depends on neither max_turns_stuck nor stuck_check_interval, and
-// it stops at the first check turn whose TurnsStuck reaches max_turns_stuck.
+// it stops at the first check turn from its warm-up whose TurnsStuck reaches
+// max_turns_stuck (policy.Kind.ThresholdFree).
 // Sweeper.Outcomes replays any other policy with Run.
 func ThresholdFree(name policy.Name) bool {
 	k, ok := policy.Lookup(name)
@@ -50,9 +52,10 @@ type Sweeper struct {
 	tables  []*tracked
 }
 
-// tracked is one policy name's pass over the episode with W = ∞.
+// tracked is one policy's pass over the episode with W = ∞, of every timer.
 type tracked struct {
-	name   policy.Name
+	policy policy.Policy // its timer at the defaults
+	warmUp int           // no stop before this turn (policy.Policy.WarmUp)
 	stuck  []int32       // stuck[t]: TurnsStuck after the tracking of turn t; turns fit an int32, 4 bytes a turn of a long log
 	warn   []warnStart   // the first warned turn, by stuck_warning_threshold
 	checks []*checkTable // by check interval, built on first use; as long as the largest used
@@ -111,12 +114,12 @@ func NewSweeper(ep *episode.Episode) *Sweeper {
 	return s
 }
 
-// pass is the one place the fast path runs the tracker: it traces name over
-// the whole episode (W = ∞, so it never stops) with warnings from threshold,
-// sets stuck[t] to TurnsStuck after turn t unless stuck is nil, and returns
-// the first warned turn (0 none).
-func (s *Sweeper) pass(name policy.Name, threshold int, stuck []int32) (warned int) {
-	p := policy.Policy{Name: name}.WithTimer(policy.Timer{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: threshold})
+// pass is the one place the fast path runs the tracker: it traces untimed
+// over the whole episode (W = ∞, so it never stops) with warnings from
+// threshold, sets stuck[t] to TurnsStuck after turn t unless stuck is nil,
+// and returns the first warned turn (0 none).
+func (s *Sweeper) pass(untimed policy.Policy, threshold int, stuck []int32) (warned int) {
+	p := untimed.WithTimer(policy.Timer{MaxTurnsStuck: math.MaxInt, CheckInterval: 1, WarningThreshold: threshold})
 	Trace(s.ep, p, func(st policy.Step) {
 		if stuck != nil {
 			stuck[st.Turn] = int32(st.TurnsStuck)
@@ -128,13 +131,14 @@ func (s *Sweeper) pass(name policy.Name, threshold int, stuck []int32) (warned i
 	return warned
 }
 
-func (s *Sweeper) tracked(name policy.Name) *tracked {
+// tracked is the pass of p, whatever its timer.
+func (s *Sweeper) tracked(p *policy.Policy) *tracked {
 	for _, tr := range s.tables {
-		if tr.name == name {
+		if tr.policy.SameUntimed(p) {
 			return tr
 		}
 	}
-	tr := &tracked{name: name}
+	tr := &tracked{policy: p.Untimed(), warmUp: p.WarmUp()}
 	s.tables = append(s.tables, tr)
 	return tr
 }
@@ -152,7 +156,7 @@ func (tr *tracked) warnStart(s *Sweeper, threshold int) int {
 		stuck = make([]int32, s.n+1)
 		tr.stuck = stuck
 	}
-	turn := s.pass(tr.name, threshold, stuck)
+	turn := s.pass(tr.policy, threshold, stuck)
 	tr.warn = append(tr.warn, warnStart{threshold, turn})
 	return turn
 }
@@ -170,9 +174,16 @@ func (tr *tracked) checkTable(interval int) *checkTable {
 	if c := tr.checks[interval]; c != nil {
 		return c
 	}
+	first := interval
+	if tr.warmUp > interval {
+		if tr.warmUp >= len(tr.stuck) {
+			return noChecks
+		}
+		first = (tr.warmUp + interval - 1) / interval * interval // the first check turn from it
+	}
 	c := &checkTable{}
 	top := math.MinInt
-	for t := interval; t < len(tr.stuck); t += interval {
+	for t := first; t < len(tr.stuck); t += interval {
 		if int(tr.stuck[t]) > top {
 			top = int(tr.stuck[t])
 			c.turn = append(c.turn, t)
@@ -250,64 +261,84 @@ func (s *Sweeper) window(t, w int) []episode.Completion {
 // points into the Sweeper's tables, shared between outcomes: read it, do not
 // change it. Its WindowObjectives may share ep.Objectives' array.
 //
-// The cost per threshold-free policy is O(log) once the tables of its name,
-// stuck_warning_threshold and check interval are built (O(N) each, the first
-// time they are met); it is O(1) amortised for consecutive policies that share
-// all three, in increasing max_turns_stuck.
+// The cost per threshold-free policy is O(log) once the tables of its name
+// and own settings, stuck_warning_threshold and check interval are built
+// (O(N) each, the first time they are met); it is O(1) amortised for
+// consecutive policies that share all three, in increasing max_turns_stuck.
 func (s *Sweeper) Outcomes(policies []policy.Policy, out []Outcome) {
-	out = out[:len(policies)]
-	var (
-		fast               bool
-		chk                *checkTable
-		at                 int // chk's entry for the previous policy
-		warn               int
-		name               policy.Name
-		interval, warnFrom = -1, -1
-	)
+	s.outcomes(policies, groupsOf(policies), out)
+}
+
+// group is a run of consecutive policies the fast path serves from the same
+// tables (the same policy but for max_turns_stuck: policy.Policy.Untimed,
+// the check interval and warning threshold), or that Run replays.
+type group struct {
+	end  int // one past its last policy
+	fast bool
+}
+
+// groupsOf cuts policies into groups, once for every episode they replay on.
+func groupsOf(policies []policy.Policy) []group {
+	var gs []group
 	for i := range policies {
 		p := &policies[i]
-		if p.Name != name || p.CheckInterval() != interval || p.WarningThreshold() != warnFrom {
-			name, interval, warnFrom = p.Name, p.CheckInterval(), p.WarningThreshold()
-			if fast = ThresholdFree(name) && interval >= 1; fast {
-				tr := s.tracked(name)
-				warn = tr.warnStart(s, warnFrom)
-				chk, at = tr.checkTable(interval), 0
+		if q := &policies[max(0, i-1)]; i == 0 || p.CheckInterval() != q.CheckInterval() || p.WarningThreshold() != q.WarningThreshold() ||
+			!p.SameUntimed(q) {
+			gs = append(gs, group{fast: ThresholdFree(p.Name) && p.CheckInterval() >= 1})
+		}
+		gs[len(gs)-1].end = i + 1
+	}
+	return gs
+}
+
+// outcomes is Outcomes of policies cut into groups gs (groupsOf).
+func (s *Sweeper) outcomes(policies []policy.Policy, gs []group, out []Outcome) {
+	from := 0
+	for _, g := range gs {
+		ps, os := policies[from:g.end], out[from:g.end]
+		from = g.end
+		if !g.fast {
+			for i := range ps {
+				os[i] = Run(s.ep, ps[i])
 			}
-		}
-		if !fast {
-			out[i] = Run(s.ep, *p)
 			continue
 		}
-		at = chk.stop(p.MaxTurnsStuck(), at)
-		// The whole outcome is written, as Run writes it: out may hold
-		// another policy's.
-		o := &out[i]
-		*o = Outcome{}
-		o.Policy, o.Logged, o.Cut, o.Judged = *p, s.ep.Signals&costs, s.cut, s.ep.Judged
-		if at == len(chk.turn) { // never stops within the log
-			o.Length, o.Censored, o.WarningStartTurn = s.n, s.cut, warn
-			continue
-		}
-		t := chk.turn[at]
-		o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = t, chk.stuck[at], s.score[t], s.n-t
-		o.Length, o.WindowObjectives = t, s.window(t, p.Window())
-		if t < s.n {
-			o.ScoreForgone = max(0, s.sufMax[t+1]-s.score[t])
-		}
-		if s.tokens != nil {
-			o.TokensSaved, o.CallsSaved = s.tokens[t+1], s.calls[t+1]
-		}
-		if s.dollars != nil {
-			o.DollarsSaved = s.dollars[t+1]
-		}
-		if o.Logged.Has(episode.Times) {
-			o.SecondsSaved = secondsAfter(s.ep, t)
-		}
-		if s.gain[t].Turn > 0 {
-			o.LaterGain = &s.gain[t]
-		}
-		if warn <= t {
-			o.WarningStartTurn = warn
+		tr := s.tracked(&ps[0])
+		warn := tr.warnStart(s, ps[0].WarningThreshold())
+		chk, at := tr.checkTable(ps[0].CheckInterval()), 0 // at: chk's entry for the previous policy
+		for i := range ps {
+			p := &ps[i]
+			at = chk.stop(p.MaxTurnsStuck(), at)
+			// The whole outcome is written, as Run writes it: out may hold
+			// another policy's.
+			o := &os[i]
+			*o = Outcome{}
+			o.Policy, o.Logged, o.Cut, o.Judged = *p, s.ep.Signals&costs, s.cut, s.ep.Judged
+			if at == len(chk.turn) { // never stops within the log
+				o.Length, o.Censored, o.WarningStartTurn = s.n, s.cut, warn
+				continue
+			}
+			t := chk.turn[at]
+			o.TerminationTurn, o.TurnsStuck, o.ScoreAtTermination, o.TurnsSaved = t, chk.stuck[at], s.score[t], s.n-t
+			o.Length, o.WindowObjectives = t, s.window(t, p.Window())
+			if t < s.n {
+				o.ScoreForgone = max(0, s.sufMax[t+1]-s.score[t])
+			}
+			if s.tokens != nil {
+				o.TokensSaved, o.CallsSaved = s.tokens[t+1], s.calls[t+1]
+			}
+			if s.dollars != nil {
+				o.DollarsSaved = s.dollars[t+1]
+			}
+			if o.Logged.Has(episode.Times) {
+				o.SecondsSaved = secondsAfter(s.ep, t)
+			}
+			if s.gain[t].Turn > 0 {
+				o.LaterGain = &s.gain[t]
+			}
+			if warn <= t {
+				o.WarningStartTurn = warn
+			}
 		}
 	}
 }
@@ -346,9 +377,9 @@ func Sweep(eps []*episode.Episode, policies []policy.Policy, workers int, visit 
 			buf := make([]Outcome, chunk)
 			for from := w * chunk; from < len(policies); from += workers * chunk {
 				ps := policies[from:min(from+chunk, len(policies))]
-				out := buf[:len(ps)]
+				out, gs := buf[:len(ps)], groupsOf(ps)
 				for i := range eps {
-					sw[i].Outcomes(ps, out)
+					sw[i].outcomes(ps, gs, out)
 					visit(w, i, from, out)
 				}
 			}
@@ -358,12 +389,12 @@ func Sweep(eps []*episode.Episode, policies []policy.Policy, workers int, visit 
 }
 
 // prepared are the Sweepers of eps, built on workers goroutines, each with
-// every table policies need: the tables of each policy name the fast path
-// serves under each of its warning thresholds and check intervals. Outcomes
-// of those policies then only read them.
+// every table policies need: the tables of each policy the fast path serves,
+// its timer aside, under each of its warning thresholds and check intervals.
+// Outcomes of those policies then only read them.
 func prepared(eps []*episode.Episode, policies []policy.Policy, workers int) []*Sweeper {
 	type table struct {
-		name           policy.Name
+		policy         policy.Policy // its timer at the defaults
 		warn, interval int
 	}
 	var tables []table
@@ -372,7 +403,8 @@ func prepared(eps []*episode.Episode, policies []policy.Policy, workers int) []*
 		if !ThresholdFree(p.Name) || p.CheckInterval() < 1 {
 			continue
 		}
-		for _, t := range []table{{p.Name, p.WarningThreshold(), 0}, {p.Name, -1, p.CheckInterval()}} {
+		u := p.Untimed()
+		for _, t := range []table{{u, p.WarningThreshold(), 0}, {u, -1, p.CheckInterval()}} {
 			if !seen[t] {
 				seen[t] = true
 				tables = append(tables, t)
@@ -388,12 +420,12 @@ func prepared(eps []*episode.Episode, policies []policy.Policy, workers int) []*
 				s := NewSweeper(eps[i])
 				for _, t := range tables { // the warnings first: they trace the name
 					if t.interval == 0 {
-						s.tracked(t.name).warnStart(s, t.warn)
+						s.tracked(&t.policy).warnStart(s, t.warn)
 					}
 				}
 				for _, t := range tables {
 					if t.interval > 0 {
-						s.tracked(t.name).checkTable(t.interval)
+						s.tracked(&t.policy).checkTable(t.interval)
 					}
 				}
 				sw[i] = s

@@ -40,16 +40,24 @@ func decayingEpisode(rng *rand.Rand, n int) *episode.Episode {
 // outcome Run gives it, on every config of a wide grid, over random
 // episodes; so ThresholdFree holds for it.
 func TestZorkburrFastPathEqualsRun(t *testing.T) {
-	if k, _ := policy.Lookup(policy.Zorkburr); !k.ThresholdFree {
-		t.Fatal("zorkburr is not marked ThresholdFree")
-	}
-	rng := rand.New(rand.NewPCG(19, 96))
 	ps := zorkburrGrid()
-	for i := range 30 {
+	fastPathOnRandom(t, policy.Zorkburr, rand.New(rand.NewPCG(19, 96)), 30, ps, ps)
+}
+
+// fastPathOnRandom requires name to be ThresholdFree, and the fast path to
+// give Run's outcome of every policy of decaying on rounds decaying
+// episodes, and of random on as many random ones (with objectives, real
+// scores and a recorded stop).
+func fastPathOnRandom(t *testing.T, name policy.Name, rng *rand.Rand, rounds int, decaying, random []policy.Policy) {
+	t.Helper()
+	if k, _ := policy.Lookup(name); !k.ThresholdFree {
+		t.Fatalf("%s is not marked ThresholdFree", name)
+	}
+	for i := range rounds {
 		ep := decayingEpisode(rng, 20+rng.IntN(400))
-		sweepMatchesRun(t, fmt.Sprintf("decaying episode %d (%d turns)", i, ep.N()), ep, ps)
-		ep = randomEpisode(rng) // with objectives and a recorded stop
-		sweepMatchesRun(t, fmt.Sprintf("random episode %d (%d turns)", i, ep.N()), ep, ps)
+		sweepMatchesRun(t, fmt.Sprintf("decaying episode %d (%d turns)", i, ep.N()), ep, decaying)
+		ep = randomEpisode(rng)
+		sweepMatchesRun(t, fmt.Sprintf("random episode %d (%d turns)", i, ep.N()), ep, random)
 	}
 }
 

@@ -1,9 +1,11 @@
 package sweep
 
 import (
+	"os"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
+	"github.com/lbanalyze/lbanalyze/internal/corpus"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
 	"github.com/lbanalyze/lbanalyze/policy"
 	"github.com/lbanalyze/lbanalyze/replay"
@@ -73,7 +75,7 @@ func BenchmarkEvaluate100k(b *testing.B) {
 	eps, grid := bundled(b), grid100k()
 	r := &Result{Options: opts(), N: len(eps), Defs: metrics.NewDefs(metrics.Costs{CallsPerTurn: opts().CallsPerTurn}, false, system.ZorkGPT.Shows.Applies)}
 	for b.Loop() {
-		cs := r.evaluate(eps, grid)
+		cs := r.evaluate(eps, grid, nil)
 		front(cs, all(len(cs)), r.saved)
 	}
 }
@@ -82,13 +84,31 @@ func BenchmarkEvaluate100k(b *testing.B) {
 // bootstrap resamples of the bundled episodes, among the default grid's
 // configs: the tallies along the chain (chain.go).
 func BenchmarkStability(b *testing.B) {
-	eps := bundled(b)
+	eps := ordered(bundled(b))
 	r := Run(eps, defaultGrid(), current, opts())
 	f := r.figures(eps, all(len(r.Configs)))
 	pools := [][]int{all(len(f.cells) - 1)}
 	stop := benchdata.CPU(b)
 	for b.Loop() {
 		r.resample(f, pools)
+	}
+	stop()
+}
+
+// BenchmarkRunSet1000 is `lbanalyze sweep` over the 1,000 synthetic episodes
+// less the reading, when LBANALYZE_SET1000 names their directory
+// (docs/PERFORMANCE.md, "Many episodes"): what the sweep does once the
+// episodes are read.
+func BenchmarkRunSet1000(b *testing.B) {
+	dir := os.Getenv("LBANALYZE_SET1000")
+	if dir == "" {
+		b.Skip("set LBANALYZE_SET1000 to the directory of synth --seed 1 --episodes 1000")
+	}
+	eps := corpus.Read([]string{dir}, corpus.Options{Jobs: 2}).Episodes
+	grid, o := defaultGrid(), opts()
+	stop := benchdata.CPU(b)
+	for b.Loop() {
+		Run(eps, grid, current, o)
 	}
 	stop()
 }

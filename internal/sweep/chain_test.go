@@ -2,9 +2,11 @@ package sweep
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/episode"
+	"github.com/lbanalyze/lbanalyze/policy"
 )
 
 // TestChainTallies checks the tallies along the chain against tally's,
@@ -19,12 +21,12 @@ func TestChainTallies(t *testing.T) {
 		{{saved: 5}, {forgo: 7, saved: 2, class: better}, {}, {class: unknown | worse}},
 		{{saved: 5}, {forgo: -1, class: premature}, {saved: 9}, {class: censored}},
 	}, tokens: [][]int64{{10, 0, 0, 4}, {0, 30, 0, 4}, {0, 30, 7, 0}}}
-	eps := bundled(t)
+	eps := ordered(bundled(t))
 	r := Run(eps, defaultGrid(), current, opts())
 	cases := map[string]*figures{"hand-made": hand, "bundled": r.figures(eps, all(len(r.Configs)))}
 	for name, f := range cases {
-		links := f.chain()
-		if links == nil {
+		ch := f.chain()
+		if ch == nil {
 			t.Fatalf("%s: no chain, though every score forgone is whole", name)
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
@@ -39,7 +41,7 @@ func TestChainTallies(t *testing.T) {
 				resample(rng, w)
 			}
 			ws.of(w)
-			f.talliesInto(got, links, w, ws)
+			f.talliesInto(got, ch, w, ws)
 			for c := range want {
 				want[c] = f.tally(c, ws)
 			}
@@ -63,6 +65,50 @@ func TestChainTallies(t *testing.T) {
 		hand.cells[2][1].forgo = c.forgo
 		if got := hand.chain() != nil; got != c.chain {
 			t.Errorf("score forgone %v on %d episodes: chain %v, want %v", float64(c.forgo), hand.n, got, c.chain)
+		}
+	}
+}
+
+// TestKeptCellsAsReplayed: the cells the replay of every config keeps for
+// the answer are those the answer's figures replay again, every column,
+// now's and the tokens' too, on the bundled episodes with and without
+// tokens recorded (3 per turn, and 7 more every fifth).
+func TestKeptCellsAsReplayed(t *testing.T) {
+	bare := bundled(t)
+	tokened := make([]*episode.Episode, len(bare))
+	for i, ep := range bare {
+		c := *ep
+		c.Turns = slices.Clone(ep.Turns)
+		for u := range c.Turns {
+			c.Turns[u].Tokens = int64(3 + 7*b2i(u%5 == 0))
+		}
+		c.Signals = c.Signals.With(episode.Tokens)
+		tokened[i] = &c
+	}
+	for name, eps := range map[string][]*episode.Episode{"bundled": bare, "with tokens": tokened} {
+		o := opts()
+		o.ByTokens = name == "with tokens"
+		r := Run(eps, defaultGrid(), current, o)
+		eps = ordered(eps)
+		ps := make([]policy.Policy, len(r.Configs))
+		for i := range ps {
+			ps[i] = r.Configs[i].Policy
+		}
+		kept, now := r.newFigures(eps, len(ps)), r.newFigures(eps, 1)
+		r.evaluate(eps, ps, kept)
+		r.evaluate(eps, []policy.Policy{r.Current.Policy}, now)
+		replayed := r.figures(eps, all(len(ps)))
+		if o.ByTokens && !slices.ContainsFunc(replayed.tokens, func(col []int64) bool { return slices.ContainsFunc(col, func(x int64) bool { return x > 0 }) }) {
+			t.Fatalf("%s: no tokens saved in any cell", name)
+		}
+		for c := range replayed.cells {
+			k, kc := kept, c
+			if c == replayed.now() {
+				k, kc = now, 0
+			}
+			if !slices.Equal(k.cells[kc], replayed.cells[c]) || o.ByTokens && !slices.Equal(k.tokens[kc], replayed.tokens[c]) {
+				t.Errorf("%s: column %d kept differs from replayed", name, c)
+			}
 		}
 	}
 }

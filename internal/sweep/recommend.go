@@ -24,6 +24,11 @@ const (
 	// maxCandidateCells bounds configs × episodes held per episode for the
 	// stability and cross-validation: above it, they choose among the front.
 	maxCandidateCells = 4_000_000
+	// maxKeptCells bounds the configs × episodes whose cells the replay of
+	// every config keeps for the answer (16 bytes each), held beside the
+	// replay's own tables: above it, the answer replays its candidates
+	// again.
+	maxKeptCells = 1_000_000
 )
 
 // Below these the sweep describes the episodes and answers nothing.
@@ -228,11 +233,12 @@ type CV struct {
 // current setting: what a choice needs, for any subset or resample of the
 // episodes.
 type figures struct {
-	n       int
-	turns   []int     // logged turns of episode i
-	cells   [][]cell  // [column][episode]
-	tokens  [][]int64 // when ranked by tokens
-	changed []int     // [column]: settings changed from now (now: -1)
+	n        int
+	turns    []int     // logged turns of episode i
+	cells    [][]cell  // [column][episode]
+	tokens   [][]int64 // when ranked by tokens
+	byTokens bool      // ranked by tokens: grow adds tokens' columns too
+	changed  []int     // [column]: settings changed from now (now: -1)
 }
 
 // now is the current setting's column.
@@ -667,46 +673,78 @@ func (f *figures) policy(r *Result, cands []int, c int) policy.Policy {
 	return r.Configs[cands[c]].Policy
 }
 
-// figures replays the candidates and the current setting over every episode
-// (the fast path again); the current setting's column is the last.
+// figures are the candidates' and the current setting's cells over every
+// episode, the current setting's column the last: taken from those the
+// replay of every config kept, or replayed again (the fast path).
 func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 	ps := make([]policy.Policy, 0, len(cands)+1)
 	for _, i := range cands {
 		ps = append(ps, r.Configs[i].Policy)
 	}
 	ps = append(ps, r.Current.Policy)
-	f := &figures{n: len(eps), turns: make([]int, len(eps)), cells: make([][]cell, len(ps)), changed: make([]int, len(ps))}
+	f := r.newFigures(eps, 0)
+	f.changed = make([]int, len(ps))
 	for c := range ps {
-		f.cells[c] = make([]cell, len(eps))
 		f.changed[c] = Changed(ps[c], r.Current.Policy)
 	}
-	f.changed[f.now()] = -1
-	if r.ByTokens {
-		f.tokens = make([][]int64, len(ps))
+	f.changed[len(ps)-1] = -1
+	if kept := r.kept; kept != nil {
+		r.kept = nil
 		for c := range ps {
-			f.tokens[c] = make([]int64, len(eps))
-		}
-	}
-	out := make([]replay.Outcome, len(ps))
-	for e, ep := range eps {
-		f.turns[e] = ep.N()
-		replay.NewSweeper(ep).Outcomes(ps, out)
-		for c := range out {
-			o := &out[c]
-			o.GainHorizon = r.GainHorizon
-			cls := uint8(b2i(o.FalseTerminationCandidate())*premature | b2i(o.Unknown())*unknown | b2i(o.Censored)*censored)
-			f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: o.ScoreForgone, class: cls}
-			if f.tokens != nil {
-				f.tokens[c][e] = o.TokensSaved
+			i := kept.now()
+			if c < len(cands) {
+				i = cands[c]
+			}
+			f.cells = append(f.cells, kept.cells[i])
+			if kept.tokens != nil {
+				f.tokens = append(f.tokens, kept.tokens[i])
 			}
 		}
-		nowU := f.cells[f.now()][e].unjudged()
+		return f
+	}
+	f.grow(len(ps))
+	out := make([]replay.Outcome, len(ps))
+	for e, ep := range eps {
+		replay.NewSweeper(ep).Outcomes(ps, out)
 		for c := range out {
-			x := &f.cells[c][e]
-			x.class |= uint8(b2i(x.unjudged() > nowU)*worse | b2i(x.unjudged() < nowU)*better)
+			out[c].GainHorizon = r.GainHorizon
+			f.set(c, e, &out[c], r.nowUnjudged[e])
 		}
 	}
 	return f
+}
+
+// newFigures are figures over eps with cols columns of cells (and of
+// tokens, when ranked by tokens).
+func (r *Result) newFigures(eps []*episode.Episode, cols int) *figures {
+	f := &figures{n: len(eps), turns: make([]int, len(eps)), byTokens: r.ByTokens}
+	for e, ep := range eps {
+		f.turns[e] = ep.N()
+	}
+	f.grow(cols)
+	return f
+}
+
+// grow adds cols columns.
+func (f *figures) grow(cols int) {
+	for range cols {
+		f.cells = append(f.cells, make([]cell, f.n))
+		if f.byTokens {
+			f.tokens = append(f.tokens, make([]int64, f.n))
+		}
+	}
+}
+
+// set sets column c's cell on episode e to outcome o's, whose episode's
+// outcome under now is unjudged or not.
+func (f *figures) set(c, e int, o *replay.Outcome, nowUnjudged bool) {
+	u := o.Unjudged()
+	cls := b2i(o.FalseTerminationCandidate())*premature | b2i(o.Unknown())*unknown | b2i(o.Censored)*censored |
+		b2i(u && !nowUnjudged)*worse | b2i(!u && nowUnjudged)*better
+	f.cells[c][e] = cell{saved: int32(o.TurnsSaved), forgo: o.ScoreForgone, class: uint8(cls)}
+	if f.tokens != nil {
+		f.tokens[c][e] = o.TokensSaved
+	}
 }
 
 // telling counts the episodes on which the columns' outcomes (now's
@@ -809,13 +847,13 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 		}
 		close(draws)
 	}()
-	links := f.chain()
+	ch := f.chain()
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Go(func() {
 			tallies, ws := make([]Tally, len(f.cells)), &weights{}
 			for d := range draws {
-				f.talliesInto(tallies, links, d.w, ws.of(d.w))
+				f.talliesInto(tallies, ch, d.w, ws.of(d.w))
 				for p, pool := range pools {
 					picks[p][d.b] = f.choose(r, pool, tallies, f.n)
 				}
@@ -954,11 +992,11 @@ func (r *Result) versus(eps []*episode.Episode, after func(e int) policy.Policy,
 		b0 = base[0]
 	}
 	pairs := make(metrics.Pairs, len(eps))
-	for e, ep := range eps {
-		b, a := replay.Run(ep, b0), replay.Run(ep, after(e))
+	r.eachEpisode(len(eps), func(e int) {
+		b, a := replay.Run(eps[e], b0), replay.Run(eps[e], after(e))
 		b.GainHorizon, a.GainHorizon = r.GainHorizon, r.GainHorizon
-		pairs[e] = metrics.PairOf(ep, b, a)
-	}
+		pairs[e] = metrics.PairOf(eps[e], b, a)
+	})
 	return metrics.Compare(pairs, r.Costs, r.System.Shows.Applies)
 }
 

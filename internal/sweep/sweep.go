@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/metrics"
@@ -192,6 +194,10 @@ type Result struct {
 	Dollars map[policy.Policy]Dollars
 	// nowUnjudged[e] says whether now's outcome on episode e is unjudged.
 	nowUnjudged []bool
+	// kept are every config's cells, now's the last column, as the replay
+	// of every config gave them, for the answer's figures to take rather
+	// than replay again; nil past maxKeptCells, and once taken.
+	kept *figures
 	// shown tells which tallies show a change non-inferior to now.
 	shown *screen
 	// safer screens the changes shown to have fewer unjudged outcomes than now.
@@ -209,12 +215,7 @@ type Result struct {
 // the best overall and the front are of the configs kept, and LeftOut says
 // what was left out.
 func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy, opt Options) *Result {
-	// Resamples draw episodes by position: put them in an order of their own,
-	// as batch does, so that the input's order changes nothing.
-	eps = slices.Clone(eps)
-	slices.SortStableFunc(eps, func(a, b *episode.Episode) int {
-		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Segment, b.Segment))
-	})
+	eps = ordered(eps)
 	if opt.System == nil {
 		opt.System = system.OfAll(eps)
 	}
@@ -241,14 +242,25 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	}
 	end := r.phase("replaying every config", 0)
 	r.nowUnjudged = make([]bool, len(eps))
-	for i, ep := range eps {
-		o := replay.Run(ep, current)
+	r.eachEpisode(len(eps), func(e int) {
+		o := replay.Run(eps[e], current)
 		o.GainHorizon = r.GainHorizon
-		r.nowUnjudged[i] = o.Unjudged()
+		r.nowUnjudged[e] = o.Unjudged()
+	})
+	var nowCol, cols *figures
+	if (len(configs)+1)*len(eps) <= maxKeptCells {
+		nowCol, cols = r.newFigures(eps, 1), r.newFigures(eps, len(configs))
 	}
-	cur := r.evaluate(eps, []policy.Policy{current})
-	r.Configs = r.evaluate(eps, configs)
+	cur := r.evaluate(eps, []policy.Policy{current}, nowCol)
+	r.Configs = r.evaluate(eps, configs, cols)
 	end()
+	if cols != nil {
+		cols.cells = append(cols.cells, nowCol.cells[0])
+		if cols.tokens != nil {
+			cols.tokens = append(cols.tokens, nowCol.tokens[0])
+		}
+		r.kept = cols
+	}
 	r.setCurrent(&cur[0])
 	r.Runnable = make([]bool, len(r.Configs))
 	for i := range r.Configs {
@@ -262,10 +274,21 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		}
 	}
 	r.answer(eps)
+	r.kept = nil
 	end = r.phase("pricing the front", 0)
 	r.Dollars = r.price(eps)
 	end()
 	return r
+}
+
+// ordered are eps in an order of their own, as batch puts them: resamples
+// draw episodes by position, and the input's order changes nothing.
+func ordered(eps []*episode.Episode) []*episode.Episode {
+	eps = slices.Clone(eps)
+	slices.SortStableFunc(eps, func(a, b *episode.Episode) int {
+		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Segment, b.Segment))
+	})
+	return eps
 }
 
 // unpricedTokens says when a price per token cannot price these logs (docs/
@@ -294,10 +317,11 @@ func unpricedTokens(eps []*episode.Episode, c *metrics.Costs) []string {
 	return nil
 }
 
-// evaluate sums every metric of every config over the episodes. Each config
-// is summed by one worker, in episode order (replay.Sweep), so the result does
-// not depend on the workers.
-func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy) []Config {
+// evaluate sums every metric of every config over the episodes, and sets
+// each config's cells in keep (its columns in the configs' order) unless
+// keep is nil. Each config is summed by one worker, in episode order
+// (replay.Sweep), so the result does not depend on the workers.
+func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy, keep *figures) []Config {
 	// Configs of one policy and interval, by max_turns_stuck, side by side:
 	// neighbours then often have the same result on an episode (the stop moves
 	// only where the running maximum of turns stuck rises), and what it adds to
@@ -325,6 +349,9 @@ func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy) []Con
 		starts[from] = true
 		for k := range os {
 			os[k].GainHorizon = r.GainHorizon
+			if keep != nil {
+				keep.set(order[from+k], i, &os[k], r.nowUnjudged[i])
+			}
 		}
 		for k := range os {
 			if k > 0 && replay.SameResult(&os[k], &os[k-1]) {
@@ -393,6 +420,21 @@ func (r *Result) steps(name string, steps int) (step, end func()) {
 		return func() {}, func() {}
 	}
 	return r.Progress(name, steps)
+}
+
+// eachEpisode calls do(e) for every episode e < n, on r.jobs() workers:
+// do must write only what is episode e's.
+func (r *Result) eachEpisode(n int, do func(e int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range r.jobs() {
+		wg.Go(func() {
+			for e := int(next.Add(1) - 1); e < n; e = int(next.Add(1) - 1) {
+				do(e)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func (r *Result) jobs() int {
