@@ -29,7 +29,7 @@ func TestChainTallies(t *testing.T) {
 		if ch == nil {
 			t.Fatalf("%s: no chain, though every score forgone is whole", name)
 		}
-		rng := rand.New(rand.NewPCG(1, 2))
+		rng := rand.NewPCG(1, 2)
 		w, ws := make([]int32, f.n), &weights{}
 		got, want := make([]Tally, len(f.cells)), make([]Tally, len(f.cells))
 		for b := range 20 {
