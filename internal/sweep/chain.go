@@ -47,13 +47,17 @@ func (ds *diffs[T]) add(e int, d T) {
 // end closes the current column.
 func (ds *diffs[T]) end() { ds.at = append(ds.at, int32(len(ds.d))) }
 
-// weigh is column c's difference from the column before under weights w.
-func (ds *diffs[T]) weigh(c int, w []int32) int64 {
-	var s int64
+// weigh is column c's difference from the column before under each of the
+// two weightings w, from one pass over the differences.
+func (ds *diffs[T]) weigh(c int, w *[2][]int32) [2]int64 {
+	var s0, s1 int64
+	w0, w1 := w[0], w[1]
 	for _, x := range ds.d[ds.at[c-1]:ds.at[c]] {
-		s += int64(w[x.e]) * int64(x.d)
+		d := int64(x.d)
+		s0 += int64(w0[x.e]) * d
+		s1 += int64(w1[x.e]) * d
 	}
-	return s
+	return [2]int64{s0, s1}
 }
 
 // chain is f's columns along the chain, nil where it would not be exact.
@@ -102,29 +106,43 @@ func (f *figures) chain() *chain {
 	return ch
 }
 
-// talliesInto sets t[c] to every column's tally over the episodes weighted by
-// w (ws lists them): from the first column's, along the chain when there
-// is one.
-func (f *figures) talliesInto(t []Tally, ch *chain, w []int32, ws *weights) {
+// talliesInto sets t[k][c] to every column's tally over the episodes
+// weighted by w[k] (ws[k] lists them), for two weightings k at once (one
+// given twice for one): from the first column's, along the chain when there
+// is one, where a pass over a column's differences serves both resamples,
+// their weights read from memory once a difference rather than its
+// difference once a resample (docs/PERFORMANCE.md, "Many episodes").
+func (f *figures) talliesInto(t *[2][]Tally, ch *chain, w *[2][]int32, ws *[2]*weights) {
 	if ch == nil {
-		for c := range t {
-			t[c] = f.tally(c, ws)
+		for k := range t {
+			for c := range t[k] {
+				t[k][c] = f.tally(c, ws[k])
+			}
 		}
 		return
 	}
-	t[0] = f.tally(0, ws)
-	s := t[0]
-	forgo := int64(s.ScoreForgone)
-	for c := 1; c < len(t); c++ {
-		s.FalseTerminations += int(ch.ft.weigh(c, w))
-		s.Unknown += int(ch.unk.weigh(c, w))
-		s.Censored += int(ch.cens.weigh(c, w))
-		s.Worse += int(ch.wo.weigh(c, w))
-		s.Better += int(ch.be.weigh(c, w))
-		s.TurnsSaved += int(ch.saved.weigh(c, w))
-		s.TokensSaved += ch.tokens.weigh(c, w)
-		forgo += ch.forgo.weigh(c, w)
-		s.ScoreForgone = episode.Score(0).Add(episode.Score(forgo))
-		t[c] = s
+	var s [2]Tally
+	var forgo [2]int64
+	for k := range t {
+		t[k][0] = f.tally(0, ws[k])
+		s[k], forgo[k] = t[k][0], int64(t[k][0].ScoreForgone)
+	}
+	for c := 1; c < len(t[0]); c++ {
+		ft, unk, cens := ch.ft.weigh(c, w), ch.unk.weigh(c, w), ch.cens.weigh(c, w)
+		wo, be, saved := ch.wo.weigh(c, w), ch.be.weigh(c, w), ch.saved.weigh(c, w)
+		tokens, fg := ch.tokens.weigh(c, w), ch.forgo.weigh(c, w)
+		for k := range s {
+			x := &s[k]
+			x.FalseTerminations += int(ft[k])
+			x.Unknown += int(unk[k])
+			x.Censored += int(cens[k])
+			x.Worse += int(wo[k])
+			x.Better += int(be[k])
+			x.TurnsSaved += int(saved[k])
+			x.TokensSaved += tokens[k]
+			forgo[k] += fg[k]
+			x.ScoreForgone = episode.Score(0).Add(episode.Score(forgo[k]))
+			t[k][c] = *x
+		}
 	}
 }

@@ -30,24 +30,26 @@ func TestChainTallies(t *testing.T) {
 			t.Fatalf("%s: no chain, though every score forgone is whole", name)
 		}
 		rng := rand.NewPCG(1, 2)
-		w, ws := make([]int32, f.n), &weights{}
-		got, want := make([]Tally, len(f.cells)), make([]Tally, len(f.cells))
-		for b := range 20 {
-			if b == 0 {
-				for e := range w {
-					w[e] = int32(e % 2) // a subset: every other episode
+		w := [2][]int32{make([]int32, f.n), make([]int32, f.n)}
+		ws := [2]*weights{{}, {}}
+		got := [2][]Tally{make([]Tally, len(f.cells)), make([]Tally, len(f.cells))}
+		for b := 0; b < 20; b += 2 {
+			for k := range w {
+				if b+k == 0 {
+					for e := range w[k] {
+						w[k][e] = int32(e % 2) // a subset: every other episode
+					}
+				} else {
+					resample(rng, w[k])
 				}
-			} else {
-				resample(rng, w)
+				ws[k].of(w[k])
 			}
-			ws.of(w)
-			f.talliesInto(got, ch, w, ws)
-			for c := range want {
-				want[c] = f.tally(c, ws)
-			}
-			for c := range want {
-				if got[c] != want[c] {
-					t.Fatalf("%s, weights %d, column %d: chain %+v, tally %+v", name, b, c, got[c], want[c])
+			f.talliesInto(&got, ch, &w, &ws)
+			for k := range got {
+				for c := range got[k] {
+					if want := f.tally(c, ws[k]); got[k][c] != want {
+						t.Fatalf("%s, weights %d, column %d: chain %+v, tally %+v", name, b+k, c, got[k][c], want)
+					}
 				}
 			}
 		}

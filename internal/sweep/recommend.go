@@ -828,22 +828,29 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 	defer end()
 	jobs := r.jobs()
 	// The resamples are drawn in order from one seed, then chosen on in
-	// parallel: the same choices whatever the workers. A few are held at a
-	// time, not all of them (4 bytes an episode each).
+	// parallel, two at a time (talliesInto): the same choices whatever the
+	// workers. A few are held at a time, not all of them (4 bytes an
+	// episode each).
 	type draw struct {
 		b int
-		w []int32
+		w [2][]int32 // resamples b and b+1; b's twice for the last of an odd count
 	}
-	draws, free := make(chan draw, jobs), make(chan []int32, 2*jobs)
-	for range 2 * jobs {
+	draws, free := make(chan draw, jobs), make(chan []int32, 4*jobs)
+	for range 4 * jobs {
 		free <- make([]int32, f.n)
 	}
 	go func() {
 		rng := rand.NewPCG(metrics.BootstrapSeed+1, uint64(f.n))
-		for b := range StabilityResamples {
-			w := <-free
-			resample(rng, w)
-			draws <- draw{b, w}
+		for b := 0; b < StabilityResamples; b += 2 {
+			var d draw
+			d.b, d.w[0] = b, <-free
+			resample(rng, d.w[0])
+			d.w[1] = d.w[0]
+			if b+1 < StabilityResamples {
+				d.w[1] = <-free
+				resample(rng, d.w[1])
+			}
+			draws <- d
 		}
 		close(draws)
 	}()
@@ -851,14 +858,19 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Go(func() {
-			tallies, ws := make([]Tally, len(f.cells)), &weights{}
+			tallies := [2][]Tally{make([]Tally, len(f.cells)), make([]Tally, len(f.cells))}
+			ws := [2]*weights{{}, {}}
 			for d := range draws {
-				f.talliesInto(tallies, ch, d.w, ws.of(d.w))
-				for p, pool := range pools {
-					picks[p][d.b] = f.choose(r, pool, tallies, f.n)
+				ws[0].of(d.w[0])
+				ws[1].of(d.w[1])
+				f.talliesInto(&tallies, ch, &d.w, &ws)
+				for k := range min(2, StabilityResamples-d.b) {
+					for p, pool := range pools {
+						picks[p][d.b+k] = f.choose(r, pool, tallies[k], f.n)
+					}
+					free <- d.w[k]
+					step()
 				}
-				free <- d.w
-				step()
 			}
 		})
 	}
