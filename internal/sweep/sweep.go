@@ -242,16 +242,18 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	}
 	end := r.phase("replaying every config", 0)
 	r.nowUnjudged = make([]bool, len(eps))
+	now := make([]replay.Outcome, len(eps))
 	r.eachEpisode(len(eps), func(e int) {
-		o := replay.Run(eps[e], current)
-		o.GainHorizon = r.GainHorizon
-		r.nowUnjudged[e] = o.Unjudged()
+		now[e] = replay.Run(eps[e], current)
+		now[e].GainHorizon = r.GainHorizon
+		r.nowUnjudged[e] = now[e].Unjudged()
 	})
 	var nowCol, cols *figures
 	if (len(configs)+1)*len(eps) <= maxKeptCells {
 		nowCol, cols = r.newFigures(eps, 1), r.newFigures(eps, len(configs))
 	}
-	cur := r.evaluate(eps, []policy.Policy{current}, nowCol)
+	cur := r.summed(eps, current, now, nowCol)
+	now = nil
 	r.Configs = r.evaluate(eps, configs, cols)
 	end()
 	if cols != nil {
@@ -261,7 +263,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		}
 		r.kept = cols
 	}
-	r.setCurrent(&cur[0])
+	r.setCurrent(&cur)
 	r.Runnable = make([]bool, len(r.Configs))
 	for i := range r.Configs {
 		r.Runnable[i] = r.System.Runs(r.Configs[i].Policy)
@@ -380,6 +382,25 @@ func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy, keep 
 		out[i] = acc[k]
 	}
 	return out
+}
+
+// summed is config p of outcomes os (episode e's at e) as evaluate sums a
+// config, in episode order, and sets its cells in keep's one column unless
+// keep is nil: now's, from the outcomes its replay on every core gave,
+// rather than another replay of every episode (docs/PERFORMANCE.md, "Many
+// episodes").
+func (r *Result) summed(eps []*episode.Episode, p policy.Policy, os []replay.Outcome, keep *figures) Config {
+	c := Config{Policy: p, Sums: r.Defs.NewSumsSlab(1)[0]}
+	buf := r.Defs.NewContribution()
+	for e := range os {
+		if keep != nil {
+			keep.set(0, e, &os[e], r.nowUnjudged[e])
+		}
+		r.Defs.Contribute(buf, eps[e], &os[e])
+		c.Tally.add(&os[e], e, 1, r.nowUnjudged[e])
+		buf.AddTo(&c.Sums)
+	}
+	return c
 }
 
 // evaluationOrder groups the configs that differ only in max_turns_stuck,
