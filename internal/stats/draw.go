@@ -6,10 +6,10 @@ import (
 )
 
 // Draw is a uniform index in [0, n) from p, the very one, consuming the
-// same numbers of p, that rand.New(p).IntN(n) gives: Lemire's multiply and
-// reject, on a concrete PCG rather than through rand.Rand's Source, whose
-// call a draw cost a third of the bootstrap's drawing (docs/PERFORMANCE.md,
-// "Many episodes"). The resamples stay those of the seeds they always were.
+// same numbers of p, that rand.New(p).IntN(n) gives, so that a seed draws
+// the resamples rand.Rand would: Lemire's multiply and reject, on a concrete
+// PCG rather than through rand.Rand's Source, whose call a draw took about
+// half the bootstrap's drawing (docs/PERFORMANCE.md, "Many episodes").
 func Draw(p *rand.PCG, n int) int {
 	m := uint64(n)
 	if m&(m-1) == 0 {

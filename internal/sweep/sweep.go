@@ -253,7 +253,6 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		nowCol, cols = r.newFigures(eps, 1), r.newFigures(eps, len(configs))
 	}
 	cur := r.summed(eps, current, now, nowCol)
-	now = nil
 	r.Configs = r.evaluate(eps, configs, cols)
 	end()
 	if cols != nil {
