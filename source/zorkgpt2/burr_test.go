@@ -236,6 +236,9 @@ func TestBurrDir(t *testing.T) {
 	if !(BurrDir{}).ClaimsDir(dir) {
 		t.Fatal("not claimed")
 	}
+	if !(BurrDir{}).Marks("log.jsonl.gz") || (BurrDir{}).Marks("metadata.json") {
+		t.Error("Marks takes metadata.json, or not the log: a walk would ask of every directory, or not of this one")
+	}
 	var eps []*episode.Episode
 	res := BurrDir{}.ReadDir(dir, source.Options{}, func(ep *episode.Episode) { eps = append(eps, ep) })
 	if len(eps) != 1 || eps[0].N() != 30 || eps[0].ID != "ep-bench" || eps[0].Fact("app_id") != "app-1" || eps[0].Fact("partition_key") != "ep-bench" {
