@@ -148,3 +148,18 @@ func TestDirSourceAskedByMarks(t *testing.T) {
 		t.Errorf("found %q, asked of %q; want %q, asked of [other run]", files, asked, want)
 	}
 }
+
+// BenchmarkDiscover walks a tree laid out as synth's 1,000 episodes are
+// (docs/PERFORMANCE.md, "Many episodes"): a directory a run, each holding
+// its episode_log.jsonl.
+func BenchmarkDiscover(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 1000 {
+		write(b, filepath.Join(dir, fmt.Sprintf("2025-10-18T%04d", i), "episode_log.jsonl"), "{}\n")
+	}
+	for b.Loop() {
+		if files, _ := Discover([]string{dir}, Registry()); len(files) != 1000 {
+			b.Fatalf("%d files", len(files))
+		}
+	}
+}
