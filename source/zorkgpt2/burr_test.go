@@ -236,8 +236,10 @@ func TestBurrDir(t *testing.T) {
 	if !(BurrDir{}).ClaimsDir(dir) {
 		t.Fatal("not claimed")
 	}
-	if !(BurrDir{}).Marks("log.jsonl.gz") || (BurrDir{}).Marks("metadata.json") {
-		t.Error("Marks takes metadata.json, or not the log: a walk would ask of every directory, or not of this one")
+	for _, log := range []string{"log.jsonl", "log.jsonl.gz", "log.jsonl.zst"} {
+		if !(BurrDir{}).Marks(log) {
+			t.Errorf("Marks does not take %s: a walk would not ask of a directory holding it", log)
+		}
 	}
 	var eps []*episode.Episode
 	res := BurrDir{}.ReadDir(dir, source.Options{}, func(ep *episode.Episode) { eps = append(eps, ep) })
