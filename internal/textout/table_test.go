@@ -2,11 +2,14 @@ package textout
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -152,12 +155,29 @@ func BenchmarkTextTable(b *testing.B) {
 	}
 	b.Run("pooled", func(b *testing.B) {
 		b.ReportAllocs()
+		defer benchdata.CPU(b)()
 		for b.Loop() {
 			boxTable.draw(io.Discard, header, slices.Values(rows), align)
 		}
 	})
+	// episodes: the table `batch` draws of every episode, here 1,000 rows
+	// of a run's ten columns (the 50,000 tiny episodes of issue 39 draw 50 such).
+	episodes := make([][]string, 1000)
+	for i := range episodes {
+		episodes[i] = []string{fmt.Sprintf("e%05d (segment %d)", i, i%7), "2", strconv.Itoa(i % 3), "none", "—", "0", "", "—", "0", ""}
+	}
+	epHeader := []string{"episode", "turns", "score", "end", "baseline", "saved", "baseline verdict", "after", "saved", "after verdict"}
+	epAlign := []Align{Left, Right, Right, Left, Right, Right, Left, Right, Right, Left}
+	b.Run("episodes", func(b *testing.B) {
+		b.ReportAllocs()
+		defer benchdata.CPU(b)()
+		for b.Loop() {
+			boxTable.draw(io.Discard, epHeader, slices.Values(episodes), epAlign)
+		}
+	})
 	b.Run("new", func(b *testing.B) {
 		b.ReportAllocs()
+		defer benchdata.CPU(b)()
 		for b.Loop() {
 			io.WriteString(io.Discard, freshTable(false, header, rows, align))
 		}
