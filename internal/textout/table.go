@@ -53,8 +53,8 @@ func (k tableKind) cells(row []string) []string {
 	return out
 }
 
-// The tables are drawn by tablewriter, each kind by tables reused from a
-// pool: a new tablewriter.Table makes 400 KB of caches, which would make
+// The tables are drawn by tablewriter (but for the rows of a boxed table,
+// writeRow), each kind by tables reused from a pool: a new tablewriter.Table makes 400 KB of caches, which would make
 // `episode` (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
 // (docs/PERFORMANCE.md, "Tables").
 var (
@@ -109,20 +109,9 @@ func (k tableKind) measure(cols columns, row []string) columns {
 		if i == len(cols) {
 			cols = append(cols, 0)
 		}
-		cols[i] = max(cols[i], cellWidth(strings.TrimSpace(k.cell(c)))+2)
+		cols[i] = max(cols[i], twwidth.Width(strings.TrimSpace(k.cell(c)))+2)
 	}
 	return cols
-}
-
-// cellWidth is the columns twwidth counts for s, counted here when s is
-// printable ASCII: a column a byte.
-func cellWidth(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return twwidth.Width(s)
-		}
-	}
-	return len(s)
 }
 
 // drawMeasured draws a table whose columns are measured (measure, over the
@@ -181,11 +170,13 @@ func (k tableKind) drawMeasured(w io.Writer, header []string, rows iter.Seq[[]st
 // than its column (tablewriter cuts it), nor when the row has more or fewer
 // cells than the table has columns. A Printable cell holds no tab, newline
 // or escape sequence, which tablewriter would expand, split or strip.
-// tablewriter draws a row in about 40 µs, most of it garbage it makes
-// (contexts of each cell, each cell padded in a new string); writeRow, in
-// about 1 µs, makes `batch`'s table of every episode no longer its slowest
-// part (docs/PERFORMANCE.md, "Tables"). TestRowsWrittenAsTablewriterDraws
-// proves the bytes equal.
+//
+// Rows are written here, not by tablewriter, the tables' library, for speed:
+// tablewriter draws a row in about 30 µs of CPU, most of it garbage (maps of
+// each cell's context, each cell padded in new strings), writeRow in about
+// 1 µs, which takes `batch` over 50,000 tiny episodes from 2.5 to 1.0 s
+// (docs/PERFORMANCE.md, "Tables"). TestRowsWrittenAsTablewriterDraws proves
+// the bytes equal.
 func (t *table) writeRow(row []string, cols columns, align []Align) bool {
 	if len(row) != len(cols) {
 		return false
@@ -194,7 +185,7 @@ func (t *table) writeRow(row []string, cols columns, align []Align) bool {
 	t.out.WriteString(t.column)
 	for i, c := range row {
 		c = strings.TrimSpace(Printable(c))
-		w := cellWidth(c)
+		w := twwidth.Width(c)
 		if w > cols[i]-2 {
 			t.out.Truncate(start)
 			return false
