@@ -54,8 +54,8 @@ func (k tableKind) cells(row []string) []string {
 }
 
 // The tables are drawn by tablewriter (but for the rows of a boxed table,
-// writeRow), each kind by tables reused from a pool: a new tablewriter.Table makes 400 KB of caches, which would make
-// `episode` (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
+// writeRow), each kind by tables reused from a pool: a new tablewriter.Table
+// makes 400 KB of caches, which would make `episode` (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
 // (docs/PERFORMANCE.md, "Tables").
 var (
 	boxTable      = tableKind{tablePool(func() tw.Renderer { return renderer.NewBlueprint() }), Printable, true}
@@ -174,7 +174,7 @@ func (k tableKind) drawMeasured(w io.Writer, header []string, rows iter.Seq[[]st
 // Rows are written here, not by tablewriter, the tables' library, for speed:
 // tablewriter draws a row in about 30 µs of CPU, most of it garbage (maps of
 // each cell's context, each cell padded in new strings), writeRow in about
-// 1 µs, which takes `batch` over 50,000 tiny episodes from 2.5 to 1.0 s
+// 1 µs, which takes `batch` over 50,000 tiny episodes from 2.5 to 1.2 s
 // (docs/PERFORMANCE.md, "Tables"). TestRowsWrittenAsTablewriterDraws proves
 // the bytes equal.
 func (t *table) writeRow(row []string, cols columns, align []Align) bool {
