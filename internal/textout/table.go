@@ -55,7 +55,8 @@ func (k tableKind) cells(row []string) []string {
 
 // The tables are drawn by tablewriter (but for the rows of a boxed table,
 // writeRow), each kind by tables reused from a pool: a new tablewriter.Table
-// makes 400 KB of caches, which would make `episode` (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
+// makes 400 KB of caches, which would make `episode` (three tables an
+// episode) 2.4× slower; reused, a table costs about 0.15 ms
 // (docs/PERFORMANCE.md, "Tables").
 var (
 	boxTable      = tableKind{tablePool(func() tw.Renderer { return renderer.NewBlueprint() }), Printable, true}
