@@ -54,8 +54,8 @@ comparison with now on all the episodes, the rule's held out on its own line, an
 break-even: what a lost solve must be worth to you for the change to pay (--value-per-point
 gives the trade-off's verdict beside the rule's). The false-termination rate counts every
 stop a cut log cannot judge and every censored outcome as premature (its high bound), so
-that no cut log hides a miss; --max-false-rate and --max-censored are advisory targets,
-said beside the answer, which they do not change.
+that no cut log hides a miss; --max-false-rate is an advisory target, said beside the
+answer, which it does not change; no config censored beyond --max-censored is chosen.
 Configs with the same outcome on every episode are one row and one choice. When ZorkGPT
 cannot run the best config overall, that one follows, with the change it needs and what it
 would add. Fewer than 20 episodes, or too few stops to tell the configs apart, get a
