@@ -200,7 +200,8 @@ func TestRowsWrittenAsTablewriterDraws(t *testing.T) {
 
 // TestWriteRow: rows writeRow draws, and those it leaves to tablewriter.
 // Worked by hand: a column of 6 is a space, the cell and the rest in spaces,
-// on the left or, aligned right, on the right; 漢字 takes 4 columns.
+// on the left or, aligned right, on the right; 漢字 takes 4 columns; a tab
+// is shown as \t (Printable), 2 columns.
 func TestWriteRow(t *testing.T) {
 	for _, c := range []struct {
 		row   []string
@@ -212,7 +213,8 @@ func TestWriteRow(t *testing.T) {
 		{[]string{" ab ", ""}, columns{4, 3}, nil, "│ ab │   │\n"},
 		{[]string{"漢字", "—"}, columns{6, 5}, []Align{Right, Right}, "│ 漢字 │   — │\n"},
 		{[]string{"a\tb"}, columns{6}, nil, "│ a\\tb │\n"},
-		{[]string{"漢字"}, columns{5}, nil, ""}, // 4 columns in 3
+		{[]string{"ab"}, columns{70}, []Align{Right}, "│" + strings.Repeat(" ", 67) + "ab │\n"}, // 70 - 2 - 1
+		{[]string{"漢字"}, columns{5}, nil, ""},                                                   // 4 columns in 3
 		{[]string{"abc"}, columns{4}, nil, ""},
 		{[]string{"ab"}, columns{4, 4}, nil, ""},   // fewer cells than columns
 		{[]string{"ab", "c"}, columns{4}, nil, ""}, // more
@@ -246,7 +248,7 @@ func BenchmarkTextTable(b *testing.B) {
 		}
 	})
 	// episodes: the table `batch` draws of every episode, here 1,000 rows
-	// of a run's ten columns (the 50,000 tiny episodes of issue 39 draw 50 such).
+	// of a run's ten columns (BenchmarkTiny's 50,000 episodes draw 50 such).
 	episodes := make([][]string, 1000)
 	for i := range episodes {
 		episodes[i] = []string{fmt.Sprintf("e%05d (segment %d)", i, i%7), "2", strconv.Itoa(i % 3), "none", "—", "0", "", "—", "0", ""}
