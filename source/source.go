@@ -85,6 +85,10 @@ type DirSource interface {
 	Format() string
 	// ClaimsDir reports whether dir is one of its logs, by what it holds.
 	ClaimsDir(dir string) bool
+	// Marks says whether an entry so named is one a directory it claims
+	// holds: a walk, which has the names, asks ClaimsDir only of a
+	// directory holding such an entry, rather than have it look again.
+	Marks(name string) bool
 	// ReadDir reads the log dir as Read reads a file.
 	ReadDir(dir string, opt Options, emit func(*episode.Episode)) *Result
 }

@@ -92,7 +92,7 @@ func (d *discovery) arg(path string) {
 	}
 	d.c.roots = append(d.c.roots, path)
 	d.others, d.other = nil, 0
-	if found, err := d.walk(path, info); err == nil && found == 0 {
+	if d.walk(path, info) == 0 {
 		d.c.Skipped = append(d.c.Skipped, Skip{Source: path, Reason: "no episode logs found"})
 		d.c.Messages = append(d.c.Messages, path+": "+d.noLogs(d.others, d.other))
 	}
@@ -101,50 +101,80 @@ func (d *discovery) arg(path string) {
 // walk finds the logs under dir (info its own): the directories a directory
 // source claims, the files some source opens by name, and through the
 // symbolic links to directories not entered yet, the logs under them. It
-// gives how many it found.
-func (d *discovery) walk(dir string, info os.FileInfo) (int, error) {
+// gives how many it found. Each directory is read once: a directory source
+// is asked of it only when one of its names marks one of its logs
+// (source.DirSource's Marks).
+func (d *discovery) walk(dir string, info os.FileInfo) int {
 	d.walked[identity(dir, info)] = true
-	// WalkDir does not follow a root that is a symbolic link (game_files ->
-	// /data/…, say); with a trailing separator the root is the directory.
+	// A root that is a symbolic link (game_files -> /data/…) is entered as
+	// the directory it leads to, named with a trailing separator.
 	start := dir
 	if l, err := os.Lstat(dir); err == nil && l.Mode()&fs.ModeSymlink != 0 {
 		start = dir + string(filepath.Separator)
 	}
+	entries, claimed, err := d.readDir(start)
+	if claimed {
+		d.found(start)
+		return 1
+	}
+	return d.under(start, entries, err)
+}
+
+// readDir reads the directory p and says whether a directory source claims
+// it: by its entries' names, or when they cannot all be read, by its path.
+func (d *discovery) readDir(p string) ([]fs.DirEntry, bool, error) {
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return entries, d.srcs.dirSource(p) != nil, err
+	}
+	return entries, d.srcs.dirSourceOf(p, entries) != nil, nil
+}
+
+// under finds the logs among the entries of the directory p, in name order;
+// err is why they could not all be read.
+func (d *discovery) under(p string, entries []fs.DirEntry, err error) int {
+	if err != nil {
+		d.skip(p, openReason(err))
+	}
 	found := 0
-	err := filepath.WalkDir(start, func(p string, e fs.DirEntry, err error) error {
+	for _, e := range entries {
+		found += d.entry(filepath.Join(p, e.Name()), e)
+	}
+	return found
+}
+
+// entry finds the logs at the entry e of a directory, at path p.
+func (d *discovery) entry(p string, e fs.DirEntry) int {
+	switch {
+	case e.IsDir() && passedOver(e.Name()):
+		d.c.Passed = append(d.c.Passed, p)
+	case e.IsDir():
+		entries, claimed, err := d.readDir(p)
+		if claimed {
+			d.found(p)
+			return 1
+		}
+		if info, err := e.Info(); err == nil {
+			d.walked[identity(p, info)] = true
+		}
+		return d.under(p, entries, err)
+	case e.Type()&fs.ModeSymlink != 0:
+		n, ok := d.link(p, e.Name())
 		switch {
-		case err != nil:
-			d.skip(p, openReason(err))
-		case e.IsDir() && p != start && passedOver(e.Name()):
-			d.c.Passed = append(d.c.Passed, p)
-			return filepath.SkipDir
-		case e.IsDir() && d.srcs.dirSource(p) != nil:
-			found++
+		case !ok && d.srcs.opens(e.Name()):
 			d.found(p)
-			return filepath.SkipDir
-		case e.IsDir() && p != start:
-			if info, err := e.Info(); err == nil {
-				d.walked[identity(p, info)] = true
-			}
-		case e.Type()&fs.ModeSymlink != 0:
-			n, ok := d.link(p, e.Name())
-			found += n
-			switch {
-			case !ok && d.srcs.opens(e.Name()):
-				found++
-				d.found(p)
-			case !ok:
-				d.otherName(e.Name())
-			}
-		case !e.IsDir() && d.srcs.opens(e.Name()):
-			found++
-			d.found(p)
-		case !e.IsDir():
+			return n + 1
+		case !ok:
 			d.otherName(e.Name())
 		}
-		return nil
-	})
-	return found, err
+		return n
+	case d.srcs.opens(e.Name()):
+		d.found(p)
+		return 1
+	default:
+		d.otherName(e.Name())
+	}
+	return 0
 }
 
 // otherName counts a file of a name no source opens.
@@ -173,8 +203,7 @@ func (d *discovery) link(p, name string) (int, bool) {
 		d.found(p)
 		return 1, true
 	}
-	n, _ := d.walk(p, info)
-	return n, true
+	return d.walk(p, info), true
 }
 
 // maxOthers is how many files of other names a walk that found no log names.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -106,6 +107,17 @@ func (srcs Sources) formats() string {
 func (srcs Sources) dirSource(dir string) source.DirSource {
 	for _, s := range srcs.Dirs {
 		if s.ClaimsDir(dir) {
+			return s
+		}
+	}
+	return nil
+}
+
+// dirSourceOf is dirSource of a directory whose entries are read: only a
+// source that one of their names marks is asked.
+func (srcs Sources) dirSourceOf(dir string, entries []fs.DirEntry) source.DirSource {
+	for _, s := range srcs.Dirs {
+		if slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return s.Marks(e.Name()) }) && s.ClaimsDir(dir) {
 			return s
 		}
 	}

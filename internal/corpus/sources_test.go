@@ -115,3 +115,51 @@ func TestZorkGPT2Walk(t *testing.T) {
 		t.Errorf("got %q, skipped %v; want %q", got, c.Skipped, want)
 	}
 }
+
+// markedDir is a directory source of the directories holding "run.marker",
+// that counts the directories it is asked of.
+type markedDir struct{ asked *[]string }
+
+func (markedDir) Format() string { return "marked" }
+
+func (m markedDir) ClaimsDir(dir string) bool {
+	*m.asked = append(*m.asked, filepath.Base(dir))
+	return filepath.Base(dir) == "run"
+}
+
+func (markedDir) Marks(name string) bool { return name == "run.marker" }
+
+func (markedDir) ReadDir(string, source.Options, func(*episode.Episode)) *source.Result {
+	return &source.Result{}
+}
+
+// A walk asks a directory source only of the directories holding an entry
+// its Marks takes; the one it claims is found, and not walked into.
+func TestDirSourceAskedByMarks(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "run", "run.marker"), "")
+	write(t, filepath.Join(dir, "run", "inner", "a.jsonl"), "{}\n")
+	write(t, filepath.Join(dir, "other", "run.marker", "b.jsonl"), "{}\n") // a directory so named marks too
+	write(t, filepath.Join(dir, "plain", "c.jsonl"), "{}\n")
+	var asked []string
+	files, _ := Discover([]string{dir}, &Sources{Files: Registry().Files, Dirs: []source.DirSource{markedDir{&asked}}})
+	want := []string{filepath.Join(dir, "other", "run.marker", "b.jsonl"), filepath.Join(dir, "plain", "c.jsonl"), filepath.Join(dir, "run")}
+	if fmt.Sprint(files) != fmt.Sprint(want) || fmt.Sprint(asked) != "[other run]" {
+		t.Errorf("found %q, asked of %q; want %q, asked of [other run]", files, asked, want)
+	}
+}
+
+// BenchmarkDiscover walks a tree laid out as synth's 1,000 episodes are
+// (docs/PERFORMANCE.md, "Many episodes"): a directory a run, each holding
+// its episode_log.jsonl.
+func BenchmarkDiscover(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 1000 {
+		write(b, filepath.Join(dir, fmt.Sprintf("2025-10-18T%04d", i), "episode_log.jsonl"), "{}\n")
+	}
+	for b.Loop() {
+		if files, _ := Discover([]string{dir}, Registry()); len(files) != 1000 {
+			b.Fatalf("%d files", len(files))
+		}
+	}
+}

@@ -219,12 +219,3 @@ func CodeSpan(s string) string {
 	}
 	return fence + s + fence
 }
-
-// markdownRow is MarkdownText of each cell.
-func markdownRow(r []string) []string {
-	out := make([]string, len(r))
-	for i, c := range r {
-		out[i] = MarkdownText(c)
-	}
-	return out
-}

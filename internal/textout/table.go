@@ -38,22 +38,36 @@ func MarkdownRows(w io.Writer, header []string, rows iter.Seq[[]string], align [
 // tableKind is a kind of table: how it is drawn, and what its cells become.
 type tableKind struct {
 	pool *sync.Pool
-	cell func(row []string) []string // Printable, or MarkdownText, of each cell
+	cell func(string) string // Printable, or MarkdownText
+	// boxed: the rows are light lines between column symbols, which writeRow
+	// draws as tablewriter's Blueprint does.
+	boxed bool
 }
 
-// The tables are drawn by tablewriter, each kind by tables reused from a
-// pool: a new tablewriter.Table makes 400 KB of caches, which would make
-// `episode` (three tables an episode) 2.4× slower; reused, a table costs about 0.15 ms
+// cells are what a row's cells become in a table of kind k.
+func (k tableKind) cells(row []string) []string {
+	out := make([]string, len(row))
+	for i, c := range row {
+		out[i] = k.cell(c)
+	}
+	return out
+}
+
+// The tables are drawn by tablewriter (but for the rows of a boxed table,
+// writeRow), each kind by tables reused from a pool: a new tablewriter.Table
+// makes 400 KB of caches, which would make `episode` (three tables an
+// episode) 2.4× slower; reused, a table costs about 0.15 ms
 // (docs/PERFORMANCE.md, "Tables").
 var (
-	boxTable      = tableKind{tablePool(func() tw.Renderer { return renderer.NewBlueprint() }), printableRow}
-	markdownTable = tableKind{tablePool(func() tw.Renderer { return renderer.NewMarkdown() }), markdownRow}
+	boxTable      = tableKind{tablePool(func() tw.Renderer { return renderer.NewBlueprint() }), Printable, true}
+	markdownTable = tableKind{tablePool(func() tw.Renderer { return renderer.NewMarkdown() }), MarkdownText, false}
 )
 
 // table is a reusable tablewriter table and the buffer it draws into.
 type table struct {
-	t   *tablewriter.Table
-	out bytes.Buffer
+	t      *tablewriter.Table
+	out    bytes.Buffer
+	column string // the symbol between columns, and at either end of a row
 }
 
 // tablePool makes the tables of one kind. They stream: the rows are drawn
@@ -62,8 +76,9 @@ type table struct {
 // "Memory"); the bytes are those tablewriter draws from the rows held.
 func tablePool(kind func() tw.Renderer) *sync.Pool {
 	return &sync.Pool{New: func() any {
-		t := &table{}
-		t.t = tablewriter.NewTable(&t.out, tablewriter.WithRenderer(kind()),
+		r := kind()
+		t := &table{column: r.Config().Symbols.Column()}
+		t.t = tablewriter.NewTable(&t.out, tablewriter.WithRenderer(r),
 			tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithHeaderAutoWrap(tw.WrapNone),
 			tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAlignment(tw.AlignLeft),
 			tablewriter.WithStringerCacheCustom(noCache{}), tablewriter.WithStreaming(tw.StreamConfig{Enable: true}))
@@ -91,11 +106,11 @@ func (k tableKind) measure(cols columns, row []string) columns {
 	if cols == nil {
 		twwidth.SetEastAsian(false)
 	}
-	for i, c := range k.cell(row) {
+	for i, c := range row {
 		if i == len(cols) {
 			cols = append(cols, 0)
 		}
-		cols[i] = max(cols[i], twwidth.Width(strings.TrimSpace(c))+2)
+		cols[i] = max(cols[i], twwidth.Width(strings.TrimSpace(k.cell(c)))+2)
 	}
 	return cols
 }
@@ -133,9 +148,15 @@ func (k tableKind) drawMeasured(w io.Writer, header []string, rows iter.Seq[[]st
 		c.Widths = tw.CellWidth{PerColumn: widths}
 	})
 	t.t.Start() // never fails: the renderers stream
-	t.t.Header(k.cell(header))
+	t.t.Header(k.cells(header))
+	first := true
 	for r := range rows {
-		t.t.Append(k.cell(r))
+		// The first row is tablewriter's, which draws the line under the
+		// header before it.
+		if first || !k.boxed || !t.writeRow(r, cols, align) {
+			t.t.Append(k.cells(r))
+		}
+		first = false
 		if t.out.Len() >= tableFlushAt {
 			w.Write(t.out.Bytes())
 			t.out.Reset()
@@ -143,6 +164,56 @@ func (k tableKind) drawMeasured(w io.Writer, header []string, rows iter.Seq[[]st
 	}
 	t.t.Close()
 	w.Write(t.out.Bytes())
+}
+
+// writeRow writes a row of a boxed table, its cells Printable, as
+// tablewriter draws it, and says whether it did: not when a cell is wider
+// than its column (tablewriter cuts it), nor when the row has more or fewer
+// cells than the table has columns. A Printable cell holds no tab, newline
+// or escape sequence, which tablewriter would expand, split or strip.
+//
+// Rows are written here, not by tablewriter, the tables' library, for speed:
+// tablewriter draws a row in about 30 µs of CPU, most of it garbage (maps of
+// each cell's context, each cell padded in new strings), writeRow in about
+// 1 µs, which takes `batch` over 50,000 tiny episodes from 2.5 to 1.2 s
+// (docs/PERFORMANCE.md, "Tables"). TestRowsWrittenAsTablewriterDraws proves
+// the bytes equal.
+func (t *table) writeRow(row []string, cols columns, align []Align) bool {
+	if len(row) != len(cols) {
+		return false
+	}
+	start := t.out.Len()
+	t.out.WriteString(t.column)
+	for i, c := range row {
+		c = strings.TrimSpace(Printable(c))
+		w := twwidth.Width(c)
+		if w > cols[i]-2 {
+			t.out.Truncate(start)
+			return false
+		}
+		// A space on one side, the rest of the column on the other.
+		if i < len(align) && align[i] == Right {
+			t.pad(cols[i] - 1 - w)
+			t.out.WriteString(c)
+			t.out.WriteByte(' ')
+		} else {
+			t.out.WriteByte(' ')
+			t.out.WriteString(c)
+			t.pad(cols[i] - 1 - w)
+		}
+		t.out.WriteString(t.column)
+	}
+	t.out.WriteByte('\n')
+	return true
+}
+
+// pad writes n spaces.
+func (t *table) pad(n int) {
+	const spaces = "                                                                "
+	for ; n > len(spaces); n -= len(spaces) {
+		t.out.WriteString(spaces)
+	}
+	t.out.WriteString(spaces[:n])
 }
 
 // tableFlushAt is how many bytes of a table are written out at a time.

@@ -2,11 +2,15 @@ package textout
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -141,6 +145,92 @@ func TestPooledTablesForgetTheLast(t *testing.T) {
 	}
 }
 
+// TestRowsWrittenAsTablewriterDraws: a boxed table whose rows writeRow
+// draws is, byte for byte, the table tablewriter draws of every row, over
+// random tables: columns at, over and under the width of their cells (a row
+// with a cell wider than its column is tablewriter's), rows shorter and
+// longer than the header, empty and padded cells, wide, ambiguous,
+// zero-width and combining runes, box drawing, spaces trimmed, escapes.
+func TestRowsWrittenAsTablewriterDraws(t *testing.T) {
+	t.Cleanup(func() { twwidth.SetOptions(twwidth.Options{}) })
+	byTablewriter := tableKind{tablePool(func() tw.Renderer { return renderer.NewBlueprint() }), Printable, false}
+	words := []string{"", " ", "x", "40", "West of House", " padded ", "—", "…", "≥ 3", "漢字", "👍", "👩\u200d💻",
+		"e\u0301", "\u0301x", "a\u200b", "\u00a0nbsp\u3000", "│─┼", "a\tb", "a\nb", "\x1b[31mred", "\xff", "\u202eevil"}
+	r := rand.New(rand.NewPCG(39, 1))
+	for n := range 2000 {
+		twwidth.SetOptions(widthSettings[n%len(widthSettings)])
+		ncols := 1 + r.IntN(6)
+		line := func(cells int) []string {
+			l := make([]string, cells)
+			for i := range l {
+				l[i] = words[r.IntN(len(words))] + words[r.IntN(len(words))]
+			}
+			return l
+		}
+		header := line(ncols)
+		var rows [][]string
+		for range r.IntN(12) {
+			cells := ncols
+			if r.IntN(8) == 0 {
+				cells = r.IntN(ncols + 2)
+			}
+			rows = append(rows, line(cells))
+		}
+		cols := boxTable.measure(nil, header)
+		for _, row := range rows {
+			cols = boxTable.measure(cols, row)
+		}
+		for i := range cols {
+			if r.IntN(3) == 0 { // narrower or wider than the cells
+				cols[i] = max(2, cols[i]+r.IntN(7)-4)
+			}
+		}
+		var align []Align
+		for range r.IntN(ncols + 2) {
+			align = append(align, Align(r.IntN(2)))
+		}
+		var got, want bytes.Buffer
+		boxTable.drawMeasured(&got, header, slices.Values(rows), align, slices.Clone(cols))
+		byTablewriter.drawMeasured(&want, header, slices.Values(rows), align, slices.Clone(cols))
+		if got.String() != want.String() {
+			t.Fatalf("header %q, rows %q, widths %v, align %v:\ngot\n%s\nwant\n%s", header, rows, cols, align, got.String(), want.String())
+		}
+	}
+}
+
+// TestWriteRow: rows writeRow draws, and those it leaves to tablewriter.
+// Worked by hand: a column of 6 is a space, the cell and the rest in spaces,
+// on the left or, aligned right, on the right; 漢字 takes 4 columns; a tab
+// is shown as \t (Printable), 2 columns.
+func TestWriteRow(t *testing.T) {
+	for _, c := range []struct {
+		row   []string
+		cols  columns
+		align []Align
+		want  string // "" when tablewriter draws the row
+	}{
+		{[]string{"ab", "ab"}, columns{6, 6}, []Align{Left, Right}, "│ ab   │   ab │\n"},
+		{[]string{" ab ", ""}, columns{4, 3}, nil, "│ ab │   │\n"},
+		{[]string{"漢字", "—"}, columns{6, 5}, []Align{Right, Right}, "│ 漢字 │   — │\n"},
+		{[]string{"a\tb"}, columns{6}, nil, "│ a\\tb │\n"},
+		{[]string{"ab"}, columns{70}, []Align{Right}, "│" + strings.Repeat(" ", 67) + "ab │\n"}, // 70 - 2 - 1
+		{[]string{"漢字"}, columns{5}, nil, ""},                                                   // 4 columns in 3
+		{[]string{"abc"}, columns{4}, nil, ""},
+		{[]string{"ab"}, columns{4, 4}, nil, ""},   // fewer cells than columns
+		{[]string{"ab", "c"}, columns{4}, nil, ""}, // more
+	} {
+		tb := boxTable.pool.Get().(*table)
+		tb.out.Reset()
+		tb.out.WriteString("above\n")
+		drawn := tb.writeRow(c.row, c.cols, c.align)
+		got := strings.TrimPrefix(tb.out.String(), "above\n")
+		boxTable.pool.Put(tb)
+		if drawn != (c.want != "") || got != c.want {
+			t.Errorf("writeRow(%q, %v, %v) = %v, %q; want %q", c.row, c.cols, c.align, drawn, got, c.want)
+		}
+	}
+}
+
 // BenchmarkTextTable draws an episode's result table, the table `episode`
 // draws for each episode, with a pooled table and with a new one.
 func BenchmarkTextTable(b *testing.B) {
@@ -152,12 +242,29 @@ func BenchmarkTextTable(b *testing.B) {
 	}
 	b.Run("pooled", func(b *testing.B) {
 		b.ReportAllocs()
+		defer benchdata.CPU(b)()
 		for b.Loop() {
 			boxTable.draw(io.Discard, header, slices.Values(rows), align)
 		}
 	})
+	// episodes: the table `batch` draws of every episode, here 1,000 rows
+	// of a run's ten columns (BenchmarkTiny's 50,000 episodes draw 50 such).
+	episodes := make([][]string, 1000)
+	for i := range episodes {
+		episodes[i] = []string{fmt.Sprintf("e%05d (segment %d)", i, i%7), "2", strconv.Itoa(i % 3), "none", "—", "0", "", "—", "0", ""}
+	}
+	epHeader := []string{"episode", "turns", "score", "end", "baseline", "saved", "baseline verdict", "after", "saved", "after verdict"}
+	epAlign := []Align{Left, Right, Right, Left, Right, Right, Left, Right, Right, Left}
+	b.Run("episodes", func(b *testing.B) {
+		b.ReportAllocs()
+		defer benchdata.CPU(b)()
+		for b.Loop() {
+			boxTable.draw(io.Discard, epHeader, slices.Values(episodes), epAlign)
+		}
+	})
 	b.Run("new", func(b *testing.B) {
 		b.ReportAllocs()
+		defer benchdata.CPU(b)()
 		for b.Loop() {
 			io.WriteString(io.Discard, freshTable(false, header, rows, align))
 		}

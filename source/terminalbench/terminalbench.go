@@ -70,6 +70,11 @@ func (Dir) Names() []string {
 // (goose's submissions) <run>_results.json, that begins as one.
 func (Dir) ClaimsDir(dir string) bool { return len(runFiles(dir)) > 0 }
 
+// Marks takes the names of a run's results.
+func (Dir) Marks(name string) bool {
+	return name == "results.json" || strings.HasSuffix(name, "_results.json")
+}
+
 // runFiles are the results files of runs in dir, in name order.
 func runFiles(dir string) []string {
 	entries, err := os.ReadDir(dir)
@@ -78,7 +83,7 @@ func runFiles(dir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if n := e.Name(); (n == "results.json" || strings.HasSuffix(n, "_results.json")) && e.Type().IsRegular() && trials(head(filepath.Join(dir, n))) {
+		if n := e.Name(); (Dir{}).Marks(n) && e.Type().IsRegular() && trials(head(filepath.Join(dir, n))) {
 			out = append(out, filepath.Join(dir, n))
 		}
 	}

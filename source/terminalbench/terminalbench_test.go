@@ -21,6 +21,10 @@ func readDir(t *testing.T, dir string) ([]*episode.Episode, *source.Result) {
 	if !(Dir{}).ClaimsDir(dir) {
 		t.Fatalf("%s is not claimed", dir)
 	}
+	entries, _ := os.ReadDir(dir)
+	if !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return (Dir{}).Marks(e.Name()) }) {
+		t.Fatalf("%s is claimed, but Marks takes none of its entries: a walk would not ask", dir)
+	}
 	var eps []*episode.Episode
 	res := Dir{}.ReadDir(dir, source.Options{}, func(ep *episode.Episode) { eps = append(eps, ep) })
 	return eps, res

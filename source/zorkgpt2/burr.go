@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,6 +72,9 @@ func (BurrDir) ClaimsDir(dir string) bool {
 	_, refused, ok := readMetadata(dir)
 	return ok || refused != "" && burrHead(path)
 }
+
+// Marks takes the names of an application's log, which ClaimsDir needs.
+func (BurrDir) Marks(name string) bool { return slices.Contains(burrLogs, name) }
 
 // burrHead says whether the log at path begins as a Burr log.
 func burrHead(path string) bool {

@@ -236,6 +236,11 @@ func TestBurrDir(t *testing.T) {
 	if !(BurrDir{}).ClaimsDir(dir) {
 		t.Fatal("not claimed")
 	}
+	for _, log := range []string{"log.jsonl", "log.jsonl.gz", "log.jsonl.zst"} {
+		if !(BurrDir{}).Marks(log) {
+			t.Errorf("Marks does not take %s: a walk would not ask of a directory holding it", log)
+		}
+	}
 	var eps []*episode.Episode
 	res := BurrDir{}.ReadDir(dir, source.Options{}, func(ep *episode.Episode) { eps = append(eps, ep) })
 	if len(eps) != 1 || eps[0].N() != 30 || eps[0].ID != "ep-bench" || eps[0].Fact("app_id") != "app-1" || eps[0].Fact("partition_key") != "ep-bench" {
