@@ -6,10 +6,12 @@ import (
 )
 
 // Draw is a uniform index in [0, n) from p, the very one, consuming the
-// same numbers of p, that rand.New(p).IntN(n) gives, so that a seed draws
-// the resamples rand.Rand would: Lemire's multiply and reject, on a concrete
-// PCG rather than through rand.Rand's Source, whose call a draw took about
-// half the bootstrap's drawing (docs/PERFORMANCE.md, "Many episodes").
+// same numbers of p, that rand.New(p).IntN(n) gives on a 64-bit machine, so
+// that a seed draws the resamples rand.Rand would: Lemire's multiply and
+// reject (ACM TOMACS 29(1), 2019), on a concrete PCG rather than through
+// rand.Rand's Source, whose call took about half the bootstrap's drawing
+// (docs/PERFORMANCE.md, "Many episodes"). On a 32-bit machine IntN takes
+// another path; Draw does not, so a seed draws alike everywhere.
 func Draw(p *rand.PCG, n int) int {
 	m := uint64(n)
 	if m&(m-1) == 0 {
