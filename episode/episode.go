@@ -244,11 +244,14 @@ func (e *Episode) Credited(t int) Score {
 // segment: "ID (segment 2)". How many segments a file holds is known only at
 // its end, and an episode is reported before (docs/output.md, "A file of
 // several episodes").
-func (e *Episode) Name() string {
-	if e.Segment > 1 {
-		return fmt.Sprintf("%s (segment %d)", e.ID, e.Segment)
+func (e *Episode) Name() string { return Name(e.ID, e.Segment) }
+
+// Name is the name of the episode of this id and segment (Episode.Name).
+func Name(id string, segment int) string {
+	if segment > 1 {
+		return fmt.Sprintf("%s (segment %d)", id, segment)
 	}
-	return e.ID
+	return id
 }
 
 // CutByRecording reports whether the recording's own stop (its stop rule, its

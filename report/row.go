@@ -64,7 +64,7 @@ func newRow(e *Episode, outcomes []replay.Outcome) *row {
 }
 
 // name is the episode's name (episode.Episode.Name).
-func (r *row) name() string { return (&episode.Episode{ID: r.id, Segment: r.segment}).Name() }
+func (r *row) name() string { return episode.Name(r.id, r.segment) }
 
 // outcome is the outcome of p, the policy of side s (0 the baseline).
 func (r *row) outcome(s int, p policy.Policy) replay.Outcome { return r.outcomes[s].Outcome(p) }
@@ -72,10 +72,14 @@ func (r *row) outcome(s int, p policy.Policy) replay.Outcome { return r.outcomes
 // more is what few episodes have, empty when the episode has none of it.
 func (r *row) more() *rareRow {
 	if r.rare == nil {
-		return &rareRow{}
+		return &noRare
 	}
 	return r.rare
 }
+
+// noRare is the rare part of every row that has none, read, never written:
+// a new one each time would be garbage a metric, an episode.
+var noRare rareRow
 
 // metric is what a metric reads of the episode.
 func (r *row) metric() metrics.Episode {
