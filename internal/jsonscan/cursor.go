@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math/bits"
 	"strconv"
+	"unsafe"
 
 	jsonv2 "github.com/goccy/go-json/v2"
 
@@ -373,6 +374,15 @@ func (c *Cursor) Text() (t []byte, null bool, err error) {
 		return nil, false, ErrUnsure
 	}
 	return []byte(s), false, nil
+}
+
+// View is t, a text Text read, as a string without a copy: valid while the
+// bytes it lies in are unchanged, so that one who keeps it keeps a copy.
+func View(t []byte) string {
+	if len(t) == 0 {
+		return ""
+	}
+	return unsafe.String(&t[0], len(t))
 }
 
 // plain reports whether a string's content is ASCII without escapes: itself.

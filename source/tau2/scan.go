@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"strconv"
-	"unsafe"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/internal/jsonscan"
@@ -376,7 +375,7 @@ func put[T any](b *slab[T], v T, null bool, err error) (*T, error) {
 
 func (s *scan) str() (*string, error) {
 	t, null, err := s.c.Text()
-	return put(&s.held.strs, view(t), null, err)
+	return put(&s.held.strs, jsonscan.View(t), null, err)
 }
 
 func (s *scan) int() (*int64, error) {
@@ -394,20 +393,13 @@ func (s *scan) bool() (*bool, error) {
 	return put(&s.held.bools, b, null, err)
 }
 
-// text reads a string, "" when null.
+// text reads a string, "" when null. A text the scan reads is a view
+// (jsonscan.View): it lies in the buffer, or in what the cursor unescaped,
+// until the next read, by when the simulation's episode is made, keeping
+// copies (source.Text) of the texts it keeps.
 func (s *scan) text() (string, error) {
 	t, _, err := s.c.Text()
-	return view(t), err
-}
-
-// view is t as a string without a copy: it lies in the buffer, or in what
-// the cursor unescaped, until the next read, by when the simulation's
-// episode is made, keeping copies (source.Text) of the texts it keeps.
-func view(t []byte) string {
-	if len(t) == 0 {
-		return ""
-	}
-	return unsafe.String(&t[0], len(t))
+	return jsonscan.View(t), err
 }
 
 var simMembers = []member[sim]{
@@ -434,7 +426,7 @@ func (s *scan) simulation(sm *sim) error {
 func (s *scan) anyValue() (any, error) {
 	if s.c.Peek() == '"' {
 		t, _, err := s.c.Text()
-		return view(t), err
+		return jsonscan.View(t), err
 	}
 	if k := s.c.Peek(); k == '{' || k == '[' {
 		return nil, jsonscan.ErrUnsure // goccy/go-json merges an object's repeated members in its own way

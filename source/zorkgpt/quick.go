@@ -93,12 +93,13 @@ func (q *quickLine) eventType(m member) (*event, bool) {
 		return nil, false
 	}
 	q.seen |= m.bit
-	q.d.rec.EventType = view(t)
+	q.d.rec.EventType = jsonscan.View(t)
 	return events[q.d.rec.EventType], true
 }
 
 // member reads the value of member m into rec: what a pointer of rec points
-// to is held in vals, a text in the line itself.
+// to is held in vals, a text in the line itself (jsonscan.View), which a
+// handler copies where it keeps it (source.Text, source.Texts).
 func (q *quickLine) member(m member) bool {
 	if q.seen&m.bit != 0 {
 		return false // a key twice: the decoder's
@@ -112,7 +113,7 @@ func (q *quickLine) member(m member) bool {
 	case mText:
 		var t []byte
 		if t, null, err = c.Text(); err == nil && !null {
-			v.texts[m.slot] = view(t)
+			v.texts[m.slot] = jsonscan.View(t)
 			*(**string)(field) = &v.texts[m.slot]
 		}
 	case mNumber:
@@ -200,12 +201,9 @@ func (q *quickLine) next() (more, ok bool) {
 // number reads a whole number that fits 18 digits, or null; ok false for
 // any other value.
 func (q *quickLine) number() (n int64, null, ok bool) {
+	q.c.Space()
 	b, i := q.c.B, q.c.I
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
 	if i+4 <= len(b) && string(b[i:i+4]) == "null" {
-		q.c.I = i
 		return 0, true, q.c.Null() == nil
 	}
 	neg := i < len(b) && b[i] == '-'
@@ -230,15 +228,6 @@ func (q *quickLine) number() (n int64, null, ok bool) {
 // ends are the bytes that may end a number in quick: others (a fraction, an
 // exponent) are left to the general path.
 var ends = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
-
-// view is b as a string, without a copy: valid while the line is. A handler
-// keeps a copy of any text it keeps (source.Text, source.Texts).
-func view(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
-}
 
 // memberKind is how quick reads a member of record: by the type of its
 // field.
