@@ -166,7 +166,7 @@ func (q *quickLine) key() ([]byte, bool) {
 			return nil, false
 		}
 	}
-	key := b[start:min(i, len(b))]
+	key := b[start:i]
 	if i+2 < len(b) && b[i+1] == ':' && b[i+2] == ' ' { // as json.dumps writes it
 		q.c.I = i + 3
 		return key, true
