@@ -9,8 +9,8 @@ import (
 // same numbers of p, that rand.New(p).IntN(n) gives on a 64-bit machine, so
 // that a seed draws the resamples rand.Rand would: Lemire's multiply and
 // reject (ACM TOMACS 29(1), 2019), on a concrete PCG rather than through
-// rand.Rand's Source, whose call took about half the bootstrap's drawing
-// (docs/PERFORMANCE.md, "Many episodes"). On a 32-bit machine IntN takes
+// rand.Rand's Source, whose call would take about half the bootstrap's
+// drawing (docs/PERFORMANCE.md, "Many episodes"). On a 32-bit machine IntN takes
 // another path; Draw does not, so a seed draws alike everywhere.
 func Draw(p *rand.PCG, n int) int {
 	m := uint64(n)
