@@ -176,8 +176,8 @@ func (k tableKind) drawMeasured(w io.Writer, header []string, rows iter.Seq[[]st
 // tablewriter draws a row in about 30 µs of CPU, most of it garbage (maps of
 // each cell's context, each cell padded in new strings), writeRow in about
 // 1 µs: `batch` over 50,000 tiny episodes takes 1.2 s of CPU, 2.5 with
-// tablewriter drawing every row (docs/PERFORMANCE.md, "Tables"). TestRowsWrittenAsTablewriterDraws proves
-// the bytes equal.
+// tablewriter drawing every row (docs/PERFORMANCE.md, "Tables").
+// TestRowsWrittenAsTablewriterDraws proves the bytes equal.
 func (t *table) writeRow(row []string, cols columns, align []Align) bool {
 	if len(row) != len(cols) {
 		return false
