@@ -282,13 +282,18 @@ func groupsOf(policies []policy.Policy) []group {
 	var gs []group
 	for i := range policies {
 		p := &policies[i]
-		if q := &policies[max(0, i-1)]; i == 0 || p.CheckInterval() != q.CheckInterval() || p.WarningThreshold() != q.WarningThreshold() ||
-			!p.SameUntimed(q) {
+		if i == 0 || !sameTables(p, &policies[i-1]) {
 			gs = append(gs, group{fast: ThresholdFree(p.Name) && p.CheckInterval() >= 1})
 		}
 		gs[len(gs)-1].end = i + 1
 	}
 	return gs
+}
+
+// sameTables reports whether p and q are the same policy but for
+// max_turns_stuck: the fast path serves both from the same tables.
+func sameTables(p, q *policy.Policy) bool {
+	return p.CheckInterval() == q.CheckInterval() && p.WarningThreshold() == q.WarningThreshold() && p.SameUntimed(q)
 }
 
 // outcomes is Outcomes of policies cut into groups gs (groupsOf).

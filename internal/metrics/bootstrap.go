@@ -31,7 +31,7 @@ var NormalFrom = 1000
 // episode i's numerators and denominators of metric k into r: baseline num,
 // den, after num, den. A metric's column is made, and tried for the normal
 // interval, one metric at a time: of many episodes, every metric's at once
-// took a few tens of MiB (docs/PERFORMANCE.md, "Many episodes").
+// would take a few tens of MiB (docs/PERFORMANCE.md, "Many episodes").
 func intervals(defs []entry, n int, fill func(i, k int, r []float64)) (ci, pct []*[2]float64, sides [][2]*[2]float64, method []Method) {
 	ci, pct, sides = make([]*[2]float64, len(defs)), make([]*[2]float64, len(defs)), make([][2]*[2]float64, len(defs))
 	method = make([]Method, len(defs))

@@ -158,3 +158,38 @@ func TestSumsMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestSumRowsAsRowByRow: sumRows gives each column the very float of adding
+// its rows one at a time in idx's order, for widths that take the eight-,
+// four- and one-column passes alone and together, on values of mixed
+// magnitudes whose sums depend on the order of addition.
+func TestSumRowsAsRowByRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, width := range []int{1, 3, 4, 7, 8, 12, 13, 16, 21, 28} {
+		const n = 50
+		rows := make([]float64, n*width)
+		for j := range rows {
+			rows[j] = (rng.Float64() - 0.5) * math.Pow(10, float64(rng.IntN(12)))
+		}
+		idx := make([]int32, 3*n)
+		for j := range idx {
+			idx[j] = int32(rng.IntN(n))
+		}
+		want := make([]float64, width)
+		for _, i := range idx {
+			for j := range want {
+				want[j] += rows[int(i)*width+j]
+			}
+		}
+		got := make([]float64, width)
+		for j := range got {
+			got[j] = math.NaN() // every column set, none accumulated onto
+		}
+		sumRows(got, rows, idx)
+		for j := range want {
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Errorf("width %d, column %d: %v, want %v", width, j, got[j], want[j])
+			}
+		}
+	}
+}
