@@ -287,49 +287,8 @@ var members = func() map[string]member {
 
 var eventTypeBit = members["event_type"].bit
 
-// memberOf is the member of record a key names. A map hashes the whole key:
-// byKey places record's keys by a hash of their length and three of their
-// bytes, with a multiplier under which no two share a place, and compares
-// one.
+// memberOf is the member of record a key names.
 func memberOf(key []byte) (member, bool) {
-	e := &byKey.places[byKey.place(key)]
-	return e.member, e.key == string(key) && e.key != ""
+	m, ok := members[string(key)]
+	return m, ok
 }
-
-type keyTable struct {
-	mul    uint32
-	places [128]struct {
-		key string
-		member
-	}
-}
-
-func (t *keyTable) place(key []byte) uint32 {
-	if len(key) == 0 {
-		return 0
-	}
-	x := uint32(len(key)) | uint32(key[0])<<8 | uint32(key[len(key)/2])<<16 | uint32(key[len(key)-1])<<24
-	return x * t.mul >> 25
-}
-
-var byKey = func() *keyTable {
-	t := &keyTable{}
-	for t.mul = 0x9e3779b1; t.mul != 0x9e3779b1+2<<20; t.mul += 2 {
-		t.places = [128]struct {
-			key string
-			member
-		}{}
-		free := true
-		for key, m := range members {
-			e := &t.places[t.place([]byte(key))]
-			if free = e.key == ""; !free {
-				break
-			}
-			e.key, e.member = key, m
-		}
-		if free {
-			return t
-		}
-	}
-	panic("zorkgpt: two of record's keys alike in their length and three bytes: quick's keyTable cannot place them")
-}()
