@@ -4,7 +4,10 @@
 // did itself, and what the log does not say. It knows no log format.
 package episode
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Episode is one episode of a log. Turns[t-1] is turn t.
 type Episode struct {
@@ -249,7 +252,7 @@ func (e *Episode) Name() string { return Name(e.ID, e.Segment) }
 // Name is the name of the episode of this id and segment (Episode.Name).
 func Name(id string, segment int) string {
 	if segment > 1 {
-		return fmt.Sprintf("%s (segment %d)", id, segment)
+		return id + " (segment " + strconv.Itoa(segment) + ")"
 	}
 	return id
 }

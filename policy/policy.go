@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -215,9 +216,15 @@ func New(n Name, given Values) Policy {
 // when p's policy has no s.
 func (p Policy) Get(s *Setting) int {
 	if k := p.Kind(); k != nil {
-		if i := k.slot(s); i >= 0 {
-			return s.Default + p.values[i]
-		}
+		return k.get(p, s)
+	}
+	return s.Default
+}
+
+// get is p's s, p of kind k (Get).
+func (k *Kind) get(p Policy, s *Setting) int {
+	if i := k.slot(s); i >= 0 {
+		return s.Default + p.values[i]
 	}
 	return s.Default
 }
@@ -254,13 +261,13 @@ func (p Policy) String() string {
 		return k.Text(p)
 	}
 	for _, x := range k.Settings {
-		switch v := p.Get(x); x {
+		switch v := k.get(p, x); x {
 		case MaxTurnsStuck:
-			s += fmt.Sprintf(" %d/%d", v, p.CheckInterval())
+			s += " " + strconv.Itoa(v) + "/" + strconv.Itoa(p.CheckInterval())
 		case CheckInterval:
 		case WarningThreshold:
 			if v != x.Default {
-				s += fmt.Sprintf("/%d", v)
+				s += "/" + strconv.Itoa(v)
 			}
 		default:
 			s += x.shown(v)

@@ -41,7 +41,8 @@ func (o *Outcome) Compact() Compact {
 	rest := Outcome{WindowObjectives: o.WindowObjectives, StopReason: o.StopReason, TokensSaved: o.TokensSaved, CallsSaved: o.CallsSaved,
 		NudgeTurn: o.NudgeTurn, NudgesHeeded: o.NudgesHeeded, DollarsSaved: o.DollarsSaved, SecondsSaved: o.SecondsSaved, GainHorizon: o.GainHorizon}
 	if rest.WindowObjectives != nil || !SameResult(&rest, &Outcome{}) {
-		c.rare = &rest
+		kept := rest // rest itself stays off the heap
+		c.rare = &kept
 	}
 	return c
 }

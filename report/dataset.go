@@ -223,7 +223,7 @@ func (d *Dataset) EpisodeTable() (header []string, rows iter.Seq[[]string], alig
 		for i := range d.Episodes {
 			e := &d.Episodes[i]
 			r := e.row
-			row := []string{d.Label(e), strconv.Itoa(int(r.turns)), r.final.String(), string(r.end)}
+			row := append(make([]string, 0, len(header)), d.Label(e), strconv.Itoa(int(r.turns)), r.final.String(), string(r.end))
 			if d.shows.Objectives {
 				row = append(row, strconv.Itoa(int(r.objectives)))
 			}

@@ -19,8 +19,8 @@ import (
 // batchRead is what batch keeps of the episodes as they are read: each is
 // analysed under the sides of the system that ran it as soon as it comes,
 // on every core, and let go once its row is made, so that no more than a
-// few episodes are held whole at a time (docs/PERFORMANCE.md, "Many
-// episodes"). The groups are made after the reading from a stand-in
+// few batches of episodes are held whole at a time (docs/PERFORMANCE.md,
+// "Many episodes"). The groups are made after the reading from a stand-in
 // episode for each (group.Split), and the notes on what their logs lack from
 // the few episodes that lack something (replay.Comparable).
 type batchRead struct {
@@ -33,7 +33,9 @@ type batchRead struct {
 
 	mu       sync.Mutex
 	analysed []report.Episode // in the order read, of those analysed
-	work     chan analysisJob
+	work     chan []analysisJob
+	batch    []analysisJob // gathered for work
+	turns    int           // of batch
 	wg       sync.WaitGroup
 
 	pairs    map[*system.System]*systemSides
@@ -73,22 +75,33 @@ type analysisJob struct {
 	sides *systemSides
 }
 
+// The workers are handed episodes in batches of up to batchJobs, or fewer of
+// batchTurns turns in all (a larger episode alone): handed on one at a time,
+// 50,000 episodes of two steps cost a goroutine's wake-up each, and `batch`
+// over them took 1.3 times as long (docs/PERFORMANCE.md, "Many episodes").
+const (
+	batchJobs  = 64
+	batchTurns = 256
+)
+
 // read reads the logs under paths and analyses their episodes as they come.
 func (b *batchRead) read(e *env, paths []string, srcs *corpus.Sources) *corpus.Corpus {
 	b.pairs, b.groups, b.standIns = map[*system.System]*systemSides{}, map[groupID]*readGroup{}, map[*episode.Episode]*readGroup{}
-	b.work = make(chan analysisJob, 2*runtime.GOMAXPROCS(0))
+	b.work = make(chan []analysisJob, runtime.GOMAXPROCS(0))
 	for range runtime.GOMAXPROCS(0) {
 		b.wg.Go(func() {
-			for j := range b.work {
-				a := report.Analyse(j.ep, j.sides.pair, b.sides.recording, j.sides.opts)
-				if b.whole {
-					a = a.Summarised()
-				} else {
-					a = a.Compacted()
+			for batch := range b.work {
+				for _, j := range batch {
+					a := report.Analyse(j.ep, j.sides.pair, b.sides.recording, j.sides.opts)
+					if b.whole {
+						a = a.Summarised()
+					} else {
+						a = a.Compacted()
+					}
+					b.mu.Lock()
+					b.analysed[j.at] = a
+					b.mu.Unlock()
 				}
-				b.mu.Lock()
-				b.analysed[j.at] = a
-				b.mu.Unlock()
 			}
 		})
 	}
@@ -96,6 +109,7 @@ func (b *batchRead) read(e *env, paths []string, srcs *corpus.Sources) *corpus.C
 		b.below = c.Below
 		return b.add
 	})
+	b.handOn()
 	close(b.work)
 	b.wg.Wait()
 	return c
@@ -123,7 +137,18 @@ func (b *batchRead) add(ep *episode.Episode) {
 	b.analysed = append(b.analysed, report.Episode{})
 	b.mu.Unlock()
 	g.at = append(g.at, at)
-	b.work <- analysisJob{ep, at, g.sides}
+	b.batch, b.turns = append(b.batch, analysisJob{ep, at, g.sides}), b.turns+ep.N()
+	if len(b.batch) == batchJobs || b.turns >= batchTurns {
+		b.handOn()
+	}
+}
+
+// handOn hands the batch gathered to the workers.
+func (b *batchRead) handOn() {
+	if len(b.batch) > 0 {
+		b.work <- b.batch
+		b.batch, b.turns = nil, 0
+	}
 }
 
 // groupOf is the group of ep, run by sys, made when it is the first.

@@ -1,6 +1,9 @@
 package textout
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // checkEscapes checks that escape, named name, writes each text in cases as
 // its value.
@@ -31,6 +34,27 @@ func TestPrintable(t *testing.T) {
 		// Line and paragraph separators.
 		"a\u2028b\u2029c": `a\u2028b\u2029c`,
 	})
+}
+
+// TestPrintableLines: each line Printable, its newlines kept.
+func TestPrintableLines(t *testing.T) {
+	checkEscapes(t, "PrintableLines", PrintableLines, map[string]string{
+		"":                             "",
+		"\n\n":                         "\n\n",
+		"│ a │\n│ b │\n":               "│ a │\n│ b │\n",
+		"\x1b[2J\nok\n":                `\x1b[2J` + "\nok\n",
+		"ok\nbad\r\nok\na\tb":          "ok\n" + `bad\r` + "\nok\n" + `a\tb`,
+		"no newline at the end \u202e": `no newline at the end \u202e`,
+	})
+	for _, s := range []string{"", "\n", "a\x00\n\x7f\n\nb\xff\n\u2028", "\t\n\t"} {
+		var want []string
+		for l := range strings.SplitSeq(s, "\n") {
+			want = append(want, Printable(l))
+		}
+		if got := PrintableLines(s); got != strings.Join(want, "\n") {
+			t.Errorf("PrintableLines(%q) = %q, want %q", s, got, strings.Join(want, "\n"))
+		}
+	}
 }
 
 // TestMarkdownText: each construct that markdown (CommonMark, GitHub's
