@@ -1,11 +1,14 @@
 package metrics
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
+	"github.com/lbanalyze/lbanalyze/internal/stats"
 )
 
 // BenchmarkMetrics is batch's metrics with their bootstrap intervals (10,000
@@ -40,5 +43,53 @@ func BenchmarkCompare10k(b *testing.B) {
 			}
 			stop()
 		})
+	}
+}
+
+// BenchmarkSumRows is the bootstrap's summing of 10,000 resamples' columns
+// at the sizes the sweep gives it (the bundled 75 episodes, 13 columns; the
+// 1,000 synthetic episodes, 12), the indices a block of resamples as
+// bootstrap draws them: by sumRows, and row by row (every column of an
+// index's row, then the next index's).
+func BenchmarkSumRows(b *testing.B) {
+	for _, size := range []struct{ n, width int }{{75, 13}, {1000, 12}} {
+		rows := make([]float64, size.n*size.width)
+		for j := range rows {
+			rows[j] = float64(j % 97)
+		}
+		block := min(256, max(1, (1<<20)/(4*size.n)))
+		idx, rng := make([]int32, block*size.n), rand.NewPCG(BootstrapSeed, uint64(size.n))
+		for j := range idx {
+			idx[j] = int32(stats.Draw(rng, size.n))
+		}
+		acc := make([]float64, size.width)
+		for _, form := range []struct {
+			name string
+			sum  func(acc, rows []float64, idx []int32)
+		}{{"passes", sumRows}, {"rows", sumRowByRow}} {
+			b.Run(fmt.Sprintf("n=%d/form=%s", size.n, form.name), func(b *testing.B) {
+				stop := benchdata.CPU(b)
+				for b.Loop() {
+					for r := range Resamples {
+						at := r % block * size.n
+						form.sum(acc, rows, idx[at:at+size.n])
+					}
+				}
+				stop()
+			})
+		}
+	}
+}
+
+// sumRowByRow is sumRows' plain form: each row of idx in turn, adding every
+// column of it.
+func sumRowByRow(acc, rows []float64, idx []int32) {
+	clear(acc)
+	width := len(acc)
+	for _, i := range idx {
+		row := rows[int(i)*width : int(i+1)*width]
+		for j, x := range row {
+			acc[j] += x
+		}
 	}
 }
