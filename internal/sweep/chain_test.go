@@ -72,9 +72,10 @@ func TestChainTallies(t *testing.T) {
 }
 
 // TestKeptCellsAsReplayed: the cells the replay of every config keeps for
-// the answer are those the answer's figures replay again, every column,
-// now's and the tokens' too, on the bundled episodes with and without
-// tokens recorded (3 per turn, and 7 more every fifth).
+// the answer are those the answer's figures replay again, every column and
+// the tokens' too, on the bundled episodes with and without tokens recorded
+// (3 per turn, and 7 more every fifth). Each column is kept as Run keeps it:
+// the configs' by evaluate, now's by summed from now's first replay.
 func TestKeptCellsAsReplayed(t *testing.T) {
 	bare := bundled(t)
 	tokened := make([]*episode.Episode, len(bare))
@@ -98,7 +99,7 @@ func TestKeptCellsAsReplayed(t *testing.T) {
 		}
 		kept, now := r.newFigures(eps, len(ps)), r.newFigures(eps, 1)
 		r.evaluate(eps, ps, kept)
-		r.evaluate(eps, []policy.Policy{r.Current.Policy}, now)
+		r.summed(eps, r.Current.Policy, r.replayNow(eps, r.Current.Policy), now)
 		replayed := r.figures(eps, all(len(ps)))
 		if o.ByTokens && !slices.ContainsFunc(replayed.tokens, func(col []int64) bool { return slices.ContainsFunc(col, func(x int64) bool { return x > 0 }) }) {
 			t.Fatalf("%s: no tokens saved in any cell", name)

@@ -241,13 +241,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		r.EstimatedTokens += b2i(ep.Estimated.Has(episode.Tokens))
 	}
 	end := r.phase("replaying every config", 0)
-	r.nowUnjudged = make([]bool, len(eps))
-	now := make([]replay.Outcome, len(eps))
-	r.eachEpisode(len(eps), func(e int) {
-		now[e] = replay.Run(eps[e], current)
-		now[e].GainHorizon = r.GainHorizon
-		r.nowUnjudged[e] = now[e].Unjudged()
-	})
+	now := r.replayNow(eps, current)
 	var nowCol, cols *figures
 	if (len(configs)+1)*len(eps) <= maxKeptCells {
 		nowCol, cols = r.newFigures(eps, 1), r.newFigures(eps, len(configs))
@@ -381,6 +375,19 @@ func (r *Result) evaluate(eps []*episode.Episode, configs []policy.Policy, keep 
 		out[i] = acc[k]
 	}
 	return out
+}
+
+// replayNow is the outcomes of current (episode e's at e), replayed on every
+// core, and sets nowUnjudged from them.
+func (r *Result) replayNow(eps []*episode.Episode, current policy.Policy) []replay.Outcome {
+	r.nowUnjudged = make([]bool, len(eps))
+	now := make([]replay.Outcome, len(eps))
+	r.eachEpisode(len(eps), func(e int) {
+		now[e] = replay.Run(eps[e], current)
+		now[e].GainHorizon = r.GainHorizon
+		r.nowUnjudged[e] = now[e].Unjudged()
+	})
+	return now
 }
 
 // summed is config p of outcomes os (episode e's at e) as evaluate sums a
