@@ -8,7 +8,6 @@ import (
 
 	"github.com/lbanalyze/lbanalyze/internal/benchdata"
 	"github.com/lbanalyze/lbanalyze/internal/corpus"
-	"github.com/lbanalyze/lbanalyze/internal/stats"
 )
 
 // BenchmarkMetrics is batch's metrics with their bootstrap intervals (10,000
@@ -58,9 +57,9 @@ func BenchmarkSumRows(b *testing.B) {
 			rows[j] = float64(j % 97)
 		}
 		block := min(256, max(1, (1<<20)/(4*size.n)))
-		idx, rng := make([]int32, block*size.n), rand.NewPCG(BootstrapSeed, uint64(size.n))
+		idx, rng := make([]int32, block*size.n), rand.New(rand.NewPCG(BootstrapSeed, uint64(size.n)))
 		for j := range idx {
-			idx[j] = int32(stats.Draw(rng, size.n))
+			idx[j] = int32(rng.IntN(size.n))
 		}
 		acc := make([]float64, size.width)
 		for _, form := range []struct {

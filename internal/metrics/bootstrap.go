@@ -218,12 +218,12 @@ func bootstrap(defs []entry, n int, all []float64) (ci, pct []*[2]float64, sides
 		free <- make([]int32, block*n)
 	}
 	go func() {
-		rng := rand.NewPCG(BootstrapSeed, uint64(n))
+		rng := rand.New(rand.NewPCG(BootstrapSeed, uint64(n)))
 		for first := 0; first < Resamples; first += block {
 			count := min(block, Resamples-first)
 			idx := (<-free)[:count*n]
 			for j := range idx {
-				idx[j] = int32(stats.Draw(rng, n))
+				idx[j] = int32(rng.IntN(n))
 			}
 			jobs <- job{first, idx}
 		}
@@ -269,9 +269,10 @@ func bootstrap(defs []entry, n int, all []float64) (ci, pct []*[2]float64, sides
 // sumRows sets acc[j] to the sum of column j of rows (len(acc) wide) over
 // the rows idx lists, added in idx's order from 0: eight columns at a pass
 // of idx, then four, then one, their sums held in registers rather than
-// stored and loaded again at every row, which halves the bootstrap's
-// summing (docs/PERFORMANCE.md, "Many episodes"). Each column's sum is the
-// same float as one added a row at a time.
+// stored and loaded again at every row, which nearly halves the
+// bootstrap's summing (BenchmarkSumRows; docs/PERFORMANCE.md, "Many
+// episodes"). Each column's sum is the same float as one added a row at a
+// time.
 func sumRows(acc, rows []float64, idx []int32) {
 	width, j := len(acc), 0
 	for ; j+8 <= width; j += 8 {

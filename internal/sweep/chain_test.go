@@ -29,7 +29,7 @@ func TestChainTallies(t *testing.T) {
 		if ch == nil {
 			t.Fatalf("%s: no chain, though every score forgone is whole", name)
 		}
-		rng := rand.NewPCG(1, 2)
+		rng := rand.New(rand.NewPCG(1, 2))
 		w := [2][]int32{make([]int32, f.n), make([]int32, f.n)}
 		ws := [2]*weights{{}, {}}
 		got := [2][]Tally{make([]Tally, len(f.cells)), make([]Tally, len(f.cells))}

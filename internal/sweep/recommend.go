@@ -801,10 +801,10 @@ func (f *figures) tallies(w *weights) []Tally {
 }
 
 // resample draws a bootstrap resample as a count per episode.
-func resample(rng *rand.PCG, w []int32) {
+func resample(rng *rand.Rand, w []int32) {
 	clear(w)
 	for range w {
-		w[stats.Draw(rng, len(w))]++
+		w[rng.IntN(len(w))]++
 	}
 }
 
@@ -840,7 +840,7 @@ func (r *Result) resample(f *figures, pools [][]int) [][]int {
 		free <- make([]int32, f.n)
 	}
 	go func() {
-		rng := rand.NewPCG(metrics.BootstrapSeed+1, uint64(f.n))
+		rng := rand.New(rand.NewPCG(metrics.BootstrapSeed+1, uint64(f.n)))
 		for b := 0; b < StabilityResamples; b += 2 {
 			var d draw
 			d.b, d.w[0] = b, <-free
