@@ -79,16 +79,3 @@ func BenchmarkSumRows(b *testing.B) {
 		}
 	}
 }
-
-// sumRowByRow is sumRows' plain form: each row of idx in turn, adding every
-// column of it.
-func sumRowByRow(acc, rows []float64, idx []int32) {
-	clear(acc)
-	width := len(acc)
-	for _, i := range idx {
-		row := rows[int(i)*width : int(i+1)*width]
-		for j, x := range row {
-			acc[j] += x
-		}
-	}
-}

@@ -176,11 +176,7 @@ func TestSumRowsAsRowByRow(t *testing.T) {
 			idx[j] = int32(rng.IntN(n))
 		}
 		want := make([]float64, width)
-		for _, i := range idx {
-			for j := range want {
-				want[j] += rows[int(i)*width+j]
-			}
-		}
+		sumRowByRow(want, rows, idx)
 		got := make([]float64, width)
 		for j := range got {
 			got[j] = math.NaN() // every column set, none accumulated onto
@@ -190,6 +186,19 @@ func TestSumRowsAsRowByRow(t *testing.T) {
 			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
 				t.Errorf("width %d, column %d: %v, want %v", width, j, got[j], want[j])
 			}
+		}
+	}
+}
+
+// sumRowByRow is sumRows' plain form: each row of idx in turn, adding every
+// column of it.
+func sumRowByRow(acc, rows []float64, idx []int32) {
+	clear(acc)
+	width := len(acc)
+	for _, i := range idx {
+		row := rows[int(i)*width : int(i+1)*width]
+		for j, x := range row {
+			acc[j] += x
 		}
 	}
 }
