@@ -46,15 +46,23 @@ func TestPrintableLines(t *testing.T) {
 		"ok\nbad\r\nok\na\tb":          "ok\n" + `bad\r` + "\nok\n" + `a\tb`,
 		"no newline at the end \u202e": `no newline at the end \u202e`,
 	})
-	for _, s := range []string{"", "\n", "a\x00\n\x7f\n\nb\xff\n\u2028", "\t\n\t"} {
+}
+
+// FuzzPrintableLines: PrintableLines is Printable line by line, whatever
+// the text.
+func FuzzPrintableLines(f *testing.F) {
+	for _, s := range []string{"", "\n", "│ a │\n\x1b[2J\n", "\xff\n\u2028\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
 		var want []string
 		for l := range strings.SplitSeq(s, "\n") {
 			want = append(want, Printable(l))
 		}
 		if got := PrintableLines(s); got != strings.Join(want, "\n") {
-			t.Errorf("PrintableLines(%q) = %q, want %q", s, got, strings.Join(want, "\n"))
+			t.Fatalf("PrintableLines(%q) = %q, want %q", s, got, strings.Join(want, "\n"))
 		}
-	}
+	})
 }
 
 // TestMarkdownText: each construct that markdown (CommonMark, GitHub's
