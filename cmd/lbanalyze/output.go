@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"unicode/utf8"
 
@@ -31,11 +32,8 @@ func (o *outWriter) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	b := p
-	if len(o.pending) > 0 {
-		b = append(o.pending, p...)
-		o.pending = nil
-	}
+	b := append(o.pending, p...)
+	o.pending = nil
 	if k := incompleteTail(b); k > 0 {
 		o.pending = append([]byte(nil), b[len(b)-k:]...)
 		b = b[:len(b)-k]
@@ -48,10 +46,19 @@ func (o *outWriter) Write(p []byte) (int, error) {
 
 // put writes b escaped, line by line.
 func (o *outWriter) put(b []byte) error {
-	if len(b) == 0 {
+	var out []byte
+	for len(b) > 0 {
+		line, rest, nl := bytes.Cut(b, []byte{'\n'})
+		out = append(out, textout.Printable(string(line))...)
+		if nl {
+			out = append(out, '\n')
+		}
+		b = rest
+	}
+	if len(out) == 0 {
 		return nil
 	}
-	if _, err := io.WriteString(o.w, textout.PrintableLines(string(b))); err != nil {
+	if _, err := o.w.Write(out); err != nil {
 		o.err = err
 	}
 	return o.err

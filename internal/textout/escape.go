@@ -62,31 +62,6 @@ func Printable(s string) string {
 	return b.String()
 }
 
-// PrintableLines is s with each of its lines Printable, its newlines kept;
-// s itself when no line needs an escape.
-func PrintableLines(s string) string {
-	var b strings.Builder
-	escaped, kept := false, 0 // s[kept:] is not in b
-	for start := 0; start < len(s); {
-		end := strings.IndexByte(s[start:], '\n')
-		if end < 0 {
-			end = len(s) - start
-		}
-		end += start
-		if needsEscape(s[start:end]) {
-			b.WriteString(s[kept:start])
-			b.WriteString(Printable(s[start:end]))
-			escaped, kept = true, end
-		}
-		start = end + 1
-	}
-	if !escaped {
-		return s
-	}
-	b.WriteString(s[kept:])
-	return b.String()
-}
-
 // needsEscape says whether Printable would change s.
 func needsEscape(s string) bool {
 	for i := 0; i < len(s); {

@@ -1,9 +1,6 @@
 package textout
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // checkEscapes checks that escape, named name, writes each text in cases as
 // its value.
@@ -33,35 +30,6 @@ func TestPrintable(t *testing.T) {
 		"\u2066a\u2069\u2067b\u2069\u2068c\u061c": `\u2066a\u2069\u2067b\u2069\u2068c\u061c`,
 		// Line and paragraph separators.
 		"a\u2028b\u2029c": `a\u2028b\u2029c`,
-	})
-}
-
-// TestPrintableLines: each line Printable, its newlines kept.
-func TestPrintableLines(t *testing.T) {
-	checkEscapes(t, "PrintableLines", PrintableLines, map[string]string{
-		"":                             "",
-		"\n\n":                         "\n\n",
-		"│ a │\n│ b │\n":               "│ a │\n│ b │\n",
-		"\x1b[2J\nok\n":                `\x1b[2J` + "\nok\n",
-		"ok\nbad\r\nok\na\tb":          "ok\n" + `bad\r` + "\nok\n" + `a\tb`,
-		"no newline at the end \u202e": `no newline at the end \u202e`,
-	})
-}
-
-// FuzzPrintableLines: PrintableLines is Printable line by line, whatever
-// the text.
-func FuzzPrintableLines(f *testing.F) {
-	for _, s := range []string{"", "\n", "│ a │\n\x1b[2J\n", "\xff\n\u2028\r\n"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var want []string
-		for l := range strings.SplitSeq(s, "\n") {
-			want = append(want, Printable(l))
-		}
-		if got := PrintableLines(s); got != strings.Join(want, "\n") {
-			t.Fatalf("PrintableLines(%q) = %q, want %q", s, got, strings.Join(want, "\n"))
-		}
 	})
 }
 

@@ -61,16 +61,10 @@ func (s *shape) add(cells []string) {
 }
 
 // TextWidth is the columns s takes on a terminal, as the tables count them
-// (Unicode's East Asian Width, ambiguous runes narrow). twwidth's own Width
-// keeps a cache behind a lock, which took a third of the drawing of a table
-// of 50,000 rows (docs/PERFORMANCE.md, "Tables").
+// (Unicode's East Asian Width, ambiguous runes narrow).
 func TextWidth(s string) int {
-	for i := range len(s) {
-		if s[i] < ' ' || s[i] > '~' {
-			return twwidth.WidthWithOptions(s, twwidth.Options{})
-		}
-	}
-	return len(s) // printable ASCII: a column a byte
+	twwidth.SetEastAsian(false)
+	return twwidth.Width(s)
 }
 
 // layout is how a table is drawn: the columns kept, their headers and

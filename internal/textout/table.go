@@ -100,13 +100,17 @@ func (k tableKind) draw(w io.Writer, header []string, rows iter.Seq[[]string], a
 // widest cell, spaces around it trimmed, and a space either side.
 type columns []int
 
-// measure widens cols to hold row.
+// measure widens cols to hold row; a table's first row (cols nil) fixes the
+// width rule, which tablewriter sets only at start (drawMeasured).
 func (k tableKind) measure(cols columns, row []string) columns {
+	if cols == nil {
+		twwidth.SetEastAsian(false)
+	}
 	for i, c := range row {
 		if i == len(cols) {
 			cols = append(cols, 0)
 		}
-		cols[i] = max(cols[i], TextWidth(strings.TrimSpace(k.cell(c)))+2)
+		cols[i] = max(cols[i], twwidth.Width(strings.TrimSpace(k.cell(c)))+2)
 	}
 	return cols
 }
@@ -171,7 +175,7 @@ func (k tableKind) drawMeasured(w io.Writer, header []string, rows iter.Seq[[]st
 // Rows are written here, not by tablewriter, the tables' library, for speed:
 // tablewriter draws a row in about 30 µs of CPU, most of it garbage (maps of
 // each cell's context, each cell padded in new strings), writeRow in about
-// 1 µs: `batch` over 50,000 tiny episodes takes 1.1 s of CPU, 2.7 with
+// 1 µs: `batch` over 50,000 tiny episodes takes 1.1 s of CPU, 2.6 with
 // tablewriter drawing every row (docs/PERFORMANCE.md, "Tables").
 // TestRowsWrittenAsTablewriterDraws proves the bytes equal.
 func (t *table) writeRow(row []string, cols columns, align []Align) bool {
@@ -182,7 +186,7 @@ func (t *table) writeRow(row []string, cols columns, align []Align) bool {
 	t.out.WriteString(t.column)
 	for i, c := range row {
 		c = strings.TrimSpace(Printable(c))
-		w := TextWidth(c)
+		w := twwidth.Width(c)
 		if w > cols[i]-2 {
 			t.out.Truncate(start)
 			return false
