@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/lbanalyze/lbanalyze/episode"
@@ -216,15 +215,9 @@ func New(n Name, given Values) Policy {
 // when p's policy has no s.
 func (p Policy) Get(s *Setting) int {
 	if k := p.Kind(); k != nil {
-		return k.get(p, s)
-	}
-	return s.Default
-}
-
-// get is p's s, p of kind k (Get).
-func (k *Kind) get(p Policy, s *Setting) int {
-	if i := k.slot(s); i >= 0 {
-		return s.Default + p.values[i]
+		if i := k.slot(s); i >= 0 {
+			return s.Default + p.values[i]
+		}
 	}
 	return s.Default
 }
@@ -261,13 +254,13 @@ func (p Policy) String() string {
 		return k.Text(p)
 	}
 	for _, x := range k.Settings {
-		switch v := k.get(p, x); x {
+		switch v := p.Get(x); x {
 		case MaxTurnsStuck:
-			s += " " + strconv.Itoa(v) + "/" + strconv.Itoa(p.CheckInterval())
+			s += fmt.Sprintf(" %d/%d", v, p.CheckInterval())
 		case CheckInterval:
 		case WarningThreshold:
 			if v != x.Default {
-				s += "/" + strconv.Itoa(v)
+				s += fmt.Sprintf("/%d", v)
 			}
 		default:
 			s += x.shown(v)
