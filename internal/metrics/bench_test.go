@@ -56,7 +56,7 @@ func BenchmarkSumRows(b *testing.B) {
 		for j := range rows {
 			rows[j] = float64(j % 97)
 		}
-		block := min(256, max(1, (1<<20)/(4*size.n)))
+		block := resamplesABlock(size.n)
 		idx, rng := make([]int32, block*size.n), rand.New(rand.NewPCG(BootstrapSeed, uint64(size.n)))
 		for j := range idx {
 			idx[j] = int32(rng.IntN(size.n))

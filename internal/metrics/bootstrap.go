@@ -203,11 +203,7 @@ func bootstrap(defs []entry, n int, all []float64) (ci, pct []*[2]float64, sides
 		okc[k], okp[k] = make([]bool, Resamples), make([]bool, Resamples)
 		side[k] = [2][]float64{make([]float64, Resamples), make([]float64, Resamples)}
 	}
-	// A block of indices holds up to 256 resamples, and up to a MiB: its n
-	// indices a resample would otherwise take a kilobyte an episode for each
-	// block in flight. The resamples are drawn in the same order whatever the
-	// blocks.
-	block := min(256, max(1, (1<<20)/(4*n)))
+	block := resamplesABlock(n)
 	type job struct {
 		first int     // the first resample of the block
 		idx   []int32 // its indices, n a resample
@@ -265,6 +261,12 @@ func bootstrap(defs []entry, n int, all []float64) (ci, pct []*[2]float64, sides
 	}
 	return ci, pct, sides
 }
+
+// resamplesABlock is how many resamples of n episodes a block of indices
+// holds: up to 256, and up to a MiB, as their n indices a resample would
+// otherwise take a kilobyte an episode for each block in flight. The
+// resamples are drawn in the same order whatever the blocks.
+func resamplesABlock(n int) int { return min(256, max(1, (1<<20)/(4*n))) }
 
 // sumRows sets acc[j] to the sum of column j of rows (len(acc) wide) over
 // the rows idx lists, added in idx's order from 0: eight columns at a pass
