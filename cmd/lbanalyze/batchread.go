@@ -75,10 +75,12 @@ type analysisJob struct {
 	sides *systemSides
 }
 
-// The workers are handed episodes in batches of up to batchJobs, or fewer of
-// batchTurns turns in all (a larger episode alone): handed on one at a time,
-// 50,000 episodes of two steps cost a goroutine's wake-up each, and `batch`
-// over them took 1.3 times as long (docs/PERFORMANCE.md, "Many episodes").
+// The workers are handed episodes in batches, each handed on once it holds
+// batchJobs episodes or batchTurns turns: what waits is bounded by turns,
+// fewer than batchTurns a batch beside its last episode, however long that
+// one is. Handed on one at a time, 50,000 episodes of two steps cost a
+// goroutine's wake-up each, and `batch` over them took 1.3 times as long
+// (docs/PERFORMANCE.md, "Many episodes").
 const (
 	batchJobs  = 64
 	batchTurns = 256
