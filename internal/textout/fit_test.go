@@ -113,7 +113,8 @@ func TestFitNoteOrder(t *testing.T) {
 
 // TestTextWidth: the width of a text is twwidth's with East Asian widths
 // off, whatever twwidth's global settings. Worked by hand: a printable ASCII
-// byte takes 1, 漢 2, — and the combining acute 1 and 0, a tab its width.
+// byte takes 1, 漢 2, — 1 (ambiguous, narrow), a combining acute 0, and a
+// tab twwidth's tab width.
 func TestTextWidth(t *testing.T) {
 	t.Cleanup(func() { twwidth.SetOptions(twwidth.Options{}) })
 	for _, c := range []struct {
