@@ -38,7 +38,7 @@ func (d *decoded) quick(line []byte) bool {
 		if !ok {
 			return false
 		}
-		m, ok := memberOf(key)
+		m, ok := members[string(key)]
 		switch {
 		case !ok:
 			ok = q.c.Skip() == nil
@@ -286,9 +286,3 @@ var members = func() map[string]member {
 }()
 
 var eventTypeBit = members["event_type"].bit
-
-// memberOf is the member of record a key names.
-func memberOf(key []byte) (member, bool) {
-	m, ok := members[string(key)]
-	return m, ok
-}
