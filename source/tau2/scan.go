@@ -13,11 +13,10 @@ import (
 // scan reads a results file a simulation at a time with a jsonscan.Cursor,
 // which checks every byte as goccy/go-json would and decodes only the
 // members sim names into it, passing over the rest (raw_data, the bulk of
-// contents) 8 bytes at a time: 2.1 times goccy/go-json's rate on a
-// generated file, 1.6 times on the leaderboard's (docs/PERFORMANCE.md, "Runs
-// judged by their result"). At the first value
-// the cursor is not sure of, it hands the rest of the file over to
-// readDocument, so that every fault reads as goccy/go-json says it.
+// contents) 8 bytes at a time, faster than goccy/go-json decodes it
+// (docs/PERFORMANCE.md, "Runs judged by their result", gives the rates). At
+// the first value the cursor is not sure of, it hands the rest of the file
+// over to readDocument, so that every fault reads as goccy/go-json says it.
 type scan struct {
 	r       io.Reader
 	eof     bool
