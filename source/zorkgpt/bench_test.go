@@ -115,25 +115,3 @@ func BenchmarkDecodeLine(b *testing.B) {
 		}
 	}
 }
-
-// BenchmarkEventTypeTwice is eventTypeTwice beside bytes.Count on each
-// shape.
-func BenchmarkEventTypeTwice(b *testing.B) {
-	for _, s := range shapes {
-		line := []byte(s.line)
-		b.Run(s.name+"/count", func(b *testing.B) {
-			stop := benchdata.CPU(b)
-			for b.Loop() {
-				_ = bytes.Count(line, eventTypeKey) > 1
-			}
-			stop()
-		})
-		b.Run(s.name+"/twice", func(b *testing.B) {
-			stop := benchdata.CPU(b)
-			for b.Loop() {
-				eventTypeTwice(line)
-			}
-			stop()
-		})
-	}
-}

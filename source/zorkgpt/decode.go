@@ -266,24 +266,5 @@ func notRecord(line []byte) string {
 	return "a JSON object without timestamp, level or event_type"
 }
 
-// eventTypeTwice says whether line holds eventTypeKey twice, as
-// bytes.Count counts it (leftmost first, not overlapping). It looks for the
-// key's underscore, which lines hold far fewer of than the quote it starts
-// with (LLM text quotes, every key and text has two).
-func eventTypeTwice(line []byte) bool {
-	const under = 6 // the underscore's place in eventTypeKey
-	n, from := 0, 0
-	for i := 0; ; i++ {
-		j := bytes.IndexByte(line[i:], '_')
-		if j < 0 {
-			return false
-		}
-		i += j
-		if p := i - under; p >= from && p+len(eventTypeKey) <= len(line) && bytes.Equal(line[p:p+len(eventTypeKey)], eventTypeKey) {
-			if n++; n == 2 {
-				return true
-			}
-			from = p + len(eventTypeKey)
-		}
-	}
-}
+// eventTypeTwice says whether line holds eventTypeKey twice.
+func eventTypeTwice(line []byte) bool { return bytes.Count(line, eventTypeKey) > 1 }

@@ -145,36 +145,14 @@ func eachLine(t *testing.T, path string, f func([]byte)) {
 	}
 }
 
-func TestEventTypeTwice(t *testing.T) {
-	for _, tc := range []struct {
-		line string
-		want bool
-	}{
-		{`{"event_type": "a"}`, false},
-		{`{"event_type": "a", "x": {"event_type": "b"}}`, true},
-		{`{"event_type": "x\"event_type"}`, true}, // in a text, as bytes.Count finds it
-		{`"event_type"event_type"`, false},        // overlapping: counted once
-		{`"event_type""event_type"`, true},
-		{`_type"event_type"`, false},
-		{`event_type"`, false},
-	} {
-		if got := eventTypeTwice([]byte(tc.line)); got != tc.want || got != (bytes.Count([]byte(tc.line), eventTypeKey) > 1) {
-			t.Errorf("%s: %v, want %v", tc.line, got, tc.want)
-		}
-	}
-}
-
 // FuzzQuick holds quick to readAny's reading of any line, after the line
-// before, and eventTypeTwice to bytes.Count.
+// before.
 func FuzzQuick(f *testing.F) {
 	for i, tc := range quickCases {
 		f.Add([]byte(tc.line))
 		f.Add([]byte(quickCases[(i+1)%len(quickCases)].line + "\n" + tc.line))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		if eventTypeTwice(line) != (bytes.Count(line, eventTypeKey) > 1) {
-			t.Fatalf("%q: eventTypeTwice %v", line, eventTypeTwice(line))
-		}
 		var q decoded
 		for l := range bytes.SplitSeq(line, []byte("\n")) {
 			if len(bytes.TrimSpace(l)) > 0 {
