@@ -101,9 +101,9 @@ func (d *discovery) arg(path string) {
 // walk finds the logs under dir (info its own): the directories a directory
 // source claims, the files some source opens by name, and through the
 // symbolic links to directories not entered yet, the logs under them. It
-// gives how many it found. Each directory is read once: a directory source
-// is asked of it only when one of its names marks one of its logs
-// (source.DirSource's Marks).
+// gives how many it found. The walk lists each directory once; a directory
+// source is asked of it, and lists it again, only when one of its names
+// marks one of its logs (source.DirSource's Marks).
 func (d *discovery) walk(dir string, info os.FileInfo) int {
 	d.walked[identity(dir, info)] = true
 	// A root that is a symbolic link (game_files -> /data/…) is entered as
