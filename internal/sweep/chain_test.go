@@ -23,7 +23,7 @@ func TestChainTallies(t *testing.T) {
 	}, tokens: [][]int64{{10, 0, 0, 4}, {0, 30, 0, 4}, {0, 30, 7, 0}}}
 	eps := ordered(bundled(t))
 	r := Run(eps, defaultGrid(), current, opts())
-	cases := map[string]*figures{"hand-made": hand, "bundled": r.figures(eps, all(len(r.Configs)))}
+	cases := map[string]*figures{"hand-made": hand, "bundled": r.figures(eps, all(len(r.Configs)), nil)}
 	for name, f := range cases {
 		ch := f.chain()
 		if ch == nil {
@@ -100,7 +100,7 @@ func TestKeptCellsAsReplayed(t *testing.T) {
 		kept, now := r.newFigures(eps, len(ps)), r.newFigures(eps, 1)
 		r.evaluate(eps, ps, kept)
 		r.summed(eps, r.Current.Policy, r.replayNow(eps, r.Current.Policy), now)
-		replayed := r.figures(eps, all(len(ps)))
+		replayed := r.figures(eps, all(len(ps)), nil)
 		if o.ByTokens && !slices.ContainsFunc(replayed.tokens, func(col []int64) bool { return slices.ContainsFunc(col, func(x int64) bool { return x > 0 }) }) {
 			t.Fatalf("%s: no tokens saved in any cell", name)
 		}

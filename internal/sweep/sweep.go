@@ -194,10 +194,6 @@ type Result struct {
 	Dollars map[policy.Policy]Dollars
 	// nowUnjudged[e] says whether now's outcome on episode e is unjudged.
 	nowUnjudged []bool
-	// kept are every config's cells, now's the last column, as the replay
-	// of every config gave them, for the answer's figures to take rather
-	// than replay again; nil past maxKeptCells, and once taken.
-	kept *figures
 	// shown tells which tallies show a change non-inferior to now.
 	shown *screen
 	// safer screens the changes shown to have fewer unjudged outcomes than now.
@@ -254,7 +250,6 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 		if cols.tokens != nil {
 			cols.tokens = append(cols.tokens, nowCol.tokens[0])
 		}
-		r.kept = cols
 	}
 	r.setCurrent(&cur)
 	r.Runnable = make([]bool, len(r.Configs))
@@ -268,8 +263,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 			r.Configs[k].Pareto = true
 		}
 	}
-	r.answer(eps)
-	r.kept = nil
+	r.answer(eps, cols)
 	end = r.phase("pricing the front", 0)
 	r.Dollars = r.price(eps)
 	end()
