@@ -282,12 +282,16 @@ func groupsOf(policies []policy.Policy) []group {
 	for i := range policies {
 		p := &policies[i]
 		if i == 0 || !sameTables(p, &policies[i-1]) {
-			gs = append(gs, group{fast: ThresholdFree(p.Name) && p.CheckInterval() >= 1})
+			gs = append(gs, group{fast: onFastPath(p)})
 		}
 		gs[len(gs)-1].end = i + 1
 	}
 	return gs
 }
+
+// onFastPath reports whether the fast path serves p: a ThresholdFree policy
+// with a check interval of at least 1.
+func onFastPath(p *policy.Policy) bool { return ThresholdFree(p.Name) && p.CheckInterval() >= 1 }
 
 // sameTables reports whether p and q are the same policy but for
 // max_turns_stuck: the fast path serves both from the same tables.
@@ -404,7 +408,7 @@ func prepared(eps []*episode.Episode, policies []policy.Policy, workers int) []*
 	var tables []table
 	seen := map[table]bool{}
 	for _, p := range policies {
-		if !ThresholdFree(p.Name) || p.CheckInterval() < 1 {
+		if !onFastPath(&p) {
 			continue
 		}
 		u := p.Untimed()
