@@ -37,9 +37,9 @@ func (e *Episode) Identity() uint64 {
 	return h.Sum64()
 }
 
-// DropTexts lets go of the texts the turns keep that a reader of only the
-// signals keep does not read: each action unless keep has Actions, the text
-// of each response unless it has ResponseTexts. A log at the turn cap of
+// DropTexts lets go of the turns' texts that a reader of only the signals
+// in keep does not read: each action unless keep has Actions, the text of
+// each response unless it has ResponseTexts. A log at the turn cap of
 // distinct texts holds 13 MB of them (docs/PERFORMANCE.md, "Memory"). What
 // the log records (Signals) and Identity stay as they were.
 func (e *Episode) DropTexts(keep Signals) {

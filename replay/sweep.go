@@ -55,7 +55,6 @@ type Sweeper struct {
 // tracked is one policy's pass over the episode with W = ∞, of every timer.
 type tracked struct {
 	policy policy.Policy // its timer at the defaults
-	warmUp int           // no stop before this turn (policy.Policy.WarmUp)
 	stuck  []int32       // stuck[t]: TurnsStuck after the tracking of turn t; turns fit an int32, 4 bytes a turn of a long log
 	warn   []warnStart   // the first warned turn, by stuck_warning_threshold
 	checks []*checkTable // by check interval, built on first use; as long as the largest used
@@ -138,7 +137,7 @@ func (s *Sweeper) tracked(p *policy.Policy) *tracked {
 			return tr
 		}
 	}
-	tr := &tracked{policy: p.Untimed(), warmUp: p.WarmUp()}
+	tr := &tracked{policy: p.Untimed()}
 	s.tables = append(s.tables, tr)
 	return tr
 }
@@ -175,11 +174,11 @@ func (tr *tracked) checkTable(interval int) *checkTable {
 		return c
 	}
 	first := interval
-	if tr.warmUp > interval {
-		if tr.warmUp >= len(tr.stuck) {
+	if warmUp := tr.policy.WarmUp(); warmUp > interval { // no stop before it
+		if warmUp >= len(tr.stuck) {
 			return noChecks
 		}
-		first = (tr.warmUp + interval - 1) / interval * interval // the first check turn from it
+		first = (warmUp + interval - 1) / interval * interval // the first check turn from it
 	}
 	c := &checkTable{}
 	top := math.MinInt
@@ -283,12 +282,16 @@ func groupsOf(policies []policy.Policy) []group {
 	for i := range policies {
 		p := &policies[i]
 		if i == 0 || !sameTables(p, &policies[i-1]) {
-			gs = append(gs, group{fast: ThresholdFree(p.Name) && p.CheckInterval() >= 1})
+			gs = append(gs, group{fast: onFastPath(p)})
 		}
 		gs[len(gs)-1].end = i + 1
 	}
 	return gs
 }
+
+// onFastPath reports whether the fast path serves p: a ThresholdFree policy
+// with a check interval of at least 1.
+func onFastPath(p *policy.Policy) bool { return ThresholdFree(p.Name) && p.CheckInterval() >= 1 }
 
 // sameTables reports whether p and q are the same policy but for
 // max_turns_stuck: the fast path serves both from the same tables.
@@ -405,7 +408,7 @@ func prepared(eps []*episode.Episode, policies []policy.Policy, workers int) []*
 	var tables []table
 	seen := map[table]bool{}
 	for _, p := range policies {
-		if !ThresholdFree(p.Name) || p.CheckInterval() < 1 {
+		if !onFastPath(&p) {
 			continue
 		}
 		u := p.Untimed()
@@ -423,7 +426,7 @@ func prepared(eps []*episode.Episode, policies []policy.Policy, workers int) []*
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(eps); i = int(next.Add(1) - 1) {
 				s := NewSweeper(eps[i])
-				for _, t := range tables { // the warnings first: they trace the name
+				for _, t := range tables { // the warnings first: their passes fill stuck
 					if t.interval == 0 {
 						s.tracked(&t.policy).warnStart(s, t.warn)
 					}

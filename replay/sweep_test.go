@@ -305,9 +305,9 @@ func TestSweepParallel(t *testing.T) {
 // the heap in use when worker 0 has replayed its second chunk on every
 // episode (the others then are in theirs) is the same with 4 workers as
 // with 1 (within a tenth), and within 40 KB an episode (19 measured: a
-// Sweeper holds a few tables of the episode's turns for each policy name,
-// and the bundled episodes average 116 turns). With a Sweeper a worker for
-// every episode, 4 workers would hold 79 KB an episode.
+// Sweeper holds a few tables of the episode's turns for each policy, its
+// timer aside, and the bundled episodes average 116 turns). With a Sweeper
+// a worker for every episode, 4 workers would hold 79 KB an episode.
 func TestSweepersSharedByWorkers(t *testing.T) {
 	var eps []*episode.Episode
 	paths, _ := filepath.Glob("../testdata/episodes/2025-*/episode_log.jsonl")

@@ -78,8 +78,8 @@ type analysisJob struct {
 // The workers are handed episodes in batches, each handed on once it holds
 // batchJobs episodes or batchTurns turns: what waits is bounded by turns,
 // fewer than batchTurns a batch beside its last episode, however long that
-// one is. Handed on one at a time, 50,000 episodes of two steps cost a
-// goroutine's wake-up each, and `batch` over them took 1.3 times as long
+// one is. Handed on one at a time, 50,000 episodes of two steps would cost a
+// goroutine's wake-up each, and `batch` over them 1.3 times as long
 // (docs/PERFORMANCE.md, "Many episodes").
 const (
 	batchJobs  = 64

@@ -278,14 +278,15 @@ func tinyDataset(t *testing.T, n int) string {
 // What batch holds for an episode (docs/PERFORMANCE.md, "Many episodes")
 // as it reads and analyses the episodes (batchRead), and then in the
 // dataset: of 5,000 ZorkGPT logs of two turns, each in a directory of its
-// own, within 1,250 bytes once read and analysed (937–939 measured: its
+// own, within 1,250 bytes once read and analysed (925–939 measured: its
 // report.Episode, 64 bytes, its row, 288, what few episodes have of it,
 // its self-check and facts, 150, its digest, 230, the path of its file);
 // of 5,000 episodes of two steps in one file (benchdata.Tiny, read with
 // --fields), within 500 (379: its digest, which shows nothing, shared).
-// In the dataset, within 100 more. With each episode held whole as well
-// (its Episode, 512 bytes, its two turns, 240, its outcomes, 544, the
-// analysis of its patterns), each would take 2,640 and 3,577.
+// In the dataset, within 100 more. Held whole instead (its Episode, 512
+// bytes, its two turns, 240, its outcomes, 544, the analysis of its
+// patterns), each would take 2,993–3,013 and 2,528–2,531 once read and
+// analysed (2026-12-07).
 func TestBatchCostAnEpisode(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the readers' buffers grow with the cores
 	const n = 5000

@@ -175,6 +175,11 @@ func TestJudgeSettle(t *testing.T) {
 		{sweep.Settle{Low: 800, High: 2000}, 75, true, false, true, false}, // 785 < 800: the low end fails
 		{sweep.Settle{Low: 300, High: 700}, 200, true, true, true, false},  // 785 above the range
 		{sweep.Settle{Low: 189, High: 785}, 200, false, false, true, true}, // low end reached: not printed
+		// A low end the saving sets is not judged; the population's count is
+		// at least the saving's, as printed: max(785, 300) = 785, within
+		// 300–2000; max(785, 900) = 900, within 900–2000.
+		{sweep.Settle{Low: 300, High: 2000, Saved: 300}, 75, false, false, true, true},
+		{sweep.Settle{Low: 900, High: 2000, Saved: 900}, 75, false, false, true, true},
 	} {
 		a := Answer{Verdict: sweep.NoClearWinner, Now: now, Leader: p, Settle: &c.settle, SettleOf: []Part{{p, 1}}, Margin: 0.02, N: c.n}
 		var s Sample

@@ -1040,3 +1040,37 @@ func TestStand(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleWordsNameTheSaving: the words say when the saving's count sets
+// the low end. 1 worse and 1 better of 200 (the rate's low end the floor,
+// 189; as observed 197), the saving within chance, 50 wide (se 50/2z):
+// saving 5 of [−20, 30], at 30 200·((z + z_β)·se/30)² = 283.8: 284, above
+// 189, the low end; at 5, 10216.01: 10217, the high end.
+func TestSettleWordsNameTheSaving(t *testing.T) {
+	const from = "from the held-out pairs: 1 episode worse under it than under now, 1 better"
+	for _, c := range []struct {
+		savedCI [2]float64
+		saved   float64
+		want    Settle
+		words   string
+	}{
+		{[2]float64{-20, 30}, 5, Settle{Low: 284, High: 10217, Saved: 284, HeldOut: true, Worse: 1, Better: 1},
+			"284 to 10217 episodes would settle it (200 here; " + from + "; the low end is what would show the turns it saves, " +
+				"at the upper bound of their interval: the first at the favourable end of its interval, the second as observed)"},
+	} {
+		r := &Result{Options: opts(), N: 200, Configs: []Config{{Policy: sor(35, 10)}}, Current: &Config{Policy: sor(40, 10)}}
+		ms := []metrics.Metric{
+			{Name: "false_termination_rate", Change: 0, CI: &[2]float64{-1.5, 1.9}, Discordant: [2]int{1, 1}},
+			{Name: "turns_saved", Change: c.saved, CI: &c.savedCI},
+		}
+		a := &Answer{Choice: Choice{Config: 0, Stability: 1, CV: CV{Folds: 5, Agree: 5}}, HeldOut: ms, Versus: ms}
+		r.decide(a)
+		if a.Verdict != NoClearWinner || a.Settle == nil || *a.Settle != c.want {
+			t.Errorf("saving %v: %v, settle %+v; want no clear winner, %+v", c.saved, a.Verdict, a.Settle, c.want)
+			continue
+		}
+		if w := r.settleWords(a.Settle); w != c.words {
+			t.Errorf("saving %v: settle words %q, want %q", c.saved, w, c.words)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func BenchmarkEvaluate100k(b *testing.B) {
 func BenchmarkStability(b *testing.B) {
 	eps := ordered(bundled(b))
 	r := Run(eps, defaultGrid(), current, opts())
-	f := r.figures(eps, all(len(r.Configs)))
+	f := r.figures(eps, all(len(r.Configs)), nil)
 	pools := [][]int{all(len(f.cells) - 1)}
 	stop := benchdata.CPU(b)
 	for b.Loop() {

@@ -23,7 +23,7 @@ func TestChainTallies(t *testing.T) {
 	}, tokens: [][]int64{{10, 0, 0, 4}, {0, 30, 0, 4}, {0, 30, 7, 0}}}
 	eps := ordered(bundled(t))
 	r := Run(eps, defaultGrid(), current, opts())
-	cases := map[string]*figures{"hand-made": hand, "bundled": r.figures(eps, all(len(r.Configs)))}
+	cases := map[string]*figures{"hand-made": hand, "bundled": r.figures(eps, all(len(r.Configs)), nil)}
 	for name, f := range cases {
 		ch := f.chain()
 		if ch == nil {
@@ -97,19 +97,15 @@ func TestKeptCellsAsReplayed(t *testing.T) {
 		for i := range ps {
 			ps[i] = r.Configs[i].Policy
 		}
-		kept, now := r.newFigures(eps, len(ps)), r.newFigures(eps, 1)
+		kept := r.newFigures(eps, len(ps)+1)
 		r.evaluate(eps, ps, kept)
-		r.summed(eps, r.Current.Policy, r.replayNow(eps, r.Current.Policy), now)
-		replayed := r.figures(eps, all(len(ps)))
+		r.summed(eps, r.Current.Policy, r.replayNow(eps, r.Current.Policy), kept)
+		replayed := r.figures(eps, all(len(ps)), nil)
 		if o.ByTokens && !slices.ContainsFunc(replayed.tokens, func(col []int64) bool { return slices.ContainsFunc(col, func(x int64) bool { return x > 0 }) }) {
 			t.Fatalf("%s: no tokens saved in any cell", name)
 		}
 		for c := range replayed.cells {
-			k, kc := kept, c
-			if c == replayed.now() {
-				k, kc = now, 0
-			}
-			if !slices.Equal(k.cells[kc], replayed.cells[c]) || o.ByTokens && !slices.Equal(k.tokens[kc], replayed.tokens[c]) {
+			if !slices.Equal(kept.cells[c], replayed.cells[c]) || o.ByTokens && !slices.Equal(kept.tokens[c], replayed.tokens[c]) {
 				t.Errorf("%s: column %d kept differs from replayed", name, c)
 			}
 		}

@@ -99,7 +99,8 @@ type answerJSON struct {
 // settleJSON is how many episodes in all would settle the comparison the
 // verdict was taken on: low at the favourable ends of the intervals of its
 // difference and discordance, high at both as observed (null: no upper
-// estimate) (Settle);
+// estimate), each at least the count that would show a saving within
+// chance, at its interval's upper bound and as observed (Settle);
 // from which pairs (held_out or versus_current) and their discordant
 // episodes; reached when low is no more than n, the count then not what
 // blocks the verdict (Settle.Reached).

@@ -291,8 +291,10 @@ func everyone(n int) *weights {
 }
 
 // answer chooses what to do and measures the choice, or says why the data
-// cannot support an answer.
-func (r *Result) answer(eps []*episode.Episode) {
+// cannot support an answer. kept are every config's cells, now's the last
+// column, as the replay of every config gave them, for the answer's figures
+// to take rather than replay again; nil past maxKeptCells.
+func (r *Result) answer(eps []*episode.Episode, kept *figures) {
 	if r.N < MinEpisodes {
 		r.NoAnswer = fmt.Sprintf("%s, too few to choose a setting (an answer needs at least %d episodes, for its "+
 			"cross-validation to mean something): what follows describes the data, not what to ship.", episodes(r.N), MinEpisodes)
@@ -329,7 +331,7 @@ func (r *Result) answer(eps []*episode.Episode) {
 		slices.Sort(keep)
 		cands = slices.Compact(keep)
 	}
-	f := r.figures(eps, cands)
+	f := r.figures(eps, cands, kept)
 	if t := f.telling(); t < MinTelling {
 		r.NoAnswer = fmt.Sprintf("only %d of the %s have outcomes that differ between the configs and now (on the others every "+
 			"config stops at the same turn, or none stops): too few to tell the configs apart, so this describes the "+
@@ -674,9 +676,10 @@ func (f *figures) policy(r *Result, cands []int, c int) policy.Policy {
 }
 
 // figures are the candidates' and the current setting's cells over every
-// episode, the current setting's column the last: taken from those the
-// replay of every config kept, or replayed again (the fast path).
-func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
+// episode, the current setting's column the last: taken from kept, every
+// config's cells (Result.answer), or replayed again (the fast path) when
+// kept is nil.
+func (r *Result) figures(eps []*episode.Episode, cands []int, kept *figures) *figures {
 	ps := make([]policy.Policy, 0, len(cands)+1)
 	for _, i := range cands {
 		ps = append(ps, r.Configs[i].Policy)
@@ -688,8 +691,7 @@ func (r *Result) figures(eps []*episode.Episode, cands []int) *figures {
 		f.changed[c] = Changed(ps[c], r.Current.Policy)
 	}
 	f.changed[len(ps)-1] = -1
-	if kept := r.kept; kept != nil {
-		r.kept = nil
+	if kept != nil {
 		for c := range ps {
 			i := kept.now()
 			if c < len(cands) {

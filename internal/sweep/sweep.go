@@ -194,10 +194,6 @@ type Result struct {
 	Dollars map[policy.Policy]Dollars
 	// nowUnjudged[e] says whether now's outcome on episode e is unjudged.
 	nowUnjudged []bool
-	// kept are every config's cells, now's the last column, as the replay
-	// of every config gave them, for the answer's figures to take rather
-	// than replay again; nil past maxKeptCells, and once taken.
-	kept *figures
 	// shown tells which tallies show a change non-inferior to now.
 	shown *screen
 	// safer screens the changes shown to have fewer unjudged outcomes than now.
@@ -242,20 +238,13 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 	}
 	end := r.phase("replaying every config", 0)
 	now := r.replayNow(eps, current)
-	var nowCol, cols *figures
+	var kept *figures // the configs' columns, then now's
 	if (len(configs)+1)*len(eps) <= maxKeptCells {
-		nowCol, cols = r.newFigures(eps, 1), r.newFigures(eps, len(configs))
+		kept = r.newFigures(eps, len(configs)+1)
 	}
-	cur := r.summed(eps, current, now, nowCol)
-	r.Configs = r.evaluate(eps, configs, cols)
+	cur := r.summed(eps, current, now, kept)
+	r.Configs = r.evaluate(eps, configs, kept)
 	end()
-	if cols != nil {
-		cols.cells = append(cols.cells, nowCol.cells[0])
-		if cols.tokens != nil {
-			cols.tokens = append(cols.tokens, nowCol.tokens[0])
-		}
-		r.kept = cols
-	}
 	r.setCurrent(&cur)
 	r.Runnable = make([]bool, len(r.Configs))
 	for i := range r.Configs {
@@ -268,8 +257,7 @@ func Run(eps []*episode.Episode, configs []policy.Policy, current policy.Policy,
 			r.Configs[k].Pareto = true
 		}
 	}
-	r.answer(eps)
-	r.kept = nil
+	r.answer(eps, kept)
 	end = r.phase("pricing the front", 0)
 	r.Dollars = r.price(eps)
 	end()
@@ -391,7 +379,7 @@ func (r *Result) replayNow(eps []*episode.Episode, current policy.Policy) []repl
 }
 
 // summed is config p of outcomes os (episode e's at e) as evaluate sums a
-// config, in episode order, and sets its cells in keep's one column unless
+// config, in episode order, and sets its cells in keep's last column unless
 // keep is nil: now's, from the outcomes its replay on every core gave,
 // rather than another replay of every episode (docs/PERFORMANCE.md, "Many
 // episodes").
@@ -400,7 +388,7 @@ func (r *Result) summed(eps []*episode.Episode, p policy.Policy, os []replay.Out
 	buf := r.Defs.NewContribution()
 	for e := range os {
 		if keep != nil {
-			keep.set(0, e, &os[e], r.nowUnjudged[e])
+			keep.set(keep.now(), e, &os[e], r.nowUnjudged[e])
 		}
 		r.Defs.Contribute(buf, eps[e], &os[e])
 		c.Tally.add(&os[e], e, 1, r.nowUnjudged[e])

@@ -69,6 +69,28 @@ func TestConfigsEqualBatch(t *testing.T) {
 	}
 }
 
+// Now's sums, made from its one replay on every core (summed), are batch's
+// baseline column for the same policy, and its tally the one evaluate
+// gives now as a config of its own.
+func TestNowEqualsBatch(t *testing.T) {
+	eps := bundled(t)
+	r := Run(eps, defaultGrid(), current, opts())
+	pairs := make(metrics.Pairs, len(eps))
+	for e, ep := range eps {
+		o := replay.Run(ep, current)
+		pairs[e] = metrics.PairOf(ep, o, o)
+	}
+	for k, m := range metrics.Compare(pairs, metrics.Costs{CallsPerTurn: 4}, system.ZorkGPT.Shows.Applies) {
+		got, ok := r.Defs.Value(&r.Current.Sums, k)
+		if ok != m.BaselineOK || got != m.Baseline {
+			t.Errorf("now: %s = %v (%v), batch says %v (%v)", m.Name, got, ok, m.Baseline, m.BaselineOK)
+		}
+	}
+	if c := r.evaluate(ordered(eps), []policy.Policy{current}, nil)[0]; c.Tally != r.Current.Tally {
+		t.Errorf("now's tally %+v, evaluated %+v", r.Current.Tally, c.Tally)
+	}
+}
+
 // The choice rule, on hand-made tallies of n = 20 episodes (10% censored =
 // 2 episodes), now's the last: the most saved among the configs with no more
 // outcomes the logs cannot show fine than now and censored outcomes within

@@ -190,15 +190,6 @@ func CSVText(s string) string {
 	return s
 }
 
-// printableRow is Printable of each cell.
-func printableRow(r []string) []string {
-	out := make([]string, len(r))
-	for i, c := range r {
-		out[i] = Printable(c)
-	}
-	return out
-}
-
 // CodeSpan is s, printable, as a markdown code span: fenced by more
 // backticks than any run in s, so that s cannot close it (in a code span,
 // < and & are shown as they are).

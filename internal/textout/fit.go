@@ -265,7 +265,7 @@ func (m *Measured) fitted() bool { return m.f != nil && m.f.Width > 0 }
 // Add measures a row.
 func (m *Measured) Add(row []string) {
 	if m.fitted() {
-		m.s.add(printableRow(row))
+		m.s.add(boxTable.cells(row))
 	} else {
 		m.cols = boxTable.measure(m.cols, row)
 	}
@@ -274,7 +274,7 @@ func (m *Measured) Add(row []string) {
 // Draw draws the table of the rows measured, narrowed as p says.
 func (m *Measured) Draw(w io.Writer, p *Plan, header []string, rows iter.Seq[[]string], align []Align) {
 	if m.fitted() {
-		m.f.drawLaid(w, m.f.lay(p, printableRow(header), m.s), rows, align)
+		m.f.drawLaid(w, m.f.lay(p, boxTable.cells(header), m.s), rows, align)
 	} else {
 		boxTable.drawMeasured(w, header, rows, align, m.cols)
 	}
@@ -291,7 +291,7 @@ func (f *Fit) drawLaid(w io.Writer, l layout, rows iter.Seq[[]string], align []A
 	}
 	lines := func(yield func([]string) bool) {
 		for r := range rows {
-			r = printableRow(r)
+			r = boxTable.cells(r)
 			cells := make([][]string, len(l.keep))
 			n := 1
 			for k, i := range l.keep {
