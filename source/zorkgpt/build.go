@@ -3,6 +3,7 @@ package zorkgpt
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/lbanalyze/lbanalyze/episode"
 	"github.com/lbanalyze/lbanalyze/source"
@@ -37,10 +38,11 @@ type segment struct {
 	problems source.Problems
 	starts   map[string]bool // init events seen: a repeat starts a new segment
 	turns    []episode.Turn
-	have     []bool // turn_completed seen for turn t (index t-1)
-	last     int    // the highest turn_completed / turn_exception so far
-	ran      int    // the highest turn whose loop-break tracking ran, as logged
-	older    string // an E1/E2 event type seen
+	have     []bool     // turn_completed seen for turn t (index t-1)
+	table    *turnTable // where turns and have lie, when from turnTables
+	last     int        // the highest turn_completed / turn_exception so far
+	ran      int        // the highest turn whose loop-break tracking ran, as logged
+	older    string     // an E1/E2 event type seen
 	e3c, e3b bool
 	v1, v2   bool
 	finished bool // episode_finalized seen
@@ -264,8 +266,7 @@ func (s *segment) quiet(t int) bool {
 // max_turns when it is known).
 func (s *segment) turn(t int) *episode.Turn {
 	if s.turns == nil && s.ep.MaxTurns > 0 && s.ep.MaxTurns <= source.MaxTurn {
-		s.turns = make([]episode.Turn, 0, s.ep.MaxTurns)
-		s.have = make([]bool, 0, s.ep.MaxTurns)
+		s.takeTable(s.ep.MaxTurns)
 	}
 	for len(s.turns) < t {
 		s.turns = append(s.turns, episode.Turn{})
@@ -273,6 +274,34 @@ func (s *segment) turn(t int) *episode.Turn {
 	}
 	s.content = true
 	return &s.turns[t-1]
+}
+
+// turnTables hold tables of turns sized to max_turns, for the segments being
+// built: an episode keeps a copy of its turns (fillTurns) and its table
+// serves the next, where a table of its own for each would be garbage at
+// once (most episodes stop well before max_turns).
+var turnTables sync.Pool // of *turnTable
+
+type turnTable struct {
+	turns []episode.Turn
+	have  []bool
+}
+
+// maxTableTurns bounds the tables turnTables keep (1.2 MB): a larger
+// max_turns is a table of the segment's own.
+const maxTableTurns = 10_000
+
+// takeTable gives s a table of n turns.
+func (s *segment) takeTable(n int) {
+	if n > maxTableTurns {
+		s.turns, s.have = make([]episode.Turn, 0, n), make([]bool, 0, n)
+		return
+	}
+	t, _ := turnTables.Get().(*turnTable)
+	if t == nil || cap(t.turns) < n {
+		t = &turnTable{make([]episode.Turn, 0, n), make([]bool, 0, n)}
+	}
+	s.table, s.turns, s.have = t, t.turns[:0], t.have[:0]
 }
 
 // reach notes that the tracking of turn t ran, counting the turns that a gap
@@ -496,9 +525,14 @@ func (b *builder) fillTurns(s *segment, n int) {
 		// Events of a turn whose tracking never ran (the run was killed mid-turn).
 		s.turns, s.have = s.turns[:n], s.have[:n]
 	}
-	if cap(s.turns) > 2*n+64 {
-		// Sized from max_turns, but the episode ended early.
+	if s.table != nil || cap(s.turns) > 2*n+64 {
+		// Sized from max_turns, but the episode ended early, or a table
+		// for the next.
 		s.turns = slices.Clone(s.turns)
+	}
+	if s.table != nil {
+		turnTables.Put(s.table)
+		s.table, s.have = nil, nil
 	}
 	ep.Turns = s.turns
 }
